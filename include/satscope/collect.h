@@ -1,0 +1,72 @@
+/*
+ * collect.h - turning input files into events.
+ *
+ * sat_input: one input opened for reading lines, whatever its compression
+ * (detected from the magic bytes, not the name: gzip via zlib, bzip2 via
+ * libbz2, xz via liblzma, zstd via libzstd, or plain), "-" for standard input.
+ *
+ * sat_collect_run: the whole collection of many inputs: groups them into
+ * servers (a rotated set of one server's logs), orders each set by the time of
+ * its content, sniffs each file's format (parse/ registry), drives the parser
+ * and the per-server joiner, and emits everything (sources, rejects, ldap_op,
+ * ldap_conn rows) into one sink - the trace writer for `satscope collect`, an
+ * analyzer for `satscope etime access.log`. Inputs that are .sat traces are
+ * replayed through the trace reader into the same sink.
+ */
+#ifndef SATSCOPE_COLLECT_H
+#define SATSCOPE_COLLECT_H
+
+#include "satscope/event.h"
+
+/* ---- one input --------------------------------------------------------------- */
+typedef struct sat_input sat_input;
+
+/* Opens path ("-" = stdin). NULL with diag set if it cannot be opened. */
+sat_input *sat_input_open(const char *path, sat_diag *diag);
+/* First decompressed bytes (up to 64 KiB) without consuming them; valid until
+ * the next call on the input. */
+const char *sat_input_peek(sat_input *in, size_t *len);
+/* Next line without its '\n'; the view is valid until the next call.
+ * Returns 1 (a line), 0 (end of input), or a negative status with diag set
+ * (SAT_E_TRUNCATED for a compressed stream that ends early, SAT_E_IO). A last
+ * line without '\n' is returned as a line. Lines longer than 1 MiB are
+ * returned cut at 1 MiB, the rest skipped (so a binary file cannot exhaust
+ * memory). */
+int sat_input_next_line(sat_input *in, const char **line, size_t *len,
+                        sat_diag *diag);
+const char *sat_input_compression(const sat_input *in); /* "none", "gzip", ... */
+uint64_t sat_input_bytes(const sat_input *in);            /* decompressed bytes so far */
+uint64_t sat_input_raw_bytes(const sat_input *in);        /* bytes read from the file */
+uint64_t sat_input_raw_size(const sat_input *in);         /* file size, 0 if unknown */
+void sat_input_close(sat_input *in); /* NULL is fine */
+
+/* ---- a collection -------------------------------------------------------------- */
+typedef struct sat_collect_opts {
+    const char *format;        /* force a format by name; NULL = sniff */
+    uint32_t reject_sample_max;/* 0 -> 100 per source */
+    int progress;              /* 1: progress line on stderr (cli sets it when
+                                  stderr is a terminal) */
+    sat_ts_ns from_ns, to_ns;  /* for .sat inputs: time window; 0 = all */
+    /* warnings and per-input errors are reported here (file: message);
+     * NULL -> stderr */
+    void (*warn)(void *ctx, const char *where, const char *msg);
+    void *warn_ctx;
+} sat_collect_opts;
+
+typedef struct sat_collect_stats {
+    uint64_t inputs, unreadable;   /* inputs given / could not be read at all */
+    uint64_t truncated;            /* compressed inputs that ended early */
+    uint64_t bytes, lines, rejects;
+    uint64_t ops, conns, unfinished;
+    uint64_t traces;               /* .sat inputs replayed */
+} sat_collect_stats;
+
+/* Collects every path into sink. Returns SAT_OK when everything was read
+ * (rejected lines are counted in stats, not errors), a negative status if an
+ * input could not be read (the others are still collected; stats tell how
+ * many), or the sink's negative status. */
+int sat_collect_run(const char *const *paths, size_t npaths,
+                    const sat_collect_opts *opts, const sat_event_sink *sink,
+                    sat_collect_stats *stats, sat_diag *diag);
+
+#endif /* SATSCOPE_COLLECT_H */

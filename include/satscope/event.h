@@ -1,0 +1,237 @@
+/*
+ * event.h - the event rows that flow from collectors to the trace and to the
+ * analyzers, one struct per event table of DESIGN.md, and the sink interface
+ * through which every producer (log parsers, the trace reader) hands them on.
+ *
+ * Units: timestamps are UTC nanoseconds since the epoch (sat_ts_ns), durations
+ * are nanoseconds (sat_dur_ns). "Absent" is spelled explicitly: SAT_ABSENT (-1)
+ * for numbers that cannot be negative, SAT_STR_NONE for strings, 0 for
+ * timestamps (no LDAP log predates 1970).
+ *
+ * Ownership: every sat_str inside a row is borrowed and valid only for the
+ * duration of the sink callback that receives the row. A consumer that keeps a
+ * string copies it (the trace writer's dictionary, an analyzer's intern table).
+ *
+ * The trace schema (trace/schema.c) maps these fields to columns with
+ * offsetof(); a field added here must be added there, with a FORMAT.md note.
+ */
+#ifndef SATSCOPE_EVENT_H
+#define SATSCOPE_EVENT_H
+
+#include "satscope/base.h"
+
+typedef int64_t sat_ts_ns;
+typedef int64_t sat_dur_ns;
+#define SAT_ABSENT (-1)
+
+/* ---- tables ------------------------------------------------------------------ */
+enum sat_table {
+    SAT_TABLE_SOURCE = 0,
+    SAT_TABLE_REJECT = 1,
+    SAT_TABLE_LDAP_OP = 2,
+    SAT_TABLE_LDAP_CONN = 3,
+    /* later issues: http_req, tls_hs, tcp_conn, crash, frame, monitor */
+    SAT_TABLE__COUNT
+};
+
+/* ---- ldap_op ------------------------------------------------------------------- */
+enum sat_ldap_optype {
+    SAT_OP_UNKNOWN = 0, /* a RESULT whose request was never seen */
+    SAT_OP_BIND,
+    SAT_OP_SRCH,
+    SAT_OP_ADD,
+    SAT_OP_MOD,
+    SAT_OP_DEL,
+    SAT_OP_MODRDN,
+    SAT_OP_CMP,
+    SAT_OP_EXT,
+    SAT_OP_ABANDON,
+    SAT_OP_UNBIND,
+    SAT_OP_AUTOBIND, /* 389 LDAPI autobind: informational, precedes a BIND */
+    SAT_OP__COUNT
+};
+
+/* Short names as logged: "BIND", "SRCH", ... ; "?" when out of range. */
+static inline const char *sat_optype_name(int t)
+{
+    static const char *const names[SAT_OP__COUNT] = {
+        "UNKNOWN", "BIND", "SRCH", "ADD", "MOD", "DEL",
+        "MODRDN", "CMP", "EXT", "ABANDON", "UNBIND", "AUTOBIND"};
+    return (t >= 0 && t < SAT_OP__COUNT) ? names[t] : "?";
+}
+
+/* notes= letters (389): A all ids (unindexed, over limit), U unindexed,
+ * F filter element missing from schema, P paged, M MFA, N virtual attr,
+ * B bad (partially) unindexed component. Bit i is letter SAT_NOTE_LETTERS[i]. */
+#define SAT_NOTE_LETTERS "AUFPMNB"
+enum sat_note_bits {
+    SAT_NOTE_A = 1 << 0,
+    SAT_NOTE_U = 1 << 1,
+    SAT_NOTE_F = 1 << 2,
+    SAT_NOTE_P = 1 << 3,
+    SAT_NOTE_M = 1 << 4,
+    SAT_NOTE_N = 1 << 5,
+    SAT_NOTE_B = 1 << 6
+};
+
+enum sat_ldap_op_flags {
+    SAT_OPF_UNFINISHED = 1 << 0,      /* request seen, no RESULT by end/close */
+    SAT_OPF_NO_REQUEST = 1 << 1,      /* RESULT seen, request line never was */
+    SAT_OPF_PERSISTENT = 1 << 2,      /* options=persistent search */
+    SAT_OPF_SASL_INPROGRESS = 1 << 3, /* BIND step answered err=14 */
+    SAT_OPF_PAGED = 1 << 4,           /* pr_idx/pr_cookie or paged control */
+    SAT_OPF_ETIME_COARSE = 1 << 5     /* etime logged in whole seconds */
+};
+
+enum sat_scope { SAT_SCOPE_BASE = 0, SAT_SCOPE_ONE = 1, SAT_SCOPE_SUB = 2,
+                 SAT_SCOPE_NONE = 255 };
+
+typedef struct sat_ldap_op {
+    sat_ts_ns ts_ns;        /* request time; the RESULT's if no request */
+    sat_ts_ns result_ts_ns; /* 0 when there was no RESULT */
+    uint32_t server;        /* server (input set) index within the collection */
+    uint32_t conn_epoch;    /* server restarts seen so far: (epoch, conn) is unique */
+    int64_t conn;           /* as logged; internal ops: the parent connection, 0 if none */
+    int64_t op;             /* as logged; -1 for `op=-1`, SAT_ABSENT if none */
+    int32_t internal_op;    /* internal op id `(N)`, SAT_ABSENT for external */
+    uint8_t internal_depth; /* 0 external, 1.. nesting level of an internal op */
+    uint8_t type;           /* enum sat_ldap_optype */
+    uint8_t scope;          /* enum sat_scope */
+    uint8_t flags;          /* enum sat_ldap_op_flags */
+    uint16_t notes;         /* enum sat_note_bits */
+    int32_t err;            /* LDAP result code, SAT_ABSENT without RESULT */
+    int32_t tag;            /* result tag, SAT_ABSENT if not logged */
+    int64_t nentries;       /* SAT_ABSENT if not logged */
+    sat_dur_ns etime, wtime, optime; /* SAT_ABSENT if not logged */
+    int32_t wbusy, wbusy_max, wqdepth; /* 389 pool stats; SAT_ABSENT if not logged */
+    int64_t target_op;      /* ABANDON targetop / msgid; SAT_ABSENT otherwise */
+    sat_str dn;             /* BIND/ADD/MOD/DEL/MODRDN/CMP dn; SRCH base */
+    sat_str filter;         /* SRCH filter as logged */
+    sat_str filter_shape;   /* SRCH filter with values replaced: (uid=*) */
+    sat_str attrs;          /* SRCH attrs as logged (space separated) */
+    sat_str method;         /* BIND: "SIMPLE" or SASL mech; EXT: oid */
+    sat_str extra;          /* EXT name; MODRDN "newrdn=... newsuperior=..."; CMP attr */
+    sat_str bind_dn;        /* the connection's bound DN when the op ran ("" anonymous) */
+    sat_str client_ip;      /* the connection's client ("local" for LDAPI) */
+    sat_str text;           /* result text / trailing " - text" */
+    sat_str details;        /* notes details="..." */
+    sat_str sid;            /* 389 session id (SESSION / sid=) */
+} sat_ldap_op;
+
+/* ---- ldap_conn --------------------------------------------------------------- */
+enum sat_listener {
+    SAT_LISTENER_UNKNOWN = 0,
+    SAT_LISTENER_LDAP,
+    SAT_LISTENER_LDAPS,
+    SAT_LISTENER_LDAPI,
+    SAT_LISTENER_STARTTLS, /* plain LDAP upgraded with the StartTLS extop */
+    SAT_LISTENER__COUNT
+};
+static inline const char *sat_listener_name(int l)
+{
+    static const char *const names[SAT_LISTENER__COUNT] = {
+        "unknown", "LDAP", "LDAPS", "LDAPI", "StartTLS"};
+    return (l >= 0 && l < SAT_LISTENER__COUNT) ? names[l] : "?";
+}
+
+/* 389 close codes (ldap/servers/slapd/disconnect_error_strings.h). */
+enum sat_close_code {
+    SAT_CLOSE_NONE = 0, /* not closed in the input */
+    SAT_CLOSE_A1, SAT_CLOSE_B1, SAT_CLOSE_B2, SAT_CLOSE_B3, SAT_CLOSE_B4,
+    SAT_CLOSE_P1, SAT_CLOSE_P2, SAT_CLOSE_P3, SAT_CLOSE_P4,
+    SAT_CLOSE_R1, SAT_CLOSE_S1, SAT_CLOSE_T1, SAT_CLOSE_T2, SAT_CLOSE_T3,
+    SAT_CLOSE_U1,
+    SAT_CLOSE_OTHER, /* closed, code not one of the above or not logged (OpenLDAP) */
+    SAT_CLOSE__COUNT
+};
+static inline const char *sat_close_code_name(int c)
+{
+    static const char *const names[SAT_CLOSE__COUNT] = {
+        "-",  "A1", "B1", "B2", "B3", "B4", "P1", "P2", "P3",
+        "P4", "R1", "S1", "T1", "T2", "T3", "U1", "other"};
+    return (c >= 0 && c < SAT_CLOSE__COUNT) ? names[c] : "?";
+}
+
+enum sat_ldap_conn_flags {
+    SAT_CONNF_NO_OPEN = 1 << 0,  /* ops/close seen, the open line was not */
+    SAT_CONNF_UNCLOSED = 1 << 1, /* still open at the end of the input */
+    SAT_CONNF_TLS = 1 << 2,      /* TLS was in use at some point */
+    SAT_CONNF_RESTART = 1 << 3   /* ended by a server restart, not a close line */
+};
+
+typedef struct sat_ldap_conn {
+    sat_ts_ns open_ts;  /* 0 if the open line was not seen */
+    sat_ts_ns close_ts; /* 0 if not closed in the input */
+    uint32_t server;
+    uint32_t conn_epoch;
+    int64_t conn;
+    int32_t fd;           /* SAT_ABSENT if not logged */
+    uint16_t client_port; /* 0 if unknown */
+    uint8_t listener;     /* enum sat_listener */
+    uint8_t close_code;   /* enum sat_close_code */
+    uint8_t flags;        /* enum sat_ldap_conn_flags */
+    uint32_t ops;         /* operations seen on the connection */
+    sat_str client_ip;    /* "local" for LDAPI */
+    sat_str server_addr;  /* "to ..." address or socket path */
+    sat_str tls_version;  /* "TLS1.3" */
+    sat_str tls_cipher;   /* "256-bit AES-GCM" */
+    sat_str client_cert;  /* client certificate subject, if logged */
+    sat_str close_reason; /* "Cleanly Closed Connection", "error 32 (Broken pipe)" */
+    sat_str bind_dn;      /* last successful bind DN */
+} sat_ldap_conn;
+
+/* ---- source / reject ----------------------------------------------------------- */
+typedef struct sat_source {
+    uint32_t id;          /* index of this source within the collection */
+    uint32_t server;      /* server (input set) it belongs to */
+    sat_str path;         /* as given ("-" for standard input) */
+    sat_str kind;         /* "log" (later "pcap", "core") */
+    sat_str format;       /* "389-text", "389-json", "openldap", ... */
+    sat_str compression;  /* "none", "gzip", "bzip2", "xz", "zstd" */
+    sat_str server_name;  /* from the log header / syslog host, if any */
+    sat_str server_version; /* "389-Directory/3.1.1 B2024.213.0201" */
+    uint64_t bytes;       /* uncompressed bytes read */
+    uint64_t lines;
+    uint64_t rejects;     /* every rejected line, not only the sampled ones */
+    sat_ts_ns first_ts, last_ts;
+    int32_t utc_offset_s; /* the offset the timestamps were written with */
+    uint8_t truncated;    /* compressed stream ended early / read error */
+} sat_source;
+
+typedef struct sat_reject {
+    uint32_t source;   /* sat_source.id */
+    uint64_t line_no;  /* 1-based line (or packet) number */
+    sat_str reason;    /* short, stable sentence: "no timestamp" */
+    sat_str excerpt;   /* the start of the offending line, sanitised */
+} sat_reject;
+
+/* ---- sink ---------------------------------------------------------------------
+ * A consumer of events. Any callback may be NULL (that table is not wanted).
+ * A callback returns SAT_OK, or a negative status that the producer forwards
+ * (SAT_E_STOP to end early without it being an error). Rows are borrowed. */
+typedef struct sat_event_sink {
+    void *ctx;
+    int (*on_source)(void *ctx, const sat_source *s);
+    int (*on_reject)(void *ctx, const sat_reject *r);
+    int (*on_ldap_op)(void *ctx, const sat_ldap_op *op);
+    int (*on_ldap_conn)(void *ctx, const sat_ldap_conn *c);
+} sat_event_sink;
+
+/* Hand one row of table `t` to the matching callback. */
+static inline int sat_sink_emit(const sat_event_sink *s, int t, const void *row)
+{
+    switch (t) {
+    case SAT_TABLE_SOURCE:
+        return s->on_source ? s->on_source(s->ctx, (const sat_source *)row) : 0;
+    case SAT_TABLE_REJECT:
+        return s->on_reject ? s->on_reject(s->ctx, (const sat_reject *)row) : 0;
+    case SAT_TABLE_LDAP_OP:
+        return s->on_ldap_op ? s->on_ldap_op(s->ctx, (const sat_ldap_op *)row) : 0;
+    case SAT_TABLE_LDAP_CONN:
+        return s->on_ldap_conn ? s->on_ldap_conn(s->ctx, (const sat_ldap_conn *)row) : 0;
+    default:
+        return SAT_E_USAGE;
+    }
+}
+
+#endif /* SATSCOPE_EVENT_H */

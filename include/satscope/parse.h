@@ -1,0 +1,127 @@
+/*
+ * parse.h - pure decoding of log bytes into LDAP events (no I/O here).
+ *
+ * Two layers:
+ *  1. A log format (sat_log_format, one const table per format, listed in
+ *     parse/registry.c) turns one line into zero or more sat_ldap_record:
+ *     "conn 5 opened from 10.0.0.1", "conn 5 op 2 SRCH base=...", "conn 5 op 2
+ *     RESULT err=0 etime=...". Formats are stateless about LDAP semantics.
+ *  2. The joiner (sat_ldap_join, parse/ldap_join.c) is the stateful part shared
+ *     by every format: it pairs requests with their RESULT however far apart
+ *     (lines of concurrent operations interleave), carries the connection's
+ *     client, listener and bind DN onto each operation, nests internal
+ *     operations, tells server restarts apart (connection numbers start again)
+ *     and emits finished sat_ldap_op / sat_ldap_conn rows into a sink.
+ *
+ * One joiner per server (a rotated set of one server's logs), one format
+ * parser state per input file, both fed in time order by collect/.
+ */
+#ifndef SATSCOPE_PARSE_H
+#define SATSCOPE_PARSE_H
+
+#include "satscope/event.h"
+
+/* ---- records: what one log line says ----------------------------------------- */
+enum sat_ldap_rec_kind {
+    SAT_REC_CONNECT = 1, /* conn.{client_ip,client_port,server_addr,listener,fd} */
+    SAT_REC_TLS,         /* conn.{tls_version,tls_cipher} (TLS established) */
+    SAT_REC_CLIENT_CERT, /* conn.client_cert */
+    SAT_REC_REQUEST,     /* op.type and the request fields */
+    SAT_REC_DETAIL,      /* amends the pending request: non-absent op fields are
+                            merged (OpenLDAP's 2nd BIND line, SRCH attr=, SORT,
+                            VLV, STAT, ENTRY/REFERRAL counted in op.nentries) */
+    SAT_REC_RESULT,      /* op.{err,tag,nentries,etime,wtime,optime,notes,text,...} */
+    SAT_REC_AUTOBIND,    /* op.dn = the autobound DN (389 LDAPI) */
+    SAT_REC_SESSION,     /* op.sid for the connection (389 SESSION line) */
+    SAT_REC_CLOSE,       /* conn.{close_code,close_reason,fd} */
+    SAT_REC_RESTART      /* the log says the server started again (header) */
+};
+
+typedef struct sat_ldap_record {
+    int kind;             /* enum sat_ldap_rec_kind */
+    sat_ts_ns ts;         /* the line's timestamp (UTC ns) */
+    int64_t conn;         /* connection number; internal ops: parent conn or 0 */
+    int64_t op;           /* op number, SAT_ABSENT if the line has none */
+    int32_t internal_op;  /* internal op id, SAT_ABSENT if external */
+    uint8_t internal_depth; /* 0 external, >= 1 internal nesting level */
+    uint8_t internal;     /* 1 for any internal op (also `conn=Internal op=-1`) */
+    sat_ldap_op op_fields;   /* fields the line carries, others SAT_ABSENT/NONE */
+    sat_ldap_conn conn_fields;
+} sat_ldap_record;
+
+/* Reset a record to "nothing known": every number SAT_ABSENT, strings NONE,
+ * scope SAT_SCOPE_NONE. Formats call it before filling a record. */
+void sat_ldap_record_clear(sat_ldap_record *r);
+
+/* ---- joiner ----------------------------------------------------------------------- */
+typedef struct sat_ldap_join sat_ldap_join;
+
+typedef struct sat_join_stats {
+    uint64_t ops;                 /* ldap_op rows emitted */
+    uint64_t conns;               /* ldap_conn rows emitted */
+    uint64_t unfinished;          /* requests that never got a RESULT */
+    uint64_t results_without_request;
+    uint64_t restarts;            /* server restarts detected */
+    uint64_t evicted;             /* pending ops evicted at the capacity bound */
+} sat_join_stats;
+
+/* Creates a joiner that stamps `server` on every row and emits into `sink`
+ * (borrowed: must outlive the joiner). max_pending bounds the table of
+ * requests awaiting a RESULT (0 = default 1,000,000); past it the oldest is
+ * emitted as unfinished and counted in `evicted`. NULL on allocation failure. */
+sat_ldap_join *sat_ldap_join_create(uint32_t server, const sat_event_sink *sink,
+                                    size_t max_pending);
+/* Feeds one record. Returns SAT_OK or the sink's negative status. */
+int sat_ldap_join_record(sat_ldap_join *j, const sat_ldap_record *rec);
+/* End of all input for this server: pending requests are emitted as unfinished,
+ * open connections as unclosed. Idempotent. */
+int sat_ldap_join_finish(sat_ldap_join *j);
+void sat_ldap_join_stats(const sat_ldap_join *j, sat_join_stats *out);
+void sat_ldap_join_free(sat_ldap_join *j); /* NULL is fine */
+
+/* ---- filter shape ----------------------------------------------------------------
+ * The filter with every assertion value replaced by '*', attribute names
+ * lower-cased, whitespace outside values dropped: "(&(uid=jdoe)(cn=J*))" ->
+ * "(&(uid=*)(cn=*))". Writes at most cap-1 bytes plus NUL into out and returns
+ * the shape's full length (like snprintf). A filter that does not parse is
+ * shaped as far as possible; never reads past len. */
+size_t sat_filter_shape(const char *filter, size_t len, char *out, size_t cap);
+
+/* ---- log formats ---------------------------------------------------------------- */
+typedef struct sat_parse_ctx {
+    sat_ldap_join *join;          /* records go here */
+    const sat_event_sink *sink;   /* rejects go here (on_reject) */
+    sat_source *source;           /* the parser keeps lines, rejects, first/last
+                                     ts, utc offset and header facts up to date */
+    uint32_t reject_sample_max;   /* rejected lines kept per source (all counted) */
+} sat_parse_ctx;
+
+/* Count a rejected line in ctx->source and, while under the sample limit, emit
+ * a sat_reject with a sanitised excerpt. Returns the sink's status. */
+int sat_parse_reject(sat_parse_ctx *ctx, uint64_t line_no, const char *reason,
+                     const char *line, size_t len);
+
+typedef struct sat_log_format {
+    const char *name;        /* "389-text", "389-json", "openldap" */
+    const char *description;
+    /* Confidence 0..100 that buf (the first bytes of a file, possibly cut
+     * mid-line) is in this format. */
+    int (*sniff)(const char *buf, size_t len);
+    /* Timestamp of the first event in buf, for ordering rotated sets by
+     * content. Returns SAT_OK and sets *ts, or a negative status. */
+    int (*first_ts)(const char *buf, size_t len, sat_ts_ns *ts);
+    void *(*create)(sat_parse_ctx *ctx); /* NULL on allocation failure */
+    /* One line without its newline (a trailing '\r' may remain). Returns
+     * SAT_OK (also for a rejected line) or a sink's negative status. */
+    int (*line)(void *state, const char *line, size_t len, uint64_t line_no);
+    int (*finish)(void *state); /* end of this file */
+    void (*destroy)(void *state); /* NULL is fine */
+} sat_log_format;
+
+/* NULL-terminated registry of formats (parse/registry.c). */
+const sat_log_format *const *sat_log_formats(void);
+const sat_log_format *sat_log_format_by_name(const char *name);
+/* Best match for the first bytes of an input, NULL when none reaches 30. */
+const sat_log_format *sat_log_format_sniff(const char *buf, size_t len);
+
+#endif /* SATSCOPE_PARSE_H */

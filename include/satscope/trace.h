@@ -1,0 +1,136 @@
+/*
+ * trace.h - the .sat columnar trace: a streaming writer and a reader with
+ * table/column projection and time-range skipping. Byte layout: trace/FORMAT.md.
+ *
+ * Writer: rows are appended per table (structs of event.h); every N rows (or
+ * when a block's buffers reach their bound) a table's block is encoded column
+ * by column, compressed with zstd, checksummed and appended to PATH.partial.
+ * Blocks are self-delimiting, so a killed writer leaves a readable prefix.
+ * sat_trace_writer_close writes the footer index and renames PATH.partial to
+ * PATH: the final name exists only for a complete trace.
+ *
+ * Reader: opens a trace (complete, or a partial one with a warning in the
+ * diag), and replays rows into a sat_event_sink, reading only the blocks whose
+ * time range meets the requested window and only the requested columns.
+ * All input bytes are untrusted and read through sat_cursor.
+ */
+#ifndef SATSCOPE_TRACE_H
+#define SATSCOPE_TRACE_H
+
+#include "satscope/event.h"
+
+/* ---- schema ---------------------------------------------------------------------- */
+enum sat_col_type {
+    SAT_COL_TS = 1, /* int64 ns timestamp: delta-of-delta, zigzag varint */
+    SAT_COL_I64,    /* int64: delta, zigzag varint */
+    SAT_COL_I32,    /* int32: zigzag varint */
+    SAT_COL_U16,    /* uint16 */
+    SAT_COL_U8,     /* uint8 (enums, flags) */
+    SAT_COL_STR     /* sat_str: per-block dictionary + varint codes; absent != "" */
+};
+
+typedef struct sat_column_def {
+    const char *name;  /* "ts_ns", "conn", "dn", ... stable: part of the format */
+    uint8_t type;      /* enum sat_col_type */
+    uint16_t offset;   /* offsetof() in the row struct */
+} sat_column_def;
+
+typedef struct sat_table_def {
+    const char *name;        /* "ldap_op" */
+    uint16_t id;             /* enum sat_table */
+    size_t row_size;         /* sizeof the row struct */
+    const char *ts_column;   /* column indexed for time skipping, or NULL */
+    const sat_column_def *columns;
+    size_t ncolumns;
+} sat_table_def;
+
+/* Schema of every table known to this build (trace/schema.c). */
+const sat_table_def *sat_table_get(int table_id); /* NULL if unknown */
+const sat_table_def *sat_table_by_name(const char *name);
+
+/* ---- writer ---------------------------------------------------------------------- */
+typedef struct sat_trace_writer sat_trace_writer;
+
+typedef struct sat_trace_write_opts {
+    uint32_t rows_per_block;  /* 0 -> default (see FORMAT.md) */
+    int zstd_level;           /* 0 -> default */
+} sat_trace_write_opts;
+
+/* Creates PATH.partial (truncating an old one). opts may be NULL. */
+sat_trace_writer *sat_trace_writer_create(const char *path,
+                                          const sat_trace_write_opts *opts,
+                                          sat_diag *diag);
+/* Appends one row of table_id (a pointer to the event.h struct). Strings are
+ * copied. Returns SAT_OK or a negative status (I/O error: diag set). */
+int sat_trace_writer_append(sat_trace_writer *w, int table_id, const void *row);
+/* A sink whose callbacks append to w (w must outlive the sink's use). */
+sat_event_sink sat_trace_writer_sink(sat_trace_writer *w);
+/* Flushes, writes the footer, fsyncs, renames PATH.partial -> PATH, frees w.
+ * On failure the partial file is left for inspection and w is freed. */
+int sat_trace_writer_close(sat_trace_writer *w, sat_diag *diag);
+/* Frees w and removes PATH.partial (an aborted collection). NULL is fine. */
+void sat_trace_writer_abort(sat_trace_writer *w);
+
+/* ---- reader ---------------------------------------------------------------------- */
+typedef struct sat_trace_reader sat_trace_reader;
+
+/* Does buf (first bytes of a file) start like a .sat trace? */
+int sat_trace_sniff(const void *buf, size_t len);
+
+/* Opens and indexes a trace. A trace without a valid footer (a partial one) is
+ * indexed by scanning its blocks; the reader is returned with diag->code set
+ * to SAT_E_TRUNCATED and a warning in diag->msg. NULL (diag set) if nothing is
+ * usable. */
+sat_trace_reader *sat_trace_reader_open(const char *path, sat_diag *diag);
+void sat_trace_reader_close(sat_trace_reader *r); /* NULL is fine */
+
+typedef struct sat_trace_read_opts {
+    uint32_t tables;      /* bit (1u << table_id); 0 = every table */
+    /* Per table: NULL = every column, else a NULL-terminated list of column
+     * names to decode; the other fields of the row are left absent. */
+    const char *const *columns[SAT_TABLE__COUNT];
+    sat_ts_ns from_ns, to_ns; /* [from, to); 0 = unbounded on that side */
+} sat_trace_read_opts;
+
+/* Replays rows in file order into sink (strings valid during the callback).
+ * Blocks outside the window are skipped without being decompressed; rows of a
+ * read block outside the window are filtered. Returns SAT_OK, the sink's
+ * status, or a negative status with diag set (a corrupt block: "block N"). */
+int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
+                   const sat_event_sink *sink, sat_diag *diag);
+
+/* ---- inspection (info / verify) ------------------------------------------------- */
+typedef struct sat_column_stat {
+    const char *name;
+    uint8_t type;
+    uint64_t encoded_bytes;    /* after column encoding, before zstd */
+    uint64_t compressed_bytes; /* on disk */
+} sat_column_stat;
+
+typedef struct sat_table_stat {
+    const char *name;
+    int table_id;
+    uint64_t rows, blocks;
+    sat_ts_ns min_ts, max_ts; /* 0 if the table has no time column / no rows */
+    uint64_t compressed_bytes;
+    size_t ncolumns;
+    const sat_column_stat *columns; /* owned by the reader */
+} sat_table_stat;
+
+typedef struct sat_trace_stat {
+    uint32_t format_version;
+    uint64_t file_bytes;
+    int complete;       /* footer present and valid */
+    size_t ntables;
+    const sat_table_stat *tables; /* owned by the reader, valid until close */
+} sat_trace_stat;
+
+int sat_trace_reader_stat(sat_trace_reader *r, sat_trace_stat *out, sat_diag *diag);
+
+/* Verifies every checksum (blocks, footer). Calls report(ctx, where, msg) for
+ * each problem found; returns SAT_OK only if the file is intact and complete. */
+int sat_trace_verify(const char *path,
+                     void (*report)(void *ctx, const char *where, const char *msg),
+                     void *ctx, sat_diag *diag);
+
+#endif /* SATSCOPE_TRACE_H */
