@@ -1,0 +1,49 @@
+/*
+ * cli.h - what the satscope commands share: the command table, exit codes
+ * (DESIGN.md: 0 ok, 1 some input rejected, 2 usage, 3 an input unreadable),
+ * and the collection-with-diagnostics wrapper every analyzer command uses.
+ */
+#ifndef SAT_CLI_H
+#define SAT_CLI_H
+
+#include "satscope/collect.h"
+
+enum sat_exit {
+    SAT_EXIT_OK = 0,
+    SAT_EXIT_REJECTS = 1,
+    SAT_EXIT_USAGE = 2,
+    SAT_EXIT_UNREADABLE = 3
+};
+
+typedef struct sat_command {
+    const char *name;
+    const char *summary; /* one line for `satscope --help` */
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+} sat_command;
+
+/* NULL-terminated, in the order `satscope --help` lists them. */
+extern const sat_command *const sat_commands[];
+
+/* A collection that reports as it goes: warnings and the first rejected
+ * lines (file:line: reason) on stderr, a progress line when stderr is a
+ * terminal, and the exit code the outcome deserves. `sink` receives every
+ * event. */
+typedef struct sat_cli_collect {
+    const char *format;          /* --format, NULL to sniff */
+    sat_ts_ns from_ns, to_ns;    /* --from/--to */
+    int quiet;                   /* no summary/warnings on stderr */
+    sat_collect_stats stats;     /* filled by sat_cli_collect_run */
+} sat_cli_collect;
+
+/* Runs the collection; returns the exit code it deserves (0, 1 or 3). */
+int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
+                        const sat_event_sink *sink);
+
+/* Parses "2025-06-08T07:19:14Z", "2025-06-08 07:19", epoch seconds;
+ * returns 0 and sets *out, or -1. */
+int sat_cli_parse_time(const char *s, sat_ts_ns *out);
+
+/* Prints "satscope CMD: msg" on stderr and returns SAT_EXIT_USAGE. */
+int sat_cli_usage_error(const char *cmd, const char *fmt, ...) SAT_PRINTF(2, 3);
+
+#endif

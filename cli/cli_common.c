@@ -1,0 +1,201 @@
+/*
+ * cli_common.c - the command table and what commands share: a collection that
+ * tells the user what it rejected (file:line: reason) and what it could not
+ * read, the exit code that follows, and time-option parsing.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime;
+
+const sat_command *const sat_commands[] = {
+    &sat_cmd_collect,
+    &sat_cmd_info,
+    &sat_cmd_verify,
+    &sat_cmd_etime,
+    NULL,
+};
+
+int sat_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "satscope %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see satscope %s --help)\n", cmd);
+    return SAT_EXIT_USAGE;
+}
+
+/* ---- collection with diagnostics ------------------------------------------------ */
+
+#define SHOWN_REJECTS 10
+
+typedef struct shown_reject {
+    uint32_t source;
+    uint64_t line_no;
+    char *reason, *excerpt;
+} shown_reject;
+
+typedef struct tee_ctx {
+    const sat_event_sink *inner;
+    int quiet;
+    shown_reject shown[SHOWN_REJECTS];
+    size_t nshown;
+    char **paths; /* by source id, for naming rejects */
+    size_t npaths;
+} tee_ctx;
+
+static char *dup_str(sat_str s)
+{
+    char *p = malloc((size_t)s.len + 1);
+    if (p) {
+        if (s.len)
+            memcpy(p, s.ptr, s.len);
+        p[s.len] = '\0';
+    }
+    return p;
+}
+
+static int tee_reject(void *vctx, const sat_reject *r)
+{
+    tee_ctx *t = vctx;
+    if (t->nshown < SHOWN_REJECTS) {
+        shown_reject *s = &t->shown[t->nshown++];
+        s->source = r->source;
+        s->line_no = r->line_no;
+        s->reason = dup_str(r->reason);
+        s->excerpt = dup_str(r->excerpt);
+    }
+    return t->inner->on_reject ? t->inner->on_reject(t->inner->ctx, r) : SAT_OK;
+}
+
+static int tee_source(void *vctx, const sat_source *s)
+{
+    tee_ctx *t = vctx;
+    if (s->id < 1u << 20 && s->id >= t->npaths) {
+        size_t n = (size_t)s->id + 1;
+        char **np = realloc(t->paths, n * sizeof *np);
+        if (np) {
+            memset(np + t->npaths, 0, (n - t->npaths) * sizeof *np);
+            t->paths = np;
+            t->npaths = n;
+        }
+    }
+    if (s->id < t->npaths && !t->paths[s->id])
+        t->paths[s->id] = dup_str(s->path);
+    return t->inner->on_source ? t->inner->on_source(t->inner->ctx, s) : SAT_OK;
+}
+
+static int tee_op(void *vctx, const sat_ldap_op *op)
+{
+    const tee_ctx *t = vctx;
+    return t->inner->on_ldap_op(t->inner->ctx, op);
+}
+
+static int tee_conn(void *vctx, const sat_ldap_conn *c)
+{
+    const tee_ctx *t = vctx;
+    return t->inner->on_ldap_conn(t->inner->ctx, c);
+}
+
+static void warn_stderr(void *ctx, const char *where, const char *msg)
+{
+    const tee_ctx *t = ctx;
+    if (!t->quiet)
+        fprintf(stderr, "satscope: %s%s%s\n", where ? where : "",
+                where && *where ? ": " : "", msg);
+}
+
+int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
+                        const sat_event_sink *sink)
+{
+    tee_ctx t;
+    memset(&t, 0, sizeof t);
+    t.inner = sink;
+    t.quiet = c->quiet;
+
+    sat_event_sink tee = {&t, tee_source, tee_reject,
+                          sink->on_ldap_op ? tee_op : NULL,
+                          sink->on_ldap_conn ? tee_conn : NULL};
+    sat_collect_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.format = c->format;
+    opts.progress = !c->quiet && isatty(STDERR_FILENO);
+    opts.from_ns = c->from_ns;
+    opts.to_ns = c->to_ns;
+    opts.warn = warn_stderr;
+    opts.warn_ctx = &t;
+
+    sat_diag diag;
+    memset(&diag, 0, sizeof diag);
+    memset(&c->stats, 0, sizeof c->stats);
+    int rc = sat_collect_run((const char *const *)paths, npaths, &opts, &tee,
+                             &c->stats, &diag);
+    const sat_collect_stats *st = &c->stats;
+
+    if (!c->quiet) {
+        for (size_t i = 0; i < t.nshown; i++) {
+            const shown_reject *s = &t.shown[i];
+            const char *path = s->source < t.npaths && t.paths[s->source]
+                                   ? t.paths[s->source] : "?";
+            fprintf(stderr, "satscope: %s:%llu: rejected: %s: %s\n", path,
+                    (unsigned long long)s->line_no, s->reason ? s->reason : "",
+                    s->excerpt ? s->excerpt : "");
+        }
+        if (st->rejects)
+            fprintf(stderr,
+                    "satscope: %llu of %llu lines rejected%s; the rest was analysed\n",
+                    (unsigned long long)st->rejects, (unsigned long long)st->lines,
+                    st->rejects > t.nshown ? " (the first shown above)" : "");
+        if (rc < 0 && diag.msg[0] && rc != SAT_E_STOP)
+            fprintf(stderr, "satscope: %s%s%s\n", diag.where,
+                    diag.where[0] ? ": " : "", diag.msg);
+    }
+    for (size_t i = 0; i < t.nshown; i++) {
+        free(t.shown[i].reason);
+        free(t.shown[i].excerpt);
+    }
+    for (size_t i = 0; i < t.npaths; i++)
+        free(t.paths[i]);
+    free(t.paths);
+
+    if (st->unreadable || (rc < 0 && rc != SAT_E_TRUNCATED && st->inputs == 0))
+        return SAT_EXIT_UNREADABLE;
+    if (rc < 0 && st->lines == 0 && st->traces == 0)
+        return SAT_EXIT_UNREADABLE;
+    if (st->rejects || st->truncated || rc < 0)
+        return SAT_EXIT_REJECTS;
+    return SAT_EXIT_OK;
+}
+
+/* ---- time options --------------------------------------------------------------- */
+
+int sat_cli_parse_time(const char *s, sat_ts_ns *out)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*s && *end == '\0') { /* epoch seconds */
+        *out = (sat_ts_ns)v * 1000000000LL;
+        return 0;
+    }
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *fmts[] = {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S",
+                          "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"};
+    for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+        memset(&tm, 0, sizeof tm);
+        const char *rest = strptime(s, fmts[i], &tm);
+        if (rest && (*rest == '\0' || !strcmp(rest, "Z"))) {
+            *out = (sat_ts_ns)timegm(&tm) * 1000000000LL;
+            return 0;
+        }
+    }
+    return -1;
+}

@@ -1,0 +1,62 @@
+/*
+ * cmd_verify.c - `satscope verify TRACE.sat`: every block checksum and the
+ * footer; exit 0 only if the trace is intact and complete.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "satscope/trace.h"
+
+typedef struct verify_ctx {
+    const char *path;
+    unsigned long problems;
+} verify_ctx;
+
+static void report_problem(void *vctx, const char *where, const char *msg)
+{
+    verify_ctx *v = vctx;
+    v->problems++;
+    printf("%s: %s%s%s\n", v->path, where ? where : "", where && *where ? ": " : "", msg);
+}
+
+static int run_verify(int argc, char **argv)
+{
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: satscope verify TRACE.sat...\n"
+               "\n"
+               "Checks every block checksum and the footer index of each trace.\n"
+               "exit: 0 every trace intact and complete, 1 damaged or incomplete,\n"
+               "      2 usage, 3 a file could not be read\n");
+        return SAT_EXIT_OK;
+    }
+    if (argc < 2)
+        return sat_cli_usage_error("verify", "no trace given");
+    int code = SAT_EXIT_OK;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-')
+            return sat_cli_usage_error("verify", "unknown option '%s'", argv[i]);
+        verify_ctx v = {argv[i], 0};
+        sat_diag diag;
+        memset(&diag, 0, sizeof diag);
+        int rc = sat_trace_verify(argv[i], report_problem, &v, &diag);
+        if (rc == SAT_OK) {
+            printf("%s: ok\n", argv[i]);
+        } else if (rc == SAT_E_IO) {
+            fprintf(stderr, "satscope verify: %s: %s\n", argv[i], diag.msg);
+            code = SAT_EXIT_UNREADABLE;
+        } else {
+            if (v.problems == 0)
+                printf("%s: %s%s%s\n", argv[i], diag.where, diag.where[0] ? ": " : "",
+                       diag.msg[0] ? diag.msg : sat_strerror(rc));
+            printf("%s: DAMAGED\n", argv[i]);
+            if (code == SAT_EXIT_OK)
+                code = SAT_EXIT_REJECTS;
+        }
+    }
+    return code;
+}
+
+const sat_command sat_cmd_verify = {
+    "verify", "check a trace's checksums (exit 0 only if intact)", run_verify};

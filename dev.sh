@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# dev.sh - set up, build and run satscope on a Debian 12 machine (as root).
+#   ./dev.sh demo   install what is missing, build, analyse the bundled incident log
+#   ./dev.sh test   install what is missing, build with gcc and with clang
+#                   (ASan+UBSan, fuzz targets), run every test in both builds
+#   ./dev.sh build  install what is missing and build (build/cli/satscope)
+# Every dependency the project needs is listed here: nothing is assumed to be
+# installed by hand.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Build: compilers, cmake; libraries: DESIGN.md's list (those this stage uses);
+# tools: compressors for tests, GNU time for bench/.
+PACKAGES=(build-essential clang cmake pkg-config
+          libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev
+          zstd gzip bzip2 xz-utils time)
+
+install_missing() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    if ((${#missing[@]})); then
+        echo "dev.sh: installing ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    fi
+}
+
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+build_release() {
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSAT_WERROR=ON >/dev/null
+    cmake --build build -j "$JOBS"
+}
+
+build_sanitize() {
+    CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSAT_SANITIZE=ON \
+        -DSAT_FUZZ=ON -DSAT_WERROR=ON >/dev/null
+    cmake --build build-asan -j "$JOBS"
+}
+
+case "${1:-}" in
+demo)
+    install_missing
+    build_release
+    build/cli/satscope etime fixtures/incident/access*
+    ;;
+build)
+    install_missing
+    build_release
+    ;;
+test)
+    install_missing
+    build_release
+    echo "== tests, gcc RelWithDebInfo build"
+    (cd build && ctest --output-on-failure -j "$JOBS")
+    build_sanitize
+    echo "== tests, clang ASan+UBSan build"
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ctest --output-on-failure -j "$JOBS")
+    ;;
+*)
+    echo "usage: ./dev.sh demo|test|build" >&2
+    exit 2
+    ;;
+esac
