@@ -94,6 +94,8 @@ typedef struct sat_parse_ctx {
     sat_source *source;           /* the parser keeps lines, rejects, first/last
                                      ts, utc offset and header facts up to date */
     uint32_t reject_sample_max;   /* rejected lines kept per source (all counted) */
+    int default_year;             /* year for timestamps that carry none (syslog
+                                     "Mon dd HH:MM:SS"); 0 = the current UTC year */
 } sat_parse_ctx;
 
 /* Count a rejected line in ctx->source and, while under the sample limit, emit
