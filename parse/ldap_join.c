@@ -1,0 +1,866 @@
+/*
+ * ldap_join.c - the stateful half of LDAP log decoding, shared by every log
+ * format (389 text, 389 JSON, OpenLDAP stats): pairs each request with its
+ * RESULT however far apart they are logged, carries the connection's client,
+ * listener and bind DN onto each operation, keeps server restarts apart
+ * (connection numbers start again) and emits sat_ldap_op / sat_ldap_conn rows.
+ * The semantics are those written in include/satscope/parse.h.
+ *
+ * Memory: connections and pending requests live in two slabs (arrays reused
+ * through free lists) indexed by chained hash tables. Their strings are owned
+ * growable buffers that stay with the slab slot when it is recycled, so in a
+ * steady state nothing is malloc'd per line or per field.
+ *
+ * Op rows take the connection's bind DN and client at emit time (for a BIND,
+ * after the bind DN it sets): the joiner copies no connection strings into
+ * pending requests, and concurrent binds on one connection are rare.
+ */
+#include "satscope/parse.h"
+
+#define NIL (-1)
+#define STARTTLS_OID "1.3.6.1.4.1.1466.20037"
+
+/* ---- owned string ------------------------------------------------------------ */
+typedef struct jstr {
+    char *p;
+    uint32_t len, cap;
+    uint8_t set;
+} jstr;
+
+static int jstr_set(jstr *s, sat_str v)
+{
+    if (!v.ptr) {
+        s->set = 0;
+        s->len = 0;
+        return 0;
+    }
+    if (v.len + 1 > s->cap) {
+        uint32_t cap = s->cap ? s->cap : 32;
+        while (cap < v.len + 1)
+            cap = cap > UINT32_MAX / 2 ? v.len + 1 : cap * 2;
+        char *np = (char *)realloc(s->p, cap);
+        if (!np)
+            return SAT_E_NOMEM;
+        s->p = np;
+        s->cap = cap;
+    }
+    if (v.len)
+        memcpy(s->p, v.ptr, v.len);
+    s->p[v.len] = '\0';
+    s->len = v.len;
+    s->set = 1;
+    return 0;
+}
+/* Set only when v is present (merge semantics). */
+static int jstr_merge(jstr *s, sat_str v) { return v.ptr ? jstr_set(s, v) : 0; }
+static sat_str jstr_view(const jstr *s)
+{
+    if (!s->set)
+        return SAT_STR_NONE;
+    return sat_str_make(s->p ? s->p : "", s->len);
+}
+static void jstr_free(jstr *s)
+{
+    free(s->p);
+    s->p = NULL;
+    s->cap = s->len = 0;
+    s->set = 0;
+}
+
+/* ---- tables ---------------------------------------------------------------------- */
+enum { PS_DN, PS_FILTER, PS_ATTRS, PS_METHOD, PS_EXTRA, PS_TEXT, PS_DETAILS,
+       PS_SID, PS__COUNT };
+
+typedef struct pend {
+    int64_t conn, op;
+    int32_t internal_op;
+    uint8_t internal, in_use, stacked;
+    int32_t hnext;            /* hash chain */
+    int32_t fprev, fnext;     /* global age list (eviction order) */
+    int32_t cprev, cnext;     /* owning connection's list */
+    int32_t owner;            /* connection slot or NIL */
+    sat_ldap_op row;          /* numeric fields; strings in s[] */
+    jstr s[PS__COUNT];
+} pend;
+
+enum { CS_IP, CS_SADDR, CS_TLSV, CS_CIPHER, CS_CERT, CS_BINDDN, CS_SID,
+       CS__COUNT };
+
+typedef struct jconn {
+    int64_t conn;
+    uint8_t in_use;
+    int32_t hnext;
+    int32_t phead, ptail;     /* pending requests of this connection */
+    sat_ldap_conn row;
+    jstr s[CS__COUNT];
+} jconn;
+
+struct sat_ldap_join {
+    uint32_t server;
+    const sat_event_sink *sink;
+    size_t max_pending;
+    uint32_t epoch;
+    int64_t max_conn_opened; /* highest CONNECT in this epoch, -1 none */
+    int finished;
+
+    pend *pv;
+    size_t pcap, pcount;
+    int32_t pfree;
+    int32_t *pbucket;
+    size_t pnb; /* power of two */
+    int32_t fhead, ftail;
+
+    int32_t *stack; /* old-style internal ops without ids, by slot */
+    size_t stack_len, stack_cap;
+
+    jconn *cv;
+    size_t ccap, ccount;
+    int32_t cfree;
+    int32_t *cbucket;
+    size_t cnb;
+
+    char *shape;
+    size_t shape_cap;
+
+    sat_join_stats st;
+};
+
+static uint64_t pkey_hash(int64_t conn, int64_t op, int32_t iop, int internal)
+{
+    uint64_t x = (uint64_t)conn * 0x9e3779b97f4a7c15ULL;
+    x ^= (uint64_t)op * 0xc2b2ae3d27d4eb4fULL;
+    x ^= ((uint64_t)(uint32_t)iop << 1 | (uint64_t)(internal != 0)) * 0x165667b19e3779f9ULL;
+    return sat_hash_u64(x);
+}
+
+sat_ldap_join *sat_ldap_join_create(uint32_t server, const sat_event_sink *sink,
+                                    size_t max_pending)
+{
+    sat_ldap_join *j = (sat_ldap_join *)calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->server = server;
+    j->sink = sink;
+    j->max_pending = max_pending ? max_pending : 1000000;
+    j->max_conn_opened = -1;
+    j->pfree = j->cfree = NIL;
+    j->fhead = j->ftail = NIL;
+    j->pnb = 1024;
+    j->cnb = 1024;
+    j->pbucket = (int32_t *)malloc(j->pnb * sizeof(int32_t));
+    j->cbucket = (int32_t *)malloc(j->cnb * sizeof(int32_t));
+    if (!j->pbucket || !j->cbucket) {
+        sat_ldap_join_free(j);
+        return NULL;
+    }
+    for (size_t i = 0; i < j->pnb; i++)
+        j->pbucket[i] = NIL;
+    for (size_t i = 0; i < j->cnb; i++)
+        j->cbucket[i] = NIL;
+    return j;
+}
+
+void sat_ldap_join_free(sat_ldap_join *j)
+{
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->pcap; i++)
+        for (int k = 0; k < PS__COUNT; k++)
+            jstr_free(&j->pv[i].s[k]);
+    for (size_t i = 0; i < j->ccap; i++)
+        for (int k = 0; k < CS__COUNT; k++)
+            jstr_free(&j->cv[i].s[k]);
+    free(j->pv);
+    free(j->cv);
+    free(j->pbucket);
+    free(j->cbucket);
+    free(j->stack);
+    free(j->shape);
+    free(j);
+}
+
+void sat_ldap_join_stats(const sat_ldap_join *j, sat_join_stats *out)
+{
+    if (out)
+        *out = j ? j->st : (sat_join_stats){0};
+}
+
+/* ---- hash helpers -------------------------------------------------------------- */
+static int rehash_int32(int32_t **bucket, size_t *nb, size_t newnb)
+{
+    int32_t *nbk = (int32_t *)malloc(newnb * sizeof(int32_t));
+    if (!nbk)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < newnb; i++)
+        nbk[i] = NIL;
+    free(*bucket);
+    *bucket = nbk;
+    *nb = newnb;
+    return 0;
+}
+
+static int pend_rehash(sat_ldap_join *j)
+{
+    SAT_FORWARD_IF_ERROR(rehash_int32(&j->pbucket, &j->pnb, j->pnb * 2));
+    for (size_t i = 0; i < j->pcap; i++) {
+        pend *p = &j->pv[i];
+        if (!p->in_use || p->stacked)
+            continue;
+        size_t b = pkey_hash(p->conn, p->op, p->internal_op, p->internal) & (j->pnb - 1);
+        p->hnext = j->pbucket[b];
+        j->pbucket[b] = (int32_t)i;
+    }
+    return 0;
+}
+
+static int conn_rehash(sat_ldap_join *j)
+{
+    SAT_FORWARD_IF_ERROR(rehash_int32(&j->cbucket, &j->cnb, j->cnb * 2));
+    for (size_t i = 0; i < j->ccap; i++) {
+        jconn *c = &j->cv[i];
+        if (!c->in_use)
+            continue;
+        size_t b = sat_hash_u64((uint64_t)c->conn) & (j->cnb - 1);
+        c->hnext = j->cbucket[b];
+        j->cbucket[b] = (int32_t)i;
+    }
+    return 0;
+}
+
+/* ---- connections ------------------------------------------------------------------ */
+static int32_t conn_find(const sat_ldap_join *j, int64_t conn)
+{
+    int32_t i = j->cbucket[sat_hash_u64((uint64_t)conn) & (j->cnb - 1)];
+    while (i != NIL && j->cv[i].conn != conn)
+        i = j->cv[i].hnext;
+    return i;
+}
+
+static int32_t conn_new(sat_ldap_join *j, int64_t conn)
+{
+    if (j->cfree == NIL) {
+        size_t ncap = j->ccap ? j->ccap * 2 : 256;
+        jconn *nv = (jconn *)realloc(j->cv, ncap * sizeof *nv);
+        if (!nv)
+            return NIL;
+        memset(nv + j->ccap, 0, (ncap - j->ccap) * sizeof *nv);
+        for (size_t i = ncap; i-- > j->ccap;) {
+            nv[i].hnext = j->cfree;
+            j->cfree = (int32_t)i;
+        }
+        j->cv = nv;
+        j->ccap = ncap;
+    }
+    if (j->ccount + 1 > j->cnb && conn_rehash(j) < 0)
+        return NIL;
+    int32_t i = j->cfree;
+    jconn *c = &j->cv[i];
+    j->cfree = c->hnext;
+    c->in_use = 1;
+    c->conn = conn;
+    c->phead = c->ptail = NIL;
+    for (int k = 0; k < CS__COUNT; k++)
+        c->s[k].set = 0;
+    memset(&c->row, 0, sizeof c->row);
+    c->row.server = j->server;
+    c->row.conn_epoch = j->epoch;
+    c->row.conn = conn;
+    c->row.fd = SAT_ABSENT;
+    size_t b = sat_hash_u64((uint64_t)conn) & (j->cnb - 1);
+    c->hnext = j->cbucket[b];
+    j->cbucket[b] = i;
+    j->ccount++;
+    return i;
+}
+
+static void conn_unlink(sat_ldap_join *j, int32_t ci)
+{
+    jconn *c = &j->cv[ci];
+    int32_t *pp = &j->cbucket[sat_hash_u64((uint64_t)c->conn) & (j->cnb - 1)];
+    while (*pp != NIL && *pp != ci)
+        pp = &j->cv[*pp].hnext;
+    if (*pp == ci)
+        *pp = c->hnext;
+    c->in_use = 0;
+    c->hnext = j->cfree;
+    j->cfree = ci;
+    j->ccount--;
+}
+
+/* Lazily create a connection that the log never showed opening. */
+static int32_t conn_get(sat_ldap_join *j, int64_t conn, int create)
+{
+    int32_t ci = conn_find(j, conn);
+    if (ci == NIL && create) {
+        ci = conn_new(j, conn);
+        if (ci != NIL)
+            j->cv[ci].row.flags |= SAT_CONNF_NO_OPEN;
+    }
+    return ci;
+}
+
+/* ---- pending requests ------------------------------------------------------------ */
+static int32_t pend_find(const sat_ldap_join *j, int64_t conn, int64_t op,
+                         int32_t iop, int internal)
+{
+    int32_t i = j->pbucket[pkey_hash(conn, op, iop, internal) & (j->pnb - 1)];
+    while (i != NIL) {
+        const pend *p = &j->pv[i];
+        if (p->conn == conn && p->op == op && p->internal_op == iop &&
+            p->internal == (internal != 0))
+            return i;
+        i = p->hnext;
+    }
+    return NIL;
+}
+
+static void pend_unlink(sat_ldap_join *j, int32_t pi)
+{
+    pend *p = &j->pv[pi];
+    if (p->stacked) {
+        for (size_t k = j->stack_len; k-- > 0;) {
+            if (j->stack[k] == pi) {
+                memmove(j->stack + k, j->stack + k + 1,
+                        (j->stack_len - k - 1) * sizeof(int32_t));
+                j->stack_len--;
+                break;
+            }
+        }
+    } else {
+        int32_t *pp = &j->pbucket[pkey_hash(p->conn, p->op, p->internal_op,
+                                            p->internal) & (j->pnb - 1)];
+        while (*pp != NIL && *pp != pi)
+            pp = &j->pv[*pp].hnext;
+        if (*pp == pi)
+            *pp = p->hnext;
+    }
+    /* age list */
+    if (p->fprev != NIL) j->pv[p->fprev].fnext = p->fnext; else j->fhead = p->fnext;
+    if (p->fnext != NIL) j->pv[p->fnext].fprev = p->fprev; else j->ftail = p->fprev;
+    /* owner list */
+    if (p->owner != NIL) {
+        jconn *c = &j->cv[p->owner];
+        if (p->cprev != NIL) j->pv[p->cprev].cnext = p->cnext; else c->phead = p->cnext;
+        if (p->cnext != NIL) j->pv[p->cnext].cprev = p->cprev; else c->ptail = p->cprev;
+    }
+    p->in_use = 0;
+    p->hnext = j->pfree;
+    j->pfree = pi;
+    j->pcount--;
+}
+
+/* ---- emission ------------------------------------------------------------------------ */
+static sat_str shape_of(sat_ldap_join *j, sat_str filter)
+{
+    if (!filter.ptr)
+        return SAT_STR_NONE;
+    /* a shape grows by at most one '*' per empty value: 2x+16 always fits */
+    size_t need = (size_t)filter.len * 2 + 16;
+    if (need > j->shape_cap) {
+        char *np = (char *)realloc(j->shape, need);
+        if (!np)
+            return SAT_STR_NONE;
+        j->shape = np;
+        j->shape_cap = need;
+    }
+    size_t n = sat_filter_shape(filter.ptr, filter.len, j->shape, j->shape_cap);
+    if (n >= j->shape_cap)
+        n = j->shape_cap - 1;
+    return sat_str_make(j->shape, n);
+}
+
+static void fill_conn_view(const sat_ldap_join *j, sat_ldap_op *row, int32_t ci)
+{
+    if (ci != NIL && j->cv[ci].in_use) {
+        row->bind_dn = jstr_view(&j->cv[ci].s[CS_BINDDN]);
+        row->client_ip = jstr_view(&j->cv[ci].s[CS_IP]);
+        if (!row->sid.ptr)
+            row->sid = jstr_view(&j->cv[ci].s[CS_SID]);
+    }
+}
+
+static int emit_op(sat_ldap_join *j, sat_ldap_op *row, int32_t ci)
+{
+    row->server = j->server;
+    if (row->type == SAT_OP_SRCH && row->filter.ptr && !row->filter_shape.ptr)
+        row->filter_shape = shape_of(j, row->filter);
+    fill_conn_view(j, row, ci);
+    j->st.ops++;
+    return sat_sink_emit(j->sink, SAT_TABLE_LDAP_OP, row);
+}
+
+/* Emit pending slot pi (finished or not) and free it. */
+static int pend_emit(sat_ldap_join *j, int32_t pi)
+{
+    pend *p = &j->pv[pi];
+    sat_ldap_op row = p->row;
+    row.dn = jstr_view(&p->s[PS_DN]);
+    row.filter = jstr_view(&p->s[PS_FILTER]);
+    row.attrs = jstr_view(&p->s[PS_ATTRS]);
+    row.method = jstr_view(&p->s[PS_METHOD]);
+    row.extra = jstr_view(&p->s[PS_EXTRA]);
+    row.text = jstr_view(&p->s[PS_TEXT]);
+    row.details = jstr_view(&p->s[PS_DETAILS]);
+    row.sid = jstr_view(&p->s[PS_SID]);
+    int32_t owner = p->owner;
+    /* strings stay valid: the slot is recycled only after the callback */
+    int rc = emit_op(j, &row, owner);
+    pend_unlink(j, pi);
+    return rc;
+}
+
+static int pend_emit_unfinished(sat_ldap_join *j, int32_t pi)
+{
+    pend *p = &j->pv[pi];
+    p->row.flags |= SAT_OPF_UNFINISHED;
+    p->row.err = SAT_ABSENT;
+    j->st.unfinished++;
+    return pend_emit(j, pi);
+}
+
+static int conn_emit(sat_ldap_join *j, int32_t ci)
+{
+    jconn *c = &j->cv[ci];
+    int rc = 0;
+    while (c->phead != NIL && rc >= 0)
+        rc = pend_emit_unfinished(j, c->phead);
+    /* pending requests are emitted even if a sink failed; the row too */
+    while (c->phead != NIL)
+        pend_unlink(j, c->phead);
+    sat_ldap_conn row = c->row;
+    row.client_ip = jstr_view(&c->s[CS_IP]);
+    row.server_addr = jstr_view(&c->s[CS_SADDR]);
+    row.tls_version = jstr_view(&c->s[CS_TLSV]);
+    row.tls_cipher = jstr_view(&c->s[CS_CIPHER]);
+    row.client_cert = jstr_view(&c->s[CS_CERT]);
+    row.bind_dn = jstr_view(&c->s[CS_BINDDN]);
+    j->st.conns++;
+    int rc2 = sat_sink_emit(j->sink, SAT_TABLE_LDAP_CONN, &row);
+    conn_unlink(j, ci);
+    return rc < 0 ? rc : rc2;
+}
+
+/* Everything of the current epoch ends: pending → unfinished, conns →
+ * unclosed (with extra flags). */
+static int flush_all(sat_ldap_join *j, uint8_t conn_flags)
+{
+    int rc = 0, r;
+    /* pending requests not owned by a connection (internal ops, orphans) */
+    int32_t pi = j->fhead;
+    while (pi != NIL) {
+        int32_t next = j->pv[pi].fnext;
+        if (j->pv[pi].owner == NIL) {
+            r = pend_emit_unfinished(j, pi);
+            if (r < 0 && rc >= 0)
+                rc = r;
+        }
+        pi = next;
+    }
+    for (size_t i = 0; i < j->ccap; i++) {
+        if (!j->cv[i].in_use)
+            continue;
+        j->cv[i].row.flags |= conn_flags;
+        r = conn_emit(j, (int32_t)i);
+        if (r < 0 && rc >= 0)
+            rc = r;
+    }
+    return rc;
+}
+
+static int32_t pend_new(sat_ldap_join *j, const sat_ldap_record *rec, int32_t owner,
+                        int *rc)
+{
+    *rc = 0;
+    while (j->pcount >= j->max_pending && j->fhead != NIL) {
+        j->st.evicted++;
+        int r = pend_emit_unfinished(j, j->fhead);
+        if (r < 0)
+            *rc = r;
+    }
+    if (j->pfree == NIL) {
+        size_t ncap = j->pcap ? j->pcap * 2 : 256;
+        pend *nv = (pend *)realloc(j->pv, ncap * sizeof *nv);
+        if (!nv) {
+            *rc = SAT_E_NOMEM;
+            return NIL;
+        }
+        memset(nv + j->pcap, 0, (ncap - j->pcap) * sizeof *nv);
+        for (size_t i = ncap; i-- > j->pcap;) {
+            nv[i].hnext = j->pfree;
+            j->pfree = (int32_t)i;
+        }
+        j->pv = nv;
+        j->pcap = ncap;
+    }
+    if (j->pcount + 1 > j->pnb && pend_rehash(j) < 0) {
+        *rc = SAT_E_NOMEM;
+        return NIL;
+    }
+    int32_t pi = j->pfree;
+    pend *p = &j->pv[pi];
+    j->pfree = p->hnext;
+    p->in_use = 1;
+    p->conn = rec->conn;
+    p->op = rec->op;
+    p->internal_op = rec->internal_op;
+    p->internal = rec->internal != 0;
+    p->stacked = rec->internal && rec->internal_op == SAT_ABSENT;
+    for (int k = 0; k < PS__COUNT; k++)
+        p->s[k].set = 0;
+    if (p->stacked) {
+        if (j->stack_len == j->stack_cap) {
+            size_t ncap = j->stack_cap ? j->stack_cap * 2 : 64;
+            int32_t *ns = (int32_t *)realloc(j->stack, ncap * sizeof(int32_t));
+            if (!ns) {
+                p->in_use = 0;
+                p->hnext = j->pfree;
+                j->pfree = pi;
+                *rc = SAT_E_NOMEM;
+                return NIL;
+            }
+            j->stack = ns;
+            j->stack_cap = ncap;
+        }
+        j->stack[j->stack_len++] = pi;
+        p->hnext = NIL;
+    } else {
+        size_t b = pkey_hash(p->conn, p->op, p->internal_op, p->internal) & (j->pnb - 1);
+        p->hnext = j->pbucket[b];
+        j->pbucket[b] = pi;
+    }
+    p->fnext = NIL;
+    p->fprev = j->ftail;
+    if (j->ftail != NIL) j->pv[j->ftail].fnext = pi; else j->fhead = pi;
+    j->ftail = pi;
+    p->owner = owner;
+    p->cnext = NIL;
+    if (owner != NIL) {
+        jconn *c = &j->cv[owner];
+        p->cprev = c->ptail;
+        if (c->ptail != NIL) j->pv[c->ptail].cnext = pi; else c->phead = pi;
+        c->ptail = pi;
+    } else {
+        p->cprev = NIL;
+    }
+    j->pcount++;
+    return pi;
+}
+
+/* ---- record handling -------------------------------------------------------------- */
+static void row_from_record(sat_ldap_join *j, sat_ldap_op *row, const sat_ldap_record *rec)
+{
+    *row = rec->op_fields;
+    row->ts_ns = rec->ts;
+    row->result_ts_ns = 0;
+    row->server = j->server;
+    row->conn_epoch = j->epoch;
+    row->conn = rec->conn;
+    row->op = rec->op;
+    row->internal_op = rec->internal_op;
+    row->internal_depth = rec->internal_depth;
+    row->filter_shape = SAT_STR_NONE;
+    row->bind_dn = SAT_STR_NONE;
+    row->client_ip = SAT_STR_NONE;
+}
+
+static int type_from_tag(int32_t tag)
+{
+    switch (tag) {
+    case 97: return SAT_OP_BIND;
+    case 101: return SAT_OP_SRCH;
+    case 103: return SAT_OP_MOD;
+    case 105: return SAT_OP_ADD;
+    case 107: return SAT_OP_DEL;
+    case 109: return SAT_OP_MODRDN;
+    case 111: return SAT_OP_CMP;
+    case 120: return SAT_OP_EXT;
+    default: return SAT_OP_UNKNOWN;
+    }
+}
+
+/* The connection a record's op belongs to: external ops create it lazily,
+ * internal ops only borrow their parent's if it is known. */
+static int32_t op_conn(sat_ldap_join *j, const sat_ldap_record *rec)
+{
+    if (rec->internal)
+        return rec->conn > 0 ? conn_find(j, rec->conn) : NIL;
+    return conn_get(j, rec->conn, 1);
+}
+
+static int set_pend_strings(pend *p, const sat_ldap_op *f)
+{
+    int rc = 0;
+    rc |= jstr_merge(&p->s[PS_DN], f->dn);
+    rc |= jstr_merge(&p->s[PS_FILTER], f->filter);
+    rc |= jstr_merge(&p->s[PS_ATTRS], f->attrs);
+    rc |= jstr_merge(&p->s[PS_METHOD], f->method);
+    rc |= jstr_merge(&p->s[PS_EXTRA], f->extra);
+    rc |= jstr_merge(&p->s[PS_TEXT], f->text);
+    rc |= jstr_merge(&p->s[PS_DETAILS], f->details);
+    rc |= jstr_merge(&p->s[PS_SID], f->sid);
+    return rc ? SAT_E_NOMEM : 0;
+}
+
+static int on_request(sat_ldap_join *j, const sat_ldap_record *rec)
+{
+    int32_t ci = op_conn(j, rec);
+    int type = rec->op_fields.type;
+    if (ci != NIL && !rec->internal)
+        j->cv[ci].row.ops++;
+    if (type == SAT_OP_ABANDON || type == SAT_OP_UNBIND) {
+        sat_ldap_op row;
+        row_from_record(j, &row, rec);
+        return emit_op(j, &row, ci);
+    }
+    int rc = 0;
+    /* the same key again (op number reuse, repeated lines): the first one
+     * never got its RESULT */
+    if (!(rec->internal && rec->internal_op == SAT_ABSENT)) {
+        int32_t old = pend_find(j, rec->conn, rec->op, rec->internal_op, rec->internal);
+        if (old != NIL)
+            rc = pend_emit_unfinished(j, old);
+    }
+    int r2;
+    int32_t pi = pend_new(j, rec, ci, &r2);
+    if (pi == NIL)
+        return r2 < 0 ? r2 : rc;
+    pend *p = &j->pv[pi];
+    row_from_record(j, &p->row, rec);
+    p->row.dn = p->row.filter = p->row.attrs = p->row.method = SAT_STR_NONE;
+    int r3 = set_pend_strings(p, &rec->op_fields);
+    if (r3 < 0)
+        return r3;
+    return rc < 0 ? rc : r2;
+}
+
+static int32_t find_for(sat_ldap_join *j, const sat_ldap_record *rec)
+{
+    if (rec->internal && rec->internal_op == SAT_ABSENT)
+        return j->stack_len ? j->stack[j->stack_len - 1] : NIL;
+    return pend_find(j, rec->conn, rec->op, rec->internal_op, rec->internal);
+}
+
+static void merge_numbers(sat_ldap_op *dst, const sat_ldap_op *f, int additive_nentries)
+{
+    if (f->type != SAT_OP_UNKNOWN && dst->type == SAT_OP_UNKNOWN)
+        dst->type = f->type;
+    if (f->scope != SAT_SCOPE_NONE) dst->scope = f->scope;
+    dst->flags |= f->flags;
+    dst->notes |= f->notes;
+    if (f->err != SAT_ABSENT) dst->err = f->err;
+    if (f->tag != SAT_ABSENT) dst->tag = f->tag;
+    if (f->nentries != SAT_ABSENT) {
+        if (additive_nentries && dst->nentries != SAT_ABSENT)
+            dst->nentries += f->nentries;
+        else
+            dst->nentries = f->nentries;
+    }
+    if (f->etime != SAT_ABSENT) dst->etime = f->etime;
+    if (f->wtime != SAT_ABSENT) dst->wtime = f->wtime;
+    if (f->optime != SAT_ABSENT) dst->optime = f->optime;
+    if (f->wbusy != SAT_ABSENT) dst->wbusy = f->wbusy;
+    if (f->wbusy_max != SAT_ABSENT) dst->wbusy_max = f->wbusy_max;
+    if (f->wqdepth != SAT_ABSENT) dst->wqdepth = f->wqdepth;
+    if (f->target_op != SAT_ABSENT) dst->target_op = f->target_op;
+}
+
+static int on_detail(sat_ldap_join *j, const sat_ldap_record *rec)
+{
+    int32_t pi = find_for(j, rec);
+    if (pi == NIL)
+        return 0; /* its request is not in this input: nothing to amend */
+    pend *p = &j->pv[pi];
+    merge_numbers(&p->row, &rec->op_fields, 1);
+    return set_pend_strings(p, &rec->op_fields);
+}
+
+/* A BIND's outcome on its connection, and StartTLS's. */
+static int apply_result_to_conn(sat_ldap_join *j, int32_t ci, sat_ldap_op *row,
+                                sat_str result_dn, sat_str request_dn)
+{
+    if (row->type == SAT_OP_BIND && row->err == 14)
+        row->flags |= SAT_OPF_SASL_INPROGRESS;
+    if (ci == NIL || row->internal_depth)
+        return 0;
+    jconn *c = &j->cv[ci];
+    if (row->type == SAT_OP_BIND && row->err == 0) {
+        sat_str dn = result_dn.ptr ? result_dn : request_dn;
+        if (!dn.ptr)
+            dn = sat_str_make("", 0);
+        /* dn may point into c's own buffer only if equal; copy via the row */
+        if (jstr_set(&c->s[CS_BINDDN], dn) < 0)
+            return SAT_E_NOMEM;
+    }
+    if (row->type == SAT_OP_EXT && row->err == 0 && row->method.ptr &&
+        row->method.len == sizeof STARTTLS_OID - 1 &&
+        memcmp(row->method.ptr, STARTTLS_OID, row->method.len) == 0) {
+        if (c->row.listener == SAT_LISTENER_LDAP ||
+            c->row.listener == SAT_LISTENER_UNKNOWN)
+            c->row.listener = SAT_LISTENER_STARTTLS;
+        c->row.flags |= SAT_CONNF_TLS;
+    }
+    return 0;
+}
+
+static int on_result(sat_ldap_join *j, const sat_ldap_record *rec)
+{
+    const sat_ldap_op *f = &rec->op_fields;
+    int32_t pi = find_for(j, rec);
+    if (pi == NIL) {
+        int32_t ci = op_conn(j, rec);
+        if (ci != NIL && !rec->internal)
+            j->cv[ci].row.ops++;
+        sat_ldap_op row;
+        row_from_record(j, &row, rec);
+        row.result_ts_ns = rec->ts;
+        if (row.type == SAT_OP_UNKNOWN)
+            row.type = (uint8_t)type_from_tag(f->tag);
+        row.flags |= SAT_OPF_NO_REQUEST;
+        j->st.results_without_request++;
+        SAT_FORWARD_IF_ERROR(apply_result_to_conn(j, ci, &row, f->dn, SAT_STR_NONE));
+        return emit_op(j, &row, ci);
+    }
+    pend *p = &j->pv[pi];
+    merge_numbers(&p->row, f, 0);
+    if (p->row.type == SAT_OP_UNKNOWN)
+        p->row.type = (uint8_t)type_from_tag(p->row.tag);
+    p->row.result_ts_ns = rec->ts;
+    if (jstr_merge(&p->s[PS_TEXT], f->text) < 0 ||
+        jstr_merge(&p->s[PS_DETAILS], f->details) < 0 ||
+        jstr_merge(&p->s[PS_SID], f->sid) < 0 ||
+        (!p->s[PS_DN].set && jstr_merge(&p->s[PS_DN], f->dn) < 0))
+        return SAT_E_NOMEM;
+    sat_ldap_op tmp = p->row;
+    tmp.method = jstr_view(&p->s[PS_METHOD]);
+    SAT_FORWARD_IF_ERROR(apply_result_to_conn(j, p->owner, &tmp, f->dn,
+                                              jstr_view(&p->s[PS_DN])));
+    p->row.flags = tmp.flags;
+    return pend_emit(j, pi);
+}
+
+static int restart(sat_ldap_join *j)
+{
+    int rc = flush_all(j, SAT_CONNF_UNCLOSED | SAT_CONNF_RESTART);
+    j->epoch++;
+    j->max_conn_opened = -1;
+    j->st.restarts++;
+    return rc;
+}
+
+static int on_connect(sat_ldap_join *j, const sat_ldap_record *rec)
+{
+    int rc = 0;
+    if (rec->conn <= j->max_conn_opened)
+        rc = restart(j);
+    else if (conn_find(j, rec->conn) != NIL) {
+        /* seen lazily before its open line (out-of-order excerpt): that
+         * earlier view ends here */
+        rc = conn_emit(j, conn_find(j, rec->conn));
+    }
+    j->max_conn_opened = rec->conn;
+    int32_t ci = conn_new(j, rec->conn);
+    if (ci == NIL)
+        return SAT_E_NOMEM;
+    jconn *c = &j->cv[ci];
+    const sat_ldap_conn *f = &rec->conn_fields;
+    c->row.open_ts = rec->ts;
+    c->row.fd = f->fd;
+    c->row.client_port = f->client_port;
+    c->row.listener = f->listener;
+    c->row.flags = f->flags & SAT_CONNF_TLS;
+    if (f->listener == SAT_LISTENER_LDAPS)
+        c->row.flags |= SAT_CONNF_TLS;
+    if (jstr_set(&c->s[CS_IP], f->client_ip) < 0 ||
+        jstr_set(&c->s[CS_SADDR], f->server_addr) < 0)
+        return SAT_E_NOMEM;
+    return rc;
+}
+
+static int on_close(sat_ldap_join *j, const sat_ldap_record *rec)
+{
+    int32_t ci = conn_get(j, rec->conn, 1);
+    if (ci == NIL)
+        return SAT_E_NOMEM;
+    jconn *c = &j->cv[ci];
+    const sat_ldap_conn *f = &rec->conn_fields;
+    c->row.close_ts = rec->ts;
+    c->row.close_code = f->close_code ? f->close_code : SAT_CLOSE_OTHER;
+    if (c->row.fd == SAT_ABSENT)
+        c->row.fd = f->fd;
+    /* close_reason is borrowed from the record: valid during conn_emit */
+    c->row.close_reason = f->close_reason;
+    return conn_emit(j, ci);
+}
+
+int sat_ldap_join_record(sat_ldap_join *j, const sat_ldap_record *rec)
+{
+    if (!j || !rec)
+        return SAT_E_USAGE;
+    j->finished = 0;
+    switch (rec->kind) {
+    case SAT_REC_CONNECT:
+        return on_connect(j, rec);
+    case SAT_REC_TLS: {
+        int32_t ci = conn_get(j, rec->conn, 1);
+        if (ci == NIL)
+            return SAT_E_NOMEM;
+        jconn *c = &j->cv[ci];
+        c->row.flags |= SAT_CONNF_TLS;
+        if (jstr_merge(&c->s[CS_TLSV], rec->conn_fields.tls_version) < 0 ||
+            jstr_merge(&c->s[CS_CIPHER], rec->conn_fields.tls_cipher) < 0 ||
+            jstr_merge(&c->s[CS_CERT], rec->conn_fields.client_cert) < 0)
+            return SAT_E_NOMEM;
+        return 0;
+    }
+    case SAT_REC_CLIENT_CERT: {
+        int32_t ci = conn_get(j, rec->conn, 1);
+        if (ci == NIL)
+            return SAT_E_NOMEM;
+        j->cv[ci].row.flags |= SAT_CONNF_TLS;
+        return jstr_merge(&j->cv[ci].s[CS_CERT], rec->conn_fields.client_cert);
+    }
+    case SAT_REC_REQUEST:
+        return on_request(j, rec);
+    case SAT_REC_DETAIL:
+        return on_detail(j, rec);
+    case SAT_REC_RESULT:
+        return on_result(j, rec);
+    case SAT_REC_AUTOBIND: {
+        int32_t ci = op_conn(j, rec);
+        sat_ldap_op row;
+        row_from_record(j, &row, rec);
+        row.type = SAT_OP_AUTOBIND;
+        if (ci != NIL && !rec->internal && rec->op_fields.dn.ptr &&
+            jstr_set(&j->cv[ci].s[CS_BINDDN], rec->op_fields.dn) < 0)
+            return SAT_E_NOMEM;
+        return emit_op(j, &row, ci);
+    }
+    case SAT_REC_SESSION: {
+        int32_t ci = op_conn(j, rec);
+        if (ci != NIL && jstr_merge(&j->cv[ci].s[CS_SID], rec->op_fields.sid) < 0)
+            return SAT_E_NOMEM;
+        if (rec->op != SAT_ABSENT) {
+            int32_t pi = find_for(j, rec);
+            if (pi != NIL && jstr_merge(&j->pv[pi].s[PS_SID], rec->op_fields.sid) < 0)
+                return SAT_E_NOMEM;
+        }
+        return 0;
+    }
+    case SAT_REC_CLOSE:
+        return on_close(j, rec);
+    case SAT_REC_RESTART:
+        return restart(j);
+    default:
+        return SAT_E_USAGE;
+    }
+}
+
+int sat_ldap_join_finish(sat_ldap_join *j)
+{
+    if (!j)
+        return SAT_E_USAGE;
+    if (j->finished)
+        return 0;
+    j->finished = 1;
+    return flush_all(j, SAT_CONNF_UNCLOSED);
+}
