@@ -38,6 +38,8 @@ const char *sat_input_compression(const sat_input *in); /* "none", "gzip", ... *
 uint64_t sat_input_bytes(const sat_input *in);            /* decompressed bytes so far */
 uint64_t sat_input_raw_bytes(const sat_input *in);        /* bytes read from the file */
 uint64_t sat_input_raw_size(const sat_input *in);         /* file size, 0 if unknown */
+/* Lines longer than 1 MiB that were returned cut so far (additive, collect/). */
+uint64_t sat_input_cut_lines(const sat_input *in);
 void sat_input_close(sat_input *in); /* NULL is fine */
 
 /* ---- a collection -------------------------------------------------------------- */

@@ -1,0 +1,623 @@
+/*
+ * input.c - one input opened for reading lines: a file or "-" (stdin), plain
+ * or compressed, the compression told by its magic bytes (never its name):
+ *   gzip  1f 8b           (zlib; concatenated members as pigz/logrotate write)
+ *   bzip2 "BZh1".."BZh9"  (libbz2; concatenated streams as pbzip2 writes)
+ *   xz    fd 37 7a 58 5a 00 (liblzma, LZMA_CONCATENATED)
+ *   zstd  28 b5 2f fd, or a skippable frame 5? 2a 4d 18 (libzstd, multi-frame)
+ *
+ * Lines are views into one big buffer (no per-line allocation). A line that
+ * spans a refill is moved to the front of the buffer; lines longer than
+ * SAT_INPUT_LINE_MAX are returned cut and the rest skipped, so a binary or
+ * hostile file cannot make us grow without bound. A compressed stream that
+ * ends early or is corrupt yields every complete line that could be decoded
+ * first, then SAT_E_TRUNCATED with a sentence naming the file and how much
+ * was decoded.
+ */
+#include "satscope/collect.h"
+
+#include <bzlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <lzma.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#define SAT_INPUT_LINE_MAX ((size_t)1 << 20)
+/* Four times the line cap: after moving a partial line (< LINE_MAX) to the
+ * front there is always room for big reads, and plain files are read in
+ * multi-MiB chunks, which is what keeps line splitting above 1 GB/s. */
+#define SAT_INPUT_BUF_CAP (4 * SAT_INPUT_LINE_MAX)
+#define SAT_INPUT_RAW_CAP ((size_t)1 << 20)
+#define SAT_INPUT_PEEK_MAX ((size_t)64 << 10)
+#define ZSTD_STEP ((size_t)256 << 10)
+
+enum comp { COMP_NONE = 0, COMP_GZIP, COMP_BZIP2, COMP_XZ, COMP_ZSTD };
+static const char *const comp_names[] = {"none", "gzip", "bzip2", "xz", "zstd"};
+
+struct sat_input {
+    char *path;
+    int fd;
+    int own_fd;
+    enum comp comp;
+
+    char *buf;               /* decompressed bytes; lines point in here */
+    size_t start, end;       /* unconsumed bytes are buf[start, end) */
+    int skipping;            /* discarding the rest of a cut long line */
+    int eof;                 /* no more bytes will be appended to buf */
+    int err;                 /* pending error, reported once buf is drained */
+    char errmsg[400];
+
+    unsigned char *raw;      /* compressed bytes read from the file */
+    size_t raw_len;          /* valid bytes in raw (the decoder tracks its position) */
+    int raw_eof;
+
+    z_stream gz;
+    bz_stream bz;
+    lzma_stream xz;
+    ZSTD_DStream *zs;
+    int dec_init;            /* the decoder (gz/bz) was initialised */
+    int in_member;           /* inside a gzip member / bzip2 stream / zstd frame */
+    ZSTD_inBuffer zin;
+
+    char *peek;
+    size_t peek_len;
+
+    uint64_t bytes;          /* decompressed bytes produced */
+    uint64_t raw_bytes;      /* bytes read from the file */
+    uint64_t raw_size;       /* file size if a regular file, else 0 */
+    uint64_t cut_lines;      /* lines longer than LINE_MAX that were cut */
+};
+
+/* read() that retries on EINTR; returns bytes read, 0 at EOF, -1 on error. */
+static ssize_t read_full_once(int fd, void *p, size_t n)
+{
+    for (;;) {
+        ssize_t r = read(fd, p, n);
+        if (r >= 0 || errno != EINTR)
+            return r;
+    }
+}
+
+static void set_err(sat_input *in, int code, const char *fmt, ...) SAT_PRINTF(3, 4);
+static void set_err(sat_input *in, int code, const char *fmt, ...)
+{
+    if (in->err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(in->errmsg, sizeof in->errmsg, fmt, ap);
+    va_end(ap);
+    in->err = code;
+    in->eof = 1;
+}
+
+static void stream_ends_early(sat_input *in)
+{
+    set_err(in, SAT_E_TRUNCATED,
+            "%s stream ends early after %llu bytes of output (truncated file?)",
+            comp_names[in->comp], (unsigned long long)in->bytes);
+}
+
+static void stream_corrupt(sat_input *in, const char *why)
+{
+    set_err(in, SAT_E_TRUNCATED,
+            "%s data corrupt after %llu bytes of output (%s); the rest of the "
+            "file is unreadable",
+            comp_names[in->comp], (unsigned long long)in->bytes,
+            why ? why : "?");
+}
+
+/* Refill the raw buffer when the decoder has consumed it all. */
+static int read_raw(sat_input *in)
+{
+    if (in->raw_eof)
+        return 0;
+    ssize_t n = read_full_once(in->fd, in->raw, SAT_INPUT_RAW_CAP);
+    if (n < 0) {
+        set_err(in, SAT_E_IO, "read error after %llu bytes: %s",
+                (unsigned long long)in->raw_bytes, strerror(errno));
+        in->raw_eof = 1;
+        return -1;
+    }
+    if (n == 0) {
+        in->raw_eof = 1;
+        return 0;
+    }
+    in->raw_len = (size_t)n;
+    in->raw_bytes += (uint64_t)n;
+    return 1;
+}
+
+/* ---- decoders: each appends to buf[end, cap) until full, EOF or error ---------- */
+
+static void fill_plain(sat_input *in)
+{
+    ssize_t n = read_full_once(in->fd, in->buf + in->end, SAT_INPUT_BUF_CAP - in->end);
+    if (n < 0) {
+        set_err(in, SAT_E_IO, "read error after %llu bytes: %s",
+                (unsigned long long)in->raw_bytes, strerror(errno));
+        return;
+    }
+    if (n == 0) {
+        in->eof = 1;
+        return;
+    }
+    in->end += (size_t)n;
+    in->bytes += (uint64_t)n;
+    in->raw_bytes += (uint64_t)n;
+}
+
+static void fill_gzip(sat_input *in)
+{
+    z_stream *z = &in->gz;
+    while (in->end < SAT_INPUT_BUF_CAP && !in->eof) {
+        if (z->avail_in == 0) {
+            if (read_raw(in) < 0)
+                return;
+            if (!in->raw_eof) {
+                z->next_in = in->raw;
+                z->avail_in = (uInt)in->raw_len;
+            }
+        }
+        if (!in->in_member) {
+            /* Between members: more gzip data starts a new member; end of
+             * file or trailing garbage (tape padding) ends the stream, as
+             * gzip(1) does. */
+            if (z->avail_in == 0) {
+                in->eof = 1;
+                return;
+            }
+            if (z->next_in[0] != 0x1f || (z->avail_in > 1 && z->next_in[1] != 0x8b)) {
+                in->eof = 1;
+                return;
+            }
+            if (inflateReset(z) != Z_OK) {
+                stream_corrupt(in, "inflateReset failed");
+                return;
+            }
+            in->in_member = 1;
+        }
+        size_t room = SAT_INPUT_BUF_CAP - in->end;
+        z->next_out = (Bytef *)in->buf + in->end;
+        z->avail_out = (uInt)room;
+        int rc = inflate(z, Z_NO_FLUSH);
+        size_t produced = room - z->avail_out;
+        in->end += produced;
+        in->bytes += produced;
+        if (rc == Z_STREAM_END) {
+            in->in_member = 0;
+        } else if (rc == Z_BUF_ERROR || rc == Z_OK) {
+            if (produced == 0 && z->avail_in == 0 && in->raw_eof) {
+                stream_ends_early(in);
+                return;
+            }
+        } else if (rc == Z_MEM_ERROR) {
+            set_err(in, SAT_E_NOMEM, "out of memory while decompressing gzip");
+            return;
+        } else {
+            stream_corrupt(in, z->msg ? z->msg : "inflate error");
+            return;
+        }
+    }
+}
+
+static void fill_bzip2(sat_input *in)
+{
+    bz_stream *b = &in->bz;
+    while (in->end < SAT_INPUT_BUF_CAP && !in->eof) {
+        if (b->avail_in == 0) {
+            if (read_raw(in) < 0)
+                return;
+            if (!in->raw_eof) {
+                b->next_in = (char *)in->raw;
+                b->avail_in = (unsigned)in->raw_len;
+            }
+        }
+        if (!in->in_member) {
+            if (b->avail_in == 0 || b->next_in[0] != 'B') {
+                in->eof = 1; /* end, or trailing garbage as bzip2(1) ignores */
+                return;
+            }
+            if (in->dec_init)
+                BZ2_bzDecompressEnd(b);
+            in->dec_init = 0;
+            char *ni = b->next_in;
+            unsigned ai = b->avail_in;
+            memset(b, 0, sizeof *b);
+            if (BZ2_bzDecompressInit(b, 0, 0) != BZ_OK) {
+                set_err(in, SAT_E_NOMEM, "cannot initialise the bzip2 decoder");
+                return;
+            }
+            in->dec_init = 1;
+            b->next_in = ni;
+            b->avail_in = ai;
+            in->in_member = 1;
+        }
+        size_t room = SAT_INPUT_BUF_CAP - in->end;
+        b->next_out = in->buf + in->end;
+        b->avail_out = (unsigned)room;
+        int rc = BZ2_bzDecompress(b);
+        size_t produced = room - b->avail_out;
+        in->end += produced;
+        in->bytes += produced;
+        if (rc == BZ_STREAM_END) {
+            in->in_member = 0;
+        } else if (rc == BZ_OK) {
+            if (produced == 0 && b->avail_in == 0 && in->raw_eof) {
+                stream_ends_early(in);
+                return;
+            }
+        } else if (rc == BZ_MEM_ERROR) {
+            set_err(in, SAT_E_NOMEM, "out of memory while decompressing bzip2");
+            return;
+        } else {
+            stream_corrupt(in, rc == BZ_DATA_ERROR_MAGIC ? "bad stream header"
+                                                          : "bad block data");
+            return;
+        }
+    }
+}
+
+static void fill_xz(sat_input *in)
+{
+    lzma_stream *x = &in->xz;
+    while (in->end < SAT_INPUT_BUF_CAP && !in->eof) {
+        if (x->avail_in == 0 && !in->raw_eof) {
+            if (read_raw(in) < 0)
+                return;
+            if (!in->raw_eof) {
+                x->next_in = in->raw;
+                x->avail_in = in->raw_len;
+            }
+        }
+        size_t room = SAT_INPUT_BUF_CAP - in->end;
+        x->next_out = (uint8_t *)in->buf + in->end;
+        x->avail_out = room;
+        /* LZMA_FINISH once the file is exhausted: that is how liblzma learns
+         * that a concatenated stream really ends here (or was cut). */
+        lzma_ret rc = lzma_code(x, in->raw_eof ? LZMA_FINISH : LZMA_RUN);
+        size_t produced = room - x->avail_out;
+        in->end += produced;
+        in->bytes += produced;
+        switch (rc) {
+        case LZMA_OK:
+            break;
+        case LZMA_STREAM_END:
+            in->eof = 1;
+            return;
+        case LZMA_BUF_ERROR:
+            if (in->raw_eof) {
+                stream_ends_early(in);
+                return;
+            }
+            break;
+        case LZMA_MEM_ERROR:
+            set_err(in, SAT_E_NOMEM, "out of memory while decompressing xz");
+            return;
+        case LZMA_FORMAT_ERROR:
+            stream_corrupt(in, "not an xz stream");
+            return;
+        case LZMA_OPTIONS_ERROR:
+            stream_corrupt(in, "unsupported xz options");
+            return;
+        case LZMA_DATA_ERROR:
+            stream_corrupt(in, "compressed data is corrupt");
+            return;
+        default:
+            stream_corrupt(in, "lzma_code failed");
+            return;
+        }
+    }
+}
+
+static void fill_zstd(sat_input *in)
+{
+    while (in->end < SAT_INPUT_BUF_CAP && !in->eof) {
+        if (in->zin.pos == in->zin.size) {
+            if (read_raw(in) < 0)
+                return;
+            if (!in->raw_eof) {
+                in->zin.src = in->raw;
+                in->zin.size = in->raw_len;
+                in->zin.pos = 0;
+            }
+        }
+        /* Modest output steps: given room for a whole frame, libzstd decodes
+         * it in one shot and a corrupt block would then lose every line
+         * before it. */
+        size_t room = SAT_INPUT_BUF_CAP - in->end;
+        if (room > ZSTD_STEP)
+            room = ZSTD_STEP;
+        ZSTD_outBuffer out = {in->buf + in->end, room, 0};
+        size_t in_before = in->zin.pos;
+        size_t rc = ZSTD_decompressStream(in->zs, &out, &in->zin);
+        in->end += out.pos;
+        in->bytes += out.pos;
+        if (ZSTD_isError(rc)) {
+            stream_corrupt(in, ZSTD_getErrorName(rc));
+            return;
+        }
+        /* rc == 0: a frame is complete and flushed; another may follow. A call
+         * that moved nothing says nothing new (between frames it returns
+         * the size of the next header it wants). */
+        if (rc == 0)
+            in->in_member = 0;
+        else if (out.pos > 0 || in->zin.pos != in_before)
+            in->in_member = 1;
+        if (in->zin.pos == in->zin.size && in->raw_eof && out.pos < room) {
+            if (in->in_member)
+                stream_ends_early(in);
+            else
+                in->eof = 1;
+            return;
+        }
+    }
+}
+
+static void fill(sat_input *in)
+{
+    switch (in->comp) {
+    case COMP_NONE: fill_plain(in); break;
+    case COMP_GZIP: fill_gzip(in); break;
+    case COMP_BZIP2: fill_bzip2(in); break;
+    case COMP_XZ: fill_xz(in); break;
+    case COMP_ZSTD: fill_zstd(in); break;
+    }
+}
+
+static enum comp detect(const unsigned char *b, size_t n)
+{
+    if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+        return COMP_GZIP;
+    if (n >= 4 && b[0] == 'B' && b[1] == 'Z' && b[2] == 'h' && b[3] >= '1' && b[3] <= '9')
+        return COMP_BZIP2;
+    if (n >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0)
+        return COMP_XZ;
+    if (n >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd)
+        return COMP_ZSTD;
+    /* pzstd and some seekable-format writers start with a skippable frame. */
+    if (n >= 4 && (b[0] & 0xf0) == 0x50 && b[1] == 0x2a && b[2] == 0x4d && b[3] == 0x18)
+        return COMP_ZSTD;
+    return COMP_NONE;
+}
+
+sat_input *sat_input_open(const char *path, sat_diag *diag)
+{
+    if (!path)
+        path = "-";
+    int is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        sat_diag_set(diag, SAT_E_IO, path, "%s", strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!is_stdin)
+            close(fd);
+        sat_diag_set(diag, SAT_E_IO, path, "%s", strerror(EISDIR));
+        return NULL;
+    }
+
+    sat_input *in = calloc(1, sizeof *in);
+    char *buf = malloc(SAT_INPUT_BUF_CAP);
+    char *p = strdup(path);
+    if (!in || !buf || !p) {
+        free(in);
+        free(buf);
+        free(p);
+        if (!is_stdin)
+            close(fd);
+        sat_diag_set(diag, SAT_E_NOMEM, path, "out of memory");
+        return NULL;
+    }
+    in->path = p;
+    in->fd = fd;
+    in->own_fd = !is_stdin;
+    in->buf = buf;
+    if (S_ISREG(st.st_mode))
+        in->raw_size = (uint64_t)st.st_size;
+#ifdef POSIX_FADV_SEQUENTIAL
+    if (S_ISREG(st.st_mode))
+        (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+
+    /* Read the first bytes straight into the line buffer: a plain file's
+     * data is then already in place; a compressed file's are moved to raw. */
+    size_t got = 0;
+    while (got < 8) {
+        ssize_t n = read_full_once(fd, buf + got, SAT_INPUT_RAW_CAP - got);
+        if (n < 0) {
+            sat_diag_set(diag, SAT_E_IO, path, "%s", strerror(errno));
+            sat_input_close(in);
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    in->raw_bytes = got;
+    in->comp = detect((const unsigned char *)buf, got);
+    if (in->comp == COMP_NONE) {
+        in->end = got;
+        in->bytes = got;
+        if (got == 0)
+            in->eof = 1;
+    } else {
+        in->raw = malloc(SAT_INPUT_RAW_CAP);
+        if (!in->raw) {
+            sat_diag_set(diag, SAT_E_NOMEM, path, "out of memory");
+            sat_input_close(in);
+            return NULL;
+        }
+        memcpy(in->raw, buf, got);
+        in->raw_len = got;
+        in->in_member = 1;
+        int ok = 1;
+        switch (in->comp) {
+        case COMP_GZIP:
+            /* 31 = gzip wrapper only, max window. */
+            ok = inflateInit2(&in->gz, 31) == Z_OK;
+            in->gz.next_in = in->raw;
+            in->gz.avail_in = (uInt)got;
+            in->dec_init = ok;
+            break;
+        case COMP_BZIP2:
+            in->in_member = 0; /* fill_bzip2 initialises at stream start */
+            in->bz.next_in = (char *)in->raw;
+            in->bz.avail_in = (unsigned)got;
+            break;
+        case COMP_XZ: {
+            lzma_stream init = LZMA_STREAM_INIT;
+            in->xz = init;
+            ok = lzma_stream_decoder(&in->xz, UINT64_MAX, LZMA_CONCATENATED) == LZMA_OK;
+            in->xz.next_in = in->raw;
+            in->xz.avail_in = got;
+            in->dec_init = ok;
+            break;
+        }
+        case COMP_ZSTD:
+            in->zs = ZSTD_createDStream();
+            ok = in->zs != NULL && !ZSTD_isError(ZSTD_initDStream(in->zs));
+            in->zin.src = in->raw;
+            in->zin.size = got;
+            in->zin.pos = 0;
+            break;
+        default:
+            break;
+        }
+        if (!ok) {
+            sat_diag_set(diag, SAT_E_NOMEM, path, "cannot initialise the %s decoder",
+                         comp_names[in->comp]);
+            sat_input_close(in);
+            return NULL;
+        }
+    }
+
+    /* Decode the first bytes for sniffing; errors stay pending for
+     * next_line so the lines before them are still delivered. */
+    while (in->end < SAT_INPUT_PEEK_MAX && !in->eof)
+        fill(in);
+    in->peek_len = in->end < SAT_INPUT_PEEK_MAX ? in->end : SAT_INPUT_PEEK_MAX;
+    in->peek = malloc(in->peek_len ? in->peek_len : 1);
+    if (!in->peek) {
+        sat_diag_set(diag, SAT_E_NOMEM, path, "out of memory");
+        sat_input_close(in);
+        return NULL;
+    }
+    memcpy(in->peek, in->buf, in->peek_len);
+    return in;
+}
+
+const char *sat_input_peek(sat_input *in, size_t *len)
+{
+    if (!in) {
+        if (len)
+            *len = 0;
+        return NULL;
+    }
+    if (len)
+        *len = in->peek_len;
+    return in->peek;
+}
+
+int sat_input_next_line(sat_input *in, const char **line, size_t *len,
+                        sat_diag *diag)
+{
+    for (;;) {
+        size_t avail = in->end - in->start;
+        if (avail) {
+            char *s = in->buf + in->start;
+            char *nl = memchr(s, '\n', avail);
+            if (in->skipping) {
+                if (!nl) {
+                    in->start = in->end;
+                } else {
+                    in->start += (size_t)(nl - s) + 1;
+                    in->skipping = 0;
+                    continue;
+                }
+            } else if (nl) {
+                size_t n = (size_t)(nl - s);
+                *line = s;
+                in->start += n + 1;
+                if (n > SAT_INPUT_LINE_MAX) { /* whole long line in the buffer */
+                    n = SAT_INPUT_LINE_MAX;
+                    in->cut_lines++;
+                }
+                *len = n;
+                return 1;
+            } else if (avail >= SAT_INPUT_LINE_MAX) {
+                *line = s;
+                *len = SAT_INPUT_LINE_MAX;
+                in->start += SAT_INPUT_LINE_MAX;
+                in->skipping = 1;
+                in->cut_lines++;
+                return 1;
+            }
+        }
+        if (in->eof) {
+            if (in->err) {
+                size_t partial = in->skipping ? 0 : in->end - in->start;
+                in->start = in->end;
+                if (partial)
+                    sat_diag_set(diag, in->err, in->path,
+                                 "%s; a partial last line of %zu bytes was dropped",
+                                 in->errmsg, partial);
+                else
+                    sat_diag_set(diag, in->err, in->path, "%s", in->errmsg);
+                return in->err;
+            }
+            if (in->start < in->end && !in->skipping) {
+                *line = in->buf + in->start;
+                *len = in->end - in->start;
+                in->start = in->end;
+                return 1;
+            }
+            in->start = in->end;
+            return 0;
+        }
+        /* Need more bytes: move the unfinished line to the front. */
+        if (in->start > 0) {
+            size_t rest = in->end - in->start;
+            if (rest)
+                memmove(in->buf, in->buf + in->start, rest);
+            in->start = 0;
+            in->end = rest;
+        }
+        fill(in);
+    }
+}
+
+const char *sat_input_compression(const sat_input *in)
+{
+    return in ? comp_names[in->comp] : "none";
+}
+uint64_t sat_input_bytes(const sat_input *in) { return in ? in->bytes : 0; }
+uint64_t sat_input_raw_bytes(const sat_input *in) { return in ? in->raw_bytes : 0; }
+uint64_t sat_input_raw_size(const sat_input *in) { return in ? in->raw_size : 0; }
+uint64_t sat_input_cut_lines(const sat_input *in) { return in ? in->cut_lines : 0; }
+
+void sat_input_close(sat_input *in)
+{
+    if (!in)
+        return;
+    if (in->comp == COMP_GZIP && in->dec_init)
+        inflateEnd(&in->gz);
+    if (in->comp == COMP_BZIP2 && in->dec_init)
+        BZ2_bzDecompressEnd(&in->bz);
+    if (in->comp == COMP_XZ && in->dec_init)
+        lzma_end(&in->xz);
+    if (in->zs)
+        ZSTD_freeDStream(in->zs);
+    if (in->own_fd && in->fd >= 0)
+        close(in->fd);
+    free(in->raw);
+    free(in->buf);
+    free(in->peek);
+    free(in->path);
+    free(in);
+}
