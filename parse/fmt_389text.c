@@ -287,7 +287,7 @@ static int reject(t389 *st, uint64_t line_no, const char *reason, const char *li
 }
 
 static const char *reason_with(t389 *st, const char *pre, const char *w, size_t n,
-                               const char *post)
+                               const char *post, int quote)
 {
     char word[32];
     size_t o = 0;
@@ -296,7 +296,7 @@ static const char *reason_with(t389 *st, const char *pre, const char *w, size_t 
         word[o++] = (c >= 0x21 && c < 0x7f && c != '\'') ? (char)c : '?';
     }
     word[o] = '\0';
-    snprintf(st->reason, sizeof st->reason, "%s'%s'%s", pre, word, post);
+    snprintf(st->reason, sizeof st->reason, quote ? "%s'%s'%s" : "%s%s%s", pre, word, post);
     return st->reason;
 }
 
@@ -841,7 +841,7 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
             rec->kind = SAT_REC_RESULT;
             if (parse_result_fields(p, end, o, &bad)) {
                 return reject(st, line_no,
-                              reason_with(st, "bad RESULT field ", bad, strlen(bad), ""),
+                              reason_with(st, "bad RESULT field ", bad, strlen(bad), "", 1),
                               line, len);
             }
             break;
@@ -851,7 +851,7 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
             o->type = v->type;
             if (parse_request(p, end, v->type, o))
                 return reject(st, line_no,
-                              reason_with(st, "bad ", v->name, v->len, " line"), line, len);
+                              reason_with(st, "bad ", v->name, v->len, " line", 0), line, len);
             break;
         case V_DETAIL:
             rec->kind = SAT_REC_DETAIL;
@@ -908,7 +908,7 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
     }
     if (wl == 7 && memcmp(w, "closed.", 7) == 0)
         return SAT_OK; /* DSEE's second close line: the "closing" one counted */
-    return reject(st, line_no, reason_with(st, "unknown operation ", w, wl, ""), line, len);
+    return reject(st, line_no, reason_with(st, "unknown operation ", w, wl, "", 1), line, len);
 }
 
 /* ---- the format table ----------------------------------------------------------------- */

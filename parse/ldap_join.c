@@ -770,7 +770,9 @@ static int on_connect(sat_ldap_join *j, const sat_ldap_record *rec)
     c->row.flags = f->flags & SAT_CONNF_TLS;
     if (f->listener == SAT_LISTENER_LDAPS)
         c->row.flags |= SAT_CONNF_TLS;
-    if (jstr_set(&c->s[CS_IP], f->client_ip) < 0 ||
+    /* a connection seen opening is anonymous until a BIND succeeds */
+    if (jstr_set(&c->s[CS_BINDDN], sat_str_make("", 0)) < 0 ||
+        jstr_set(&c->s[CS_IP], f->client_ip) < 0 ||
         jstr_set(&c->s[CS_SADDR], f->server_addr) < 0)
         return SAT_E_NOMEM;
     return rc;
