@@ -68,6 +68,10 @@ sat_event_sink sat_trace_writer_sink(sat_trace_writer *w);
 /* Flushes, writes the footer, fsyncs, renames PATH.partial -> PATH, frees w.
  * On failure the partial file is left for inspection and w is freed. */
 int sat_trace_writer_close(sat_trace_writer *w, sat_diag *diag);
+/* Hands every filled block to the compression thread and waits until all are
+ * written to PATH.partial (not fsynced): a writer killed after this leaves
+ * every row appended so far readable. Not needed before close. */
+int sat_trace_writer_flush(sat_trace_writer *w);
 /* Frees w and removes PATH.partial (an aborted collection). NULL is fine. */
 void sat_trace_writer_abort(sat_trace_writer *w);
 
@@ -83,6 +87,12 @@ int sat_trace_sniff(const void *buf, size_t len);
  * usable. */
 sat_trace_reader *sat_trace_reader_open(const char *path, sat_diag *diag);
 void sat_trace_reader_close(sat_trace_reader *r); /* NULL is fine */
+/* Same as sat_trace_reader_open on the bytes buf[0..len) (fuzzing, tests);
+ * buf is borrowed and must outlive the reader. */
+sat_trace_reader *sat_trace_reader_open_mem(const void *buf, size_t len,
+                                            sat_diag *diag);
+/* Blocks decoded by sat_trace_read on r so far (time-window tests, info). */
+uint64_t sat_trace_reader_blocks_decoded(const sat_trace_reader *r);
 
 typedef struct sat_trace_read_opts {
     uint32_t tables;      /* bit (1u << table_id); 0 = every table */
@@ -132,5 +142,9 @@ int sat_trace_reader_stat(sat_trace_reader *r, sat_trace_stat *out, sat_diag *di
 int sat_trace_verify(const char *path,
                      void (*report)(void *ctx, const char *where, const char *msg),
                      void *ctx, sat_diag *diag);
+/* sat_trace_verify on the bytes buf[0..len). */
+int sat_trace_verify_mem(const void *buf, size_t len,
+                         void (*report)(void *ctx, const char *where, const char *msg),
+                         void *ctx, sat_diag *diag);
 
 #endif /* SATSCOPE_TRACE_H */

@@ -1,0 +1,602 @@
+/*
+ * test_trace.c - unit tests of the .sat trace (trace/FORMAT.md): round trip of
+ * every table with edge values, projection, time-window block skipping, a
+ * writer killed part-way (every truncation of its partial file), a flipped
+ * byte caught by verify with the block named, and refusal of a newer version.
+ */
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "satscope/trace.h"
+
+static char tmpdir[64];
+
+static const char *const dns[] = {"uid=user1,ou=people,dc=example,dc=com",
+                                  "", "cn=Directory Manager",
+                                  "ou=groups,dc=example,dc=com",
+                                  "uid=\xc3\xa9t\xc3\xa9,dc=example,dc=com"};
+static const char *const ips[] = {"192.168.1.10", "local", "2001:db8::1", ""};
+
+static sat_str pick(const char *const *pool, size_t n, uint64_t i, int absent_mod)
+{
+    if (absent_mod && i % (uint64_t)absent_mod == 0)
+        return SAT_STR_NONE;
+    return sat_str_cstr(pool[i % n]);
+}
+
+typedef union anyrow {
+    sat_source s;
+    sat_reject j;
+    sat_ldap_op o;
+    sat_ldap_conn c;
+} anyrow;
+
+/* Row i of table t, deterministic, with edge values sprinkled in. */
+static void gen_row(int t, uint64_t i, anyrow *r, int monotonic)
+{
+    memset(r, 0, sizeof *r);
+    int64_t base = 1749367154214871640LL;
+    switch (t) {
+    case SAT_TABLE_SOURCE:
+        r->s.id = (uint32_t)i;
+        r->s.server = (uint32_t)(i * 7 + 0xFFFFFFF0u);
+        r->s.path = pick(dns, 5, i, 3);
+        r->s.kind = sat_str_cstr("log");
+        r->s.format = sat_str_cstr(i % 2 ? "389-text" : "openldap");
+        r->s.compression = sat_str_cstr("");
+        r->s.server_name = SAT_STR_NONE;
+        r->s.bytes = UINT64_MAX - i;
+        r->s.lines = i * 1000;
+        r->s.first_ts = i == 2 ? 0 : base + (int64_t)i;
+        r->s.last_ts = base + (int64_t)i * 1000;
+        r->s.utc_offset_s = -(int32_t)i * 3600;
+        r->s.truncated = (uint8_t)(i % 2);
+        break;
+    case SAT_TABLE_REJECT:
+        r->j.source = (uint32_t)(i % 3);
+        r->j.line_no = i + 1;
+        r->j.reason = sat_str_cstr(i % 2 ? "no timestamp" : "bad conn=");
+        r->j.excerpt = pick(ips, 4, i, 5);
+        break;
+    case SAT_TABLE_LDAP_OP: {
+        sat_ldap_op *o = &r->o;
+        o->ts_ns = monotonic ? base + (int64_t)i * 1000000
+                             : base + (int64_t)i * 1000003 - (i % 7 == 3 ? 5000000 : 0);
+        if (!monotonic && i == 10)
+            o->ts_ns = INT64_MAX;
+        if (!monotonic && i == 11)
+            o->ts_ns = INT64_MIN;
+        o->result_ts_ns = i % 9 == 0 ? 0 : (int64_t)((uint64_t)o->ts_ns + 150000 + (i % 13) * 1000);
+        o->server = (uint32_t)(i % 2);
+        o->conn_epoch = 0;
+        o->conn = i == 12 ? INT64_MAX : i == 13 ? INT64_MIN : 149981 + (int64_t)(i / 4);
+        o->op = i % 11 == 0 ? SAT_ABSENT : (int64_t)(i % 4);
+        o->internal_op = i % 5 == 0 ? 1 : SAT_ABSENT;
+        o->internal_depth = (uint8_t)(i % 5 == 0);
+        o->type = (uint8_t)(i % SAT_OP__COUNT);
+        o->scope = o->type == SAT_OP_SRCH ? (uint8_t)(i % 3) : SAT_SCOPE_NONE;
+        o->flags = (uint8_t)(i % 17 == 0 ? SAT_OPF_UNFINISHED : 0);
+        o->notes = (uint16_t)(i % 23 == 0 ? SAT_NOTE_U | SAT_NOTE_A : 0);
+        o->err = i % 9 == 0 ? SAT_ABSENT : (int32_t)(i % 50 == 0 ? 32 : 0);
+        o->tag = i % 9 == 0 ? SAT_ABSENT : 101;
+        o->nentries = i % 3 ? 1 : SAT_ABSENT;
+        o->etime = i % 9 == 0 ? SAT_ABSENT : 161916 + (int64_t)(i * 7919 % 5000);
+        o->wtime = i == 14 ? INT64_MIN : 54666;
+        o->optime = i == 14 ? INT64_MAX : 107709 + (int64_t)(i % 100);
+        o->wbusy = SAT_ABSENT;
+        o->wbusy_max = i % 4 == 0 ? INT32_MAX : SAT_ABSENT;
+        o->wqdepth = i % 4 == 0 ? INT32_MIN : SAT_ABSENT;
+        o->target_op = o->type == SAT_OP_ABANDON ? (int64_t)i : SAT_ABSENT;
+        o->dn = pick(dns, 5, i, 4);
+        o->filter = o->type == SAT_OP_SRCH ? sat_str_cstr("(objectClass=*)") : SAT_STR_NONE;
+        o->filter_shape = o->filter;
+        o->attrs = i % 6 == 0 ? sat_str_cstr("") : SAT_STR_NONE;
+        o->method = o->type == SAT_OP_BIND ? sat_str_cstr("SIMPLE") : SAT_STR_NONE;
+        o->bind_dn = pick(dns, 5, i / 4, 0);
+        o->client_ip = pick(ips, 4, i / 4, 0);
+        o->text = i % 50 == 0 ? sat_str_cstr("Broken pipe") : SAT_STR_NONE;
+        break;
+    }
+    case SAT_TABLE_LDAP_CONN: {
+        sat_ldap_conn *c = &r->c;
+        c->open_ts = i % 5 == 4 ? 0 : base + (int64_t)i * 6000000000LL;
+        c->close_ts = base + (int64_t)i * 6000000000LL + 285000000;
+        c->conn = 149981 + (int64_t)i;
+        c->fd = i % 6 == 0 ? SAT_ABSENT : 65;
+        c->client_port = (uint16_t)(i % 3 ? 0 : 65535);
+        c->listener = (uint8_t)(i % SAT_LISTENER__COUNT);
+        c->close_code = (uint8_t)(i % SAT_CLOSE__COUNT);
+        c->flags = (uint8_t)(i % 16);
+        c->ops = (uint32_t)i * 4;
+        c->client_ip = pick(ips, 4, i, 7);
+        c->server_addr = sat_str_cstr("/data/run/slapd-localhost.socket");
+        c->tls_version = i % 2 ? sat_str_cstr("TLS1.3") : SAT_STR_NONE;
+        c->close_reason = sat_str_cstr("Cleanly Closed Connection");
+        c->bind_dn = pick(dns, 5, i, 0);
+        break;
+    }
+    }
+}
+
+/* Compares two rows column by column; proj NULL = all columns, else only the
+ * projected ones must match and the others must be absent in got. */
+static int row_eq(int t, const void *want, const void *got, const unsigned char *proj)
+{
+    const sat_table_def *def = sat_table_get(t);
+    anyrow absent;
+    memset(&absent, 0, sizeof absent);
+    for (size_t c = 0; c < def->ncolumns; c++) {
+        const sat_column_def *cd = &def->columns[c];
+        const char *w = (const char *)want + cd->offset;
+        const char *g = (const char *)got + cd->offset;
+        if (cd->type == SAT_COL_STR) {
+            sat_str a, b;
+            memcpy(&a, w, sizeof a);
+            memcpy(&b, g, sizeof b);
+            if (proj && !proj[c]) {
+                if (b.ptr)
+                    return fprintf(stderr, "col %s not absent\n", cd->name), 0;
+            } else if (!sat_str_eq(a, b)) {
+                return fprintf(stderr, "col %s differs\n", cd->name), 0;
+            }
+            continue;
+        }
+        size_t wd = cd->type == SAT_COL_I32 ? 4 : cd->type == SAT_COL_U16 ? 2
+                  : cd->type == SAT_COL_U8 ? 1 : 8;
+        if ((!proj || proj[c]) && memcmp(w, g, wd) != 0)
+            return fprintf(stderr, "col %s differs\n", cd->name), 0;
+    }
+    return 1;
+}
+
+typedef struct rctx {
+    uint64_t n[SAT_TABLE__COUNT];
+    uint64_t bad;
+    int monotonic;
+    const unsigned char *proj[SAT_TABLE__COUNT];
+    uint64_t first_index; /* expected index of the first ldap_op row */
+} rctx;
+
+static int on_any(rctx *x, int t, const void *row)
+{
+    anyrow want;
+    gen_row(t, x->n[t] + (t == SAT_TABLE_LDAP_OP ? x->first_index : 0), &want,
+            x->monotonic);
+    if (!row_eq(t, &want, row, x->proj[t])) {
+        if (x->bad++ < 3)
+            fprintf(stderr, "table %d row %llu differs\n", t,
+                    (unsigned long long)x->n[t]);
+    }
+    x->n[t]++;
+    return SAT_OK;
+}
+static int cb_source(void *c, const sat_source *s) { return on_any(c, SAT_TABLE_SOURCE, s); }
+static int cb_reject(void *c, const sat_reject *s) { return on_any(c, SAT_TABLE_REJECT, s); }
+static int cb_op(void *c, const sat_ldap_op *s) { return on_any(c, SAT_TABLE_LDAP_OP, s); }
+static int cb_conn(void *c, const sat_ldap_conn *s) { return on_any(c, SAT_TABLE_LDAP_CONN, s); }
+
+static sat_event_sink make_sink(rctx *x)
+{
+    sat_event_sink s = {x, cb_source, cb_reject, cb_op, cb_conn};
+    return s;
+}
+
+static void path_of(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", tmpdir, name);
+}
+
+static int write_trace(const char *path, const uint64_t counts[SAT_TABLE__COUNT],
+                       uint32_t rows_per_block, int monotonic)
+{
+    sat_diag d = {0};
+    sat_trace_write_opts o = {rows_per_block, 0};
+    sat_trace_writer *w = sat_trace_writer_create(path, &o, &d);
+    if (!w)
+        return fprintf(stderr, "create: %s\n", d.msg), -1;
+    uint64_t mx = 0;
+    for (int t = 0; t < SAT_TABLE__COUNT; t++)
+        mx = counts[t] > mx ? counts[t] : mx;
+    sat_event_sink sink = sat_trace_writer_sink(w);
+    for (uint64_t i = 0; i < mx; i++)
+        for (int t = 0; t < SAT_TABLE__COUNT; t++)
+            if (i < counts[t]) {
+                anyrow r;
+                gen_row(t, i, &r, monotonic);
+                if (sat_sink_emit(&sink, t, &r) != SAT_OK)
+                    return -1;
+            }
+    int rc = sat_trace_writer_close(w, &d);
+    if (rc)
+        fprintf(stderr, "close: %s %s\n", d.where, d.msg);
+    return rc;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+static void spit(const char *path, const uint8_t *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(b, 1, n, f);
+        fclose(f);
+    }
+}
+
+/* Offset of the k-th block (k-th "SATB" after the header). */
+static size_t block_offset(const uint8_t *b, size_t n, int k)
+{
+    for (size_t i = 20; i + 4 <= n; i++)
+        if (memcmp(b + i, "SATB", 4) == 0 && k-- == 0)
+            return i;
+    return 0;
+}
+
+static void test_round_trip(uint32_t rpb)
+{
+    char path[128];
+    path_of(path, sizeof path, "rt.sat");
+    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111};
+    CHECK_EQ_INT(write_trace(path, counts, rpb, 0), 0);
+    char partial[160];
+    snprintf(partial, sizeof partial, "%s.partial", path);
+    CHECK(access(partial, F_OK) != 0);
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    CHECK(r != NULL);
+    CHECK_EQ_INT(d.code, 0);
+    if (!r)
+        return;
+    rctx x = {0};
+    sat_event_sink sink = make_sink(&x);
+    CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), 0);
+    for (int t = 0; t < SAT_TABLE__COUNT; t++)
+        CHECK_EQ_INT(x.n[t], counts[t]);
+    CHECK_EQ_INT(x.bad, 0);
+
+    sat_trace_stat st;
+    CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
+    CHECK(st.complete);
+    CHECK_EQ_INT(st.format_version, 1u << 16);
+    CHECK_EQ_INT(st.ntables, 4);
+    const sat_table_stat *ops = &st.tables[SAT_TABLE_LDAP_OP];
+    CHECK_EQ_STR(ops->name, "ldap_op");
+    CHECK_EQ_INT(ops->rows, 1000);
+    CHECK_EQ_INT(ops->blocks, rpb ? (1000 + rpb - 1) / rpb : 1);
+    CHECK_EQ_INT(ops->min_ts, INT64_MIN);
+    CHECK_EQ_INT(ops->max_ts, INT64_MAX);
+    CHECK_EQ_INT(ops->ncolumns, sat_table_get(SAT_TABLE_LDAP_OP)->ncolumns);
+    CHECK_EQ_STR(ops->columns[0].name, "ts_ns");
+    CHECK(ops->columns[0].encoded_bytes > 0);
+    CHECK_EQ_INT(st.tables[SAT_TABLE_REJECT].min_ts, 0);
+    /* ldap_conn: rows with open_ts 0 count by close_ts */
+    CHECK(st.tables[SAT_TABLE_LDAP_CONN].min_ts > 0);
+    sat_trace_reader_close(r);
+    CHECK_EQ_INT(sat_trace_verify(path, NULL, NULL, &d), 0);
+}
+
+static void test_empty(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "empty.sat");
+    uint64_t counts[SAT_TABLE__COUNT] = {0, 0, 0, 0};
+    CHECK_EQ_INT(write_trace(path, counts, 0, 0), 0);
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    CHECK(r && d.code == 0);
+    rctx x = {0};
+    sat_event_sink sink = make_sink(&x);
+    CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), 0);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_OP], 0);
+    sat_trace_stat st;
+    CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
+    CHECK(st.complete);
+    CHECK_EQ_INT(st.tables[SAT_TABLE_LDAP_OP].rows, 0);
+    sat_trace_reader_close(r);
+    CHECK_EQ_INT(sat_trace_verify(path, NULL, NULL, &d), 0);
+}
+
+static void test_projection(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "rt.sat");
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    static const char *const opcols[] = {"etime", "dn", "result_ts_ns", NULL};
+    static const char *const conncols[] = {"close_code", NULL};
+    sat_trace_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.tables = (1u << SAT_TABLE_LDAP_OP) | (1u << SAT_TABLE_LDAP_CONN);
+    o.columns[SAT_TABLE_LDAP_OP] = opcols;
+    o.columns[SAT_TABLE_LDAP_CONN] = conncols;
+    unsigned char pop[64] = {0}, pconn[64] = {0};
+    pop[15] = pop[22] = pop[1] = 1; /* etime, dn, result_ts_ns */
+    pconn[8] = 1;
+    CHECK_EQ_STR(sat_table_get(SAT_TABLE_LDAP_OP)->columns[15].name, "etime");
+    CHECK_EQ_STR(sat_table_get(SAT_TABLE_LDAP_OP)->columns[22].name, "dn");
+    CHECK_EQ_STR(sat_table_get(SAT_TABLE_LDAP_CONN)->columns[8].name, "close_code");
+    rctx x = {0};
+    x.proj[SAT_TABLE_LDAP_OP] = pop;
+    x.proj[SAT_TABLE_LDAP_CONN] = pconn;
+    /* a sink that also checks the absent values of unrequested fields */
+    sat_event_sink sink = make_sink(&x);
+    CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), 0);
+    CHECK_EQ_INT(x.n[SAT_TABLE_SOURCE], 0);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_OP], 1000);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_CONN], 111);
+    CHECK_EQ_INT(x.bad, 0);
+    static const char *const bad[] = {"nonesuch", NULL};
+    o.columns[SAT_TABLE_LDAP_OP] = bad;
+    CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), SAT_E_USAGE);
+    sat_trace_reader_close(r);
+}
+
+static sat_ldap_op last_op;
+static int cb_keep(void *c, const sat_ldap_op *o)
+{
+    (void)c;
+    last_op = *o;
+    return SAT_OK;
+}
+
+static void test_absent_defaults(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "rt.sat");
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    static const char *const cols[] = {"conn", NULL};
+    sat_trace_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.columns[SAT_TABLE_LDAP_OP] = cols;
+    sat_event_sink s = {NULL, NULL, NULL, cb_keep, NULL};
+    CHECK_EQ_INT(sat_trace_read(r, &o, &s, &d), 0);
+    CHECK_EQ_INT(last_op.ts_ns, 0);
+    CHECK_EQ_INT(last_op.etime, SAT_ABSENT);
+    CHECK_EQ_INT(last_op.err, SAT_ABSENT);
+    CHECK_EQ_INT(last_op.scope, SAT_SCOPE_NONE);
+    CHECK(last_op.dn.ptr == NULL);
+    CHECK_EQ_INT(last_op.conn, 149981 + 999 / 4);
+    sat_trace_reader_close(r);
+}
+
+static void test_window(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "win.sat");
+    uint64_t counts[SAT_TABLE__COUNT] = {0, 3, 1000, 0};
+    CHECK_EQ_INT(write_trace(path, counts, 100, 1), 0);
+    anyrow a, b;
+    gen_row(SAT_TABLE_LDAP_OP, 350, &a, 1);
+    gen_row(SAT_TABLE_LDAP_OP, 550, &b, 1);
+    sat_trace_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.tables = 1u << SAT_TABLE_LDAP_OP;
+    o.from_ns = a.o.ts_ns;
+    o.to_ns = b.o.ts_ns;
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    rctx x = {0};
+    x.monotonic = 1;
+    x.first_index = 350;
+    sat_event_sink sink = make_sink(&x);
+    CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), 0);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_OP], 200);
+    CHECK_EQ_INT(x.bad, 0);
+    CHECK_EQ_INT(sat_trace_reader_blocks_decoded(r), 3);
+    sat_trace_reader_close(r);
+
+    /* Corrupt block 0 (outside the window): the window still reads. */
+    size_t n;
+    uint8_t *buf = slurp(path, &n);
+    size_t b0 = block_offset(buf, n, 0), b1 = block_offset(buf, n, 1);
+    CHECK(b0 == 20 && b1 > b0);
+    buf[b1 - 3] ^= 0x55; /* inside block 0's column data */
+    spit(path, buf, n);
+    free(buf);
+    r = sat_trace_reader_open(path, &d);
+    memset(&x, 0, sizeof x);
+    x.monotonic = 1;
+    x.first_index = 350;
+    CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), 0);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_OP], 200);
+    o.from_ns = o.to_ns = 0;
+    memset(&d, 0, sizeof d);
+    memset(&x, 0, sizeof x);
+    x.monotonic = 1;
+    CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), SAT_E_CORRUPT);
+    CHECK(strstr(d.where, "block 0 (offset 20)") != NULL);
+    sat_trace_reader_close(r);
+}
+
+static void test_killed_writer(void)
+{
+    char path[128], partial[160], cut[160];
+    path_of(path, sizeof path, "killed.sat");
+    snprintf(partial, sizeof partial, "%s.partial", path);
+    path_of(cut, sizeof cut, "cut.sat");
+    sat_diag d = {0};
+    sat_trace_write_opts wo = {10, 0};
+    sat_trace_writer *w = sat_trace_writer_create(path, &wo, &d);
+    CHECK(w != NULL);
+    for (uint64_t i = 0; i < 95; i++) {
+        anyrow r;
+        gen_row(SAT_TABLE_LDAP_OP, i, &r, 0);
+        CHECK_EQ_INT(sat_trace_writer_append(w, SAT_TABLE_LDAP_OP, &r), 0);
+    }
+    CHECK_EQ_INT(sat_trace_writer_flush(w), 0);
+    CHECK(access(path, F_OK) != 0); /* the final name only after close */
+    size_t n;
+    uint8_t *buf = slurp(partial, &n);
+    CHECK(buf != NULL && n > 100);
+    CHECK_EQ_INT(sat_trace_verify(partial, NULL, NULL, &d), SAT_E_TRUNCATED);
+    uint64_t prev = 0;
+    int bad = 0;
+    for (size_t len = 0; buf && len <= n; len += (len < 64 || n - len < 64) ? 1 : 7) {
+        spit(cut, buf, len);
+        sat_diag dd = {0};
+        sat_trace_reader *r = sat_trace_reader_open(cut, &dd);
+        if (len < 20) {
+            bad += r != NULL;
+            sat_trace_reader_close(r);
+            continue;
+        }
+        if (!r || dd.code != SAT_E_TRUNCATED) {
+            bad++;
+            sat_trace_reader_close(r);
+            continue;
+        }
+        rctx x = {0};
+        sat_event_sink sink = make_sink(&x);
+        if (sat_trace_read(r, NULL, &sink, &dd) != 0 || x.bad ||
+            (x.n[SAT_TABLE_LDAP_OP] % 10 && x.n[SAT_TABLE_LDAP_OP] != 95) ||
+            x.n[SAT_TABLE_LDAP_OP] < prev)
+            bad++;
+        prev = x.n[SAT_TABLE_LDAP_OP];
+        sat_trace_reader_close(r);
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(prev, 95); /* flush wrote the last, short block too */
+    free(buf);
+    CHECK_EQ_INT(sat_trace_writer_close(w, &d), 0);
+    CHECK(access(partial, F_OK) != 0);
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    rctx x = {0};
+    sat_event_sink sink = make_sink(&x);
+    CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), 0);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_OP], 95);
+    sat_trace_reader_close(r);
+
+    /* abort removes the partial file */
+    w = sat_trace_writer_create(path, &wo, &d);
+    sat_trace_writer_abort(w);
+    CHECK(access(partial, F_OK) != 0);
+}
+
+static int reports;
+static char first_report[600];
+static void on_report(void *ctx, const char *where, const char *msg)
+{
+    (void)ctx;
+    if (!reports++)
+        snprintf(first_report, sizeof first_report, "%s: %s", where, msg);
+}
+
+static void test_flipped_byte(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "flip.sat");
+    uint64_t counts[SAT_TABLE__COUNT] = {0, 0, 500, 0};
+    CHECK_EQ_INT(write_trace(path, counts, 100, 0), 0);
+    size_t n;
+    uint8_t *buf = slurp(path, &n);
+    size_t b2 = block_offset(buf, n, 2), b3 = block_offset(buf, n, 3);
+    CHECK(b2 > 0 && b3 > b2);
+    buf[(b2 + b3) / 2] ^= 1;
+    spit(path, buf, n);
+    sat_diag d = {0};
+    reports = 0;
+    CHECK_EQ_INT(sat_trace_verify(path, on_report, NULL, &d), SAT_E_CORRUPT);
+    CHECK_EQ_INT(reports, 1);
+    CHECK(strstr(first_report, "block 2") != NULL);
+    /* and in the header of block 3 */
+    buf[(b2 + b3) / 2] ^= 1;
+    buf[b3 + 9] ^= 0x40;
+    spit(path, buf, n);
+    reports = 0;
+    CHECK_EQ_INT(sat_trace_verify(path, on_report, NULL, &d), SAT_E_CORRUPT);
+    CHECK(strstr(first_report, "block 3") != NULL);
+    free(buf);
+}
+
+static void test_newer_version(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "v2.sat");
+    uint64_t counts[SAT_TABLE__COUNT] = {1, 0, 3, 0};
+    CHECK_EQ_INT(write_trace(path, counts, 0, 0), 0);
+    size_t n;
+    uint8_t *buf = slurp(path, &n);
+    buf[8] = 2; /* major 2 */
+    uint32_t c = (uint32_t)crc32(0, buf, 16);
+    for (int i = 0; i < 4; i++)
+        buf[16 + i] = (uint8_t)(c >> (8 * i));
+    spit(path, buf, n);
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    CHECK(r == NULL);
+    CHECK_EQ_INT(d.code, SAT_E_UNSUPPORTED);
+    CHECK(strstr(d.msg, "newer") != NULL);
+    /* not a trace at all */
+    memcpy(buf, "NOTATRAC", 8);
+    spit(path, buf, n);
+    r = sat_trace_reader_open(path, &d);
+    CHECK(r == NULL);
+    CHECK_EQ_INT(d.code, SAT_E_FORMAT);
+    CHECK(!sat_trace_sniff(buf, n));
+    free(buf);
+}
+
+static void test_schema(void)
+{
+    CHECK(sat_table_by_name("ldap_op") == sat_table_get(SAT_TABLE_LDAP_OP));
+    CHECK(sat_table_get(SAT_TABLE__COUNT) == NULL);
+    CHECK_EQ_STR(sat_table_get(SAT_TABLE_LDAP_CONN)->ts_column, "open_ts");
+    CHECK_EQ_STR(sat_table_get(SAT_TABLE_SOURCE)->ts_column, "first_ts");
+    CHECK(sat_table_get(SAT_TABLE_REJECT)->ts_column == NULL);
+}
+
+static void cleanup(void)
+{
+    static const char *const names[] = {"rt.sat", "empty.sat", "win.sat",
+        "killed.sat", "cut.sat", "flip.sat", "v2.sat", NULL};
+    char p[160];
+    for (int i = 0; names[i]; i++) {
+        path_of(p, sizeof p, names[i]);
+        unlink(p);
+    }
+    rmdir(tmpdir);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/sat_test_trace.XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_schema();
+    test_round_trip(0);
+    test_empty();
+    test_round_trip(7);
+    test_projection();
+    test_absent_defaults();
+    test_window();
+    test_killed_writer();
+    test_flipped_byte();
+    test_newer_version();
+    cleanup();
+    return CHECK_DONE();
+}

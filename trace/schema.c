@@ -1,0 +1,153 @@
+/*
+ * schema.c - the trace schema: one sat_table_def per event table of
+ * include/satscope/event.h, every field a column (name = field name, located
+ * with offsetof). This is part of the .sat format (trace/FORMAT.md "Schema"):
+ * column names are stable; a field added to event.h is added here too.
+ */
+#include <stddef.h>
+
+#include "trace_internal.h"
+
+/* C, type, absent value (FORMAT.md: 0, SAT_ABSENT, SAT_SCOPE_NONE). */
+#define COL(S, f, ty) {#f, ty, (uint16_t)offsetof(S, f)}
+
+static const sat_column_def source_cols[] = {
+    COL(sat_source, id, SAT_COL_I32),
+    COL(sat_source, server, SAT_COL_I32),
+    COL(sat_source, path, SAT_COL_STR),
+    COL(sat_source, kind, SAT_COL_STR),
+    COL(sat_source, format, SAT_COL_STR),
+    COL(sat_source, compression, SAT_COL_STR),
+    COL(sat_source, server_name, SAT_COL_STR),
+    COL(sat_source, server_version, SAT_COL_STR),
+    COL(sat_source, bytes, SAT_COL_I64),
+    COL(sat_source, lines, SAT_COL_I64),
+    COL(sat_source, rejects, SAT_COL_I64),
+    COL(sat_source, first_ts, SAT_COL_TS),
+    COL(sat_source, last_ts, SAT_COL_TS),
+    COL(sat_source, utc_offset_s, SAT_COL_I32),
+    COL(sat_source, truncated, SAT_COL_U8),
+};
+static const int64_t source_absent[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+static const sat_column_def reject_cols[] = {
+    COL(sat_reject, source, SAT_COL_I32),
+    COL(sat_reject, line_no, SAT_COL_I64),
+    COL(sat_reject, reason, SAT_COL_STR),
+    COL(sat_reject, excerpt, SAT_COL_STR),
+};
+static const int64_t reject_absent[] = {0, 0, 0, 0};
+
+static const sat_column_def op_cols[] = {
+    COL(sat_ldap_op, ts_ns, SAT_COL_TS),
+    COL(sat_ldap_op, result_ts_ns, SAT_COL_TS),
+    COL(sat_ldap_op, server, SAT_COL_I32),
+    COL(sat_ldap_op, conn_epoch, SAT_COL_I32),
+    COL(sat_ldap_op, conn, SAT_COL_I64),
+    COL(sat_ldap_op, op, SAT_COL_I64),
+    COL(sat_ldap_op, internal_op, SAT_COL_I32),
+    COL(sat_ldap_op, internal_depth, SAT_COL_U8),
+    COL(sat_ldap_op, type, SAT_COL_U8),
+    COL(sat_ldap_op, scope, SAT_COL_U8),
+    COL(sat_ldap_op, flags, SAT_COL_U8),
+    COL(sat_ldap_op, notes, SAT_COL_U16),
+    COL(sat_ldap_op, err, SAT_COL_I32),
+    COL(sat_ldap_op, tag, SAT_COL_I32),
+    COL(sat_ldap_op, nentries, SAT_COL_I64),
+    COL(sat_ldap_op, etime, SAT_COL_I64),
+    COL(sat_ldap_op, wtime, SAT_COL_I64),
+    COL(sat_ldap_op, optime, SAT_COL_I64),
+    COL(sat_ldap_op, wbusy, SAT_COL_I32),
+    COL(sat_ldap_op, wbusy_max, SAT_COL_I32),
+    COL(sat_ldap_op, wqdepth, SAT_COL_I32),
+    COL(sat_ldap_op, target_op, SAT_COL_I64),
+    COL(sat_ldap_op, dn, SAT_COL_STR),
+    COL(sat_ldap_op, filter, SAT_COL_STR),
+    COL(sat_ldap_op, filter_shape, SAT_COL_STR),
+    COL(sat_ldap_op, attrs, SAT_COL_STR),
+    COL(sat_ldap_op, method, SAT_COL_STR),
+    COL(sat_ldap_op, extra, SAT_COL_STR),
+    COL(sat_ldap_op, bind_dn, SAT_COL_STR),
+    COL(sat_ldap_op, client_ip, SAT_COL_STR),
+    COL(sat_ldap_op, text, SAT_COL_STR),
+    COL(sat_ldap_op, details, SAT_COL_STR),
+    COL(sat_ldap_op, sid, SAT_COL_STR),
+};
+/* op: SAT_ABSENT if none; internal_op, err, tag, nentries, times, pool stats,
+ * target_op: SAT_ABSENT; scope: SAT_SCOPE_NONE. */
+static const int64_t op_absent[] = {
+    0, 0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT, 0, 0, SAT_SCOPE_NONE, 0, 0,
+    SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT,
+    SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+static const sat_column_def conn_cols[] = {
+    COL(sat_ldap_conn, open_ts, SAT_COL_TS),
+    COL(sat_ldap_conn, close_ts, SAT_COL_TS),
+    COL(sat_ldap_conn, server, SAT_COL_I32),
+    COL(sat_ldap_conn, conn_epoch, SAT_COL_I32),
+    COL(sat_ldap_conn, conn, SAT_COL_I64),
+    COL(sat_ldap_conn, fd, SAT_COL_I32),
+    COL(sat_ldap_conn, client_port, SAT_COL_U16),
+    COL(sat_ldap_conn, listener, SAT_COL_U8),
+    COL(sat_ldap_conn, close_code, SAT_COL_U8),
+    COL(sat_ldap_conn, flags, SAT_COL_U8),
+    COL(sat_ldap_conn, ops, SAT_COL_I32),
+    COL(sat_ldap_conn, client_ip, SAT_COL_STR),
+    COL(sat_ldap_conn, server_addr, SAT_COL_STR),
+    COL(sat_ldap_conn, tls_version, SAT_COL_STR),
+    COL(sat_ldap_conn, tls_cipher, SAT_COL_STR),
+    COL(sat_ldap_conn, client_cert, SAT_COL_STR),
+    COL(sat_ldap_conn, close_reason, SAT_COL_STR),
+    COL(sat_ldap_conn, bind_dn, SAT_COL_STR),
+};
+static const int64_t conn_absent[] = {0, 0, 0, 0, 0, SAT_ABSENT, 0, 0, 0, 0, 0,
+                                      0, 0, 0, 0, 0, 0, 0};
+
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+_Static_assert(NCOLS(source_cols) == NCOLS(source_absent), "source absent");
+_Static_assert(NCOLS(reject_cols) == NCOLS(reject_absent), "reject absent");
+_Static_assert(NCOLS(op_cols) == NCOLS(op_absent), "op absent");
+_Static_assert(NCOLS(conn_cols) == NCOLS(conn_absent), "conn absent");
+
+static const sat_table_def tables[SAT_TABLE__COUNT] = {
+    {"source", SAT_TABLE_SOURCE, sizeof(sat_source), "first_ts", source_cols,
+     NCOLS(source_cols)},
+    {"reject", SAT_TABLE_REJECT, sizeof(sat_reject), NULL, reject_cols,
+     NCOLS(reject_cols)},
+    {"ldap_op", SAT_TABLE_LDAP_OP, sizeof(sat_ldap_op), "ts_ns", op_cols,
+     NCOLS(op_cols)},
+    {"ldap_conn", SAT_TABLE_LDAP_CONN, sizeof(sat_ldap_conn), "open_ts",
+     conn_cols, NCOLS(conn_cols)},
+};
+static const int64_t *const absents[SAT_TABLE__COUNT] = {
+    source_absent, reject_absent, op_absent, conn_absent};
+
+const sat_table_def *sat_table_get(int table_id)
+{
+    return (table_id >= 0 && table_id < SAT_TABLE__COUNT) ? &tables[table_id]
+                                                          : NULL;
+}
+
+const sat_table_def *sat_table_by_name(const char *name)
+{
+    for (int i = 0; name && i < SAT_TABLE__COUNT; i++)
+        if (strcmp(tables[i].name, name) == 0)
+            return &tables[i];
+    return NULL;
+}
+
+int64_t sat_col_absent(int table_id, size_t col)
+{
+    const sat_table_def *t = sat_table_get(table_id);
+    return (t && col < t->ncolumns) ? absents[table_id][col] : 0;
+}
+
+int sat_col_index(const sat_table_def *t, const char *name, size_t len)
+{
+    for (size_t i = 0; i < t->ncolumns; i++)
+        if (strlen(t->columns[i].name) == len &&
+            memcmp(t->columns[i].name, name, len) == 0)
+            return (int)i;
+    return -1;
+}
