@@ -14,7 +14,7 @@ typedef struct coll {
     size_t nrejects;
 } coll;
 
-static sat_str coll_dup(coll *c, sat_str s)
+static inline sat_str coll_dup(coll *c, sat_str s)
 {
     if (!s.ptr)
         return s;
@@ -22,7 +22,7 @@ static sat_str coll_dup(coll *c, sat_str s)
     return sat_str_make(p, s.len);
 }
 
-static int coll_op(void *ctx, const sat_ldap_op *o)
+static inline int coll_op(void *ctx, const sat_ldap_op *o)
 {
     coll *c = (coll *)ctx;
     if (c->nops == c->capops) {
@@ -39,7 +39,7 @@ static int coll_op(void *ctx, const sat_ldap_op *o)
     return 0;
 }
 
-static int coll_conn(void *ctx, const sat_ldap_conn *o)
+static inline int coll_conn(void *ctx, const sat_ldap_conn *o)
 {
     coll *c = (coll *)ctx;
     if (c->nconns == c->capconns) {
@@ -55,7 +55,7 @@ static int coll_conn(void *ctx, const sat_ldap_conn *o)
     return 0;
 }
 
-static int coll_reject(void *ctx, const sat_reject *r)
+static inline int coll_reject(void *ctx, const sat_reject *r)
 {
     coll *c = (coll *)ctx;
     if (c->nrejects < 64) {
@@ -67,7 +67,7 @@ static int coll_reject(void *ctx, const sat_reject *r)
     return 0;
 }
 
-static void coll_free(coll *c)
+static inline void coll_free(coll *c)
 {
     sat_arena_free(&c->arena);
     free(c->ops);
@@ -75,14 +75,14 @@ static void coll_free(coll *c)
     memset(c, 0, sizeof *c);
 }
 
-static sat_event_sink coll_sink(coll *c)
+static inline sat_event_sink coll_sink(coll *c)
 {
     sat_event_sink s = {c, NULL, coll_reject, coll_op, coll_conn};
     return s;
 }
 
 /* Feed a text (lines separated by '\n') through one format + joiner. */
-static void coll_run(coll *c, const sat_log_format *fmt, sat_source *src,
+static inline void coll_run(coll *c, const sat_log_format *fmt, sat_source *src,
                      const char *text, size_t len, int finish)
 {
     static sat_event_sink sink;
