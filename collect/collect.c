@@ -1,0 +1,748 @@
+/*
+ * collect.c - sat_collect_run: a whole collection of inputs into one sink.
+ *
+ *  1. Expand the inputs: a glob pattern (glob(3)), a directory (its regular
+ *     files, not recursive), a file, "-" for standard input.
+ *  2. Look at each input's first bytes: a .sat trace (sat_trace_sniff) is
+ *     replayed through the trace reader; anything else is a log whose format
+ *     is sniffed (parse/ registry) and whose first timestamp is read.
+ *  3. Group the logs into servers (rotation.c: a rotated set of one server's
+ *     log) and order each set by the time of its content, not its names.
+ *  4. Per server one joiner, fed by every file of the set in order; per file
+ *     one parser state and one sat_source row, emitted once the file is done
+ *     so its counts are final.
+ *
+ * Nothing is lost silently: every input ends up read, unreadable (warned,
+ * counted) or truncated (warned, counted, its source row flagged).
+ */
+#include "satscope/collect.h"
+#include "satscope/parse.h"
+#include "satscope/trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect_internal.h"
+
+enum item_kind { ITEM_LOG = 0, ITEM_TRACE, ITEM_BAD };
+
+typedef struct item {
+    char *path;                 /* owned */
+    size_t order;               /* position after expansion */
+    int kind;                   /* enum item_kind */
+    size_t group;               /* index into the server groups (logs) */
+    const sat_log_format *fmt;  /* NULL: empty or not recognised */
+    int empty;                  /* no bytes at all */
+    char first_bytes[48];       /* sanitised, for the "not recognised" warning */
+    int has_ts;
+    sat_ts_ns first_ts;
+    sat_input *kept;            /* standard input stays open between passes */
+    uint64_t raw_size;
+    int year;                   /* mtime's year (syslog timestamps have none) */
+} item;
+
+typedef struct group {
+    char *key;        /* owned: directory + base name without rotation suffixes */
+    size_t *items;    /* indexes into the item array, in reading order */
+    size_t nitems, cap;
+    size_t first_order;
+} group;
+
+typedef struct run {
+    const sat_collect_opts *opts;
+    const sat_event_sink *sink;
+    sat_collect_stats *stats;
+    sat_diag first_problem; /* the first unreadable/truncated input, for the caller */
+
+    item *items;
+    size_t nitems, cap;
+    group *groups;
+    size_t ngroups, gcap;
+
+    uint32_t next_source;   /* sat_source.id of the next source row */
+    uint32_t next_server;   /* first server index not yet used */
+
+    /* progress */
+    int progress_shown;
+    uint64_t total_raw, done_raw;
+    struct timespec t0, last;
+    uint64_t lines_at_t0;
+} run;
+
+/* ---- warnings and progress ------------------------------------------------------ */
+static void progress_clear(run *r)
+{
+    if (r->progress_shown) {
+        fprintf(stderr, "\r%-100s\r", "");
+        r->progress_shown = 0;
+    }
+}
+
+static void warn(run *r, const char *where, const char *fmt, ...) SAT_PRINTF(3, 4);
+static void warn(run *r, const char *where, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    progress_clear(r);
+    if (r->opts->warn)
+        r->opts->warn(r->opts->warn_ctx, where, msg);
+    else
+        fprintf(stderr, "satscope: %s%s%s\n", where ? where : "",
+                where && *where ? ": " : "", msg);
+}
+
+static void problem(run *r, int code, const char *where, const char *msg)
+{
+    if (!r->first_problem.code)
+        sat_diag_set(&r->first_problem, code, where, "%s", msg);
+}
+
+static double secs(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void progress(run *r, const char *path, sat_input *in, uint64_t lines_now)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (secs(&r->last, &now) < 0.25)
+        return;
+    r->last = now;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    double el = secs(&r->t0, &now);
+    double lps = el > 0 ? (double)(r->stats->lines + lines_now - r->lines_at_t0) / el : 0;
+    double mb = (double)(r->done_raw + sat_input_raw_bytes(in)) / 1e6;
+    char line[160];
+    if (r->total_raw)
+        snprintf(line, sizeof line, "satscope: %.40s  %.1f / %.1f MB  %.2f M lines/s",
+                 base, mb, (double)r->total_raw / 1e6, lps / 1e6);
+    else
+        snprintf(line, sizeof line, "satscope: %.40s  %.1f MB  %.2f M lines/s", base,
+                 mb, lps / 1e6);
+    fprintf(stderr, "\r%-100s", line);
+    fflush(stderr);
+    r->progress_shown = 1;
+}
+
+/* ---- expansion -------------------------------------------------------------------- */
+static int add_item(run *r, const char *path)
+{
+    if (r->nitems == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 16;
+        item *ni = realloc(r->items, nc * sizeof *ni);
+        if (!ni)
+            return SAT_E_NOMEM;
+        r->items = ni;
+        r->cap = nc;
+    }
+    item *it = &r->items[r->nitems];
+    memset(it, 0, sizeof *it);
+    it->path = strdup(path);
+    if (!it->path)
+        return SAT_E_NOMEM;
+    it->order = r->nitems++;
+    return SAT_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory's regular files, sorted by name, hidden and 389 bookkeeping
+ * files left out: the user named the directory, not those. */
+static int add_directory(run *r, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        r->stats->inputs++;
+        r->stats->unreadable++;
+        warn(r, dir, "%s", strerror(errno));
+        problem(r, SAT_E_IO, dir, strerror(errno));
+        return SAT_OK;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = SAT_OK;
+    struct dirent *e;
+    size_t dlen = strlen(dir);
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || sat_collect_skip_name(e->d_name))
+            continue;
+        size_t len = dlen + 1 + strlen(e->d_name) + 1;
+        char *p = malloc(len);
+        if (!p) {
+            rc = SAT_E_NOMEM;
+            break;
+        }
+        snprintf(p, len, "%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/", e->d_name);
+        struct stat st;
+        if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
+            free(p);
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) {
+                free(p);
+                rc = SAT_E_NOMEM;
+                break;
+            }
+            names = nn;
+        }
+        names[n++] = p;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == SAT_OK)
+            rc = add_item(r, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    if (rc == SAT_OK && n == 0)
+        warn(r, dir, "directory has no regular files");
+    return rc;
+}
+
+static int add_path(run *r, const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return add_item(r, path);
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return add_directory(r, path);
+        return add_item(r, path);
+    }
+    if (strpbrk(path, "*?[")) {
+        /* A pattern the shell did not expand (quoted, or too many files). */
+        glob_t g;
+        memset(&g, 0, sizeof g);
+        int grc = glob(path, 0, NULL, &g);
+        if (grc == GLOB_NOMATCH || (grc == 0 && g.gl_pathc == 0)) {
+            globfree(&g);
+            r->stats->inputs++;
+            r->stats->unreadable++;
+            warn(r, path, "no file matches this pattern");
+            problem(r, SAT_E_IO, path, "no file matches this pattern");
+            return SAT_OK;
+        }
+        if (grc != 0) {
+            globfree(&g);
+            return grc == GLOB_NOSPACE ? SAT_E_NOMEM : SAT_E_IO;
+        }
+        int rc = SAT_OK;
+        for (size_t i = 0; i < g.gl_pathc && rc == SAT_OK; i++) {
+            const char *p = g.gl_pathv[i];
+            const char *b = strrchr(p, '/');
+            if (sat_collect_skip_name(b ? b + 1 : p))
+                continue;
+            if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+                rc = add_directory(r, p);
+            else
+                rc = add_item(r, p);
+        }
+        globfree(&g);
+        return rc;
+    }
+    /* Let the open report why (ENOENT, EACCES, ...). */
+    return add_item(r, path);
+}
+
+/* ---- first look at each input ------------------------------------------------------ */
+static void sanitise(const char *p, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n && o + 5 < cap; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c >= 0x20 && c < 0x7f) {
+            out[o++] = (char)c;
+        } else {
+            static const char hex[] = "0123456789abcdef";
+            out[o++] = '\\';
+            out[o++] = 'x';
+            out[o++] = hex[c >> 4];
+            out[o++] = hex[c & 15];
+        }
+    }
+    out[o] = '\0';
+}
+
+static void look(run *r, item *it)
+{
+    int is_stdin = strcmp(it->path, "-") == 0;
+    struct stat st;
+    time_t when = time(NULL);
+    if (!is_stdin) {
+        /* A trace is told by its own magic, before any decompression. */
+        int fd = open(it->path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            char head[16];
+            ssize_t n = read(fd, head, sizeof head);
+            if (fstat(fd, &st) == 0) {
+                it->raw_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+                when = st.st_mtime;
+            }
+            close(fd);
+            if (n > 0 && sat_trace_sniff(head, (size_t)n)) {
+                it->kind = ITEM_TRACE;
+                return;
+            }
+        }
+    }
+    struct tm tm;
+    it->year = gmtime_r(&when, &tm) ? tm.tm_year + 1900 : 1970;
+
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    sat_input *in = sat_input_open(it->path, &d);
+    if (!in) {
+        it->kind = ITEM_BAD;
+        r->stats->unreadable++;
+        warn(r, it->path, "%s", d.msg);
+        problem(r, d.code ? d.code : SAT_E_IO, it->path, d.msg);
+        return;
+    }
+    size_t plen = 0;
+    const char *peek = sat_input_peek(in, &plen);
+    if (is_stdin && sat_trace_sniff(peek, plen)) {
+        it->kind = ITEM_BAD;
+        r->stats->unreadable++;
+        warn(r, it->path, "a .sat trace cannot be read from standard input; give its path");
+        problem(r, SAT_E_UNSUPPORTED, it->path, "a .sat trace on standard input");
+        sat_input_close(in);
+        return;
+    }
+    it->kind = ITEM_LOG;
+    it->empty = plen == 0;
+    if (r->opts->format) {
+        it->fmt = sat_log_format_by_name(r->opts->format);
+    } else if (plen) {
+        it->fmt = sat_log_format_sniff(peek, plen);
+    }
+    if (it->fmt && it->fmt->first_ts && plen &&
+        it->fmt->first_ts(peek, plen, &it->first_ts) == SAT_OK)
+        it->has_ts = 1;
+    sanitise(peek, plen < 24 ? plen : 24, it->first_bytes, sizeof it->first_bytes);
+    if (is_stdin)
+        it->kept = in; /* cannot be opened twice */
+    else
+        sat_input_close(in);
+}
+
+/* ---- grouping ------------------------------------------------------------------------- */
+static int group_items(run *r)
+{
+    for (size_t i = 0; i < r->nitems; i++) {
+        item *it = &r->items[i];
+        if (it->kind != ITEM_LOG)
+            continue;
+        char *key = sat_collect_group_key(it->path);
+        if (!key)
+            return SAT_E_NOMEM;
+        size_t g;
+        for (g = 0; g < r->ngroups; g++)
+            if (strcmp(r->groups[g].key, key) == 0)
+                break;
+        if (g == r->ngroups) {
+            if (r->ngroups == r->gcap) {
+                size_t nc = r->gcap ? r->gcap * 2 : 8;
+                group *ng = realloc(r->groups, nc * sizeof *ng);
+                if (!ng) {
+                    free(key);
+                    return SAT_E_NOMEM;
+                }
+                r->groups = ng;
+                r->gcap = nc;
+            }
+            memset(&r->groups[g], 0, sizeof r->groups[g]);
+            r->groups[g].key = key;
+            r->groups[g].first_order = it->order;
+            r->ngroups++;
+        } else {
+            free(key);
+        }
+        group *gr = &r->groups[g];
+        if (gr->nitems == gr->cap) {
+            size_t nc = gr->cap ? gr->cap * 2 : 8;
+            size_t *ni = realloc(gr->items, nc * sizeof *ni);
+            if (!ni)
+                return SAT_E_NOMEM;
+            gr->items = ni;
+            gr->cap = nc;
+        }
+        gr->items[gr->nitems++] = i;
+        it->group = g;
+    }
+    return SAT_OK;
+}
+
+static const item *sort_base;
+/* Files whose first timestamp is known come first, by that time; the others
+ * (empty, unrecognised, no timestamp in the first 64 KiB) after them. Ties
+ * and unknowns fall back to the name, then to the order given. */
+static int cmp_items(const void *a, const void *b)
+{
+    const item *x = &sort_base[*(const size_t *)a], *y = &sort_base[*(const size_t *)b];
+    if (x->has_ts != y->has_ts)
+        return x->has_ts ? -1 : 1;
+    if (x->has_ts && x->first_ts != y->first_ts)
+        return x->first_ts < y->first_ts ? -1 : 1;
+    int c = strcmp(x->path, y->path);
+    if (c)
+        return c;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* ---- one log file ----------------------------------------------------------------------- */
+static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
+{
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    sat_input *in = it->kept;
+    it->kept = NULL;
+    if (!in)
+        in = sat_input_open(it->path, &d);
+    if (!in) { /* vanished or changed between the two looks */
+        r->stats->unreadable++;
+        warn(r, it->path, "%s", d.msg);
+        problem(r, d.code ? d.code : SAT_E_IO, it->path, d.msg);
+        return SAT_OK;
+    }
+
+    sat_source src;
+    memset(&src, 0, sizeof src);
+    src.id = r->next_source++;
+    src.server = server;
+    src.path = sat_str_cstr(it->path);
+    src.kind = sat_str_cstr("log");
+    src.compression = sat_str_cstr(sat_input_compression(in));
+    src.server_name = SAT_STR_NONE;
+    src.server_version = SAT_STR_NONE;
+
+    if (!it->fmt) {
+        if (it->empty) {
+            src.format = sat_str_cstr("empty");
+        } else {
+            src.format = sat_str_cstr("unknown");
+            r->stats->unreadable++;
+            if (r->opts->format) {
+                warn(r, it->path, "unknown log format '%s'", r->opts->format);
+                problem(r, SAT_E_USAGE, it->path, "unknown log format");
+            } else {
+                warn(r, it->path, "not a recognised log format (first bytes: \"%s\")",
+                     it->first_bytes);
+                problem(r, SAT_E_FORMAT, it->path, "not a recognised log format");
+            }
+        }
+        src.bytes = sat_input_bytes(in);
+        sat_input_close(in);
+        return sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
+    }
+    src.format = sat_str_cstr(it->fmt->name);
+
+    sat_parse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.join = join;
+    ctx.sink = r->sink;
+    ctx.source = &src;
+    ctx.reject_sample_max = r->opts->reject_sample_max ? r->opts->reject_sample_max : 100;
+    SAT_COLLECT_SET_DEFAULT_YEAR(ctx, it->year);
+
+    void *st = it->fmt->create(&ctx);
+    if (!st) {
+        sat_input_close(in);
+        return SAT_E_NOMEM;
+    }
+    const char *line;
+    size_t len;
+    uint64_t line_no = 0;
+    int rc = SAT_OK, irc;
+    while ((irc = sat_input_next_line(in, &line, &len, &d)) == 1) {
+        line_no++;
+        rc = it->fmt->line(st, line, len, line_no);
+        if (rc < 0)
+            break;
+        if (r->opts->progress && (line_no & 0x3fff) == 0)
+            progress(r, it->path, in, line_no);
+    }
+    if (rc >= 0 && irc < 0) {
+        /* Everything decodable was parsed; say what was lost. */
+        src.truncated = 1;
+        r->stats->truncated++;
+        warn(r, it->path, "%s", d.msg);
+        problem(r, irc, it->path, d.msg);
+    }
+    if (rc >= 0)
+        rc = it->fmt->finish(st);
+    src.bytes = sat_input_bytes(in);
+    src.lines = line_no;
+    uint64_t cut = sat_input_cut_lines(in);
+    if (cut)
+        warn(r, it->path, "%llu line%s longer than 1 MiB cut at 1 MiB",
+             (unsigned long long)cut, cut == 1 ? "" : "s");
+    r->stats->bytes += src.bytes;
+    r->stats->lines += src.lines;
+    r->stats->rejects += src.rejects;
+    r->done_raw += sat_input_raw_bytes(in);
+    if (rc >= 0)
+        rc = sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
+    it->fmt->destroy(st);
+    sat_input_close(in);
+    return rc;
+}
+
+static int collect_group(run *r, group *g)
+{
+    uint32_t server = r->next_server++;
+    sort_base = r->items;
+    qsort(g->items, g->nitems, sizeof *g->items, cmp_items);
+    sat_ldap_join *join = sat_ldap_join_create(server, r->sink, 0);
+    if (!join)
+        return SAT_E_NOMEM;
+    int rc = SAT_OK;
+    for (size_t i = 0; i < g->nitems && rc >= 0; i++)
+        rc = collect_file(r, &r->items[g->items[i]], server, join);
+    if (rc >= 0)
+        rc = sat_ldap_join_finish(join);
+    sat_join_stats js;
+    sat_ldap_join_stats(join, &js);
+    r->stats->ops += js.ops;
+    r->stats->conns += js.conns;
+    r->stats->unfinished += js.unfinished;
+    sat_ldap_join_free(join);
+    return rc;
+}
+
+/* ---- traces ------------------------------------------------------------------------------
+ * A trace's rows carry its own server and source numbers; they are moved past
+ * the ones already used so that several traces and logs never collide. */
+typedef struct renumber {
+    run *r;
+    uint32_t server_base, source_base;
+    uint32_t max_server, max_source;
+    int any_server, any_source;
+    int sink_rc;
+} renumber;
+
+static void see_server(renumber *n, uint32_t s)
+{
+    if (!n->any_server || s > n->max_server)
+        n->max_server = s;
+    n->any_server = 1;
+}
+static void see_source(renumber *n, uint32_t s)
+{
+    if (!n->any_source || s > n->max_source)
+        n->max_source = s;
+    n->any_source = 1;
+}
+static int pass(renumber *n, int rc)
+{
+    if (rc < 0)
+        n->sink_rc = rc;
+    return rc;
+}
+
+static int rn_source(void *ctx, const sat_source *s)
+{
+    renumber *n = ctx;
+    sat_source c = *s;
+    see_source(n, s->id);
+    see_server(n, s->server);
+    c.id += n->source_base;
+    c.server += n->server_base;
+    n->r->stats->bytes += s->bytes;
+    n->r->stats->lines += s->lines;
+    n->r->stats->rejects += s->rejects;
+    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_SOURCE, &c));
+}
+static int rn_reject(void *ctx, const sat_reject *x)
+{
+    renumber *n = ctx;
+    sat_reject c = *x;
+    see_source(n, x->source);
+    c.source += n->source_base;
+    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_REJECT, &c));
+}
+static int rn_op(void *ctx, const sat_ldap_op *o)
+{
+    renumber *n = ctx;
+    sat_ldap_op c = *o;
+    see_server(n, o->server);
+    c.server += n->server_base;
+    n->r->stats->ops++;
+    if (o->flags & SAT_OPF_UNFINISHED)
+        n->r->stats->unfinished++;
+    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_LDAP_OP, &c));
+}
+static int rn_conn(void *ctx, const sat_ldap_conn *x)
+{
+    renumber *n = ctx;
+    sat_ldap_conn c = *x;
+    see_server(n, x->server);
+    c.server += n->server_base;
+    n->r->stats->conns++;
+    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_LDAP_CONN, &c));
+}
+
+static int collect_trace(run *r, item *it)
+{
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    sat_trace_reader *tr = sat_trace_reader_open(it->path, &d);
+    if (!tr) {
+        r->stats->unreadable++;
+        warn(r, it->path, "%s%s%s", d.where[0] && strcmp(d.where, it->path) ? d.where : "",
+             d.where[0] && strcmp(d.where, it->path) ? ": " : "", d.msg);
+        problem(r, d.code ? d.code : SAT_E_IO, it->path, d.msg);
+        return SAT_OK;
+    }
+    r->stats->traces++;
+    if (d.code == SAT_E_TRUNCATED) {
+        r->stats->truncated++;
+        warn(r, it->path, "%s", d.msg);
+        problem(r, SAT_E_TRUNCATED, it->path, d.msg);
+    }
+    renumber n;
+    memset(&n, 0, sizeof n);
+    n.r = r;
+    n.server_base = r->next_server;
+    n.source_base = r->next_source;
+    sat_event_sink rs = {&n, rn_source, rn_reject,
+                         r->sink->on_ldap_op ? rn_op : NULL,
+                         r->sink->on_ldap_conn ? rn_conn : NULL};
+    sat_trace_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.from_ns = r->opts->from_ns;
+    o.to_ns = r->opts->to_ns;
+    /* Only the tables the sink takes are decoded (sources and rejects always:
+     * they are the accounting of what was read). */
+    o.tables = (1u << SAT_TABLE_SOURCE) | (1u << SAT_TABLE_REJECT);
+    if (r->sink->on_ldap_op)
+        o.tables |= 1u << SAT_TABLE_LDAP_OP;
+    if (r->sink->on_ldap_conn)
+        o.tables |= 1u << SAT_TABLE_LDAP_CONN;
+    memset(&d, 0, sizeof d);
+    int rc = sat_trace_read(tr, &o, &rs, &d);
+    sat_trace_reader_close(tr);
+    if (n.any_server)
+        r->next_server = n.server_base + n.max_server + 1;
+    if (n.any_source)
+        r->next_source = n.source_base + n.max_source + 1;
+    r->done_raw += it->raw_size;
+    if (rc < 0 && n.sink_rc == rc)
+        return rc; /* the sink's own status goes back to the caller */
+    if (rc < 0) {
+        char where[600];
+        snprintf(where, sizeof where, "%s%s%s", it->path, d.where[0] ? ": " : "", d.where);
+        r->stats->truncated++;
+        warn(r, where, "%s; the rows before it were used", d.msg);
+        problem(r, SAT_E_TRUNCATED, where, d.msg);
+    }
+    return SAT_OK;
+}
+
+/* ---- the run ----------------------------------------------------------------------------- */
+int sat_collect_run(const char *const *paths, size_t npaths,
+                    const sat_collect_opts *opts, const sat_event_sink *sink,
+                    sat_collect_stats *stats, sat_diag *diag)
+{
+    sat_collect_opts defaults;
+    sat_collect_stats local;
+    memset(&defaults, 0, sizeof defaults);
+    if (!opts)
+        opts = &defaults;
+    if (!stats)
+        stats = &local;
+    memset(stats, 0, sizeof *stats);
+    if (!sink || (!paths && npaths))
+        return sat_diag_set(diag, SAT_E_USAGE, "collect", "no sink or no inputs");
+    if (opts->format && !sat_log_format_by_name(opts->format))
+        return sat_diag_set(diag, SAT_E_USAGE, "collect", "unknown log format '%s'",
+                            opts->format);
+
+    run r;
+    memset(&r, 0, sizeof r);
+    r.opts = opts;
+    r.sink = sink;
+    r.stats = stats;
+
+    int rc = SAT_OK;
+    for (size_t i = 0; i < npaths && rc == SAT_OK; i++)
+        rc = add_path(&r, paths[i]);
+    stats->inputs += r.nitems;
+    for (size_t i = 0; i < r.nitems && rc == SAT_OK; i++) {
+        look(&r, &r.items[i]);
+        r.total_raw += r.items[i].raw_size;
+    }
+    if (rc == SAT_OK)
+        rc = group_items(&r);
+
+    clock_gettime(CLOCK_MONOTONIC, &r.t0);
+    r.last = r.t0;
+
+    /* Servers and traces in the order the user named them. Log servers are
+     * numbered first-come; a trace's servers follow the ones used before it. */
+    size_t *done_group = calloc(r.ngroups ? r.ngroups : 1, sizeof *done_group);
+    if (!done_group && rc == SAT_OK)
+        rc = SAT_E_NOMEM;
+    for (size_t i = 0; i < r.nitems && rc >= 0; i++) {
+        item *it = &r.items[i];
+        if (it->kind == ITEM_TRACE) {
+            rc = collect_trace(&r, it);
+        } else if (it->kind == ITEM_LOG && !done_group[it->group]) {
+            done_group[it->group] = 1;
+            rc = collect_group(&r, &r.groups[it->group]);
+        }
+    }
+    free(done_group);
+    progress_clear(&r);
+
+    for (size_t i = 0; i < r.nitems; i++) {
+        sat_input_close(r.items[i].kept);
+        free(r.items[i].path);
+    }
+    free(r.items);
+    for (size_t g = 0; g < r.ngroups; g++) {
+        free(r.groups[g].key);
+        free(r.groups[g].items);
+    }
+    free(r.groups);
+
+    if (rc < 0) {
+        if (rc == SAT_E_NOMEM)
+            sat_diag_set(diag, rc, "collect", "out of memory");
+        return rc; /* a sink's status or an allocation failure */
+    }
+    if (stats->unreadable || stats->truncated) {
+        int code = stats->unreadable ? SAT_E_IO : SAT_E_TRUNCATED;
+        if (diag) {
+            *diag = r.first_problem;
+            if (stats->unreadable + stats->truncated > 1) {
+                char more[96];
+                snprintf(more, sizeof more, " (and %llu more input problem%s, see above)",
+                         (unsigned long long)(stats->unreadable + stats->truncated - 1),
+                         stats->unreadable + stats->truncated > 2 ? "s" : "");
+                size_t l = strlen(diag->msg);
+                snprintf(diag->msg + l, sizeof diag->msg - l, "%s", more);
+            }
+            diag->code = code;
+        }
+        return code;
+    }
+    return SAT_OK;
+}
