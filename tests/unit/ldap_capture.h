@@ -40,7 +40,7 @@ typedef struct capture {
     char reject_reason[64][80];
 } capture;
 
-static void cap_copy(char *dst, sat_str s)
+static inline void cap_copy(char *dst, sat_str s)
 {
     if (!s.ptr) {
         snprintf(dst, CAP_STR, "(none)");
@@ -51,7 +51,7 @@ static void cap_copy(char *dst, sat_str s)
     dst[n] = '\0';
 }
 
-static int cap_on_op(void *ctx, const sat_ldap_op *op)
+static inline int cap_on_op(void *ctx, const sat_ldap_op *op)
 {
     capture *c = (capture *)ctx;
     if (c->nops >= CAP_MAX)
@@ -72,7 +72,7 @@ static int cap_on_op(void *ctx, const sat_ldap_op *op)
     return 0;
 }
 
-static int cap_on_conn(void *ctx, const sat_ldap_conn *cn)
+static inline int cap_on_conn(void *ctx, const sat_ldap_conn *cn)
 {
     capture *c = (capture *)ctx;
     if (c->nconns >= CAP_MAX)
@@ -89,7 +89,7 @@ static int cap_on_conn(void *ctx, const sat_ldap_conn *cn)
     return 0;
 }
 
-static int cap_on_reject(void *ctx, const sat_reject *r)
+static inline int cap_on_reject(void *ctx, const sat_reject *r)
 {
     capture *c = (capture *)ctx;
     if (c->nrejects < 64) {
@@ -100,21 +100,21 @@ static int cap_on_reject(void *ctx, const sat_reject *r)
     return 0;
 }
 
-static void cap_init(capture *c)
+static inline void cap_init(capture *c)
 {
     memset(c, 0, sizeof *c);
     c->ops = (cap_op *)calloc(CAP_MAX, sizeof *c->ops);
     c->conns = (cap_conn *)calloc(CAP_MAX, sizeof *c->conns);
 }
 
-static void cap_free(capture *c)
+static inline void cap_free(capture *c)
 {
     free(c->ops);
     free(c->conns);
 }
 
 /* Runs buf (lines split on '\n') through fmt with a fresh joiner; fills src. */
-static int cap_run(capture *c, const sat_log_format *fmt, const char *buf, size_t len,
+static inline int cap_run(capture *c, const sat_log_format *fmt, const char *buf, size_t len,
                    sat_source *src, int default_year)
 {
     sat_event_sink sink = {c, NULL, cap_on_reject, cap_on_op, cap_on_conn};
@@ -147,12 +147,12 @@ static int cap_run(capture *c, const sat_log_format *fmt, const char *buf, size_
     return rc;
 }
 
-static int cap_run_str(capture *c, const sat_log_format *fmt, const char *s, sat_source *src)
+static inline int cap_run_str(capture *c, const sat_log_format *fmt, const char *s, sat_source *src)
 {
     return cap_run(c, fmt, s, strlen(s), src, 2024);
 }
 
-static char *cap_read_file(const char *path, size_t *len)
+static inline char *cap_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -175,7 +175,7 @@ static char *cap_read_file(const char *path, size_t *len)
 }
 
 /* Rows of a given type (and, when err >= -1, that err). */
-static size_t cap_count(const capture *c, int type, int err)
+static inline size_t cap_count(const capture *c, int type, int err)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->nops; i++)
@@ -184,7 +184,7 @@ static size_t cap_count(const capture *c, int type, int err)
     return n;
 }
 
-static const cap_op *cap_find(const capture *c, int64_t conn, int64_t op)
+static inline const cap_op *cap_find(const capture *c, int64_t conn, int64_t op)
 {
     for (size_t i = 0; i < c->nops; i++)
         if (c->ops[i].row.conn == conn && c->ops[i].row.op == op)
