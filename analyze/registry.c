@@ -1,0 +1,42 @@
+/*
+ * registry.c - the table of analyzers (DESIGN.md: plug-ins are tables).
+ * Adding an analyzer is one new file and one line in `sat_analyzers`.
+ */
+#include "satscope/analyze.h"
+
+static void *etime_create(const void *opts)
+{
+    return sat_etime_create((const sat_etime_opts *)opts);
+}
+static sat_event_sink etime_sink(void *a) { return sat_etime_sink((sat_etime *)a); }
+static int etime_finish(void *a) { return sat_etime_finish((sat_etime *)a); }
+static int etime_merge(void *into, const void *from)
+{
+    return sat_etime_merge((sat_etime *)into, (const sat_etime *)from);
+}
+static void etime_free(void *a) { sat_etime_free((sat_etime *)a); }
+
+static const sat_analyzer sat_analyzer_etime = {
+    "etime", "where the server's time went (etime = wtime + optime)",
+    etime_create, etime_sink, etime_finish, etime_merge, etime_free};
+
+static const sat_analyzer *const sat_analyzers[] = {
+    &sat_analyzer_etime,
+};
+
+const sat_analyzer *const *sat_analyzer_list(size_t *n)
+{
+    if (n)
+        *n = sizeof sat_analyzers / sizeof sat_analyzers[0];
+    return sat_analyzers;
+}
+
+const sat_analyzer *sat_analyzer_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof sat_analyzers / sizeof sat_analyzers[0]; i++)
+        if (strcmp(sat_analyzers[i]->name, name) == 0)
+            return sat_analyzers[i];
+    return NULL;
+}

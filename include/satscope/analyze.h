@@ -1,0 +1,202 @@
+/*
+ * analyze.h - analyzers: streaming consumers of event rows that derive
+ * results, mergeable across files and hosts (DESIGN.md "analyze/").
+ *
+ * The etime analyzer ("where the server's time went", issue 2 section "The
+ * etime analyzer and the first reports"): per operation type, or per --by key,
+ * count, rate, etime mean / p50 / p90 / p99 / p99.9 / max, total time and
+ * share, wtime and optime means; plus everything logconv.pl's report gives
+ * (connections by listener, peak concurrency, close codes, result codes,
+ * notes, unindexed searches, binds, failed binds, top clients / bind DNs /
+ * bases / filters, ...) and a per-minute series.
+ *
+ * Percentiles are nearest-rank (x[ceil(q n)] of the sorted etimes): exact for
+ * groups of up to 2048 timed operations, within 0.5% above (analyze/sketch.h).
+ *
+ * Usage: create, feed rows through the sink, optionally merge other partial
+ * results into it, finish, then read the view (or hand it to report.h).
+ * Ownership: sat_etime owns everything it returns; views live until the next
+ * merge/finish or free. No function prints, exits or aborts.
+ */
+#ifndef SATSCOPE_ANALYZE_H
+#define SATSCOPE_ANALYZE_H
+
+#include "satscope/event.h"
+
+enum sat_etime_by {
+    SAT_ETIME_BY_NONE, /* default report: rows per operation type ("ops") */
+    SAT_ETIME_BY_OP,
+    SAT_ETIME_BY_BASE,   /* SRCH base, entry DN of ADD/MOD/DEL/MODRDN/CMP */
+    SAT_ETIME_BY_FILTER, /* SRCH filter shape (values replaced) */
+    SAT_ETIME_BY_CLIENT,
+    SAT_ETIME_BY_BINDDN, /* ASCII case folded; "(anonymous)" for "" */
+    SAT_ETIME_BY_CONN,
+    SAT_ETIME_BY_MINUTE
+};
+/* "op", "base", "filter", "client", "binddn", "conn", "minute" (also "none")
+ * -> enum; < 0 if unknown. */
+int sat_etime_by_parse(const char *s);
+const char *sat_etime_by_name(int by);
+
+typedef struct sat_etime_opts {
+    int by;              /* enum sat_etime_by */
+    size_t top;          /* rows in top-N lists, 0 -> 20 */
+    /* additions (zero = default): */
+    size_t max_keys;     /* distinct keys per high-cardinality table, 0 -> 100000 */
+    const char *root_dn; /* NULL -> "cn=directory manager" (compared ASCII
+                            case-insensitively, blanks around ',' '=' ignored) */
+} sat_etime_opts;
+
+typedef struct sat_etime sat_etime; /* opaque */
+
+sat_etime *sat_etime_create(const sat_etime_opts *opts); /* NULL: out of memory */
+/* The sink consumes source, reject, ldap_op and ldap_conn rows; its ctx is e. */
+sat_event_sink sat_etime_sink(sat_etime *e);
+/* After the last row: computes the view. SAT_OK or SAT_E_NOMEM. */
+int sat_etime_finish(sat_etime *e);
+/* Adds `from`'s rows into `into` (several files / hosts). Both must have the
+ * same `by`. Exact for counts and sums; quantiles keep their stated error
+ * (sketch merges equal the sketch of the union). If `into` was finished, it
+ * is finished again. */
+int sat_etime_merge(sat_etime *into, const sat_etime *from);
+void sat_etime_free(sat_etime *e); /* NULL ok */
+
+/* ---- the result, read by report/ ------------------------------------------------
+ * Durations are seconds as doubles; NAN means "none" (JSON null): a group
+ * without any timed operation, a share when no operation had any time, a
+ * rate over a zero-length span. */
+typedef struct sat_etime_row {
+    const char *key;      /* op name, base, filter shape, client, ... */
+    uint64_t count;       /* operations (with or without RESULT) */
+    uint64_t results;     /* operations with a RESULT */
+    uint64_t timed;       /* operations with an etime */
+    uint64_t errors;      /* results with err != 0 (err=14 steps excluded) */
+    double rate;          /* count per second of span */
+    double mean_s, p50_s, p90_s, p99_s, p999_s, max_s, total_s;
+    double share;         /* total_s / all.total_s */
+    double wtime_mean_s, optime_mean_s;
+} sat_etime_row;
+
+typedef struct sat_etime_kv {
+    const char *key;
+    uint64_t count;
+    double total_s; /* summed etime of those operations, NAN if none */
+} sat_etime_kv;
+
+typedef struct sat_etime_kvlist {
+    sat_etime_kv *rows; /* top rows, count desc then key asc */
+    size_t n;
+    uint64_t unique;    /* distinct keys seen (capped tables: plus folded) */
+    uint64_t folded;    /* keys past the cap, counted in "(other)" */
+} sat_etime_kvlist;
+
+typedef struct sat_etime_unindexed {
+    const char *base, *filter, *client, *binddn; /* "" when not logged */
+    uint16_t notes;     /* union of the note bits seen (A and/or U, ...) */
+    uint64_t count;
+    double etime_max_s, etime_total_s; /* NAN when none logged */
+    int64_t nentries_max;              /* SAT_ABSENT if never logged */
+    sat_ts_ns first_ts;
+    int64_t first_conn, first_op;
+} sat_etime_unindexed;
+
+typedef struct sat_etime_minute {
+    sat_ts_ns start;        /* minute start, UTC ns */
+    uint64_t ops, errors, timed;
+    double mean_s, p99_s, max_s; /* NAN when no timed op in the minute */
+} sat_etime_minute;
+
+typedef struct sat_etime_source_info {
+    const char *path, *format, *compression;
+    uint64_t bytes, lines, rejects;
+    int truncated;
+} sat_etime_source_info;
+
+typedef struct sat_etime_reject_info {
+    const char *path; /* of its source, "?" if unknown */
+    uint64_t line_no;
+    const char *reason, *excerpt;
+} sat_etime_reject_info;
+
+typedef struct sat_etime_code_count {
+    int32_t code;
+    uint64_t count;
+} sat_etime_code_count;
+
+typedef struct sat_etime_view {
+    int by;
+    size_t top;
+    /* inputs */
+    const sat_etime_source_info *sources;
+    size_t nsources;
+    uint64_t rejects; /* sum of sat_source.rejects */
+    const sat_etime_reject_info *reject_samples; /* the first few sampled */
+    size_t nreject_samples;
+    uint64_t reject_samples_seen;
+    /* span of operation timestamps; first_ts == 0 when there were none */
+    sat_ts_ns first_ts, last_ts;
+    double span_s;
+    /* operations */
+    uint64_t ops, results, unfinished, internal_ops, no_request;
+    uint64_t persistent, paged, entries, ext_ops, abandons, unbinds;
+    uint64_t whole_base_searches; /* subtree searches for (objectclass=*|top) */
+    uint64_t restarts;
+    const sat_etime_row *ops_rows; /* per op type, in enum order, types seen */
+    size_t nops_rows;
+    sat_etime_row all;             /* over every operation with a RESULT */
+    const sat_etime_row *groups;   /* --by rows: share desc, key asc */
+    size_t ngroups;
+    uint64_t groups_folded_keys;   /* keys folded into "(other)" */
+    /* connections */
+    uint64_t conns, conns_no_open, conns_unclosed;
+    uint64_t peak_concurrent;
+    sat_ts_ns peak_at;
+    uint64_t by_listener[SAT_LISTENER__COUNT];
+    uint64_t by_close_code[SAT_CLOSE__COUNT];
+    uint64_t fds_taken, fds_returned;
+    int64_t highest_fd; /* SAT_ABSENT if none logged */
+    uint64_t broken_pipe, reset_by_peer, resource_unavailable, max_ber_exceeded;
+    sat_etime_kvlist tls_versions;
+    /* results */
+    const sat_etime_code_count *errors; /* by code ascending, every code */
+    size_t nerrors;
+    uint64_t notes[7];                  /* per letter of SAT_NOTE_LETTERS */
+    /* unindexed searches (notes A or U), count desc */
+    const sat_etime_unindexed *unindexed;
+    size_t nunindexed;
+    uint64_t unindexed_total, unindexed_distinct, unindexed_folded;
+    /* binds: SASL in-progress steps (err=14) folded into their bind, an
+     * AUTOBIND and the BIND it introduces counted once */
+    uint64_t binds, binds_simple, binds_anonymous, binds_sasl, sasl_steps;
+    uint64_t autobinds, binds_root_dn, binds_failed;
+    sat_etime_kvlist sasl_mechs;
+    sat_etime_kvlist failed_by_dn, failed_by_client;
+    /* tops */
+    sat_etime_kvlist clients, bind_dns, bases, filters, ext_oids;
+    /* per-minute series, one row per minute from first to last */
+    const sat_etime_minute *minutes;
+    size_t nminutes;
+    const char *root_dn;
+    uint64_t memory_bytes; /* approximate peak heap held by the analyzer */
+} sat_etime_view;
+
+/* The finished result; NULL before sat_etime_finish. */
+const sat_etime_view *sat_etime_get_view(const sat_etime *e);
+
+/* ---- analyzer registry (analyze/registry.c) -----------------------------------
+ * Every analyzer as a table, so the CLI and the report assembler can drive
+ * them alike. `opts` is the analyzer's own options struct (may be NULL). */
+typedef struct sat_analyzer {
+    const char *name;    /* "etime" */
+    const char *summary; /* one line for --help */
+    void *(*create)(const void *opts);
+    sat_event_sink (*sink)(void *a);
+    int (*finish)(void *a);
+    int (*merge)(void *into, const void *from);
+    void (*free)(void *a);
+} sat_analyzer;
+
+const sat_analyzer *sat_analyzer_find(const char *name); /* NULL if none */
+const sat_analyzer *const *sat_analyzer_list(size_t *n);
+
+#endif /* SATSCOPE_ANALYZE_H */

@@ -1,0 +1,81 @@
+/*
+ * report.h - rendering analyzer results: aligned text tables (read at 3 a.m.),
+ * JSON (units in key names: seconds in keys ending _s; null where there is
+ * no value) and CSV (the grouped rows). Output is deterministic: sorted
+ * orders with tie-breaks, fixed float formatting, no locale.
+ *
+ * Also the small JSON writer every command's --json uses, so escaping is
+ * done once and right (RFC 8259: quotes, backslash, control bytes; invalid
+ * UTF-8 replaced by U+FFFD).
+ *
+ * Functions write to a caller-owned FILE; they return SAT_OK or SAT_E_IO
+ * (write failed) / SAT_E_USAGE with diag set. They never print elsewhere.
+ */
+#ifndef SATSCOPE_REPORT_H
+#define SATSCOPE_REPORT_H
+
+#include <stdio.h>
+
+#include "satscope/analyze.h"
+
+enum sat_report_fmt { SAT_REPORT_TEXT, SAT_REPORT_JSON, SAT_REPORT_CSV };
+/* "text", "json", "csv" -> enum; < 0 if unknown. */
+int sat_report_fmt_parse(const char *s);
+
+/* The etime report; e must be finished (sat_etime_finish). */
+int sat_report_etime(const sat_etime *e, int fmt, FILE *out, sat_diag *diag);
+
+/* ---- renderer registry (report/report_registry.c) ------------------------------
+ * One entry per (analyzer, format); `result` is the analyzer object. */
+typedef struct sat_renderer {
+    const char *analyzer; /* "etime" */
+    int fmt;              /* enum sat_report_fmt */
+    int (*render)(const void *result, FILE *out, sat_diag *diag);
+} sat_renderer;
+
+const sat_renderer *sat_renderer_find(const char *analyzer, int fmt);
+const sat_renderer *const *sat_renderer_list(size_t *n);
+
+/* ---- JSON writer ----------------------------------------------------------------
+ * Pretty-printed (two-space indent), one key per line; keys in the order
+ * written. Errors are sticky: check sat_json_end's result once. */
+#define SAT_JSON_MAX_DEPTH 32
+typedef struct sat_json {
+    FILE *out;
+    int depth;
+    int err;                          /* sticky: SAT_E_IO / SAT_E_USAGE */
+    unsigned char n[SAT_JSON_MAX_DEPTH]; /* items written at each depth (capped at 1) */
+    char close[SAT_JSON_MAX_DEPTH];      /* '}' or ']' for each open container */
+    unsigned char compact_from;       /* depth from which containers go on one line (0: never) */
+} sat_json;
+
+void sat_json_init(sat_json *j, FILE *out);
+/* key is NULL inside arrays and at the top level. */
+void sat_json_object(sat_json *j, const char *key);
+void sat_json_array(sat_json *j, const char *key);
+void sat_json_end(sat_json *j); /* closes the innermost object/array */
+/* Containers opened at this depth or deeper are written on one line. */
+void sat_json_set_compact_depth(sat_json *j, int depth);
+void sat_json_str(sat_json *j, const char *key, const char *s); /* NULL -> null */
+void sat_json_strn(sat_json *j, const char *key, const char *s, size_t n);
+void sat_json_u64(sat_json *j, const char *key, uint64_t v);
+void sat_json_i64(sat_json *j, const char *key, int64_t v);
+/* Fixed notation with `decimals` digits, trailing zeros trimmed; NAN or
+ * infinity -> null. */
+void sat_json_num(sat_json *j, const char *key, double v, int decimals);
+void sat_json_bool(sat_json *j, const char *key, int v);
+void sat_json_null(sat_json *j, const char *key);
+/* Finishes the document (newline); SAT_OK or the sticky error. */
+int sat_json_finish(sat_json *j);
+
+/* Writes s as a JSON string literal (with quotes) to out. */
+int sat_json_write_string(FILE *out, const char *s, size_t n);
+
+/* Fixed-point formatting used by every renderer: `decimals` digits, trailing
+ * zeros (and a trailing '.') trimmed, "-0" printed as "0". buf >= 64. */
+void sat_report_fmt_num(char *buf, size_t n, double v, int decimals);
+/* "2025-06-08T07:19:14.123456789Z": UTC, fraction trimmed of trailing zeros
+ * (none when whole seconds). buf >= 40. */
+void sat_report_fmt_ts(char *buf, size_t n, int64_t ts_ns);
+
+#endif /* SATSCOPE_REPORT_H */

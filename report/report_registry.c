@@ -1,0 +1,45 @@
+/*
+ * report_registry.c - the table of renderers, one per (analyzer, format)
+ * (DESIGN.md: plug-ins are tables). A new analyzer's report adds its lines.
+ */
+#include "satscope/report.h"
+
+static int etime_text(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_etime((const sat_etime *)r, SAT_REPORT_TEXT, out, d);
+}
+static int etime_json(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_etime((const sat_etime *)r, SAT_REPORT_JSON, out, d);
+}
+static int etime_csv(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_etime((const sat_etime *)r, SAT_REPORT_CSV, out, d);
+}
+
+static const sat_renderer r_etime_text = {"etime", SAT_REPORT_TEXT, etime_text};
+static const sat_renderer r_etime_json = {"etime", SAT_REPORT_JSON, etime_json};
+static const sat_renderer r_etime_csv = {"etime", SAT_REPORT_CSV, etime_csv};
+
+static const sat_renderer *const sat_renderers[] = {
+    &r_etime_text,
+    &r_etime_json,
+    &r_etime_csv,
+};
+
+const sat_renderer *const *sat_renderer_list(size_t *n)
+{
+    if (n)
+        *n = sizeof sat_renderers / sizeof sat_renderers[0];
+    return sat_renderers;
+}
+
+const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
+{
+    if (!analyzer)
+        return NULL;
+    for (size_t i = 0; i < sizeof sat_renderers / sizeof sat_renderers[0]; i++)
+        if (sat_renderers[i]->fmt == fmt && strcmp(sat_renderers[i]->analyzer, analyzer) == 0)
+            return sat_renderers[i];
+    return NULL;
+}
