@@ -43,6 +43,7 @@ typedef struct item {
     sat_ts_ns first_ts;
     sat_input *kept;            /* standard input stays open between passes */
     uint64_t raw_size;
+    int size_known;             /* a regular file (not a pipe or stdin) */
     int year;                   /* mtime's year (syslog timestamps have none) */
 } item;
 
@@ -70,6 +71,7 @@ typedef struct run {
     /* progress */
     int progress_shown;
     uint64_t total_raw, done_raw;
+    int total_unknown;
     struct timespec t0, last;
     uint64_t lines_at_t0;
 } run;
@@ -78,7 +80,7 @@ typedef struct run {
 static void progress_clear(run *r)
 {
     if (r->progress_shown) {
-        fprintf(stderr, "\r%-100s\r", "");
+        fprintf(stderr, "\r%-79s\r", "");
         r->progress_shown = 0;
     }
 }
@@ -123,13 +125,13 @@ static void progress(run *r, const char *path, sat_input *in, uint64_t lines_now
     double lps = el > 0 ? (double)(r->stats->lines + lines_now - r->lines_at_t0) / el : 0;
     double mb = (double)(r->done_raw + sat_input_raw_bytes(in)) / 1e6;
     char line[160];
-    if (r->total_raw)
-        snprintf(line, sizeof line, "satscope: %.40s  %.1f / %.1f MB  %.2f M lines/s",
+    if (r->total_raw && !r->total_unknown)
+        snprintf(line, sizeof line, "satscope: %.32s  %.1f / %.1f MB  %.2f M lines/s",
                  base, mb, (double)r->total_raw / 1e6, lps / 1e6);
     else
-        snprintf(line, sizeof line, "satscope: %.40s  %.1f MB  %.2f M lines/s", base,
+        snprintf(line, sizeof line, "satscope: %.32s  %.1f MB  %.2f M lines/s", base,
                  mb, lps / 1e6);
-    fprintf(stderr, "\r%-100s", line);
+    fprintf(stderr, "\r%-79.79s", line);
     fflush(stderr);
     r->progress_shown = 1;
 }
@@ -294,6 +296,7 @@ static void look(run *r, item *it)
             ssize_t n = read(fd, head, sizeof head);
             if (fstat(fd, &st) == 0) {
                 it->raw_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+                it->size_known = S_ISREG(st.st_mode);
                 when = st.st_mtime;
             }
             close(fd);
@@ -460,7 +463,9 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     ctx.sink = r->sink;
     ctx.source = &src;
     ctx.reject_sample_max = r->opts->reject_sample_max ? r->opts->reject_sample_max : 100;
-    SAT_COLLECT_SET_DEFAULT_YEAR(ctx, it->year);
+    /* Syslog timestamps have no year: the file's mtime year (stdin: now).
+     * The parser bumps it itself when the months wrap Dec -> Jan. */
+    ctx.default_year = it->year;
 
     void *st = it->fmt->create(&ctx);
     if (!st) {
@@ -688,6 +693,8 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     for (size_t i = 0; i < r.nitems && rc == SAT_OK; i++) {
         look(&r, &r.items[i]);
         r.total_raw += r.items[i].raw_size;
+        if (!r.items[i].size_known && r.items[i].kind != ITEM_BAD)
+            r.total_unknown = 1; /* a pipe: no "of N MB" then */
     }
     if (rc == SAT_OK)
         rc = group_items(&r);

@@ -16,12 +16,4 @@ char *sat_collect_group_key(const char *path);
  * bookkeeping, not logs (389's access.rotationinfo). */
 int sat_collect_skip_name(const char *base);
 
-/* parse.h's sat_parse_ctx may carry a default year for formats whose
- * timestamps have none (syslog); set it when the field exists. */
-#ifdef SAT_PARSE_CTX_HAS_DEFAULT_YEAR
-#define SAT_COLLECT_SET_DEFAULT_YEAR(ctx, y) ((ctx).default_year = (y))
-#else
-#define SAT_COLLECT_SET_DEFAULT_YEAR(ctx, y) ((void)(ctx), (void)(y))
-#endif
-
 #endif
