@@ -174,7 +174,7 @@ static int load_block_dir(sat_trace_reader *r, size_t bi, uint64_t off,
     c = sat_cursor_make(p, (size_t)SAT_BLOCK_HDR_LEN + h->dir_len + 4);
     sat_cursor_skip(&c, SAT_BLOCK_HDR_LEN + h->dir_len);
     uint32_t want = sat_cursor_le32(&c);
-    if (sat_trace_crc32(p, SAT_BLOCK_HDR_LEN + h->dir_len) != want)
+    if (!SAT_CRC_MATCH(sat_trace_crc32(p, SAT_BLOCK_HDR_LEN + h->dir_len), want))
         BLOCK_ERR(SAT_E_CORRUPT, "header checksum mismatch");
     h->data_off = off + SAT_BLOCK_HDR_LEN + h->dir_len + 4;
     if (!r->dir) {
@@ -228,7 +228,7 @@ static int load_column(sat_trace_reader *r, size_t bi, uint64_t off, size_t k,
     if (!s)
         BLOCK_ERR(SAT_E_IO, "column %.*s: read failed", (int)d->namelen,
                   (const char *)d->name);
-    if (sat_trace_crc32(s, (size_t)d->slen) != d->crc)
+    if (!SAT_CRC_MATCH(sat_trace_crc32(s, (size_t)d->slen), d->crc))
         BLOCK_ERR(SAT_E_CORRUPT, "column %.*s: checksum mismatch",
                   (int)d->namelen, (const char *)d->name);
     if (!r->colbuf) {
@@ -528,7 +528,7 @@ static int check_block_data(sat_trace_reader *r, size_t bi, uint64_t off,
         if (!s)
             BLOCK_ERR(SAT_E_IO, "column %.*s: read failed", (int)d->namelen,
                       (const char *)d->name);
-        if (sat_trace_crc32(s, (size_t)d->slen) != d->crc)
+        if (!SAT_CRC_MATCH(sat_trace_crc32(s, (size_t)d->slen), d->crc))
             BLOCK_ERR(SAT_E_CORRUPT, "column %.*s: checksum mismatch",
                       (int)d->namelen, (const char *)d->name);
         if (d->storage == 1 &&

@@ -1,0 +1,109 @@
+/*
+ * gen_trace_corpus.c - makes the seed corpus of fuzz_trace_reader: a few
+ * small valid traces shaped like real 389 data, and truncated / corrupted
+ * variants. Run once by hand (not part of the build):
+ *   cc -Iinclude tests/fuzz/gen_trace_corpus.c build/trace/libsat_trace.a \
+ *      -lzstd -lz -lpthread -o /tmp/gen && /tmp/gen tests/fuzz/corpus/fuzz_trace_reader
+ */
+#include <stdio.h>
+
+#include "satscope/trace.h"
+
+static void write_file(const char *dir, const char *name, const uint8_t *b, size_t n)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "wb");
+    if (f) {
+        fwrite(b, 1, n, f);
+        fclose(f);
+    }
+}
+
+static uint8_t *make(const char *dir, const char *name, int nops, uint32_t rpb,
+                     size_t *len)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    sat_trace_write_opts o = {rpb, 0};
+    sat_diag d = {0};
+    sat_trace_writer *w = sat_trace_writer_create(p, &o, &d);
+    static const char *const dns[] = {"cn=Directory Manager", "",
+                                      "uid=u1,ou=people,dc=example,dc=com"};
+    int64_t ts = 1749367154214871640LL;
+    sat_source s;
+    memset(&s, 0, sizeof s);
+    s.path = sat_str_cstr("access");
+    s.format = sat_str_cstr("389-text");
+    s.first_ts = ts;
+    s.last_ts = ts + nops * 1000000LL;
+    sat_trace_writer_append(w, SAT_TABLE_SOURCE, &s);
+    sat_reject rj = {0, 7, sat_str_cstr("no timestamp"), sat_str_cstr("garbage")};
+    sat_trace_writer_append(w, SAT_TABLE_REJECT, &rj);
+    for (int i = 0; i < nops; i++) {
+        sat_ldap_op op;
+        memset(&op, 0, sizeof op);
+        op.ts_ns = ts + i * 3000117LL;
+        op.result_ts_ns = op.ts_ns + 160000 + (i % 7) * 1000;
+        op.conn = 149981 + i / 4;
+        op.op = i % 4;
+        op.internal_op = SAT_ABSENT;
+        op.type = (uint8_t)(1 + i % 4);
+        op.scope = (uint8_t)(i % 4 == 1 ? 0 : SAT_SCOPE_NONE);
+        op.err = i % 13 ? 0 : 32;
+        op.tag = 101;
+        op.nentries = i % 2;
+        op.etime = 160000 + (i * 7919) % 5000;
+        op.wtime = 54000 + (i * 31) % 900;
+        op.optime = op.etime - op.wtime;
+        op.wbusy = op.wbusy_max = op.wqdepth = SAT_ABSENT;
+        op.target_op = SAT_ABSENT;
+        op.dn = i % 5 ? sat_str_cstr(dns[i % 3]) : SAT_STR_NONE;
+        op.filter = i % 4 == 1 ? sat_str_cstr("(objectClass=*)") : SAT_STR_NONE;
+        op.client_ip = sat_str_cstr("local");
+        sat_trace_writer_append(w, SAT_TABLE_LDAP_OP, &op);
+        if (i % 4 == 3) {
+            sat_ldap_conn c;
+            memset(&c, 0, sizeof c);
+            c.open_ts = i % 8 == 7 ? 0 : op.ts_ns - 5000000;
+            c.close_ts = op.ts_ns + 30000;
+            c.conn = op.conn;
+            c.fd = 65;
+            c.listener = SAT_LISTENER_LDAPI;
+            c.close_code = SAT_CLOSE_U1;
+            c.ops = 4;
+            c.client_ip = sat_str_cstr("local");
+            c.close_reason = sat_str_cstr("Cleanly Closed Connection");
+            sat_trace_writer_append(w, SAT_TABLE_LDAP_CONN, &c);
+        }
+    }
+    sat_trace_writer_close(w, &d);
+    FILE *f = fopen(p, "rb");
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(*len);
+    if (fread(b, 1, *len, f) != *len)
+        *len = 0;
+    fclose(f);
+    return b;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    size_t n;
+    free(make(dir, "valid_small.sat", 12, 0, &n));
+    free(make(dir, "valid_empty.sat", 0, 0, &n));
+    uint8_t *b = make(dir, "valid_multiblock.sat", 60, 16, &n);
+    write_file(dir, "partial_no_footer.sat", b, n - 200);
+    write_file(dir, "partial_mid_block.sat", b, n / 2);
+    write_file(dir, "header_only.sat", b, 20);
+    b[n / 3] ^= 0x20;
+    write_file(dir, "corrupt_block.sat", b, n);
+    b[n / 3] ^= 0x20;
+    b[n - 10] ^= 0x01;
+    write_file(dir, "corrupt_trailer.sat", b, n);
+    free(b);
+    return 0;
+}
