@@ -29,7 +29,7 @@
 
 #include "collect_internal.h"
 
-enum item_kind { ITEM_LOG = 0, ITEM_TRACE, ITEM_BAD };
+enum item_kind { ITEM_LOG = 0, ITEM_TRACE, ITEM_BAD, ITEM_SKIP /* a duplicate */ };
 
 typedef struct item {
     char *path;                 /* owned */
@@ -44,6 +44,8 @@ typedef struct item {
     sat_input *kept;            /* standard input stays open between passes */
     uint64_t raw_size;
     int size_known;             /* a regular file (not a pipe or stdin) */
+    dev_t dev;                  /* identity of a regular file, to read it once */
+    ino_t ino;
     int year;                   /* mtime's year (syslog timestamps have none) */
 } item;
 
@@ -264,6 +266,27 @@ static int add_path(run *r, const char *path)
     return add_item(r, path);
 }
 
+/* The same file named twice (`access*` and `access`, a link, a directory and
+ * a file in it) is read once: reading it twice would count every event twice. */
+static int same_file_before(run *r, size_t i)
+{
+    item *it = &r->items[i];
+    struct stat st;
+    if (strcmp(it->path, "-") == 0 || stat(it->path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    for (size_t k = 0; k < i; k++) {
+        const item *o = &r->items[k];
+        if (o->kind != ITEM_SKIP && o->size_known && o->dev == st.st_dev &&
+            o->ino == st.st_ino) {
+            it->kind = ITEM_SKIP;
+            r->stats->inputs--;
+            warn(r, it->path, "same file as %s; read once", o->path);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* ---- first look at each input ------------------------------------------------------ */
 static void sanitise(const char *p, size_t n, char *out, size_t cap)
 {
@@ -297,6 +320,8 @@ static void look(run *r, item *it)
             if (fstat(fd, &st) == 0) {
                 it->raw_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
                 it->size_known = S_ISREG(st.st_mode);
+                it->dev = st.st_dev;
+                it->ino = st.st_ino;
                 when = st.st_mtime;
             }
             close(fd);
@@ -691,9 +716,12 @@ int sat_collect_run(const char *const *paths, size_t npaths,
         rc = add_path(&r, paths[i]);
     stats->inputs += r.nitems;
     for (size_t i = 0; i < r.nitems && rc == SAT_OK; i++) {
+        if (same_file_before(&r, i))
+            continue;
         look(&r, &r.items[i]);
         r.total_raw += r.items[i].raw_size;
-        if (!r.items[i].size_known && r.items[i].kind != ITEM_BAD)
+        if (!r.items[i].size_known && r.items[i].kind != ITEM_BAD &&
+            r.items[i].kind != ITEM_SKIP)
             r.total_unknown = 1; /* a pipe: no "of N MB" then */
     }
     if (rc == SAT_OK)

@@ -290,6 +290,17 @@ static void test_pattern_and_directory(void)
     CHECK_EQ_INT(rec.nsrc, 3);
     CHECK(rec.nsrc == 3 && strstr(rec.src[0].path, "access.2.gz") != NULL);
 
+    /* The same file named twice is read once. */
+    memset(&rec, 0, sizeof rec);
+    char again[512];
+    snprintf(again, sizeof again, "%s/access.1", tmpdir);
+    const char *twice[] = {pat, again};
+    rc = sat_collect_run(twice, 2, &o, &sink, &st, &d);
+    CHECK_EQ_INT(rc, SAT_OK);
+    CHECK_EQ_INT(rec.nsrc, 3);
+    CHECK_EQ_INT(st.lines, 22);
+    CHECK(strstr(rec.warnings, "access.1: same file as ") != NULL);
+
     /* No match. */
     memset(&rec, 0, sizeof rec);
     snprintf(pat, sizeof pat, "%s/nothing*", tmpdir);
