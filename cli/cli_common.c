@@ -3,6 +3,7 @@
  * tells the user what it rejected (file:line: reason) and what it could not
  * read, the exit code that follows, and time-option parsing.
  */
+#define _XOPEN_SOURCE 700 /* strptime */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
