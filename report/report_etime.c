@@ -232,10 +232,14 @@ static void tbl_print(tbl *t, FILE *out, const char *indent)
         }
     for (size_t r = 0; r < t->nrows; r++) {
         fputs(indent, out);
-        for (int c = 0; c < t->ncol; c++) {
+        /* no trailing blanks: the row ends at its last non-empty cell */
+        int lastc = t->ncol - 1;
+        while (lastc > 0 && !t->right[lastc] && !*t->cells[r * (size_t)t->ncol + (size_t)lastc])
+            lastc--;
+        for (int c = 0; c <= lastc; c++) {
             const char *v = t->cells[r * (size_t)t->ncol + (size_t)c];
             size_t pad = w[c] - disp_width(v);
-            int last = c == t->ncol - 1;
+            int last = c == lastc;
             if (t->right[c])
                 fprintf(out, "%*s%s", (int)pad, "", v);
             else if (last)
@@ -448,8 +452,8 @@ static int render_text(const sat_etime_view *v, FILE *out)
         }
         tbl_print(&t, out, "  ");
         if (v->groups_folded_keys)
-            fprintf(out, "  (about %llu keys past the %s cap are folded into \"(other)\")\n",
-                    (unsigned long long)v->groups_folded_keys, "100000-key");
+            fprintf(out, "  (about %llu keys past the key cap are folded into \"(other)\")\n",
+                    (unsigned long long)v->groups_folded_keys);
     }
 
     /* operations */
@@ -735,8 +739,8 @@ static int render_text(const sat_etime_view *v, FILE *out)
             tbl_print(&t, out, "  ");
         }
     }
-    fputs("\nPercentiles are nearest-rank: exact up to 2048 timed operations per group,\n"
-          "within 0.5% above.\n", out);
+    fputs("\nPercentiles are nearest-rank: exact for groups of up to 2048 timed operations,\n"
+          "within 0.5% of the exact value for larger groups.\n", out);
     return ferror(out) ? SAT_E_IO : SAT_OK;
 }
 
@@ -890,6 +894,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_u64(&j, "total", v->unindexed_total);
     sat_json_u64(&j, "distinct", v->unindexed_distinct);
     sat_json_u64(&j, "folded", v->unindexed_folded);
+    sat_json_set_compact_depth(&j, 4);
     sat_json_array(&j, "searches");
     for (size_t i = 0; i < v->nunindexed; i++) {
         const sat_etime_unindexed *u = &v->unindexed[i];
@@ -915,6 +920,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
     }
     sat_json_end(&j);
     sat_json_end(&j);
+    sat_json_set_compact_depth(&j, 3);
 
     sat_json_object(&j, "binds");
     sat_json_u64(&j, "total", v->binds);
@@ -930,7 +936,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_u64(&j, "root_dn", v->binds_root_dn);
     sat_json_str(&j, "root_dn_name", v->root_dn);
     sat_json_u64(&j, "failed", v->binds_failed);
-    sat_json_set_compact_depth(&j, 4);
+    sat_json_set_compact_depth(&j, 5);
     json_kv(&j, "failed_by_dn", &v->failed_by_dn);
     json_kv(&j, "failed_by_client", &v->failed_by_client);
     sat_json_end(&j);

@@ -1,0 +1,475 @@
+/*
+ * test_etime.c - the etime analyzer (analyze/etime.c) fed handcrafted rows
+ * through its sink, no parser: counts, quantiles and shares, SASL step and
+ * AUTOBIND folding, every letter of notes=P,A, case-insensitive root DN,
+ * result codes above 97, no division by zero without etimes, peak
+ * concurrency (with missing open/close lines), caps with "(other)", and a
+ * merge of two halves equal to a single pass.
+ */
+#include <math.h>
+
+#include "check.h"
+#include "satscope/analyze.h"
+
+#define S 1000000000LL
+#define T0 (1749366000LL * S) /* 2025-06-08T07:00:00Z */
+
+static sat_ldap_op mkop(int type, int64_t conn, int64_t opn, sat_ts_ns ts, int err,
+                        sat_dur_ns etime)
+{
+    sat_ldap_op o;
+    memset(&o, 0, sizeof o);
+    o.ts_ns = ts;
+    o.result_ts_ns = err == SAT_ABSENT ? 0 : ts + (etime > 0 ? etime : 0);
+    o.conn = conn;
+    o.op = opn;
+    o.internal_op = SAT_ABSENT;
+    o.type = (uint8_t)type;
+    o.scope = SAT_SCOPE_NONE;
+    o.err = err;
+    o.tag = SAT_ABSENT;
+    o.nentries = SAT_ABSENT;
+    o.etime = etime;
+    o.wtime = SAT_ABSENT;
+    o.optime = SAT_ABSENT;
+    o.wbusy = o.wbusy_max = o.wqdepth = SAT_ABSENT;
+    o.target_op = SAT_ABSENT;
+    o.client_ip = sat_str_cstr("10.0.0.1");
+    o.bind_dn = sat_str_cstr("uid=app,ou=people,dc=example,dc=com");
+    return o;
+}
+
+static sat_ldap_conn mkconn(int64_t conn, sat_ts_ns open, sat_ts_ns close, int listener,
+                            int code)
+{
+    sat_ldap_conn c;
+    memset(&c, 0, sizeof c);
+    c.open_ts = open;
+    c.close_ts = close;
+    c.conn = conn;
+    c.fd = (int32_t)(64 + conn);
+    c.listener = (uint8_t)listener;
+    c.close_code = (uint8_t)code;
+    c.flags = close ? 0 : SAT_CONNF_UNCLOSED;
+    if (!open)
+        c.flags |= SAT_CONNF_NO_OPEN;
+    c.client_ip = sat_str_cstr("10.0.0.1");
+    return c;
+}
+
+static const sat_etime_row *op_row(const sat_etime_view *v, const char *name)
+{
+    for (size_t i = 0; i < v->nops_rows; i++)
+        if (strcmp(v->ops_rows[i].key, name) == 0)
+            return &v->ops_rows[i];
+    return NULL;
+}
+
+static uint64_t err_count(const sat_etime_view *v, int code)
+{
+    for (size_t i = 0; i < v->nerrors; i++)
+        if (v->errors[i].code == code)
+            return v->errors[i].count;
+    return 0;
+}
+
+static void test_counts_quantiles_shares(void)
+{
+    sat_etime *e = sat_etime_create(NULL);
+    sat_event_sink k = sat_etime_sink(e);
+    /* 100 searches with etime 1..100 ms, wtime 1 ms, optime etime-1ms */
+    for (int i = 1; i <= 100; i++) {
+        sat_ldap_op o = mkop(SAT_OP_SRCH, 1, i, T0 + i * S, 0, (sat_dur_ns)i * 1000000);
+        o.wtime = 1000000;
+        o.optime = o.etime - 1000000;
+        o.dn = sat_str_cstr("dc=example,dc=com");
+        o.filter = sat_str_cstr("(uid=u1)");
+        o.filter_shape = sat_str_cstr("(uid=*)");
+        o.nentries = 1;
+        CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), 0);
+    }
+    /* 10 MODs of 505 ms each: same total as all the searches (5.05 s) */
+    for (int i = 0; i < 10; i++) {
+        sat_ldap_op o = mkop(SAT_OP_MOD, 2, i, T0 + 50 * S, 0, 505000000);
+        o.dn = sat_str_cstr("uid=x,dc=example,dc=com");
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
+    }
+    /* an unbind and an abandon: counted, no timings */
+    sat_ldap_op u = mkop(SAT_OP_UNBIND, 1, 101, T0 + 101 * S, SAT_ABSENT, SAT_ABSENT);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &u);
+    sat_ldap_op ab = mkop(SAT_OP_ABANDON, 2, 11, T0 + 60 * S, SAT_ABSENT, SAT_ABSENT);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
+    /* an internal op is not counted in the tables */
+    sat_ldap_op in = mkop(SAT_OP_SRCH, 2, 12, T0 + 60 * S, 0, 7 * S);
+    in.internal_depth = 1;
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &in);
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    const sat_etime_view *v = sat_etime_get_view(e);
+    CHECK(v != NULL);
+    CHECK_EQ_INT(v->ops, 112);
+    CHECK_EQ_INT(v->results, 110);
+    CHECK_EQ_INT(v->internal_ops, 1);
+    CHECK(fabs(v->span_s - 100.0) < 1e-9);
+    const sat_etime_row *s = op_row(v, "SRCH");
+    CHECK(s != NULL);
+    CHECK_EQ_INT(s->count, 100);
+    CHECK(fabs(s->p50_s - 0.050) < 1e-12);
+    CHECK(fabs(s->p90_s - 0.090) < 1e-12);
+    CHECK(fabs(s->p99_s - 0.099) < 1e-12);
+    CHECK(fabs(s->p999_s - 0.100) < 1e-12);
+    CHECK(fabs(s->max_s - 0.100) < 1e-12);
+    CHECK(fabs(s->mean_s - 0.0505) < 1e-12);
+    CHECK(fabs(s->total_s - 5.05) < 1e-9);
+    CHECK(fabs(s->share - 0.5) < 1e-9);
+    CHECK(fabs(s->rate - 1.0) < 1e-9);
+    CHECK(fabs(s->wtime_mean_s - 0.001) < 1e-12);
+    CHECK(fabs(s->optime_mean_s - 0.0495) < 1e-12);
+    const sat_etime_row *m = op_row(v, "MOD");
+    CHECK(m && fabs(m->share - 0.5) < 1e-9);
+    CHECK(m && isnan(m->wtime_mean_s));
+    const sat_etime_row *un = op_row(v, "UNBIND");
+    CHECK(un && un->count == 1 && isnan(un->mean_s) && isnan(un->p99_s) && isnan(un->share));
+    CHECK(op_row(v, "ABANDON") != NULL);
+    CHECK_EQ_INT(v->all.count, 110);
+    CHECK(fabs(v->all.share - 1.0) < 1e-12);
+    CHECK_EQ_INT(v->abandons, 1);
+    CHECK_EQ_INT(v->unbinds, 1);
+    CHECK_EQ_INT(v->entries, 100);
+    CHECK_EQ_INT(err_count(v, 0), 110);
+    /* minutes: 07:00 .. 07:01, dense */
+    CHECK_EQ_INT(v->nminutes, 2);
+    CHECK_EQ_INT(v->minutes[0].ops + v->minutes[1].ops, 112);
+    CHECK_EQ_INT(v->bases.n, 1);
+    CHECK_EQ_INT(v->bases.rows[0].count, 100);
+    sat_etime_free(e);
+}
+
+static void test_binds_notes_codes(void)
+{
+    sat_etime *e = sat_etime_create(NULL);
+    sat_event_sink k = sat_etime_sink(e);
+    /* SASL GSSAPI: two in-progress steps then success = one bind */
+    for (int i = 0; i < 3; i++) {
+        sat_ldap_op o = mkop(SAT_OP_BIND, 5, i, T0 + i, i < 2 ? 14 : 0, 1000);
+        o.dn = sat_str_cstr("");
+        o.method = sat_str_cstr("GSSAPI");
+        if (i < 2)
+            o.flags |= SAT_OPF_SASL_INPROGRESS;
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
+    }
+    /* LDAPI: AUTOBIND then its SASL/EXTERNAL BIND = one bind, root DN */
+    sat_ldap_op a = mkop(SAT_OP_AUTOBIND, 6, SAT_ABSENT, T0 + 10, SAT_ABSENT, SAT_ABSENT);
+    a.dn = sat_str_cstr("cn=Directory Manager");
+    a.client_ip = sat_str_cstr("local");
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &a);
+    sat_ldap_op b = mkop(SAT_OP_BIND, 6, 0, T0 + 11, 0, 1000);
+    b.dn = sat_str_cstr("");
+    b.method = sat_str_cstr("EXTERNAL");
+    b.client_ip = sat_str_cstr("local");
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &b);
+    /* an AUTOBIND alone (no BIND follows) is a bind of its own */
+    sat_ldap_op a2 = mkop(SAT_OP_AUTOBIND, 7, SAT_ABSENT, T0 + 12, SAT_ABSENT, SAT_ABSENT);
+    a2.dn = sat_str_cstr("uid=svc,dc=example,dc=com");
+    a2.client_ip = sat_str_cstr("local");
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &a2);
+    /* root DN in any case and spacing; anonymous; failed binds */
+    sat_ldap_op r = mkop(SAT_OP_BIND, 8, 0, T0 + 13, 0, 1000);
+    r.dn = sat_str_cstr("CN=Directory Manager");
+    r.method = sat_str_cstr("SIMPLE");
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &r);
+    r.dn = sat_str_cstr("cn = directory manager ");
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &r);
+    sat_ldap_op an = mkop(SAT_OP_BIND, 9, 0, T0 + 14, 0, 1000);
+    an.dn = sat_str_cstr("");
+    an.method = sat_str_cstr("SIMPLE");
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &an);
+    for (int i = 0; i < 3; i++) {
+        sat_ldap_op f = mkop(SAT_OP_BIND, 10, i, T0 + 15, 49, 1000);
+        f.dn = sat_str_cstr(i ? "uid=Bob,dc=example,dc=com" : "uid=bob,dc=example,dc=com");
+        f.method = sat_str_cstr("SIMPLE");
+        f.client_ip = sat_str_cstr("192.0.2.9");
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &f);
+    }
+    /* notes=P,A: one P and one A; notes=U; an unindexed search twice */
+    for (int i = 0; i < 2; i++) {
+        sat_ldap_op s = mkop(SAT_OP_SRCH, 11, i, T0 + 16, 0, (i + 1) * S);
+        s.notes = SAT_NOTE_P | SAT_NOTE_A;
+        s.dn = sat_str_cstr("dc=example,dc=com");
+        s.filter = sat_str_cstr("(description=*x*)");
+        s.nentries = 500;
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &s);
+    }
+    sat_ldap_op s2 = mkop(SAT_OP_SRCH, 11, 3, T0 + 17, 0, S / 10);
+    s2.notes = SAT_NOTE_U;
+    s2.dn = sat_str_cstr("dc=example,dc=com");
+    s2.filter = sat_str_cstr("(&(objectclass=person)(cn=a*))");
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &s2);
+    /* result codes above 97 */
+    sat_ldap_op x = mkop(SAT_OP_EXT, 12, 0, T0 + 18, 118, 100);
+    x.method = sat_str_cstr("1.3.6.1.1.8");
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &x);
+    x.err = 4096;
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &x);
+    x.err = 123;
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &x);
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    const sat_etime_view *v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->sasl_steps, 2);
+    CHECK_EQ_INT(v->binds_sasl, 2); /* GSSAPI + EXTERNAL */
+    CHECK_EQ_INT(v->autobinds, 2);
+    /* GSSAPI 1 + (AUTOBIND+BIND) 1 + lone AUTOBIND 1 + 2 root + 1 anon + 3 failed */
+    CHECK_EQ_INT(v->binds, 9);
+    CHECK_EQ_INT(v->binds_root_dn, 3); /* the autobind's root + 2 simple */
+    CHECK_EQ_INT(v->binds_anonymous, 1);
+    CHECK_EQ_INT(v->binds_simple, 5);
+    CHECK_EQ_INT(v->binds_failed, 3);
+    CHECK_EQ_INT(v->failed_by_dn.n, 1); /* DNs compared case-insensitively */
+    CHECK_EQ_INT(v->failed_by_dn.rows[0].count, 3);
+    CHECK_EQ_INT(v->failed_by_client.rows[0].count, 3);
+    CHECK_EQ_INT(v->sasl_mechs.n, 2);
+    CHECK_EQ_INT(v->notes[0], 2); /* A */
+    CHECK_EQ_INT(v->notes[1], 1); /* U */
+    CHECK_EQ_INT(v->notes[3], 2); /* P */
+    CHECK_EQ_INT(v->paged, 2);
+    CHECK_EQ_INT(v->unindexed_total, 3);
+    CHECK_EQ_INT(v->unindexed_distinct, 2);
+    CHECK(v->nunindexed == 2);
+    CHECK_EQ_INT(v->unindexed[0].count, 2);
+    CHECK_EQ_STR(v->unindexed[0].filter, "(description=*x*)");
+    CHECK(fabs(v->unindexed[0].etime_max_s - 2.0) < 1e-12);
+    CHECK_EQ_INT(v->unindexed[0].nentries_max, 500);
+    CHECK_EQ_INT(err_count(v, 118), 1);
+    CHECK_EQ_INT(err_count(v, 4096), 1);
+    CHECK_EQ_INT(err_count(v, 123), 1);
+    CHECK_EQ_INT(err_count(v, 49), 3);
+    CHECK_EQ_INT(err_count(v, 14), 2);
+    CHECK_EQ_INT(v->ext_ops, 3);
+    sat_etime_free(e);
+}
+
+static void test_no_etime_no_division(void)
+{
+    sat_etime *e = sat_etime_create(NULL);
+    sat_event_sink k = sat_etime_sink(e);
+    /* one instant, results without etime (OpenLDAP 2.4 logs none) */
+    for (int i = 0; i < 3; i++) {
+        sat_ldap_op o = mkop(SAT_OP_SRCH, 1, i, T0, 0, SAT_ABSENT);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
+    }
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    const sat_etime_view *v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->all.count, 3);
+    CHECK_EQ_INT(v->all.timed, 0);
+    CHECK(isnan(v->all.mean_s) && isnan(v->all.p99_s) && isnan(v->all.share));
+    CHECK(isnan(v->all.rate)); /* zero-length span */
+    CHECK(v->span_s == 0);
+    sat_etime_free(e);
+    /* all etimes zero (whole-second logs): share undefined, not NaN-crashy */
+    e = sat_etime_create(NULL);
+    k = sat_etime_sink(e);
+    sat_ldap_op o = mkop(SAT_OP_SRCH, 1, 0, T0, 0, 0);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
+    sat_etime_finish(e);
+    v = sat_etime_get_view(e);
+    CHECK(v->all.mean_s == 0 && isnan(v->all.share));
+    sat_etime_free(e);
+    /* nothing at all */
+    e = sat_etime_create(NULL);
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->ops, 0);
+    CHECK_EQ_INT(v->nminutes, 0);
+    CHECK_EQ_INT(v->peak_concurrent, 0);
+    sat_etime_free(e);
+}
+
+static void test_peak_concurrency(void)
+{
+    sat_etime *e = sat_etime_create(NULL);
+    sat_event_sink k = sat_etime_sink(e);
+    sat_ldap_conn c;
+    /* [0,10] [5,15] [10,20]: at 10 one closes as one opens -> peak 2 */
+    c = mkconn(1, T0, T0 + 10 * S, SAT_LISTENER_LDAP, SAT_CLOSE_U1);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+    c = mkconn(2, T0 + 5 * S, T0 + 15 * S, SAT_LISTENER_LDAPS, SAT_CLOSE_T1);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+    c = mkconn(3, T0 + 10 * S, T0 + 20 * S, SAT_LISTENER_LDAPI, SAT_CLOSE_B1);
+    c.close_reason = sat_str_cstr("error 32 (Broken pipe)");
+    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    const sat_etime_view *v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->conns, 3);
+    CHECK_EQ_INT(v->peak_concurrent, 2);
+    CHECK(v->peak_at == T0 + 5 * S);
+    CHECK_EQ_INT(v->by_listener[SAT_LISTENER_LDAPS], 1);
+    CHECK_EQ_INT(v->by_close_code[SAT_CLOSE_T1], 1);
+    CHECK_EQ_INT(v->broken_pipe, 1);
+    CHECK_EQ_INT(v->fds_taken, 3);
+    CHECK_EQ_INT(v->fds_returned, 3);
+    CHECK_EQ_INT(v->highest_fd, 67);
+    /* a connection without its open line (open since before the log) and
+     * one never closed overlap everything: peak 4 */
+    c = mkconn(4, 0, T0 + 12 * S, SAT_LISTENER_LDAP, SAT_CLOSE_U1);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+    c = mkconn(5, T0 + 6 * S, 0, SAT_LISTENER_LDAP, SAT_CLOSE_NONE);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->peak_concurrent, 4);
+    CHECK_EQ_INT(v->conns_no_open, 1);
+    CHECK_EQ_INT(v->conns_unclosed, 1);
+    sat_etime_free(e);
+}
+
+static void feed_mixed(sat_etime *e, int from, int to)
+{
+    sat_event_sink k = sat_etime_sink(e);
+    for (int i = from; i < to; i++) {
+        int type = (i % 7 == 0) ? SAT_OP_BIND : (i % 5 == 0) ? SAT_OP_MOD : SAT_OP_SRCH;
+        sat_ldap_op o = mkop(type, i / 10, i % 10, T0 + (sat_ts_ns)i * (S / 10),
+                             (i % 13 == 0) ? 32 : 0,
+                             (sat_dur_ns)(1000 + (i * 7919) % 5000000));
+        o.wtime = 500;
+        o.optime = o.etime - 500;
+        char cl[32], base[48];
+        snprintf(cl, sizeof cl, "10.0.%d.%d", i % 3, i % 17);
+        snprintf(base, sizeof base, "ou=g%d,dc=example,dc=com", i % 11);
+        o.client_ip = sat_str_cstr(cl);
+        o.dn = sat_str_cstr(base);
+        o.filter = sat_str_cstr("(uid=x)");
+        o.filter_shape = sat_str_cstr("(uid=*)");
+        o.method = sat_str_cstr("SIMPLE");
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
+        if (i % 10 == 0) {
+            sat_ldap_conn c = mkconn(i / 10, T0 + (sat_ts_ns)i * (S / 10),
+                                     T0 + (sat_ts_ns)(i + 25) * (S / 10), SAT_LISTENER_LDAP,
+                                     SAT_CLOSE_U1);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+        }
+    }
+}
+
+static int rows_equal(const sat_etime_row *a, const sat_etime_row *b)
+{
+#define FEQ(x) ((isnan(a->x) && isnan(b->x)) || fabs(a->x - b->x) <= 1e-9 * (1 + fabs(a->x)))
+    return strcmp(a->key, b->key) == 0 && a->count == b->count && a->timed == b->timed &&
+           a->errors == b->errors && FEQ(mean_s) && FEQ(p50_s) && FEQ(p90_s) &&
+           FEQ(p99_s) && FEQ(p999_s) && FEQ(max_s) && FEQ(total_s) && FEQ(share) &&
+           FEQ(rate) && FEQ(wtime_mean_s) && FEQ(optime_mean_s);
+#undef FEQ
+}
+
+static void test_merge_equals_single_pass(void)
+{
+    for (int by = SAT_ETIME_BY_NONE; by <= SAT_ETIME_BY_MINUTE; by++) {
+        sat_etime_opts o;
+        memset(&o, 0, sizeof o);
+        o.by = by;
+        sat_etime *one = sat_etime_create(&o), *a = sat_etime_create(&o),
+                  *b = sat_etime_create(&o);
+        feed_mixed(one, 0, 6000);
+        feed_mixed(a, 0, 2500);
+        feed_mixed(b, 2500, 6000);
+        CHECK_EQ_INT(sat_etime_finish(one), 0);
+        CHECK_EQ_INT(sat_etime_merge(a, b), 0);
+        CHECK_EQ_INT(sat_etime_finish(a), 0);
+        const sat_etime_view *v1 = sat_etime_get_view(one), *v2 = sat_etime_get_view(a);
+        CHECK(rows_equal(&v1->all, &v2->all));
+        CHECK_EQ_INT(v1->nops_rows, v2->nops_rows);
+        for (size_t i = 0; i < v1->nops_rows && i < v2->nops_rows; i++)
+            CHECK(rows_equal(&v1->ops_rows[i], &v2->ops_rows[i]));
+        CHECK_EQ_INT(v1->ngroups, v2->ngroups);
+        for (size_t i = 0; i < v1->ngroups && i < v2->ngroups; i++)
+            CHECK(rows_equal(&v1->groups[i], &v2->groups[i]));
+        CHECK_EQ_INT(v1->peak_concurrent, v2->peak_concurrent);
+        CHECK_EQ_INT(v1->binds, v2->binds);
+        CHECK_EQ_INT(v1->nminutes, v2->nminutes);
+        CHECK_EQ_INT(v1->clients.unique, v2->clients.unique);
+        CHECK_EQ_INT(err_count(v1, 32), err_count(v2, 32));
+        if (by == SAT_ETIME_BY_CLIENT)
+            CHECK_EQ_INT(v1->ngroups, 51);
+        if (by == SAT_ETIME_BY_FILTER)
+            CHECK(v1->ngroups == 3); /* (uid=*), [BIND], [MOD] */
+        sat_etime_free(one);
+        sat_etime_free(a);
+        sat_etime_free(b);
+    }
+}
+
+static void test_key_cap(void)
+{
+    sat_etime_opts o;
+    memset(&o, 0, sizeof o);
+    o.by = SAT_ETIME_BY_CLIENT;
+    o.max_keys = 10;
+    sat_etime *e = sat_etime_create(&o);
+    sat_event_sink k = sat_etime_sink(e);
+    for (int i = 0; i < 100; i++) {
+        sat_ldap_op op = mkop(SAT_OP_SRCH, i, 1, T0 + i, 0, 1000);
+        char cl[32];
+        snprintf(cl, sizeof cl, "10.1.0.%d", i);
+        op.client_ip = sat_str_cstr(cl);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &op);
+    }
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    const sat_etime_view *v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->ngroups, 11);
+    CHECK_EQ_STR(v->groups[10].key, "(other)");
+    CHECK_EQ_INT(v->groups[10].count, 90);
+    CHECK(v->groups_folded_keys >= 88 && v->groups_folded_keys <= 92);
+    sat_etime_free(e);
+}
+
+static void test_by_parse(void)
+{
+    CHECK_EQ_INT(sat_etime_by_parse("op"), SAT_ETIME_BY_OP);
+    CHECK_EQ_INT(sat_etime_by_parse("filter"), SAT_ETIME_BY_FILTER);
+    CHECK_EQ_INT(sat_etime_by_parse("minute"), SAT_ETIME_BY_MINUTE);
+    CHECK(sat_etime_by_parse("nope") < 0);
+    CHECK(sat_etime_by_parse(NULL) < 0);
+    CHECK(sat_analyzer_find("etime") != NULL);
+    CHECK(sat_analyzer_find("nope") == NULL);
+}
+
+static void test_rejects_and_sources(void)
+{
+    sat_etime *e = sat_etime_create(NULL);
+    sat_event_sink k = sat_etime_sink(e);
+    for (int i = 0; i < 3; i++) {
+        sat_reject r;
+        memset(&r, 0, sizeof r);
+        r.source = 0;
+        r.line_no = (uint64_t)(10 + i);
+        r.reason = sat_str_cstr("no timestamp");
+        r.excerpt = sat_str_cstr("garbage");
+        sat_sink_emit(&k, SAT_TABLE_REJECT, &r);
+    }
+    sat_source s;
+    memset(&s, 0, sizeof s);
+    s.id = 0;
+    s.path = sat_str_cstr("access.log");
+    s.format = sat_str_cstr("389-text");
+    s.compression = sat_str_cstr("none");
+    s.lines = 1000;
+    s.rejects = 250; /* more than the sampled rows */
+    sat_sink_emit(&k, SAT_TABLE_SOURCE, &s);
+    sat_etime_finish(e);
+    const sat_etime_view *v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->rejects, 250);
+    CHECK_EQ_INT(v->nreject_samples, 3);
+    CHECK_EQ_STR(v->reject_samples[0].path, "access.log");
+    sat_etime_free(e);
+}
+
+int main(void)
+{
+    test_by_parse();
+    test_counts_quantiles_shares();
+    test_binds_notes_codes();
+    test_no_etime_no_division();
+    test_peak_concurrency();
+    test_merge_equals_single_pass();
+    test_key_cap();
+    test_rejects_and_sources();
+    return CHECK_DONE();
+}
