@@ -57,7 +57,9 @@ static int parse_local_time(const char *s, size_t n, sat_ts_ns *ts, int32_t *off
         digits(s, n, 11, 2, &h) || s[13] != ':' || digits(s, n, 14, 2, &mi) ||
         s[16] != ':' || digits(s, n, 17, 2, &sec))
         return -1;
-    if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 || sec > 60)
+    /* int64 nanoseconds since 1970 end in 2262 */
+    if (Y < 1970 || Y > 2261 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 ||
+        sec > 60)
         return -1;
     size_t i = 19;
     int64_t frac = 0;
@@ -218,7 +220,8 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
     int r;
     while ((r = sat_json_object_next(&it, &k, &v)) == 1) {
         int64_t n = 0;
-        int isnum = sat_json_to_i64(&v, &n) == 0;
+        /* only numbers are worth converting (most values are strings) */
+        int isnum = v.type == SAT_JSON_NUMBER ? sat_json_to_i64(&v, &n) == 0 : 0;
         switch (k.len ? k.ptr[0] : 0) {
         case 'a':
             if (sat_json_key_is(&k, "attrs")) f_attrs = v;
@@ -598,6 +601,7 @@ static int j_line(void *state, const char *line, size_t len, uint64_t line_no)
 
     size_t i = 0;
     for (;;) {
+        int begun_here = 0; /* the object opened on this line: decode in place */
         if (!s->active) {
             while (i < len && is_ws(line[i]))
                 i++;
@@ -617,6 +621,7 @@ static int j_line(void *state, const char *line, size_t len, uint64_t line_no)
             s->depth = s->in_str = s->esc = 0;
             s->len = 0;
             s->start_line = line_no;
+            begun_here = 1;
         } else if (i == 0 && len > 0 && line[0] == '{' && !s->in_str) {
             /* a '{' in column 0 opens a new top-level object in both the
              * one-line and the pretty layout: the previous one was cut short */
@@ -632,12 +637,26 @@ static int j_line(void *state, const char *line, size_t len, uint64_t line_no)
         for (; i < len; i++) {
             char c = line[i];
             if (s->in_str) {
-                if (s->esc)
-                    s->esc = 0;
-                else if (c == '\\')
-                    s->esc = 1;
-                else if (c == '"')
-                    s->in_str = 0;
+                /* jump to the closing quote (one not preceded by an odd run
+                 * of backslashes); a string never continues on the next line */
+                const char *q = line + i;
+                for (;;) {
+                    q = (const char *)memchr(q, '"', (size_t)(line + len - q));
+                    if (!q)
+                        break;
+                    const char *b = q;
+                    while (b > line + i && b[-1] == '\\')
+                        b--;
+                    if (((q - b) & 1) == 0)
+                        break;
+                    q++;
+                }
+                if (!q) {
+                    i = len;
+                    break;
+                }
+                i = (size_t)(q - line);
+                s->in_str = 0;
             } else if (c == '"') {
                 s->in_str = 1;
             } else if (c == '{' || c == '[') {
@@ -657,7 +676,15 @@ static int j_line(void *state, const char *line, size_t len, uint64_t line_no)
             s->resync = !done;
             return rc;
         }
-        int rc = append(s, line + start, i - start);
+        int rc;
+        if (done && begun_here) { /* one object per line: no copy */
+            s->active = 0;
+            rc = sat_389json_object(ctx, line + start, i - start, line_no);
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        rc = append(s, line + start, i - start);
         if (rc < 0)
             return rc;
         if (!done) {

@@ -225,7 +225,9 @@ static const char *rfc3339(const char *p, const char *end, sat_ts_ns *ts, int32_
         (p[10] != 'T' && p[10] != ' ') || fixed_digits(p + 11, end, 2, &h) || p[13] != ':' ||
         fixed_digits(p + 14, end, 2, &mi) || p[16] != ':' || fixed_digits(p + 17, end, 2, &s))
         return NULL;
-    if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 || s > 60)
+    /* int64 nanoseconds since 1970 end in 2262 */
+    if (Y < 1970 || Y > 2261 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 ||
+        s > 60)
         return NULL;
     p += 19;
     int64_t frac = 0;
@@ -718,6 +720,8 @@ static int ol_line(void *state, const char *line, size_t len, uint64_t line_no)
         if (s->last_month && px.mon < s->last_month && s->last_month - px.mon >= 6)
             s->year++; /* Dec -> Jan within one file */
         s->last_month = px.mon;
+        if (s->year < 1970 || s->year > 2261)
+            return sat_parse_reject(ctx, line_no, "year out of range", line, len);
         px.ts = bsd_ts(s->year, &px);
     }
     if (px.host && px.hlen && src && !src->server_name.ptr) {

@@ -55,7 +55,7 @@ static void test_json_lite(void)
 
     static const char *const bad[] = {
         "{\"a\":}", "{\"a\" 1}", "{\"a\":1 \"b\":2}", "{\"a\":[1,2}", "{\"a\":\"x}",
-        "{\"a\":[}]}", "{a:1}", "{\"a\":1,,}", "{\"a\":\"\x01\"}", "{\"a\":tru}"};
+        "{\"a\":[}]}", "{a:1}", "{\"a\":1,,}", "{\"a\":tru}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int r;
         CHECK_EQ_INT(sat_json_object_begin(&it, bad[i], strlen(bad[i])), 0);
