@@ -47,6 +47,7 @@ typedef struct shown_reject {
 typedef struct tee_ctx {
     const sat_event_sink *inner;
     int quiet;
+    unsigned long warnings; /* warnings already printed */
     shown_reject shown[SHOWN_REJECTS];
     size_t nshown;
     char **paths; /* by source id, for naming rejects */
@@ -108,7 +109,8 @@ static int tee_conn(void *vctx, const sat_ldap_conn *c)
 
 static void warn_stderr(void *ctx, const char *where, const char *msg)
 {
-    const tee_ctx *t = ctx;
+    tee_ctx *t = ctx;
+    t->warnings++;
     if (!t->quiet)
         fprintf(stderr, "satscope: %s%s%s\n", where ? where : "",
                 where && *where ? ": " : "", msg);
@@ -155,7 +157,8 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
                     "satscope: %llu of %llu lines rejected%s; the rest was analysed\n",
                     (unsigned long long)st->rejects, (unsigned long long)st->lines,
                     st->rejects > t.nshown ? " (the first shown above)" : "");
-        if (rc < 0 && diag.msg[0] && rc != SAT_E_STOP)
+        /* Input problems were already warned about one by one. */
+        if (rc < 0 && diag.msg[0] && rc != SAT_E_STOP && t.warnings == 0)
             fprintf(stderr, "satscope: %s%s%s\n", diag.where,
                     diag.where[0] ? ": " : "", diag.msg);
     }
@@ -167,9 +170,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
         free(t.paths[i]);
     free(t.paths);
 
-    if (st->unreadable || (rc < 0 && rc != SAT_E_TRUNCATED && st->inputs == 0))
-        return SAT_EXIT_UNREADABLE;
-    if (rc < 0 && st->lines == 0 && st->traces == 0)
+    if (st->unreadable || (rc < 0 && st->lines == 0 && st->traces == 0))
         return SAT_EXIT_UNREADABLE;
     if (st->rejects || st->truncated || rc < 0)
         return SAT_EXIT_REJECTS;

@@ -18,7 +18,8 @@ static void report_problem(void *vctx, const char *where, const char *msg)
 {
     verify_ctx *v = vctx;
     v->problems++;
-    printf("%s: %s%s%s\n", v->path, where ? where : "", where && *where ? ": " : "", msg);
+    /* The trace library names the file in `where` ("t.sat: block 3 ..."). */
+    printf("%s: %s\n", where && *where ? where : v->path, msg);
 }
 
 static int run_verify(int argc, char **argv)
@@ -48,7 +49,7 @@ static int run_verify(int argc, char **argv)
             code = SAT_EXIT_UNREADABLE;
         } else {
             if (v.problems == 0)
-                printf("%s: %s%s%s\n", argv[i], diag.where, diag.where[0] ? ": " : "",
+                printf("%s: %s\n", diag.where[0] ? diag.where : argv[i],
                        diag.msg[0] ? diag.msg : sat_strerror(rc));
             printf("%s: DAMAGED\n", argv[i]);
             if (code == SAT_EXIT_OK)
