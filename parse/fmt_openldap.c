@@ -27,6 +27,8 @@
 
 #include <time.h>
 
+/* ctx->source->server_name / server_version point into this state: valid
+ * until destroy (collect/ emits the source row before destroying it). */
 typedef struct ol_state {
     sat_parse_ctx *ctx;
     int year;       /* for BSD syslog timestamps */
