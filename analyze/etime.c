@@ -99,7 +99,7 @@ struct sat_etime {
     uint8_t *gfoldbits;
     sat_strtab minutes; /* key: int64 minute number; val et_group */
     int64_t last_minute;
-    uint32_t last_minute_idx;
+    et_group *last_minute_grp; /* payloads never move (strtab.h) */
 
     uint64_t ops, results, unfinished, internal_ops, no_request, persistent,
         paged, entries, ext_ops, abandons, unbinds, whole_base;
@@ -377,15 +377,15 @@ static void ktab_merge(sat_etime *e, et_ktab *into, const et_ktab *from)
     for (size_t i = 0; i < from->t.n; i++) {
         const et_kv *s = (const et_kv *)sat_strtab_val(&from->t, i);
         int capped;
-        et_kv *v = (et_kv *)sat_strtab_upsert(&into->t, from->t.keys[i],
-                                              from->t.lens[i], NULL, &capped);
+        et_kv *v = (et_kv *)sat_strtab_upsert(&into->t, sat_strtab_key(&from->t, i),
+                                              sat_strtab_len(&from->t, i), NULL, &capped);
         if (!v) {
             if (!capped) {
                 e->nomem = 1;
                 continue;
             }
             v = &into->other;
-            fold_mark(&into->foldbits, from->t.keys[i], from->t.lens[i], &e->nomem);
+            fold_mark(&into->foldbits, sat_strtab_key(&from->t, i), sat_strtab_len(&from->t, i), &e->nomem);
         }
         v->count += s->count;
         v->timed += s->timed;
@@ -874,7 +874,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         int64_t minute = ts / 60000000000LL;
         et_group *mg;
         if (minute == e->last_minute) {
-            mg = (et_group *)sat_strtab_val(&e->minutes, e->last_minute_idx);
+            mg = e->last_minute_grp;
         } else {
             int is_new;
             mg = (et_group *)sat_strtab_upsert(&e->minutes, &minute, sizeof minute,
@@ -883,8 +883,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
                 if (is_new)
                     sat_qsketch_init(&mg->q, 0);
                 e->last_minute = minute;
-                e->last_minute_idx = (uint32_t)(((unsigned char *)mg - e->minutes.vals) /
-                                                 sizeof(et_group));
+                e->last_minute_grp = mg;
             } else {
                 e->nomem = 1;
             }
@@ -929,8 +928,10 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 
     switch (t) {
     case SAT_OP_SRCH:
-        if (op->dn.ptr)
+        if (op->dn.ptr && op->dn.len)
             ktab_add(e, &e->bases, op->dn.ptr, op->dn.len, op);
+        else if (op->dn.ptr)
+            ktab_add(e, &e->bases, "(root DSE)", 10, op);
         if (op->filter.ptr)
             ktab_add(e, &e->filters, op->filter.ptr, op->filter.len, op);
         if (op->scope == SAT_SCOPE_SUB &&
@@ -1026,7 +1027,7 @@ static void merge_group_tab(sat_etime *e, sat_strtab *into, const sat_strtab *fr
     for (size_t i = 0; i < from->n; i++) {
         const et_group *s = (const et_group *)sat_strtab_val(from, i);
         int is_new, capped;
-        et_group *g = (et_group *)sat_strtab_upsert(into, from->keys[i], from->lens[i],
+        et_group *g = (et_group *)sat_strtab_upsert(into, sat_strtab_key(from, i), sat_strtab_len(from, i),
                                                     &is_new, &capped);
         if (g && is_new)
             sat_qsketch_init(&g->q, 0);
@@ -1036,7 +1037,7 @@ static void merge_group_tab(sat_etime *e, sat_strtab *into, const sat_strtab *fr
                 continue;
             }
             g = other;
-            fold_mark(foldbits, from->keys[i], from->lens[i], &e->nomem);
+            fold_mark(foldbits, sat_strtab_key(from, i), sat_strtab_len(from, i), &e->nomem);
         }
         if (grp_merge(g, s) < 0)
             e->nomem = 1;
@@ -1082,8 +1083,8 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     for (int i = 0; i < ET_ERR_FAST; i++)
         e->err_fast[i] += from->err_fast[i];
     for (size_t i = 0; i < from->err_other.n; i++) {
-        uint64_t *c = (uint64_t *)sat_strtab_upsert(&e->err_other, from->err_other.keys[i],
-                                                    from->err_other.lens[i], NULL, NULL);
+        uint64_t *c = (uint64_t *)sat_strtab_upsert(&e->err_other, sat_strtab_key(&from->err_other, i),
+                                                    sat_strtab_len(&from->err_other, i), NULL, NULL);
         if (c)
             *c += *(const uint64_t *)sat_strtab_val(&from->err_other, i);
         else
@@ -1095,8 +1096,8 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     for (size_t i = 0; i < from->unidx.n; i++) {
         const et_unidx *s = (const et_unidx *)sat_strtab_val(&from->unidx, i);
         int capped;
-        et_unidx *u = (et_unidx *)sat_strtab_upsert(&e->unidx, from->unidx.keys[i],
-                                                    from->unidx.lens[i], NULL, &capped);
+        et_unidx *u = (et_unidx *)sat_strtab_upsert(&e->unidx, sat_strtab_key(&from->unidx, i),
+                                                    sat_strtab_len(&from->unidx, i), NULL, &capped);
         if (!u) {
             if (capped)
                 e->unidx_folded += s->count;
@@ -1135,8 +1136,8 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     e->binds_failed += from->binds_failed;
     for (size_t i = 0; i < from->ldapi.n; i++) {
         const et_ldapi *s = (const et_ldapi *)sat_strtab_val(&from->ldapi, i);
-        et_ldapi *l = (et_ldapi *)sat_strtab_upsert(&e->ldapi, from->ldapi.keys[i],
-                                                    from->ldapi.lens[i], NULL, NULL);
+        et_ldapi *l = (et_ldapi *)sat_strtab_upsert(&e->ldapi, sat_strtab_key(&from->ldapi, i),
+                                                    sat_strtab_len(&from->ldapi, i), NULL, NULL);
         if (!l) {
             e->nomem = 1;
             continue;
@@ -1178,7 +1179,7 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     }
     for (size_t i = 0; i < from->epochs.n; i++) {
         uint32_t server;
-        memcpy(&server, from->epochs.keys[i], sizeof server);
+        memcpy(&server, sat_strtab_key(&from->epochs, i), sizeof server);
         note_epoch(e, server, *(const uint32_t *)sat_strtab_val(&from->epochs, i));
     }
 
@@ -1280,7 +1281,7 @@ static int build_kvlist(sat_etime *e, const et_ktab *k, size_t top, sat_etime_kv
     if (!tmp)
         return SAT_E_NOMEM;
     for (size_t i = 0; i < k->t.n; i++) {
-        tmp[i].key = k->t.keys[i];
+        tmp[i].key = sat_strtab_key(&k->t, i);
         tmp[i].count = ((const et_kv *)sat_strtab_val(&k->t, i))->count;
         tmp[i].idx = i;
     }
@@ -1509,7 +1510,7 @@ int sat_etime_finish(sat_etime *e)
         if (!mk)
             return SAT_E_NOMEM;
         for (size_t i = 0; i < e->minutes.n; i++) {
-            memcpy(&mk[2 * i], e->minutes.keys[i], sizeof(int64_t));
+            memcpy(&mk[2 * i], sat_strtab_key(&e->minutes, i), sizeof(int64_t));
             mk[2 * i + 1] = (int64_t)i;
         }
         qsort(mk, e->minutes.n, 2 * sizeof *mk, cmp_i64_idx);
@@ -1584,10 +1585,10 @@ int sat_etime_finish(sat_etime *e)
         if (!g)
             return SAT_E_NOMEM;
         for (size_t i = 0; i < e->groups.n; i++) {
-            const char *key = e->groups.keys[i];
+            const char *key = sat_strtab_key(&e->groups, i);
             if (e->opts.by == SAT_ETIME_BY_CONN) {
                 et_connkey ck;
-                memcpy(&ck, e->groups.keys[i], sizeof ck);
+                memcpy(&ck, sat_strtab_key(&e->groups, i), sizeof ck);
                 char kb[96];
                 if (ck.server == 0 && ck.epoch == 0)
                     snprintf(kb, sizeof kb, "conn=%lld", (long long)ck.conn);
@@ -1637,7 +1638,7 @@ int sat_etime_finish(sat_etime *e)
             cc[nc++].count = e->err_fast[i];
         }
     for (size_t i = 0; i < e->err_other.n; i++) {
-        memcpy(&cc[nc].code, e->err_other.keys[i], sizeof(int32_t));
+        memcpy(&cc[nc].code, sat_strtab_key(&e->err_other, i), sizeof(int32_t));
         cc[nc++].count = *(const uint64_t *)sat_strtab_val(&e->err_other, i);
     }
     qsort(cc, nc, sizeof *cc, cmp_code);
@@ -1656,7 +1657,7 @@ int sat_etime_finish(sat_etime *e)
             return SAT_E_NOMEM;
         for (size_t i = 0; i < e->unidx.n; i++) {
             const et_unidx *s = (const et_unidx *)sat_strtab_val(&e->unidx, i);
-            const char *k = e->unidx.keys[i];
+            const char *k = sat_strtab_key(&e->unidx, i);
             const char *f[4];
             for (int p = 0; p < 4; p++) {
                 f[p] = view_strdup(e, k, s->klen[p]);

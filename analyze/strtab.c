@@ -1,30 +1,25 @@
 /*
  * strtab.c - byte-string keyed hash table with interned keys and zeroed
- * fixed-size payloads (see strtab.h for the contract and why).
+ * fixed-size payloads (see strtab.h for the contract, layout and why).
  */
 #include "strtab.h"
 
 void sat_strtab_init(sat_strtab *t, size_t val_size, size_t max_keys)
 {
     memset(t, 0, sizeof *t);
-    t->val_size = val_size ? val_size : 1;
+    t->val_size = ((val_size ? val_size : 1) + 7) / 8 * 8;
     t->max_keys = max_keys;
-    t->arena.chunk_size = 64 * 1024;
-    t->last = UINT32_MAX;
+    t->arena.chunk_size = 256 * 1024;
 }
 
 void sat_strtab_free(sat_strtab *t)
 {
     if (!t)
         return;
-    free(t->hashes);
     free(t->slots);
-    free(t->keys);
-    free(t->lens);
-    free(t->vals);
+    free(t->entries);
     sat_arena_free(&t->arena);
     memset(t, 0, sizeof *t);
-    t->last = UINT32_MAX;
 }
 
 uint64_t sat_strtab_hash(const void *p, size_t n)
@@ -51,68 +46,58 @@ uint64_t sat_strtab_hash(const void *p, size_t n)
     return h | 1;
 }
 
+/* The stored hash has its low bit forced to 1 (0 marks an empty slot), so
+ * the slot comes from higher bits. */
+static inline size_t slot_of(uint64_t h, size_t cap)
+{
+    return (size_t)(h >> 11) & (cap - 1);
+}
+
 static int grow_slots(sat_strtab *t)
 {
     size_t ncap = t->cap ? t->cap * 2 : 64;
-    uint64_t *nh = (uint64_t *)calloc(ncap, sizeof *nh);
-    uint32_t *ns = (uint32_t *)malloc(ncap * sizeof *ns);
-    if (!nh || !ns) {
-        free(nh);
-        free(ns);
+    sat_strtab_slot *ns = (sat_strtab_slot *)calloc(ncap, sizeof *ns);
+    if (!ns)
         return SAT_E_NOMEM;
-    }
     for (size_t i = 0; i < t->cap; i++) {
-        if (!t->hashes[i])
+        if (!t->slots[i].hash)
             continue;
-        size_t j = (size_t)t->hashes[i] & (ncap - 1);
-        while (nh[j])
+        size_t j = slot_of(t->slots[i].hash, ncap);
+        while (ns[j].hash)
             j = (j + 1) & (ncap - 1);
-        nh[j] = t->hashes[i];
         ns[j] = t->slots[i];
     }
-    free(t->hashes);
     free(t->slots);
-    t->hashes = nh;
     t->slots = ns;
     t->cap = ncap;
     return SAT_OK;
 }
 
-static int grow_vals(sat_strtab *t)
+static inline int entry_eq(const unsigned char *e, const void *key, size_t len)
 {
-    size_t nv = t->vcap ? t->vcap * 2 : 16;
-    const char **nk = (const char **)realloc((void *)t->keys, nv * sizeof *nk);
-    if (!nk)
-        return SAT_E_NOMEM;
-    t->keys = nk;
-    uint32_t *nl = (uint32_t *)realloc(t->lens, nv * sizeof *nl);
-    if (!nl)
-        return SAT_E_NOMEM;
-    t->lens = nl;
-    unsigned char *nvals = (unsigned char *)realloc(t->vals, nv * t->val_size);
-    if (!nvals)
-        return SAT_E_NOMEM;
-    t->vals = nvals;
-    t->vcap = nv;
-    return SAT_OK;
+    uint32_t l;
+    memcpy(&l, e, sizeof l);
+    return l == len && (len == 0 || memcmp(e + 8, key, len) == 0);
 }
 
-static inline int key_eq(const sat_strtab *t, uint32_t i, const void *key, size_t len)
+static inline void *entry_val(unsigned char *e)
 {
-    return t->lens[i] == len && (len == 0 || memcmp(t->keys[i], key, len) == 0);
+    uint32_t off;
+    memcpy(&off, e + 4, sizeof off);
+    return e + off;
 }
 
 void *sat_strtab_find(const sat_strtab *t, const void *key, size_t len)
 {
     if (!t->cap)
         return NULL;
-    if (t->last != UINT32_MAX && key_eq(t, t->last, key, len))
-        return sat_strtab_val(t, t->last);
+    if (t->last && entry_eq(t->last, key, len))
+        return entry_val(t->last);
     uint64_t h = sat_strtab_hash(key, len);
-    size_t j = (size_t)h & (t->cap - 1);
-    while (t->hashes[j]) {
-        if (t->hashes[j] == h && key_eq(t, t->slots[j], key, len))
-            return sat_strtab_val(t, t->slots[j]);
+    size_t j = slot_of(h, t->cap);
+    while (t->slots[j].hash) {
+        if (t->slots[j].hash == h && entry_eq(t->slots[j].entry, key, len))
+            return entry_val(t->slots[j].entry);
         j = (j + 1) & (t->cap - 1);
     }
     return NULL;
@@ -125,18 +110,18 @@ void *sat_strtab_upsert(sat_strtab *t, const void *key, size_t len,
         *is_new = 0;
     if (capped)
         *capped = 0;
-    if (len > UINT32_MAX - 1)
-        len = UINT32_MAX - 1;
-    if (t->last != UINT32_MAX && key_eq(t, t->last, key, len))
-        return sat_strtab_val(t, t->last);
+    if (len > UINT32_MAX / 2)
+        len = UINT32_MAX / 2;
+    if (t->last && entry_eq(t->last, key, len))
+        return entry_val(t->last);
     if ((t->n + 1) * 4 > t->cap * 3 && grow_slots(t) < 0)
         return NULL;
     uint64_t h = sat_strtab_hash(key, len);
-    size_t j = (size_t)h & (t->cap - 1);
-    while (t->hashes[j]) {
-        if (t->hashes[j] == h && key_eq(t, t->slots[j], key, len)) {
-            t->last = t->slots[j];
-            return sat_strtab_val(t, t->slots[j]);
+    size_t j = slot_of(h, t->cap);
+    while (t->slots[j].hash) {
+        if (t->slots[j].hash == h && entry_eq(t->slots[j].entry, key, len)) {
+            t->last = t->slots[j].entry;
+            return entry_val(t->last);
         }
         j = (j + 1) & (t->cap - 1);
     }
@@ -145,26 +130,38 @@ void *sat_strtab_upsert(sat_strtab *t, const void *key, size_t len,
             *capped = 1;
         return NULL;
     }
-    if (t->n == t->vcap && grow_vals(t) < 0)
+    if (t->n == t->ecap) {
+        size_t nc = t->ecap ? t->ecap * 2 : 16;
+        unsigned char **ne = (unsigned char **)realloc(t->entries, nc * sizeof *ne);
+        if (!ne)
+            return NULL;
+        t->entries = ne;
+        t->ecap = nc;
+    }
+    size_t off = 8 + (len + 1 + 7) / 8 * 8;
+    if (off + t->val_size > UINT32_MAX)
         return NULL;
-    char *k = sat_arena_strdup(&t->arena, (const char *)key, len);
-    if (!k)
+    unsigned char *e = (unsigned char *)sat_arena_alloc(&t->arena, off + t->val_size);
+    if (!e)
         return NULL;
-    uint32_t i = (uint32_t)t->n++;
-    t->keys[i] = k;
-    t->lens[i] = (uint32_t)len;
-    memset(sat_strtab_val(t, i), 0, t->val_size);
-    t->hashes[j] = h;
-    t->slots[j] = i;
-    t->last = i;
+    uint32_t l32 = (uint32_t)len, o32 = (uint32_t)off;
+    memcpy(e, &l32, 4);
+    memcpy(e + 4, &o32, 4);
+    if (len)
+        memcpy(e + 8, key, len);
+    e[8 + len] = '\0';
+    memset(e + off, 0, t->val_size);
+    t->entries[t->n++] = e;
+    t->slots[j].hash = h;
+    t->slots[j].entry = e;
+    t->last = e;
     if (is_new)
         *is_new = 1;
-    return sat_strtab_val(t, i);
+    return e + off;
 }
 
 size_t sat_strtab_bytes(const sat_strtab *t)
 {
-    return t->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
-           t->vcap * (sizeof(char *) + sizeof(uint32_t) + t->val_size) +
+    return t->cap * sizeof(sat_strtab_slot) + t->ecap * sizeof(unsigned char *) +
            t->arena.total;
 }

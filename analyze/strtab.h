@@ -4,9 +4,12 @@
  *
  * Keys arrive borrowed (valid only during one sink callback, event.h), so a
  * key is copied into the table's arena only when it is inserted; lookups of
- * known keys copy nothing. Open addressing with linear probing over a
- * power-of-two slot array holding (hash, index); payloads live in one array
- * indexed by insertion order, so iteration is by index and deterministic.
+ * known keys copy nothing. Each entry is one arena block [length | key bytes
+ * | payload], and each slot holds (hash, entry pointer), so a lookup touches
+ * the slot and then one entry (two cache misses at worst, which is what
+ * bounds the analyzers' throughput on high-cardinality keys). Payloads never
+ * move. Open addressing with linear probing over a power-of-two slot array;
+ * `entries` lists entries in insertion order, so iteration is deterministic.
  *
  * Bounded: `max_keys` caps the number of distinct keys; past it, upsert
  * returns NULL with *capped set and the caller folds the row into an
@@ -17,18 +20,20 @@
 
 #include "satscope/base.h"
 
+typedef struct sat_strtab_slot {
+    uint64_t hash;  /* hash | 1; 0 = empty */
+    unsigned char *entry;
+} sat_strtab_slot;
+
 typedef struct sat_strtab {
-    uint64_t *hashes;  /* per slot: hash | 1 (0 = empty) */
-    uint32_t *slots;   /* per slot: index of the key */
-    size_t cap;        /* slots, power of two */
-    size_t n;          /* keys */
-    size_t max_keys;   /* 0 -> unlimited */
-    const char **keys; /* per index: interned key, NUL-terminated */
-    uint32_t *lens;
-    unsigned char *vals; /* per index: val_size bytes */
-    size_t val_size;
-    size_t vcap;         /* allocated entries in keys/lens/vals */
-    uint32_t last;       /* index of the last hit, a one-entry cache */
+    sat_strtab_slot *slots;
+    size_t cap;            /* slots, power of two */
+    size_t n;              /* keys */
+    size_t max_keys;       /* 0 -> unlimited */
+    unsigned char **entries; /* per index, insertion order */
+    size_t ecap;
+    size_t val_size;       /* payload bytes, rounded up to 8 */
+    unsigned char *last;   /* the last entry hit, a one-entry cache */
     sat_arena arena;
 } sat_strtab;
 
@@ -37,16 +42,28 @@ void sat_strtab_free(sat_strtab *t);
 
 /* Payload for key, inserted zeroed if new. NULL when the key is new and the
  * table is full (*capped = 1) or memory ran out (*capped = 0). *is_new (may be
- * NULL) says whether it was inserted. The pointer is valid until the next
- * insertion. */
+ * NULL) says whether it was inserted. Payloads are stable until free. */
 void *sat_strtab_upsert(sat_strtab *t, const void *key, size_t len,
                         int *is_new, int *capped);
 /* Payload for key or NULL; never inserts. */
 void *sat_strtab_find(const sat_strtab *t, const void *key, size_t len);
 
+/* entry layout: uint32 len, uint32 payload offset, key bytes + NUL, payload */
+static inline uint32_t sat_strtab_len(const sat_strtab *t, size_t i)
+{
+    uint32_t l;
+    memcpy(&l, t->entries[i], sizeof l);
+    return l;
+}
+static inline const char *sat_strtab_key(const sat_strtab *t, size_t i)
+{
+    return (const char *)t->entries[i] + 8;
+}
 static inline void *sat_strtab_val(const sat_strtab *t, size_t i)
 {
-    return t->vals + i * t->val_size;
+    uint32_t off;
+    memcpy(&off, t->entries[i] + 4, sizeof off);
+    return t->entries[i] + off;
 }
 
 /* Approximate heap bytes held (for the analyzers' memory bound). */

@@ -423,8 +423,9 @@ static int render_text(const sat_etime_view *v, FILE *out)
         row_cells(&f, &v->all, c);
         tbl_row(&t, c);
         tbl_print(&t, out, "  ");
-        fputs("  (\"all\": every operation with a RESULT; ABANDON, UNBIND and AUTOBIND have no\n"
-              "   RESULT and no timings; share = the group's total etime / all's total etime)\n",
+        fputs("  (\"all\": every operation with a RESULT. UNBIND, AUTOBIND and unfinished\n"
+              "   operations have no RESULT: counted, no timings. share = the group's total\n"
+              "   etime / all's total etime)\n",
               out);
     }
     if (v->by != SAT_ETIME_BY_NONE) {
@@ -497,9 +498,14 @@ static int render_text(const sat_etime_view *v, FILE *out)
         tbl_init(&t, "lrl");
         const char *r[3] = {"Total connections:", fu(&f, v->conns), frate(&f, v->conns, v->span_s)};
         tbl_row(&t, r);
+        const char *ro[3] = {" - opened in the input:", fu(&f, v->conns - v->conns_no_open), ""};
+        const char *rn[3] = {" - already open at its start:", fu(&f, v->conns_no_open),
+                             "(no open line: open from the start for the peak)"};
+        tbl_row(&t, ro);
+        tbl_row(&t, rn);
         for (int l = SAT_LISTENER_LDAP; l < SAT_LISTENER__COUNT; l++) {
             char k[48];
-            snprintf(k, sizeof k, " - %s:", sat_listener_name(l));
+            snprintf(k, sizeof k, " - on %s:", sat_listener_name(l));
             const char *rr[3] = {k, fu(&f, v->by_listener[l]), frate(&f, v->by_listener[l], v->span_s)};
             tbl_row(&t, rr);
         }
@@ -515,11 +521,8 @@ static int render_text(const sat_etime_view *v, FILE *out)
         }
         const char *p[3] = {"Peak concurrent connections:", fu(&f, v->peak_concurrent), at};
         tbl_row(&t, p);
-        const char *p2[3] = {"Without an open line:", fu(&f, v->conns_no_open),
-                             "(counted as open from the start of the input)"};
         const char *p3[3] = {"Still open at the end:", fu(&f, v->conns_unclosed),
-                             "(counted as open to the end of the input)"};
-        tbl_row(&t, p2);
+                             "(never closed: open to the end for the peak)"};
         tbl_row(&t, p3);
         const char *q1[3] = {"FDs taken:", fu(&f, v->fds_taken), ""};
         const char *q2[3] = {"FDs returned:", fu(&f, v->fds_returned), ""};

@@ -274,7 +274,7 @@ static void test_text_and_csv(void)
     const char *sections[] = {"satscope etime: 1 input, 123 lines, span 2025-06-08T07:00:00Z",
                               "2 rejected lines", "Where the time went, by operation type",
                               "Operations", "Connections", "Peak concurrent connections:",
-                              " - LDAPS:", "Close codes", "Result codes", "err=49",
+                              " - on LDAPS:", "Close codes", "Result codes", "err=49",
                               "invalidCredentials", "Notes", "Unindexed searches",
                               "Binds", "Root DN binds:", "Failed binds by DN",
                               "cn=directory manager", "Top clients", "Top bind DNs",
