@@ -33,6 +33,7 @@
 #define SAT_INPUT_RAW_CAP ((size_t)1 << 20)
 #define SAT_INPUT_PEEK_MAX ((size_t)64 << 10)
 #define ZSTD_STEP ((size_t)256 << 10)
+#define XZ_MEMLIMIT ((uint64_t)512 << 20)
 
 enum comp { COMP_NONE = 0, COMP_GZIP, COMP_BZIP2, COMP_XZ, COMP_ZSTD };
 static const char *const comp_names[] = {"none", "gzip", "bzip2", "xz", "zstd"};
@@ -297,6 +298,9 @@ static void fill_xz(sat_input *in)
         case LZMA_MEM_ERROR:
             set_err(in, SAT_E_NOMEM, "out of memory while decompressing xz");
             return;
+        case LZMA_MEMLIMIT_ERROR:
+            stream_corrupt(in, "the stream asks for more than 512 MiB of memory");
+            return;
         case LZMA_FORMAT_ERROR:
             stream_corrupt(in, "not an xz stream");
             return;
@@ -473,7 +477,9 @@ sat_input *sat_input_open(const char *path, sat_diag *diag)
         case COMP_XZ: {
             lzma_stream init = LZMA_STREAM_INIT;
             in->xz = init;
-            ok = lzma_stream_decoder(&in->xz, UINT64_MAX, LZMA_CONCATENATED) == LZMA_OK;
+            /* A memory limit: a hostile header could ask for a 1.5 GiB
+             * dictionary; xz -9 needs 65 MiB to decompress. */
+            ok = lzma_stream_decoder(&in->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) == LZMA_OK;
             in->xz.next_in = in->raw;
             in->xz.avail_in = got;
             in->dec_init = ok;
