@@ -143,6 +143,30 @@ int64_t sat_col_absent(int table_id, size_t col)
     return (t && col < t->ncolumns) ? absents[table_id][col] : 0;
 }
 
+int sat_col_refs(int table_id, size_t col, int refs[2])
+{
+    const sat_table_def *t = sat_table_get(table_id);
+    if (!t || col >= t->ncolumns)
+        return 0;
+    const char *n = t->columns[col].name;
+    const char *a = NULL, *b = NULL;
+    if (table_id == SAT_TABLE_LDAP_OP && strcmp(n, "result_ts_ns") == 0)
+        a = "ts_ns";
+    else if (table_id == SAT_TABLE_LDAP_OP && strcmp(n, "etime") == 0)
+        a = "wtime", b = "optime";
+    else if (table_id == SAT_TABLE_LDAP_CONN && strcmp(n, "close_ts") == 0)
+        a = "open_ts";
+    else if (table_id == SAT_TABLE_SOURCE && strcmp(n, "last_ts") == 0)
+        a = "first_ts";
+    if (!a)
+        return 0;
+    refs[0] = sat_col_index(t, a, strlen(a));
+    if (!b)
+        return 1;
+    refs[1] = sat_col_index(t, b, strlen(b));
+    return 2;
+}
+
 int sat_col_index(const sat_table_def *t, const char *name, size_t len)
 {
     for (size_t i = 0; i < t->ncolumns; i++)

@@ -25,6 +25,7 @@
 
 enum sat_enc { SAT_ENC_CONST = 0, SAT_ENC_PLAIN, SAT_ENC_DELTA, SAT_ENC_DOD,
                SAT_ENC_RLE, SAT_ENC_BITPACK, SAT_ENC_REF, SAT_ENC__COUNT };
+#define SAT_ENC_SPLIT 0x80 /* flag on PLAIN/DELTA/DOD/REF: numbers in byte planes */
 
 uint32_t sat_trace_crc32(const void *p, size_t n);
 
@@ -39,6 +40,10 @@ uint32_t sat_trace_crc32(const void *p, size_t n);
 
 /* Absent value of column col of table t (FORMAT.md "Schema"). */
 int64_t sat_col_absent(int table_id, size_t col);
+/* Columns (schema indexes, at most 2) that column col may be REF-encoded
+ * against: result_ts_ns - ts_ns, etime - (wtime + optime), close_ts -
+ * open_ts, last_ts - first_ts. Returns how many (0 = none). */
+int sat_col_refs(int table_id, size_t col, int refs[2]);
 /* Index of the named column in t, or -1. */
 int sat_col_index(const sat_table_def *t, const char *name, size_t len);
 

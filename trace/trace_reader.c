@@ -54,12 +54,13 @@ typedef struct dcol {
 /* Integer stream decoder (FORMAT.md "Encoded integer stream"). */
 typedef struct idec {
     sat_cursor c;
-    uint8_t enc, width;
+    uint8_t enc, width, split, nref;
     int64_t cur, d;
     uint64_t run;
-    uint32_t i;
-    unsigned ref;
-    const uint8_t *bits;
+    uint32_t i, n, lead;
+    unsigned ref[2];
+    const uint8_t *bits; /* BITPACK bytes, or SPLIT planes */
+    uint64_t leadv[2];   /* SPLIT: the numbers stored before the planes */
 } idec;
 
 typedef struct coldec {
@@ -262,7 +263,13 @@ static int idec_init(idec *d, sat_cursor c, uint32_t n, size_t self)
 {
     memset(d, 0, sizeof *d);
     d->c = c;
-    d->enc = sat_cursor_u8(&d->c);
+    d->n = n;
+    uint8_t tag = sat_cursor_u8(&d->c);
+    d->enc = tag & 0x7f;
+    d->split = (tag & SAT_ENC_SPLIT) != 0;
+    if (d->split && d->enc != SAT_ENC_PLAIN && d->enc != SAT_ENC_DELTA &&
+        d->enc != SAT_ENC_DOD && d->enc != SAT_ENC_REF)
+        return SAT_E_CORRUPT;
     switch (d->enc) {
     case SAT_ENC_CONST:
         d->cur = sat_cursor_svarint(&d->c);
@@ -280,14 +287,31 @@ static int idec_init(idec *d, sat_cursor c, uint32_t n, size_t self)
         d->bits = sat_cursor_bytes(&d->c, ((size_t)n * d->width + 7) / 8);
         break;
     case SAT_ENC_REF: {
-        uint64_t k = sat_cursor_uvarint(&d->c);
-        if (k >= self)
+        uint64_t nr = sat_cursor_uvarint(&d->c);
+        if (nr < 1 || nr > 2)
             return SAT_E_CORRUPT;
-        d->ref = (unsigned)k;
+        d->nref = (uint8_t)nr;
+        for (unsigned j = 0; j < nr; j++) {
+            uint64_t k = sat_cursor_uvarint(&d->c);
+            if (k >= self)
+                return SAT_E_CORRUPT;
+            d->ref[j] = (unsigned)k;
+        }
         break;
     }
     default:
         return SAT_E_CORRUPT;
+    }
+    if (d->split) {
+        d->lead = d->enc == SAT_ENC_DELTA ? 1 : d->enc == SAT_ENC_DOD ? 2 : 0;
+        if (d->lead > n)
+            d->lead = n;
+        for (uint32_t i = 0; i < d->lead; i++)
+            d->leadv[i] = sat_cursor_uvarint(&d->c);
+        d->width = sat_cursor_u8(&d->c);
+        if (d->width < 1 || d->width > 8)
+            return SAT_E_CORRUPT;
+        d->bits = sat_cursor_bytes(&d->c, (size_t)(n - d->lead) * d->width);
     }
     return d->c.err ? SAT_E_CORRUPT : SAT_OK;
 }
@@ -297,29 +321,50 @@ static inline int64_t wadd(int64_t a, int64_t b)
     return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
+/* Number i of a PLAIN/DELTA/DOD/REF body. */
+static inline uint64_t idec_num(idec *d, uint32_t i)
+{
+    if (!d->split)
+        return sat_cursor_uvarint(&d->c);
+    if (i < d->lead)
+        return d->leadv[i];
+    size_t m = d->n - d->lead, k = i - d->lead;
+    uint64_t v = 0;
+    for (unsigned j = 0; j < d->width; j++)
+        v |= (uint64_t)d->bits[(size_t)j * m + k] << (8 * j);
+    return v;
+}
+
 static inline int64_t idec_next(idec *d, const int64_t *vals)
 {
     uint32_t i = d->i++;
+    if (i >= d->n) { /* more rows than the block says: impossible, be safe */
+        d->c.err = SAT_E_CORRUPT;
+        return 0;
+    }
     switch (d->enc) {
     case SAT_ENC_CONST:
         return d->cur;
     case SAT_ENC_PLAIN:
-        return sat_cursor_svarint(&d->c);
-    case SAT_ENC_DELTA:
-        d->cur = i ? wadd(d->cur, sat_cursor_svarint(&d->c))
-                   : sat_cursor_svarint(&d->c);
+        return sat_zigzag_decode(idec_num(d, i));
+    case SAT_ENC_DELTA: {
+        int64_t x = sat_zigzag_decode(idec_num(d, i));
+        d->cur = i ? wadd(d->cur, x) : x;
         return d->cur;
-    case SAT_ENC_DOD:
+    }
+    case SAT_ENC_DOD: {
+        int64_t x = sat_zigzag_decode(idec_num(d, i));
         if (i == 0) {
-            d->cur = sat_cursor_svarint(&d->c);
+            d->cur = x;
         } else if (i == 1) {
-            d->d = sat_cursor_svarint(&d->c);
+            d->d = x;
             d->cur = wadd(d->cur, d->d);
         } else {
-            d->d = wadd(d->d, sat_cursor_svarint(&d->c));
+            d->d = wadd(d->d, x);
             d->cur = wadd(d->cur, d->d);
         }
         return d->cur;
+    }
     case SAT_ENC_RLE:
         if (d->run == 0) {
             d->cur = sat_cursor_svarint(&d->c);
@@ -338,8 +383,15 @@ static inline int64_t idec_next(idec *d, const int64_t *vals)
             size_t bit = (size_t)i * d->width;
             return (d->bits[bit >> 3] >> (bit & 7)) & ((1u << d->width) - 1);
         }
-    case SAT_ENC_REF:
-        return wadd(vals[d->ref], sat_cursor_svarint(&d->c));
+    case SAT_ENC_REF: {
+        uint64_t q = idec_num(d, i);
+        if (q == 0)
+            return 0;
+        int64_t base = vals[d->ref[0]];
+        if (d->nref == 2)
+            base = wadd(base, vals[d->ref[1]]);
+        return wadd(base, sat_zigzag_decode(q - 1));
+    }
     }
     return 0;
 }
@@ -389,8 +441,8 @@ static int setup_column(sat_trace_reader *r, size_t bi, uint64_t off,
         BLOCK_ERR(SAT_E_CORRUPT, "column %.*s: bad encoding", (int)d->namelen,
                   (const char *)d->name);
     cd->loaded = 1;
-    if (cd->ints.enc == SAT_ENC_REF) {
-        size_t t = cd->ints.ref;
+    for (unsigned j = 0; cd->ints.enc == SAT_ENC_REF && j < cd->ints.nref; j++) {
+        size_t t = cd->ints.ref[j];
         if (depth > 0 || r->dir[t].type == SAT_COL_STR)
             BLOCK_ERR(SAT_E_CORRUPT, "column %.*s refers to an unusable column",
                       (int)d->namelen, (const char *)d->name);

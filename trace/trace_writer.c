@@ -53,7 +53,8 @@ typedef struct wblock {
     int table;
     const sat_table_def *def;
     uint32_t nrows, cap_rows;
-    int64_t **cols;
+    void **cols; /* per column: int64 (TS, I64), int32 (I32), uint32 (STR
+                  * codes), uint16, uint8: narrow to halve memory traffic */
     strdict *dicts;
     sat_arena arena;
     size_t str_bytes;
@@ -115,7 +116,7 @@ struct sat_trace_writer {
     footer_ent *foot;
     size_t nfoot, capfoot;
     ZSTD_CCtx *cctx;
-    bbuf enc, dir, data, cbuf;
+    bbuf enc, enc2, dir, data, cbuf, cbuf2, nums, wide;
 };
 
 static uint32_t str_hash(const char *p, size_t n)
@@ -131,7 +132,8 @@ static uint32_t str_hash(const char *p, size_t n)
     }
     if (n) {
         uint64_t x = 0;
-        memcpy(&x, p, n);
+        for (size_t k = 0; k < n; k++)
+            x |= (uint64_t)(unsigned char)p[k] << (8 * k);
         h = (h ^ x) * 0xff51afd7ed558ccdULL;
     }
     h ^= h >> 29;
@@ -204,6 +206,53 @@ static int64_t intern(wblock *b, strdict *d, sat_str s)
     return d->n;
 }
 
+static size_t col_width(uint8_t type)
+{
+    switch (type) {
+    case SAT_COL_TS:
+    case SAT_COL_I64: return 8;
+    case SAT_COL_U16: return 2;
+    case SAT_COL_U8: return 1;
+    default: return 4; /* I32, STR codes */
+    }
+}
+
+/* Column c of b as int64 values: in place for 8-byte columns, else widened
+ * into scratch (n values). */
+static const int64_t *col_wide(const wblock *b, size_t c, int64_t *scratch)
+{
+    uint32_t n = b->nrows;
+    switch (b->def->columns[c].type) {
+    case SAT_COL_TS:
+    case SAT_COL_I64: return (const int64_t *)b->cols[c];
+    case SAT_COL_I32: {
+        const int32_t *a = (const int32_t *)b->cols[c];
+        for (uint32_t i = 0; i < n; i++)
+            scratch[i] = a[i];
+        break;
+    }
+    case SAT_COL_U16: {
+        const uint16_t *a = (const uint16_t *)b->cols[c];
+        for (uint32_t i = 0; i < n; i++)
+            scratch[i] = a[i];
+        break;
+    }
+    case SAT_COL_U8: {
+        const uint8_t *a = (const uint8_t *)b->cols[c];
+        for (uint32_t i = 0; i < n; i++)
+            scratch[i] = a[i];
+        break;
+    }
+    default: {
+        const uint32_t *a = (const uint32_t *)b->cols[c];
+        for (uint32_t i = 0; i < n; i++)
+            scratch[i] = a[i];
+        break;
+    }
+    }
+    return scratch;
+}
+
 static void block_free(wblock *b)
 {
     if (!b)
@@ -246,14 +295,14 @@ static wblock *block_new(int table, uint32_t rows)
     b->def = sat_table_get(table);
     b->cap_rows = rows;
     b->arena.chunk_size = 256 * 1024;
-    b->cols = (int64_t **)calloc(b->def->ncolumns, sizeof *b->cols);
+    b->cols = (void **)calloc(b->def->ncolumns, sizeof *b->cols);
     b->dicts = (strdict *)calloc(b->def->ncolumns, sizeof *b->dicts);
     if (!b->cols || !b->dicts) {
         block_free(b);
         return NULL;
     }
     for (size_t c = 0; c < b->def->ncolumns; c++) {
-        b->cols[c] = (int64_t *)malloc((size_t)rows * sizeof(int64_t));
+        b->cols[c] = malloc((size_t)rows * col_width(b->def->columns[c].type));
         if (!b->cols[c]) {
             block_free(b);
             return NULL;
@@ -269,40 +318,92 @@ static inline int64_t wsub(int64_t a, int64_t b)
     return (int64_t)((uint64_t)a - (uint64_t)b);
 }
 
-/* Picks the smallest encoding of v (ties: lower tag). ref may be NULL. */
-static int choose_enc(const int64_t *v, uint32_t n, const int64_t *ref,
+/* The columns a REF encoding may subtract (FORMAT.md: REF). */
+typedef struct refspec {
+    int n;
+    const int64_t *a, *b;
+    unsigned ia, ib; /* their directory indexes */
+} refspec;
+
+static inline int64_t ref_at(const refspec *r, uint32_t i)
+{
+    return r->n == 1 ? r->a[i] : (int64_t)((uint64_t)r->a[i] + (uint64_t)r->b[i]);
+}
+/* REF number of v: 0 for an absent (0) value, else zigzag(v - ref) + 1;
+ * UINT64_MAX when not representable (REF is then not used). */
+static inline uint64_t ref_num(int64_t v, int64_t r)
+{
+    if (v == 0)
+        return 0;
+    uint64_t z = zz(wsub(v, r));
+    return z == UINT64_MAX ? UINT64_MAX : z + 1;
+}
+
+/* Picks the smallest encoding of v (ties: lower tag). ref may be NULL.
+ * CONST, RLE and BITPACK sizes are exact (one cheap pass); the varint sizes
+ * of PLAIN/DELTA/DOD/REF are measured on up to 8 runs of 512 rows spread
+ * over the block and scaled: the choice is a heuristic anyway (zstd runs
+ * after it) and measuring every row was the writer's largest cost. */
+static int choose_enc(const int64_t *v, uint32_t n, const refspec *ref,
                       unsigned *width_out)
 {
-    size_t plain = 0, delta = 0, dod = 0, rle = 0, refsz = 0;
-    int64_t mn = v[0], mx = v[0], prev = 0, pd = 0, runv = v[0];
-    uint64_t run = 0;
-    int same = 1;
-    for (uint32_t i = 0; i < n; i++) {
-        int64_t x = v[i];
-        plain += sat_uvarint_len(zz(x));
-        int64_t d = wsub(x, prev);
-        delta += sat_uvarint_len(zz(i ? d : x));
-        dod += sat_uvarint_len(zz(i == 0 ? x : i == 1 ? d : wsub(d, pd)));
-        pd = d;
-        prev = x;
-        if (x == runv) {
-            run++;
-        } else {
-            same = 0;
-            rle += sat_uvarint_len(zz(runv)) + sat_uvarint_len(run);
-            runv = x;
-            run = 1;
-        }
-        if (x < mn)
-            mn = x;
-        if (x > mx)
-            mx = x;
-        if (ref)
-            refsz += sat_uvarint_len(zz(wsub(x, ref[i])));
+    int64_t mn = v[0], mx = v[0];
+    for (uint32_t i = 1; i < n; i++) { /* separate loop: vectorizes */
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
     }
-    rle += sat_uvarint_len(zz(runv)) + sat_uvarint_len(run);
-    if (same)
+    if (mn == mx)
         return SAT_ENC_CONST;
+    /* RLE: give up as soon as runs are short (it cannot win then). */
+    size_t rle = 0, breaks = 0;
+    int64_t runv = v[0];
+    uint64_t run = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (v[i] == runv) {
+            run++;
+            continue;
+        }
+        rle += sat_uvarint_len(zz(runv)) + sat_uvarint_len(run);
+        runv = v[i];
+        run = 1;
+        if (++breaks > n / 8 + 1) {
+            rle = SIZE_MAX - 1;
+            break;
+        }
+    }
+    if (rle != SIZE_MAX - 1)
+        rle += sat_uvarint_len(zz(runv)) + sat_uvarint_len(run);
+    int ref_ok = ref != NULL;
+    for (uint32_t i = 0; ref_ok && i < n; i++)
+        if (ref_num(v[i], ref_at(ref, i)) == UINT64_MAX)
+            ref_ok = 0;
+
+    size_t plain = 0, delta = 0, dod = 0, refsz = 0, seen = 0;
+    const uint32_t chunk = 512, nchunks = 8;
+    uint32_t stride = n <= chunk * nchunks ? chunk : n / nchunks;
+    for (uint32_t s0 = 0; s0 < n; s0 += stride) {
+        uint32_t e = s0 + chunk < n ? s0 + chunk : n;
+        int64_t prev = s0 ? v[s0 - 1] : 0;
+        int64_t pd = s0 > 1 ? wsub(v[s0 - 1], v[s0 - 2]) : 0;
+        for (uint32_t i = s0; i < e; i++) {
+            int64_t x = v[i];
+            int64_t d = wsub(x, prev);
+            plain += sat_uvarint_len(zz(x));
+            delta += sat_uvarint_len(zz(i ? d : x));
+            dod += sat_uvarint_len(zz(i == 0 ? x : i == 1 ? d : wsub(d, pd)));
+            if (ref_ok)
+                refsz += sat_uvarint_len(ref_num(x, ref_at(ref, i)));
+            pd = d;
+            prev = x;
+        }
+        seen += e - s0;
+    }
+    if (seen < n) {
+        plain = plain * n / seen;
+        delta = delta * n / seen;
+        dod = dod * n / seen;
+        refsz = refsz * n / seen;
+    }
     int best = SAT_ENC_PLAIN;
     size_t bsz = plain;
     if (delta < bsz)
@@ -317,40 +418,75 @@ static int choose_enc(const int64_t *v, uint32_t n, const int64_t *ref,
         if (sz < bsz)
             best = SAT_ENC_BITPACK, bsz = sz, *width_out = w;
     }
-    if (ref && refsz + 2 < bsz)
-        best = SAT_ENC_REF;
+    if (ref_ok && refsz + 3 < bsz)
+        best = SAT_ENC_REF, bsz = refsz;
     return best;
 }
 
-/* Appends the integer stream of v to out (reserve done by caller:
- * 16 + n * 10 bytes). */
+/* Writes the n numbers of a PLAIN/DELTA/DOD/REF body: varints, or (split)
+ * the first `lead` numbers as varints (a DELTA/DOD start value would widen
+ * every plane), then u8 W and W byte planes of the other numbers
+ * (FORMAT.md "SPLIT"). */
+static uint8_t *put_numbers(uint8_t *p, const uint64_t *q, uint32_t n, int split,
+                            uint32_t lead)
+{
+    if (!split) {
+        for (uint32_t i = 0; i < n; i++)
+            p = sat_put_uvarint(p, q[i]);
+        return p;
+    }
+    if (lead > n)
+        lead = n;
+    for (uint32_t i = 0; i < lead; i++)
+        p = sat_put_uvarint(p, q[i]);
+    uint64_t all = 0;
+    for (uint32_t i = lead; i < n; i++)
+        all |= q[i];
+    unsigned W = all ? (unsigned)(64 - __builtin_clzll(all) + 7) / 8 : 1;
+    *p++ = (uint8_t)W;
+    for (unsigned j = 0; j < W; j++)
+        for (uint32_t i = lead; i < n; i++)
+            *p++ = (uint8_t)(q[i] >> (8 * j));
+    return p;
+}
+
+/* Appends the integer stream of v (caller reserved 32 + n * 10 bytes).
+ * nums: scratch of n numbers. *enc_out gets the base encoding chosen. */
 static uint8_t *encode_ints(uint8_t *p, const int64_t *v, uint32_t n,
-                            const int64_t *ref, unsigned ref_idx)
+                            const refspec *ref, int split, uint64_t *nums,
+                            int *enc_out)
 {
     unsigned width = 8;
     int enc = choose_enc(v, n, ref, &width);
-    *p++ = (uint8_t)enc;
+    *enc_out = enc;
+    if (enc != SAT_ENC_PLAIN && enc != SAT_ENC_DELTA && enc != SAT_ENC_DOD &&
+        enc != SAT_ENC_REF)
+        split = 0;
+    *p++ = (uint8_t)(enc | (split ? SAT_ENC_SPLIT : 0));
     switch (enc) {
     case SAT_ENC_CONST:
         p = sat_put_uvarint(p, zz(v[0]));
         break;
     case SAT_ENC_PLAIN:
         for (uint32_t i = 0; i < n; i++)
-            p = sat_put_uvarint(p, zz(v[i]));
+            nums[i] = zz(v[i]);
+        p = put_numbers(p, nums, n, split, 0);
         break;
     case SAT_ENC_DELTA:
-        p = sat_put_uvarint(p, zz(v[0]));
+        nums[0] = zz(v[0]);
         for (uint32_t i = 1; i < n; i++)
-            p = sat_put_uvarint(p, zz(wsub(v[i], v[i - 1])));
+            nums[i] = zz(wsub(v[i], v[i - 1]));
+        p = put_numbers(p, nums, n, split, 1);
         break;
     case SAT_ENC_DOD: {
-        p = sat_put_uvarint(p, zz(v[0]));
+        nums[0] = zz(v[0]);
         int64_t pd = 0;
         for (uint32_t i = 1; i < n; i++) {
             int64_t d = wsub(v[i], v[i - 1]);
-            p = sat_put_uvarint(p, zz(i == 1 ? d : wsub(d, pd)));
+            nums[i] = zz(i == 1 ? d : wsub(d, pd));
             pd = d;
         }
+        p = put_numbers(p, nums, n, split, 2);
         break;
     }
     case SAT_ENC_RLE: {
@@ -382,9 +518,13 @@ static uint8_t *encode_ints(uint8_t *p, const int64_t *v, uint32_t n,
         break;
     }
     case SAT_ENC_REF:
-        p = sat_put_uvarint(p, ref_idx);
+        p = sat_put_uvarint(p, (uint64_t)ref->n);
+        p = sat_put_uvarint(p, ref->ia);
+        if (ref->n == 2)
+            p = sat_put_uvarint(p, ref->ib);
         for (uint32_t i = 0; i < n; i++)
-            p = sat_put_uvarint(p, zz(wsub(v[i], ref[i])));
+            nums[i] = ref_num(v[i], ref_at(ref, i));
+        p = put_numbers(p, nums, n, split, 0);
         break;
     }
     return p;
@@ -423,15 +563,29 @@ static int write_block(sat_trace_writer *w, wblock *b)
     uint32_t n = b->nrows;
     w->dir.len = SAT_BLOCK_HDR_LEN;
     w->data.len = 0;
-    int tsc = w->ts_col[b->table];
-    for (size_t c = 0; c < def->ncolumns; c++) {
+    /* Directory order: columns that may be REF-encoded after the columns
+     * they refer to (FORMAT.md: REF refers to earlier columns only). */
+    unsigned order[SAT_MAX_COLS], pos[SAT_MAX_COLS];
+    size_t no = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t c = 0; c < def->ncolumns; c++) {
+            int rr[2];
+            if ((sat_col_refs(b->table, c, rr) > 0) == pass) {
+                pos[c] = (unsigned)no;
+                order[no++] = (unsigned)c;
+            }
+        }
+    if (bbuf_reserve(&w->nums, (size_t)n * 8) || bbuf_reserve(&w->wide, (size_t)n * 8))
+        return worker_fail(w, SAT_E_NOMEM, "out of memory%s", 0);
+    for (size_t oi = 0; oi < def->ncolumns; oi++) {
+        size_t c = order[oi];
         const sat_column_def *cd = &def->columns[c];
         const strdict *d = &b->dicts[c];
         size_t need = 32 + (size_t)n * 10;
         if (cd->type == SAT_COL_STR)
             need += (size_t)d->n * 5 + b->str_bytes;
         w->enc.len = 0;
-        if (bbuf_reserve(&w->enc, need))
+        if (bbuf_reserve(&w->enc, need) || bbuf_reserve(&w->enc2, need))
             return worker_fail(w, SAT_E_NOMEM, "out of memory%s", 0);
         uint8_t *p = w->enc.p;
         if (cd->type == SAT_COL_STR) {
@@ -443,19 +597,28 @@ static int write_block(sat_trace_writer *w, wblock *b)
                 p += d->ents[i].len;
             }
         }
-        const int64_t *ref = NULL;
-        if (cd->type == SAT_COL_TS && tsc >= 0 && (int)c > tsc)
-            ref = b->cols[tsc];
-        p = encode_ints(p, b->cols[c], n, ref, (unsigned)tsc);
+        refspec rs, *ref = NULL;
+        int rr[2];
+        rs.n = sat_col_refs(b->table, c, rr);
+        if (rs.n > 0) {
+            rs.a = (const int64_t *)b->cols[rr[0]]; /* TS/I64: 8 bytes */
+            rs.ia = pos[rr[0]];
+            rs.b = rs.n == 2 ? (const int64_t *)b->cols[rr[1]] : NULL;
+            rs.ib = rs.n == 2 ? pos[rr[1]] : 0;
+            ref = &rs;
+        }
+        size_t prefix = (size_t)(p - w->enc.p);
+        int enc = 0;
+        const int64_t *vals = col_wide(b, c, (int64_t *)w->wide.p);
+        p = encode_ints(p, vals, n, ref, 0, (uint64_t *)w->nums.p, &enc);
         size_t elen = (size_t)(p - w->enc.p);
-
         const uint8_t *stored = w->enc.p;
         size_t slen = elen;
         uint8_t storage = 0;
         if (elen >= 32) {
-            size_t bound = ZSTD_compressBound(elen);
+            size_t bound = ZSTD_compressBound(need);
             w->cbuf.len = 0;
-            if (bbuf_reserve(&w->cbuf, bound))
+            if (bbuf_reserve(&w->cbuf, bound) || bbuf_reserve(&w->cbuf2, bound))
                 return worker_fail(w, SAT_E_NOMEM, "out of memory%s", 0);
             size_t z = ZSTD_compressCCtx(w->cctx, w->cbuf.p, bound, w->enc.p,
                                          elen, w->level);
@@ -463,6 +626,24 @@ static int write_block(sat_trace_writer *w, wblock *b)
                 stored = w->cbuf.p;
                 slen = z;
                 storage = 1;
+            }
+            /* High-entropy numbers (timestamps, durations): byte planes let
+             * zstd's entropy coder model each byte position; keep whichever
+             * form compresses smaller. */
+            if (cd->type != SAT_COL_STR && elen - prefix >= 2 * (size_t)n &&
+                (enc == SAT_ENC_PLAIN || enc == SAT_ENC_DELTA ||
+                 enc == SAT_ENC_DOD || enc == SAT_ENC_REF)) {
+                uint8_t *p2 = encode_ints(w->enc2.p, vals, n, ref, 1,
+                                          (uint64_t *)w->nums.p, &enc);
+                size_t elen2 = (size_t)(p2 - w->enc2.p);
+                size_t z2 = ZSTD_compressCCtx(w->cctx, w->cbuf2.p, bound,
+                                              w->enc2.p, elen2, w->level);
+                if (!ZSTD_isError(z2) && z2 < slen && z2 < elen2) {
+                    stored = w->cbuf2.p;
+                    slen = z2;
+                    storage = 1;
+                    elen = elen2;
+                }
             }
         }
         size_t nl = strlen(cd->name);
@@ -679,39 +860,28 @@ int sat_trace_writer_append(sat_trace_writer *w, int table_id, const void *row)
     uint32_t i = b->nrows;
     for (size_t c = 0; c < def->ncolumns; c++) {
         const char *f = r + def->columns[c].offset;
-        int64_t v;
         switch (def->columns[c].type) {
         case SAT_COL_TS:
-        case SAT_COL_I64: memcpy(&v, f, 8); break;
-        case SAT_COL_I32: {
-            int32_t x;
-            memcpy(&x, f, 4);
-            v = x;
-            break;
-        }
-        case SAT_COL_U16: {
-            uint16_t x;
-            memcpy(&x, f, 2);
-            v = x;
-            break;
-        }
-        case SAT_COL_U8: v = *(const uint8_t *)f; break;
+        case SAT_COL_I64: memcpy((int64_t *)b->cols[c] + i, f, 8); break;
+        case SAT_COL_I32: memcpy((int32_t *)b->cols[c] + i, f, 4); break;
+        case SAT_COL_U16: memcpy((uint16_t *)b->cols[c] + i, f, 2); break;
+        case SAT_COL_U8: ((uint8_t *)b->cols[c])[i] = *(const uint8_t *)f; break;
         default: {
             sat_str s;
             memcpy(&s, f, sizeof s);
-            v = intern(b, &b->dicts[c], s);
+            int64_t v = intern(b, &b->dicts[c], s);
             if (v < 0)
                 return SAT_E_NOMEM;
+            ((uint32_t *)b->cols[c])[i] = (uint32_t)v;
             break;
         }
         }
-        b->cols[c][i] = v;
     }
     int tsc = w->ts_col[table_id];
     if (tsc >= 0) {
-        int64_t ts = b->cols[tsc][i];
+        int64_t ts = ((const int64_t *)b->cols[tsc])[i];
         if (ts == 0 && table_id == SAT_TABLE_LDAP_CONN)
-            ts = b->cols[w->close_col][i];
+            ts = ((const int64_t *)b->cols[w->close_col])[i];
         if (ts != 0) {
             if (b->min_ts == 0 && b->max_ts == 0)
                 b->min_ts = b->max_ts = ts;
@@ -784,6 +954,10 @@ static void writer_teardown(sat_trace_writer *w)
     free(w->dir.p);
     free(w->data.p);
     free(w->cbuf.p);
+    free(w->enc2.p);
+    free(w->cbuf2.p);
+    free(w->nums.p);
+    free(w->wide.p);
     free(w->foot);
 }
 
