@@ -70,6 +70,8 @@ struct sat_input {
     uint64_t raw_bytes;      /* bytes read from the file */
     uint64_t raw_size;       /* file size if a regular file, else 0 */
     uint64_t cut_lines;      /* lines longer than LINE_MAX that were cut */
+    size_t fill_cap;         /* decoders stop at buf[fill_cap]: the peek only
+                                decodes what it shows, not a whole buffer */
 };
 
 /* read() that retries on EINTR; returns bytes read, 0 at EOF, -1 on error. */
@@ -136,7 +138,7 @@ static int read_raw(sat_input *in)
 
 static void fill_plain(sat_input *in)
 {
-    ssize_t n = read_full_once(in->fd, in->buf + in->end, SAT_INPUT_BUF_CAP - in->end);
+    ssize_t n = read_full_once(in->fd, in->buf + in->end, in->fill_cap - in->end);
     if (n < 0) {
         set_err(in, SAT_E_IO, "read error after %llu bytes: %s",
                 (unsigned long long)in->raw_bytes, strerror(errno));
@@ -154,7 +156,7 @@ static void fill_plain(sat_input *in)
 static void fill_gzip(sat_input *in)
 {
     z_stream *z = &in->gz;
-    while (in->end < SAT_INPUT_BUF_CAP && !in->eof) {
+    while (in->end < in->fill_cap && !in->eof) {
         if (z->avail_in == 0) {
             if (read_raw(in) < 0)
                 return;
@@ -181,7 +183,7 @@ static void fill_gzip(sat_input *in)
             }
             in->in_member = 1;
         }
-        size_t room = SAT_INPUT_BUF_CAP - in->end;
+        size_t room = in->fill_cap - in->end;
         z->next_out = (Bytef *)in->buf + in->end;
         z->avail_out = (uInt)room;
         int rc = inflate(z, Z_NO_FLUSH);
@@ -208,7 +210,7 @@ static void fill_gzip(sat_input *in)
 static void fill_bzip2(sat_input *in)
 {
     bz_stream *b = &in->bz;
-    while (in->end < SAT_INPUT_BUF_CAP && !in->eof) {
+    while (in->end < in->fill_cap && !in->eof) {
         if (b->avail_in == 0) {
             if (read_raw(in) < 0)
                 return;
@@ -237,7 +239,7 @@ static void fill_bzip2(sat_input *in)
             b->avail_in = ai;
             in->in_member = 1;
         }
-        size_t room = SAT_INPUT_BUF_CAP - in->end;
+        size_t room = in->fill_cap - in->end;
         b->next_out = in->buf + in->end;
         b->avail_out = (unsigned)room;
         int rc = BZ2_bzDecompress(b);
@@ -265,7 +267,7 @@ static void fill_bzip2(sat_input *in)
 static void fill_xz(sat_input *in)
 {
     lzma_stream *x = &in->xz;
-    while (in->end < SAT_INPUT_BUF_CAP && !in->eof) {
+    while (in->end < in->fill_cap && !in->eof) {
         if (x->avail_in == 0 && !in->raw_eof) {
             if (read_raw(in) < 0)
                 return;
@@ -274,7 +276,7 @@ static void fill_xz(sat_input *in)
                 x->avail_in = in->raw_len;
             }
         }
-        size_t room = SAT_INPUT_BUF_CAP - in->end;
+        size_t room = in->fill_cap - in->end;
         x->next_out = (uint8_t *)in->buf + in->end;
         x->avail_out = room;
         /* LZMA_FINISH once the file is exhausted: that is how liblzma learns
@@ -319,7 +321,7 @@ static void fill_xz(sat_input *in)
 
 static void fill_zstd(sat_input *in)
 {
-    while (in->end < SAT_INPUT_BUF_CAP && !in->eof) {
+    while (in->end < in->fill_cap && !in->eof) {
         if (in->zin.pos == in->zin.size) {
             if (read_raw(in) < 0)
                 return;
@@ -332,7 +334,7 @@ static void fill_zstd(sat_input *in)
         /* Modest output steps: given room for a whole frame, libzstd decodes
          * it in one shot and a corrupt block would then lose every line
          * before it. */
-        size_t room = SAT_INPUT_BUF_CAP - in->end;
+        size_t room = in->fill_cap - in->end;
         if (room > ZSTD_STEP)
             room = ZSTD_STEP;
         ZSTD_outBuffer out = {in->buf + in->end, room, 0};
@@ -505,8 +507,10 @@ sat_input *sat_input_open(const char *path, sat_diag *diag)
 
     /* Decode the first bytes for sniffing; errors stay pending for
      * next_line so the lines before them are still delivered. */
+    in->fill_cap = SAT_INPUT_PEEK_MAX;
     while (in->end < SAT_INPUT_PEEK_MAX && !in->eof)
         fill(in);
+    in->fill_cap = SAT_INPUT_BUF_CAP;
     in->peek_len = in->end < SAT_INPUT_PEEK_MAX ? in->end : SAT_INPUT_PEEK_MAX;
     in->peek = malloc(in->peek_len ? in->peek_len : 1);
     if (!in->peek) {
