@@ -44,13 +44,19 @@ static const char *jv_string(const char *p)
             p++;
             continue;
         }
-        if (c >= 0x80) { /* well-formed UTF-8 only (simplified check) */
-            int n = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : -1;
+        if (c >= 0x80) { /* well-formed UTF-8 only: decode and range-check */
+            int n = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : -1;
             if (n < 0 || c > 0xF4)
                 return NULL;
-            for (int i = 1; i <= n; i++)
+            uint32_t cp = c & (0x3Fu >> n);
+            for (int i = 1; i <= n; i++) {
                 if (((unsigned char)p[i] & 0xC0) != 0x80)
                     return NULL;
+                cp = (cp << 6) | ((unsigned char)p[i] & 0x3Fu);
+            }
+            static const uint32_t min_cp[4] = {0, 0x80, 0x800, 0x10000};
+            if (cp < min_cp[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+                return NULL;
             p += n + 1;
             continue;
         }
@@ -349,8 +355,42 @@ static void test_json_writer(void)
     CHECK_EQ_INT(sat_report_fmt_parse("csv"), SAT_REPORT_CSV);
 }
 
+/* random bytes (a cheap fuzz): the writer's output always validates */
+static void test_json_random_bytes(void)
+{
+    uint64_t r = 0x9e3779b97f4a7c15ULL;
+    int bad = 0;
+    for (int round = 0; round < 2000; round++) {
+        unsigned char in[64];
+        size_t n = (size_t)(round % 64);
+        for (size_t i = 0; i < n; i++) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            in[i] = (unsigned char)r;
+            if (round % 3 == 0 && in[i] < 0x80) /* more multi-byte lead bytes */
+                in[i] |= 0xC0;
+        }
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        sat_json j;
+        sat_json_init(&j, f);
+        sat_json_object(&j, NULL);
+        sat_json_strn(&j, (const char *)"k", (const char *)in, n);
+        sat_json_end(&j);
+        sat_json_finish(&j);
+        fclose(f);
+        if (!json_valid(buf) || strlen(buf) != len)
+            bad++;
+        free(buf);
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
 int main(void)
 {
+    test_json_random_bytes();
     test_json_writer();
     test_json();
     test_text_and_csv();
