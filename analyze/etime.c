@@ -77,6 +77,12 @@ typedef struct et_src {
     int truncated;
 } et_src;
 
+typedef struct et_abandon {
+    sat_ts_ns ts;
+    int64_t conn, op, target_op;
+    char client[48];
+} et_abandon;
+
 typedef struct et_rej {
     uint32_t source;
     uint64_t line_no;
@@ -114,7 +120,9 @@ struct sat_etime {
         autobinds, binds_root, binds_failed;
     sat_strtab ldapi; /* key packed conn, val et_ldapi */
     et_ktab sasl_mechs, failed_dn, failed_client, clients, bind_dns, bases,
-        filters, ext_oids, tls_versions;
+        filters, ext_oids, tls_versions, attrs;
+    et_abandon *aband; /* the earliest `top` abandons, unsorted */
+    size_t naband;
 
     /* connections */
     uint64_t conns, conns_no_open, conns_unclosed, fds_taken, fds_returned;
@@ -403,7 +411,7 @@ static et_ktab *ktabs(sat_etime *e, size_t i)
 {
     et_ktab *all[] = {&e->sasl_mechs, &e->failed_dn, &e->failed_client,
                       &e->clients, &e->bind_dns, &e->bases, &e->filters,
-                      &e->ext_oids, &e->tls_versions};
+                      &e->ext_oids, &e->tls_versions, &e->attrs};
     return i < sizeof all / sizeof all[0] ? all[i] : NULL;
 }
 
@@ -464,6 +472,7 @@ void sat_etime_free(sat_etime *e)
     for (size_t i = 0; ktabs(e, i); i++)
         ktab_free(ktabs(e, i));
     free(e->spans);
+    free(e->aband);
     for (size_t i = 0; i < e->nsrcs; i++) {
         free(e->srcs[i].path);
         free(e->srcs[i].format);
@@ -828,6 +837,62 @@ static void on_unindexed(sat_etime *e, const sat_ldap_op *op)
         u->nentries_max = op->nentries;
 }
 
+/* Keeps the `top` earliest abandons: replace the latest kept one when an
+ * earlier one arrives (inputs are mostly in time order, so this is rare). */
+static void keep_abandon(sat_etime *e, sat_ts_ns ts, int64_t conn, int64_t opn,
+                         int64_t target, sat_str client)
+{
+    if (!e->aband) {
+        e->aband = (et_abandon *)calloc(e->opts.top, sizeof *e->aband);
+        if (!e->aband) {
+            e->nomem = 1;
+            return;
+        }
+    }
+    et_abandon *slot = NULL;
+    if (e->naband < e->opts.top) {
+        slot = &e->aband[e->naband++];
+    } else {
+        size_t worst = 0;
+        for (size_t i = 1; i < e->naband; i++)
+            if (e->aband[i].ts > e->aband[worst].ts)
+                worst = i;
+        if (ts >= e->aband[worst].ts)
+            return;
+        slot = &e->aband[worst];
+    }
+    slot->ts = ts;
+    slot->conn = conn;
+    slot->op = opn;
+    slot->target_op = target;
+    size_t n = client.ptr ? client.len : 0;
+    if (n >= sizeof slot->client)
+        n = sizeof slot->client - 1;
+    if (n)
+        memcpy(slot->client, client.ptr, n);
+    slot->client[n] = '\0';
+}
+
+static void count_attrs(sat_etime *e, sat_str attrs, const sat_ldap_op *op)
+{
+    size_t i = 0;
+    while (i < attrs.len) {
+        while (i < attrs.len && (attrs.ptr[i] == ' ' || attrs.ptr[i] == ','))
+            i++;
+        size_t j = i;
+        while (j < attrs.len && attrs.ptr[j] != ' ' && attrs.ptr[j] != ',')
+            j++;
+        if (j > i) {
+            char a[128];
+            size_t n = j - i < sizeof a ? j - i : sizeof a;
+            for (size_t k = 0; k < n; k++)
+                a[k] = lower_ascii(attrs.ptr[i + k]);
+            ktab_add(e, &e->attrs, a, n, op);
+        }
+        i = j;
+    }
+}
+
 static size_t etime_bytes(const sat_etime *e);
 
 static int on_op(void *ctx, const sat_ldap_op *op)
@@ -940,6 +1005,8 @@ static int on_op(void *ctx, const sat_ldap_op *op)
             e->whole_base++;
         if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
             on_unindexed(e, op);
+        if (op->attrs.ptr && op->attrs.len)
+            count_attrs(e, op->attrs, op);
         break;
     case SAT_OP_BIND:
         on_bind(e, op);
@@ -968,6 +1035,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     }
     case SAT_OP_ABANDON:
         e->abandons++;
+        keep_abandon(e, ts, op->conn, op->op, op->target_op, op->client_ip);
         break;
     case SAT_OP_UNBIND:
         e->unbinds++;
@@ -1150,6 +1218,10 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     for (size_t i = 0; ktabs(e, i); i++)
         ktab_merge(e, ktabs(e, i), ktabs((sat_etime *)from, i));
 
+    for (size_t i = 0; i < from->naband; i++) {
+        const et_abandon *a = &from->aband[i];
+        keep_abandon(e, a->ts, a->conn, a->op, a->target_op, sat_str_cstr(a->client));
+    }
     e->conns += from->conns;
     e->conns_no_open += from->conns_no_open;
     e->conns_unclosed += from->conns_unclosed;
@@ -1415,6 +1487,16 @@ static void fmt_minute(int64_t minute, char *buf, size_t n)
              (long long)d, (long long)(rem / 3600), (long long)(rem % 3600 / 60));
 }
 
+static int cmp_abandon(const void *a, const void *b)
+{
+    const et_abandon *x = (const et_abandon *)a, *y = (const et_abandon *)b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    if (x->conn != y->conn)
+        return x->conn < y->conn ? -1 : 1;
+    return (x->op > y->op) - (x->op < y->op);
+}
+
 static int cmp_i64_idx(const void *a, const void *b)
 {
     const int64_t *x = (const int64_t *)a, *y = (const int64_t *)b;
@@ -1544,7 +1626,7 @@ int sat_etime_finish(sat_etime *e)
                 g = (et_group *)sat_strtab_val(&e->minutes, (size_t)mk[2 * r + 1]);
             }
             sat_etime_row tmp;
-            char kb[32];
+            char kb[96];
             fmt_minute(minute, kb, sizeof kb);
             row_fill(&tmp, NULL, g, all_ns, 60.0);
             mr[r].start = minute * 60000000000LL;
@@ -1713,10 +1795,28 @@ int sat_etime_finish(sat_etime *e)
                  {&e->bases, &v->bases, top},
                  {&e->filters, &v->filters, top},
                  {&e->ext_oids, &v->ext_oids, top},
-                 {&e->tls_versions, &v->tls_versions, 1000}};
+                 {&e->tls_versions, &v->tls_versions, 1000},
+                 {&e->attrs, &v->attributes, top}};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         if (build_kvlist(e, lists[i].k, lists[i].top, lists[i].out) < 0)
             return SAT_E_NOMEM;
+
+    if (e->naband) {
+        sat_etime_abandon *ab = (sat_etime_abandon *)sat_arena_alloc(
+            &e->view_arena, e->naband * sizeof *ab);
+        if (!ab)
+            return SAT_E_NOMEM;
+        qsort(e->aband, e->naband, sizeof *e->aband, cmp_abandon);
+        for (size_t i = 0; i < e->naband; i++) {
+            ab[i].ts = e->aband[i].ts;
+            ab[i].conn = e->aband[i].conn;
+            ab[i].op = e->aband[i].op;
+            ab[i].target_op = e->aband[i].target_op;
+            ab[i].client = e->aband[i].client;
+        }
+        v->abandon_list = ab;
+        v->nabandon_list = e->naband;
+    }
 
     size_t b = etime_bytes(e) + e->view_arena.total;
     if (b > e->mem_peak)

@@ -684,6 +684,31 @@ static int render_text(const sat_etime_view *v, FILE *out)
     print_kv(out, &f, "Top search filters", &v->filters, "filter");
     if (v->ext_oids.n)
         print_kv(out, &f, "Extended operations", &v->ext_oids, "oid (name)");
+    print_kv(out, &f, "Most requested attributes", &v->attributes, "attribute");
+    if (v->abandons) {
+        fprintf(out, "\nAbandon requests: %llu", (unsigned long long)v->abandons);
+        if (v->nabandon_list < v->abandons)
+            fprintf(out, " (the first %zu)", v->nabandon_list);
+        fputc('\n', out);
+        tbl t;
+        tbl_init(&t, "lrrrl");
+        const char *h[5] = {"time", "conn", "op", "targetop", "client"};
+        tbl_row(&t, h);
+        for (size_t i = 0; i < v->nabandon_list; i++) {
+            const sat_etime_abandon *ab = &v->abandon_list[i];
+            char ts[48], c[24], o[24], tg[24];
+            sat_report_fmt_ts(ts, sizeof ts, ab->ts);
+            snprintf(c, sizeof c, "%lld", (long long)ab->conn);
+            snprintf(o, sizeof o, "%lld", (long long)ab->op);
+            if (ab->target_op >= 0)
+                snprintf(tg, sizeof tg, "%lld", (long long)ab->target_op);
+            else
+                snprintf(tg, sizeof tg, "-");
+            const char *r[5] = {ts, c, o, tg, ab->client};
+            tbl_row(&t, r);
+        }
+        tbl_print(&t, out, "  ");
+    }
 
     /* minutes */
     if (v->nminutes) {
@@ -951,8 +976,25 @@ static int render_json(const sat_etime_view *v, FILE *out)
     json_kv(&j, "bases", &v->bases);
     json_kv(&j, "filters", &v->filters);
     json_kv(&j, "extended_ops", &v->ext_oids);
+    json_kv(&j, "attributes", &v->attributes);
     sat_json_end(&j);
     sat_json_set_compact_depth(&j, 3);
+
+    sat_json_array(&j, "abandons");
+    for (size_t i = 0; i < v->nabandon_list; i++) {
+        const sat_etime_abandon *a = &v->abandon_list[i];
+        sat_json_object(&j, NULL);
+        json_ts(&j, "ts", a->ts);
+        sat_json_i64(&j, "conn", a->conn);
+        sat_json_i64(&j, "op", a->op);
+        if (a->target_op >= 0)
+            sat_json_i64(&j, "targetop", a->target_op);
+        else
+            sat_json_null(&j, "targetop");
+        sat_json_str(&j, "client", a->client);
+        sat_json_end(&j);
+    }
+    sat_json_end(&j);
 
     sat_json_array(&j, "minutes");
     for (size_t i = 0; i < v->nminutes; i++) {

@@ -123,6 +123,13 @@ typedef struct sat_etime_code_count {
     uint64_t count;
 } sat_etime_code_count;
 
+typedef struct sat_etime_abandon {
+    sat_ts_ns ts;
+    int64_t conn, op;
+    int64_t target_op; /* targetop=, SAT_ABSENT if not logged */
+    const char *client;
+} sat_etime_abandon;
+
 typedef struct sat_etime_view {
     int by;
     size_t top;
@@ -173,6 +180,10 @@ typedef struct sat_etime_view {
     sat_etime_kvlist failed_by_dn, failed_by_client;
     /* tops */
     sat_etime_kvlist clients, bind_dns, bases, filters, ext_oids;
+    sat_etime_kvlist attributes; /* requested in SRCH attrs, ASCII case folded */
+    /* the earliest abandon requests (up to top) */
+    const sat_etime_abandon *abandon_list;
+    size_t nabandon_list;
     /* per-minute series, one row per minute from first to last */
     const sat_etime_minute *minutes;
     size_t nminutes;

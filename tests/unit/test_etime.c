@@ -85,6 +85,7 @@ static void test_counts_quantiles_shares(void)
         o.dn = sat_str_cstr("dc=example,dc=com");
         o.filter = sat_str_cstr("(uid=u1)");
         o.filter_shape = sat_str_cstr("(uid=*)");
+        o.attrs = sat_str_cstr("cn mail CN");
         o.nentries = 1;
         CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), 0);
     }
@@ -98,6 +99,7 @@ static void test_counts_quantiles_shares(void)
     sat_ldap_op u = mkop(SAT_OP_UNBIND, 1, 101, T0 + 101 * S, SAT_ABSENT, SAT_ABSENT);
     sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &u);
     sat_ldap_op ab = mkop(SAT_OP_ABANDON, 2, 11, T0 + 60 * S, SAT_ABSENT, SAT_ABSENT);
+    ab.target_op = 9;
     sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
     /* an internal op is not counted in the tables */
     sat_ldap_op in = mkop(SAT_OP_SRCH, 2, 12, T0 + 60 * S, 0, 7 * S);
@@ -141,6 +143,12 @@ static void test_counts_quantiles_shares(void)
     CHECK_EQ_INT(v->minutes[0].ops + v->minutes[1].ops, 112);
     CHECK_EQ_INT(v->bases.n, 1);
     CHECK_EQ_INT(v->bases.rows[0].count, 100);
+    CHECK_EQ_INT(v->attributes.n, 2); /* attribute names fold case */
+    CHECK_EQ_STR(v->attributes.rows[0].key, "cn");
+    CHECK_EQ_INT(v->attributes.rows[0].count, 200);
+    CHECK_EQ_INT(v->nabandon_list, 1);
+    CHECK_EQ_INT(v->abandon_list[0].target_op, 9);
+    CHECK_EQ_INT(v->abandon_list[0].conn, 2);
     sat_etime_free(e);
 }
 
