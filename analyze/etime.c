@@ -365,6 +365,21 @@ static void kv_bump(et_kv *v, const sat_ldap_op *op)
     }
 }
 
+static void ktab_add_h(sat_etime *e, et_ktab *k, const char *key, size_t len, uint64_t h,
+                       const sat_ldap_op *op)
+{
+    int capped;
+    et_kv *v = (et_kv *)sat_strtab_upsert_h(&k->t, key, len, h, NULL, &capped);
+    if (v) {
+        kv_bump(v, op);
+    } else if (capped) {
+        kv_bump(&k->other, op);
+        fold_mark(&k->foldbits, key, len, &e->nomem);
+    } else {
+        e->nomem = 1;
+    }
+}
+
 static void ktab_add(sat_etime *e, et_ktab *k, const char *key, size_t len,
                      const sat_ldap_op *op)
 {
@@ -912,6 +927,41 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     widen(&e->cfirst_ts, &e->clast_ts, ts);
     note_epoch(e, op->server, op->conn_epoch);
 
+    /* The row's high-cardinality lookups (client, search base, filter, --by
+     * key): hash them and prefetch their slots now, their entries after the
+     * cheap work below, and use them last, so their cache misses overlap
+     * instead of queueing (strtab.h). */
+    sat_str kc = op->client_ip.ptr && op->client_ip.len ? op->client_ip
+                                                        : sat_str_cstr("(unknown)");
+    uint64_t hc = sat_strtab_hash(kc.ptr, kc.len);
+    sat_strtab_prefetch(&e->clients.t, hc);
+    sat_str kb = SAT_STR_NONE, kf = SAT_STR_NONE;
+    uint64_t hb = 0, hf = 0;
+    if (t == SAT_OP_SRCH) {
+        if (op->dn.ptr)
+            kb = op->dn.len ? op->dn : sat_str_cstr("(root DSE)");
+        if (op->filter.ptr)
+            kf = op->filter;
+        if (kb.ptr) {
+            hb = sat_strtab_hash(kb.ptr, kb.len);
+            sat_strtab_prefetch(&e->bases.t, hb);
+        }
+        if (kf.ptr) {
+            hf = sat_strtab_hash(kf.ptr, kf.len);
+            sat_strtab_prefetch(&e->filters.t, hf);
+        }
+    }
+    char kbuf[sizeof(et_connkey)];
+    sat_str kg = SAT_STR_NONE;
+    uint64_t hg = 0;
+    if (e->opts.by != SAT_ETIME_BY_NONE && e->opts.by != SAT_ETIME_BY_OP &&
+        e->opts.by != SAT_ETIME_BY_MINUTE) {
+        kg = group_key(e, op, kbuf); /* may live in e->scratch: used before
+                                        anything else writes there */
+        hg = sat_strtab_hash(kg.ptr, kg.len);
+        sat_strtab_prefetch(&e->groups, hg);
+    }
+
     e->ops++;
     if (op->flags & SAT_OPF_UNFINISHED)
         e->unfinished++;
@@ -957,21 +1007,26 @@ static int on_op(void *ctx, const sat_ldap_op *op)
             grp_add(e, mg, op, has_result);
     }
 
+    sat_strtab_prefetch_entry(&e->clients.t, hc);
+    if (kb.ptr)
+        sat_strtab_prefetch_entry(&e->bases.t, hb);
+    if (kf.ptr)
+        sat_strtab_prefetch_entry(&e->filters.t, hf);
+    if (kg.ptr)
+        sat_strtab_prefetch_entry(&e->groups, hg);
+
     /* --by groups */
-    if (e->opts.by != SAT_ETIME_BY_NONE && e->opts.by != SAT_ETIME_BY_OP &&
-        e->opts.by != SAT_ETIME_BY_MINUTE) {
-        char kbuf[sizeof(et_connkey)];
-        sat_str k = group_key(e, op, kbuf);
+    if (kg.ptr) {
         int is_new, capped;
-        et_group *g = (et_group *)sat_strtab_upsert(&e->groups, k.ptr, k.len,
-                                                    &is_new, &capped);
+        et_group *g = (et_group *)sat_strtab_upsert_h(&e->groups, kg.ptr, kg.len, hg,
+                                                      &is_new, &capped);
         if (g && is_new)
             sat_qsketch_init(&g->q, 0);
         if (!g) {
             if (!capped)
                 e->nomem = 1;
             g = &e->gother;
-            fold_mark(&e->gfoldbits, k.ptr, k.len, &e->nomem);
+            fold_mark(&e->gfoldbits, kg.ptr, kg.len, &e->nomem);
         }
         grp_add(e, g, op, has_result);
     }
@@ -986,19 +1041,14 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (op->nentries > 0)
         e->entries += (uint64_t)op->nentries;
 
-    if (op->client_ip.ptr && op->client_ip.len)
-        ktab_add(e, &e->clients, op->client_ip.ptr, op->client_ip.len, op);
-    else
-        ktab_add(e, &e->clients, "(unknown)", 9, op);
+    ktab_add_h(e, &e->clients, kc.ptr, kc.len, hc, op);
 
     switch (t) {
     case SAT_OP_SRCH:
-        if (op->dn.ptr && op->dn.len)
-            ktab_add(e, &e->bases, op->dn.ptr, op->dn.len, op);
-        else if (op->dn.ptr)
-            ktab_add(e, &e->bases, "(root DSE)", 10, op);
-        if (op->filter.ptr)
-            ktab_add(e, &e->filters, op->filter.ptr, op->filter.len, op);
+        if (kb.ptr)
+            ktab_add_h(e, &e->bases, kb.ptr, kb.len, hb, op);
+        if (kf.ptr)
+            ktab_add_h(e, &e->filters, kf.ptr, kf.len, hf, op);
         if (op->scope == SAT_SCOPE_SUB &&
             (eq_nocase(op->filter, "(objectclass=*)") ||
              eq_nocase(op->filter, "(objectclass=top)")))

@@ -106,17 +106,31 @@ void *sat_strtab_find(const sat_strtab *t, const void *key, size_t len)
 void *sat_strtab_upsert(sat_strtab *t, const void *key, size_t len,
                         int *is_new, int *capped)
 {
+    if (len > UINT32_MAX / 2)
+        len = UINT32_MAX / 2;
+    if (t->last && entry_eq(t->last, key, len)) {
+        if (is_new)
+            *is_new = 0;
+        if (capped)
+            *capped = 0;
+        return entry_val(t->last);
+    }
+    return sat_strtab_upsert_h(t, key, len, sat_strtab_hash(key, len), is_new, capped);
+}
+
+void *sat_strtab_upsert_h(sat_strtab *t, const void *key, size_t len, uint64_t h,
+                          int *is_new, int *capped)
+{
     if (is_new)
         *is_new = 0;
     if (capped)
         *capped = 0;
     if (len > UINT32_MAX / 2)
-        len = UINT32_MAX / 2;
+        return NULL; /* callers hash at most this much; never reached */
     if (t->last && entry_eq(t->last, key, len))
         return entry_val(t->last);
     if ((t->n + 1) * 4 > t->cap * 3 && grow_slots(t) < 0)
         return NULL;
-    uint64_t h = sat_strtab_hash(key, len);
     size_t j = slot_of(h, t->cap);
     while (t->slots[j].hash) {
         if (t->slots[j].hash == h && entry_eq(t->slots[j].entry, key, len)) {

@@ -45,6 +45,36 @@ void sat_strtab_free(sat_strtab *t);
  * NULL) says whether it was inserted. Payloads are stable until free. */
 void *sat_strtab_upsert(sat_strtab *t, const void *key, size_t len,
                         int *is_new, int *capped);
+/* The same with the key's sat_strtab_hash() computed by the caller, who may
+ * have prefetched its slot and entry (below) while doing other work: the
+ * analyzers look up 3-4 high-cardinality keys per row, and overlapping their
+ * cache misses is what keeps them off the critical path. */
+void *sat_strtab_upsert_h(sat_strtab *t, const void *key, size_t len, uint64_t h,
+                          int *is_new, int *capped);
+static inline void sat_strtab_prefetch(const sat_strtab *t, uint64_t h)
+{
+#if defined(__GNUC__)
+    if (t->cap)
+        __builtin_prefetch(&t->slots[(size_t)(h >> 11) & (t->cap - 1)]);
+#else
+    (void)t;
+    (void)h;
+#endif
+}
+/* Second stage: once the slot is (likely) cached, fetch its entry. */
+static inline void sat_strtab_prefetch_entry(const sat_strtab *t, uint64_t h)
+{
+#if defined(__GNUC__)
+    if (t->cap) {
+        const sat_strtab_slot *sl = &t->slots[(size_t)(h >> 11) & (t->cap - 1)];
+        if (sl->hash == h)
+            __builtin_prefetch(sl->entry);
+    }
+#else
+    (void)t;
+    (void)h;
+#endif
+}
 /* Payload for key or NULL; never inserts. */
 void *sat_strtab_find(const sat_strtab *t, const void *key, size_t len);
 
