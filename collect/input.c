@@ -19,6 +19,7 @@
 #include <bzlib.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <lzma.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,6 +35,8 @@
 #define SAT_INPUT_PEEK_MAX ((size_t)64 << 10)
 #define ZSTD_STEP ((size_t)256 << 10)
 #define XZ_MEMLIMIT ((uint64_t)512 << 20)
+#define Q_CHUNKS 4
+#define Q_CHUNK_SIZE ((size_t)1 << 20)
 
 enum comp { COMP_NONE = 0, COMP_GZIP, COMP_BZIP2, COMP_XZ, COMP_ZSTD };
 static const char *const comp_names[] = {"none", "gzip", "bzip2", "xz", "zstd"};
@@ -70,9 +73,33 @@ struct sat_input {
     uint64_t raw_bytes;      /* bytes read from the file */
     uint64_t raw_size;       /* file size if a regular file, else 0 */
     uint64_t cut_lines;      /* lines longer than LINE_MAX that were cut */
-    size_t fill_cap;         /* decoders stop at buf[fill_cap]: the peek only
+    size_t fill_cap;         /* fill stops at buf[fill_cap]: the peek only
                                 decodes what it shows, not a whole buffer */
+
+    /* decoder side (the decoder thread's when threaded) */
+    int d_eof, d_err;
+    char d_errmsg[400];
+    uint64_t dec_bytes;      /* decompressed bytes produced by the decoder */
+    uint64_t d_raw_bytes;    /* bytes read from the file by the decoder */
+
+    /* decoder thread and its ring of chunks */
+    int threaded, q_stop;
+    pthread_t q_thread;
+    pthread_mutex_t q_mu;
+    pthread_cond_t q_not_full, q_not_empty;
+    struct qchunk {
+        char *p;
+        size_t len;
+        uint64_t raw_bytes;
+        int final;
+    } q[Q_CHUNKS];
+    size_t q_head, q_full, q_pos;
 };
+
+typedef struct outbuf {
+    char *p;
+    size_t len, cap;
+} outbuf;
 
 /* read() that retries on EINTR; returns bytes read, 0 at EOF, -1 on error. */
 static ssize_t read_full_once(int fd, void *p, size_t n)
@@ -87,21 +114,21 @@ static ssize_t read_full_once(int fd, void *p, size_t n)
 static void set_err(sat_input *in, int code, const char *fmt, ...) SAT_PRINTF(3, 4);
 static void set_err(sat_input *in, int code, const char *fmt, ...)
 {
-    if (in->err)
+    if (in->d_err)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(in->errmsg, sizeof in->errmsg, fmt, ap);
+    vsnprintf(in->d_errmsg, sizeof in->d_errmsg, fmt, ap);
     va_end(ap);
-    in->err = code;
-    in->eof = 1;
+    in->d_err = code;
+    in->d_eof = 1;
 }
 
 static void stream_ends_early(sat_input *in)
 {
     set_err(in, SAT_E_TRUNCATED,
             "%s stream ends early after %llu bytes of output (truncated file?)",
-            comp_names[in->comp], (unsigned long long)in->bytes);
+            comp_names[in->comp], (unsigned long long)in->dec_bytes);
 }
 
 static void stream_corrupt(sat_input *in, const char *why)
@@ -109,7 +136,7 @@ static void stream_corrupt(sat_input *in, const char *why)
     set_err(in, SAT_E_TRUNCATED,
             "%s data corrupt after %llu bytes of output (%s); the rest of the "
             "file is unreadable",
-            comp_names[in->comp], (unsigned long long)in->bytes,
+            comp_names[in->comp], (unsigned long long)in->dec_bytes,
             why ? why : "?");
 }
 
@@ -121,7 +148,7 @@ static int read_raw(sat_input *in)
     ssize_t n = read_full_once(in->fd, in->raw, SAT_INPUT_RAW_CAP);
     if (n < 0) {
         set_err(in, SAT_E_IO, "read error after %llu bytes: %s",
-                (unsigned long long)in->raw_bytes, strerror(errno));
+                (unsigned long long)in->d_raw_bytes, strerror(errno));
         in->raw_eof = 1;
         return -1;
     }
@@ -130,33 +157,33 @@ static int read_raw(sat_input *in)
         return 0;
     }
     in->raw_len = (size_t)n;
-    in->raw_bytes += (uint64_t)n;
+    in->d_raw_bytes += (uint64_t)n;
     return 1;
 }
 
 /* ---- decoders: each appends to buf[end, cap) until full, EOF or error ---------- */
 
-static void fill_plain(sat_input *in)
+static void fill_plain(sat_input *in, outbuf *o)
 {
-    ssize_t n = read_full_once(in->fd, in->buf + in->end, in->fill_cap - in->end);
+    ssize_t n = read_full_once(in->fd, o->p + o->len, o->cap - o->len);
     if (n < 0) {
         set_err(in, SAT_E_IO, "read error after %llu bytes: %s",
-                (unsigned long long)in->raw_bytes, strerror(errno));
+                (unsigned long long)in->d_raw_bytes, strerror(errno));
         return;
     }
     if (n == 0) {
-        in->eof = 1;
+        in->d_eof = 1;
         return;
     }
-    in->end += (size_t)n;
-    in->bytes += (uint64_t)n;
-    in->raw_bytes += (uint64_t)n;
+    o->len += (size_t)n;
+    in->dec_bytes += (uint64_t)n;
+    in->d_raw_bytes += (uint64_t)n;
 }
 
-static void fill_gzip(sat_input *in)
+static void fill_gzip(sat_input *in, outbuf *o)
 {
     z_stream *z = &in->gz;
-    while (in->end < in->fill_cap && !in->eof) {
+    while (o->len < o->cap && !in->d_eof) {
         if (z->avail_in == 0) {
             if (read_raw(in) < 0)
                 return;
@@ -170,11 +197,11 @@ static void fill_gzip(sat_input *in)
              * file or trailing garbage (tape padding) ends the stream, as
              * gzip(1) does. */
             if (z->avail_in == 0) {
-                in->eof = 1;
+                in->d_eof = 1;
                 return;
             }
             if (z->next_in[0] != 0x1f || (z->avail_in > 1 && z->next_in[1] != 0x8b)) {
-                in->eof = 1;
+                in->d_eof = 1;
                 return;
             }
             if (inflateReset(z) != Z_OK) {
@@ -183,13 +210,13 @@ static void fill_gzip(sat_input *in)
             }
             in->in_member = 1;
         }
-        size_t room = in->fill_cap - in->end;
-        z->next_out = (Bytef *)in->buf + in->end;
+        size_t room = o->cap - o->len;
+        z->next_out = (Bytef *)o->p + o->len;
         z->avail_out = (uInt)room;
         int rc = inflate(z, Z_NO_FLUSH);
         size_t produced = room - z->avail_out;
-        in->end += produced;
-        in->bytes += produced;
+        o->len += produced;
+        in->dec_bytes += produced;
         if (rc == Z_STREAM_END) {
             in->in_member = 0;
         } else if (rc == Z_BUF_ERROR || rc == Z_OK) {
@@ -207,10 +234,10 @@ static void fill_gzip(sat_input *in)
     }
 }
 
-static void fill_bzip2(sat_input *in)
+static void fill_bzip2(sat_input *in, outbuf *o)
 {
     bz_stream *b = &in->bz;
-    while (in->end < in->fill_cap && !in->eof) {
+    while (o->len < o->cap && !in->d_eof) {
         if (b->avail_in == 0) {
             if (read_raw(in) < 0)
                 return;
@@ -221,7 +248,7 @@ static void fill_bzip2(sat_input *in)
         }
         if (!in->in_member) {
             if (b->avail_in == 0 || b->next_in[0] != 'B') {
-                in->eof = 1; /* end, or trailing garbage as bzip2(1) ignores */
+                in->d_eof = 1; /* end, or trailing garbage as bzip2(1) ignores */
                 return;
             }
             if (in->dec_init)
@@ -239,13 +266,13 @@ static void fill_bzip2(sat_input *in)
             b->avail_in = ai;
             in->in_member = 1;
         }
-        size_t room = in->fill_cap - in->end;
-        b->next_out = in->buf + in->end;
+        size_t room = o->cap - o->len;
+        b->next_out = o->p + o->len;
         b->avail_out = (unsigned)room;
         int rc = BZ2_bzDecompress(b);
         size_t produced = room - b->avail_out;
-        in->end += produced;
-        in->bytes += produced;
+        o->len += produced;
+        in->dec_bytes += produced;
         if (rc == BZ_STREAM_END) {
             in->in_member = 0;
         } else if (rc == BZ_OK) {
@@ -264,10 +291,10 @@ static void fill_bzip2(sat_input *in)
     }
 }
 
-static void fill_xz(sat_input *in)
+static void fill_xz(sat_input *in, outbuf *o)
 {
     lzma_stream *x = &in->xz;
-    while (in->end < in->fill_cap && !in->eof) {
+    while (o->len < o->cap && !in->d_eof) {
         if (x->avail_in == 0 && !in->raw_eof) {
             if (read_raw(in) < 0)
                 return;
@@ -276,20 +303,20 @@ static void fill_xz(sat_input *in)
                 x->avail_in = in->raw_len;
             }
         }
-        size_t room = in->fill_cap - in->end;
-        x->next_out = (uint8_t *)in->buf + in->end;
+        size_t room = o->cap - o->len;
+        x->next_out = (uint8_t *)o->p + o->len;
         x->avail_out = room;
         /* LZMA_FINISH once the file is exhausted: that is how liblzma learns
          * that a concatenated stream really ends here (or was cut). */
         lzma_ret rc = lzma_code(x, in->raw_eof ? LZMA_FINISH : LZMA_RUN);
         size_t produced = room - x->avail_out;
-        in->end += produced;
-        in->bytes += produced;
+        o->len += produced;
+        in->dec_bytes += produced;
         switch (rc) {
         case LZMA_OK:
             break;
         case LZMA_STREAM_END:
-            in->eof = 1;
+            in->d_eof = 1;
             return;
         case LZMA_BUF_ERROR:
             if (in->raw_eof) {
@@ -319,9 +346,9 @@ static void fill_xz(sat_input *in)
     }
 }
 
-static void fill_zstd(sat_input *in)
+static void fill_zstd(sat_input *in, outbuf *o)
 {
-    while (in->end < in->fill_cap && !in->eof) {
+    while (o->len < o->cap && !in->d_eof) {
         if (in->zin.pos == in->zin.size) {
             if (read_raw(in) < 0)
                 return;
@@ -334,14 +361,14 @@ static void fill_zstd(sat_input *in)
         /* Modest output steps: given room for a whole frame, libzstd decodes
          * it in one shot and a corrupt block would then lose every line
          * before it. */
-        size_t room = in->fill_cap - in->end;
+        size_t room = o->cap - o->len;
         if (room > ZSTD_STEP)
             room = ZSTD_STEP;
-        ZSTD_outBuffer out = {in->buf + in->end, room, 0};
+        ZSTD_outBuffer out = {o->p + o->len, room, 0};
         size_t in_before = in->zin.pos;
         size_t rc = ZSTD_decompressStream(in->zs, &out, &in->zin);
-        in->end += out.pos;
-        in->bytes += out.pos;
+        o->len += out.pos;
+        in->dec_bytes += out.pos;
         if (ZSTD_isError(rc)) {
             stream_corrupt(in, ZSTD_getErrorName(rc));
             return;
@@ -357,21 +384,154 @@ static void fill_zstd(sat_input *in)
             if (in->in_member)
                 stream_ends_early(in);
             else
-                in->eof = 1;
+                in->d_eof = 1;
             return;
         }
     }
 }
 
-static void fill(sat_input *in)
+static void decode(sat_input *in, outbuf *o)
 {
     switch (in->comp) {
-    case COMP_NONE: fill_plain(in); break;
-    case COMP_GZIP: fill_gzip(in); break;
-    case COMP_BZIP2: fill_bzip2(in); break;
-    case COMP_XZ: fill_xz(in); break;
-    case COMP_ZSTD: fill_zstd(in); break;
+    case COMP_NONE: fill_plain(in, o); break;
+    case COMP_GZIP: fill_gzip(in, o); break;
+    case COMP_BZIP2: fill_bzip2(in, o); break;
+    case COMP_XZ: fill_xz(in, o); break;
+    case COMP_ZSTD: fill_zstd(in, o); break;
     }
+}
+
+/* The decoder's end state becomes the reader's once every byte before it has
+ * been handed over. */
+static void take_end_state(sat_input *in)
+{
+    in->eof = 1;
+    in->err = in->d_err;
+    memcpy(in->errmsg, in->d_errmsg, sizeof in->errmsg);
+}
+
+/* ---- a decoder thread for compressed inputs -----------------------------------
+ * Decompression (zlib ~300 MB/s on log text) costs about as much as parsing;
+ * a second thread decodes into a small ring of chunks while the caller parses,
+ * so a .gz log is read at the speed of the slower of the two, not their sum.
+ * The decoder thread owns the decoder fields (d_*, raw, the streams); a chunk
+ * belongs to the thread until it is published (q_full++) and to the reader
+ * until released (q_full--), both under q_mu. */
+static void *decoder_main(void *arg)
+{
+    sat_input *in = arg;
+    for (;;) {
+        pthread_mutex_lock(&in->q_mu);
+        while (in->q_full == Q_CHUNKS && !in->q_stop)
+            pthread_cond_wait(&in->q_not_full, &in->q_mu);
+        if (in->q_stop) {
+            pthread_mutex_unlock(&in->q_mu);
+            return NULL;
+        }
+        struct qchunk *c = &in->q[(in->q_head + in->q_full) % Q_CHUNKS];
+        pthread_mutex_unlock(&in->q_mu);
+
+        outbuf o = {c->p, 0, Q_CHUNK_SIZE};
+        while (o.len < o.cap && !in->d_eof)
+            decode(in, &o);
+        c->len = o.len;
+        c->raw_bytes = in->d_raw_bytes;
+        c->final = in->d_eof;
+
+        pthread_mutex_lock(&in->q_mu);
+        in->q_full++;
+        pthread_cond_signal(&in->q_not_empty);
+        pthread_mutex_unlock(&in->q_mu);
+        if (c->final)
+            return NULL;
+    }
+}
+
+static void fill_from_queue(sat_input *in)
+{
+    pthread_mutex_lock(&in->q_mu);
+    while (in->q_full == 0)
+        pthread_cond_wait(&in->q_not_empty, &in->q_mu);
+    struct qchunk *c = &in->q[in->q_head];
+    pthread_mutex_unlock(&in->q_mu);
+
+    size_t n = c->len - in->q_pos;
+    if (n > in->fill_cap - in->end)
+        n = in->fill_cap - in->end;
+    memcpy(in->buf + in->end, c->p + in->q_pos, n);
+    in->end += n;
+    in->bytes += n;
+    in->q_pos += n;
+    in->raw_bytes = c->raw_bytes;
+    if (in->q_pos == c->len) {
+        int final = c->final;
+        in->q_pos = 0;
+        pthread_mutex_lock(&in->q_mu);
+        in->q_head = (in->q_head + 1) % Q_CHUNKS;
+        in->q_full--;
+        pthread_cond_signal(&in->q_not_full);
+        pthread_mutex_unlock(&in->q_mu);
+        if (final)
+            take_end_state(in);
+    }
+}
+
+static void start_decoder_thread(sat_input *in)
+{
+    for (int i = 0; i < Q_CHUNKS; i++) {
+        in->q[i].p = malloc(Q_CHUNK_SIZE);
+        if (!in->q[i].p)
+            return; /* stay synchronous; close frees what was allocated */
+    }
+    if (pthread_mutex_init(&in->q_mu, NULL) != 0)
+        return;
+    if (pthread_cond_init(&in->q_not_full, NULL) != 0) {
+        pthread_mutex_destroy(&in->q_mu);
+        return;
+    }
+    if (pthread_cond_init(&in->q_not_empty, NULL) != 0) {
+        pthread_cond_destroy(&in->q_not_full);
+        pthread_mutex_destroy(&in->q_mu);
+        return;
+    }
+    if (pthread_create(&in->q_thread, NULL, decoder_main, in) != 0) {
+        pthread_cond_destroy(&in->q_not_empty);
+        pthread_cond_destroy(&in->q_not_full);
+        pthread_mutex_destroy(&in->q_mu);
+        return;
+    }
+    in->threaded = 1;
+}
+
+static void stop_decoder_thread(sat_input *in)
+{
+    if (!in->threaded)
+        return;
+    pthread_mutex_lock(&in->q_mu);
+    in->q_stop = 1;
+    pthread_cond_broadcast(&in->q_not_full);
+    pthread_mutex_unlock(&in->q_mu);
+    pthread_join(in->q_thread, NULL);
+    pthread_cond_destroy(&in->q_not_empty);
+    pthread_cond_destroy(&in->q_not_full);
+    pthread_mutex_destroy(&in->q_mu);
+    in->threaded = 0;
+}
+
+/* Append decoded bytes to buf[end, fill_cap). */
+static void fill(sat_input *in)
+{
+    if (in->threaded) {
+        fill_from_queue(in);
+        return;
+    }
+    outbuf o = {in->buf, in->end, in->fill_cap};
+    decode(in, &o);
+    in->bytes += o.len - in->end;
+    in->end = o.len;
+    in->raw_bytes = in->d_raw_bytes;
+    if (in->d_eof)
+        take_end_state(in);
 }
 
 static enum comp detect(const unsigned char *b, size_t n)
@@ -445,13 +605,13 @@ sat_input *sat_input_open(const char *path, sat_diag *diag)
             break;
         got += (size_t)n;
     }
-    in->raw_bytes = got;
+    in->raw_bytes = in->d_raw_bytes = got;
     in->comp = detect((const unsigned char *)buf, got);
     if (in->comp == COMP_NONE) {
         in->end = got;
-        in->bytes = got;
+        in->bytes = in->dec_bytes = got;
         if (got == 0)
-            in->eof = 1;
+            in->eof = in->d_eof = 1;
     } else {
         in->raw = malloc(SAT_INPUT_RAW_CAP);
         if (!in->raw) {
@@ -519,6 +679,10 @@ sat_input *sat_input_open(const char *path, sat_diag *diag)
         return NULL;
     }
     memcpy(in->peek, in->buf, in->peek_len);
+#ifndef SAT_INPUT_SYNC /* build knob: -DSAT_INPUT_SYNC decodes in the caller */
+    if (in->comp != COMP_NONE && !in->eof)
+        start_decoder_thread(in);
+#endif
     return in;
 }
 
@@ -615,6 +779,9 @@ void sat_input_close(sat_input *in)
 {
     if (!in)
         return;
+    stop_decoder_thread(in);
+    for (int i = 0; i < Q_CHUNKS; i++)
+        free(in->q[i].p);
     if (in->comp == COMP_GZIP && in->dec_init)
         inflateEnd(&in->gz);
     if (in->comp == COMP_BZIP2 && in->dec_init)
