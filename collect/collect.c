@@ -308,9 +308,13 @@ static void sanitise(const char *p, size_t n, char *out, size_t cap)
 
 static void look(run *r, item *it)
 {
+    /* Standard input, pipes and process substitutions (<(zcat ...)) can be
+     * read only once: they are opened here and kept open for the real read. */
     int is_stdin = strcmp(it->path, "-") == 0;
     struct stat st;
     time_t when = time(NULL);
+    if (!is_stdin && stat(it->path, &st) == 0 && !S_ISREG(st.st_mode))
+        is_stdin = 1;
     if (!is_stdin) {
         /* A trace is told by its own magic, before any decompression. */
         int fd = open(it->path, O_RDONLY | O_CLOEXEC);
@@ -349,7 +353,7 @@ static void look(run *r, item *it)
     if (is_stdin && sat_trace_sniff(peek, plen)) {
         it->kind = ITEM_BAD;
         r->stats->unreadable++;
-        warn(r, it->path, "a .sat trace cannot be read from standard input; give its path");
+        warn(r, it->path, "a .sat trace cannot be read from a pipe; give its path");
         problem(r, SAT_E_UNSUPPORTED, it->path, "a .sat trace on standard input");
         sat_input_close(in);
         return;

@@ -13,6 +13,7 @@
 #include "collect/collect_internal.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -386,6 +387,43 @@ static void test_trace_replay(void)
     CHECK_EQ_INT(st2.ops, 2);
 }
 
+/* A named pipe can be read once only: it must not be consumed by the first
+ * look at its bytes. */
+static void test_fifo(void)
+{
+    char *fifo = path_of("pipe");
+    if (mkfifo(fifo, 0600) != 0) {
+        fprintf(stderr, "note: mkfifo failed, pipe test skipped\n");
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *f = fopen(fifo, "w");
+        if (f) {
+            fputs(day3, f);
+            fclose(f);
+        }
+        _exit(0);
+    }
+    recorder rec;
+    memset(&rec, 0, sizeof rec);
+    sat_event_sink sink = sink_of(&rec);
+    const char *paths[] = {fifo};
+    sat_collect_opts o;
+    memset(&o, 0, sizeof o);
+    o.warn = on_warn;
+    o.warn_ctx = &rec;
+    sat_collect_stats st;
+    sat_diag d = {0};
+    int rc = sat_collect_run(paths, 1, &o, &sink, &st, &d);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK_EQ_INT(rc, SAT_OK);
+    CHECK_EQ_INT(st.lines, 8);
+    CHECK_EQ_INT(rec.nsrc, 1);
+    CHECK_EQ_INT(st.ops, 2);
+}
+
 static void test_group_keys(void)
 {
     static const char *const same[] = {
@@ -427,6 +465,7 @@ int main(void)
     test_unreadable_and_unknown();
     test_pattern_and_directory();
     test_trace_replay();
+    test_fifo();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
