@@ -294,12 +294,20 @@ static void fold_merge(uint8_t **into, const uint8_t *from, int *nomem)
 
 /* ---- groups ---------------------------------------------------------------------- */
 
+/* A result that reports a failure. compareFalse (5) and compareTrue (6) are
+ * a compare's answers and saslBindInProgress (14) a step of a bind that goes
+ * on: none of them is an error to count against a group. */
+static int result_is_error(int32_t err)
+{
+    return err != 0 && err != 5 && err != 6 && err != 14;
+}
+
 static void grp_add(sat_etime *e, et_group *g, const sat_ldap_op *op, int has_result)
 {
     g->count++;
     if (has_result) {
         g->results++;
-        if (op->err != 0 && op->err != 14)
+        if (result_is_error(op->err))
             g->errors++;
     }
     if (op->etime >= 0) {

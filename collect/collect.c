@@ -47,6 +47,7 @@ typedef struct item {
     dev_t dev;                  /* identity of a regular file, to read it once */
     ino_t ino;
     int year;                   /* mtime's year (syslog timestamps have none) */
+    int expanded;               /* found by expanding a directory or a pattern */
 } item;
 
 typedef struct group {
@@ -211,8 +212,8 @@ static int add_directory(run *r, const char *dir)
     if (n)
         qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
-        if (rc == SAT_OK)
-            rc = add_item(r, names[i]);
+        if (rc == SAT_OK && (rc = add_item(r, names[i])) == SAT_OK)
+            r->items[r->nitems - 1].expanded = 1;
         free(names[i]);
     }
     free(names);
@@ -256,8 +257,8 @@ static int add_path(run *r, const char *path)
                 continue;
             if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
                 rc = add_directory(r, p);
-            else
-                rc = add_item(r, p);
+            else if ((rc = add_item(r, p)) == SAT_OK)
+                r->items[r->nitems - 1].expanded = 1;
         }
         globfree(&g);
         return rc;
@@ -468,6 +469,14 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     if (!it->fmt) {
         if (it->empty) {
             src.format = sat_str_cstr("empty");
+        } else if (it->expanded && !r->opts->format) {
+            /* The user named a directory or a pattern, not this file: a
+             * README or a core beside the logs is passed over, said, and
+             * counted, but the collection is not failed for it. */
+            src.format = sat_str_cstr("unknown");
+            r->stats->skipped++;
+            warn(r, it->path, "skipped: not a recognised log format (first bytes: \"%s\")",
+                 it->first_bytes);
         } else {
             src.format = sat_str_cstr("unknown");
             r->stats->unreadable++;

@@ -89,7 +89,9 @@ enum { CS_IP, CS_SADDR, CS_TLSV, CS_CIPHER, CS_CERT, CS_BINDDN, CS_SID,
 typedef struct jconn {
     int64_t conn;
     uint8_t in_use;
+    uint8_t closed;           /* row emitted; kept only for late RESULTs */
     int32_t hnext;
+    int32_t zprev, znext;     /* closed-connection list, in close order */
     int32_t phead, ptail;     /* pending requests of this connection */
     sat_ldap_conn row;
     jstr s[CS__COUNT];
@@ -119,6 +121,8 @@ struct sat_ldap_join {
     int32_t *cbucket;
     size_t cnb;
 
+    int32_t zhead, ztail; /* closed connections awaiting late RESULTs */
+
     char *shape;
     size_t shape_cap;
 
@@ -145,6 +149,7 @@ sat_ldap_join *sat_ldap_join_create(uint32_t server, const sat_event_sink *sink,
     j->max_conn_opened = -1;
     j->pfree = j->cfree = NIL;
     j->fhead = j->ftail = NIL;
+    j->zhead = j->ztail = NIL;
     j->pnb = 1024;
     j->cnb = 1024;
     j->pbucket = (int32_t *)malloc(j->pnb * sizeof(int32_t));
@@ -228,10 +233,12 @@ static int conn_rehash(sat_ldap_join *j)
 }
 
 /* ---- connections ------------------------------------------------------------------ */
+/* Open connections only: a closed one waiting for late RESULTs is reached
+ * through its pending requests, never by number. */
 static int32_t conn_find(const sat_ldap_join *j, int64_t conn)
 {
     int32_t i = j->cbucket[sat_hash_u64((uint64_t)conn) & (j->cnb - 1)];
-    while (i != NIL && j->cv[i].conn != conn)
+    while (i != NIL && (j->cv[i].conn != conn || j->cv[i].closed))
         i = j->cv[i].hnext;
     return i;
 }
@@ -257,6 +264,8 @@ static int32_t conn_new(sat_ldap_join *j, int64_t conn)
     jconn *c = &j->cv[i];
     j->cfree = c->hnext;
     c->in_use = 1;
+    c->closed = 0;
+    c->zprev = c->znext = NIL;
     c->conn = conn;
     c->phead = c->ptail = NIL;
     for (int k = 0; k < CS__COUNT; k++)
@@ -418,7 +427,31 @@ static int pend_emit_unfinished(sat_ldap_join *j, int32_t pi)
     return pend_emit(j, pi);
 }
 
-static int conn_emit(sat_ldap_join *j, int32_t ci)
+/* A closed connection's last pending request is gone (answered or given
+ * up): the slot is free. */
+static void zombie_release(sat_ldap_join *j, int32_t ci)
+{
+    jconn *c = &j->cv[ci];
+    if (c->zprev != NIL) j->cv[c->zprev].znext = c->znext; else j->zhead = c->znext;
+    if (c->znext != NIL) j->cv[c->znext].zprev = c->zprev; else j->ztail = c->zprev;
+    conn_unlink(j, ci);
+}
+
+/* Its requests will never be answered now: emit them as unfinished. */
+static int zombie_expire(sat_ldap_join *j, int32_t ci)
+{
+    jconn *c = &j->cv[ci];
+    int rc = 0, r;
+    while (c->phead != NIL) {
+        r = pend_emit_unfinished(j, c->phead);
+        if (r < 0 && rc >= 0)
+            rc = r;
+    }
+    zombie_release(j, ci);
+    return rc;
+}
+
+static int emit_unfinished_of(sat_ldap_join *j, int32_t ci)
 {
     jconn *c = &j->cv[ci];
     int rc = 0;
@@ -427,6 +460,18 @@ static int conn_emit(sat_ldap_join *j, int32_t ci)
     /* pending requests are emitted even if a sink failed; the row too */
     while (c->phead != NIL)
         pend_unlink(j, c->phead);
+    return rc;
+}
+
+/* Emits the connection's row. With keep_pending, requests still awaiting a
+ * RESULT keep the slot alive as a closed connection: 389 2.x may log an
+ * operation's RESULT after its connection's Disconnect line, and that RESULT
+ * must still meet its request (and the connection's client and bind DN).
+ * Otherwise they are emitted as unfinished and the slot is freed. */
+static int conn_emit_ex(sat_ldap_join *j, int32_t ci, int keep_pending)
+{
+    jconn *c = &j->cv[ci];
+    int rc = keep_pending ? 0 : emit_unfinished_of(j, ci);
     sat_ldap_conn row = c->row;
     row.client_ip = jstr_view(&c->s[CS_IP]);
     row.server_addr = jstr_view(&c->s[CS_SADDR]);
@@ -436,8 +481,32 @@ static int conn_emit(sat_ldap_join *j, int32_t ci)
     row.bind_dn = jstr_view(&c->s[CS_BINDDN]);
     j->st.conns++;
     int rc2 = sat_sink_emit(j->sink, SAT_TABLE_LDAP_CONN, &row);
-    conn_unlink(j, ci);
+    if (keep_pending && c->phead != NIL) {
+        c->closed = 1;
+        c->zprev = j->ztail;
+        c->znext = NIL;
+        if (j->ztail != NIL) j->cv[j->ztail].znext = ci; else j->zhead = ci;
+        j->ztail = ci;
+    } else {
+        conn_unlink(j, ci);
+    }
     return rc < 0 ? rc : rc2;
+}
+
+static int conn_emit(sat_ldap_join *j, int32_t ci) { return conn_emit_ex(j, ci, 0); }
+
+/* How long (log time) a closed connection waits for late RESULTs. */
+#define LATE_RESULT_GRACE_NS (60LL * 1000000000LL)
+
+static int expire_zombies(sat_ldap_join *j, sat_ts_ns now)
+{
+    int rc = 0, r;
+    while (j->zhead != NIL && now - j->cv[j->zhead].row.close_ts > LATE_RESULT_GRACE_NS) {
+        r = zombie_expire(j, j->zhead);
+        if (r < 0 && rc >= 0)
+            rc = r;
+    }
+    return rc;
 }
 
 /* Everything of the current epoch ends: pending → unfinished, conns →
@@ -455,6 +524,11 @@ static int flush_all(sat_ldap_join *j, uint8_t conn_flags)
                 rc = r;
         }
         pi = next;
+    }
+    while (j->zhead != NIL) {
+        r = zombie_expire(j, j->zhead);
+        if (r < 0 && rc >= 0)
+            rc = r;
     }
     for (size_t i = 0; i < j->ccap; i++) {
         if (!j->cv[i].in_use)
@@ -735,7 +809,11 @@ static int on_result(sat_ldap_join *j, const sat_ldap_record *rec)
     SAT_FORWARD_IF_ERROR(apply_result_to_conn(j, p->owner, &tmp, f->dn,
                                               jstr_view(&p->s[PS_DN])));
     p->row.flags = tmp.flags;
-    return pend_emit(j, pi);
+    int32_t owner = p->owner;
+    int rc = pend_emit(j, pi);
+    if (owner != NIL && j->cv[owner].closed && j->cv[owner].phead == NIL)
+        zombie_release(j, owner);
+    return rc;
 }
 
 static int restart(sat_ldap_join *j)
@@ -791,7 +869,7 @@ static int on_close(sat_ldap_join *j, const sat_ldap_record *rec)
         c->row.fd = f->fd;
     /* close_reason is borrowed from the record: valid during conn_emit */
     c->row.close_reason = f->close_reason;
-    return conn_emit(j, ci);
+    return conn_emit_ex(j, ci, 1);
 }
 
 int sat_ldap_join_record(sat_ldap_join *j, const sat_ldap_record *rec)
@@ -799,6 +877,8 @@ int sat_ldap_join_record(sat_ldap_join *j, const sat_ldap_record *rec)
     if (!j || !rec)
         return SAT_E_USAGE;
     j->finished = 0;
+    if (j->zhead != NIL)
+        SAT_FORWARD_IF_ERROR(expire_zombies(j, rec->ts));
     switch (rec->kind) {
     case SAT_REC_CONNECT:
         return on_connect(j, rec);

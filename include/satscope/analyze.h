@@ -70,7 +70,8 @@ typedef struct sat_etime_row {
     uint64_t count;       /* operations (with or without RESULT) */
     uint64_t results;     /* operations with a RESULT */
     uint64_t timed;       /* operations with an etime */
-    uint64_t errors;      /* results with err != 0 (err=14 steps excluded) */
+    uint64_t errors;      /* failed results: err != 0, except 5/6 (compare
+                             answers) and 14 (SASL bind in progress) */
     double rate;          /* count per second of span */
     double mean_s, p50_s, p90_s, p99_s, p999_s, max_s, total_s;
     double share;         /* total_s / all.total_s */

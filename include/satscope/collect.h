@@ -57,6 +57,8 @@ typedef struct sat_collect_opts {
 
 typedef struct sat_collect_stats {
     uint64_t inputs, unreadable;   /* inputs given / could not be read at all */
+    uint64_t skipped;              /* files found in a named directory or pattern
+                                      that are not logs (warned, not failures) */
     uint64_t truncated;            /* compressed inputs that ended early */
     uint64_t bytes, lines, rejects;
     uint64_t ops, conns, unfinished;
