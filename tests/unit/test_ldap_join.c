@@ -187,9 +187,68 @@ static void test_churn(void)
     sat_ldap_join_free(NULL);
 }
 
+/* 389 2.x logs some RESULTs after the connection's Disconnect line: the
+ * RESULT must still meet its request and the connection's bind DN, without a
+ * phantom connection; a request nobody answers within the grace period is
+ * unfinished. */
+static void test_result_after_close(void)
+{
+    coll c;
+    memset(&c, 0, sizeof c);
+    sat_event_sink sink = coll_sink(&c);
+    sat_ldap_join *j = sat_ldap_join_create(0, &sink, 0);
+    sat_ldap_record *r = rec(SAT_REC_CONNECT, 1, 9, SAT_ABSENT);
+    r->conn_fields.client_ip = sat_str_cstr("127.0.0.1");
+    r->conn_fields.listener = SAT_LISTENER_LDAP;
+    sat_ldap_join_record(j, r);
+    r = rec(SAT_REC_REQUEST, 1, 9, 0);
+    r->op_fields.type = SAT_OP_BIND;
+    r->op_fields.dn = sat_str_cstr("uid=u6");
+    sat_ldap_join_record(j, r);
+    r = rec(SAT_REC_RESULT, 1, 9, 0);
+    r->op_fields.err = 0;
+    sat_ldap_join_record(j, r);
+    r = rec(SAT_REC_REQUEST, 1, 9, 1);
+    r->op_fields.type = SAT_OP_SRCH;
+    sat_ldap_join_record(j, r);
+    r = rec(SAT_REC_REQUEST, 1, 9, 2);
+    r->op_fields.type = SAT_OP_MOD;
+    sat_ldap_join_record(j, r);
+    r = rec(SAT_REC_CLOSE, 2, 9, 3);
+    r->conn_fields.close_code = SAT_CLOSE_U1;
+    sat_ldap_join_record(j, r);
+    CHECK_EQ_INT(c.nconns, 1);
+    r = rec(SAT_REC_RESULT, 2, 9, 1); /* the late RESULT */
+    r->op_fields.err = 0;
+    sat_ldap_join_record(j, r);
+    const sat_ldap_op *o = find(&c, 9, 1);
+    CHECK(o != NULL);
+    if (o) {
+        CHECK_EQ_INT(o->type, SAT_OP_SRCH);
+        CHECK_EQ_INT(o->flags & (SAT_OPF_NO_REQUEST | SAT_OPF_UNFINISHED), 0);
+        CHECK_EQ_SSTR(o->bind_dn, "uid=u6");
+        CHECK_EQ_SSTR(o->client_ip, "127.0.0.1");
+    }
+    CHECK(find(&c, 9, 2) == NULL); /* still waiting */
+    /* 61 s of log time later the MOD is given up */
+    r = rec(SAT_REC_CONNECT, 63, 10, SAT_ABSENT);
+    sat_ldap_join_record(j, r);
+    o = find(&c, 9, 2);
+    CHECK(o != NULL && (o->flags & SAT_OPF_UNFINISHED));
+    sat_ldap_join_finish(j);
+    CHECK_EQ_INT(c.nconns, 2); /* conn 9 once, conn 10 unclosed: no phantom */
+    sat_join_stats st;
+    sat_ldap_join_stats(j, &st);
+    CHECK_EQ_INT(st.results_without_request, 0);
+    CHECK_EQ_INT(st.unfinished, 1);
+    sat_ldap_join_free(j);
+    coll_free(&c);
+}
+
 int main(void)
 {
     test_pairing_and_detail();
+    test_result_after_close();
     test_eviction_and_restart();
     test_churn();
     return CHECK_DONE();
