@@ -109,6 +109,7 @@ _Static_assert(NCOLS(source_cols) == NCOLS(source_absent), "source absent");
 _Static_assert(NCOLS(reject_cols) == NCOLS(reject_absent), "reject absent");
 _Static_assert(NCOLS(op_cols) == NCOLS(op_absent), "op absent");
 _Static_assert(NCOLS(conn_cols) == NCOLS(conn_absent), "conn absent");
+_Static_assert(NCOLS(op_cols) <= SAT_MAX_COLS_TABLE, "writer column bound");
 
 static const sat_table_def tables[SAT_TABLE__COUNT] = {
     {"source", SAT_TABLE_SOURCE, sizeof(sat_source), "first_ts", source_cols,

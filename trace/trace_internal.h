@@ -16,11 +16,12 @@
 #define SAT_FOOTER_ENTRY_LEN 40
 #define SAT_MAX_COLS 1024
 #define SAT_MAX_ROWS (1u << 20)
+#define SAT_MAX_COLS_TABLE 64 /* columns of one table in this build (schema.c) */
 #define SAT_MAX_DIR (1u << 20)
 #define SAT_MAX_COL_BYTES (256u << 20)
 #define SAT_MAX_NAME 64
 #define SAT_DEFAULT_ROWS 65536
-#define SAT_DEFAULT_LEVEL 3
+#define SAT_DEFAULT_LEVEL 1 /* FORMAT.md "Measurements" */
 #define SAT_BLOCK_STR_BYTES (16u << 20)
 
 enum sat_enc { SAT_ENC_CONST = 0, SAT_ENC_PLAIN, SAT_ENC_DELTA, SAT_ENC_DOD,

@@ -53,8 +53,10 @@ typedef struct wblock {
     int table;
     const sat_table_def *def;
     uint32_t nrows, cap_rows;
-    void **cols; /* per column: int64 (TS, I64), int32 (I32), uint32 (STR
-                  * codes), uint16, uint8: narrow to halve memory traffic */
+    uint8_t *rows; /* cap_rows row structs, copied as appended; each sat_str
+                    * field holds its dictionary code (uint32) instead. Row-
+                    * major staging keeps append() to one sequential copy; the
+                    * worker transposes to columns in cache-sized tiles. */
     strdict *dicts;
     sat_arena arena;
     size_t str_bytes;
@@ -90,7 +92,14 @@ static int bbuf_reserve(bbuf *b, size_t extra)
     return 0;
 }
 
+/* Per table: which columns are strings (append() interns only those). */
+typedef struct wtable {
+    uint16_t str[SAT_MAX_COLS_TABLE];
+    size_t nstr;
+} wtable;
+
 struct sat_trace_writer {
+    wtable tab[SAT_TABLE__COUNT];
     char *path, *partial;
     int fd;
     uint32_t rows_per_block;
@@ -116,7 +125,9 @@ struct sat_trace_writer {
     footer_ent *foot;
     size_t nfoot, capfoot;
     ZSTD_CCtx *cctx;
-    bbuf enc, enc2, dir, data, cbuf, cbuf2, nums, wide;
+    bbuf enc, enc2, dir, data, cbuf, cbuf2, nums;
+    int64_t *wide[SAT_MAX_COLS_TABLE]; /* worker: one int64 array per column */
+    uint32_t wide_rows;
 };
 
 static uint32_t str_hash(const char *p, size_t n)
@@ -206,51 +217,52 @@ static int64_t intern(wblock *b, strdict *d, sat_str s)
     return d->n;
 }
 
-static size_t col_width(uint8_t type)
+/* Worker: the columns of b as int64 arrays in w->wide (FORMAT.md: every
+ * integer column widened; I32 sign-extended, STR codes zero-extended). Tiles
+ * of 128 rows keep the rows being read in L1/L2. */
+static void transpose(int64_t *const *wide, const wblock *b)
 {
-    switch (type) {
-    case SAT_COL_TS:
-    case SAT_COL_I64: return 8;
-    case SAT_COL_U16: return 2;
-    case SAT_COL_U8: return 1;
-    default: return 4; /* I32, STR codes */
+    const sat_table_def *def = b->def;
+    const size_t rs = def->row_size;
+    for (uint32_t t0 = 0; t0 < b->nrows; t0 += 128) {
+        uint32_t t1 = t0 + 128 < b->nrows ? t0 + 128 : b->nrows;
+        for (size_t c = 0; c < def->ncolumns; c++) {
+            const uint8_t *f = b->rows + def->columns[c].offset;
+            int64_t *out = wide[c];
+            switch (def->columns[c].type) {
+            case SAT_COL_TS:
+            case SAT_COL_I64:
+                for (uint32_t i = t0; i < t1; i++)
+                    memcpy(&out[i], f + i * rs, 8);
+                break;
+            case SAT_COL_I32:
+                for (uint32_t i = t0; i < t1; i++) {
+                    int32_t x;
+                    memcpy(&x, f + i * rs, 4);
+                    out[i] = x;
+                }
+                break;
+            case SAT_COL_U16:
+                for (uint32_t i = t0; i < t1; i++) {
+                    uint16_t x;
+                    memcpy(&x, f + i * rs, 2);
+                    out[i] = x;
+                }
+                break;
+            case SAT_COL_U8:
+                for (uint32_t i = t0; i < t1; i++)
+                    out[i] = f[i * rs];
+                break;
+            default:
+                for (uint32_t i = t0; i < t1; i++) {
+                    uint32_t x;
+                    memcpy(&x, f + i * rs, 4);
+                    out[i] = x;
+                }
+                break;
+            }
+        }
     }
-}
-
-/* Column c of b as int64 values: in place for 8-byte columns, else widened
- * into scratch (n values). */
-static const int64_t *col_wide(const wblock *b, size_t c, int64_t *scratch)
-{
-    uint32_t n = b->nrows;
-    switch (b->def->columns[c].type) {
-    case SAT_COL_TS:
-    case SAT_COL_I64: return (const int64_t *)b->cols[c];
-    case SAT_COL_I32: {
-        const int32_t *a = (const int32_t *)b->cols[c];
-        for (uint32_t i = 0; i < n; i++)
-            scratch[i] = a[i];
-        break;
-    }
-    case SAT_COL_U16: {
-        const uint16_t *a = (const uint16_t *)b->cols[c];
-        for (uint32_t i = 0; i < n; i++)
-            scratch[i] = a[i];
-        break;
-    }
-    case SAT_COL_U8: {
-        const uint8_t *a = (const uint8_t *)b->cols[c];
-        for (uint32_t i = 0; i < n; i++)
-            scratch[i] = a[i];
-        break;
-    }
-    default: {
-        const uint32_t *a = (const uint32_t *)b->cols[c];
-        for (uint32_t i = 0; i < n; i++)
-            scratch[i] = a[i];
-        break;
-    }
-    }
-    return scratch;
 }
 
 static void block_free(wblock *b)
@@ -258,14 +270,12 @@ static void block_free(wblock *b)
     if (!b)
         return;
     for (size_t c = 0; c < b->def->ncolumns; c++) {
-        if (b->cols)
-            free(b->cols[c]);
         if (b->dicts) {
             free(b->dicts[c].slots);
             free(b->dicts[c].ents);
         }
     }
-    free(b->cols);
+    free(b->rows);
     free(b->dicts);
     sat_arena_free(&b->arena);
     free(b);
@@ -295,18 +305,11 @@ static wblock *block_new(int table, uint32_t rows)
     b->def = sat_table_get(table);
     b->cap_rows = rows;
     b->arena.chunk_size = 256 * 1024;
-    b->cols = (void **)calloc(b->def->ncolumns, sizeof *b->cols);
+    b->rows = (uint8_t *)malloc((size_t)rows * b->def->row_size);
     b->dicts = (strdict *)calloc(b->def->ncolumns, sizeof *b->dicts);
-    if (!b->cols || !b->dicts) {
+    if (!b->rows || !b->dicts) {
         block_free(b);
         return NULL;
-    }
-    for (size_t c = 0; c < b->def->ncolumns; c++) {
-        b->cols[c] = malloc((size_t)rows * col_width(b->def->columns[c].type));
-        if (!b->cols[c]) {
-            block_free(b);
-            return NULL;
-        }
     }
     return b;
 }
@@ -575,8 +578,18 @@ static int write_block(sat_trace_writer *w, wblock *b)
                 order[no++] = (unsigned)c;
             }
         }
-    if (bbuf_reserve(&w->nums, (size_t)n * 8) || bbuf_reserve(&w->wide, (size_t)n * 8))
+    if (bbuf_reserve(&w->nums, (size_t)n * 8))
         return worker_fail(w, SAT_E_NOMEM, "out of memory%s", 0);
+    if (w->wide_rows < w->rows_per_block) {
+        for (size_t c = 0; c < SAT_MAX_COLS_TABLE; c++) {
+            free(w->wide[c]);
+            w->wide[c] = (int64_t *)malloc((size_t)w->rows_per_block * 8);
+            if (!w->wide[c])
+                return worker_fail(w, SAT_E_NOMEM, "out of memory%s", 0);
+        }
+        w->wide_rows = w->rows_per_block;
+    }
+    transpose(w->wide, b);
     for (size_t oi = 0; oi < def->ncolumns; oi++) {
         size_t c = order[oi];
         const sat_column_def *cd = &def->columns[c];
@@ -601,15 +614,15 @@ static int write_block(sat_trace_writer *w, wblock *b)
         int rr[2];
         rs.n = sat_col_refs(b->table, c, rr);
         if (rs.n > 0) {
-            rs.a = (const int64_t *)b->cols[rr[0]]; /* TS/I64: 8 bytes */
+            rs.a = w->wide[rr[0]];
             rs.ia = pos[rr[0]];
-            rs.b = rs.n == 2 ? (const int64_t *)b->cols[rr[1]] : NULL;
+            rs.b = rs.n == 2 ? w->wide[rr[1]] : NULL;
             rs.ib = rs.n == 2 ? pos[rr[1]] : 0;
             ref = &rs;
         }
         size_t prefix = (size_t)(p - w->enc.p);
         int enc = 0;
-        const int64_t *vals = col_wide(b, c, (int64_t *)w->wide.p);
+        const int64_t *vals = w->wide[c];
         p = encode_ints(p, vals, n, ref, 0, (uint64_t *)w->nums.p, &enc);
         size_t elen = (size_t)(p - w->enc.p);
         const uint8_t *stored = w->enc.p;
@@ -795,6 +808,12 @@ sat_trace_writer *sat_trace_writer_create(const char *path,
                                                     strlen(d->ts_column))
                                     : -1;
     }
+    for (int t = 0; t < SAT_TABLE__COUNT; t++) {
+        const sat_table_def *d = sat_table_get(t);
+        for (size_t c = 0; c < d->ncolumns && c < SAT_MAX_COLS_TABLE; c++)
+            if (d->columns[c].type == SAT_COL_STR)
+                w->tab[t].str[w->tab[t].nstr++] = (uint16_t)c;
+    }
     w->close_col = sat_col_index(sat_table_get(SAT_TABLE_LDAP_CONN), "close_ts", 8);
     size_t pl = strlen(path);
     w->path = (char *)malloc(pl + 1);
@@ -858,30 +877,25 @@ int sat_trace_writer_append(sat_trace_writer *w, int table_id, const void *row)
     const sat_table_def *def = b->def;
     const char *r = (const char *)row;
     uint32_t i = b->nrows;
-    for (size_t c = 0; c < def->ncolumns; c++) {
-        const char *f = r + def->columns[c].offset;
-        switch (def->columns[c].type) {
-        case SAT_COL_TS:
-        case SAT_COL_I64: memcpy((int64_t *)b->cols[c] + i, f, 8); break;
-        case SAT_COL_I32: memcpy((int32_t *)b->cols[c] + i, f, 4); break;
-        case SAT_COL_U16: memcpy((uint16_t *)b->cols[c] + i, f, 2); break;
-        case SAT_COL_U8: ((uint8_t *)b->cols[c])[i] = *(const uint8_t *)f; break;
-        default: {
-            sat_str s;
-            memcpy(&s, f, sizeof s);
-            int64_t v = intern(b, &b->dicts[c], s);
-            if (v < 0)
-                return SAT_E_NOMEM;
-            ((uint32_t *)b->cols[c])[i] = (uint32_t)v;
-            break;
-        }
-        }
+    uint8_t *dst = b->rows + (size_t)i * def->row_size;
+    memcpy(dst, r, def->row_size);
+    const wtable *wt = &w->tab[table_id];
+    for (size_t k = 0; k < wt->nstr; k++) {
+        size_t c = wt->str[k];
+        sat_str s;
+        memcpy(&s, r + def->columns[c].offset, sizeof s);
+        int64_t v = intern(b, &b->dicts[c], s);
+        if (v < 0)
+            return SAT_E_NOMEM;
+        uint32_t code = (uint32_t)v;
+        memcpy(dst + def->columns[c].offset, &code, 4);
     }
     int tsc = w->ts_col[table_id];
     if (tsc >= 0) {
-        int64_t ts = ((const int64_t *)b->cols[tsc])[i];
+        int64_t ts;
+        memcpy(&ts, r + def->columns[tsc].offset, 8);
         if (ts == 0 && table_id == SAT_TABLE_LDAP_CONN)
-            ts = ((const int64_t *)b->cols[w->close_col])[i];
+            memcpy(&ts, r + def->columns[w->close_col].offset, 8);
         if (ts != 0) {
             if (b->min_ts == 0 && b->max_ts == 0)
                 b->min_ts = b->max_ts = ts;
@@ -957,7 +971,8 @@ static void writer_teardown(sat_trace_writer *w)
     free(w->enc2.p);
     free(w->cbuf2.p);
     free(w->nums.p);
-    free(w->wide.p);
+    for (size_t c = 0; c < SAT_MAX_COLS_TABLE; c++)
+        free(w->wide[c]);
     free(w->foot);
 }
 
