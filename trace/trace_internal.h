@@ -19,6 +19,8 @@
 #define SAT_MAX_COLS_TABLE 64 /* columns of one table in this build (schema.c) */
 #define SAT_MAX_DIR (1u << 20)
 #define SAT_MAX_COL_BYTES (256u << 20)
+#define SAT_MAX_STR (1u << 20)          /* longer strings are cut by the writer */
+#define SAT_MAX_STR_COL (32u << 20)     /* dictionary bytes of one STR column */
 #define SAT_MAX_NAME 64
 #define SAT_DEFAULT_ROWS 65536
 #define SAT_DEFAULT_LEVEL 1 /* FORMAT.md "Measurements" */

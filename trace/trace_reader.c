@@ -202,6 +202,8 @@ static int load_block_dir(sat_trace_reader *r, size_t bi, uint64_t off,
             BLOCK_ERR(SAT_E_CORRUPT, "column directory entry %u is invalid", k);
         if (d->elen > SAT_MAX_COL_BYTES ||
             (d->type != SAT_COL_STR && d->elen > 64 + (uint64_t)h->nrows * 11) ||
+            (d->type == SAT_COL_STR &&
+             d->elen > 64 + (uint64_t)h->nrows * 16 + SAT_MAX_STR_COL) ||
             (d->storage == 0 && d->slen != d->elen) ||
             d->slen > h->data_len - doff)
             BLOCK_ERR(SAT_E_CORRUPT, "column %.*s: impossible sizes (%" PRIu64

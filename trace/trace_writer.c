@@ -176,6 +176,8 @@ static int64_t intern(wblock *b, strdict *d, sat_str s)
 {
     if (!s.ptr)
         return 0;
+    if (s.len > SAT_MAX_STR) /* FORMAT.md: bounds what a reader must accept */
+        s.len = SAT_MAX_STR;
     if (d->last) {
         const strent *e = &d->ents[d->last - 1];
         if (e->len == s.len && memcmp(e->p, s.ptr, s.len) == 0)

@@ -560,6 +560,32 @@ static void test_newer_version(void)
     free(buf);
 }
 
+/* Strings longer than 1 MiB are cut by the writer (FORMAT.md limits). */
+static void test_long_string(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "long.sat");
+    sat_diag d = {0};
+    sat_trace_writer *w = sat_trace_writer_create(path, NULL, &d);
+    size_t n = (2u << 20) + 5;
+    char *big = malloc(n);
+    memset(big, 'x', n);
+    sat_ldap_op o;
+    memset(&o, 0, sizeof o);
+    o.ts_ns = 1;
+    o.dn = sat_str_make(big, n);
+    CHECK_EQ_INT(sat_trace_writer_append(w, SAT_TABLE_LDAP_OP, &o), 0);
+    CHECK_EQ_INT(sat_trace_writer_close(w, &d), 0);
+    free(big);
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    sat_event_sink s = {NULL, NULL, NULL, cb_keep, NULL};
+    memset(&last_op, 0, sizeof last_op);
+    CHECK_EQ_INT(sat_trace_read(r, NULL, &s, &d), 0);
+    CHECK_EQ_INT(last_op.dn.len, 1u << 20);
+    sat_trace_reader_close(r);
+    unlink(path);
+}
+
 static void test_schema(void)
 {
     CHECK(sat_table_by_name("ldap_op") == sat_table_get(SAT_TABLE_LDAP_OP));
@@ -636,6 +662,7 @@ int main(void)
     test_killed_writer();
     test_flipped_byte();
     test_newer_version();
+    test_long_string();
     test_corpus_size();
     cleanup();
     return CHECK_DONE();
