@@ -136,11 +136,28 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.warn = warn_stderr;
     opts.warn_ctx = &t;
 
+    /* With two cores or more the consumer (analyzer or trace encoder) runs on
+     * its own thread beside parsing; SAT_THREADS=1 keeps everything on one. */
+    sat_sink_pipe *pipe = NULL;
+    const char *threads = getenv("SAT_THREADS");
+    if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !(threads && !strcmp(threads, "1")))
+        pipe = sat_sink_pipe_create(sink);
+    sat_event_sink piped;
+    if (pipe) {
+        piped = sat_sink_pipe_sink(pipe);
+        t.inner = &piped;
+    }
+
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
     memset(&c->stats, 0, sizeof c->stats);
     int rc = sat_collect_run((const char *const *)paths, npaths, &opts, &tee,
                              &c->stats, &diag);
+    int prc = sat_sink_pipe_close(pipe);
+    if (prc < 0 && rc >= 0) {
+        rc = prc;
+        sat_diag_set(&diag, prc, "", "%s", sat_strerror(prc));
+    }
     const sat_collect_stats *st = &c->stats;
 
     if (!c->quiet) {

@@ -73,4 +73,17 @@ int sat_collect_run(const char *const *paths, size_t npaths,
                     const sat_collect_opts *opts, const sat_event_sink *sink,
                     sat_collect_stats *stats, sat_diag *diag);
 
+/* ---- a sink on a second thread ------------------------------------------------------
+ * Rows given to sat_sink_pipe_sink are copied into bounded batches and
+ * replayed, in order, into `inner` on a consumer thread, so that parsing and
+ * consuming overlap on two cores. The inner sink's first error is returned
+ * by a later call (at the next batch) and by close. inner's callbacks run on
+ * the consumer thread only. */
+typedef struct sat_sink_pipe sat_sink_pipe;
+sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner); /* NULL: no memory/thread */
+sat_event_sink sat_sink_pipe_sink(sat_sink_pipe *p);
+/* Delivers every row given so far, stops the thread, frees p (NULL is fine).
+ * Returns SAT_OK or the inner sink's first error. */
+int sat_sink_pipe_close(sat_sink_pipe *p);
+
 #endif /* SATSCOPE_COLLECT_H */

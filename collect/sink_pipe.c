@@ -1,0 +1,302 @@
+/*
+ * sink_pipe.c - runs a sink on a second thread, so that parsing and joining
+ * (the producer) and the consumer of the events (an analyzer, the trace
+ * writer's encoder) use both cores of the machine instead of one.
+ *
+ * Rows handed to the pipe's sink are copied, with their strings, into the
+ * current batch (a fixed buffer: pointers into it stay valid); a full batch
+ * goes to the consumer thread, which replays its rows in order into the
+ * inner sink. A few batches circulate, so memory stays bounded whatever the
+ * input. The inner sink's first error is sticky and is returned to the
+ * producer by its next call and by sat_sink_pipe_close.
+ */
+#include <pthread.h>
+
+#include "satscope/collect.h"
+
+#define PIPE_BATCH_BYTES (1u << 20)
+#define PIPE_BATCHES 4
+
+typedef struct batch {
+    unsigned char *buf;
+    size_t cap, used;
+    struct batch *next;
+} batch;
+
+struct sat_sink_pipe {
+    sat_event_sink inner;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cond;
+    batch *full_head, *full_tail; /* waiting for the consumer, in order */
+    batch *free_list;
+    batch *cur;                   /* the producer's batch */
+    int closing;
+    int error;                    /* the inner sink's first failure */
+    batch all[PIPE_BATCHES];
+};
+
+/* ---- copying rows in ------------------------------------------------------------- */
+
+typedef struct row_hdr {
+    uint32_t table;
+    uint32_t size; /* header + row + strings, rounded up to the alignment */
+} row_hdr;
+
+#define ALIGN_UP(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
+
+/* The strings of each table's row, as pointers into the struct. */
+static size_t row_strings(int table, void *row, sat_str **out)
+{
+    size_t n = 0;
+    switch (table) {
+    case SAT_TABLE_SOURCE: {
+        sat_source *s = row;
+        sat_str *v[] = {&s->path, &s->kind, &s->format, &s->compression,
+                        &s->server_name, &s->server_version};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+            out[n++] = v[i];
+        break;
+    }
+    case SAT_TABLE_REJECT: {
+        sat_reject *r = row;
+        out[n++] = &r->reason;
+        out[n++] = &r->excerpt;
+        break;
+    }
+    case SAT_TABLE_LDAP_OP: {
+        sat_ldap_op *o = row;
+        sat_str *v[] = {&o->dn, &o->filter, &o->filter_shape, &o->attrs, &o->method,
+                        &o->extra, &o->bind_dn, &o->client_ip, &o->text, &o->details,
+                        &o->sid};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+            out[n++] = v[i];
+        break;
+    }
+    case SAT_TABLE_LDAP_CONN: {
+        sat_ldap_conn *c = row;
+        sat_str *v[] = {&c->client_ip, &c->server_addr, &c->tls_version, &c->tls_cipher,
+                        &c->client_cert, &c->close_reason, &c->bind_dn};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+            out[n++] = v[i];
+        break;
+    }
+    default:
+        break;
+    }
+    return n;
+}
+
+static size_t row_size(int table)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE: return sizeof(sat_source);
+    case SAT_TABLE_REJECT: return sizeof(sat_reject);
+    case SAT_TABLE_LDAP_OP: return sizeof(sat_ldap_op);
+    case SAT_TABLE_LDAP_CONN: return sizeof(sat_ldap_conn);
+    default: return 0;
+    }
+}
+
+/* ---- the consumer ------------------------------------------------------------------ */
+
+static void replay_batch(sat_sink_pipe *p, batch *b)
+{
+    size_t off = 0;
+    while (off < b->used) {
+        row_hdr *h = (row_hdr *)(b->buf + off);
+        if (!p->error) {
+            int rc = sat_sink_emit(&p->inner, (int)h->table,
+                                   b->buf + off + ALIGN_UP(sizeof(row_hdr)));
+            if (rc < 0) {
+                pthread_mutex_lock(&p->mu);
+                p->error = rc;
+                pthread_mutex_unlock(&p->mu);
+            }
+        }
+        off += h->size;
+    }
+    b->used = 0;
+}
+
+static void *consumer(void *arg)
+{
+    sat_sink_pipe *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->full_head && !p->closing)
+            pthread_cond_wait(&p->cond, &p->mu);
+        batch *b = p->full_head;
+        if (!b)
+            break; /* closing and drained */
+        p->full_head = b->next;
+        if (!p->full_head)
+            p->full_tail = NULL;
+        pthread_mutex_unlock(&p->mu);
+        replay_batch(p, b);
+        pthread_mutex_lock(&p->mu);
+        b->next = p->free_list;
+        p->free_list = b;
+        pthread_cond_broadcast(&p->cond);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* ---- the producer ------------------------------------------------------------------ */
+
+/* Hands the current batch over and takes a free one (waiting if needed). */
+static int hand_over(sat_sink_pipe *p)
+{
+    pthread_mutex_lock(&p->mu);
+    batch *b = p->cur;
+    if (b && b->used) {
+        b->next = NULL;
+        if (p->full_tail)
+            p->full_tail->next = b;
+        else
+            p->full_head = b;
+        p->full_tail = b;
+        p->cur = NULL;
+        pthread_cond_broadcast(&p->cond);
+    }
+    while (!p->cur) {
+        if (p->free_list) {
+            p->cur = p->free_list;
+            p->free_list = p->cur->next;
+        } else {
+            pthread_cond_wait(&p->cond, &p->mu);
+        }
+    }
+    int err = p->error;
+    pthread_mutex_unlock(&p->mu);
+    return err;
+}
+
+static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
+{
+    size_t rsize = row_size(table);
+    if (!rsize)
+        return SAT_E_USAGE;
+    /* copy the row first to find its strings' sizes */
+    union {
+        sat_source s;
+        sat_reject r;
+        sat_ldap_op o;
+        sat_ldap_conn c;
+    } tmp;
+    memcpy(&tmp, row, rsize);
+    sat_str *strs[16];
+    size_t nstr = row_strings(table, &tmp, strs);
+    size_t need = ALIGN_UP(sizeof(row_hdr)) + ALIGN_UP(rsize);
+    for (size_t i = 0; i < nstr; i++)
+        if (strs[i]->ptr)
+            need += strs[i]->len;
+    need = ALIGN_UP(need);
+
+    batch *b = p->cur;
+    if (b->cap - b->used < need) {
+        int err = hand_over(p);
+        if (err)
+            return err;
+        b = p->cur;
+        if (b->cap < need) { /* one huge row (a 1 MiB filter): a bigger buffer */
+            unsigned char *nb = realloc(b->buf, need);
+            if (!nb)
+                return SAT_E_NOMEM;
+            b->buf = nb;
+            b->cap = need;
+        }
+    }
+    unsigned char *base = b->buf + b->used;
+    row_hdr *h = (row_hdr *)base;
+    h->table = (uint32_t)table;
+    h->size = (uint32_t)need;
+    unsigned char *dst_row = base + ALIGN_UP(sizeof(row_hdr));
+    char *str_area = (char *)dst_row + ALIGN_UP(rsize);
+    for (size_t i = 0; i < nstr; i++) {
+        if (!strs[i]->ptr)
+            continue;
+        if (strs[i]->len)
+            memcpy(str_area, strs[i]->ptr, strs[i]->len);
+        strs[i]->ptr = str_area; /* "" stays present: a non-NULL pointer */
+        str_area += strs[i]->len;
+    }
+    memcpy(dst_row, &tmp, rsize);
+    b->used += need;
+    return SAT_OK;
+}
+
+static int pipe_source(void *c, const sat_source *s) { return pipe_emit(c, SAT_TABLE_SOURCE, s); }
+static int pipe_reject(void *c, const sat_reject *r) { return pipe_emit(c, SAT_TABLE_REJECT, r); }
+static int pipe_op(void *c, const sat_ldap_op *o) { return pipe_emit(c, SAT_TABLE_LDAP_OP, o); }
+static int pipe_conn(void *c, const sat_ldap_conn *x) { return pipe_emit(c, SAT_TABLE_LDAP_CONN, x); }
+
+sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner)
+{
+    sat_sink_pipe *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->inner = *inner;
+    for (int i = 0; i < PIPE_BATCHES; i++) {
+        p->all[i].buf = malloc(PIPE_BATCH_BYTES);
+        if (!p->all[i].buf) {
+            for (int k = 0; k < i; k++)
+                free(p->all[k].buf);
+            free(p);
+            return NULL;
+        }
+        p->all[i].cap = PIPE_BATCH_BYTES;
+        p->all[i].next = i + 1 < PIPE_BATCHES ? &p->all[i + 1] : NULL;
+    }
+    p->cur = &p->all[0];
+    p->free_list = &p->all[1];
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cond, NULL);
+    if (pthread_create(&p->thread, NULL, consumer, p) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->cond);
+        for (int i = 0; i < PIPE_BATCHES; i++)
+            free(p->all[i].buf);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+sat_event_sink sat_sink_pipe_sink(sat_sink_pipe *p)
+{
+    sat_event_sink s = {p, p->inner.on_source ? pipe_source : NULL,
+                        p->inner.on_reject ? pipe_reject : NULL,
+                        p->inner.on_ldap_op ? pipe_op : NULL,
+                        p->inner.on_ldap_conn ? pipe_conn : NULL};
+    return s;
+}
+
+int sat_sink_pipe_close(sat_sink_pipe *p)
+{
+    if (!p)
+        return SAT_OK;
+    pthread_mutex_lock(&p->mu);
+    batch *b = p->cur;
+    if (b && b->used) {
+        b->next = NULL;
+        if (p->full_tail)
+            p->full_tail->next = b;
+        else
+            p->full_head = b;
+        p->full_tail = b;
+        p->cur = NULL;
+    }
+    p->closing = 1;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(p->thread, NULL);
+    int err = p->error;
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cond);
+    for (int i = 0; i < PIPE_BATCHES; i++)
+        free(p->all[i].buf);
+    free(p);
+    return err;
+}
