@@ -405,7 +405,7 @@ static int setup_column(sat_trace_reader *r, size_t bi, uint64_t off,
     coldec *cd = &r->dec[k];
     if (cd->loaded)
         return SAT_OK;
-    const uint8_t *buf;
+    const uint8_t *buf = NULL;
     SAT_FORWARD_IF_ERROR(load_column(r, bi, off, k, &buf, diag));
     dcol *d = &r->dir[k];
     sat_cursor c = sat_cursor_make(buf, (size_t)d->elen);
