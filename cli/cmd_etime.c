@@ -29,6 +29,8 @@ static void usage(FILE *out)
             "  --json          JSON (units: seconds in keys ending _s)\n"
             "  --csv           CSV of the grouped rows\n"
             "  --top N         rows in the top-N lists (default 20)\n"
+            "  --root-dn DN    the directory manager's DN, for counting root binds\n"
+            "                  (default cn=directory manager; any case)\n"
             "  --format NAME   force a log format: 389-text, 389-json, openldap\n"
             "  --from TIME     only events from TIME on (ISO-8601 UTC or epoch s)\n"
             "  --to TIME       only events before TIME\n"
@@ -48,6 +50,7 @@ static int run_etime(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"csv", no_argument, NULL, 'c'},
         {"top", required_argument, NULL, 'n'},
+        {"root-dn", required_argument, NULL, 'r'},
         {"format", required_argument, NULL, 'f'},
         {"from", required_argument, NULL, 'F'},
         {"to", required_argument, NULL, 'T'},
@@ -78,6 +81,7 @@ static int run_etime(int argc, char **argv)
             eo.top = (size_t)n;
             break;
         }
+        case 'r': eo.root_dn = optarg; break;
         case 'f': c.format = optarg; break;
         case 'F':
             if (sat_cli_parse_time(optarg, &c.from_ns))

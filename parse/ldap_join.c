@@ -818,6 +818,9 @@ static int on_result(sat_ldap_join *j, const sat_ldap_record *rec)
 
 static int restart(sat_ldap_join *j)
 {
+    /* "slapd starting" at the top of a log is a start, not a restart */
+    if (j->max_conn_opened < 0 && j->ccount == 0 && j->pcount == 0)
+        return 0;
     int rc = flush_all(j, SAT_CONNF_UNCLOSED | SAT_CONNF_RESTART);
     j->epoch++;
     j->max_conn_opened = -1;
