@@ -32,12 +32,31 @@ typedef struct sat_cli_collect {
     const char *format;          /* --format, NULL to sniff */
     sat_ts_ns from_ns, to_ns;    /* --from/--to */
     int quiet;                   /* no summary/warnings on stderr */
+    int year;                    /* --year: for syslog timestamps without one */
     sat_collect_stats stats;     /* filled by sat_cli_collect_run */
 } sat_cli_collect;
 
 /* Runs the collection; returns the exit code it deserves (0, 1 or 3). */
 int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
                         const sat_event_sink *sink);
+
+/* The options every command that collects shares (--format, --from, --to,
+ * --year, --quiet): returns 1 if opt was one of them (and applied), 0 if not,
+ * or SAT_EXIT_USAGE after printing why the value is bad. */
+int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg);
+#define SAT_CLI_COLLECT_LONGOPTS                                             \
+    {"format", required_argument, NULL, 'f'},                                \
+    {"from", required_argument, NULL, 'F'},                                  \
+    {"to", required_argument, NULL, 'T'},                                    \
+    {"year", required_argument, NULL, 'Y'},                                  \
+    {"quiet", no_argument, NULL, 'q'}
+#define SAT_CLI_COLLECT_HELP                                                 \
+    "  --format NAME   force a log format: 389-text, 389-json, openldap\n"   \
+    "  --from TIME     only events from TIME on (ISO-8601 UTC or epoch s)\n" \
+    "  --to TIME       only events before TIME\n"                            \
+    "  --year YYYY     year of syslog timestamps, which carry none (default:\n" \
+    "                  each file's modification year)\n"                     \
+    "  -q, --quiet     no summary or warnings on stderr\n"
 
 /* Parses "2025-06-08T07:19:14Z", "2025-06-08 07:19", epoch seconds;
  * returns 0 and sets *out, or -1. */

@@ -133,6 +133,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.progress = !c->quiet && isatty(STDERR_FILENO);
     opts.from_ns = c->from_ns;
     opts.to_ns = c->to_ns;
+    opts.year = c->year;
     opts.warn = warn_stderr;
     opts.warn_ctx = &t;
 
@@ -192,6 +193,36 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     if (st->rejects || st->truncated || rc < 0)
         return SAT_EXIT_REJECTS;
     return SAT_EXIT_OK;
+}
+
+int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg)
+{
+    switch (opt) {
+    case 'f':
+        c->format = arg;
+        return 1;
+    case 'F':
+        if (sat_cli_parse_time(arg, &c->from_ns))
+            return sat_cli_usage_error(cmd, "bad --from time '%s'", arg);
+        return 1;
+    case 'T':
+        if (sat_cli_parse_time(arg, &c->to_ns))
+            return sat_cli_usage_error(cmd, "bad --to time '%s'", arg);
+        return 1;
+    case 'Y': {
+        char *end;
+        long y = strtol(arg, &end, 10);
+        if (*end || y < 1970 || y > 2261)
+            return sat_cli_usage_error(cmd, "bad --year '%s'", arg);
+        c->year = (int)y;
+        return 1;
+    }
+    case 'q':
+        c->quiet = 1;
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 /* ---- time options --------------------------------------------------------------- */

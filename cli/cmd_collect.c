@@ -21,12 +21,9 @@ static void usage(FILE *out)
             "columnar trace. Formats are detected from the content; rotated sets\n"
             "are ordered by the time of their content, not their names.\n"
             "\n"
-            "  -o, --output FILE   the trace to write (required)\n"
-            "      --format NAME   force a log format: 389-text, 389-json, openldap\n"
-            "      --from TIME     (for .sat inputs) keep events from TIME on\n"
-            "      --to TIME       (for .sat inputs) keep events before TIME\n"
-            "  -q, --quiet         no summary or warnings on stderr\n"
-            "  -h, --help          this text\n"
+            "  -o, --output FILE the trace to write (required)\n"
+            SAT_CLI_COLLECT_HELP
+            "  -h, --help      this text\n"
             "\n"
             "exit: 0 ok, 1 some lines were rejected (counted in the trace's reject\n"
             "table, the rest collected), 2 usage, 3 an input could not be read.\n");
@@ -43,10 +40,7 @@ static int run_collect(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'},
-        {"from", required_argument, NULL, 'F'},
-        {"to", required_argument, NULL, 'T'},
-        {"quiet", no_argument, NULL, 'q'},
+        SAT_CLI_COLLECT_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     sat_cli_collect c;
@@ -57,18 +51,15 @@ static int run_collect(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
         switch (opt) {
         case 'o': output = optarg; break;
-        case 'f': c.format = optarg; break;
-        case 'F':
-            if (sat_cli_parse_time(optarg, &c.from_ns))
-                return sat_cli_usage_error("collect", "bad --from time '%s'", optarg);
-            break;
-        case 'T':
-            if (sat_cli_parse_time(optarg, &c.to_ns))
-                return sat_cli_usage_error("collect", "bad --to time '%s'", optarg);
-            break;
-        case 'q': c.quiet = 1; break;
         case 'h': usage(stdout); return SAT_EXIT_OK;
-        default: usage(stderr); return SAT_EXIT_USAGE;
+        default: {
+            int r = sat_cli_collect_option(&c, "collect", opt, optarg);
+            if (r == 1)
+                break;
+            if (r == 0)
+                usage(stderr);
+            return SAT_EXIT_USAGE;
+        }
         }
     }
     if (!output)

@@ -31,10 +31,7 @@ static void usage(FILE *out)
             "  --top N         rows in the top-N lists (default 20)\n"
             "  --root-dn DN    the directory manager's DN, for counting root binds\n"
             "                  (default cn=directory manager; any case)\n"
-            "  --format NAME   force a log format: 389-text, 389-json, openldap\n"
-            "  --from TIME     only events from TIME on (ISO-8601 UTC or epoch s)\n"
-            "  --to TIME       only events before TIME\n"
-            "  -q, --quiet     no warnings on stderr\n"
+            SAT_CLI_COLLECT_HELP
             "  -h, --help      this text\n"
             "\n"
             "Percentiles are nearest-rank: exact for groups of up to 2048\n"
@@ -51,10 +48,7 @@ static int run_etime(int argc, char **argv)
         {"csv", no_argument, NULL, 'c'},
         {"top", required_argument, NULL, 'n'},
         {"root-dn", required_argument, NULL, 'r'},
-        {"format", required_argument, NULL, 'f'},
-        {"from", required_argument, NULL, 'F'},
-        {"to", required_argument, NULL, 'T'},
-        {"quiet", no_argument, NULL, 'q'},
+        SAT_CLI_COLLECT_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     sat_cli_collect c;
@@ -82,18 +76,15 @@ static int run_etime(int argc, char **argv)
             break;
         }
         case 'r': eo.root_dn = optarg; break;
-        case 'f': c.format = optarg; break;
-        case 'F':
-            if (sat_cli_parse_time(optarg, &c.from_ns))
-                return sat_cli_usage_error("etime", "bad --from time '%s'", optarg);
-            break;
-        case 'T':
-            if (sat_cli_parse_time(optarg, &c.to_ns))
-                return sat_cli_usage_error("etime", "bad --to time '%s'", optarg);
-            break;
-        case 'q': c.quiet = 1; break;
         case 'h': usage(stdout); return SAT_EXIT_OK;
-        default: usage(stderr); return SAT_EXIT_USAGE;
+        default: {
+            int r = sat_cli_collect_option(&c, "etime", opt, optarg);
+            if (r == 1)
+                break;
+            if (r == 0)
+                usage(stderr);
+            return SAT_EXIT_USAGE;
+        }
         }
     }
     if (optind >= argc)

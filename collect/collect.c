@@ -503,7 +503,7 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     ctx.reject_sample_max = r->opts->reject_sample_max ? r->opts->reject_sample_max : 100;
     /* Syslog timestamps have no year: the file's mtime year (stdin: now).
      * The parser bumps it itself when the months wrap Dec -> Jan. */
-    ctx.default_year = it->year;
+    ctx.default_year = r->opts->year ? r->opts->year : it->year;
 
     void *st = it->fmt->create(&ctx);
     if (!st) {
@@ -548,12 +548,49 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     return rc;
 }
 
+/* --from/--to on logs: the joiner sees every line (a request before the
+ * window may be answered inside it), its rows are kept by their time: an
+ * operation by its request time, a connection if it was open at some moment
+ * of the window. */
+typedef struct window {
+    const sat_event_sink *inner;
+    sat_ts_ns from, to; /* 0 = unbounded */
+} window;
+
+static int in_window(const window *w, sat_ts_ns ts)
+{
+    return (!w->from || ts >= w->from) && (!w->to || ts < w->to);
+}
+
+static int win_op(void *ctx, const sat_ldap_op *o)
+{
+    const window *w = ctx;
+    return in_window(w, o->ts_ns) ? w->inner->on_ldap_op(w->inner->ctx, o) : SAT_OK;
+}
+
+static int win_conn(void *ctx, const sat_ldap_conn *c)
+{
+    const window *w = ctx;
+    sat_ts_ns open = c->open_ts ? c->open_ts : c->close_ts;
+    sat_ts_ns close = c->close_ts ? c->close_ts : c->open_ts;
+    if ((w->to && open >= w->to) || (w->from && close < w->from))
+        return SAT_OK;
+    return w->inner->on_ldap_conn(w->inner->ctx, c);
+}
+
 static int collect_group(run *r, group *g)
 {
     uint32_t server = r->next_server++;
     sort_base = r->items;
     qsort(g->items, g->nitems, sizeof *g->items, cmp_items);
-    sat_ldap_join *join = sat_ldap_join_create(server, r->sink, 0);
+    window win = {r->sink, r->opts->from_ns, r->opts->to_ns};
+    sat_event_sink windowed = *r->sink;
+    if (win.from || win.to) {
+        windowed.ctx = &win;
+        windowed.on_ldap_op = r->sink->on_ldap_op ? win_op : NULL;
+        windowed.on_ldap_conn = r->sink->on_ldap_conn ? win_conn : NULL;
+    }
+    sat_ldap_join *join = sat_ldap_join_create(server, &windowed, 0);
     if (!join)
         return SAT_E_NOMEM;
     int rc = SAT_OK;

@@ -48,7 +48,11 @@ typedef struct sat_collect_opts {
     uint32_t reject_sample_max;/* 0 -> 100 per source */
     int progress;              /* 1: progress line on stderr (cli sets it when
                                   stderr is a terminal) */
-    sat_ts_ns from_ns, to_ns;  /* for .sat inputs: time window; 0 = all */
+    sat_ts_ns from_ns, to_ns;  /* time window [from, to); 0 = unbounded. Logs are
+                                  read whole (a request before the window may be
+                                  answered inside it); rows are kept by their time */
+    int year;                  /* year of timestamps written without one (syslog);
+                                  0 = each file's modification year */
     /* warnings and per-input errors are reported here (file: message);
      * NULL -> stderr */
     void (*warn)(void *ctx, const char *where, const char *msg);
