@@ -929,6 +929,16 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         return SAT_OK;
     }
     int t = op->type < SAT_OP__COUNT ? op->type : SAT_OP_UNKNOWN;
+    /* ABANDON, UNBIND and AUTOBIND are counted, never timed: 389 2.x writes
+     * an etime on its ABANDON line, but that is the time to find the target,
+     * not time the server spent on a client's request. */
+    sat_ldap_op untimed;
+    if ((t == SAT_OP_ABANDON || t == SAT_OP_UNBIND || t == SAT_OP_AUTOBIND) &&
+        (op->etime >= 0 || op->wtime >= 0 || op->optime >= 0)) {
+        untimed = *op;
+        untimed.etime = untimed.wtime = untimed.optime = SAT_ABSENT;
+        op = &untimed;
+    }
     int has_result = op->err != SAT_ABSENT && !(op->flags & SAT_OPF_UNFINISHED);
     sat_ts_ns ts = op->ts_ns > 0 ? op->ts_ns : op->result_ts_ns;
     widen(&e->first_ts, &e->last_ts, ts);
@@ -1407,16 +1417,45 @@ static int build_kvlist(sat_etime *e, const et_ktab *k, size_t top, sat_etime_kv
     out->unique = k->t.n + folded;
     if (!k->t.n)
         return SAT_OK;
-    et_sortkv *tmp = (et_sortkv *)malloc(k->t.n * sizeof *tmp);
+    et_sortkv *tmp = (et_sortkv *)malloc((top ? top : 1) * sizeof *tmp);
     if (!tmp)
         return SAT_E_NOMEM;
-    for (size_t i = 0; i < k->t.n; i++) {
-        tmp[i].key = sat_strtab_key(&k->t, i);
-        tmp[i].count = ((const et_kv *)sat_strtab_val(&k->t, i))->count;
-        tmp[i].idx = i;
+    /* Only the `top` first entries are shown: keep them in a bounded heap
+     * whose root is the one that sorts last, then sort just those (a key
+     * table can hold 100,000 entries; the report shows 20). */
+    size_t n = 0, cap = k->t.n < top ? k->t.n : top;
+    for (size_t i = 0; i < k->t.n && cap; i++) {
+        et_sortkv x;
+        x.key = sat_strtab_key(&k->t, i);
+        x.count = ((const et_kv *)sat_strtab_val(&k->t, i))->count;
+        x.idx = i;
+        size_t at;
+        if (n < cap) { /* sift up */
+            at = n++;
+            while (at > 0 && cmp_sortkv(&tmp[(at - 1) / 2], &x) < 0) {
+                tmp[at] = tmp[(at - 1) / 2];
+                at = (at - 1) / 2;
+            }
+            tmp[at] = x;
+            continue;
+        }
+        if (cmp_sortkv(&x, &tmp[0]) >= 0)
+            continue; /* sorts after everything kept */
+        at = 0; /* replace the root, sift down */
+        for (;;) {
+            size_t c = 2 * at + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && cmp_sortkv(&tmp[c], &tmp[c + 1]) < 0)
+                c++;
+            if (cmp_sortkv(&tmp[c], &x) <= 0)
+                break;
+            tmp[at] = tmp[c];
+            at = c;
+        }
+        tmp[at] = x;
     }
-    qsort(tmp, k->t.n, sizeof *tmp, cmp_sortkv);
-    size_t n = k->t.n < top ? k->t.n : top;
+    qsort(tmp, n, sizeof *tmp, cmp_sortkv);
     out->rows = (sat_etime_kv *)sat_arena_alloc(&e->view_arena, n * sizeof *out->rows);
     if (!out->rows) {
         free(tmp);

@@ -14,8 +14,9 @@
 
 #include "satscope/collect.h"
 
-#define PIPE_BATCH_BYTES (1u << 20)
-#define PIPE_BATCHES 4
+/* Small batches, so those in flight stay in the caches of both cores. */
+#define PIPE_BATCH_BYTES (128u << 10)
+#define PIPE_BATCHES 8
 
 typedef struct batch {
     unsigned char *buf;
