@@ -15,8 +15,8 @@
 #include "satscope/collect.h"
 
 /* Small batches, so those in flight stay in the caches of both cores. */
-#define PIPE_BATCH_BYTES (128u << 10)
-#define PIPE_BATCHES 8
+#define PIPE_BATCH_BYTES (512u << 10)
+#define PIPE_BATCHES 4
 
 typedef struct batch {
     unsigned char *buf;
@@ -179,16 +179,10 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
     size_t rsize = row_size(table);
     if (!rsize)
         return SAT_E_USAGE;
-    /* copy the row first to find its strings' sizes */
-    union {
-        sat_source s;
-        sat_reject r;
-        sat_ldap_op o;
-        sat_ldap_conn c;
-    } tmp;
-    memcpy(&tmp, row, rsize);
+    /* The row's string fields, found once on the caller's row to size the
+     * copy, then on the copy to point them at their bytes in the batch. */
     sat_str *strs[16];
-    size_t nstr = row_strings(table, &tmp, strs);
+    size_t nstr = row_strings(table, (void *)(uintptr_t)row, strs);
     size_t need = ALIGN_UP(sizeof(row_hdr)) + ALIGN_UP(rsize);
     for (size_t i = 0; i < nstr; i++)
         if (strs[i]->ptr)
@@ -214,16 +208,18 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
     h->table = (uint32_t)table;
     h->size = (uint32_t)need;
     unsigned char *dst_row = base + ALIGN_UP(sizeof(row_hdr));
+    memcpy(dst_row, row, rsize);
+    sat_str *dst[16];
+    row_strings(table, dst_row, dst);
     char *str_area = (char *)dst_row + ALIGN_UP(rsize);
     for (size_t i = 0; i < nstr; i++) {
         if (!strs[i]->ptr)
             continue;
         if (strs[i]->len)
             memcpy(str_area, strs[i]->ptr, strs[i]->len);
-        strs[i]->ptr = str_area; /* "" stays present: a non-NULL pointer */
+        dst[i]->ptr = str_area; /* "" stays present: a non-NULL pointer */
         str_area += strs[i]->len;
     }
-    memcpy(dst_row, &tmp, rsize);
     b->used += need;
     return SAT_OK;
 }
