@@ -14,22 +14,13 @@
  */
 #include "fmt_389json.h"
 #include "json_lite.h"
+#include "timefmt.h"
 
 #include <time.h>
 
 #define OBJ_MAX (1u << 20)
 
 /* ---- time ------------------------------------------------------------------------ */
-
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = (unsigned)(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
-}
 
 static int digits(const char *s, size_t n, size_t at, size_t k, int *out)
 {
@@ -63,19 +54,8 @@ static int parse_local_time(const char *s, size_t n, sat_ts_ns *ts, int32_t *off
         return -1;
     size_t i = 19;
     int64_t frac = 0;
-    int fd = 0;
-    if (i < n && (s[i] == '.' || s[i] == ',')) {
-        i++;
-        while (i < n && s[i] >= '0' && s[i] <= '9') {
-            if (fd < 9) {
-                frac = frac * 10 + (s[i] - '0');
-                fd++;
-            }
-            i++;
-        }
-    }
-    for (; fd < 9; fd++)
-        frac *= 10;
+    if (i < n && (s[i] == '.' || s[i] == ','))
+        i = (size_t)(sat_fraction_ns(s + i + 1, s + n, &frac, NULL) - s);
     while (i < n && s[i] == ' ')
         i++;
     int32_t off = 0;
@@ -99,7 +79,7 @@ static int parse_local_time(const char *s, size_t n, sat_ts_ns *ts, int32_t *off
     }
     if (i != n)
         return -1;
-    int64_t days = days_from_civil(Y, (unsigned)M, (unsigned)D);
+    int64_t days = sat_days_from_civil(Y, (unsigned)M, (unsigned)D);
     int64_t secs = days * 86400 + h * 3600 + mi * 60 + sec - off;
     *ts = secs * 1000000000LL + frac;
     *off_s = off;

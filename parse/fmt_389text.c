@@ -14,6 +14,7 @@
  * scan is bounded by the line's end. No allocation per line.
  */
 #include "fmt_389json.h"
+#include "timefmt.h"
 #include "satscope/parse.h"
 
 #define HDR_MAX 256
@@ -86,24 +87,13 @@ static int parse_dur(const char *v, size_t n, int64_t *ns, int *coarse)
     if (!p || s > 9000000000LL)
         return -1;
     int64_t frac = 0;
-    int digits = 0;
     *coarse = 1;
     if (p < end && *p == '.') {
-        p++;
+        int digits;
         *coarse = 0;
-        if (p == end || !is_digit(*p))
+        p = sat_fraction_ns(p + 1, end, &frac, &digits);
+        if (!digits)
             return -1;
-        while (p < end && is_digit(*p)) {
-            if (digits < 9) {
-                frac = frac * 10 + (*p - '0');
-                digits++;
-            }
-            p++;
-        }
-        while (digits < 9) {
-            frac *= 10;
-            digits++;
-        }
     }
     if (p != end)
         return -1;
@@ -112,25 +102,6 @@ static int parse_dur(const char *v, size_t n, int64_t *ns, int *coarse)
 }
 
 /* ---- timestamps ---------------------------------------------------------------- */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = (unsigned)(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
-}
-
-static int month_of(const char *m)
-{
-    static const char names[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-    for (int i = 0; i < 12; i++)
-        if (m[0] == names[3 * i] && m[1] == names[3 * i + 1] && m[2] == names[3 * i + 2])
-            return i + 1;
-    return 0;
-}
-
 static inline int d2(const char *p) { return (p[0] - '0') * 10 + (p[1] - '0'); }
 static inline int all_digits(const char *p, int n)
 {
@@ -154,21 +125,10 @@ static const char *parse_ts(const char *p, const char *end, t389 *cache,
     const char *q = p + 21;
     int64_t frac = 0;
     if (*q == '.') {
-        int digits = 0;
-        q++;
-        while (q < end && is_digit(*q)) {
-            if (digits < 9) {
-                frac = frac * 10 + (*q - '0');
-                digits++;
-            }
-            q++;
-        }
+        int digits;
+        q = sat_fraction_ns(q + 1, end, &frac, &digits);
         if (!digits)
             return NULL;
-        while (digits < 9) {
-            frac *= 10;
-            digits++;
-        }
     }
     if (end - q < 7 || q[0] != ' ' || (q[1] != '+' && q[1] != '-') ||
         !all_digits(q + 2, 4) || q[6] != ']')
@@ -185,7 +145,7 @@ static const char *parse_ts(const char *p, const char *end, t389 *cache,
     } else {
         if (!all_digits(p + 1, 2) || !all_digits(p + 8, 4) || !all_digits(p + 13, 2))
             return NULL;
-        int day = d2(p + 1), mon = month_of(p + 4), hh = d2(p + 13);
+        int day = d2(p + 1), mon = sat_month_of(p + 4), hh = d2(p + 13);
         int64_t year = d2(p + 8) * 100 + d2(p + 10);
         if (!mon || day < 1 || day > 31 || hh > 23)
             return NULL;
@@ -193,7 +153,7 @@ static const char *parse_ts(const char *p, const char *end, t389 *cache,
         if (oh > 23 || om > 59)
             return NULL;
         off = (oh * 3600 + om * 60) * (q[1] == '-' ? -1 : 1);
-        hour_s = days_from_civil(year, (unsigned)mon, (unsigned)day) * 86400 + hh * 3600 - off;
+        hour_s = sat_days_from_civil(year, (unsigned)mon, (unsigned)day) * 86400 + hh * 3600 - off;
         if (cache) {
             memcpy(cache->ts_key, p + 1, 14);
             memcpy(cache->ts_key + 14, q + 1, 5);

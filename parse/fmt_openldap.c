@@ -24,6 +24,7 @@
  * prefix are rejected.
  */
 #include "satscope/parse.h"
+#include "timefmt.h"
 
 #include <time.h>
 
@@ -39,16 +40,6 @@ typedef struct ol_state {
 } ol_state;
 
 /* ---- small scanners over [p, end) -------------------------------------------------- */
-
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = (unsigned)(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
-}
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static int hexval(char c)
@@ -99,7 +90,6 @@ static const char *parse_i64(const char *p, const char *end, int64_t *out)
 static const char *parse_secs(const char *p, const char *end, int64_t *ns)
 {
     int64_t sec = 0, frac = 0;
-    int fd = 0;
     const char *s = p;
     while (p < end && is_digit(*p)) {
         if (sec > 9000000000LL)
@@ -109,18 +99,8 @@ static const char *parse_secs(const char *p, const char *end, int64_t *ns)
     }
     if (p == s)
         return NULL;
-    if (p < end && *p == '.') {
-        p++;
-        while (p < end && is_digit(*p)) {
-            if (fd < 9) {
-                frac = frac * 10 + (*p - '0');
-                fd++;
-            }
-            p++;
-        }
-    }
-    for (; fd < 9; fd++)
-        frac *= 10;
+    if (p < end && *p == '.')
+        p = sat_fraction_ns(p + 1, end, &frac, NULL);
     *ns = sec * 1000000000LL + frac;
     return p;
 }
@@ -147,15 +127,6 @@ static const char *find(const char *p, const char *end, const char *lit)
 }
 
 /* ---- prefixes --------------------------------------------------------------------- */
-
-static int month_of(const char *p)
-{
-    static const char names[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-    for (int i = 0; i < 12; i++)
-        if (memcmp(p, names + 3 * i, 3) == 0)
-            return i + 1;
-    return 0;
-}
 
 /* "hexsec.hexnsec threadid " (2.5 debug output, 2.6 logfile). */
 static const char *hex_prefix(const char *p, const char *end, sat_ts_ns *ts)
@@ -233,19 +204,8 @@ static const char *rfc3339(const char *p, const char *end, sat_ts_ns *ts, int32_
         return NULL;
     p += 19;
     int64_t frac = 0;
-    int fd = 0;
-    if (p < end && *p == '.') {
-        p++;
-        while (p < end && is_digit(*p)) {
-            if (fd < 9) {
-                frac = frac * 10 + (*p - '0');
-                fd++;
-            }
-            p++;
-        }
-    }
-    for (; fd < 9; fd++)
-        frac *= 10;
+    if (p < end && *p == '.')
+        p = sat_fraction_ns(p + 1, end, &frac, NULL);
     int32_t off = 0;
     if (p < end && (*p == 'Z' || *p == 'z')) {
         p++;
@@ -266,7 +226,7 @@ static const char *rfc3339(const char *p, const char *end, sat_ts_ns *ts, int32_
     } else {
         return NULL;
     }
-    *ts = ((days_from_civil(Y, (unsigned)M, (unsigned)D) * 86400) + h * 3600 + mi * 60 + s - off) *
+    *ts = ((sat_days_from_civil(Y, (unsigned)M, (unsigned)D) * 86400) + h * 3600 + mi * 60 + s - off) *
               1000000000LL + frac;
     *off_s = off;
     return p;
@@ -276,7 +236,7 @@ static const char *rfc3339(const char *p, const char *end, sat_ts_ns *ts, int32_
 static const char *bsd_time(const char *p, const char *end, int *mon, int *day, int *secs)
 {
     int d, h, mi, s;
-    if (end - p < 15 || !(*mon = month_of(p)) || p[3] != ' ')
+    if (end - p < 15 || !(*mon = sat_month_of(p)) || p[3] != ' ')
         return NULL;
     if (p[4] == ' ' && is_digit(p[5]))
         d = p[5] - '0';
@@ -341,7 +301,7 @@ static int parse_prefix(const char *p, const char *end, prefix *px)
 
 static sat_ts_ns bsd_ts(int year, const prefix *px)
 {
-    return (days_from_civil(year, (unsigned)px->mon, (unsigned)px->day) * 86400 + px->secs) *
+    return (sat_days_from_civil(year, (unsigned)px->mon, (unsigned)px->day) * 86400 + px->secs) *
            1000000000LL;
 }
 
