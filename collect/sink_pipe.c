@@ -181,7 +181,7 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
         return SAT_E_USAGE;
     /* The row's string fields, found once on the caller's row to size the
      * copy, then on the copy to point them at their bytes in the batch. */
-    sat_str *strs[16];
+    sat_str *strs[16] = {NULL};
     size_t nstr = row_strings(table, (void *)(uintptr_t)row, strs);
     size_t need = ALIGN_UP(sizeof(row_hdr)) + ALIGN_UP(rsize);
     for (size_t i = 0; i < nstr; i++)
@@ -209,7 +209,7 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
     h->size = (uint32_t)need;
     unsigned char *dst_row = base + ALIGN_UP(sizeof(row_hdr));
     memcpy(dst_row, row, rsize);
-    sat_str *dst[16];
+    sat_str *dst[16] = {NULL};
     row_strings(table, dst_row, dst);
     char *str_area = (char *)dst_row + ALIGN_UP(rsize);
     for (size_t i = 0; i < nstr; i++) {

@@ -147,7 +147,8 @@ static const char *parse_ts(const char *p, const char *end, t389 *cache,
             return NULL;
         int day = d2(p + 1), mon = sat_month_of(p + 4), hh = d2(p + 13);
         int64_t year = d2(p + 8) * 100 + d2(p + 10);
-        if (!mon || day < 1 || day > 31 || hh > 23)
+        /* int64 nanoseconds since 1970 end in 2262 */
+        if (!mon || day < 1 || day > 31 || hh > 23 || year < 1970 || year > 2261)
             return NULL;
         int oh = d2(q + 2), om = d2(q + 4);
         if (oh > 23 || om > 59)

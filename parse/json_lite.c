@@ -350,7 +350,8 @@ int sat_json_seconds_to_ns(const sat_json_value *v, int64_t *ns)
     if (n == 0)
         return -1;
     for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-        if (sec > 9000000000LL) /* ~285 years: beyond any etime */
+        if (sec > 900000000LL) /* one more digit passes ~285 years, beyond any
+                                  etime, and sec * 1e9 still fits an int64 */
             return -1;
         sec = sec * 10 + (s[i] - '0');
     }
