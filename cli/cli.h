@@ -33,6 +33,7 @@ typedef struct sat_cli_collect {
     sat_ts_ns from_ns, to_ns;    /* --from/--to */
     int quiet;                   /* no summary/warnings on stderr */
     int year;                    /* --year: for syslog timestamps without one */
+    int no_filter_shapes;        /* the consumer never reads filter shapes */
     sat_collect_stats stats;     /* filled by sat_cli_collect_run */
 } sat_cli_collect;
 

@@ -134,6 +134,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.from_ns = c->from_ns;
     opts.to_ns = c->to_ns;
     opts.year = c->year;
+    opts.no_filter_shapes = c->no_filter_shapes;
     opts.warn = warn_stderr;
     opts.warn_ctx = &t;
 

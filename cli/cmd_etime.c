@@ -90,6 +90,8 @@ static int run_etime(int argc, char **argv)
     if (optind >= argc)
         return sat_cli_usage_error("etime", "no input given");
 
+    /* only --by filter groups by shape (traces carry theirs already) */
+    c.no_filter_shapes = eo.by != SAT_ETIME_BY_FILTER;
     sat_etime *e = sat_etime_create(&eo);
     if (!e) {
         fprintf(stderr, "satscope etime: out of memory\n");

@@ -593,6 +593,7 @@ static int collect_group(run *r, group *g)
     sat_ldap_join *join = sat_ldap_join_create(server, &windowed, 0);
     if (!join)
         return SAT_E_NOMEM;
+    sat_ldap_join_set_filter_shapes(join, !r->opts->no_filter_shapes);
     int rc = SAT_OK;
     for (size_t i = 0; i < g->nitems && rc >= 0; i++)
         rc = collect_file(r, &r->items[g->items[i]], server, join);

@@ -104,6 +104,7 @@ struct sat_ldap_join {
     uint32_t epoch;
     int64_t max_conn_opened; /* highest CONNECT in this epoch, -1 none */
     int finished;
+    int no_shapes;           /* sat_ldap_join_set_filter_shapes(j, 0) */
 
     pend *pv;
     size_t pcap, pcount;
@@ -182,6 +183,12 @@ void sat_ldap_join_free(sat_ldap_join *j)
     free(j->stack);
     free(j->shape);
     free(j);
+}
+
+void sat_ldap_join_set_filter_shapes(sat_ldap_join *j, int on)
+{
+    if (j)
+        j->no_shapes = !on;
 }
 
 void sat_ldap_join_stats(const sat_ldap_join *j, sat_join_stats *out)
@@ -391,7 +398,7 @@ static void fill_conn_view(const sat_ldap_join *j, sat_ldap_op *row, int32_t ci)
 static int emit_op(sat_ldap_join *j, sat_ldap_op *row, int32_t ci)
 {
     row->server = j->server;
-    if (row->type == SAT_OP_SRCH && row->filter.ptr && !row->filter_shape.ptr)
+    if (row->type == SAT_OP_SRCH && row->filter.ptr && !row->filter_shape.ptr && !j->no_shapes)
         row->filter_shape = shape_of(j, row->filter);
     fill_conn_view(j, row, ci);
     j->st.ops++;

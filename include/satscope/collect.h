@@ -51,6 +51,7 @@ typedef struct sat_collect_opts {
     sat_ts_ns from_ns, to_ns;  /* time window [from, to); 0 = unbounded. Logs are
                                   read whole (a request before the window may be
                                   answered inside it); rows are kept by their time */
+    int no_filter_shapes;      /* the sink never reads ldap_op.filter_shape */
     int year;                  /* year of timestamps written without one (syslog);
                                   0 = each file's modification year */
     /* warnings and per-input errors are reported here (file: message);

@@ -77,6 +77,10 @@ int sat_ldap_join_record(sat_ldap_join *j, const sat_ldap_record *rec);
  * open connections as unclosed. Idempotent. */
 int sat_ldap_join_finish(sat_ldap_join *j);
 void sat_ldap_join_stats(const sat_ldap_join *j, sat_join_stats *out);
+/* Whether SRCH rows carry filter_shape (default: yes). A consumer that never
+ * looks at shapes (etime not grouped by filter) turns them off: computing
+ * one per search is work on the parsing thread's hot path. */
+void sat_ldap_join_set_filter_shapes(sat_ldap_join *j, int on);
 void sat_ldap_join_free(sat_ldap_join *j); /* NULL is fine */
 
 /* ---- filter shape ----------------------------------------------------------------
