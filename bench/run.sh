@@ -113,8 +113,24 @@ fi
 if [ $LOGCONV = 1 ]; then
     timed "$RUNS" logconv "$SLICE";                       LC_SLICE=$T; row "logconv.pl (slice)" "$SLICE_BYTES" "$SLICE_LINES" "$T" "$RSS"
     if [ $LOGCONV_FULL = 1 ]; then
-        timed 1 logconv "$BIG";                           row "logconv.pl (whole log, 1 run)" "$BIG_BYTES" "$BIG_LINES" "$T" "$RSS"
+        # satscope right before and right after the peer's run: the machine's
+        # speed drifts by tens of percent over minutes, so the ratio is taken
+        # against satscope's figures of the same moments
+        [ $HAVE_SAT = 1 ] && { timed 1 "$SAT" etime "$BIG"; SB1=$T; }
+        timed 1 logconv "$BIG";                           LC_BIG=$T; row "logconv.pl (whole log, 1 run)" "$BIG_BYTES" "$BIG_LINES" "$T" "$RSS"
+        [ $HAVE_SAT = 1 ] && { timed 1 "$SAT" etime "$BIG"; SB2=$T; }
     fi
+fi
+
+# ---- paired ratios: each peer run between two satscope runs on the same input ----
+PAIRS=()
+if [ $HAVE_SAT = 1 ] && [ $LOGCONV = 1 ]; then
+    for ((i = 0; i < RUNS; i++)); do
+        timed 1 "$SAT" etime "$SLICE"; a=$T
+        timed 1 logconv "$SLICE"; l=$T
+        timed 1 "$SAT" etime "$SLICE"; b=$T
+        PAIRS+=("$(awk -v l="$l" -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", l/((a+b)/2)}')")
+    done
 fi
 
 # ---- sizes: the trace against general-purpose compressors of the raw text (cached) ----
@@ -164,6 +180,13 @@ printf '%s\n' "${rows[@]}"
 echo
 if [ -n "$SAT_ETIME_SLICE" ] && [ -n "$LC_SLICE" ]; then
     awk -v l="$LC_SLICE" -v s="$SAT_ETIME_SLICE" 'BEGIN{printf "etime vs logconv.pl on the same slice: %.1fx faster  (target >= 30x, compass 60x)\n", (s > 0 ? l/s : 0)}'
+    if ((${#PAIRS[@]})); then
+        printf 'paired runs on the slice (logconv.pl / mean of the satscope runs around it): %s\n' "${PAIRS[*]}"
+        printf '%s\n' "${PAIRS[@]}" | sort -g | awk '{a[NR]=$1} END{printf "  median paired ratio: %.1fx\n", a[int((NR+1)/2)]}'
+    fi
+    if [ -n "${LC_BIG:-}" ] && [ -n "${SB1:-}" ]; then
+        awk -v l="$LC_BIG" -v a="$SB1" -v b="$SB2" 'BEGIN{printf "whole log: logconv.pl %.2f s between satscope runs of %.2f s and %.2f s: %.1fx\n", l, a, b, l/((a+b)/2)}'
+    fi
 else
     echo "etime vs logconv.pl on the same slice: pending (satscope not built: $SAT)"
 fi
