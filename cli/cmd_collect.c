@@ -78,7 +78,7 @@ static int run_collect(int argc, char **argv)
     double t0 = now_s();
     int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
     const sat_collect_stats *st = &c.stats;
-    if (st->lines == 0 && st->traces == 0) {
+    if (code == SAT_EXIT_UNREADABLE && st->lines == 0 && st->traces == 0) {
         sat_trace_writer_abort(w);
         fprintf(stderr, "satscope collect: nothing could be read; %s not written\n", output);
         return SAT_EXIT_UNREADABLE;

@@ -99,7 +99,8 @@ static int run_etime(int argc, char **argv)
     }
     sat_event_sink sink = sat_etime_sink(e);
     int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
-    if (c.stats.lines == 0 && c.stats.traces == 0) {
+    /* an empty log is a valid input (an empty report); nothing readable is not */
+    if (code == SAT_EXIT_UNREADABLE && c.stats.lines == 0 && c.stats.traces == 0) {
         sat_etime_free(e);
         fprintf(stderr, "satscope etime: nothing could be read\n");
         return SAT_EXIT_UNREADABLE;

@@ -469,6 +469,18 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     if (!it->fmt) {
         if (it->empty) {
             src.format = sat_str_cstr("empty");
+            /* A compressed file cut before its first line decodes to nothing:
+             * that is a damaged input, not an empty one. */
+            const char *l;
+            size_t n;
+            sat_diag d2;
+            memset(&d2, 0, sizeof d2);
+            if (sat_input_next_line(in, &l, &n, &d2) < 0) {
+                src.truncated = 1;
+                r->stats->unreadable++;
+                warn(r, it->path, "%s", d2.msg);
+                problem(r, d2.code ? d2.code : SAT_E_TRUNCATED, it->path, d2.msg);
+            }
         } else if (it->expanded && !r->opts->format) {
             /* The user named a directory or a pattern, not this file: a
              * README or a core beside the logs is passed over, said, and
