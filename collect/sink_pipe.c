@@ -49,6 +49,15 @@ typedef struct row_hdr {
 
 #define ALIGN_UP(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
 
+/* ldap_op rows, by far the most numerous, travel compact: the numbers (the
+ * struct up to its first string), then the eleven string lengths, then their
+ * bytes. A 296-byte row whose strings are mostly absent shrinks to about half,
+ * and the hand-over's cost is its bytes (it crosses between the cores). */
+#define COMPACT_OP 0x100u
+#define OP_PREFIX offsetof(sat_ldap_op, dn)
+#define OP_NSTR 11
+#define STR_ABSENT UINT32_MAX
+
 /* The strings of each table's row, as pointers into the struct. */
 static size_t row_strings(int table, void *row, sat_str **out)
 {
@@ -110,8 +119,29 @@ static void replay_batch(sat_sink_pipe *p, batch *b)
     while (off < used) {
         row_hdr *h = (row_hdr *)(b->buf + off);
         if (!p->error) {
-            int rc = sat_sink_emit(&p->inner, (int)h->table,
-                                   b->buf + off + ALIGN_UP(sizeof(row_hdr)));
+            const unsigned char *body = b->buf + off + ALIGN_UP(sizeof(row_hdr));
+            int rc;
+            if (h->table == (SAT_TABLE_LDAP_OP | COMPACT_OP)) {
+                sat_ldap_op op;
+                memcpy(&op, body, OP_PREFIX);
+                sat_str *strs[16];
+                row_strings(SAT_TABLE_LDAP_OP, &op, strs);
+                const unsigned char *lens = body + OP_PREFIX;
+                const char *bytes = (const char *)lens + OP_NSTR * sizeof(uint32_t);
+                for (size_t i = 0; i < OP_NSTR; i++) {
+                    uint32_t len;
+                    memcpy(&len, lens + i * sizeof len, sizeof len);
+                    if (len == STR_ABSENT) {
+                        *strs[i] = SAT_STR_NONE;
+                    } else {
+                        *strs[i] = sat_str_make(bytes, len);
+                        bytes += len;
+                    }
+                }
+                rc = sat_sink_emit(&p->inner, SAT_TABLE_LDAP_OP, &op);
+            } else {
+                rc = sat_sink_emit(&p->inner, (int)h->table, body);
+            }
             if (rc < 0) {
                 pthread_mutex_lock(&p->mu);
                 p->error = rc;
@@ -177,6 +207,59 @@ static int hand_over(sat_sink_pipe *p)
     return err;
 }
 
+/* Room for `need` bytes in the current batch (handing it over if full). */
+static int reserve(sat_sink_pipe *p, size_t need, unsigned char **at)
+{
+    batch *b = p->cur;
+    if (b->cap - b->used < need) {
+        int err = hand_over(p);
+        if (err)
+            return err;
+        b = p->cur;
+        if (b->cap < need) { /* one huge row (a 1 MiB filter): a bigger buffer */
+            unsigned char *nb = realloc(b->buf, need);
+            if (!nb)
+                return SAT_E_NOMEM;
+            b->buf = nb;
+            b->cap = need;
+        }
+    }
+    *at = b->buf + b->used;
+    b->used += need;
+    return SAT_OK;
+}
+
+static int pipe_emit_op(sat_sink_pipe *p, const sat_ldap_op *op)
+{
+    sat_str *strs[16] = {NULL};
+    row_strings(SAT_TABLE_LDAP_OP, (void *)(uintptr_t)op, strs);
+    size_t need = ALIGN_UP(sizeof(row_hdr)) + OP_PREFIX + OP_NSTR * sizeof(uint32_t);
+    for (size_t i = 0; i < OP_NSTR; i++)
+        if (strs[i]->ptr)
+            need += strs[i]->len;
+    need = ALIGN_UP(need);
+    unsigned char *at;
+    int rc = reserve(p, need, &at);
+    if (rc)
+        return rc;
+    row_hdr *h = (row_hdr *)at;
+    h->table = SAT_TABLE_LDAP_OP | COMPACT_OP;
+    h->size = (uint32_t)need;
+    unsigned char *body = at + ALIGN_UP(sizeof(row_hdr));
+    memcpy(body, op, OP_PREFIX);
+    unsigned char *lens = body + OP_PREFIX;
+    char *bytes = (char *)lens + OP_NSTR * sizeof(uint32_t);
+    for (size_t i = 0; i < OP_NSTR; i++) {
+        uint32_t len = strs[i]->ptr ? strs[i]->len : STR_ABSENT;
+        memcpy(lens + i * sizeof len, &len, sizeof len);
+        if (strs[i]->ptr && strs[i]->len) {
+            memcpy(bytes, strs[i]->ptr, strs[i]->len);
+            bytes += strs[i]->len;
+        }
+    }
+    return SAT_OK;
+}
+
 static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
 {
     size_t rsize = row_size(table);
@@ -229,7 +312,7 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
 
 static int pipe_source(void *c, const sat_source *s) { return pipe_emit(c, SAT_TABLE_SOURCE, s); }
 static int pipe_reject(void *c, const sat_reject *r) { return pipe_emit(c, SAT_TABLE_REJECT, r); }
-static int pipe_op(void *c, const sat_ldap_op *o) { return pipe_emit(c, SAT_TABLE_LDAP_OP, o); }
+static int pipe_op(void *c, const sat_ldap_op *o) { return pipe_emit_op(c, o); }
 static int pipe_conn(void *c, const sat_ldap_conn *x) { return pipe_emit(c, SAT_TABLE_LDAP_CONN, x); }
 
 sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner)
