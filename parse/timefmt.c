@@ -22,23 +22,3 @@ int sat_month_of(const char *p)
             return i + 1;
     return 0;
 }
-
-const char *sat_fraction_ns(const char *p, const char *end, int64_t *ns, int *ndigits)
-{
-    int64_t frac = 0;
-    int digits = 0, kept = 0;
-    while (p < end && *p >= '0' && *p <= '9') {
-        if (kept < 9) {
-            frac = frac * 10 + (*p - '0');
-            kept++;
-        }
-        digits++;
-        p++;
-    }
-    for (int k = kept; k < 9; k++)
-        frac *= 10;
-    *ns = frac;
-    if (ndigits)
-        *ndigits = digits;
-    return p;
-}
