@@ -14,7 +14,7 @@
 
 #include "satscope/collect.h"
 
-/* Small batches, so those in flight stay in the caches of both cores. */
+/* 2 MiB in flight: sizes from 128 KiB to 1 MiB measured alike here. */
 #define PIPE_BATCH_BYTES (512u << 10)
 #define PIPE_BATCHES 4
 
@@ -57,6 +57,9 @@ typedef struct row_hdr {
 #define OP_PREFIX offsetof(sat_ldap_op, dn)
 #define OP_NSTR 11
 #define STR_ABSENT UINT32_MAX
+_Static_assert(offsetof(sat_ldap_op, sid) - offsetof(sat_ldap_op, dn) ==
+                   (OP_NSTR - 1) * sizeof(sat_str),
+               "the compact ldap_op form needs its strings last, dn to sid");
 
 /* The strings of each table's row, as pointers into the struct. */
 static size_t row_strings(int table, void *row, sat_str **out)
