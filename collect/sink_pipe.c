@@ -183,20 +183,26 @@ static void *consumer(void *arg)
 /* ---- the producer ------------------------------------------------------------------ */
 
 /* Hands the current batch over and takes a free one (waiting if needed). */
+/* Under p->mu: queue the producer's batch for the consumer, if it holds rows. */
+static void enqueue_current(sat_sink_pipe *p)
+{
+    batch *b = p->cur;
+    if (!b || !b->used)
+        return;
+    b->next = NULL;
+    if (p->full_tail)
+        p->full_tail->next = b;
+    else
+        p->full_head = b;
+    p->full_tail = b;
+    p->cur = NULL;
+    pthread_cond_broadcast(&p->cond);
+}
+
 static int hand_over(sat_sink_pipe *p)
 {
     pthread_mutex_lock(&p->mu);
-    batch *b = p->cur;
-    if (b && b->used) {
-        b->next = NULL;
-        if (p->full_tail)
-            p->full_tail->next = b;
-        else
-            p->full_head = b;
-        p->full_tail = b;
-        p->cur = NULL;
-        pthread_cond_broadcast(&p->cond);
-    }
+    enqueue_current(p);
     while (!p->cur) {
         if (p->free_list) {
             p->cur = p->free_list;
@@ -278,21 +284,10 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
             need += strs[i]->len;
     need = ALIGN_UP(need);
 
-    batch *b = p->cur;
-    if (b->cap - b->used < need) {
-        int err = hand_over(p);
-        if (err)
-            return err;
-        b = p->cur;
-        if (b->cap < need) { /* one huge row (a 1 MiB filter): a bigger buffer */
-            unsigned char *nb = realloc(b->buf, need);
-            if (!nb)
-                return SAT_E_NOMEM;
-            b->buf = nb;
-            b->cap = need;
-        }
-    }
-    unsigned char *base = b->buf + b->used;
+    unsigned char *base;
+    int rc = reserve(p, need, &base);
+    if (rc)
+        return rc;
     row_hdr *h = (row_hdr *)base;
     h->table = (uint32_t)table;
     h->size = (uint32_t)need;
@@ -309,7 +304,6 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
         dst[i]->ptr = str_area; /* "" stays present: a non-NULL pointer */
         str_area += strs[i]->len;
     }
-    b->used += need;
     return SAT_OK;
 }
 
@@ -364,16 +358,7 @@ int sat_sink_pipe_close(sat_sink_pipe *p)
     if (!p)
         return SAT_OK;
     pthread_mutex_lock(&p->mu);
-    batch *b = p->cur;
-    if (b && b->used) {
-        b->next = NULL;
-        if (p->full_tail)
-            p->full_tail->next = b;
-        else
-            p->full_head = b;
-        p->full_tail = b;
-        p->cur = NULL;
-    }
+    enqueue_current(p);
     p->closing = 1;
     pthread_cond_broadcast(&p->cond);
     pthread_mutex_unlock(&p->mu);
