@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "satscope/parse.h"
 #include "satscope/analyze.h"
 
 #define S 1000000000LL
@@ -17,23 +18,18 @@
 static sat_ldap_op mkop(int type, int64_t conn, int64_t opn, sat_ts_ns ts, int err,
                         sat_dur_ns etime)
 {
-    sat_ldap_op o;
-    memset(&o, 0, sizeof o);
+    /* start from "nothing known", as a parser would */
+    sat_ldap_record blank;
+    sat_ldap_record_clear(&blank);
+    sat_ldap_op o = blank.op_fields;
     o.ts_ns = ts;
     o.result_ts_ns = err == SAT_ABSENT ? 0 : ts + (etime > 0 ? etime : 0);
     o.conn = conn;
     o.op = opn;
-    o.internal_op = SAT_ABSENT;
     o.type = (uint8_t)type;
     o.scope = SAT_SCOPE_NONE;
     o.err = err;
-    o.tag = SAT_ABSENT;
-    o.nentries = SAT_ABSENT;
     o.etime = etime;
-    o.wtime = SAT_ABSENT;
-    o.optime = SAT_ABSENT;
-    o.wbusy = o.wbusy_max = o.wqdepth = SAT_ABSENT;
-    o.target_op = SAT_ABSENT;
     o.client_ip = sat_str_cstr("10.0.0.1");
     o.bind_dn = sat_str_cstr("uid=app,ou=people,dc=example,dc=com");
     return o;

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "satscope/parse.h"
 #include "satscope/report.h"
 
 #define S 1000000000LL
@@ -150,21 +151,17 @@ static char *render(const sat_etime *e, int fmt)
 
 static sat_ldap_op mkop(int type, int64_t conn, sat_ts_ns ts, int err, sat_dur_ns etime)
 {
-    sat_ldap_op o;
-    memset(&o, 0, sizeof o);
+    /* start from "nothing known", as a parser would */
+    sat_ldap_record blank;
+    sat_ldap_record_clear(&blank);
+    sat_ldap_op o = blank.op_fields;
     o.ts_ns = ts;
     o.conn = conn;
     o.op = 1;
-    o.internal_op = SAT_ABSENT;
     o.type = (uint8_t)type;
     o.scope = SAT_SCOPE_SUB;
     o.err = err;
-    o.tag = SAT_ABSENT;
-    o.nentries = SAT_ABSENT;
     o.etime = etime;
-    o.wtime = SAT_ABSENT;
-    o.optime = SAT_ABSENT;
-    o.target_op = SAT_ABSENT;
     o.client_ip = sat_str_cstr("10.0.0.1");
     o.bind_dn = sat_str_cstr("");
     return o;
