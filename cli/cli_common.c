@@ -139,11 +139,17 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.warn_ctx = &t;
 
     /* With two cores or more the consumer (analyzer or trace encoder) runs on
-     * its own thread beside parsing; SAT_THREADS=1 keeps everything on one. */
+     * its own thread, and a 389 text log is parsed on two threads and joined
+     * in order: the three share the cores as the work comes. SAT_THREADS=1
+     * keeps everything on one thread; SAT_PARSE_THREADS=1 parses on one
+     * (the consumer still has its own: for comparisons). */
     sat_sink_pipe *pipe = NULL;
     const char *threads = getenv("SAT_THREADS");
-    if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !(threads && !strcmp(threads, "1")))
+    const char *parse_threads = getenv("SAT_PARSE_THREADS");
+    if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !(threads && !strcmp(threads, "1"))) {
         pipe = sat_sink_pipe_create(sink);
+        opts.parse_threads = parse_threads && !strcmp(parse_threads, "1") ? 1 : 2;
+    }
     sat_event_sink piped;
     if (pipe) {
         piped = sat_sink_pipe_sink(pipe);

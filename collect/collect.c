@@ -16,6 +16,7 @@
  * counted) or truncated (warned, counted, its source row flagged).
  */
 #include "satscope/collect.h"
+#include "parse_parallel.h"
 #include "satscope/parse.h"
 #include "satscope/trace.h"
 
@@ -140,6 +141,18 @@ static void progress(run *r, const char *path, sat_input *in, uint64_t lines_now
 }
 
 /* ---- expansion -------------------------------------------------------------------- */
+typedef struct progress_at {
+    run *r;
+    const char *path;
+    sat_input *in;
+} progress_at;
+
+static void progress_cb(void *u, uint64_t lines)
+{
+    progress_at *a = (progress_at *)u;
+    progress(a->r, a->path, a->in, lines);
+}
+
 static int add_item(run *r, const char *path)
 {
     if (r->nitems == r->cap) {
@@ -517,22 +530,36 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
      * The parser bumps it itself when the months wrap Dec -> Jan. */
     ctx.default_year = r->opts->year ? r->opts->year : it->year;
 
-    void *st = it->fmt->create(&ctx);
-    if (!st) {
+    sat_pp *pp = NULL;
+    void *st = NULL;
+    if (r->opts->parse_threads >= 2 && it->fmt->line_independent)
+        pp = sat_pp_create(it->fmt, &ctx, r->opts->parse_chunk_bytes);
+    if (!pp)
+        st = it->fmt->create(&ctx);
+    if (!pp && !st) {
         sat_input_close(in);
         return SAT_E_NOMEM;
     }
-    const char *line;
-    size_t len;
-    uint64_t line_no = 0;
-    int rc = SAT_OK, irc;
-    while ((irc = sat_input_next_line(in, &line, &len, &d)) == 1) {
-        line_no++;
-        rc = it->fmt->line(st, line, len, line_no);
-        if (rc < 0)
-            break;
-        if (r->opts->progress && (line_no & 0x3fff) == 0)
-            progress(r, it->path, in, line_no);
+    uint64_t line_no = 0, cut_here = 0;
+    int rc = SAT_OK, irc = 0;
+    if (pp) {
+        progress_at at = {r, it->path, in};
+        sat_pp_result res;
+        rc = sat_pp_run(pp, in, r->opts->progress ? progress_cb : NULL, &at, &res, &d);
+        line_no = res.lines;
+        cut_here = res.cut_lines;
+        irc = res.input_rc;
+    } else {
+        const char *line;
+        size_t len;
+        while ((irc = sat_input_next_line(in, &line, &len, &d)) == 1) {
+            line_no++;
+            rc = it->fmt->line(st, line, len, line_no);
+            if (rc < 0)
+                break;
+            if (r->opts->progress && (line_no & 0x3fff) == 0)
+                progress(r, it->path, in, line_no);
+        }
     }
     if (rc >= 0 && irc < 0) {
         /* Everything decodable was parsed; say what was lost. */
@@ -541,11 +568,11 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
         warn(r, it->path, "%s", d.msg);
         problem(r, irc, it->path, d.msg);
     }
-    if (rc >= 0)
-        rc = it->fmt->finish(st);
+    if (rc >= 0 && st)
+        rc = it->fmt->finish(st); /* sat_pp_run finished its own states */
     src.bytes = sat_input_bytes(in);
     src.lines = line_no;
-    uint64_t cut = sat_input_cut_lines(in);
+    uint64_t cut = sat_input_cut_lines(in) + cut_here;
     if (cut)
         warn(r, it->path, "%llu line%s longer than 1 MiB cut at 1 MiB",
              (unsigned long long)cut, cut == 1 ? "" : "s");
@@ -555,7 +582,9 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     r->done_raw += sat_input_raw_bytes(in);
     if (rc >= 0)
         rc = sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
-    it->fmt->destroy(st);
+    if (st)
+        it->fmt->destroy(st);
+    sat_pp_free(pp); /* after the source row: it holds the header strings */
     sat_input_close(in);
     return rc;
 }

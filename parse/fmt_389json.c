@@ -501,7 +501,7 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
         }
     }
 #undef IS
-    return ctx->join ? sat_ldap_join_record(ctx->join, &rec) : SAT_OK;
+    return sat_parse_emit(ctx, &rec);
 }
 
 int sat_389json_object(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line_no)

@@ -696,6 +696,8 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
         return reject(st, line_no, "no timestamp", line, len);
     }
     sat_ldap_record *rec = &st->rec;
+    if (st->ctx->record_slot && !(rec = st->ctx->record_slot(st->ctx->emit_ctx)))
+        return SAT_E_NOMEM;
     sat_ldap_record_clear(rec);
     int32_t off;
     p = parse_ts(p, end, st, &rec->ts, &off);
@@ -790,7 +792,7 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
         rec->conn_fields.fd = (int32_t)x;
         if (!parse_fd_line(p, end, rec))
             return reject(st, line_no, "bad connection line", line, len);
-        return sat_ldap_join_record(st->ctx->join, rec);
+        return sat_parse_emit(st->ctx, rec);
     }
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
         const verb_def *v = &verbs[i];
@@ -842,7 +844,7 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
             }
             break;
         }
-        return sat_ldap_join_record(st->ctx->join, rec);
+        return sat_parse_emit(st->ctx, rec);
     }
     if (wl == 8 && memcmp(w, "AUTOBIND", 8) == 0) {
         kv t;
@@ -854,18 +856,18 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
                 o->dn = kv_str(&t);
         if (r < 0)
             return reject(st, line_no, "bad AUTOBIND line", line, len);
-        return sat_ldap_join_record(st->ctx->join, rec);
+        return sat_parse_emit(st->ctx, rec);
     }
     if (wl >= 3 && (memcmp(w, "TLS", 3) == 0 || memcmp(w, "SSL", 3) == 0)) {
         int r = parse_tls_line(w, end, rec);
         if (r < 0)
             return reject(st, line_no, "bad TLS line", line, len);
-        return r ? sat_ldap_join_record(st->ctx->join, rec) : SAT_OK;
+        return r ? sat_parse_emit(st->ctx, rec) : SAT_OK;
     }
     if (wl == 7 && memcmp(w, "closing", 7) == 0) { /* DSEE */
         rec->kind = SAT_REC_CLOSE;
         split_close(p, end, &rec->conn_fields);
-        return sat_ldap_join_record(st->ctx->join, rec);
+        return sat_parse_emit(st->ctx, rec);
     }
     if (wl == 7 && memcmp(w, "closed.", 7) == 0)
         return SAT_OK; /* DSEE's second close line: the "closing" one counted */
@@ -943,4 +945,5 @@ const sat_log_format sat_fmt_389text = {
     t389_line,
     t389_finish,
     t389_destroy,
+    1, /* line_independent: only the timestamp cache and header facts are kept */
 };

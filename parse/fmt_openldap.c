@@ -734,11 +734,11 @@ static int ol_line(void *state, const char *line, size_t len, uint64_t line_no)
             return sat_parse_reject(ctx, line_no, "malformed stats line", line, len);
         if (!rec.kind)
             return SAT_OK;
-        return ctx->join ? sat_ldap_join_record(ctx->join, &rec) : SAT_OK;
+        return sat_parse_emit(ctx, &rec);
     }
     if (starts(p, end, "slapd starting")) {
         rec.kind = SAT_REC_RESTART;
-        return ctx->join ? sat_ldap_join_record(ctx->join, &rec) : SAT_OK;
+        return sat_parse_emit(ctx, &rec);
     }
     if (starts(p, end, "@(#) $OpenLDAP: ")) {
         s->prev_banner = 1;

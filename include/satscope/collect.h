@@ -34,6 +34,15 @@ const char *sat_input_peek(sat_input *in, size_t *len);
  * memory). */
 int sat_input_next_line(sat_input *in, const char **line, size_t *len,
                         sat_diag *diag);
+/* Next whole lines copied into dst, each ending with '\n' (also a last line
+ * that had none), about `want` bytes: up to the first line end at or past
+ * it. cap must be at least want + 1 MiB + 1. A line over 1 MiB may be copied
+ * whole when it fits in the input's buffer; the caller cuts it (next_line's
+ * rule). Sets *len. Returns 1 (some lines), 0 (end of input) or a negative
+ * status with diag set, as next_line; an error met after some lines is
+ * returned by the next call. */
+int sat_input_read_lines(sat_input *in, char *dst, size_t cap, size_t want, size_t *len,
+                         sat_diag *diag);
 const char *sat_input_compression(const sat_input *in); /* "none", "gzip", ... */
 uint64_t sat_input_bytes(const sat_input *in);            /* decompressed bytes so far */
 uint64_t sat_input_raw_bytes(const sat_input *in);        /* bytes read from the file */
@@ -54,6 +63,11 @@ typedef struct sat_collect_opts {
     int no_filter_shapes;      /* the sink never reads ldap_op.filter_shape */
     int year;                  /* year of timestamps written without one (syslog);
                                   0 = each file's modification year */
+    int parse_threads;         /* 2: a log in a line-independent format is parsed
+                                  on two threads and joined in order (same rows);
+                                  0 or 1: on the calling thread only */
+    size_t parse_chunk_bytes;  /* chunk size for parse_threads; 0 = 64 KiB (tests
+                                  use tiny chunks to cross every boundary) */
     /* warnings and per-input errors are reported here (file: message);
      * NULL -> stderr */
     void (*warn)(void *ctx, const char *where, const char *msg);

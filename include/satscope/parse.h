@@ -100,7 +100,26 @@ typedef struct sat_parse_ctx {
     uint32_t reject_sample_max;   /* rejected lines kept per source (all counted) */
     int default_year;             /* year for timestamps that carry none (syslog
                                      "Mon dd HH:MM:SS"); 0 = the current UTC year */
+    /* When set, records go to emit instead of the joiner: collect/'s parallel
+     * parsing keeps them in the chunk they came from and joins the chunks in
+     * order on one thread. A record's strings are valid only during the call. */
+    int (*emit)(void *emit_ctx, const sat_ldap_record *rec);
+    void *emit_ctx;
+    /* Optional, with emit: where the next record should be built, so that
+     * emitting it needs no copy (NULL when out of memory). A format may use
+     * it or not; a record built there and not emitted is simply dropped. */
+    sat_ldap_record *(*record_slot)(void *emit_ctx);
 } sat_parse_ctx;
+
+/* How a format hands a parsed record on: to ctx->emit if set, else to the
+ * joiner (nowhere if neither: a parser driven alone, as by the fuzzers).
+ * Returns SAT_OK or a negative status. */
+static inline int sat_parse_emit(sat_parse_ctx *ctx, const sat_ldap_record *rec)
+{
+    if (ctx->emit)
+        return ctx->emit(ctx->emit_ctx, rec);
+    return ctx->join ? sat_ldap_join_record(ctx->join, rec) : SAT_OK;
+}
 
 /* Count a rejected line in ctx->source and, while under the sample limit, emit
  * a sat_reject with a sanitised excerpt. Returns the sink's status. */
@@ -122,6 +141,11 @@ typedef struct sat_log_format {
     int (*line)(void *state, const char *line, size_t len, uint64_t line_no);
     int (*finish)(void *state); /* end of this file */
     void (*destroy)(void *state); /* NULL is fine */
+    /* 1 when each line parses on its own (no state carried from one line to
+     * the next but caches and header facts) and finish emits nothing: the
+     * lines of one file may then be parsed in chunks on several threads,
+     * each with its own state, and joined in order (collect/). */
+    int line_independent;
 } sat_log_format;
 
 /* NULL-terminated registry of formats (parse/registry.c). */
