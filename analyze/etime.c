@@ -118,6 +118,7 @@ struct sat_etime {
 
     uint64_t binds, binds_simple, binds_anon, binds_sasl, sasl_steps,
         autobinds, binds_root, binds_failed;
+    sat_etime_counts more; /* counted from flags already on the rows */
     sat_strtab ldapi; /* key packed conn, val et_ldapi */
     et_ktab sasl_mechs, failed_dn, failed_client, clients, bind_dns, bases,
         filters, ext_oids, tls_versions, attrs;
@@ -651,8 +652,24 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
         e->resource_unavail++;
     if (c->close_code == SAT_CLOSE_B2)
         e->max_ber++;
-    if (c->tls_version.ptr && c->tls_version.len)
-        ktab_add(e, &e->tls_versions, c->tls_version.ptr, c->tls_version.len, NULL);
+    if (c->flags & SAT_CONNF_CERT_BOUND)
+        e->more.cert_binds++;
+    if (c->flags & SAT_CONNF_CERT_MAP_FAILED)
+        e->more.cert_map_failed++;
+    /* "TLS1.3 256-bit AES-GCM", as logconv.pl's Secure Protocol Versions;
+     * it counts TLS lines, this counts connections (a connection logs its
+     * TLS line once, so the two agree) */
+    if (c->tls_version.ptr && c->tls_version.len) {
+        size_t vl = c->tls_version.len, cl = c->tls_cipher.ptr ? c->tls_cipher.len : 0;
+        if (cl && ensure_scratch(e, vl + 1 + cl)) {
+            memcpy(e->scratch, c->tls_version.ptr, vl);
+            e->scratch[vl] = ' ';
+            memcpy(e->scratch + vl + 1, c->tls_cipher.ptr, cl);
+            ktab_add(e, &e->tls_versions, e->scratch, vl + 1 + cl, NULL);
+        } else {
+            ktab_add(e, &e->tls_versions, c->tls_version.ptr, vl, NULL);
+        }
+    }
     note_epoch(e, c->server, c->conn_epoch);
     widen(&e->cfirst_ts, &e->clast_ts, c->open_ts);
     widen(&e->cfirst_ts, &e->clast_ts, c->close_ts);
@@ -778,6 +795,12 @@ static void on_bind(sat_etime *e, const sat_ldap_op *op)
         return;
     }
     e->binds++;
+    /* logconv.pl counts version=3 lines and takes the SASL steps off, but
+     * also counts an AUTOBIND's BIND: the same rule as e->binds here */
+    if (op->flags & SAT_OPF_BIND_V3)
+        e->more.binds_v3++;
+    else if (op->flags & SAT_OPF_BIND_V2)
+        e->more.binds_v2++;
     int root = is_root_dn(e, op->dn);
     if (!op->method.ptr || eq_nocase(op->method, "SIMPLE")) {
         if (op->dn.ptr && op->dn.len == 0)
@@ -918,6 +941,39 @@ static void count_attrs(sat_etime *e, sat_str attrs, const sat_ldap_op *op)
 
 static size_t etime_bytes(const sat_etime *e);
 
+/* logconv.pl's counters that the row's flags and small numbers answer. Where
+ * logconv.pl counts differently, this is the count it means:
+ * - Total Results: it adds ABANDON lines to the RESULT lines; its Overall
+ *   Performance divides that by its Total Operations, which leaves out
+ *   the SASL steps (err=14) whose RESULTs it counted, counts an AUTOBIND
+ *   and its BIND twice and a VLV search twice, so it reads low (and is cut
+ *   at 100%). Here both sides count the same operations: every one that
+ *   expects an answer (all but UNBIND and AUTOBIND), and those answered.
+ * - Proxied Auth: it counts lines with " authzid=", so twice if the RESULT
+ *   repeats it; here once per operation.
+ * - VLV Operations: it counts VLV lines (one per operation, as here). */
+static void count_more(sat_etime_counts *m, const sat_ldap_op *op, int t, int has_result)
+{
+    if (t != SAT_OP_UNBIND && t != SAT_OP_AUTOBIND) {
+        m->expect_result++;
+        if (has_result || t == SAT_OP_ABANDON)
+            m->answered++;
+    }
+    if (op->flags & SAT_OPF_PROXIED)
+        m->proxied++;
+    if (op->flags & SAT_OPF_VLV) {
+        m->vlv++;
+        if (op->notes & SAT_NOTE_A)
+            m->vlv_unindexed++;
+        if (op->notes & SAT_NOTE_U)
+            m->vlv_unindexed_components++;
+    }
+    if (op->flags & SAT_OPF_SORT)
+        m->sort++;
+    m->entry_lines += op->entry_lines;
+    m->referral_lines += op->referral_lines;
+}
+
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_etime *e = (sat_etime *)ctx;
@@ -1052,6 +1108,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     for (int b = 0; b < 7; b++)
         if (op->notes & (1u << b))
             e->notes[b]++;
+    count_more(&e->more, op, t, has_result);
     if (op->flags & SAT_OPF_PERSISTENT)
         e->persistent++;
     if ((op->flags & SAT_OPF_PAGED) || (op->notes & SAT_NOTE_P))
@@ -1067,6 +1124,10 @@ static int on_op(void *ctx, const sat_ldap_op *op)
             ktab_add_h(e, &e->bases, kb.ptr, kb.len, hb, op);
         if (kf.ptr)
             ktab_add_h(e, &e->filters, kf.ptr, kf.len, hf, op);
+        /* logconv.pl's Entire Search Base Queries. It matches
+         * "objectclass=*" or "objectclass=top" anywhere in a scope=2 line,
+         * so it also counts (&(objectClass=top)(uid=x)), which selects one
+         * entry; here only the match-everything filters count. */
         if (op->scope == SAT_SCOPE_SUB &&
             (eq_nocase(op->filter, "(objectclass=*)") ||
              eq_nocase(op->filter, "(objectclass=top)")))
@@ -1270,6 +1331,12 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     e->autobinds += from->autobinds;
     e->binds_root += from->binds_root;
     e->binds_failed += from->binds_failed;
+    {
+        uint64_t *a = (uint64_t *)&e->more;
+        const uint64_t *b = (const uint64_t *)&from->more;
+        for (size_t i = 0; i < sizeof e->more / sizeof(uint64_t); i++)
+            a[i] += b[i];
+    }
     for (size_t i = 0; i < from->ldapi.n; i++) {
         const et_ldapi *s = (const et_ldapi *)sat_strtab_val(&from->ldapi, i);
         et_ldapi *l = (et_ldapi *)sat_strtab_upsert(&e->ldapi, sat_strtab_key(&from->ldapi, i),
@@ -1878,6 +1945,7 @@ int sat_etime_finish(sat_etime *e)
     v->autobinds = e->autobinds;
     v->binds_root_dn = e->binds_root + extra_root;
     v->binds_failed = e->binds_failed;
+    v->more = e->more;
 
     size_t top = e->opts.top;
     struct {

@@ -51,7 +51,7 @@ typedef struct row_hdr {
 
 /* ldap_op rows, by far the most numerous, travel compact: the numbers (the
  * struct up to its first string), then the eleven string lengths, then their
- * bytes. A 296-byte row whose strings are mostly absent shrinks to about half,
+ * bytes. A 304-byte row whose strings are mostly absent shrinks to about half,
  * and the hand-over's cost is its bytes (it crosses between the cores). */
 #define COMPACT_OP 0x100u
 #define OP_PREFIX offsetof(sat_ldap_op, dn)

@@ -195,7 +195,7 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
     sat_json_value f_sid = {0}, f_cip = {0}, f_sip = {0}, f_cerr = {0}, f_creason = {0};
     sat_json_value f_tlsver = {0}, f_cipher = {0}, f_subject = {0}, f_clientdn = {0};
     sat_json_value f_target = {0}, f_msgid = {0}, f_reqctl = {0};
-    int64_t keysize = -1, scope = -1, fd = -1, deloldrdn = -1, pr = 0;
+    int64_t keysize = -1, scope = -1, fd = -1, deloldrdn = -1, pr = 0, version = -1;
     int tls = 0, psearch = 0, internal = 0;
     int r;
     while ((r = sat_json_object_next(&it, &k, &v)) == 1) {
@@ -205,6 +205,7 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
         switch (k.len ? k.ptr[0] : 0) {
         case 'a':
             if (sat_json_key_is(&k, "attrs")) f_attrs = v;
+            else if (sat_json_key_is(&k, "authzid")) o->flags |= SAT_OPF_PROXIED;
             break;
         case 'b':
             if (sat_json_key_is(&k, "base_dn")) f_base = v;
@@ -284,6 +285,10 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
             else if (sat_json_key_is(&k, "tls")) tls = v.type == SAT_JSON_TRUE;
             else if (sat_json_key_is(&k, "tls_version")) f_tlsver = v;
             else if (sat_json_key_is(&k, "time") && !ltime.ptr) ltime = v;
+            break;
+        case 'v':
+            if (sat_json_key_is(&k, "version") && isnum)
+                version = n;
             break;
         case 'w':
             if (sat_json_key_is(&k, "wtime")) { int64_t ns; if (!sat_json_seconds_to_ns(&v, &ns)) o->wtime = ns; }
@@ -401,7 +406,14 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
     } else if (IS("TLS_CLIENT_INFO")) {
         rec.kind = SAT_REC_CLIENT_CERT;
         c->client_cert = jstr(sc, f_subject.ptr ? &f_subject : &f_clientdn);
-        if (!c->client_cert.ptr)
+        /* the text format's "client bound as DN" / "failed to map client
+         * certificate to LDAP DN": the mapped DN, or the failure in msg */
+        sat_str m = jstr(sc, &f_msg);
+        if (f_clientdn.ptr)
+            c->flags |= SAT_CONNF_CERT_BOUND;
+        else if (m.ptr && find_bytes(m.ptr, m.len, "failed to map", 13))
+            c->flags |= SAT_CONNF_CERT_MAP_FAILED;
+        if (!c->client_cert.ptr && !c->flags)
             return SAT_OK;
     } else if (IS("AUTOBIND")) {
         rec.kind = SAT_REC_AUTOBIND;
@@ -411,6 +423,10 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
         rec.kind = SAT_REC_REQUEST;
         if (IS("BIND")) {
             o->type = SAT_OP_BIND;
+            if (version == 3)
+                o->flags |= SAT_OPF_BIND_V3;
+            else if (version == 2)
+                o->flags |= SAT_OPF_BIND_V2;
             o->dn = jstr(sc, &f_bind);
             sat_str m = jstr(sc, &f_method), mech = jstr(sc, &f_mech);
             if (mech.ptr && mech.len)
@@ -493,10 +509,20 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
                 o->target_op = t;
         } else if (IS("UNBIND")) {
             o->type = SAT_OP_UNBIND;
+        } else if (IS("SORT") || IS("VLV") || IS("ENTRY") || IS("REFERRAL")) {
+            /* what the text format's detail lines say (fmt_389text.c) */
+            rec.kind = SAT_REC_DETAIL;
+            if (IS("SORT"))
+                o->flags |= SAT_OPF_SORT;
+            else if (IS("VLV"))
+                o->flags |= SAT_OPF_VLV;
+            else if (IS("ENTRY"))
+                o->entry_lines = 1;
+            else
+                o->referral_lines = 1;
         } else {
-            /* STAT, SORT, VLV, ENTRY, REFERRAL, HAPROXY, ERROR,
-             * EXTENDED_OP_INFO: diagnostics around an operation whose
-             * request and RESULT carry what the tables need. */
+            /* STAT, HAPROXY, ERROR, EXTENDED_OP_INFO: diagnostics around an
+             * operation whose request and RESULT carry what the tables need. */
             return SAT_OK;
         }
     }

@@ -355,6 +355,9 @@ static int parse_result_fields(const char *p, const char *end, sat_ldap_op *o,
             o->flags |= SAT_OPF_PAGED;
         } else if (KEY(&t, "sid")) {
             o->sid = kv_str(&t);
+        } else if (KEY(&t, "authzid")) {
+            /* logconv.pl counts " authzid=" on any line: also the RESULT's */
+            o->flags |= SAT_OPF_PROXIED;
         } else if (KEY(&t, "dn")) {
             o->dn = kv_str(&t);
         } else if (KEY(&t, "targetop")) {
@@ -380,6 +383,7 @@ typedef struct verb_def {
 } verb_def;
 
 enum { V_REQ = 1, V_DETAIL, V_RESULT, V_SESSION, V_UNPROCESSED };
+enum { D_NONE = 0, D_SORT, D_VLV, D_ENTRY, D_REFERRAL };
 
 static const verb_def verbs[] = {
     {"RESULT", 6, V_RESULT, SAT_OP_UNKNOWN},
@@ -393,11 +397,12 @@ static const verb_def verbs[] = {
     {"MODRDN", 6, V_REQ, SAT_OP_MODRDN},
     {"CMP", 3, V_REQ, SAT_OP_CMP},
     {"ABANDON", 7, V_REQ, SAT_OP_ABANDON},
-    {"SORT", 4, V_DETAIL, SAT_OP_UNKNOWN},
-    {"VLV", 3, V_DETAIL, SAT_OP_UNKNOWN},
-    {"STAT", 4, V_DETAIL, SAT_OP_UNKNOWN},
-    {"ENTRY", 5, V_DETAIL, SAT_OP_UNKNOWN},
-    {"REFERRAL", 8, V_DETAIL, SAT_OP_UNKNOWN},
+    /* detail lines: `type` holds what the line marks on its operation */
+    {"SORT", 4, V_DETAIL, D_SORT},
+    {"VLV", 3, V_DETAIL, D_VLV},
+    {"STAT", 4, V_DETAIL, D_NONE},
+    {"ENTRY", 5, V_DETAIL, D_ENTRY},
+    {"REFERRAL", 8, V_DETAIL, D_REFERRAL},
     {"SESSION", 7, V_SESSION, SAT_OP_UNKNOWN},
     {"UNPROCESSED", 11, V_UNPROCESSED, SAT_OP_UNKNOWN},
 };
@@ -427,8 +432,14 @@ static int parse_request(const char *p, const char *end, int type, sat_ldap_op *
             if (t.vlen == 10 && memcmp(t.v, "persistent", 10) == 0)
                 o->flags |= SAT_OPF_PERSISTENT;
         } else if (KEY(&t, "authzid")) {
+            o->flags |= SAT_OPF_PROXIED;
             if (type != SAT_OP_CMP && type != SAT_OP_EXT && type != SAT_OP_MODRDN)
                 o->extra = kv_str(&t);
+        } else if (KEY(&t, "version")) {
+            if (t.vlen == 1 && t.v[0] == '3')
+                o->flags |= SAT_OPF_BIND_V3;
+            else if (t.vlen == 1 && t.v[0] == '2')
+                o->flags |= SAT_OPF_BIND_V2;
         } else if (KEY(&t, "method")) {
             method = kv_str(&t);
         } else if (KEY(&t, "mech")) {
@@ -615,12 +626,20 @@ static int parse_tls_line(const char *p, const char *end, sat_ldap_record *rec)
     sat_str ver = sat_str_make(v, (size_t)(p - v));
     p = skip_sp(p, end);
     sat_ldap_conn *c = &rec->conn_fields;
+    /* logconv.pl matches only the "SSL " spelling of these two lines; 389
+     * 1.3+ writes the protocol version ("TLS1.2 client bound as"): both count */
     if (STARTS(p, end, "client bound as ")) {
         rec->kind = SAT_REC_CLIENT_CERT;
         c->client_cert = trim(p + 16, end);
+        c->flags |= SAT_CONNF_CERT_BOUND;
         return 1;
     }
-    if (STARTS(p, end, "failed to map client certificate") || STARTS(p, end, "client "))
+    if (STARTS(p, end, "failed to map client certificate")) {
+        rec->kind = SAT_REC_CLIENT_CERT;
+        c->flags |= SAT_CONNF_CERT_MAP_FAILED;
+        return 1;
+    }
+    if (STARTS(p, end, "client "))
         return 0;
     const char *q = p;
     while (q < end && is_digit(*q))
@@ -818,7 +837,17 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
             break;
         case V_DETAIL:
             rec->kind = SAT_REC_DETAIL;
-            /* ENTRY/REFERRAL/SORT/VLV/STAT: the RESULT carries the counts */
+            /* the RESULT carries nentries and the timings; these lines say
+             * which controls the operation used (logconv.pl's VLV and SORT
+             * operations) and, at access-log level 512, one line per entry
+             * or referral sent (its Entry Operations, Smart Referrals) */
+            switch (v->type) {
+            case D_SORT: o->flags |= SAT_OPF_SORT; break;
+            case D_VLV: o->flags |= SAT_OPF_VLV; break;
+            case D_ENTRY: o->entry_lines = 1; break;
+            case D_REFERRAL: o->referral_lines = 1; break;
+            default: return SAT_OK; /* STAT: nothing the tables keep */
+            }
             break;
         case V_SESSION: {
             rec->kind = SAT_REC_SESSION;

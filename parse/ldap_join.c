@@ -743,6 +743,9 @@ static void merge_numbers(sat_ldap_op *dst, const sat_ldap_op *f, int additive_n
     if (f->wbusy_max != SAT_ABSENT) dst->wbusy_max = f->wbusy_max;
     if (f->wqdepth != SAT_ABSENT) dst->wqdepth = f->wqdepth;
     if (f->target_op != SAT_ABSENT) dst->target_op = f->target_op;
+    /* one per ENTRY / REFERRAL line: they add up */
+    dst->entry_lines += f->entry_lines;
+    dst->referral_lines += f->referral_lines;
 }
 
 static int on_detail(sat_ldap_join *j, const sat_ldap_record *rec)
@@ -908,7 +911,9 @@ int sat_ldap_join_record(sat_ldap_join *j, const sat_ldap_record *rec)
         int32_t ci = conn_get(j, rec->conn, 1);
         if (ci == NIL)
             return SAT_E_NOMEM;
-        j->cv[ci].row.flags |= SAT_CONNF_TLS;
+        j->cv[ci].row.flags |= (uint8_t)(SAT_CONNF_TLS |
+                                         (rec->conn_fields.flags & (SAT_CONNF_CERT_BOUND |
+                                                                    SAT_CONNF_CERT_MAP_FAILED)));
         return jstr_merge(&j->cv[ci].s[CS_CERT], rec->conn_fields.client_cert);
     }
     case SAT_REC_REQUEST:

@@ -112,7 +112,7 @@ static const char *note_meaning(int bit)
     static const char *const m[7] = {
         "unindexed search (all IDs / over the ID list scan limit)",
         "unindexed component in the filter",
-        "filter attribute not in the schema",
+        "invalid attribute filter (attribute not in the schema)",
         "paged search",
         "multi-factor authentication",
         "virtual attribute in the filter",
@@ -466,20 +466,65 @@ static int render_text(const sat_etime_view *v, FILE *out)
             const char *k;
             uint64_t n;
         } rows[] = {{"Total operations:", v->ops},
+                    {"Total results (RESULTs and abandons):", v->more.answered},
                     {"With a RESULT:", v->results},
                     {"Unfinished (no RESULT by the end):", v->unfinished},
                     {"RESULT without its request:", v->no_request},
                     {"Internal operations (not in the tables):", v->internal_ops},
                     {"Persistent searches:", v->persistent},
                     {"Paged searches:", v->paged},
-                    {"Subtree (objectclass=*|top) searches:", v->whole_base_searches},
+                    {"Entire search base queries:", v->whole_base_searches},
+                    {"Proxied authorization operations:", v->more.proxied},
+                    {"VLV operations:", v->more.vlv},
+                    {" - VLV unindexed searches (notes=A):", v->more.vlv_unindexed},
+                    {" - VLV unindexed components (notes=U):", v->more.vlv_unindexed_components},
+                    {"SORT operations:", v->more.sort},
                     {"Entries returned:", v->entries},
+                    {"Entry operations (ENTRY lines):", v->more.entry_lines},
+                    {"Smart referrals (REFERRAL lines):", v->more.referral_lines},
                     {"Extended operations:", v->ext_ops},
                     {"Abandon requests:", v->abandons},
                     {"Unbinds:", v->unbinds},
                     {"Server restarts:", v->restarts}};
+        const char *notes_col[sizeof rows / sizeof rows[0]] = {0};
+        notes_col[1] = "(an ABANDON is never answered)";
+        notes_col[8] = "(subtree, filter (objectclass=*) or (objectclass=top))";
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-            const char *r[3] = {rows[i].k, fu(&f, rows[i].n), ""};
+            const char *r[3] = {rows[i].k, fu(&f, rows[i].n), notes_col[i] ? notes_col[i] : ""};
+            tbl_row(&t, r);
+            if (i == 1) {
+                /* answered / expecting an answer: every operation but
+                 * UNBIND and AUTOBIND (analyze/etime.c count_more) */
+                char pc[32];
+                if (v->more.expect_result)
+                    snprintf(pc, sizeof pc, "%.1f%%",
+                             100.0 * (double)v->more.answered / (double)v->more.expect_result);
+                else
+                    snprintf(pc, sizeof pc, "-");
+                const char *rp[3] = {"Overall performance:", pc,
+                                     "(answered / operations expecting an answer)"};
+                tbl_row(&t, rp);
+            }
+        }
+        /* logconv.pl's per-type lines; Binds as in the Binds section */
+        static const struct {
+            const char *k;
+            int type;
+        } bytype[] = {{"Searches:", SAT_OP_SRCH},       {"Modifications:", SAT_OP_MOD},
+                      {"Adds:", SAT_OP_ADD},            {"Deletes:", SAT_OP_DEL},
+                      {"Mod RDNs:", SAT_OP_MODRDN},     {"Compares:", SAT_OP_CMP},
+                      {"Binds:", SAT_OP_BIND}};
+        for (size_t i = 0; i < sizeof bytype / sizeof bytype[0]; i++) {
+            uint64_t n = 0;
+            if (bytype[i].type == SAT_OP_BIND) {
+                n = v->binds;
+            } else {
+                const char *name = sat_optype_name(bytype[i].type);
+                for (size_t k = 0; k < v->nops_rows; k++)
+                    if (strcmp(v->ops_rows[k].key, name) == 0)
+                        n = v->ops_rows[k].count;
+            }
+            const char *r[3] = {bytype[i].k, fu(&f, n), frate(&f, n, v->span_s)};
             tbl_row(&t, r);
         }
         const char *r1[3] = {"Average etime:", fs_(&f, v->all.mean_s, DUR_DECIMALS), "s"};
@@ -652,7 +697,11 @@ static int render_text(const sat_etime_view *v, FILE *out)
         const char *r1[3] = {" - simple:", fu(&f, v->binds_simple), ""};
         const char *r2[3] = {" - anonymous:", fu(&f, v->binds_anonymous), ""};
         const char *r3[3] = {" - SASL:", fu(&f, v->binds_sasl), ""};
+        const char *rv2[3] = {" - LDAP v2:", fu(&f, v->more.binds_v2), "(BIND version=2)"};
+        const char *rv3[3] = {" - LDAP v3:", fu(&f, v->more.binds_v3), "(BIND version=3)"};
         tbl_row(&t, r0);
+        tbl_row(&t, rv2);
+        tbl_row(&t, rv3);
         tbl_row(&t, r1);
         tbl_row(&t, r2);
         tbl_row(&t, r3);
@@ -666,12 +715,18 @@ static int render_text(const sat_etime_view *v, FILE *out)
         const char *r5[3] = {"SASL in-progress steps (err=14):", fu(&f, v->sasl_steps), "(folded)"};
         char rd[300];
         snprintf(rd, sizeof rd, "(\"%s\", any case)", v->root_dn ? v->root_dn : "");
-        const char *r6[3] = {"Root DN binds:", fu(&f, v->binds_root_dn), rd};
+        const char *r6[3] = {"Root DN (Directory Manager) binds:", fu(&f, v->binds_root_dn), rd};
         const char *r7[3] = {"Failed binds (err=49):", fu(&f, v->binds_failed), ""};
+        const char *r8[3] = {"SSL client (certificate) binds:", fu(&f, v->more.cert_binds),
+                             "(connections: \"client bound as\")"};
+        const char *r9[3] = {"Failed SSL client binds:", fu(&f, v->more.cert_map_failed),
+                             "(connections: certificate not mapped to a DN)"};
         tbl_row(&t, r4);
         tbl_row(&t, r5);
         tbl_row(&t, r6);
         tbl_row(&t, r7);
+        tbl_row(&t, r8);
+        tbl_row(&t, r9);
         tbl_print(&t, out, "  ");
     }
     if (v->binds_failed) {
@@ -911,6 +966,20 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_u64(&j, "persistent_searches", v->persistent);
     sat_json_u64(&j, "paged_searches", v->paged);
     sat_json_u64(&j, "whole_subtree_searches", v->whole_base_searches);
+    sat_json_u64(&j, "expecting_result", v->more.expect_result);
+    sat_json_u64(&j, "answered", v->more.answered);
+    if (v->more.expect_result)
+        sat_json_num(&j, "overall_performance",
+                     (double)v->more.answered / (double)v->more.expect_result, 6);
+    else
+        sat_json_null(&j, "overall_performance");
+    sat_json_u64(&j, "proxied_auth", v->more.proxied);
+    sat_json_u64(&j, "vlv", v->more.vlv);
+    sat_json_u64(&j, "vlv_unindexed", v->more.vlv_unindexed);
+    sat_json_u64(&j, "vlv_unindexed_components", v->more.vlv_unindexed_components);
+    sat_json_u64(&j, "sort", v->more.sort);
+    sat_json_u64(&j, "entry_lines", v->more.entry_lines);
+    sat_json_u64(&j, "referral_lines", v->more.referral_lines);
     sat_json_u64(&j, "entries_returned", v->entries);
     sat_json_u64(&j, "extended", v->ext_ops);
     sat_json_u64(&j, "abandons", v->abandons);
@@ -954,6 +1023,8 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_u64(&j, "total", v->binds);
     sat_json_u64(&j, "simple", v->binds_simple);
     sat_json_u64(&j, "anonymous", v->binds_anonymous);
+    sat_json_u64(&j, "ldap_v2", v->more.binds_v2);
+    sat_json_u64(&j, "ldap_v3", v->more.binds_v3);
     sat_json_u64(&j, "sasl", v->binds_sasl);
     sat_json_object(&j, "sasl_mechs");
     for (size_t i = 0; i < v->sasl_mechs.n; i++)
@@ -964,6 +1035,8 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_u64(&j, "root_dn", v->binds_root_dn);
     sat_json_str(&j, "root_dn_name", v->root_dn);
     sat_json_u64(&j, "failed", v->binds_failed);
+    sat_json_u64(&j, "ssl_client", v->more.cert_binds);
+    sat_json_u64(&j, "ssl_client_failed", v->more.cert_map_failed);
     sat_json_set_compact_depth(&j, 5);
     json_kv(&j, "failed_by_dn", &v->failed_by_dn);
     json_kv(&j, "failed_by_client", &v->failed_by_client);

@@ -49,7 +49,7 @@ static const sat_column_def op_cols[] = {
     COL(sat_ldap_op, internal_depth, SAT_COL_U8),
     COL(sat_ldap_op, type, SAT_COL_U8),
     COL(sat_ldap_op, scope, SAT_COL_U8),
-    COL(sat_ldap_op, flags, SAT_COL_U8),
+    COL(sat_ldap_op, flags, SAT_COL_U16), /* U8 in format 1.0 */
     COL(sat_ldap_op, notes, SAT_COL_U16),
     COL(sat_ldap_op, err, SAT_COL_I32),
     COL(sat_ldap_op, tag, SAT_COL_I32),
@@ -60,6 +60,8 @@ static const sat_column_def op_cols[] = {
     COL(sat_ldap_op, wbusy, SAT_COL_I32),
     COL(sat_ldap_op, wbusy_max, SAT_COL_I32),
     COL(sat_ldap_op, wqdepth, SAT_COL_I32),
+    COL(sat_ldap_op, entry_lines, SAT_COL_I32),    /* since 1.1 */
+    COL(sat_ldap_op, referral_lines, SAT_COL_I32), /* since 1.1 */
     COL(sat_ldap_op, target_op, SAT_COL_I64),
     COL(sat_ldap_op, dn, SAT_COL_STR),
     COL(sat_ldap_op, filter, SAT_COL_STR),
@@ -78,7 +80,7 @@ static const sat_column_def op_cols[] = {
 static const int64_t op_absent[] = {
     0, 0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT, 0, 0, SAT_SCOPE_NONE, 0, 0,
     SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT,
-    SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT,
+    SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, 0, 0, SAT_ABSENT,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 static const sat_column_def conn_cols[] = {

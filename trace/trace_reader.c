@@ -212,7 +212,11 @@ static int load_block_dir(sat_trace_reader *r, size_t bi, uint64_t off,
         d->doff = h->data_off + doff;
         doff += d->slen;
         d->sidx = def ? sat_col_index(def, (const char *)d->name, d->namelen) : -1;
-        if (d->sidx >= 0 && def->columns[d->sidx].type != d->type)
+        /* FORMAT.md compatibility: a minor version may widen an unsigned
+         * column (ldap_op.flags was U8 in 1.0, U16 since 1.1); values are
+         * decoded as int64 and stored with the schema's width. */
+        if (d->sidx >= 0 && def->columns[d->sidx].type != d->type &&
+            !(d->type == SAT_COL_U8 && def->columns[d->sidx].type == SAT_COL_U16))
             BLOCK_ERR(SAT_E_CORRUPT, "column %.*s has type %u, schema says %u",
                       (int)d->namelen, (const char *)d->name, d->type,
                       def->columns[d->sidx].type);

@@ -131,6 +131,22 @@ typedef struct sat_etime_abandon {
     const char *client;
 } sat_etime_abandon;
 
+/* Counters of logconv.pl's default report beyond the tables above. Only
+ * uint64_t fields: the analyzer adds them up as an array when merging. */
+typedef struct sat_etime_counts {
+    /* Total Results / Overall Performance: operations that expect an answer
+     * (all but UNBIND and AUTOBIND) and those answered (a RESULT, or an
+     * ABANDON, which never gets one) */
+    uint64_t expect_result, answered;
+    uint64_t proxied;          /* authzid= (proxied authorization) */
+    uint64_t entry_lines;      /* ENTRY lines (access log level 512) */
+    uint64_t referral_lines;   /* REFERRAL lines (smart referrals sent) */
+    uint64_t vlv, vlv_unindexed, vlv_unindexed_components; /* VLV ops; of them notes=A, notes=U */
+    uint64_t sort;             /* operations with a SORT line */
+    uint64_t binds_v2, binds_v3; /* BIND version=, SASL steps folded */
+    uint64_t cert_binds, cert_map_failed; /* connections: client certificate bound / not mapped */
+} sat_etime_counts;
+
 typedef struct sat_etime_view {
     int by;
     size_t top;
@@ -179,6 +195,9 @@ typedef struct sat_etime_view {
     uint64_t autobinds, binds_root_dn, binds_failed;
     sat_etime_kvlist sasl_mechs;
     sat_etime_kvlist failed_by_dn, failed_by_client;
+    /* the rest of logconv.pl's default report (analyze/etime.c says where
+     * and why a count differs from logconv's): */
+    sat_etime_counts more;
     /* tops */
     sat_etime_kvlist clients, bind_dns, bases, filters, ext_oids;
     sat_etime_kvlist attributes; /* requested in SRCH attrs, ASCII case folded */

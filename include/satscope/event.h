@@ -80,7 +80,13 @@ enum sat_ldap_op_flags {
     SAT_OPF_PERSISTENT = 1 << 2,      /* options=persistent search */
     SAT_OPF_SASL_INPROGRESS = 1 << 3, /* BIND step answered err=14 */
     SAT_OPF_PAGED = 1 << 4,           /* pr_idx/pr_cookie or paged control */
-    SAT_OPF_ETIME_COARSE = 1 << 5     /* etime logged in whole seconds */
+    SAT_OPF_ETIME_COARSE = 1 << 5,    /* etime logged in whole seconds */
+    /* trace format 1.1 (flags widened to 16 bits): */
+    SAT_OPF_PROXIED = 1 << 6,         /* authzid= (proxied authorization control) */
+    SAT_OPF_VLV = 1 << 7,             /* a VLV line (virtual list view control) */
+    SAT_OPF_SORT = 1 << 8,            /* a SORT line (server-side sort control) */
+    SAT_OPF_BIND_V2 = 1 << 9,         /* BIND version=2 */
+    SAT_OPF_BIND_V3 = 1 << 10         /* BIND version=3 */
 };
 
 enum sat_scope { SAT_SCOPE_BASE = 0, SAT_SCOPE_ONE = 1, SAT_SCOPE_SUB = 2,
@@ -97,13 +103,15 @@ typedef struct sat_ldap_op {
     uint8_t internal_depth; /* 0 external, 1.. nesting level of an internal op */
     uint8_t type;           /* enum sat_ldap_optype */
     uint8_t scope;          /* enum sat_scope */
-    uint8_t flags;          /* enum sat_ldap_op_flags */
+    uint16_t flags;         /* enum sat_ldap_op_flags (8 bits in trace 1.0) */
     uint16_t notes;         /* enum sat_note_bits */
     int32_t err;            /* LDAP result code, SAT_ABSENT without RESULT */
     int32_t tag;            /* result tag, SAT_ABSENT if not logged */
     int64_t nentries;       /* SAT_ABSENT if not logged */
     sat_dur_ns etime, wtime, optime; /* SAT_ABSENT if not logged */
     int32_t wbusy, wbusy_max, wqdepth; /* 389 pool stats; SAT_ABSENT if not logged */
+    uint32_t entry_lines;   /* 389 ENTRY lines logged for the op (0 if none; trace 1.1) */
+    uint32_t referral_lines; /* 389 REFERRAL lines logged for the op (0 if none; trace 1.1) */
     int64_t target_op;      /* ABANDON targetop / msgid; SAT_ABSENT otherwise */
     sat_str dn;             /* BIND/ADD/MOD/DEL/MODRDN/CMP dn; SRCH base */
     sat_str filter;         /* SRCH filter as logged */
@@ -156,7 +164,9 @@ enum sat_ldap_conn_flags {
     SAT_CONNF_NO_OPEN = 1 << 0,  /* ops/close seen, the open line was not */
     SAT_CONNF_UNCLOSED = 1 << 1, /* still open at the end of the input */
     SAT_CONNF_TLS = 1 << 2,      /* TLS was in use at some point */
-    SAT_CONNF_RESTART = 1 << 3   /* ended by a server restart, not a close line */
+    SAT_CONNF_RESTART = 1 << 3,  /* ended by a server restart, not a close line */
+    SAT_CONNF_CERT_BOUND = 1 << 4, /* "SSL|TLS1.x client bound as ...": certificate bind */
+    SAT_CONNF_CERT_MAP_FAILED = 1 << 5 /* "... failed to map client certificate to LDAP DN" */
 };
 
 typedef struct sat_ldap_conn {

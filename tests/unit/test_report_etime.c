@@ -279,7 +279,7 @@ static void test_text_and_csv(void)
                               "Operations", "Connections", "Peak concurrent connections:",
                               " - on LDAPS:", "Close codes", "Result codes", "err=49",
                               "invalidCredentials", "Notes", "Unindexed searches",
-                              "Binds", "Root DN binds:", "Failed binds by DN",
+                              "Binds", "Root DN (Directory Manager) binds:", "Failed binds by DN",
                               "cn=directory manager", "Top clients", "Top bind DNs",
                               "Top search bases", "Top search filters", "Per minute",
                               "Secure protocol versions"};

@@ -79,7 +79,12 @@ static void gen_row(int t, uint64_t i, anyrow *r, int monotonic)
         o->internal_depth = (uint8_t)(i % 5 == 0);
         o->type = (uint8_t)(i % SAT_OP__COUNT);
         o->scope = o->type == SAT_OP_SRCH ? (uint8_t)(i % 3) : SAT_SCOPE_NONE;
-        o->flags = (uint8_t)(i % 17 == 0 ? SAT_OPF_UNFINISHED : 0);
+        /* 1.1: flags past bit 7 and the ENTRY / REFERRAL line counts */
+        o->flags = (uint16_t)(i % 17 == 0 ? SAT_OPF_UNFINISHED
+                              : i % 7 == 0 ? SAT_OPF_VLV | SAT_OPF_SORT | SAT_OPF_BIND_V3
+                                           : 0);
+        o->entry_lines = (uint32_t)(i % 13 == 0 ? i : 0);
+        o->referral_lines = (uint32_t)(i % 29 == 0 ? 1 : 0);
         o->notes = (uint16_t)(i % 23 == 0 ? SAT_NOTE_U | SAT_NOTE_A : 0);
         o->err = i % 9 == 0 ? SAT_ABSENT : (int32_t)(i % 50 == 0 ? 32 : 0);
         o->tag = i % 9 == 0 ? SAT_ABSENT : 101;
@@ -277,7 +282,7 @@ static void test_round_trip(uint32_t rpb)
     sat_trace_stat st;
     CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
     CHECK(st.complete);
-    CHECK_EQ_INT(st.format_version, 1u << 16);
+    CHECK_EQ_INT(st.format_version, (1u << 16) | 1u); /* 1.1 */
     CHECK_EQ_INT(st.ntables, 4);
     const sat_table_stat *ops = &st.tables[SAT_TABLE_LDAP_OP];
     CHECK_EQ_STR(ops->name, "ldap_op");
@@ -333,10 +338,10 @@ static void test_projection(void)
     o.columns[SAT_TABLE_LDAP_OP] = opcols;
     o.columns[SAT_TABLE_LDAP_CONN] = conncols;
     unsigned char pop[64] = {0}, pconn[64] = {0};
-    pop[15] = pop[22] = pop[1] = 1; /* etime, dn, result_ts_ns */
+    pop[15] = pop[24] = pop[1] = 1; /* etime, dn, result_ts_ns */
     pconn[8] = 1;
     CHECK_EQ_STR(sat_table_get(SAT_TABLE_LDAP_OP)->columns[15].name, "etime");
-    CHECK_EQ_STR(sat_table_get(SAT_TABLE_LDAP_OP)->columns[22].name, "dn");
+    CHECK_EQ_STR(sat_table_get(SAT_TABLE_LDAP_OP)->columns[24].name, "dn");
     CHECK_EQ_STR(sat_table_get(SAT_TABLE_LDAP_CONN)->columns[8].name, "close_code");
     rctx x = {0};
     x.proj[SAT_TABLE_LDAP_OP] = pop;
