@@ -4,8 +4,9 @@
  * Spec: issue 2, "The etime analyzer and the first reports"; the sections of
  * logconv.pl's default report (389-ds-base) that can be computed from event
  * rows, done right where logconv.pl is wrong:
- *   - peak concurrency is a sweep over open/close times of ldap_conn rows, so
- *     2.1+ "Disconnect" close lines count like "closed" ones;
+ *   - peak concurrency counts the opens and closes of ldap_conn rows (the
+ *     joiner's running counts, or a sweep of their times for a 1.0 trace),
+ *     so 2.1+ "Disconnect" close lines count like "closed" ones;
  *   - every note letter counts (notes=P,A is one P and one A);
  *   - timestamps come as ns from the parser, with or without a fraction;
  *   - every result code is kept (also > 97);
