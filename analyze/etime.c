@@ -4,8 +4,9 @@
  * Spec: issue 2, "The etime analyzer and the first reports"; the sections of
  * logconv.pl's default report (389-ds-base) that can be computed from event
  * rows, done right where logconv.pl is wrong:
- *   - peak concurrency is a sweep over open/close times of ldap_conn rows, so
- *     2.1+ "Disconnect" close lines count like "closed" ones;
+ *   - peak concurrency counts the opens and closes of ldap_conn rows (the
+ *     joiner's running counts, or a sweep of their times for a 1.0 trace),
+ *     so 2.1+ "Disconnect" close lines count like "closed" ones;
  *   - every note letter counts (notes=P,A is one P and one A);
  *   - timestamps come as ns from the parser, with or without a fraction;
  *   - every result code is kept (also > 97);
@@ -16,11 +17,17 @@
  *   - a slice without any etime reports nulls, never divides by zero.
  *
  * Rows are borrowed (event.h): every kept string is copied into a strtab's
- * arena on first insertion only. Memory is bounded: per-group state is a
- * quantile sketch (sketch.h), high-cardinality tables are capped at
- * max_keys (the rest folded into "(other)" with an approximate count of the
- * folded keys), and the per-connection open/close times for the
- * peak-concurrency sweep take 24 bytes per connection.
+ * arena on first insertion only. Memory is bounded whatever the span of the
+ * input and the number of connections: per-group state is a quantile sketch
+ * (sketch.h); high-cardinality tables are capped at max_keys (the rest folded
+ * into "(other)" with an approximate count of the folded keys); the time
+ * series keeps at most ET_BUCKETS_MAX buckets, one minute wide while that
+ * covers the span, then merged into coarser ones (5, 15, 60 minutes, ...);
+ * the peak of concurrent connections comes from the running counts that the
+ * joiner puts on each ldap_conn row (event.h, SAT_CONNF_COUNTED), a few
+ * bytes per server; LDAPI connections' bind bookkeeping is dropped once their
+ * row has arrived. Only rows of a 1.0 trace (without those counts) still keep
+ * 24 bytes per connection for a sweep of open/close times.
  */
 #include <math.h>
 
@@ -34,6 +41,12 @@
 #define ET_REJECT_SAMPLES 10
 #define ET_ERR_FAST 128
 #define ET_FOLD_BITS (1u << 16) /* linear-counting bitmap for folded keys */
+/* Time-series buckets kept at most: a day at one minute fits (1,440), and
+ * with a sketch of a few KB (at most ~16 KB) each that is under 32 MB. */
+#define ET_BUCKETS_MAX 2048
+/* LDAPI entries of closed connections tolerated before the table is rebuilt
+ * without them */
+#define ET_LDAPI_DONE_MAX 4096
 
 typedef struct et_group {
     uint64_t count, results, timed, errors;
@@ -56,7 +69,17 @@ typedef struct et_unidx {
 
 typedef struct et_ldapi {
     uint32_t autobinds, autobinds_root, binds, binds_root;
+    uint32_t done; /* its ldap_conn row arrived: counted in ldapi_extra* */
 } et_ldapi;
+
+/* Peak of concurrent connections of one server from counted rows (event.h:
+ * open at a row's opening = concurrent + no_open - preopen_closed). */
+typedef struct et_peak {
+    uint64_t no_open;  /* counted rows without an open line */
+    int64_t best;      /* max of concurrent - preopen_closed over rows with one */
+    sat_ts_ns best_at; /* the earliest open_ts reaching it */
+    int has;           /* best is set */
+} et_peak;
 
 typedef struct et_connspan {
     uint32_t server;
@@ -103,8 +126,9 @@ struct sat_etime {
     sat_strtab groups;
     et_group gother;
     uint8_t *gfoldbits;
-    sat_strtab minutes; /* key: int64 minute number; val et_group */
-    int64_t last_minute;
+    sat_strtab minutes; /* key: int64 bucket number (minute / width); val et_group */
+    int64_t bucket_min; /* bucket width in minutes: 1, 5, 15, 60, 360, 1440, x2... */
+    int64_t last_minute; /* bucket number of last_minute_grp */
     et_group *last_minute_grp; /* payloads never move (strtab.h) */
 
     uint64_t ops, results, unfinished, internal_ops, no_request, persistent,
@@ -120,6 +144,7 @@ struct sat_etime {
         autobinds, binds_root, binds_failed;
     sat_etime_counts more; /* counted from flags already on the rows */
     sat_strtab ldapi; /* key packed conn, val et_ldapi */
+    uint64_t ldapi_done, ldapi_extra, ldapi_extra_root; /* of done entries */
     et_ktab sasl_mechs, failed_dn, failed_client, clients, bind_dns, bases,
         filters, ext_oids, tls_versions, attrs;
     et_abandon *aband; /* the earliest `top` abandons, unsorted */
@@ -130,8 +155,11 @@ struct sat_etime {
     int64_t highest_fd;
     uint64_t by_listener[SAT_LISTENER__COUNT], by_close[SAT_CLOSE__COUNT];
     uint64_t broken_pipe, reset_by_peer, resource_unavail, max_ber;
-    et_connspan *spans;
+    et_connspan *spans; /* rows without counts only (1.0 traces) */
     size_t nspans, spancap;
+    sat_strtab peaks;   /* key server u32, val et_peak (counted rows) */
+    uint32_t last_peak_server;
+    et_peak *last_peak; /* payloads never move */
     sat_strtab epochs; /* key server u32, val u32 max epoch */
 
     /* inputs */
@@ -466,11 +494,13 @@ sat_etime *sat_etime_create(const sat_etime_opts *opts)
     sat_qsketch_init(&e->gother.q, 0);
     sat_strtab_init(&e->groups, sizeof(et_group), e->opts.max_keys);
     sat_strtab_init(&e->minutes, sizeof(et_group), 0);
+    e->bucket_min = 1;
     e->last_minute = INT64_MIN;
     sat_strtab_init(&e->err_other, sizeof(uint64_t), 0);
     sat_strtab_init(&e->unidx, sizeof(et_unidx), ET_UNINDEXED_MAX);
     sat_strtab_init(&e->ldapi, sizeof(et_ldapi), 0);
     sat_strtab_init(&e->epochs, sizeof(uint32_t), 0);
+    sat_strtab_init(&e->peaks, sizeof(et_peak), 0);
     for (size_t i = 0; ktabs(e, i); i++)
         ktab_init(ktabs(e, i), e->opts.max_keys);
     e->highest_fd = SAT_ABSENT;
@@ -493,6 +523,7 @@ void sat_etime_free(sat_etime *e)
     sat_strtab_free(&e->unidx);
     sat_strtab_free(&e->ldapi);
     sat_strtab_free(&e->epochs);
+    sat_strtab_free(&e->peaks);
     for (size_t i = 0; ktabs(e, i); i++)
         ktab_free(ktabs(e, i));
     free(e->spans);
@@ -619,6 +650,84 @@ static void widen(sat_ts_ns *first, sat_ts_ns *last, sat_ts_ns ts)
         *last = ts;
 }
 
+typedef struct et_connkey {
+    uint32_t server, epoch;
+    int64_t conn;
+} et_connkey;
+
+static et_connkey conn_key(const sat_ldap_op *op)
+{
+    et_connkey k;
+    memset(&k, 0, sizeof k);
+    k.server = op->server;
+    k.epoch = op->conn_epoch;
+    k.conn = op->conn;
+    return k;
+}
+
+static uint64_t ldapi_contrib(const et_ldapi *l, int root)
+{
+    uint32_t a = root ? l->autobinds_root : l->autobinds, b = root ? l->binds_root : l->binds;
+    return a > b ? a - b : 0;
+}
+
+/* Drops the LDAPI entries of connections whose row has arrived (their
+ * contribution is in ldapi_extra*), so the table holds open connections. */
+static void ldapi_compact(sat_etime *e)
+{
+    sat_strtab nt;
+    sat_strtab_init(&nt, sizeof(et_ldapi), 0);
+    for (size_t i = 0; i < e->ldapi.n; i++) {
+        const et_ldapi *l = (const et_ldapi *)sat_strtab_val(&e->ldapi, i);
+        if (l->done)
+            continue;
+        et_ldapi *d = (et_ldapi *)sat_strtab_upsert(&nt, sat_strtab_key(&e->ldapi, i),
+                                                    sat_strtab_len(&e->ldapi, i), NULL, NULL);
+        if (!d) {
+            e->nomem = 1;
+            sat_strtab_free(&nt);
+            return;
+        }
+        *d = *l;
+    }
+    sat_strtab_free(&e->ldapi);
+    e->ldapi = nt;
+    e->ldapi_done = 0;
+}
+
+/* The connection is over: its AUTOBIND/BIND pairing is final (a RESULT
+ * logged after the close still adjusts it while the entry is kept). */
+static void ldapi_conn_done(sat_etime *e, const sat_ldap_conn *c)
+{
+    et_connkey k;
+    memset(&k, 0, sizeof k);
+    k.server = c->server;
+    k.epoch = c->conn_epoch;
+    k.conn = c->conn;
+    et_ldapi *l = (et_ldapi *)sat_strtab_find(&e->ldapi, &k, sizeof k);
+    if (!l || l->done)
+        return;
+    l->done = 1;
+    e->ldapi_extra += ldapi_contrib(l, 0);
+    e->ldapi_extra_root += ldapi_contrib(l, 1);
+    if (++e->ldapi_done > ET_LDAPI_DONE_MAX && e->ldapi_done > e->ldapi.n / 2)
+        ldapi_compact(e);
+}
+
+static void peak_note(et_peak *p, const sat_ldap_conn *c)
+{
+    if (c->open_ts <= 0) {
+        p->no_open++;
+        return;
+    }
+    int64_t d = (int64_t)c->concurrent - (int64_t)c->preopen_closed;
+    if (!p->has || d > p->best || (d == p->best && c->open_ts < p->best_at)) {
+        p->best = d;
+        p->best_at = c->open_ts;
+        p->has = 1;
+    }
+}
+
 static int on_conn(void *ctx, const sat_ldap_conn *c)
 {
     sat_etime *e = (sat_etime *)ctx;
@@ -673,7 +782,24 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
     note_epoch(e, c->server, c->conn_epoch);
     widen(&e->cfirst_ts, &e->clast_ts, c->open_ts);
     widen(&e->cfirst_ts, &e->clast_ts, c->close_ts);
+    if (e->ldapi.n)
+        ldapi_conn_done(e, c);
 
+    if (c->flags & SAT_CONNF_COUNTED) {
+        /* the joiner counted it: a few bytes per server, not per connection */
+        et_peak *p = e->last_peak;
+        if (!p || c->server != e->last_peak_server) {
+            p = (et_peak *)sat_strtab_upsert(&e->peaks, &c->server, sizeof c->server,
+                                             NULL, NULL);
+            if (!p)
+                return SAT_E_NOMEM;
+            e->last_peak = p;
+            e->last_peak_server = c->server;
+        }
+        peak_note(p, c);
+        return e->nomem ? SAT_E_NOMEM : SAT_OK;
+    }
+    /* a row of a 1.0 trace: kept for the sweep at finish */
     if (e->nspans == e->spancap) {
         size_t nc = e->spancap ? e->spancap * 2 : 1024;
         et_connspan *ns = (et_connspan *)realloc(e->spans, nc * sizeof *ns);
@@ -687,21 +813,6 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
     s->open_ts = c->open_ts > 0 ? c->open_ts : 0;
     s->close_ts = closed && c->close_ts > 0 ? c->close_ts : 0;
     return e->nomem ? SAT_E_NOMEM : SAT_OK;
-}
-
-typedef struct et_connkey {
-    uint32_t server, epoch;
-    int64_t conn;
-} et_connkey;
-
-static et_connkey conn_key(const sat_ldap_op *op)
-{
-    et_connkey k;
-    memset(&k, 0, sizeof k);
-    k.server = op->server;
-    k.epoch = op->conn_epoch;
-    k.conn = op->conn;
-    return k;
 }
 
 /* The --by key of an op; NULL key for BY_NONE/OP/MINUTE (handled apart). */
@@ -779,12 +890,20 @@ static void ldapi_note(sat_etime *e, const sat_ldap_op *op, int autobind, int ro
             e->nomem = 1;
         return;
     }
+    if (l->done) { /* a RESULT after the close: its contribution changes */
+        e->ldapi_extra -= ldapi_contrib(l, 0);
+        e->ldapi_extra_root -= ldapi_contrib(l, 1);
+    }
     if (autobind) {
         l->autobinds++;
         l->autobinds_root += root ? 1u : 0u;
     } else {
         l->binds++;
         l->binds_root += root ? 1u : 0u;
+    }
+    if (l->done) {
+        e->ldapi_extra += ldapi_contrib(l, 0);
+        e->ldapi_extra_root += ldapi_contrib(l, 1);
     }
 }
 
@@ -974,6 +1093,57 @@ static void count_more(sat_etime_counts *m, const sat_ldap_op *op, int t, int ha
     m->referral_lines += op->referral_lines;
 }
 
+/* The next bucket width of the series: each divides the next, so buckets
+ * merge whole, and all are aligned on the epoch (hours, UTC days). */
+static int64_t next_width(int64_t w)
+{
+    static const int64_t ladder[] = {1, 5, 15, 60, 360, 1440};
+    for (size_t i = 0; i < sizeof ladder / sizeof ladder[0]; i++)
+        if (ladder[i] > w)
+            return ladder[i];
+    return w * 2;
+}
+
+/* Re-keys the series into buckets `w` minutes wide (a multiple of the
+ * current width), merging their groups: counts and sums stay exact and the
+ * sketches keep their stated error (the merge of sketches is the sketch of
+ * the union). */
+static void minutes_rebucket(sat_etime *e, int64_t w)
+{
+    if (w <= e->bucket_min)
+        return;
+    int64_t f = w / e->bucket_min;
+    sat_strtab nt;
+    sat_strtab_init(&nt, sizeof(et_group), 0);
+    for (size_t i = 0; i < e->minutes.n; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&e->minutes, i), sizeof k);
+        k = k >= 0 ? k / f : -((-k + f - 1) / f);
+        int is_new;
+        et_group *g = (et_group *)sat_strtab_upsert(&nt, &k, sizeof k, &is_new, NULL);
+        if (!g) {
+            e->nomem = 1;
+            break;
+        }
+        if (is_new)
+            sat_qsketch_init(&g->q, 0);
+        if (grp_merge(g, (const et_group *)sat_strtab_val(&e->minutes, i)) < 0)
+            e->nomem = 1;
+    }
+    tab_free_groups(&e->minutes);
+    e->minutes = nt;
+    e->bucket_min = w;
+    e->last_minute = INT64_MIN;
+    e->last_minute_grp = NULL;
+}
+
+/* Keeps the series under ET_BUCKETS_MAX buckets, however long the span. */
+static void minutes_bound(sat_etime *e)
+{
+    while (e->minutes.n > ET_BUCKETS_MAX && !e->nomem)
+        minutes_rebucket(e, next_width(e->bucket_min));
+}
+
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_etime *e = (sat_etime *)ctx;
@@ -1060,7 +1230,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 
     /* per-minute series (always: the text report draws it) */
     if (ts > 0) {
-        int64_t minute = ts / 60000000000LL;
+        int64_t minute = ts / 60000000000LL / e->bucket_min; /* bucket number */
         et_group *mg;
         if (minute == e->last_minute) {
             mg = e->last_minute_grp;
@@ -1079,6 +1249,8 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         }
         if (mg)
             grp_add(e, mg, op, has_result);
+        if (e->minutes.n > ET_BUCKETS_MAX)
+            minutes_bound(e);
     }
 
     sat_strtab_prefetch_entry(&e->clients.t, hc);
@@ -1209,7 +1381,8 @@ static size_t etime_bytes(const sat_etime *e)
         b += sat_qsketch_bytes(&e->optype[i].q);
     b += sat_qsketch_bytes(&e->all.q) + sat_qsketch_bytes(&e->gother.q);
     b += sat_strtab_bytes(&e->unidx) + sat_strtab_bytes(&e->ldapi) +
-         sat_strtab_bytes(&e->err_other) + sat_strtab_bytes(&e->epochs);
+         sat_strtab_bytes(&e->err_other) + sat_strtab_bytes(&e->epochs) +
+         sat_strtab_bytes(&e->peaks);
     for (size_t i = 0; ktabs((sat_etime *)e, i); i++)
         b += sat_strtab_bytes(&ktabs((sat_etime *)e, i)->t);
     b += e->spancap * sizeof(et_connspan) + e->scratch_cap;
@@ -1262,8 +1435,32 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
         e->nomem = 1;
     merge_group_tab(e, &e->groups, &from->groups, &e->gother, &e->gfoldbits);
     fold_merge(&e->gfoldbits, from->gfoldbits, &e->nomem);
-    merge_group_tab(e, &e->minutes, &from->minutes, NULL, NULL);
+    /* the series: both at the coarser width, then merged and bounded */
+    minutes_rebucket(e, from->bucket_min);
+    if (from->bucket_min == e->bucket_min) {
+        merge_group_tab(e, &e->minutes, &from->minutes, NULL, NULL);
+    } else {
+        int64_t f = e->bucket_min / from->bucket_min;
+        for (size_t i = 0; i < from->minutes.n; i++) {
+            int64_t k;
+            memcpy(&k, sat_strtab_key(&from->minutes, i), sizeof k);
+            k = k >= 0 ? k / f : -((-k + f - 1) / f);
+            int is_new;
+            et_group *g = (et_group *)sat_strtab_upsert(&e->minutes, &k, sizeof k,
+                                                        &is_new, NULL);
+            if (!g) {
+                e->nomem = 1;
+                continue;
+            }
+            if (is_new)
+                sat_qsketch_init(&g->q, 0);
+            if (grp_merge(g, (const et_group *)sat_strtab_val(&from->minutes, i)) < 0)
+                e->nomem = 1;
+        }
+    }
     e->last_minute = INT64_MIN;
+    e->last_minute_grp = NULL;
+    minutes_bound(e);
 
     e->ops += from->ops;
     e->results += from->results;
@@ -1345,11 +1542,30 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
             e->nomem = 1;
             continue;
         }
+        /* contributions of done parts leave the totals; the sum re-enters */
+        if (l->done) {
+            e->ldapi_extra -= ldapi_contrib(l, 0);
+            e->ldapi_extra_root -= ldapi_contrib(l, 1);
+        }
+        if (s->done) {
+            e->ldapi_extra -= ldapi_contrib(s, 0);
+            e->ldapi_extra_root -= ldapi_contrib(s, 1);
+        }
         l->autobinds += s->autobinds;
         l->autobinds_root += s->autobinds_root;
         l->binds += s->binds;
         l->binds_root += s->binds_root;
+        if (s->done && !l->done) {
+            l->done = 1;
+            e->ldapi_done++;
+        }
+        if (l->done) {
+            e->ldapi_extra += ldapi_contrib(l, 0);
+            e->ldapi_extra_root += ldapi_contrib(l, 1);
+        }
     }
+    e->ldapi_extra += from->ldapi_extra;
+    e->ldapi_extra_root += from->ldapi_extra_root;
     for (size_t i = 0; ktabs(e, i); i++)
         ktab_merge(e, ktabs(e, i), ktabs((sat_etime *)from, i));
 
@@ -1384,6 +1600,28 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
         memcpy(e->spans + e->nspans, from->spans, from->nspans * sizeof(et_connspan));
         e->nspans += from->nspans;
     }
+    /* counted peaks: exact when the two results are of different servers
+     * (several hosts). Two parts of one server's log were joined apart, and
+     * neither joiner saw the other's connections: the result is then an
+     * estimate, at least the larger part's peak (each part's connections
+     * without an open line count from the start). */
+    for (size_t i = 0; i < from->peaks.n; i++) {
+        const et_peak *s = (const et_peak *)sat_strtab_val(&from->peaks, i);
+        et_peak *p = (et_peak *)sat_strtab_upsert(&e->peaks, sat_strtab_key(&from->peaks, i),
+                                                  sat_strtab_len(&from->peaks, i), NULL, NULL);
+        if (!p) {
+            e->nomem = 1;
+            continue;
+        }
+        p->no_open += s->no_open;
+        if (s->has && (!p->has || s->best > p->best ||
+                       (s->best == p->best && s->best_at < p->best_at))) {
+            p->best = s->best;
+            p->best_at = s->best_at;
+            p->has = 1;
+        }
+    }
+    e->last_peak = NULL;
     for (size_t i = 0; i < from->epochs.n; i++) {
         uint32_t server;
         memcpy(&server, sat_strtab_key(&from->epochs, i), sizeof server);
@@ -1598,6 +1836,32 @@ static int sweep_peak(sat_etime *e, uint64_t *peak, sat_ts_ns *peak_at)
     return SAT_OK;
 }
 
+/* The peak from counted rows (event.h): per server, the connections
+ * without an open line are open from the start, so the count at a row's
+ * opening is its concurrent - preopen_closed plus all of them; the peak is
+ * at the start when no opening rises above them. The same figure as the
+ * sweep above gives over the same rows (closes and opens at one timestamp in
+ * the order logged rather than closes first), without keeping the rows.
+ * Servers as in the sweep: the max, ties to the lower server index. */
+static void counted_peak(const sat_etime *e, uint64_t *peak, sat_ts_ns *peak_at)
+{
+    uint32_t best_server = UINT32_MAX;
+    int from_sweep = *peak > 0;
+    for (size_t i = 0; i < e->peaks.n; i++) {
+        const et_peak *p = (const et_peak *)sat_strtab_val(&e->peaks, i);
+        uint32_t server;
+        memcpy(&server, sat_strtab_key(&e->peaks, i), sizeof server);
+        int rises = p->has && p->best > 0;
+        uint64_t pk = p->no_open + (rises ? (uint64_t)p->best : 0);
+        if (pk > *peak || (pk == *peak && pk > 0 && !from_sweep && server < best_server)) {
+            *peak = pk;
+            *peak_at = rises ? p->best_at : e->cfirst_ts;
+            best_server = server;
+            from_sweep = 0;
+        }
+    }
+}
+
 static const char *view_strdup(sat_etime *e, const char *s, size_t n)
 {
     char *p = sat_arena_strdup(&e->view_arena, s, n);
@@ -1679,6 +1943,7 @@ int sat_etime_finish(sat_etime *e)
     v->by = e->opts.by;
     v->top = e->opts.top;
     v->root_dn = e->root_dn;
+    v->minutes_width_min = (uint32_t)e->bucket_min;
 
     /* inputs */
     sat_etime_source_info *si = (sat_etime_source_info *)sat_arena_alloc(
@@ -1750,7 +2015,7 @@ int sat_etime_finish(sat_etime *e)
     v->nops_rows = nop;
     row_fill(&v->all, "all", &e->all, all_ns, span);
 
-    /* minutes: one row per minute from the first to the last */
+    /* the series: one row per bucket from the first to the last */
     if (e->minutes.n) {
         int64_t *mk = (int64_t *)malloc(e->minutes.n * 2 * sizeof *mk);
         if (!mk)
@@ -1762,7 +2027,9 @@ int sat_etime_finish(sat_etime *e)
         qsort(mk, e->minutes.n, 2 * sizeof *mk, cmp_i64_idx);
         int64_t m0 = mk[0], m1 = mk[2 * (e->minutes.n - 1)];
         uint64_t want = (uint64_t)(m1 - m0) + 1;
-        int dense = want <= 366u * 24 * 60; /* beyond a year: only busy minutes */
+        /* far apart (a stray timestamp): only the busy buckets, so that the
+         * view stays as bounded as the series */
+        int dense = want <= 16u * ET_BUCKETS_MAX;
         size_t nrows = dense ? (size_t)want : e->minutes.n;
         sat_etime_minute *mr = (sat_etime_minute *)sat_arena_alloc(
             &e->view_arena, nrows * sizeof *mr);
@@ -1791,9 +2058,9 @@ int sat_etime_finish(sat_etime *e)
             }
             sat_etime_row tmp;
             char kb[96];
-            fmt_minute(minute, kb, sizeof kb);
-            row_fill(&tmp, NULL, g, all_ns, 60.0);
-            mr[r].start = minute * 60000000000LL;
+            fmt_minute(minute * e->bucket_min, kb, sizeof kb);
+            row_fill(&tmp, NULL, g, all_ns, 60.0 * (double)e->bucket_min);
+            mr[r].start = minute * e->bucket_min * 60000000000LL;
             mr[r].ops = g->count;
             mr[r].errors = g->errors;
             mr[r].timed = g->timed;
@@ -1808,6 +2075,7 @@ int sat_etime_finish(sat_etime *e)
         free(mk);
         v->minutes = mr;
         v->nminutes = nrows;
+        v->minutes_width_min = (uint32_t)e->bucket_min;
         if (grows) {
             v->groups = grows;
             v->ngroups = nrows;
@@ -1859,6 +2127,7 @@ int sat_etime_finish(sat_etime *e)
     v->conns_unclosed = e->conns_unclosed;
     if (sweep_peak(e, &v->peak_concurrent, &v->peak_at) < 0)
         return SAT_E_NOMEM;
+    counted_peak(e, &v->peak_concurrent, &v->peak_at);
     memcpy(v->by_listener, e->by_listener, sizeof v->by_listener);
     memcpy(v->by_close_code, e->by_close, sizeof v->by_close_code);
     v->fds_taken = e->fds_taken;
@@ -1929,13 +2198,13 @@ int sat_etime_finish(sat_etime *e)
 
     /* binds: an AUTOBIND not followed by a BIND on its connection is a bind
      * of its own; with one, the pair is one bind */
-    uint64_t extra = 0, extra_root = 0;
+    uint64_t extra = e->ldapi_extra, extra_root = e->ldapi_extra_root;
     for (size_t i = 0; i < e->ldapi.n; i++) {
         const et_ldapi *l = (const et_ldapi *)sat_strtab_val(&e->ldapi, i);
-        if (l->autobinds > l->binds)
-            extra += l->autobinds - l->binds;
-        if (l->autobinds_root > l->binds_root)
-            extra_root += l->autobinds_root - l->binds_root;
+        if (!l->done) {
+            extra += ldapi_contrib(l, 0);
+            extra_root += ldapi_contrib(l, 1);
+        }
     }
     v->binds = e->binds + extra;
     v->binds_simple = e->binds_simple;

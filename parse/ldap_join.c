@@ -14,6 +14,14 @@
  * Op rows take the connection's bind DN and client at emit time (for a BIND,
  * after the bind DN it sets): the joiner copies no connection strings into
  * pending requests, and concurrent binds on one connection are rare.
+ *
+ * Concurrency: the joiner sees opens and closes in log order anyway, so it
+ * keeps the two running counts that ldap_conn.concurrent / preopen_closed
+ * carry (event.h): an analyzer then has the exact peak from the rows without
+ * sorting every connection's open and close times (which grows with the
+ * number of connections, i.e. with the span of the input). Log order is also
+ * the finest order there is: two lines with the same timestamp (whole seconds
+ * in older logs) keep the order the server wrote them in.
  */
 #include "satscope/parse.h"
 
@@ -105,6 +113,10 @@ struct sat_ldap_join {
     int64_t max_conn_opened; /* highest CONNECT in this epoch, -1 none */
     int finished;
     int no_shapes;           /* sat_ldap_join_set_filter_shapes(j, 0) */
+    /* connections with an open line not yet closed (a row emitted without a
+     * close time stays: it is open to the end for the peak), and those
+     * without an open line closed so far */
+    uint32_t open_opened, preopen_closed;
 
     pend *pv;
     size_t pcap, pcount;
@@ -282,6 +294,7 @@ static int32_t conn_new(sat_ldap_join *j, int64_t conn)
     c->row.conn_epoch = j->epoch;
     c->row.conn = conn;
     c->row.fd = SAT_ABSENT;
+    c->row.flags = SAT_CONNF_COUNTED;
     size_t b = sat_hash_u64((uint64_t)conn) & (j->cnb - 1);
     c->hnext = j->cbucket[b];
     j->cbucket[b] = i;
@@ -858,9 +871,15 @@ static int on_connect(sat_ldap_join *j, const sat_ldap_record *rec)
     c->row.fd = f->fd;
     c->row.client_port = f->client_port;
     c->row.listener = f->listener;
-    c->row.flags = f->flags & SAT_CONNF_TLS;
+    c->row.flags = (uint8_t)(SAT_CONNF_COUNTED | (f->flags & SAT_CONNF_TLS));
     if (f->listener == SAT_LISTENER_LDAPS)
         c->row.flags |= SAT_CONNF_TLS;
+    /* a connection whose open line carries no time counts as one without
+     * an open line (open from the start), as analyzers read open_ts == 0 */
+    if (rec->ts > 0) {
+        c->row.concurrent = ++j->open_opened;
+        c->row.preopen_closed = j->preopen_closed;
+    }
     /* a connection seen opening is anonymous until a BIND succeeds */
     if (jstr_set(&c->s[CS_BINDDN], sat_str_make("", 0)) < 0 ||
         jstr_set(&c->s[CS_IP], f->client_ip) < 0 ||
@@ -878,6 +897,16 @@ static int on_close(sat_ldap_join *j, const sat_ldap_record *rec)
     const sat_ldap_conn *f = &rec->conn_fields;
     c->row.close_ts = rec->ts;
     c->row.close_code = f->close_code ? f->close_code : SAT_CLOSE_OTHER;
+    /* only a close with a time leaves the count: analyzers take a row
+     * without close_ts as open to the end */
+    if (rec->ts > 0) {
+        if (c->row.open_ts > 0) {
+            if (j->open_opened)
+                j->open_opened--;
+        } else {
+            j->preopen_closed++;
+        }
+    }
     if (c->row.fd == SAT_ABSENT)
         c->row.fd = f->fd;
     /* close_reason is borrowed from the record: valid during conn_emit */

@@ -433,6 +433,8 @@ static int render_text(const sat_etime_view *v, FILE *out)
         if (v->by != SAT_ETIME_BY_MINUTE && show > v->top)
             show = v->top;
         fprintf(out, "\nWhere the time went, by %s", sat_etime_by_name(v->by));
+        if (v->by == SAT_ETIME_BY_MINUTE && v->minutes_width_min > 1)
+            fprintf(out, " (buckets of %u minutes: a long span)", v->minutes_width_min);
         if (show < v->ngroups)
             fprintf(out, " (top %zu of %zu groups by total etime; --json or --csv for all)",
                     show, v->ngroups);
@@ -770,8 +772,15 @@ static int render_text(const sat_etime_view *v, FILE *out)
         tbl t;
         tbl_init(&t, "lrrrrr");
         const char *h[6] = {"minute (UTC)", "ops", "errors", "mean", "p99", "max"};
+        /* one minute per row while the span allows, coarser buckets past
+         * that (analyze.h): the title says which */
+        char per[48] = "minute";
+        if (v->minutes_width_min > 1)
+            snprintf(per, sizeof per, "%u minutes", v->minutes_width_min);
+        if (v->minutes_width_min > 1)
+            h[0] = "from (UTC)";
         if (v->nminutes <= TXT_MINUTES_FULL) {
-            fputs("\nPer minute (etime in seconds)\n", out);
+            fprintf(out, "\nPer %s (etime in seconds)\n", per);
             tbl_row(&t, h);
             for (size_t i = 0; i < v->nminutes; i++) {
                 const sat_etime_minute *m = &v->minutes[i];
@@ -805,8 +814,12 @@ static int render_text(const sat_etime_view *v, FILE *out)
                 idx[s] = idx[best];
                 idx[best] = tmp;
             }
-            fprintf(out, "\nSlowest minutes by p99 (%zu of %zu minutes; --json for the series)\n",
-                    show, n);
+            if (v->minutes_width_min > 1)
+                fprintf(out, "\nSlowest buckets of %s by p99 (%zu of %zu; --json for the series)\n",
+                        per, show, n);
+            else
+                fprintf(out, "\nSlowest minutes by p99 (%zu of %zu minutes; --json for the series)\n",
+                        show, n);
             tbl_row(&t, h);
             for (size_t s = 0; s < show; s++) {
                 const sat_etime_minute *m = &v->minutes[idx[s]];
@@ -912,8 +925,10 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_u64(&j, "peak_concurrent", v->peak_concurrent);
     json_ts(&j, "peak_at", v->peak_concurrent ? v->peak_at : 0);
     sat_json_str(&j, "peak_method",
-                 "sweep of open/close times per server; a connection without an open "
-                 "line counts from the start of the input, one never closed to its end");
+                 "connections open at once per server, counted in log order as they "
+                 "open and close; a connection without an open line counts from the "
+                 "start of the input, one never closed to its end (rows of a 1.0 "
+                 "trace: a sweep of their open and close times)");
     sat_json_u64(&j, "no_open_line", v->conns_no_open);
     sat_json_u64(&j, "unclosed", v->conns_unclosed);
     sat_json_object(&j, "by_listener");
@@ -1069,6 +1084,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
     }
     sat_json_end(&j);
 
+    sat_json_u64(&j, "minutes_width_min", v->minutes_width_min);
     sat_json_array(&j, "minutes");
     for (size_t i = 0; i < v->nminutes; i++) {
         const sat_etime_minute *m = &v->minutes[i];

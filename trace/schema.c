@@ -95,6 +95,8 @@ static const sat_column_def conn_cols[] = {
     COL(sat_ldap_conn, close_code, SAT_COL_U8),
     COL(sat_ldap_conn, flags, SAT_COL_U8),
     COL(sat_ldap_conn, ops, SAT_COL_I32),
+    COL(sat_ldap_conn, concurrent, SAT_COL_I32),     /* format 1.1 */
+    COL(sat_ldap_conn, preopen_closed, SAT_COL_I32), /* format 1.1 */
     COL(sat_ldap_conn, client_ip, SAT_COL_STR),
     COL(sat_ldap_conn, server_addr, SAT_COL_STR),
     COL(sat_ldap_conn, tls_version, SAT_COL_STR),
@@ -104,7 +106,7 @@ static const sat_column_def conn_cols[] = {
     COL(sat_ldap_conn, bind_dn, SAT_COL_STR),
 };
 static const int64_t conn_absent[] = {0, 0, 0, 0, 0, SAT_ABSENT, 0, 0, 0, 0, 0,
-                                      0, 0, 0, 0, 0, 0, 0};
+                                      0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 _Static_assert(NCOLS(source_cols) == NCOLS(source_absent), "source absent");

@@ -102,7 +102,7 @@ typedef struct sat_etime_unindexed {
 } sat_etime_unindexed;
 
 typedef struct sat_etime_minute {
-    sat_ts_ns start;        /* minute start, UTC ns */
+    sat_ts_ns start;        /* bucket start, UTC ns (minutes_width_min long) */
     uint64_t ops, errors, timed;
     double mean_s, p99_s, max_s; /* NAN when no timed op in the minute */
 } sat_etime_minute;
@@ -204,9 +204,13 @@ typedef struct sat_etime_view {
     /* the earliest abandon requests (up to top) */
     const sat_etime_abandon *abandon_list;
     size_t nabandon_list;
-    /* per-minute series, one row per minute from first to last */
+    /* the time series, one row per bucket from first to last (only the busy
+     * ones if they are far apart): buckets of minutes_width_min minutes, 1
+     * while at most 2048 of them cover the span, then 5, 15, 60, 360, 1440
+     * and doublings, so that a year of log keeps the memory bounded */
     const sat_etime_minute *minutes;
     size_t nminutes;
+    uint32_t minutes_width_min;
     const char *root_dn;
     uint64_t memory_bytes; /* approximate peak heap held by the analyzer */
 } sat_etime_view;

@@ -166,7 +166,9 @@ enum sat_ldap_conn_flags {
     SAT_CONNF_TLS = 1 << 2,      /* TLS was in use at some point */
     SAT_CONNF_RESTART = 1 << 3,  /* ended by a server restart, not a close line */
     SAT_CONNF_CERT_BOUND = 1 << 4, /* "SSL|TLS1.x client bound as ...": certificate bind */
-    SAT_CONNF_CERT_MAP_FAILED = 1 << 5 /* "... failed to map client certificate to LDAP DN" */
+    SAT_CONNF_CERT_MAP_FAILED = 1 << 5, /* "... failed to map client certificate to LDAP DN" */
+    SAT_CONNF_COUNTED = 1 << 6   /* `concurrent` and `preopen_closed` are filled
+                                    (rows of the joiner; trace format 1.1+) */
 };
 
 typedef struct sat_ldap_conn {
@@ -181,6 +183,18 @@ typedef struct sat_ldap_conn {
     uint8_t close_code;   /* enum sat_close_code */
     uint8_t flags;        /* enum sat_ldap_conn_flags */
     uint32_t ops;         /* operations seen on the connection */
+    /* Concurrency at the instant this connection opened, as the joiner counts
+     * it in log order (SAT_CONNF_COUNTED; 0 for a row without an open line):
+     * `concurrent` connections of this server whose open line was seen were
+     * open just after this one opened (itself included), and `preopen_closed`
+     * of those without an open line (open before the input began) had closed.
+     * Connections open then = concurrent + (rows of the server without an open
+     * line) - preopen_closed, so an analyzer finds the exact peak from the rows
+     * alone, without keeping every connection's open and close times. A row
+     * emitted without a close time (still open at the end, ended by a
+     * restart) never leaves the count, as in a sweep of open/close times. */
+    uint32_t concurrent;
+    uint32_t preopen_closed;
     sat_str client_ip;    /* "local" for LDAPI */
     sat_str server_addr;  /* "to ..." address or socket path */
     sat_str tls_version;  /* "TLS1.3" */

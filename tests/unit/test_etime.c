@@ -3,8 +3,9 @@
  * through its sink, no parser: counts, quantiles and shares, SASL step and
  * AUTOBIND folding, every letter of notes=P,A, case-insensitive root DN,
  * result codes above 97, no division by zero without etimes, peak
- * concurrency (with missing open/close lines), caps with "(other)", and a
- * merge of two halves equal to a single pass.
+ * concurrency (with missing open/close lines), caps with "(other)", a
+ * merge of two halves equal to a single pass, and a 60-day span of 5 million
+ * counted connections: exact peak, series coarsened, memory bounded.
  */
 #include <math.h>
 
@@ -325,6 +326,119 @@ static void test_peak_concurrency(void)
     sat_etime_free(e);
 }
 
+/* 60 days, 5,000,000 connections as the joiner would count them (event.h:
+ * concurrent / preopen_closed in log order): one opens every 1.0368 s and
+ * lasts 10 of those steps (its close logged just before the 10th next
+ * opens), so 10 are open at a time; halfway, 40 more open at the same
+ * instant as connection B; 3 connections were open before the input began
+ * (no open line): two close at step 5, one never closes. Peak: 10 + 40 + 1
+ * at B's opening. Memory must not grow with either: no per-connection
+ * state, and the series coarsened to hours (60 days of minutes = 86,400). */
+static void test_long_span_bounded(void)
+{
+    sat_etime *e = sat_etime_create(NULL);
+    sat_event_sink k = sat_etime_sink(e);
+    const int64_t n = 5000000, dur = 10, B = 2500000, burst = 40;
+    const sat_ts_ns dt = 1036800000LL; /* 60 days / 5,000,000 */
+    uint32_t open_now = 0, pre_closed = 0;
+    uint64_t ops = 0;
+    for (int64_t i = 0; i < n; i++) {
+        sat_ts_ns t = T0 + i * dt;
+        if (i == 5) { /* the two connections without an open line close */
+            for (int64_t p = 0; p < 2; p++) {
+                sat_ldap_conn c = mkconn(900000000 + p, 0, t, SAT_LISTENER_LDAP, SAT_CLOSE_U1);
+                c.flags |= SAT_CONNF_COUNTED;
+                pre_closed++;
+                sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+            }
+        }
+        if (i >= dur) /* connection i - dur closes, logged before i opens */
+            open_now--;
+        if (i >= dur && i - dur == B) /* and so do the burst's */
+            open_now -= (uint32_t)burst;
+        int extra = i == B ? (int)burst : 0;
+        for (int x = 0; x <= extra; x++) {
+            sat_ldap_conn c = mkconn(i * 64 + x, t, t + dur * dt, SAT_LISTENER_LDAP,
+                                     SAT_CLOSE_U1);
+            c.flags |= SAT_CONNF_COUNTED;
+            c.concurrent = ++open_now;
+            c.preopen_closed = pre_closed;
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+        }
+        if (i % 100 == 0) { /* an operation every ~104 s fills the series */
+            sat_ldap_op o = mkop(SAT_OP_SRCH, i * 64, 1, t, 0, 1000000 + i % 7);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
+            ops++;
+        }
+    }
+    sat_ldap_conn c = mkconn(900000002, 0, 0, SAT_LISTENER_LDAP, SAT_CLOSE_NONE);
+    c.flags |= SAT_CONNF_COUNTED;
+    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    const sat_etime_view *v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->conns, n + burst + 3);
+    CHECK_EQ_INT(v->conns_no_open, 3);
+    CHECK_EQ_INT(v->peak_concurrent, dur + burst + 1);
+    CHECK(v->peak_at == T0 + B * dt);
+    /* 86,400 minutes -> 17,280 of 5 -> 5,760 of 15 -> 1,440 hours */
+    CHECK_EQ_INT(v->minutes_width_min, 60);
+    CHECK_EQ_INT(v->nminutes, 1440);
+    CHECK(v->minutes[1].start - v->minutes[0].start == 3600 * S);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < v->nminutes; i++)
+        sum += v->minutes[i].ops;
+    CHECK_EQ_INT(sum, ops);
+    CHECK_EQ_INT(v->all.count, ops);
+    /* 5 million connections kept 24 bytes each would be 120 MB */
+    CHECK(v->memory_bytes < 24u * 1024 * 1024);
+    sat_etime_free(e);
+}
+
+/* The counted rows give the figure the sweep gives over the same rows when
+ * opens and closes do not share a timestamp. */
+static void test_counted_equals_sweep(void)
+{
+    sat_etime *sw = sat_etime_create(NULL), *ct = sat_etime_create(NULL);
+    sat_event_sink ks = sat_etime_sink(sw), kc = sat_etime_sink(ct);
+    /* events in time order: opens of 1..6, closes, a no-open close */
+    struct { int64_t conn; sat_ts_ns open, close; } cs[] = {
+        {1, T0 + 1 * S, T0 + 4 * S}, {2, T0 + 2 * S, T0 + 9 * S},
+        {3, T0 + 3 * S, T0 + 5 * S}, {4, T0 + 6 * S, T0 + 7 * S},
+        {5, T0 + 8 * S, 0},          {6, T0 + 10 * S, T0 + 11 * S},
+        {7, 0, T0 + 7 * S + S / 2},  {8, 0, 0}};
+    size_t nc = sizeof cs / sizeof cs[0];
+    /* the joiner's counts, replayed in time order */
+    for (size_t i = 0; i < nc; i++) {
+        sat_ldap_conn c = mkconn(cs[i].conn, cs[i].open, cs[i].close, SAT_LISTENER_LDAP,
+                                 cs[i].close ? SAT_CLOSE_U1 : SAT_CLOSE_NONE);
+        sat_sink_emit(&ks, SAT_TABLE_LDAP_CONN, &c);
+        c.flags |= SAT_CONNF_COUNTED;
+        if (cs[i].open) {
+            uint32_t opened = 0, pre = 0;
+            for (size_t j = 0; j < nc; j++) {
+                if (cs[j].open && cs[j].open <= cs[i].open &&
+                    (!cs[j].close || cs[j].close > cs[i].open))
+                    opened++;
+                if (!cs[j].open && cs[j].close && cs[j].close <= cs[i].open)
+                    pre++;
+            }
+            c.concurrent = opened;
+            c.preopen_closed = pre;
+        }
+        sat_sink_emit(&kc, SAT_TABLE_LDAP_CONN, &c);
+    }
+    CHECK_EQ_INT(sat_etime_finish(sw), 0);
+    CHECK_EQ_INT(sat_etime_finish(ct), 0);
+    const sat_etime_view *a = sat_etime_get_view(sw), *b = sat_etime_get_view(ct);
+    CHECK_EQ_INT(a->peak_concurrent, 5); /* 1, 2, 3 and the two without open line at 3 s */
+    CHECK_EQ_INT(b->peak_concurrent, a->peak_concurrent);
+    CHECK(b->peak_at == a->peak_at);
+    CHECK(b->peak_at == T0 + 3 * S);
+    sat_etime_free(sw);
+    sat_etime_free(ct);
+}
+
 static void feed_mixed(sat_etime *e, int from, int to)
 {
     sat_event_sink k = sat_etime_sink(e);
@@ -472,6 +586,8 @@ int main(void)
     test_binds_notes_codes();
     test_no_etime_no_division();
     test_peak_concurrency();
+    test_counted_equals_sweep();
+    test_long_span_bounded();
     test_merge_equals_single_pass();
     test_key_cap();
     test_rejects_and_sources();

@@ -1,7 +1,8 @@
 /*
  * test_ldap_join.c - the shared joiner (parse/ldap_join.c) fed records
  * directly: pairing, DETAIL merges, unfinished and evicted requests, explicit
- * and detected restarts, idempotent finish, table growth and slot reuse.
+ * and detected restarts, idempotent finish, table growth and slot reuse,
+ * and the concurrency counts on ldap_conn rows.
  */
 #include "check.h"
 #include "p389_collect.h"
@@ -191,6 +192,46 @@ static void test_churn(void)
  * RESULT must still meet its request and the connection's bind DN, without a
  * phantom connection; a request nobody answers within the grace period is
  * unfinished. */
+static const sat_ldap_conn *find_conn(coll *c, int64_t conn)
+{
+    for (size_t i = 0; i < c->nconns; i++)
+        if (c->conns[i].conn == conn)
+            return &c->conns[i];
+    return NULL;
+}
+
+/* concurrent / preopen_closed (event.h) in log order: conn 7 has no open
+ * line and closes at 3; 10 opens and closes within second 2 (counted while
+ * open), 11 opens after that close, 12 after 7's; 13 never closes. */
+static void test_concurrency_counts(void)
+{
+    coll c;
+    memset(&c, 0, sizeof c);
+    sat_event_sink sink = coll_sink(&c);
+    sat_ldap_join *j = sat_ldap_join_create(0, &sink, 0);
+    sat_ldap_record *r = rec(SAT_REC_REQUEST, 1, 7, 1); /* 7: no open line */
+    r->op_fields.type = SAT_OP_SRCH;
+    sat_ldap_join_record(j, r);
+    CHECK_EQ_INT(sat_ldap_join_record(j, rec(SAT_REC_CONNECT, 2, 10, SAT_ABSENT)), 0);
+    CHECK_EQ_INT(sat_ldap_join_record(j, rec(SAT_REC_CLOSE, 2, 10, SAT_ABSENT)), 0);
+    CHECK_EQ_INT(sat_ldap_join_record(j, rec(SAT_REC_CONNECT, 2, 11, SAT_ABSENT)), 0);
+    CHECK_EQ_INT(sat_ldap_join_record(j, rec(SAT_REC_CLOSE, 3, 7, SAT_ABSENT)), 0);
+    CHECK_EQ_INT(sat_ldap_join_record(j, rec(SAT_REC_CONNECT, 4, 12, SAT_ABSENT)), 0);
+    CHECK_EQ_INT(sat_ldap_join_record(j, rec(SAT_REC_CONNECT, 5, 13, SAT_ABSENT)), 0);
+    CHECK_EQ_INT(sat_ldap_join_record(j, rec(SAT_REC_CLOSE, 6, 12, SAT_ABSENT)), 0);
+    CHECK_EQ_INT(sat_ldap_join_finish(j), 0);
+    const sat_ldap_conn *k;
+    CHECK((k = find_conn(&c, 7)) && (k->flags & SAT_CONNF_COUNTED) && k->open_ts == 0);
+    CHECK((k = find_conn(&c, 10)) && (k->flags & SAT_CONNF_COUNTED) && k->concurrent == 1 &&
+          k->preopen_closed == 0);
+    CHECK((k = find_conn(&c, 11)) && k->concurrent == 1 && k->preopen_closed == 0);
+    CHECK((k = find_conn(&c, 12)) && k->concurrent == 2 && k->preopen_closed == 1);
+    CHECK((k = find_conn(&c, 13)) && k->concurrent == 3 && k->preopen_closed == 1 &&
+          (k->flags & SAT_CONNF_UNCLOSED));
+    sat_ldap_join_free(j);
+    coll_free(&c);
+}
+
 static void test_result_after_close(void)
 {
     coll c;
@@ -247,6 +288,7 @@ static void test_result_after_close(void)
 
 int main(void)
 {
+    test_concurrency_counts();
     test_pairing_and_detail();
     test_result_after_close();
     test_eviction_and_restart();

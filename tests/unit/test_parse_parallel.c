@@ -73,12 +73,14 @@ static int on_reject(void *ctx, const sat_reject *r)
 static int on_op(void *ctx, const sat_ldap_op *o)
 {
     dump *d = ctx;
-    put(d, "op %lld %lld %u %u %lld %lld %d %u %u %u %u %u %d %d %lld %lld %lld %lld %d %d %d %lld",
+    put(d, "op %lld %lld %u %u %lld %lld %d %u %u %u %u %u %d %d %lld %lld %lld %lld %d %d %d %lld "
+           "%d %d",
         (long long)o->ts_ns, (long long)o->result_ts_ns, o->server, o->conn_epoch,
         (long long)o->conn, (long long)o->op, o->internal_op, o->internal_depth, o->type,
         o->scope, (unsigned)o->flags, o->notes, o->err, o->tag, (long long)o->nentries,
         (long long)o->etime, (long long)o->wtime, (long long)o->optime, o->wbusy,
-        o->wbusy_max, o->wqdepth, (long long)o->target_op);
+        o->wbusy_max, o->wqdepth, (long long)o->target_op, (int)o->entry_lines,
+        (int)o->referral_lines);
     put_str(d, "dn", o->dn);
     put_str(d, "filter", o->filter);
     put_str(d, "shape", o->filter_shape);
@@ -97,9 +99,10 @@ static int on_op(void *ctx, const sat_ldap_op *o)
 static int on_conn(void *ctx, const sat_ldap_conn *c)
 {
     dump *d = ctx;
-    put(d, "conn %lld %lld %u %u %lld %d %u %u %u %u %u", (long long)c->open_ts,
+    put(d, "conn %lld %lld %u %u %lld %d %u %u %u %u %u %d %d", (long long)c->open_ts,
         (long long)c->close_ts, c->server, c->conn_epoch, (long long)c->conn, c->fd,
-        c->client_port, c->listener, c->close_code, c->flags, c->ops);
+        c->client_port, c->listener, c->close_code, c->flags, c->ops, (int)c->concurrent,
+        (int)c->preopen_closed);
     put_str(d, "ip", c->client_ip);
     put_str(d, "to", c->server_addr);
     put_str(d, "tls", c->tls_version);
