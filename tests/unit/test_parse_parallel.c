@@ -123,8 +123,10 @@ static void quiet(void *ctx, const char *where, const char *msg)
 /* Every row of one collection of `path`, as text (caller frees). */
 static char *collect_dump(const char *path, int threads, size_t chunk, int *rc)
 {
-    dump d = {NULL, 0, 0};
-    put(&d, "%s", "");
+    dump d = {malloc(4096), 0, 4096};
+    if (!d.p)
+        abort();
+    d.p[0] = '\0';
     sat_event_sink sink = {&d, on_source, on_reject, on_op, on_conn};
     sat_collect_opts o;
     memset(&o, 0, sizeof o);
