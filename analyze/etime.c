@@ -147,6 +147,10 @@ struct sat_etime {
     uint64_t ldapi_done, ldapi_extra, ldapi_extra_root; /* of done entries */
     et_ktab sasl_mechs, failed_dn, failed_client, clients, bind_dns, bases,
         filters, ext_oids, tls_versions, attrs;
+    /* SRCH attrs lists as logged: counted whole per search (one lookup) and
+     * split into `attrs` only at finish - applications ask for the same few
+     * lists, so this saves a lookup per attribute of every search. */
+    et_ktab attr_lists;
     et_abandon *aband; /* the earliest `top` abandons, unsorted */
     size_t naband;
 
@@ -463,7 +467,7 @@ static et_ktab *ktabs(sat_etime *e, size_t i)
 {
     et_ktab *all[] = {&e->sasl_mechs, &e->failed_dn, &e->failed_client,
                       &e->clients, &e->bind_dns, &e->bases, &e->filters,
-                      &e->ext_oids, &e->tls_versions, &e->attrs};
+                      &e->ext_oids, &e->tls_versions, &e->attrs, &e->attr_lists};
     return i < sizeof all / sizeof all[0] ? all[i] : NULL;
 }
 
@@ -1038,24 +1042,59 @@ static void keep_abandon(sat_etime *e, sat_ts_ns ts, int64_t conn, int64_t opn,
     slot->client[n] = '\0';
 }
 
-static void count_attrs(sat_etime *e, sat_str attrs, const sat_ldap_op *op)
+/* Adds the figures `w` of one attrs list to each attribute it names. */
+static void split_attrs(sat_etime *e, const char *list, size_t len, const et_kv *w)
 {
     size_t i = 0;
-    while (i < attrs.len) {
-        while (i < attrs.len && (attrs.ptr[i] == ' ' || attrs.ptr[i] == ','))
+    while (i < len) {
+        while (i < len && (list[i] == ' ' || list[i] == ','))
             i++;
         size_t j = i;
-        while (j < attrs.len && attrs.ptr[j] != ' ' && attrs.ptr[j] != ',')
+        while (j < len && list[j] != ' ' && list[j] != ',')
             j++;
         if (j > i) {
             char a[128];
             size_t n = j - i < sizeof a ? j - i : sizeof a;
             for (size_t k = 0; k < n; k++)
-                a[k] = lower_ascii(attrs.ptr[i + k]);
-            ktab_add(e, &e->attrs, a, n, op);
+                a[k] = lower_ascii(list[i + k]);
+            int capped;
+            et_kv *v = (et_kv *)sat_strtab_upsert(&e->attrs.t, a, n, NULL, &capped);
+            if (!v && capped) {
+                v = &e->attrs.other;
+                fold_mark(&e->attrs.foldbits, a, n, &e->nomem);
+            }
+            if (v) {
+                v->count += w->count;
+                v->timed += w->timed;
+                v->esum += w->esum;
+            } else {
+                e->nomem = 1;
+            }
         }
         i = j;
     }
+}
+
+/* The lists counted so far, split into attributes (at finish; the lists
+ * are emptied so that a later finish or merge counts nothing twice). Lists
+ * folded past the key cap are lost to the attribute table as such: their
+ * figures go to its "other" row. */
+static void flush_attr_lists(sat_etime *e)
+{
+    et_ktab *l = &e->attr_lists;
+    for (size_t i = 0; i < l->t.n; i++)
+        split_attrs(e, sat_strtab_key(&l->t, i), sat_strtab_len(&l->t, i),
+                    (const et_kv *)sat_strtab_val(&l->t, i));
+    e->attrs.other.count += l->other.count;
+    e->attrs.other.timed += l->other.timed;
+    e->attrs.other.esum += l->other.esum;
+    ktab_free(l);
+    ktab_init(l, e->opts.max_keys);
+}
+
+static void count_attrs(sat_etime *e, sat_str attrs, const sat_ldap_op *op)
+{
+    ktab_add(e, &e->attr_lists, attrs.ptr, attrs.len, op);
 }
 
 static size_t etime_bytes(const sat_etime *e);
@@ -1944,6 +1983,7 @@ int sat_etime_finish(sat_etime *e)
     v->top = e->opts.top;
     v->root_dn = e->root_dn;
     v->minutes_width_min = (uint32_t)e->bucket_min;
+    flush_attr_lists(e);
 
     /* inputs */
     sat_etime_source_info *si = (sat_etime_source_info *)sat_arena_alloc(
