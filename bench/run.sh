@@ -7,6 +7,7 @@
 #
 # usage: bench/run.sh [--size-mb N] [--slice-mb N] [--runs N] [--build DIR] [--workdir DIR]
 #                     [--no-compress] [--compress-full] [--no-logconv] [--logconv-full]
+#                     [--full-pairs N]  (N paired logconv.pl/satscope runs on the whole log)
 # needs: a Release build (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build),
 #        /usr/bin/time (package `time`), zstd, gzip, logconv (package 389-ds-base).
 set -euo pipefail
@@ -19,6 +20,8 @@ WORK=${TMPDIR:-/tmp}/satscope-bench
 COMPRESS=1
 LOGCONV=1
 LOGCONV_FULL=0
+FULL_PAIRS=0
+FPAIR_TIMES=()
 COMPRESS_FULL=0     # zstd -19 runs at ~1 MB/s of this log text per core: sizes on the slice
 SEED=1
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --no-compress) COMPRESS=0; shift ;;
     --no-logconv) LOGCONV=0; shift ;;
     --logconv-full) LOGCONV_FULL=1; shift ;;
+    --full-pairs) FULL_PAIRS=$2; shift 2 ;;
     --compress-full) COMPRESS_FULL=1; shift ;;
     -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
@@ -133,6 +137,18 @@ if [ $HAVE_SAT = 1 ] && [ $LOGCONV = 1 ]; then
     done
 fi
 
+# the same pairing on the whole log (each logconv.pl run takes a minute or two)
+FPAIRS=()
+if [ $HAVE_SAT = 1 ] && [ $LOGCONV = 1 ]; then
+    for ((i = 0; i < FULL_PAIRS; i++)); do
+        timed 1 "$SAT" etime "$BIG"; a=$T
+        timed 1 logconv "$BIG"; l=$T
+        timed 1 "$SAT" etime "$BIG"; b=$T
+        FPAIRS+=("$(awk -v l="$l" -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", l/((a+b)/2)}')")
+        FPAIR_TIMES+=("$l/$a/$b")
+    done
+fi
+
 # ---- sizes: the trace against general-purpose compressors of the raw text (cached) ----
 CIN=$SLICE; [ $COMPRESS_FULL = 1 ] && CIN=$BIG
 CIN_BYTES=$(stat -c%s "$CIN")
@@ -183,6 +199,11 @@ if [ -n "$SAT_ETIME_SLICE" ] && [ -n "$LC_SLICE" ]; then
     if ((${#PAIRS[@]})); then
         printf 'paired runs on the slice (logconv.pl / mean of the satscope runs around it): %s\n' "${PAIRS[*]}"
         printf '%s\n' "${PAIRS[@]}" | sort -g | awk '{a[NR]=$1} END{printf "  median paired ratio: %.1fx\n", a[int((NR+1)/2)]}'
+    fi
+    if ((${#FPAIRS[@]})); then
+        printf 'paired runs on the whole log (logconv.pl / mean of the satscope runs around it): %s\n' "${FPAIRS[*]}"
+        printf '  (seconds, logconv.pl/satscope before/after: %s)\n' "${FPAIR_TIMES[*]}"
+        printf '%s\n' "${FPAIRS[@]}" | sort -g | awk '{a[NR]=$1} END{printf "  median paired ratio: %.1fx\n", a[int((NR+1)/2)]}'
     fi
     if [ -n "${LC_BIG:-}" ] && [ -n "${SB1:-}" ]; then
         awk -v l="$LC_BIG" -v a="$SB1" -v b="$SB2" 'BEGIN{printf "whole log: logconv.pl %.2f s between satscope runs of %.2f s and %.2f s: %.1fx\n", l, a, b, l/((a+b)/2)}'
