@@ -22,7 +22,7 @@
 
 #include <pthread.h>
 
-#define PP_SLOTS 8
+#define PP_SLOTS 16
 #define PP_CHUNK_DEFAULT ((size_t)64 << 10) /* records of a chunk stay in L2 */
 #define PP_LINE_MAX ((size_t)1 << 20) /* as sat_input_next_line's cut */
 #define PP_HDR_MAX 256
