@@ -107,6 +107,18 @@ static int tee_conn(void *vctx, const sat_ldap_conn *c)
     return t->inner->on_ldap_conn(t->inner->ctx, c);
 }
 
+static int tee_tcp(void *vctx, const sat_tcp_conn *c)
+{
+    const tee_ctx *t = vctx;
+    return t->inner->on_tcp_conn(t->inner->ctx, c);
+}
+
+static int tee_tls(void *vctx, const sat_tls_hs *h)
+{
+    const tee_ctx *t = vctx;
+    return t->inner->on_tls_hs(t->inner->ctx, h);
+}
+
 static void warn_stderr(void *ctx, const char *where, const char *msg)
 {
     tee_ctx *t = ctx;
@@ -126,7 +138,9 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
 
     sat_event_sink tee = {&t, tee_source, tee_reject,
                           sink->on_ldap_op ? tee_op : NULL,
-                          sink->on_ldap_conn ? tee_conn : NULL};
+                          sink->on_ldap_conn ? tee_conn : NULL,
+                          sink->on_tcp_conn ? tee_tcp : NULL,
+                          sink->on_tls_hs ? tee_tls : NULL};
     sat_collect_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.format = c->format;

@@ -721,6 +721,23 @@ static int rn_conn(void *ctx, const sat_ldap_conn *x)
     return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_LDAP_CONN, &c));
 }
 
+static int rn_tcp(void *ctx, const sat_tcp_conn *x)
+{
+    renumber *n = ctx;
+    sat_tcp_conn c = *x;
+    see_source(n, x->source);
+    c.source += n->source_base;
+    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_TCP_CONN, &c));
+}
+static int rn_tls(void *ctx, const sat_tls_hs *x)
+{
+    renumber *n = ctx;
+    sat_tls_hs c = *x;
+    see_source(n, x->source);
+    c.source += n->source_base;
+    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_TLS_HS, &c));
+}
+
 static int collect_trace(run *r, item *it)
 {
     sat_diag d;
@@ -746,7 +763,9 @@ static int collect_trace(run *r, item *it)
     n.source_base = r->next_source;
     sat_event_sink rs = {&n, rn_source, rn_reject,
                          r->sink->on_ldap_op ? rn_op : NULL,
-                         r->sink->on_ldap_conn ? rn_conn : NULL};
+                         r->sink->on_ldap_conn ? rn_conn : NULL,
+                         r->sink->on_tcp_conn ? rn_tcp : NULL,
+                         r->sink->on_tls_hs ? rn_tls : NULL};
     sat_trace_read_opts o;
     memset(&o, 0, sizeof o);
     o.from_ns = r->opts->from_ns;
@@ -758,6 +777,10 @@ static int collect_trace(run *r, item *it)
         o.tables |= 1u << SAT_TABLE_LDAP_OP;
     if (r->sink->on_ldap_conn)
         o.tables |= 1u << SAT_TABLE_LDAP_CONN;
+    if (r->sink->on_tcp_conn)
+        o.tables |= 1u << SAT_TABLE_TCP_CONN;
+    if (r->sink->on_tls_hs)
+        o.tables |= 1u << SAT_TABLE_TLS_HS;
     memset(&d, 0, sizeof d);
     int rc = sat_trace_read(tr, &o, &rs, &d);
     sat_trace_reader_close(tr);

@@ -97,6 +97,19 @@ static size_t row_strings(int table, void *row, sat_str **out)
             out[n++] = v[i];
         break;
     }
+    case SAT_TABLE_TCP_CONN: {
+        sat_tcp_conn *c = row;
+        out[n++] = &c->client_ip;
+        out[n++] = &c->server_ip;
+        break;
+    }
+    case SAT_TABLE_TLS_HS: {
+        sat_tls_hs *h = row;
+        out[n++] = &h->client_ip;
+        out[n++] = &h->server_ip;
+        out[n++] = &h->sni;
+        break;
+    }
     default:
         break;
     }
@@ -110,6 +123,8 @@ static size_t row_size(int table)
     case SAT_TABLE_REJECT: return sizeof(sat_reject);
     case SAT_TABLE_LDAP_OP: return sizeof(sat_ldap_op);
     case SAT_TABLE_LDAP_CONN: return sizeof(sat_ldap_conn);
+    case SAT_TABLE_TCP_CONN: return sizeof(sat_tcp_conn);
+    case SAT_TABLE_TLS_HS: return sizeof(sat_tls_hs);
     default: return 0;
     }
 }
@@ -311,6 +326,8 @@ static int pipe_source(void *c, const sat_source *s) { return pipe_emit(c, SAT_T
 static int pipe_reject(void *c, const sat_reject *r) { return pipe_emit(c, SAT_TABLE_REJECT, r); }
 static int pipe_op(void *c, const sat_ldap_op *o) { return pipe_emit_op(c, o); }
 static int pipe_conn(void *c, const sat_ldap_conn *x) { return pipe_emit(c, SAT_TABLE_LDAP_CONN, x); }
+static int pipe_tcp(void *c, const sat_tcp_conn *x) { return pipe_emit(c, SAT_TABLE_TCP_CONN, x); }
+static int pipe_tls(void *c, const sat_tls_hs *x) { return pipe_emit(c, SAT_TABLE_TLS_HS, x); }
 
 sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner)
 {
@@ -349,7 +366,9 @@ sat_event_sink sat_sink_pipe_sink(sat_sink_pipe *p)
     sat_event_sink s = {p, p->inner.on_source ? pipe_source : NULL,
                         p->inner.on_reject ? pipe_reject : NULL,
                         p->inner.on_ldap_op ? pipe_op : NULL,
-                        p->inner.on_ldap_conn ? pipe_conn : NULL};
+                        p->inner.on_ldap_conn ? pipe_conn : NULL,
+                        p->inner.on_tcp_conn ? pipe_tcp : NULL,
+                        p->inner.on_tls_hs ? pipe_tls : NULL};
     return s;
 }
 

@@ -108,11 +108,62 @@ static const sat_column_def conn_cols[] = {
 static const int64_t conn_absent[] = {0, 0, 0, 0, 0, SAT_ABSENT, 0, 0, 0, 0, 0,
                                       0, 0, 0, 0, 0, 0, 0, 0, 0};
 
+/* format 1.2: the wire tables */
+static const sat_column_def tcp_cols[] = {
+    COL(sat_tcp_conn, syn_ts, SAT_COL_TS),
+    COL(sat_tcp_conn, end_ts, SAT_COL_TS),
+    COL(sat_tcp_conn, source, SAT_COL_I32),
+    COL(sat_tcp_conn, flow, SAT_COL_I32),
+    COL(sat_tcp_conn, client_ip, SAT_COL_STR),
+    COL(sat_tcp_conn, server_ip, SAT_COL_STR),
+    COL(sat_tcp_conn, client_port, SAT_COL_U16),
+    COL(sat_tcp_conn, server_port, SAT_COL_U16),
+    COL(sat_tcp_conn, end, SAT_COL_U8),
+    COL(sat_tcp_conn, flags, SAT_COL_U8),
+    COL(sat_tcp_conn, syn_retrans, SAT_COL_U16),
+    COL(sat_tcp_conn, rtt, SAT_COL_I64),
+    COL(sat_tcp_conn, bytes_c2s, SAT_COL_I64),
+    COL(sat_tcp_conn, bytes_s2c, SAT_COL_I64),
+    COL(sat_tcp_conn, pkts_c2s, SAT_COL_I32),
+    COL(sat_tcp_conn, pkts_s2c, SAT_COL_I32),
+    COL(sat_tcp_conn, retrans, SAT_COL_I32),
+    COL(sat_tcp_conn, out_of_order, SAT_COL_I32),
+    COL(sat_tcp_conn, last_c2s_to_end, SAT_COL_I64),
+};
+static const int64_t tcp_absent[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                     0, SAT_ABSENT, 0, 0, 0, 0, 0, 0, SAT_ABSENT};
+
+static const sat_column_def tls_cols[] = {
+    COL(sat_tls_hs, ts, SAT_COL_TS),
+    COL(sat_tls_hs, server_hello_ts, SAT_COL_TS),
+    COL(sat_tls_hs, done_ts, SAT_COL_TS),
+    COL(sat_tls_hs, source, SAT_COL_I32),
+    COL(sat_tls_hs, flow, SAT_COL_I32),
+    COL(sat_tls_hs, client_ip, SAT_COL_STR),
+    COL(sat_tls_hs, server_ip, SAT_COL_STR),
+    COL(sat_tls_hs, client_port, SAT_COL_U16),
+    COL(sat_tls_hs, server_port, SAT_COL_U16),
+    COL(sat_tls_hs, sni, SAT_COL_STR),
+    COL(sat_tls_hs, offered_version, SAT_COL_U16),
+    COL(sat_tls_hs, version, SAT_COL_U16),
+    COL(sat_tls_hs, cipher, SAT_COL_U16),
+    COL(sat_tls_hs, outcome, SAT_COL_U8),
+    COL(sat_tls_hs, resumed_by, SAT_COL_U8),
+    COL(sat_tls_hs, offered, SAT_COL_U8),
+    COL(sat_tls_hs, flags, SAT_COL_U8),
+    COL(sat_tls_hs, alert, SAT_COL_I32),
+    COL(sat_tls_hs, duration, SAT_COL_I64),
+};
+static const int64_t tls_absent[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                     0, 0, 0, 0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT};
+
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 _Static_assert(NCOLS(source_cols) == NCOLS(source_absent), "source absent");
 _Static_assert(NCOLS(reject_cols) == NCOLS(reject_absent), "reject absent");
 _Static_assert(NCOLS(op_cols) == NCOLS(op_absent), "op absent");
 _Static_assert(NCOLS(conn_cols) == NCOLS(conn_absent), "conn absent");
+_Static_assert(NCOLS(tcp_cols) == NCOLS(tcp_absent), "tcp absent");
+_Static_assert(NCOLS(tls_cols) == NCOLS(tls_absent), "tls absent");
 _Static_assert(NCOLS(op_cols) <= SAT_MAX_COLS_TABLE, "writer column bound");
 
 static const sat_table_def tables[SAT_TABLE__COUNT] = {
@@ -124,9 +175,12 @@ static const sat_table_def tables[SAT_TABLE__COUNT] = {
      NCOLS(op_cols)},
     {"ldap_conn", SAT_TABLE_LDAP_CONN, sizeof(sat_ldap_conn), "open_ts",
      conn_cols, NCOLS(conn_cols)},
+    {"tcp_conn", SAT_TABLE_TCP_CONN, sizeof(sat_tcp_conn), "syn_ts", tcp_cols,
+     NCOLS(tcp_cols)},
+    {"tls_hs", SAT_TABLE_TLS_HS, sizeof(sat_tls_hs), "ts", tls_cols, NCOLS(tls_cols)},
 };
 static const int64_t *const absents[SAT_TABLE__COUNT] = {
-    source_absent, reject_absent, op_absent, conn_absent};
+    source_absent, reject_absent, op_absent, conn_absent, tcp_absent, tls_absent};
 
 const sat_table_def *sat_table_get(int table_id)
 {

@@ -768,6 +768,8 @@ typedef union anyrow {
     sat_reject j;
     sat_ldap_op o;
     sat_ldap_conn c;
+    sat_tcp_conn t;
+    sat_tls_hs h;
 } anyrow;
 
 static int read_block(sat_trace_reader *r, size_t bi, const sat_trace_read_opts *o,

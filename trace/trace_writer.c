@@ -929,6 +929,14 @@ static int sink_conn(void *ctx, const sat_ldap_conn *c)
 {
     return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_LDAP_CONN, c);
 }
+static int sink_tcp(void *ctx, const sat_tcp_conn *c)
+{
+    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_TCP_CONN, c);
+}
+static int sink_tls(void *ctx, const sat_tls_hs *h)
+{
+    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_TLS_HS, h);
+}
 
 sat_event_sink sat_trace_writer_sink(sat_trace_writer *w)
 {
@@ -938,6 +946,8 @@ sat_event_sink sat_trace_writer_sink(sat_trace_writer *w)
     s.on_reject = sink_reject;
     s.on_ldap_op = sink_op;
     s.on_ldap_conn = sink_conn;
+    s.on_tcp_conn = sink_tcp;
+    s.on_tls_hs = sink_tls;
     return s;
 }
 

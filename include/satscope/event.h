@@ -30,7 +30,9 @@ enum sat_table {
     SAT_TABLE_REJECT = 1,
     SAT_TABLE_LDAP_OP = 2,
     SAT_TABLE_LDAP_CONN = 3,
-    /* later issues: http_req, tls_hs, tcp_conn, crash, frame, monitor */
+    SAT_TABLE_TCP_CONN = 4,
+    SAT_TABLE_TLS_HS = 5,
+    /* later issues: http_req, crash, frame, monitor */
     SAT_TABLE__COUNT
 };
 
@@ -229,6 +231,106 @@ typedef struct sat_reject {
     sat_str excerpt;   /* the start of the offending line, sanitised */
 } sat_reject;
 
+/* ---- tcp_conn: one TCP connection seen on the wire ------------------------------
+ * Client = the side that sent the first SYN; when the capture starts after the
+ * SYN, the side with the higher port (flag SAT_TCPF_NO_SYN says it is a guess). */
+enum sat_tcp_end {
+    SAT_TCP_END_NONE = 0,   /* still open when the capture ended */
+    SAT_TCP_END_FIN_CLIENT, /* the client sent the first FIN */
+    SAT_TCP_END_FIN_SERVER,
+    SAT_TCP_END_RST_CLIENT, /* a RST ended it, sent by the client */
+    SAT_TCP_END_RST_SERVER,
+    SAT_TCP_END_IDLE,       /* expired: no packet for the idle timeout */
+    SAT_TCP_END_EVICTED,    /* evicted at the flow table's capacity */
+    SAT_TCP_END__COUNT
+};
+static inline const char *sat_tcp_end_name(int e)
+{
+    static const char *const names[SAT_TCP_END__COUNT] = {
+        "open", "fin-client", "fin-server", "rst-client", "rst-server", "idle", "evicted"};
+    return (e >= 0 && e < SAT_TCP_END__COUNT) ? names[e] : "?";
+}
+enum sat_tcp_conn_flags {
+    SAT_TCPF_NO_SYN = 1 << 0,     /* started before the capture: roles guessed */
+    SAT_TCPF_SYNACK = 1 << 1,     /* the server answered the SYN */
+    SAT_TCPF_TLS = 1 << 2,        /* TLS records seen (by content, any port) */
+    SAT_TCPF_LDAP = 1 << 3,       /* LDAP messages seen */
+    SAT_TCPF_TRUNCATED = 1 << 4,  /* payload missing (snaplen or lost segments) */
+    SAT_TCPF_IPV6 = 1 << 5
+};
+
+typedef struct sat_tcp_conn {
+    sat_ts_ns syn_ts;        /* the first SYN; the first packet if SAT_TCPF_NO_SYN */
+    sat_ts_ns end_ts;        /* the FIN/RST that ended it, else the last packet */
+    uint32_t source;         /* sat_source.id of the capture */
+    uint32_t flow;           /* flow number within the source, from 1; tls_hs and
+                                ldap rows of this connection carry it */
+    sat_str client_ip, server_ip; /* text form ("10.0.0.1", "2001:db8::1") */
+    uint16_t client_port, server_port;
+    uint8_t end;             /* enum sat_tcp_end */
+    uint8_t flags;           /* enum sat_tcp_conn_flags */
+    uint16_t syn_retrans;    /* SYNs sent again by the client */
+    sat_dur_ns rtt;          /* SYN -> ACK of the SYN/ACK (the client's first ACK),
+                                SAT_ABSENT if not seen */
+    uint64_t bytes_c2s, bytes_s2c; /* TCP payload bytes, retransmissions excluded */
+    uint32_t pkts_c2s, pkts_s2c;
+    uint32_t retrans;        /* segments carrying bytes already seen */
+    uint32_t out_of_order;   /* segments that arrived ahead of a gap */
+    sat_dur_ns last_c2s_to_end; /* from the client's last payload to the end,
+                                   SAT_ABSENT if it sent none */
+} sat_tcp_conn;
+
+/* ---- tls_hs: the first TLS handshake of a connection (RFC 5246, RFC 8446) ------ */
+enum sat_tls_outcome {
+    SAT_TLS_FULL = 1,       /* a full handshake (certificate / key exchange) */
+    SAT_TLS_RESUMED,        /* abbreviated: session id, ticket or PSK accepted */
+    SAT_TLS_FAILED,         /* an alert ended the handshake */
+    SAT_TLS_INCOMPLETE,     /* a ClientHello never answered by a ServerHello before
+                               the client closed or the capture ended */
+    SAT_TLS_OUTCOME__COUNT
+};
+static inline const char *sat_tls_outcome_name(int o)
+{
+    static const char *const names[SAT_TLS_OUTCOME__COUNT] = {"?", "full", "resumed", "failed",
+                                                              "incomplete"};
+    return (o > 0 && o < SAT_TLS_OUTCOME__COUNT) ? names[o] : "?";
+}
+enum sat_tls_resume {        /* how it was resumed (offered: bits of these) */
+    SAT_TLS_RESUME_NONE = 0,
+    SAT_TLS_RESUME_SESSION_ID = 1,
+    SAT_TLS_RESUME_TICKET = 2,
+    SAT_TLS_RESUME_PSK = 4
+};
+enum sat_tls_hs_flags {
+    SAT_TLSF_HRR = 1 << 0,        /* a HelloRetryRequest was sent (not a 2nd handshake) */
+    SAT_TLSF_SSL2_HELLO = 1 << 1, /* SSLv2-format ClientHello */
+    SAT_TLSF_NO_CLIENT_HELLO = 1 << 2, /* capture started after the ClientHello */
+    SAT_TLSF_RENEGOTIATED = 1 << 3,    /* more handshakes followed (not counted) */
+    SAT_TLSF_DTLS = 1 << 4
+};
+
+typedef struct sat_tls_hs {
+    sat_ts_ns ts;            /* the ClientHello (the ServerHello if no ClientHello) */
+    sat_ts_ns server_hello_ts; /* 0 if none */
+    sat_ts_ns done_ts;       /* handshake end: the server's Finished (1.2) / the
+                                client's Finished (1.3) or first app data; 0 if not */
+    uint32_t source, flow;   /* as in tcp_conn */
+    sat_str client_ip, server_ip;
+    uint16_t client_port, server_port;
+    sat_str sni;             /* server_name, SAT_STR_NONE if not sent */
+    uint16_t offered_version; /* highest the client offered (supported_versions
+                                 or legacy_version), 0 if unknown */
+    uint16_t version;        /* chosen (0x0304 for 1.3, 0x7e01 etc. kept as sent),
+                                0 without ServerHello */
+    uint16_t cipher;         /* chosen suite, 0 without ServerHello */
+    uint8_t outcome;         /* enum sat_tls_outcome */
+    uint8_t resumed_by;      /* enum sat_tls_resume (one value) */
+    uint8_t offered;         /* enum sat_tls_resume bits the client offered */
+    uint8_t flags;           /* enum sat_tls_hs_flags */
+    int32_t alert;           /* alert description that ended it, SAT_ABSENT if none */
+    sat_dur_ns duration;     /* ClientHello -> done_ts, SAT_ABSENT if not both */
+} sat_tls_hs;
+
 /* ---- sink ---------------------------------------------------------------------
  * A consumer of events. Any callback may be NULL (that table is not wanted).
  * A callback returns SAT_OK, or a negative status that the producer forwards
@@ -239,6 +341,8 @@ typedef struct sat_event_sink {
     int (*on_reject)(void *ctx, const sat_reject *r);
     int (*on_ldap_op)(void *ctx, const sat_ldap_op *op);
     int (*on_ldap_conn)(void *ctx, const sat_ldap_conn *c);
+    int (*on_tcp_conn)(void *ctx, const sat_tcp_conn *c);
+    int (*on_tls_hs)(void *ctx, const sat_tls_hs *h);
 } sat_event_sink;
 
 /* Hand one row of table `t` to the matching callback. */
@@ -253,6 +357,10 @@ static inline int sat_sink_emit(const sat_event_sink *s, int t, const void *row)
         return s->on_ldap_op ? s->on_ldap_op(s->ctx, (const sat_ldap_op *)row) : 0;
     case SAT_TABLE_LDAP_CONN:
         return s->on_ldap_conn ? s->on_ldap_conn(s->ctx, (const sat_ldap_conn *)row) : 0;
+    case SAT_TABLE_TCP_CONN:
+        return s->on_tcp_conn ? s->on_tcp_conn(s->ctx, (const sat_tcp_conn *)row) : 0;
+    case SAT_TABLE_TLS_HS:
+        return s->on_tls_hs ? s->on_tls_hs(s->ctx, (const sat_tls_hs *)row) : 0;
     default:
         return SAT_E_USAGE;
     }

@@ -33,6 +33,8 @@ typedef union anyrow {
     sat_reject j;
     sat_ldap_op o;
     sat_ldap_conn c;
+    sat_tcp_conn t;
+    sat_tls_hs h;
 } anyrow;
 
 /* Row i of table t, deterministic, with edge values sprinkled in. */
@@ -124,6 +126,52 @@ static void gen_row(int t, uint64_t i, anyrow *r, int monotonic)
         c->bind_dn = pick(dns, 5, i, 0);
         break;
     }
+    case SAT_TABLE_TCP_CONN: { /* 1.2 */
+        sat_tcp_conn *c = &r->t;
+        c->syn_ts = base + (int64_t)i * 1000000;
+        c->end_ts = i % 4 ? c->syn_ts + 5000000 : 0;
+        c->source = (uint32_t)(i % 2);
+        c->flow = (uint32_t)i + 1;
+        c->client_ip = pick(ips, 4, i, 0);
+        c->server_ip = sat_str_cstr("127.0.0.1");
+        c->client_port = (uint16_t)(40000 + i);
+        c->server_port = 636;
+        c->end = (uint8_t)(i % SAT_TCP_END__COUNT);
+        c->flags = (uint8_t)(i % 64);
+        c->syn_retrans = (uint16_t)(i % 3 == 0 ? 65535 : i % 3);
+        c->rtt = i % 5 == 0 ? SAT_ABSENT : 45000 + (int64_t)i;
+        c->bytes_c2s = i == 3 ? UINT64_MAX : i * 517;
+        c->bytes_s2c = i * 4096;
+        c->pkts_c2s = (uint32_t)i;
+        c->pkts_s2c = i == 4 ? UINT32_MAX : (uint32_t)i * 2;
+        c->retrans = (uint32_t)(i % 7);
+        c->out_of_order = (uint32_t)(i % 11);
+        c->last_c2s_to_end = i % 6 == 0 ? SAT_ABSENT : 1000 * (int64_t)i;
+        break;
+    }
+    case SAT_TABLE_TLS_HS: { /* 1.2 */
+        sat_tls_hs *h = &r->h;
+        h->ts = base + (int64_t)i * 2000000;
+        h->server_hello_ts = i % 5 == 4 ? 0 : h->ts + 300000;
+        h->done_ts = i % 5 >= 3 ? 0 : h->ts + 900000;
+        h->source = 0;
+        h->flow = (uint32_t)i + 1;
+        h->client_ip = pick(ips, 4, i, 0);
+        h->server_ip = sat_str_cstr("::1");
+        h->client_port = (uint16_t)(50000 + i);
+        h->server_port = 443;
+        h->sni = i % 3 ? sat_str_cstr("ldap.example.com") : SAT_STR_NONE;
+        h->offered_version = 0x0304;
+        h->version = i % 5 == 4 ? 0 : i % 2 ? 0x0304 : 0x7e01;
+        h->cipher = i % 5 == 4 ? 0 : 0x1302;
+        h->outcome = (uint8_t)(1 + i % 4);
+        h->resumed_by = h->outcome == SAT_TLS_RESUMED ? SAT_TLS_RESUME_PSK : 0;
+        h->offered = (uint8_t)(i % 8);
+        h->flags = (uint8_t)(i % 32);
+        h->alert = h->outcome == SAT_TLS_FAILED ? 40 : SAT_ABSENT;
+        h->duration = h->done_ts ? h->done_ts - h->ts : SAT_ABSENT;
+        break;
+    }
     }
 }
 
@@ -183,10 +231,12 @@ static int cb_source(void *c, const sat_source *s) { return on_any(c, SAT_TABLE_
 static int cb_reject(void *c, const sat_reject *s) { return on_any(c, SAT_TABLE_REJECT, s); }
 static int cb_op(void *c, const sat_ldap_op *s) { return on_any(c, SAT_TABLE_LDAP_OP, s); }
 static int cb_conn(void *c, const sat_ldap_conn *s) { return on_any(c, SAT_TABLE_LDAP_CONN, s); }
+static int cb_tcp(void *c, const sat_tcp_conn *s) { return on_any(c, SAT_TABLE_TCP_CONN, s); }
+static int cb_tls(void *c, const sat_tls_hs *s) { return on_any(c, SAT_TABLE_TLS_HS, s); }
 
 static sat_event_sink make_sink(rctx *x)
 {
-    sat_event_sink s = {x, cb_source, cb_reject, cb_op, cb_conn};
+    sat_event_sink s = {x, cb_source, cb_reject, cb_op, cb_conn, cb_tcp, cb_tls};
     return s;
 }
 
@@ -261,7 +311,7 @@ static void test_round_trip(uint32_t rpb)
 {
     char path[128];
     path_of(path, sizeof path, "rt.sat");
-    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111};
+    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222};
     CHECK_EQ_INT(write_trace(path, counts, rpb, 0), 0);
     char partial[160];
     snprintf(partial, sizeof partial, "%s.partial", path);
@@ -282,8 +332,8 @@ static void test_round_trip(uint32_t rpb)
     sat_trace_stat st;
     CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
     CHECK(st.complete);
-    CHECK_EQ_INT(st.format_version, (1u << 16) | 1u); /* 1.1 */
-    CHECK_EQ_INT(st.ntables, 4);
+    CHECK_EQ_INT(st.format_version, (1u << 16) | 2u); /* 1.2 */
+    CHECK_EQ_INT(st.ntables, SAT_TABLE__COUNT);
     const sat_table_stat *ops = &st.tables[SAT_TABLE_LDAP_OP];
     CHECK_EQ_STR(ops->name, "ldap_op");
     CHECK_EQ_INT(ops->rows, 1000);

@@ -1,0 +1,126 @@
+/*
+ * wire.h - packets and TCP streams: the contract between the capture reader
+ * (collect/capture.c, libpcap), the packet decoder and flow table (parse/), and
+ * the stream dissectors (TLS, LDAP) that turn a connection's bytes into rows.
+ *
+ *   capture --frame--> sat_pkt_decode --sat_packet--> sat_flow_packet
+ *       --in-order bytes per direction--> sat_stream_dissector --> rows (sink/joiner)
+ *
+ * Everything here decodes untrusted bytes: bounds-checked (base.h sat_cursor),
+ * never reads past the captured length, never aborts; parse/ does no I/O.
+ * Specs: RFC 791/8200 (IPv4/IPv6), RFC 9293 (TCP), RFC 5246/8446 (TLS 1.2/1.3),
+ * RFC 4511 (LDAPv3), pcap LINKTYPE_ values (tcpdump.org/linktypes.html).
+ */
+#ifndef SATSCOPE_WIRE_H
+#define SATSCOPE_WIRE_H
+
+#include "satscope/event.h"
+#include "satscope/parse.h"
+
+/* ---- one packet --------------------------------------------------------------- */
+enum sat_tcp_flag_bits {
+    SAT_TCP_FIN = 0x01, SAT_TCP_SYN = 0x02, SAT_TCP_RST = 0x04,
+    SAT_TCP_PSH = 0x08, SAT_TCP_ACK = 0x10
+};
+
+typedef struct sat_packet {
+    sat_ts_ns ts;
+    uint64_t number;          /* 1-based position in the capture (rejects name it) */
+    uint8_t ip_version;       /* 4 or 6 */
+    uint8_t src[16], dst[16]; /* addresses; IPv4 in the first 4 bytes */
+    uint16_t sport, dport;
+    uint32_t seq, ack;
+    uint8_t tcp_flags;        /* enum sat_tcp_flag_bits */
+    const uint8_t *payload;   /* TCP payload present in the capture (view into
+                                 the frame: valid as long as the frame) */
+    size_t payload_len;       /* bytes present */
+    size_t payload_wire_len;  /* bytes on the wire (from the IP length); more
+                                 than payload_len when the snaplen cut it */
+} sat_packet;
+
+/* Result of sat_pkt_decode besides SAT_OK / negative errors. */
+#define SAT_PKT_NOT_TCP 1 /* a valid frame that is not TCP over IP (ARP, UDP...):
+                             skipped and counted, not an error */
+
+/* Decodes one captured frame of pcap link type `linktype` (1 Ethernet with
+ * 802.1Q/QinAD tags, 113 Linux cooked v1, 276 Linux cooked v2, 101/12/14 raw
+ * IP, 0 BSD loopback/null, 108 OpenBSD loop) down to TCP. Returns SAT_OK with
+ * *pkt filled (pkt->number and pkt->ts are left as the caller set them),
+ * SAT_PKT_NOT_TCP, SAT_E_UNSUPPORTED (link type), or SAT_E_FORMAT /
+ * SAT_E_TRUNCATED with *why set to a short static sentence. */
+int sat_pkt_decode(int linktype, const uint8_t *frame, size_t caplen, sat_packet *pkt,
+                   const char **why);
+
+/* ---- stream dissectors -------------------------------------------------------------
+ * A plug-in that reads one TCP connection's bytes, in order, per direction. */
+typedef struct sat_flow_info {
+    uint32_t source, flow;       /* as in sat_tcp_conn */
+    sat_str client_ip, server_ip;/* owned by the flow table, valid until the
+                                    dissector is destroyed */
+    uint16_t client_port, server_port;
+} sat_flow_info;
+
+typedef struct sat_wire_ctx {
+    const sat_event_sink *sink;  /* rows (tls_hs, rejects) go here */
+    sat_ldap_join *join;         /* LDAP records go here (conn = flow number,
+                                    op = message id); may be NULL */
+    uint32_t source;             /* sat_source.id of the capture */
+} sat_wire_ctx;
+
+enum sat_stream_dir { SAT_DIR_C2S = 0, SAT_DIR_S2C = 1 };
+
+/* Returned by data() when the protocol switches to TLS from the next byte of
+ * both directions on (LDAP StartTLS answered with success): the flow table
+ * ends this dissector and gives the rest to the TLS dissector. */
+#define SAT_STREAM_UPGRADE_TLS 2
+
+typedef struct sat_stream_dissector {
+    const char *name;            /* "tls", "ldap" */
+    /* Confidence 0..100 that a connection whose first payload bytes (in
+     * direction dir) are buf is this protocol. Content first; the port only
+     * breaks ties. */
+    int (*sniff)(const uint8_t *buf, size_t len, int dir, uint16_t server_port);
+    void *(*create)(const sat_flow_info *flow, const sat_wire_ctx *ctx); /* NULL: no memory */
+    /* Bytes of one direction, in order, as they arrived (ts of their segment).
+     * Returns SAT_OK, SAT_STREAM_UPGRADE_TLS, or a negative status (sink error
+     * or no memory; malformed bytes are the dissector's business: it gives up
+     * on the flow quietly or reports a reject, and returns SAT_OK). */
+    int (*data)(void *st, int dir, sat_ts_ns ts, const uint8_t *p, size_t n);
+    /* n bytes of direction dir are missing (lost, or cut by the snaplen). */
+    int (*gap)(void *st, int dir, sat_ts_ns ts, size_t n);
+    /* The connection ended: how = enum sat_tcp_end; emits what is pending. */
+    int (*end)(void *st, int how, sat_ts_ns ts);
+    void (*destroy)(void *st);   /* NULL is fine */
+} sat_stream_dissector;
+
+/* NULL-terminated registry (parse/stream_registry.c). */
+const sat_stream_dissector *const *sat_stream_dissectors(void);
+const sat_stream_dissector *sat_stream_dissector_by_name(const char *name);
+
+/* ---- the flow table (parse/tcp_flow.c) -------------------------------------------
+ * Tracks TCP connections in bounded memory, reassembles each direction into
+ * order (a bounded window of out-of-order segments; beyond it, a gap), picks a
+ * dissector per connection by content, and emits one tcp_conn row per
+ * connection into ctx->sink when it ends (FIN/RST seen both ways or a RST,
+ * idle timeout, eviction at capacity, or finish). */
+typedef struct sat_flow_opts {
+    size_t max_flows;          /* 0 = 100,000 */
+    sat_dur_ns idle_timeout;   /* 0 = 300 s of capture time without a packet */
+    uint16_t ldap_port;        /* non-zero: LDAP on this port whatever the content */
+} sat_flow_opts;
+
+typedef struct sat_flow_stats {
+    uint64_t packets, not_tcp, flows, evicted, expired, gaps_bytes;
+} sat_flow_stats;
+
+typedef struct sat_flow_table sat_flow_table;
+/* ctx and its sink/join are borrowed: they must outlive the table. */
+sat_flow_table *sat_flow_table_create(const sat_flow_opts *opts, const sat_wire_ctx *ctx);
+/* One decoded packet (in capture order). Returns SAT_OK or a sink's status. */
+int sat_flow_packet(sat_flow_table *t, const sat_packet *p);
+/* End of the capture at end_ts: every open connection ends (SAT_TCP_END_NONE). */
+int sat_flow_finish(sat_flow_table *t, sat_ts_ns end_ts);
+void sat_flow_get_stats(const sat_flow_table *t, sat_flow_stats *out);
+void sat_flow_table_free(sat_flow_table *t); /* NULL is fine */
+
+#endif /* SATSCOPE_WIRE_H */
