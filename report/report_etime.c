@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "satscope/report.h"
+#include "text_table.h"
 
 #define DUR_DECIMALS 9  /* JSON seconds: nanosecond resolution */
 #define TXT_DECIMALS 6  /* text seconds: microseconds */
@@ -155,108 +156,6 @@ static void fmt_duration(char *buf, size_t n, double s)
         snprintf(buf, n, "%ss", fs);
 }
 
-/* ---- text tables ---------------------------------------------------------------------- */
-
-#define TBL_MAXCOL 16
-
-typedef struct tbl {
-    int ncol;
-    char right[TBL_MAXCOL]; /* 1: right-aligned (numbers) */
-    char **cells;           /* row-major, malloc'd strings */
-    size_t nrows, cap;
-    int err;
-} tbl;
-
-static void tbl_init(tbl *t, const char *spec)
-{
-    /* spec: one char per column, 'l' or 'r' */
-    memset(t, 0, sizeof *t);
-    t->ncol = (int)strlen(spec);
-    if (t->ncol > TBL_MAXCOL)
-        t->ncol = TBL_MAXCOL;
-    for (int i = 0; i < t->ncol; i++)
-        t->right[i] = spec[i] == 'r';
-}
-
-static void tbl_row(tbl *t, const char *const *vals)
-{
-    if (t->err)
-        return;
-    if (t->nrows == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 16;
-        char **n = (char **)realloc(t->cells, nc * (size_t)t->ncol * sizeof *n);
-        if (!n) {
-            t->err = 1;
-            return;
-        }
-        t->cells = n;
-        t->cap = nc;
-    }
-    for (int c = 0; c < t->ncol; c++) {
-        const char *v = vals[c] ? vals[c] : "";
-        /* keep tables on one line per row: control bytes become '?' */
-        size_t l = strlen(v);
-        char *p = (char *)malloc(l + 1);
-        if (!p) {
-            t->err = 1;
-            for (int k = 0; k < c; k++)
-                free(t->cells[t->nrows * (size_t)t->ncol + (size_t)k]);
-            return;
-        }
-        for (size_t i = 0; i < l; i++)
-            p[i] = ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) ? '?' : v[i];
-        p[l] = '\0';
-        t->cells[t->nrows * (size_t)t->ncol + (size_t)c] = p;
-    }
-    t->nrows++;
-}
-
-/* Display width: UTF-8 continuation bytes do not count. */
-static size_t disp_width(const char *s)
-{
-    size_t w = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            w++;
-    return w;
-}
-
-static void tbl_print(tbl *t, FILE *out, const char *indent)
-{
-    size_t w[TBL_MAXCOL] = {0};
-    for (size_t r = 0; r < t->nrows; r++)
-        for (int c = 0; c < t->ncol; c++) {
-            size_t l = disp_width(t->cells[r * (size_t)t->ncol + (size_t)c]);
-            if (l > w[c])
-                w[c] = l;
-        }
-    for (size_t r = 0; r < t->nrows; r++) {
-        fputs(indent, out);
-        /* no trailing blanks: the row ends at its last non-empty cell */
-        int lastc = t->ncol - 1;
-        while (lastc > 0 && !t->right[lastc] && !*t->cells[r * (size_t)t->ncol + (size_t)lastc])
-            lastc--;
-        for (int c = 0; c <= lastc; c++) {
-            const char *v = t->cells[r * (size_t)t->ncol + (size_t)c];
-            size_t pad = w[c] - disp_width(v);
-            int last = c == lastc;
-            if (t->right[c])
-                fprintf(out, "%*s%s", (int)pad, "", v);
-            else if (last)
-                fputs(v, out);
-            else
-                fprintf(out, "%s%*s", v, (int)pad, "");
-            if (!last)
-                fputs("  ", out);
-        }
-        fputc('\n', out);
-    }
-    for (size_t i = 0; i < t->nrows * (size_t)t->ncol; i++)
-        free(t->cells[i]);
-    free(t->cells);
-    t->cells = NULL;
-    t->nrows = t->cap = 0;
-}
 
 /* small formatting helpers with their own rotating buffers */
 #define NBUF 64
@@ -336,15 +235,15 @@ static void print_kv(FILE *out, fbufs *f, const char *title, const sat_etime_kvl
         return;
     }
     tbl t;
-    tbl_init(&t, "rrl");
+    sat_tbl_init(&t, "rrl");
     const char *h[3] = {"count", "etime total", keyname};
-    tbl_row(&t, h);
+    sat_tbl_row(&t, h);
     for (size_t i = 0; i < l->n; i++) {
         const char *v[3] = {fu(f, l->rows[i].count), fs_(f, l->rows[i].total_s, 3),
                             l->rows[i].key};
-        tbl_row(&t, v);
+        sat_tbl_row(&t, v);
     }
-    tbl_print(&t, out, "  ");
+    sat_tbl_print(&t, out, "  ");
     if (l->folded)
         fprintf(out, "  (about %llu more distinct keys past the table cap were counted as \"(other)\")\n",
                 (unsigned long long)l->folded);
@@ -374,19 +273,19 @@ static int render_text(const sat_etime_view *v, FILE *out)
     if (v->nsources) {
         fputs("\nInputs\n", out);
         tbl t;
-        tbl_init(&t, "llrrl");
+        sat_tbl_init(&t, "llrrl");
         const char *h[5] = {"format", "compression", "lines", "rejected", "path"};
-        tbl_row(&t, h);
+        sat_tbl_row(&t, h);
         for (size_t i = 0; i < v->nsources; i++) {
             const sat_etime_source_info *s = &v->sources[i];
             const char *r[5] = {s->format, s->compression, fu(&f, s->lines),
                                 fu(&f, s->rejects),
                                 s->path};
-            tbl_row(&t, r);
+            sat_tbl_row(&t, r);
             if (s->truncated)
                 fprintf(out, "  warning: %s ended early (truncated or unreadable)\n", s->path);
         }
-        tbl_print(&t, out, "  ");
+        sat_tbl_print(&t, out, "  ");
     }
     if (v->rejects) {
         fprintf(out, "\nRejected lines: %llu", (unsigned long long)v->rejects);
@@ -409,20 +308,20 @@ static int render_text(const sat_etime_view *v, FILE *out)
     fputs("\nWhere the time went, by operation type (etime, wtime, optime in seconds)\n", out);
     {
         tbl t;
-        tbl_init(&t, "lrrrrrrrrrrrrr");
+        sat_tbl_init(&t, "lrrrrrrrrrrrrr");
         const char *h[14];
         memcpy(h, row_header, sizeof h);
         h[0] = "op";
-        tbl_row(&t, h);
+        sat_tbl_row(&t, h);
         for (size_t i = 0; i < v->nops_rows; i++) {
             const char *c[14];
             row_cells(&f, &v->ops_rows[i], c);
-            tbl_row(&t, c);
+            sat_tbl_row(&t, c);
         }
         const char *c[14];
         row_cells(&f, &v->all, c);
-        tbl_row(&t, c);
-        tbl_print(&t, out, "  ");
+        sat_tbl_row(&t, c);
+        sat_tbl_print(&t, out, "  ");
         fputs("  (\"all\": every operation with a RESULT. UNBIND, AUTOBIND and unfinished\n"
               "   operations have no RESULT: counted, no timings. share = the group's total\n"
               "   etime / all's total etime)\n",
@@ -440,20 +339,20 @@ static int render_text(const sat_etime_view *v, FILE *out)
                     show, v->ngroups);
         fputc('\n', out);
         tbl t;
-        tbl_init(&t, "rrrrrrrrrrrrrl");
+        sat_tbl_init(&t, "rrrrrrrrrrrrrl");
         const char *h[14];
         memcpy(h, row_header + 1, 13 * sizeof *h);
         h[13] = sat_etime_by_name(v->by);
-        tbl_row(&t, h);
+        sat_tbl_row(&t, h);
         for (size_t i = 0; i < show; i++) {
             const char *c[14];
             row_cells(&f, &v->groups[i], c);
             const char *r[14];
             memcpy(r, c + 1, 13 * sizeof *r);
             r[13] = c[0];
-            tbl_row(&t, r);
+            sat_tbl_row(&t, r);
         }
-        tbl_print(&t, out, "  ");
+        sat_tbl_print(&t, out, "  ");
         if (v->groups_folded_keys)
             fprintf(out, "  (about %llu keys past the key cap are folded into \"(other)\")\n",
                     (unsigned long long)v->groups_folded_keys);
@@ -463,7 +362,7 @@ static int render_text(const sat_etime_view *v, FILE *out)
     fputs("\nOperations\n", out);
     {
         tbl t;
-        tbl_init(&t, "lrl");
+        sat_tbl_init(&t, "lrl");
         struct {
             const char *k;
             uint64_t n;
@@ -493,7 +392,7 @@ static int render_text(const sat_etime_view *v, FILE *out)
         notes_col[8] = "(subtree, filter (objectclass=*) or (objectclass=top))";
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             const char *r[3] = {rows[i].k, fu(&f, rows[i].n), notes_col[i] ? notes_col[i] : ""};
-            tbl_row(&t, r);
+            sat_tbl_row(&t, r);
             if (i == 1) {
                 /* answered / expecting an answer: every operation but
                  * UNBIND and AUTOBIND (analyze/etime.c count_more) */
@@ -505,7 +404,7 @@ static int render_text(const sat_etime_view *v, FILE *out)
                     snprintf(pc, sizeof pc, "-");
                 const char *rp[3] = {"Overall performance:", pc,
                                      "(answered / operations expecting an answer)"};
-                tbl_row(&t, rp);
+                sat_tbl_row(&t, rp);
             }
         }
         /* logconv.pl's per-type lines; Binds as in the Binds section */
@@ -527,38 +426,38 @@ static int render_text(const sat_etime_view *v, FILE *out)
                         n = v->ops_rows[k].count;
             }
             const char *r[3] = {bytype[i].k, fu(&f, n), frate(&f, n, v->span_s)};
-            tbl_row(&t, r);
+            sat_tbl_row(&t, r);
         }
         const char *r1[3] = {"Average etime:", fs_(&f, v->all.mean_s, DUR_DECIMALS), "s"};
         const char *r2[3] = {"Average wtime (queue wait):", fs_(&f, v->all.wtime_mean_s, DUR_DECIMALS), "s"};
         const char *r3[3] = {"Average optime (service):", fs_(&f, v->all.optime_mean_s, DUR_DECIMALS), "s"};
-        tbl_row(&t, r1);
-        tbl_row(&t, r2);
-        tbl_row(&t, r3);
-        tbl_print(&t, out, "  ");
+        sat_tbl_row(&t, r1);
+        sat_tbl_row(&t, r2);
+        sat_tbl_row(&t, r3);
+        sat_tbl_print(&t, out, "  ");
     }
 
     /* connections */
     fputs("\nConnections\n", out);
     {
         tbl t;
-        tbl_init(&t, "lrl");
+        sat_tbl_init(&t, "lrl");
         const char *r[3] = {"Total connections:", fu(&f, v->conns), frate(&f, v->conns, v->span_s)};
-        tbl_row(&t, r);
+        sat_tbl_row(&t, r);
         const char *ro[3] = {" - opened in the input:", fu(&f, v->conns - v->conns_no_open), ""};
         const char *rn[3] = {" - already open at its start:", fu(&f, v->conns_no_open),
                              "(no open line: open from the start for the peak)"};
-        tbl_row(&t, ro);
-        tbl_row(&t, rn);
+        sat_tbl_row(&t, ro);
+        sat_tbl_row(&t, rn);
         for (int l = SAT_LISTENER_LDAP; l < SAT_LISTENER__COUNT; l++) {
             char k[48];
             snprintf(k, sizeof k, " - on %s:", sat_listener_name(l));
             const char *rr[3] = {k, fu(&f, v->by_listener[l]), frate(&f, v->by_listener[l], v->span_s)};
-            tbl_row(&t, rr);
+            sat_tbl_row(&t, rr);
         }
         if (v->by_listener[SAT_LISTENER_UNKNOWN]) {
             const char *rr[3] = {" - listener unknown:", fu(&f, v->by_listener[0]), ""};
-            tbl_row(&t, rr);
+            sat_tbl_row(&t, rr);
         }
         char at[64] = "";
         if (v->peak_concurrent) {
@@ -567,10 +466,10 @@ static int render_text(const sat_etime_view *v, FILE *out)
             snprintf(at, sizeof at, "at %s", ts);
         }
         const char *p[3] = {"Peak concurrent connections:", fu(&f, v->peak_concurrent), at};
-        tbl_row(&t, p);
+        sat_tbl_row(&t, p);
         const char *p3[3] = {"Still open at the end:", fu(&f, v->conns_unclosed),
                              "(never closed: open to the end for the peak)"};
-        tbl_row(&t, p3);
+        sat_tbl_row(&t, p3);
         const char *q1[3] = {"FDs taken:", fu(&f, v->fds_taken), ""};
         const char *q2[3] = {"FDs returned:", fu(&f, v->fds_returned), ""};
         char hf[32];
@@ -583,41 +482,41 @@ static int render_text(const sat_etime_view *v, FILE *out)
         const char *q5[3] = {"Connections reset by peer:", fu(&f, v->reset_by_peer), ""};
         const char *q6[3] = {"Resource unavailable:", fu(&f, v->resource_unavailable), ""};
         const char *q7[3] = {"Max BER size exceeded (B2):", fu(&f, v->max_ber_exceeded), ""};
-        tbl_row(&t, q1);
-        tbl_row(&t, q2);
-        tbl_row(&t, q3);
-        tbl_row(&t, q4);
-        tbl_row(&t, q5);
-        tbl_row(&t, q6);
-        tbl_row(&t, q7);
-        tbl_print(&t, out, "  ");
+        sat_tbl_row(&t, q1);
+        sat_tbl_row(&t, q2);
+        sat_tbl_row(&t, q3);
+        sat_tbl_row(&t, q4);
+        sat_tbl_row(&t, q5);
+        sat_tbl_row(&t, q6);
+        sat_tbl_row(&t, q7);
+        sat_tbl_print(&t, out, "  ");
         if (v->tls_versions.n) {
             fputs("  Secure protocol versions:\n", out);
             tbl t2;
-            tbl_init(&t2, "rl");
+            sat_tbl_init(&t2, "rl");
             for (size_t i = 0; i < v->tls_versions.n; i++) {
                 const char *rr[2] = {fu(&f, v->tls_versions.rows[i].count),
                                      v->tls_versions.rows[i].key};
-                tbl_row(&t2, rr);
+                sat_tbl_row(&t2, rr);
             }
-            tbl_print(&t2, out, "    ");
+            sat_tbl_print(&t2, out, "    ");
         }
     }
     fputs("\nClose codes\n", out);
     {
         tbl t;
-        tbl_init(&t, "lrl");
+        sat_tbl_init(&t, "lrl");
         int any = 0;
         for (int c = 1; c < SAT_CLOSE__COUNT; c++) {
             if (!v->by_close_code[c])
                 continue;
             const char *r[3] = {sat_close_code_name(c), fu(&f, v->by_close_code[c]),
                                 close_code_meaning(c)};
-            tbl_row(&t, r);
+            sat_tbl_row(&t, r);
             any = 1;
         }
         if (any)
-            tbl_print(&t, out, "  ");
+            sat_tbl_print(&t, out, "  ");
         else
             fputs("  none\n", out);
     }
@@ -627,27 +526,27 @@ static int render_text(const sat_etime_view *v, FILE *out)
         fputs("  none\n", out);
     } else {
         tbl t;
-        tbl_init(&t, "rrl");
+        sat_tbl_init(&t, "rrl");
         for (size_t i = 0; i < v->nerrors; i++) {
             char k[32];
             snprintf(k, sizeof k, "err=%d", (int)v->errors[i].code);
             const char *r[3] = {k, fu(&f, v->errors[i].count), ldap_result_name(v->errors[i].code)};
-            tbl_row(&t, r);
+            sat_tbl_row(&t, r);
         }
-        tbl_print(&t, out, "  ");
+        sat_tbl_print(&t, out, "  ");
     }
 
     fputs("\nNotes (each letter of notes=A,P counts)\n", out);
     {
         tbl t;
-        tbl_init(&t, "lrl");
+        sat_tbl_init(&t, "lrl");
         for (int bit = 0; bit < 7; bit++) {
             char k[16];
             snprintf(k, sizeof k, "notes=%c", SAT_NOTE_LETTERS[bit]);
             const char *r[3] = {k, fu(&f, v->notes[bit]), note_meaning(bit)};
-            tbl_row(&t, r);
+            sat_tbl_row(&t, r);
         }
-        tbl_print(&t, out, "  ");
+        sat_tbl_print(&t, out, "  ");
     }
 
     fprintf(out, "\nUnindexed searches (notes=A or U): %llu, %llu distinct",
@@ -674,7 +573,7 @@ static int render_text(const sat_etime_view *v, FILE *out)
                 i + 1, (unsigned long long)u->count, nb, fs_(&f, u->etime_max_s, TXT_DECIMALS),
                 fs_(&f, u->etime_total_s, 3), ne);
         tbl t;
-        tbl_init(&t, "ll");
+        sat_tbl_init(&t, "ll");
         const char *r1[2] = {"base:", u->base};
         const char *r2[2] = {"filter:", u->filter};
         const char *r3[2] = {"client:", u->client};
@@ -683,35 +582,35 @@ static int render_text(const sat_etime_view *v, FILE *out)
         snprintf(first, sizeof first, "%s conn=%lld op=%lld", ts, (long long)u->first_conn,
                  (long long)u->first_op);
         const char *r5[2] = {"first:", first};
-        tbl_row(&t, r1);
-        tbl_row(&t, r2);
-        tbl_row(&t, r3);
-        tbl_row(&t, r4);
-        tbl_row(&t, r5);
-        tbl_print(&t, out, "       ");
+        sat_tbl_row(&t, r1);
+        sat_tbl_row(&t, r2);
+        sat_tbl_row(&t, r3);
+        sat_tbl_row(&t, r4);
+        sat_tbl_row(&t, r5);
+        sat_tbl_print(&t, out, "       ");
     }
 
     fputs("\nBinds (SASL steps answered err=14 folded into their bind; AUTOBIND + BIND = one)\n", out);
     {
         tbl t;
-        tbl_init(&t, "lrl");
+        sat_tbl_init(&t, "lrl");
         const char *r0[3] = {"Binds:", fu(&f, v->binds), frate(&f, v->binds, v->span_s)};
         const char *r1[3] = {" - simple:", fu(&f, v->binds_simple), ""};
         const char *r2[3] = {" - anonymous:", fu(&f, v->binds_anonymous), ""};
         const char *r3[3] = {" - SASL:", fu(&f, v->binds_sasl), ""};
         const char *rv2[3] = {" - LDAP v2:", fu(&f, v->more.binds_v2), "(BIND version=2)"};
         const char *rv3[3] = {" - LDAP v3:", fu(&f, v->more.binds_v3), "(BIND version=3)"};
-        tbl_row(&t, r0);
-        tbl_row(&t, rv2);
-        tbl_row(&t, rv3);
-        tbl_row(&t, r1);
-        tbl_row(&t, r2);
-        tbl_row(&t, r3);
+        sat_tbl_row(&t, r0);
+        sat_tbl_row(&t, rv2);
+        sat_tbl_row(&t, rv3);
+        sat_tbl_row(&t, r1);
+        sat_tbl_row(&t, r2);
+        sat_tbl_row(&t, r3);
         for (size_t i = 0; i < v->sasl_mechs.n; i++) {
             char k[96];
             snprintf(k, sizeof k, "    - %s:", v->sasl_mechs.rows[i].key);
             const char *r[3] = {k, fu(&f, v->sasl_mechs.rows[i].count), ""};
-            tbl_row(&t, r);
+            sat_tbl_row(&t, r);
         }
         const char *r4[3] = {" - AUTOBIND (LDAPI):", fu(&f, v->autobinds), ""};
         const char *r5[3] = {"SASL in-progress steps (err=14):", fu(&f, v->sasl_steps), "(folded)"};
@@ -723,13 +622,13 @@ static int render_text(const sat_etime_view *v, FILE *out)
                              "(connections: \"client bound as\")"};
         const char *r9[3] = {"Failed SSL client binds:", fu(&f, v->more.cert_map_failed),
                              "(connections: certificate not mapped to a DN)"};
-        tbl_row(&t, r4);
-        tbl_row(&t, r5);
-        tbl_row(&t, r6);
-        tbl_row(&t, r7);
-        tbl_row(&t, r8);
-        tbl_row(&t, r9);
-        tbl_print(&t, out, "  ");
+        sat_tbl_row(&t, r4);
+        sat_tbl_row(&t, r5);
+        sat_tbl_row(&t, r6);
+        sat_tbl_row(&t, r7);
+        sat_tbl_row(&t, r8);
+        sat_tbl_row(&t, r9);
+        sat_tbl_print(&t, out, "  ");
     }
     if (v->binds_failed) {
         print_kv(out, &f, "Failed binds by DN", &v->failed_by_dn, "bind DN");
@@ -748,9 +647,9 @@ static int render_text(const sat_etime_view *v, FILE *out)
             fprintf(out, " (the first %zu)", v->nabandon_list);
         fputc('\n', out);
         tbl t;
-        tbl_init(&t, "lrrrl");
+        sat_tbl_init(&t, "lrrrl");
         const char *h[5] = {"time", "conn", "op", "targetop", "client"};
-        tbl_row(&t, h);
+        sat_tbl_row(&t, h);
         for (size_t i = 0; i < v->nabandon_list; i++) {
             const sat_etime_abandon *ab = &v->abandon_list[i];
             char ts[48], c[24], o[24], tg[24];
@@ -762,15 +661,15 @@ static int render_text(const sat_etime_view *v, FILE *out)
             else
                 snprintf(tg, sizeof tg, "-");
             const char *r[5] = {ts, c, o, tg, ab->client};
-            tbl_row(&t, r);
+            sat_tbl_row(&t, r);
         }
-        tbl_print(&t, out, "  ");
+        sat_tbl_print(&t, out, "  ");
     }
 
     /* minutes */
     if (v->nminutes) {
         tbl t;
-        tbl_init(&t, "lrrrrr");
+        sat_tbl_init(&t, "lrrrrr");
         const char *h[6] = {"minute (UTC)", "ops", "errors", "mean", "p99", "max"};
         /* one minute per row while the span allows, coarser buckets past
          * that (analyze.h): the title says which */
@@ -781,7 +680,7 @@ static int render_text(const sat_etime_view *v, FILE *out)
             h[0] = "from (UTC)";
         if (v->nminutes <= TXT_MINUTES_FULL) {
             fprintf(out, "\nPer %s (etime in seconds)\n", per);
-            tbl_row(&t, h);
+            sat_tbl_row(&t, h);
             for (size_t i = 0; i < v->nminutes; i++) {
                 const sat_etime_minute *m = &v->minutes[i];
                 char ts[48];
@@ -790,9 +689,9 @@ static int render_text(const sat_etime_view *v, FILE *out)
                                     fs_(&f, m->mean_s, TXT_DECIMALS),
                                     fs_(&f, m->p99_s, TXT_DECIMALS),
                                     fs_(&f, m->max_s, TXT_DECIMALS)};
-                tbl_row(&t, r);
+                sat_tbl_row(&t, r);
             }
-            tbl_print(&t, out, "  ");
+            sat_tbl_print(&t, out, "  ");
         } else {
             /* too long to read: the slowest minutes by p99 (ties: earlier first) */
             size_t n = v->nminutes, show = v->top < n ? v->top : n;
@@ -820,7 +719,7 @@ static int render_text(const sat_etime_view *v, FILE *out)
             else
                 fprintf(out, "\nSlowest minutes by p99 (%zu of %zu minutes; --json for the series)\n",
                         show, n);
-            tbl_row(&t, h);
+            sat_tbl_row(&t, h);
             for (size_t s = 0; s < show; s++) {
                 const sat_etime_minute *m = &v->minutes[idx[s]];
                 char ts[48];
@@ -829,10 +728,10 @@ static int render_text(const sat_etime_view *v, FILE *out)
                                     fs_(&f, m->mean_s, TXT_DECIMALS),
                                     fs_(&f, m->p99_s, TXT_DECIMALS),
                                     fs_(&f, m->max_s, TXT_DECIMALS)};
-                tbl_row(&t, r);
+                sat_tbl_row(&t, r);
             }
             free(idx);
-            tbl_print(&t, out, "  ");
+            sat_tbl_print(&t, out, "  ");
         }
     }
     fputs("\nPercentiles are nearest-rank: exact for groups of up to 2048 timed operations,\n"

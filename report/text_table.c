@@ -1,0 +1,98 @@
+/*
+ * text_table.c - aligned text tables for the reports (text_table.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "text_table.h"
+
+void sat_tbl_init(tbl *t, const char *spec)
+{
+    /* spec: one char per column, 'l' or 'r' */
+    memset(t, 0, sizeof *t);
+    t->ncol = (int)strlen(spec);
+    if (t->ncol > TBL_MAXCOL)
+        t->ncol = TBL_MAXCOL;
+    for (int i = 0; i < t->ncol; i++)
+        t->right[i] = spec[i] == 'r';
+}
+
+void sat_tbl_row(tbl *t, const char *const *vals)
+{
+    if (t->err)
+        return;
+    if (t->nrows == t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 16;
+        char **n = (char **)realloc(t->cells, nc * (size_t)t->ncol * sizeof *n);
+        if (!n) {
+            t->err = 1;
+            return;
+        }
+        t->cells = n;
+        t->cap = nc;
+    }
+    for (int c = 0; c < t->ncol; c++) {
+        const char *v = vals[c] ? vals[c] : "";
+        /* keep tables on one line per row: control bytes become '?' */
+        size_t l = strlen(v);
+        char *p = (char *)malloc(l + 1);
+        if (!p) {
+            t->err = 1;
+            for (int k = 0; k < c; k++)
+                free(t->cells[t->nrows * (size_t)t->ncol + (size_t)k]);
+            return;
+        }
+        for (size_t i = 0; i < l; i++)
+            p[i] = ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) ? '?' : v[i];
+        p[l] = '\0';
+        t->cells[t->nrows * (size_t)t->ncol + (size_t)c] = p;
+    }
+    t->nrows++;
+}
+
+/* Display width: UTF-8 continuation bytes do not count. */
+static size_t disp_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+void sat_tbl_print(tbl *t, FILE *out, const char *indent)
+{
+    size_t w[TBL_MAXCOL] = {0};
+    for (size_t r = 0; r < t->nrows; r++)
+        for (int c = 0; c < t->ncol; c++) {
+            size_t l = disp_width(t->cells[r * (size_t)t->ncol + (size_t)c]);
+            if (l > w[c])
+                w[c] = l;
+        }
+    for (size_t r = 0; r < t->nrows; r++) {
+        fputs(indent, out);
+        /* no trailing blanks: the row ends at its last non-empty cell */
+        int lastc = t->ncol - 1;
+        while (lastc > 0 && !t->right[lastc] && !*t->cells[r * (size_t)t->ncol + (size_t)lastc])
+            lastc--;
+        for (int c = 0; c <= lastc; c++) {
+            const char *v = t->cells[r * (size_t)t->ncol + (size_t)c];
+            size_t pad = w[c] - disp_width(v);
+            int last = c == lastc;
+            if (t->right[c])
+                fprintf(out, "%*s%s", (int)pad, "", v);
+            else if (last)
+                fputs(v, out);
+            else
+                fprintf(out, "%s%*s", v, (int)pad, "");
+            if (!last)
+                fputs("  ", out);
+        }
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < t->nrows * (size_t)t->ncol; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    t->cells = NULL;
+    t->nrows = t->cap = 0;
+}

@@ -1,0 +1,28 @@
+/*
+ * text_table.h - (internal to report/) aligned text tables for the reports:
+ * columns left- or right-aligned (numbers), widths from the widest cell (UTF-8
+ * aware), control bytes shown as '?', no trailing blanks.
+ */
+#ifndef SAT_REPORT_TEXT_TABLE_H
+#define SAT_REPORT_TEXT_TABLE_H
+
+#include <stdio.h>
+
+#define TBL_MAXCOL 16
+
+typedef struct tbl {
+    int ncol;
+    char right[TBL_MAXCOL]; /* 1: right-aligned (numbers) */
+    char **cells;           /* row-major, malloc'd strings */
+    size_t nrows, cap;
+    int err;
+} tbl;
+
+/* spec: one char per column, 'l' or 'r'. */
+void sat_tbl_init(tbl *t, const char *spec);
+/* Copies one row of ncol cells (NULL = empty); on no memory t->err is set. */
+void sat_tbl_row(tbl *t, const char *const *vals);
+/* Prints every row with `indent` before it, then empties the table. */
+void sat_tbl_print(tbl *t, FILE *out, const char *indent);
+
+#endif
