@@ -20,8 +20,22 @@ static const sat_analyzer sat_analyzer_etime = {
     "etime", "where the server's time went (etime = wtime + optime)",
     etime_create, etime_sink, etime_finish, etime_merge, etime_free};
 
+static void *hs_create(const void *opts) { return sat_hs_create((const sat_hs_opts *)opts); }
+static sat_event_sink hs_sink(void *a) { return sat_hs_sink((sat_hs *)a); }
+static int hs_finish(void *a) { return sat_hs_finish((sat_hs *)a); }
+static int hs_merge(void *into, const void *from)
+{
+    return sat_hs_merge((sat_hs *)into, (const sat_hs *)from);
+}
+static void hs_free(void *a) { sat_hs_free((sat_hs *)a); }
+
+static const sat_analyzer sat_analyzer_handshakes = {
+    "handshakes", "TLS handshakes on the wire: full, resumed, failed, incomplete",
+    hs_create, hs_sink, hs_finish, hs_merge, hs_free};
+
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,
+    &sat_analyzer_handshakes,
 };
 
 const sat_analyzer *const *sat_analyzer_list(size_t *n)

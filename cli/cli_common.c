@@ -13,13 +13,15 @@
 
 #include "cli.h"
 
-extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime;
+extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime,
+    sat_cmd_handshakes;
 
 const sat_command *const sat_commands[] = {
     &sat_cmd_collect,
     &sat_cmd_info,
     &sat_cmd_verify,
     &sat_cmd_etime,
+    &sat_cmd_handshakes,
     NULL,
 };
 

@@ -1029,21 +1029,6 @@ static int render_json(const sat_etime_view *v, FILE *out)
 
 /* ---- CSV (RFC 4180) ------------------------------------------------------------------------ */
 
-static void csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    putc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            putc('"', out);
-        putc(*s, out);
-    }
-    putc('"', out);
-}
-
 static void csv_num(FILE *out, double v, int dec)
 {
     char b[64];
@@ -1056,7 +1041,7 @@ static void csv_num(FILE *out, double v, int dec)
 
 static void csv_row(FILE *out, const sat_etime_row *r)
 {
-    csv_field(out, r->key);
+    sat_csv_field(out, r->key);
     fprintf(out, ",%llu,%llu,%llu", (unsigned long long)r->count,
             (unsigned long long)r->results, (unsigned long long)r->errors);
     csv_num(out, r->rate, 6);

@@ -21,10 +21,24 @@ static const sat_renderer r_etime_text = {"etime", SAT_REPORT_TEXT, etime_text};
 static const sat_renderer r_etime_json = {"etime", SAT_REPORT_JSON, etime_json};
 static const sat_renderer r_etime_csv = {"etime", SAT_REPORT_CSV, etime_csv};
 
+static int hs_text(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_TEXT, out, d);
+}
+static int hs_json(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_JSON, out, d);
+}
+static int hs_csv(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_CSV, out, d);
+}
+static const sat_renderer r_hs_text = {"handshakes", SAT_REPORT_TEXT, hs_text};
+static const sat_renderer r_hs_json = {"handshakes", SAT_REPORT_JSON, hs_json};
+static const sat_renderer r_hs_csv = {"handshakes", SAT_REPORT_CSV, hs_csv};
+
 static const sat_renderer *const sat_renderers[] = {
-    &r_etime_text,
-    &r_etime_json,
-    &r_etime_csv,
+    &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
 };
 
 const sat_renderer *const *sat_renderer_list(size_t *n)

@@ -24,6 +24,8 @@ int sat_report_fmt_parse(const char *s);
 
 /* The etime report; e must be finished (sat_etime_finish). */
 int sat_report_etime(const sat_etime *e, int fmt, FILE *out, sat_diag *diag);
+/* The handshakes report; h must be finished (sat_hs_finish). */
+int sat_report_handshakes(const sat_hs *h, int fmt, FILE *out, sat_diag *diag);
 
 /* ---- renderer registry (report/report_registry.c) ------------------------------
  * One entry per (analyzer, format); `result` is the analyzer object. */

@@ -1,0 +1,181 @@
+/*
+ * cmd_handshakes.c - `satscope handshakes INPUT... [--window 10s] [--by KEY]
+ * [--json|--csv]`: TLS handshakes seen on the wire (issue 3): full, resumed,
+ * failed, incomplete, the resumed ratio over time, and what they cost.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "satscope/analyze.h"
+#include "satscope/report.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: satscope handshakes INPUT... [--window DUR] [--by KEY] [--json|--csv]\n"
+            "\n"
+            "TLS handshakes seen in packet captures (pcap, pcapng, compressed or not;\n"
+            "TLS found by content on any port) or in .sat traces: how many were full,\n"
+            "resumed (session id, ticket, TLS 1.3 PSK), failed (an alert) or\n"
+            "incomplete (the client gave up before a ServerHello), the resumed ratio\n"
+            "per window, handshakes per second, durations, retries, and an estimate\n"
+            "of the server CPU they cost. Only the first handshake of a connection\n"
+            "counts (renegotiations do not).\n"
+            "\n"
+            "  --window DUR        time series step (default 10s; e.g. 500ms, 1m)\n"
+            "  --retry-window DUR  a retry: the same client back to the same server\n"
+            "                      within DUR after a failed/incomplete one (default 10s)\n"
+            "  --by KEY            client, server, sni: a table per key\n"
+            "  --top N             rows in that table (default 20)\n"
+            "  --full-cost-us X    server CPU of a full handshake (default %.0f)\n"
+            "  --resumed-cost-us X of a TLS <= 1.2 resumption (default %.0f)\n"
+            "  --psk-cost-us X     of a TLS 1.3 PSK resumption (default %.0f)\n"
+            "  --json              JSON (seconds in keys ending _s)\n"
+            "  --csv               CSV: one row per window (per key with --by)\n"
+            SAT_CLI_COLLECT_HELP
+            "  -h, --help          this text\n"
+            "\n"
+            "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"
+            "      3 an input could not be read\n",
+            SAT_HS_FULL_COST_US_DEFAULT, SAT_HS_RESUMED_COST_US_DEFAULT,
+            SAT_HS_PSK_COST_US_DEFAULT);
+}
+
+/* "10s", "500ms", "2m", "1h", "250us" or plain seconds -> ns; < 0 if bad. */
+static sat_dur_ns parse_dur(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v <= 0)
+        return -1;
+    double mul = 1e9;
+    if (!*end || !strcmp(end, "s"))
+        mul = 1e9;
+    else if (!strcmp(end, "ms"))
+        mul = 1e6;
+    else if (!strcmp(end, "us"))
+        mul = 1e3;
+    else if (!strcmp(end, "m"))
+        mul = 60e9;
+    else if (!strcmp(end, "h"))
+        mul = 3600e9;
+    else
+        return -1;
+    double ns = v * mul;
+    return ns >= 1e3 && ns < 1e18 ? (sat_dur_ns)ns : -1;
+}
+
+static int cost_arg(const char *a, double *out)
+{
+    char *end;
+    double v = strtod(a, &end);
+    if (end == a || *end || v <= 0 || v > 1e7)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int run_handshakes(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"window", required_argument, NULL, 'w'},
+        {"retry-window", required_argument, NULL, 'R'},
+        {"by", required_argument, NULL, 'b'},
+        {"top", required_argument, NULL, 'n'},
+        {"full-cost-us", required_argument, NULL, '1'},
+        {"resumed-cost-us", required_argument, NULL, '2'},
+        {"psk-cost-us", required_argument, NULL, '3'},
+        {"json", no_argument, NULL, 'j'},
+        {"csv", no_argument, NULL, 'c'},
+        SAT_CLI_COLLECT_LONGOPTS,
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    sat_cli_collect c;
+    memset(&c, 0, sizeof c);
+    sat_hs_opts ho;
+    memset(&ho, 0, sizeof ho);
+    int fmt = SAT_REPORT_TEXT;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'w':
+            if ((ho.window = parse_dur(optarg)) < 0)
+                return sat_cli_usage_error("handshakes", "bad --window '%s'", optarg);
+            break;
+        case 'R':
+            if ((ho.retry_window = parse_dur(optarg)) < 0)
+                return sat_cli_usage_error("handshakes", "bad --retry-window '%s'", optarg);
+            break;
+        case 'b':
+            if ((ho.by = sat_hs_by_parse(optarg)) < 0)
+                return sat_cli_usage_error("handshakes", "unknown --by key '%s'", optarg);
+            break;
+        case 'n': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || n < 1 || n > 100000)
+                return sat_cli_usage_error("handshakes", "bad --top '%s'", optarg);
+            ho.top = (size_t)n;
+            break;
+        }
+        case '1':
+            if (cost_arg(optarg, &ho.full_cost_us))
+                return sat_cli_usage_error("handshakes", "bad --full-cost-us '%s'", optarg);
+            break;
+        case '2':
+            if (cost_arg(optarg, &ho.resumed_cost_us))
+                return sat_cli_usage_error("handshakes", "bad --resumed-cost-us '%s'", optarg);
+            break;
+        case '3':
+            if (cost_arg(optarg, &ho.psk_cost_us))
+                return sat_cli_usage_error("handshakes", "bad --psk-cost-us '%s'", optarg);
+            break;
+        case 'j': fmt = SAT_REPORT_JSON; break;
+        case 'c': fmt = SAT_REPORT_CSV; break;
+        case 'h': usage(stdout); return SAT_EXIT_OK;
+        default: {
+            int r = sat_cli_collect_option(&c, "handshakes", opt, optarg);
+            if (r == 1)
+                break;
+            if (r == 0)
+                usage(stderr);
+            return SAT_EXIT_USAGE;
+        }
+        }
+    }
+    if (optind >= argc)
+        return sat_cli_usage_error("handshakes", "no input given");
+
+    sat_hs *h = sat_hs_create(&ho);
+    if (!h) {
+        fprintf(stderr, "satscope handshakes: out of memory\n");
+        return SAT_EXIT_UNREADABLE;
+    }
+    sat_event_sink sink = sat_hs_sink(h);
+    int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
+    if (code == SAT_EXIT_UNREADABLE && c.stats.bytes == 0 && c.stats.traces == 0) {
+        sat_hs_free(h);
+        fprintf(stderr, "satscope handshakes: nothing could be read\n");
+        return SAT_EXIT_UNREADABLE;
+    }
+    sat_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (sat_hs_finish(h) < 0)
+        fprintf(stderr, "satscope handshakes: out of memory: the figures are incomplete\n");
+    if (sat_report_handshakes(h, fmt, stdout, &diag) < 0) {
+        fprintf(stderr, "satscope handshakes: %s\n", diag.msg);
+        code = SAT_EXIT_UNREADABLE;
+    }
+    if (fflush(stdout) != 0)
+        code = SAT_EXIT_UNREADABLE;
+    sat_hs_free(h);
+    return code;
+}
+
+const sat_command sat_cmd_handshakes = {
+    "handshakes", "TLS handshakes on the wire: full, resumed, failed, incomplete",
+    run_handshakes};

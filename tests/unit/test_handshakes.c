@@ -1,0 +1,172 @@
+/*
+ * test_handshakes.c - the TLS handshake analyzer (analyze/handshakes.c) on
+ * made-up tls_hs rows: counts by outcome, the resumed ratio, the CPU model
+ * (full / TLS 1.2 resumption / TLS 1.3 PSK), windows dense and widened past
+ * their bound, retries after failed or incomplete handshakes, --by tables,
+ * merging two parts, and the report's JSON keys of issue 3.
+ */
+#include "check.h"
+#include "satscope/analyze.h"
+#include "satscope/report.h"
+
+#define S ((sat_ts_ns)1000000000)
+static const sat_ts_ns T0 = 1749400000 * S;
+
+static sat_tls_hs row(sat_ts_ns ts, int outcome, const char *client, uint16_t version)
+{
+    sat_tls_hs h;
+    memset(&h, 0, sizeof h);
+    h.ts = ts;
+    h.server_hello_ts = outcome == SAT_TLS_INCOMPLETE ? 0 : ts + S / 1000;
+    h.done_ts = outcome <= SAT_TLS_RESUMED ? ts + 2 * S / 1000 : 0;
+    h.duration = h.done_ts ? h.done_ts - h.ts : SAT_ABSENT;
+    h.client_ip = sat_str_cstr(client);
+    h.server_ip = sat_str_cstr("10.0.0.1");
+    h.server_port = 636;
+    h.client_port = 40000;
+    h.version = outcome == SAT_TLS_INCOMPLETE ? 0 : version;
+    h.cipher = 0x1301;
+    h.outcome = (uint8_t)outcome;
+    h.resumed_by = outcome == SAT_TLS_RESUMED
+                       ? (version == 0x0304 ? SAT_TLS_RESUME_PSK : SAT_TLS_RESUME_SESSION_ID)
+                       : 0;
+    h.alert = outcome == SAT_TLS_FAILED ? 40 : SAT_ABSENT;
+    return h;
+}
+
+static void feed(sat_hs *h, const sat_tls_hs *r)
+{
+    sat_event_sink s = sat_hs_sink(h);
+    CHECK_EQ_INT(s.on_tls_hs(s.ctx, r), SAT_OK);
+}
+
+static void test_counts_and_cost(void)
+{
+    sat_hs_opts o;
+    memset(&o, 0, sizeof o);
+    o.by = SAT_HS_BY_CLIENT;
+    sat_hs *h = sat_hs_create(&o);
+    CHECK(h != NULL);
+    if (!h)
+        return;
+    sat_tls_hs r;
+    for (int i = 0; i < 6; i++) { /* 6 full TLS 1.2 from .5 */
+        r = row(T0 + i * S, SAT_TLS_FULL, "10.0.0.5", 0x0303);
+        feed(h, &r);
+    }
+    for (int i = 0; i < 3; i++) { /* 3 resumed 1.2 (session id) */
+        r = row(T0 + 12 * S + i * S, SAT_TLS_RESUMED, "10.0.0.6", 0x0303);
+        feed(h, &r);
+    }
+    r = row(T0 + 25 * S, SAT_TLS_RESUMED, "10.0.0.6", 0x0304); /* 1 PSK */
+    feed(h, &r);
+    r = row(T0 + 40 * S, SAT_TLS_INCOMPLETE, "10.0.0.7", 0); /* gave up ... */
+    feed(h, &r);
+    r = row(T0 + 43 * S, SAT_TLS_FULL, "10.0.0.7", 0x0304); /* ... retried 3 s later */
+    feed(h, &r);
+    r = row(T0 + 50 * S, SAT_TLS_FAILED, "10.0.0.8", 0x0303); /* alert after SH */
+    feed(h, &r);
+    r = row(T0 + 90 * S, SAT_TLS_FULL, "10.0.0.8", 0x0303); /* 40 s later: not a retry */
+    feed(h, &r);
+    CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
+    const sat_hs_view *v = sat_hs_get_view(h);
+    CHECK_EQ_INT(v->all.connections, 14);
+    CHECK_EQ_INT(v->all.n[SAT_TLS_FULL], 8);
+    CHECK_EQ_INT(v->all.n[SAT_TLS_RESUMED], 4);
+    CHECK_EQ_INT(v->all.n[SAT_TLS_FAILED], 1);
+    CHECK_EQ_INT(v->all.n[SAT_TLS_INCOMPLETE], 1);
+    CHECK(v->resumed_ratio > 0.333 && v->resumed_ratio < 0.334); /* 4 / 12 */
+    /* 8 full + 1 failed after a ServerHello at 330 us, 3 x 3 us, 1 x 60 us */
+    double want = (9 * 330.0 + 3 * 3.0 + 60.0) / 1e6;
+    CHECK(v->all.cpu_s > want - 1e-9 && v->all.cpu_s < want + 1e-9);
+    CHECK_EQ_INT(v->retries, 1);
+    CHECK(v->retry_gap_mean_s > 2.999 && v->retry_gap_mean_s < 3.001);
+    CHECK_EQ_INT(v->resumed_by[0], 3);
+    CHECK_EQ_INT(v->resumed_by[2], 1);
+    /* windows of 10 s, dense from T0 to T0+90 s */
+    CHECK_EQ_INT(v->nwindows, 10);
+    CHECK_EQ_INT(v->windows[0].start_ts, T0);
+    CHECK_EQ_INT(v->windows[0].c.connections, 6);
+    CHECK_EQ_INT(v->windows[6].c.connections, 0);
+    CHECK(v->peak_rate_per_s > 0.599 && v->peak_rate_per_s < 0.601);
+    /* by client: the most full handshakes first */
+    CHECK(v->ngroups >= 4);
+    if (v->ngroups >= 1) {
+        CHECK_EQ_STR(v->groups[0].key, "10.0.0.5");
+        CHECK_EQ_INT(v->groups[0].c.n[SAT_TLS_FULL], 6);
+    }
+    /* durations: 2 ms for every full one */
+    CHECK(v->full_p50_s > 0.0019 && v->full_p50_s < 0.0021);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_INT(sat_report_handshakes(h, SAT_REPORT_JSON, f, &d), SAT_OK);
+    fclose(f);
+    static const char *const keys[] = {"\"connections\": 14", "\"full\": 8", "\"resumed\": 4",
+                                       "\"failed\": 1",       "\"incomplete\": 1",
+                                       "\"resumed_ratio\": 0.3333", "\"windows\": [",
+                                       "\"start_ts\": \"2025-06-08T16:26:40Z\""};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (!strstr(buf, keys[i]))
+            printf("missing %s in:\n%s\n", keys[i], buf);
+        CHECK(strstr(buf, keys[i]) != NULL);
+    }
+    free(buf);
+    sat_hs_free(h);
+}
+
+static void test_long_span_and_merge(void)
+{
+    sat_hs_opts o;
+    memset(&o, 0, sizeof o);
+    o.window = S; /* 1 s steps over 3 hours: widened past 4096 windows */
+    sat_hs *a = sat_hs_create(&o), *b = sat_hs_create(&o);
+    CHECK(a && b);
+    if (!a || !b)
+        return;
+    for (int i = 0; i < 3 * 3600; i++) {
+        sat_tls_hs r = row(T0 + i * S, i % 4 ? SAT_TLS_RESUMED : SAT_TLS_FULL, "10.1.1.1",
+                           0x0303);
+        feed(i < 3600 ? a : b, &r);
+    }
+    CHECK_EQ_INT(sat_hs_merge(a, b), SAT_OK);
+    CHECK_EQ_INT(sat_hs_finish(a), SAT_OK);
+    const sat_hs_view *v = sat_hs_get_view(a);
+    CHECK_EQ_INT(v->all.connections, 3 * 3600);
+    CHECK_EQ_INT(v->all.n[SAT_TLS_FULL], 3 * 3600 / 4);
+    CHECK(v->nwindows <= 4096);
+    CHECK_EQ_INT(v->window, 4 * S); /* 10,800 one-second windows -> 2,700 of 4 s */
+    uint64_t sum = 0;
+    for (size_t i = 0; i < v->nwindows; i++)
+        sum += v->windows[i].c.connections;
+    CHECK_EQ_INT(sum, 3 * 3600);
+    sat_hs_free(a);
+    sat_hs_free(b);
+}
+
+static void test_empty(void)
+{
+    sat_hs *h = sat_hs_create(NULL);
+    CHECK(h != NULL);
+    if (!h)
+        return;
+    CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
+    const sat_hs_view *v = sat_hs_get_view(h);
+    CHECK_EQ_INT(v->all.connections, 0);
+    CHECK(v->resumed_ratio < 0);
+    CHECK_EQ_INT(v->nwindows, 0);
+    sat_hs_free(h);
+    CHECK_EQ_INT(sat_hs_by_parse("sni"), SAT_HS_BY_SNI);
+    CHECK(sat_hs_by_parse("port") < 0);
+}
+
+int main(void)
+{
+    test_counts_and_cost();
+    test_long_span_and_merge();
+    test_empty();
+    return CHECK_DONE();
+}
