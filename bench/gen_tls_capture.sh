@@ -5,13 +5,13 @@
 # and tcpdump captures it all from lo. Nothing leaves loopback; the file is NOT committed.
 #
 # usage: bench/gen_tls_capture.sh [-o FILE] [--new-secs N] [--reuse-secs N] [--tls1_3]
-#   default: -o /tmp/satscope-bench/tls-stime.pcap, 10 s of -new then 10 s of -reuse, TLS 1.2
+#   default: -o /tmp/satscope-bench/tls-stime.pcap, 20 s of -new then 20 s of -reuse, TLS 1.2
 #   (TLS 1.2 shows every handshake message in clear; --tls1_3 makes a 1.3 capture instead).
 # prints the file, its size, packet and connection counts, and s_time's own summary lines.
 # needs: openssl, tcpdump, iproute2 (ss), procps (pgrep). Run as root (tcpdump).
 set -euo pipefail
 OUTF=${TMPDIR:-/tmp}/satscope-bench/tls-stime.pcap
-NEW=10; REUSE=10; VER=-tls1_2
+NEW=20; REUSE=20; VER=-tls1_2
 while [ $# -gt 0 ]; do
     case "$1" in
     -o) OUTF=$2; shift 2 ;;

@@ -61,8 +61,8 @@ timed() {
 }
 row() { # what seconds rss
     printf '%-40s %8.2f s %9s MB/s %11s pkt/s %9s MB\n' "$1" "$2" \
-        "$(awk -v b="$BYTES" -v s="$2" 'BEGIN{printf "%.1f", s > 0 ? b/1e6/s : 0}')" \
-        "$(awk -v p="$PKTS" -v s="$2" 'BEGIN{printf "%.0f", s > 0 ? p/s : 0}')" \
+        "$(awk -v b="$BYTES" -v s="$2" 'BEGIN{printf "%.1f", (s > 0 ? b/1e6/s : 0)}')" \
+        "$(awk -v p="$PKTS" -v s="$2" 'BEGIN{printf "%.0f", (s > 0 ? p/s : 0)}')" \
         "$(awk -v k="$3" 'BEGIN{printf "%.1f", k/1024}')"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.1fx", a/b; else print "n/a" }'; }
