@@ -20,9 +20,9 @@
  * length (a SearchResultEntry still counts). A gap (lost bytes) inside a known
  * message keeps the framing (the rest of that message is skipped); a gap at
  * an unknown place makes the direction look for the next plausible message.
- * Bytes that are not BER LDAP make the dissector give up on the flow quietly:
- * no row is made from them (wire.h: malformed bytes are the dissector's
- * business).
+ * Bytes that are not BER LDAP make the dissector give up on that direction
+ * quietly: no row is made from them (wire.h: malformed bytes are the
+ * dissector's business); the other direction goes on.
  */
 #include <stdio.h>
 
@@ -237,7 +237,8 @@ typedef struct ldap_st {
     int64_t conn;
     sat_str client_ip, server_ip; /* borrowed from the flow table */
     uint16_t client_port, server_port;
-    uint8_t opened, dead, upgraded, notice;
+    uint8_t opened, upgraded, notice;
+    uint8_t dead[2];     /* gave up on that direction's bytes */
     ldir d[2];
     lpend *pt;           /* open addressing, linear probing; pcap power of 2 */
     size_t pcap, pcount;
@@ -663,8 +664,10 @@ static int request(ldap_st *s, sat_ts_ns ts, int64_t id, uint8_t tag, sat_cursor
 
 static int response(ldap_st *s, sat_ts_ns ts, int64_t id, uint8_t tag, sat_cursor *op)
 {
+    /* the client's side is unreadable: only answers to requests seen count */
+    int known_only = s->dead[SAT_DIR_C2S];
     if (tag == T_ENTRY || tag == T_REF) {
-        lpend *e = pend_get(s, (int32_t)id);
+        lpend *e = known_only ? pend_find(s, (int32_t)id) : pend_get(s, (int32_t)id);
         if (e && tag == T_ENTRY)
             e->nentries++;
         else if (e)
@@ -684,6 +687,9 @@ static int response(ldap_st *s, sat_ts_ns ts, int64_t id, uint8_t tag, sat_curso
         s->notice = 1;
         return SAT_OK;
     }
+    lpend *e = pend_find(s, (int32_t)id);
+    if (known_only && (!e || e->ts == 0))
+        return SAT_OK;
     sat_ldap_record r;
     sat_ldap_op *o = &r.op_fields;
     rec_init(s, &r, SAT_REC_RESULT, ts, id);
@@ -697,7 +703,6 @@ static int response(ldap_st *s, sat_ts_ns ts, int64_t id, uint8_t tag, sat_curso
             return SAT_E_NOMEM;
         o->text = sb_view(s, 0);
     }
-    lpend *e = pend_find(s, (int32_t)id);
     int upgrade = 0;
     if (tag == T_SEARCH_DONE)
         o->nentries = e ? e->nentries : 0;
@@ -750,11 +755,15 @@ static void count_skipped_entry(ldap_st *s, int dir, const uint8_t *p, size_t n)
     }
 }
 
-static void give_up(ldap_st *s)
+/* Not LDAP (any more) in direction dir: nothing more is read from it. The
+ * other direction goes on, but once the client's side is gone, responses
+ * count only for requests seen before (no row from an id nobody saw asked). */
+static void give_up(ldap_st *s, int dir)
 {
-    s->dead = 1;
-    for (int i = 0; i < 2; i++)
-        s->d[i].len = 0;
+    s->dead[dir] = 1;
+    s->d[dir].len = 0;
+    s->d[dir].skip = 0;
+    s->d[dir].resync = 0;
 }
 
 static int buf_append(ldir *d, const uint8_t *p, size_t n)
@@ -792,10 +801,10 @@ static size_t resync_scan(const uint8_t *p, size_t n, int dir)
     return n;
 }
 
-static int dispatch(ldap_st *s, int rc)
+static int dispatch(ldap_st *s, int dir, int rc)
 {
     if (rc == LDAP_BAD) {
-        give_up(s);
+        give_up(s, dir);
         return SAT_OK;
     }
     return rc;
@@ -807,7 +816,7 @@ static int ldap_data(void *st, int dir, sat_ts_ns ts, const uint8_t *p, size_t n
     if (!s || (dir != SAT_DIR_C2S && dir != SAT_DIR_S2C) || (!p && n))
         return SAT_OK;
     ldir *d = &s->d[dir];
-    while (n > 0 && !s->dead && !s->upgraded) {
+    while (n > 0 && !s->dead[dir] && !s->upgraded) {
         int rc;
         uint64_t total;
         if (d->skip) {
@@ -829,7 +838,7 @@ static int ldap_data(void *st, int dir, sat_ts_ns ts, const uint8_t *p, size_t n
             /* complete the message being gathered */
             int fr = frame_len(d->buf, d->len, &total);
             if (fr < 0) {
-                give_up(s);
+                give_up(s, dir);
                 break;
             }
             if (fr == 1 && total > LDAP_MAX_MSG) {
@@ -847,7 +856,7 @@ static int ldap_data(void *st, int dir, sat_ts_ns ts, const uint8_t *p, size_t n
             n -= k;
             if (fr == 1 && d->len == total) {
                 d->len = 0;
-                rc = dispatch(s, handle_msg(s, dir, ts, d->buf, (size_t)total));
+                rc = dispatch(s, dir, handle_msg(s, dir, ts, d->buf, (size_t)total));
                 if (rc != SAT_OK)
                     return rc;
             }
@@ -855,7 +864,7 @@ static int ldap_data(void *st, int dir, sat_ts_ns ts, const uint8_t *p, size_t n
         }
         int fr = frame_len(p, n, &total);
         if (fr < 0) {
-            give_up(s);
+            give_up(s, dir);
             break;
         }
         if (fr == 1 && total > LDAP_MAX_MSG) {
@@ -864,7 +873,7 @@ static int ldap_data(void *st, int dir, sat_ts_ns ts, const uint8_t *p, size_t n
             continue;
         }
         if (fr == 1 && total <= n) {
-            rc = dispatch(s, handle_msg(s, dir, ts, p, (size_t)total));
+            rc = dispatch(s, dir, handle_msg(s, dir, ts, p, (size_t)total));
             if (rc != SAT_OK)
                 return rc;
             p += total;
@@ -882,7 +891,7 @@ static int ldap_gap(void *st, int dir, sat_ts_ns ts, size_t n)
 {
     ldap_st *s = (ldap_st *)st;
     (void)ts;
-    if (!s || (dir != SAT_DIR_C2S && dir != SAT_DIR_S2C) || !n || s->dead || s->upgraded)
+    if (!s || (dir != SAT_DIR_C2S && dir != SAT_DIR_S2C) || !n || s->dead[dir] || s->upgraded)
         return SAT_OK;
     ldir *d = &s->d[dir];
     if (d->skip) {
@@ -979,7 +988,7 @@ static void ldap_destroy(void *st)
  * start 50); LDAP's ports only break ties. */
 static int ldap_sniff(const uint8_t *buf, size_t len, int dir, uint16_t server_port)
 {
-    if (!buf || (dir != SAT_DIR_C2S && dir != SAT_DIR_S2C))
+    if (!buf || len < 2 || (dir != SAT_DIR_C2S && dir != SAT_DIR_S2C))
         return 0;
     int v = plausible(buf, len, dir, NULL, NULL);
     if (v == 0)
