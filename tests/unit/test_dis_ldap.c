@@ -25,7 +25,7 @@
 typedef struct bw {
     uint8_t b[1 << 16];
     size_t n;
-    size_t stack[32];
+    size_t stack[64];
     int depth;
 } bw;
 
@@ -681,10 +681,10 @@ static void test_malformed(void)
     bw_byte(&w, 0x01);
     bw_byte(&w, 1);
     bw_byte(&w, 0);
-    for (int i = 0; i < 31; i++)
+    for (int i = 0; i < 40; i++)
         bw_begin(&w, 0xa2);
     bw_str(&w, 0x87, "cn");
-    for (int i = 0; i < 31; i++)
+    for (int i = 0; i < 40; i++)
         bw_end(&w);
     bw_begin(&w, 0x30);
     bw_end(&w);
