@@ -20,6 +20,10 @@
  * length (a SearchResultEntry still counts). A gap (lost bytes) inside a known
  * message keeps the framing (the rest of that message is skipped); a gap at
  * an unknown place makes the direction look for the next plausible message.
+ * A message's ts is that of the segment that completed it (the server acts
+ * on a request, the client on a response, once all of it is there). After a
+ * successful StartTLS response data() returns SAT_STREAM_UPGRADE_TLS and
+ * reads nothing more: bytes after the response in the same call are TLS.
  * Bytes that are not BER LDAP make the dissector give up on that direction
  * quietly: no row is made from them (wire.h: malformed bytes are the
  * dissector's business); the other direction goes on.
