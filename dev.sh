@@ -14,6 +14,8 @@ cd "$(dirname "$0")"
 PACKAGES=(build-essential clang cmake pkg-config
           libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev
           zstd gzip bzip2 xz-utils time)
+# Not needed by the build or the tests, only to remake fixtures:
+#   slapd ldap-utils tcpdump  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh)
 
 install_missing() {
     local missing=()

@@ -13,4 +13,8 @@
  * one sat_tls_hs row per connection, its first handshake (parse/dis_tls.c). */
 extern const sat_stream_dissector sat_dissect_tls;
 
+/* LDAPv3 (RFC 4511) over TCP: requests and responses into the joiner, with
+ * the wire latency as etime (parse/dis_ldap.c). */
+extern const sat_stream_dissector sat_dissect_ldap;
+
 #endif /* SAT_PARSE_DISSECTORS_H */

@@ -113,6 +113,7 @@ struct sat_ldap_join {
     int64_t max_conn_opened; /* highest CONNECT in this epoch, -1 none */
     int finished;
     int no_shapes;           /* sat_ldap_join_set_filter_shapes(j, 0) */
+    int no_restarts;         /* sat_ldap_join_set_restart_detection(j, 0) */
     /* connections with an open line not yet closed (a row emitted without a
      * close time stays: it is open to the end for the peak), and those
      * without an open line closed so far */
@@ -201,6 +202,12 @@ void sat_ldap_join_set_filter_shapes(sat_ldap_join *j, int on)
 {
     if (j)
         j->no_shapes = !on;
+}
+
+void sat_ldap_join_set_restart_detection(sat_ldap_join *j, int on)
+{
+    if (j)
+        j->no_restarts = !on;
 }
 
 void sat_ldap_join_stats(const sat_ldap_join *j, sat_join_stats *out)
@@ -854,7 +861,7 @@ static int restart(sat_ldap_join *j)
 static int on_connect(sat_ldap_join *j, const sat_ldap_record *rec)
 {
     int rc = 0;
-    if (rec->conn <= j->max_conn_opened)
+    if (rec->conn <= j->max_conn_opened && !j->no_restarts)
         rc = restart(j);
     else if (conn_find(j, rec->conn) != NIL) {
         /* seen lazily before its open line (out-of-order excerpt): that

@@ -81,6 +81,12 @@ void sat_ldap_join_stats(const sat_ldap_join *j, sat_join_stats *out);
  * looks at shapes (etime not grouped by filter) turns them off: computing
  * one per search is work on the parsing thread's hot path. */
 void sat_ldap_join_set_filter_shapes(sat_ldap_join *j, int on);
+/* Whether a CONNECT whose number is not above the highest seen so far means
+ * the server restarted (default: yes, as log connection numbers only grow).
+ * Wire dissectors number connections by flow and open them when their first
+ * LDAP message arrives, which need not be in flow order: a joiner fed from a
+ * capture turns this off. */
+void sat_ldap_join_set_restart_detection(sat_ldap_join *j, int on);
 void sat_ldap_join_free(sat_ldap_join *j); /* NULL is fine */
 
 /* ---- filter shape ----------------------------------------------------------------
