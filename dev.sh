@@ -12,8 +12,8 @@ cd "$(dirname "$0")"
 # Build: compilers, cmake; libraries: DESIGN.md's list (those this stage uses);
 # tools: compressors for tests, GNU time for bench/.
 PACKAGES=(build-essential clang cmake pkg-config
-          libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev
-          zstd gzip bzip2 xz-utils time)
+          libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev libpcap-dev
+          zstd gzip bzip2 xz-utils time tcpdump)
 
 install_missing() {
     local missing=()
