@@ -12,10 +12,10 @@ cd "$(dirname "$0")"
 # Build: compilers, cmake; libraries: DESIGN.md's list (those this stage uses);
 # tools: compressors for tests, GNU time for bench/.
 PACKAGES=(build-essential clang cmake pkg-config
-          libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev
-          zstd gzip bzip2 xz-utils time)
-# Not needed by the build or the tests, only to remake fixtures:
-#   slapd ldap-utils tcpdump  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh)
+          libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev libpcap-dev
+          zstd gzip bzip2 xz-utils time tcpdump)
+# Only to remake fixtures (not needed by the build or the tests):
+#   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh)
 
 install_missing() {
     local missing=()

@@ -34,6 +34,9 @@ typedef struct sat_cli_collect {
     int quiet;                   /* no summary/warnings on stderr */
     int year;                    /* --year: for syslog timestamps without one */
     int no_filter_shapes;        /* the consumer never reads filter shapes */
+    const char *live_iface, *live_filter; /* collect --iface/--filter */
+    sat_dur_ns live_duration;    /* --duration */
+    uint64_t live_count;         /* --count */
     sat_collect_stats stats;     /* filled by sat_cli_collect_run */
 } sat_cli_collect;
 

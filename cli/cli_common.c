@@ -151,6 +151,10 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.to_ns = c->to_ns;
     opts.year = c->year;
     opts.no_filter_shapes = c->no_filter_shapes;
+    opts.live_iface = c->live_iface;
+    opts.live_filter = c->live_filter;
+    opts.live_duration = c->live_duration;
+    opts.live_count = c->live_count;
     opts.warn = warn_stderr;
     opts.warn_ctx = &t;
 
@@ -211,7 +215,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
         free(t.paths[i]);
     free(t.paths);
 
-    if (st->unreadable || (rc < 0 && st->lines == 0 && st->traces == 0))
+    if (st->unreadable || (rc < 0 && st->lines == 0 && st->traces == 0 && st->packets == 0))
         return SAT_EXIT_UNREADABLE;
     if (st->rejects || st->truncated || rc < 0)
         return SAT_EXIT_REJECTS;

@@ -5,6 +5,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -21,12 +22,41 @@ static void usage(FILE *out)
             "columnar trace. Formats are detected from the content; rotated sets\n"
             "are ordered by the time of their content, not their names.\n"
             "\n"
+            "Packet captures (pcap, pcapng, plain or compressed) are read beside\n"
+            "the logs: one tcp_conn row per TCP connection, TLS handshakes and LDAP\n"
+            "operations decoded from the wire.\n"
+            "\n"
             "  -o, --output FILE the trace to write (required)\n"
+            "  --iface IF      also capture live on interface IF (needs the right to\n"
+            "                  capture: root or CAP_NET_RAW), bounded by:\n"
+            "  --duration D    stop after D (30s, 5m, 1h, 500ms; plain number = s)\n"
+            "  --count N       stop after N packets\n"
+            "  --filter BPF    capture filter, e.g. 'tcp port 636'\n"
             SAT_CLI_COLLECT_HELP
             "  -h, --help      this text\n"
             "\n"
             "exit: 0 ok, 1 some lines were rejected (counted in the trace's reject\n"
             "table, the rest collected), 2 usage, 3 an input could not be read.\n");
+}
+
+/* "30s", "5m", "1h", "500ms", "30" (seconds). */
+static int parse_duration(const char *s, sat_dur_ns *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || v <= 0)
+        return -1;
+    double mul = 1e9;
+    if (!strcmp(end, "ms"))
+        mul = 1e6;
+    else if (!strcmp(end, "m"))
+        mul = 60e9;
+    else if (!strcmp(end, "h"))
+        mul = 3600e9;
+    else if (*end && strcmp(end, "s"))
+        return -1;
+    *out = (sat_dur_ns)(v * mul);
+    return *out > 0 ? 0 : -1;
 }
 
 static double now_s(void)
@@ -40,6 +70,10 @@ static int run_collect(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
+        {"iface", required_argument, NULL, 'I'},
+        {"filter", required_argument, NULL, 'B'},
+        {"duration", required_argument, NULL, 'D'},
+        {"count", required_argument, NULL, 'N'},
         SAT_CLI_COLLECT_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
@@ -51,6 +85,20 @@ static int run_collect(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
         switch (opt) {
         case 'o': output = optarg; break;
+        case 'I': c.live_iface = optarg; break;
+        case 'B': c.live_filter = optarg; break;
+        case 'D':
+            if (parse_duration(optarg, &c.live_duration))
+                return sat_cli_usage_error("collect", "bad --duration '%s'", optarg);
+            break;
+        case 'N': {
+            char *end;
+            unsigned long long n = strtoull(optarg, &end, 10);
+            if (!*optarg || *end || n == 0)
+                return sat_cli_usage_error("collect", "bad --count '%s'", optarg);
+            c.live_count = n;
+            break;
+        }
         case 'h': usage(stdout); return SAT_EXIT_OK;
         default: {
             int r = sat_cli_collect_option(&c, "collect", opt, optarg);
@@ -64,8 +112,12 @@ static int run_collect(int argc, char **argv)
     }
     if (!output)
         return sat_cli_usage_error("collect", "missing -o TRACE.sat");
-    if (optind >= argc)
+    if (optind >= argc && !c.live_iface)
         return sat_cli_usage_error("collect", "no input given");
+    if ((c.live_filter || c.live_duration || c.live_count) && !c.live_iface)
+        return sat_cli_usage_error("collect", "--filter, --duration and --count need --iface");
+    if (c.live_iface && !c.live_duration && !c.live_count)
+        return sat_cli_usage_error("collect", "--iface needs --duration or --count");
 
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -78,7 +130,8 @@ static int run_collect(int argc, char **argv)
     double t0 = now_s();
     int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
     const sat_collect_stats *st = &c.stats;
-    if (code == SAT_EXIT_UNREADABLE && st->lines == 0 && st->traces == 0) {
+    if (code == SAT_EXIT_UNREADABLE && st->lines == 0 && st->traces == 0 &&
+        st->packets == 0) {
         sat_trace_writer_abort(w);
         fprintf(stderr, "satscope collect: nothing could be read; %s not written\n", output);
         return SAT_EXIT_UNREADABLE;
@@ -98,6 +151,13 @@ static int run_collect(int argc, char **argv)
                 (unsigned long long)st->inputs, st->bytes / 1e6,
                 (unsigned long long)st->lines, (unsigned long long)st->rejects, dt,
                 dt > 0 ? st->bytes / 1e6 / dt : 0.0);
+    if (!c.quiet && st->captures)
+        fprintf(stderr,
+                "satscope collect: %llu capture(s): %llu packets (%llu not TCP), %llu TCP "
+                "connections (%llu expired idle, %llu evicted)\n",
+                (unsigned long long)st->captures, (unsigned long long)st->packets,
+                (unsigned long long)st->not_tcp, (unsigned long long)st->flows,
+                (unsigned long long)st->expired, (unsigned long long)st->evicted);
     return code;
 }
 

@@ -4,8 +4,9 @@
  *  1. Expand the inputs: a glob pattern (glob(3)), a directory (its regular
  *     files, not recursive), a file, "-" for standard input.
  *  2. Look at each input's first bytes: a .sat trace (sat_trace_sniff) is
- *     replayed through the trace reader; anything else is a log whose format
- *     is sniffed (parse/ registry) and whose first timestamp is read.
+ *     replayed through the trace reader; a pcap/pcapng capture (after
+ *     decompression) is read by capture.c; anything else is a log whose
+ *     format is sniffed (parse/ registry) and whose first timestamp is read.
  *  3. Group the logs into servers (rotation.c: a rotated set of one server's
  *     log) and order each set by the time of its content, not its names.
  *  4. Per server one joiner, fed by every file of the set in order; per file
@@ -30,7 +31,8 @@
 
 #include "collect_internal.h"
 
-enum item_kind { ITEM_LOG = 0, ITEM_TRACE, ITEM_BAD, ITEM_SKIP /* a duplicate */ };
+enum item_kind { ITEM_LOG = 0, ITEM_TRACE, ITEM_BAD, ITEM_SKIP /* a duplicate */,
+                 ITEM_CAPTURE /* pcap / pcapng, plain or compressed */ };
 
 typedef struct item {
     char *path;                 /* owned */
@@ -372,6 +374,14 @@ static void look(run *r, item *it)
         sat_input_close(in);
         return;
     }
+    if (!r->opts->format && sat_capture_sniff(peek, plen)) {
+        it->kind = ITEM_CAPTURE;
+        if (is_stdin)
+            it->kept = in;
+        else
+            sat_input_close(in);
+        return;
+    }
     it->kind = ITEM_LOG;
     it->empty = plen == 0;
     if (r->opts->format) {
@@ -619,6 +629,69 @@ static int win_conn(void *ctx, const sat_ldap_conn *c)
     return w->inner->on_ldap_conn(w->inner->ctx, c);
 }
 
+/* Captures: every row table through the window (sources stay outside it). */
+static int win_pass_reject(void *ctx, const sat_reject *x)
+{
+    const window *w = ctx;
+    return w->inner->on_reject ? w->inner->on_reject(w->inner->ctx, x) : SAT_OK;
+}
+static int win_tcp(void *ctx, const sat_tcp_conn *c)
+{
+    const window *w = ctx;
+    if ((w->to && c->syn_ts >= w->to) || (w->from && c->end_ts < w->from))
+        return SAT_OK;
+    return w->inner->on_tcp_conn(w->inner->ctx, c);
+}
+static int win_tls(void *ctx, const sat_tls_hs *h)
+{
+    const window *w = ctx;
+    return in_window(w, h->ts) ? w->inner->on_tls_hs(w->inner->ctx, h) : SAT_OK;
+}
+
+static void warn_cb(void *ctx, const char *where, const char *msg)
+{
+    warn((run *)ctx, where, "%s", msg);
+}
+
+/* One capture file, or the live interface when it == NULL. */
+static int collect_capture(run *r, item *it)
+{
+    window win = {r->sink, r->opts->from_ns, r->opts->to_ns};
+    sat_event_sink rows = {&win, NULL, win_pass_reject,
+                           r->sink->on_ldap_op ? win_op : NULL,
+                           r->sink->on_ldap_conn ? win_conn : NULL,
+                           r->sink->on_tcp_conn ? win_tcp : NULL,
+                           r->sink->on_tls_hs ? win_tls : NULL};
+    sat_capture_job job;
+    memset(&job, 0, sizeof job);
+    job.path = it ? it->path : NULL;
+    job.in = it ? it->kept : NULL;
+    job.opts = r->opts;
+    job.sink = r->sink;
+    job.rows = &rows;
+    job.source_id = r->next_source++;
+    job.server = r->next_server++;
+    job.stats = r->stats;
+    job.warn = warn_cb;
+    job.warn_ctx = r;
+    int rc = sat_capture_collect(&job);
+    if (it && it->kept) {
+        sat_input_close(it->kept);
+        it->kept = NULL;
+    }
+    if (it)
+        r->done_raw += it->raw_size;
+    if (job.unreadable) {
+        r->stats->unreadable++;
+        problem(r, job.problem.code ? job.problem.code : SAT_E_IO,
+                job.path ? job.path : "capture", job.problem.msg);
+    } else if (job.truncated) {
+        r->stats->truncated++;
+        problem(r, SAT_E_TRUNCATED, job.path ? job.path : "capture", job.problem.msg);
+    }
+    return rc;
+}
+
 static int collect_group(run *r, group *g)
 {
     uint32_t server = r->next_server++;
@@ -816,6 +889,9 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     memset(stats, 0, sizeof *stats);
     if (!sink || (!paths && npaths))
         return sat_diag_set(diag, SAT_E_USAGE, "collect", "no sink or no inputs");
+    if (opts->live_iface && !opts->live_duration && !opts->live_count)
+        return sat_diag_set(diag, SAT_E_USAGE, "collect",
+                            "a live capture needs a duration or a packet count");
     if (opts->format && !sat_log_format_by_name(opts->format))
         return sat_diag_set(diag, SAT_E_USAGE, "collect", "unknown log format '%s'",
                             opts->format);
@@ -844,6 +920,10 @@ int sat_collect_run(const char *const *paths, size_t npaths,
 
     clock_gettime(CLOCK_MONOTONIC, &r.t0);
     r.last = r.t0;
+    if (rc == SAT_OK && opts->live_iface) {
+        stats->inputs++;
+        rc = collect_capture(&r, NULL);
+    }
 
     /* Servers and traces in the order the user named them. Log servers are
      * numbered first-come; a trace's servers follow the ones used before it. */
@@ -854,6 +934,8 @@ int sat_collect_run(const char *const *paths, size_t npaths,
         item *it = &r.items[i];
         if (it->kind == ITEM_TRACE) {
             rc = collect_trace(&r, it);
+        } else if (it->kind == ITEM_CAPTURE) {
+            rc = collect_capture(&r, it);
         } else if (it->kind == ITEM_LOG && !done_group[it->group]) {
             done_group[it->group] = 1;
             rc = collect_group(&r, &r.groups[it->group]);

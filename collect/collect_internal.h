@@ -16,4 +16,29 @@ char *sat_collect_group_key(const char *path);
  * bookkeeping, not logs (389's access.rotationinfo). */
 int sat_collect_skip_name(const char *base);
 
+/* ---- captures (capture.c) ------------------------------------------------------- */
+/* 1 pcap, 2 pcapng, 0 neither: by the first bytes (magic numbers a1b2c3d4 and
+ * a1b23c4d in both byte orders, pcapng's section header 0a0d0d0a). */
+int sat_capture_sniff(const void *head, size_t n);
+
+typedef struct sat_capture_job {
+    const char *path;            /* the capture file (for messages and the source row) */
+    sat_input *in;               /* opened input, or NULL to open path; NULL path with
+                                    opts->live_iface: the live capture */
+    const sat_collect_opts *opts;
+    const sat_event_sink *sink;  /* source rows */
+    const sat_event_sink *rows;  /* tcp_conn, tls_hs, ldap rows, rejects (windowed) */
+    uint32_t source_id, server;
+    sat_collect_stats *stats;
+    void (*warn)(void *ctx, const char *where, const char *msg);
+    void *warn_ctx;
+    /* out: the capture could not be read at all (unreadable) or ended early */
+    int unreadable, truncated;
+    sat_diag problem;
+} sat_capture_job;
+
+/* Reads one capture into the sinks. Returns SAT_OK (input problems are in
+ * job->unreadable/truncated/problem, already warned) or a sink's status. */
+int sat_capture_collect(sat_capture_job *job);
+
 #endif

@@ -766,6 +766,30 @@ int sat_input_next_line(sat_input *in, const char **line, size_t *len,
     }
 }
 
+/* Raw bytes (captures): what the buffer holds, else one fill. */
+ssize_t sat_input_read(sat_input *in, void *dst, size_t n, sat_diag *diag)
+{
+    for (;;) {
+        size_t avail = in->end - in->start;
+        if (avail) {
+            if (n > avail)
+                n = avail;
+            memcpy(dst, in->buf + in->start, n);
+            in->start += n;
+            return (ssize_t)n;
+        }
+        if (in->eof) {
+            if (in->err) {
+                sat_diag_set(diag, in->err, in->path, "%s", in->errmsg);
+                return in->err;
+            }
+            return 0;
+        }
+        in->start = in->end = 0;
+        fill(in);
+    }
+}
+
 /* The last '\n' in s[0, n), or NULL. */
 static char *last_newline(char *s, size_t n)
 {

@@ -18,6 +18,8 @@
 
 #include "satscope/event.h"
 
+#include <sys/types.h>
+
 /* ---- one input --------------------------------------------------------------- */
 typedef struct sat_input sat_input;
 
@@ -43,6 +45,10 @@ int sat_input_next_line(sat_input *in, const char **line, size_t *len,
  * returned by the next call. */
 int sat_input_read_lines(sat_input *in, char *dst, size_t cap, size_t want, size_t *len,
                          sat_diag *diag);
+/* Up to n raw decompressed bytes (binary inputs: captures), not mixed with
+ * the line calls. Returns the count (> 0), 0 at the end, or a negative status
+ * with diag set (as next_line). */
+ssize_t sat_input_read(sat_input *in, void *dst, size_t n, sat_diag *diag);
 const char *sat_input_compression(const sat_input *in); /* "none", "gzip", ... */
 uint64_t sat_input_bytes(const sat_input *in);            /* decompressed bytes so far */
 uint64_t sat_input_raw_bytes(const sat_input *in);        /* bytes read from the file */
@@ -68,6 +74,13 @@ typedef struct sat_collect_opts {
                                   0 or 1: on the calling thread only */
     size_t parse_chunk_bytes;  /* chunk size for parse_threads; 0 = 64 KiB (tests
                                   use tiny chunks to cross every boundary) */
+    /* Live capture (collect/capture.c, libpcap): when live_iface is set, the
+     * interface is read first as one more source, until live_duration or
+     * live_count packets (at least one of them must be set). */
+    const char *live_iface;
+    const char *live_filter;     /* BPF expression, NULL = everything */
+    sat_dur_ns live_duration;    /* 0 = no time bound */
+    uint64_t live_count;         /* 0 = no packet bound */
     /* warnings and per-input errors are reported here (file: message);
      * NULL -> stderr */
     void (*warn)(void *ctx, const char *where, const char *msg);
@@ -82,6 +95,9 @@ typedef struct sat_collect_stats {
     uint64_t bytes, lines, rejects;
     uint64_t ops, conns, unfinished;
     uint64_t traces;               /* .sat inputs replayed */
+    /* captures (pcap/pcapng files and live interfaces) */
+    uint64_t captures, packets, not_tcp, unsupported_link;
+    uint64_t flows, evicted, expired;
 } sat_collect_stats;
 
 /* Collects every path into sink. Returns SAT_OK when everything was read

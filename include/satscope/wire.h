@@ -107,6 +107,9 @@ typedef struct sat_flow_opts {
     size_t max_flows;          /* 0 = 100,000 */
     sat_dur_ns idle_timeout;   /* 0 = 300 s of capture time without a packet */
     uint16_t ldap_port;        /* non-zero: LDAP on this port whatever the content */
+    /* NULL-terminated dissectors to choose from; NULL = sat_stream_dissectors()
+     * (tests pass their own). Borrowed: must outlive the table. */
+    const sat_stream_dissector *const *dissectors;
 } sat_flow_opts;
 
 typedef struct sat_flow_stats {

@@ -1,0 +1,336 @@
+/*
+ * capture.c - packet captures into rows: pcap and pcapng files (plain or
+ * compressed: the sat_input decompresses, libpcap reads a FILE* made over it
+ * with fopencookie) and live interfaces, both through libpcap with nanosecond
+ * timestamps. Each frame goes through sat_pkt_decode and the flow table
+ * (parse/tcp_flow.c), whose stream dissectors write tls_hs rows and LDAP
+ * records (into a per-capture joiner: the capture is one "server", the flow
+ * number is the connection number).
+ *
+ * Accounting, as for logs: one sat_source per capture (kind "pcap", format
+ * "pcap"/"pcapng"/"live", lines = packets read); a frame that does not decode
+ * is a reject naming its packet number; frames that are not TCP are counted;
+ * a link type the decoder does not know is said once, its packets counted.
+ * Formats: pcap (tcpdump.org/manpages/pcap-savefile.5), pcapng
+ * (draft-ietf-opsawg-pcapng), both read by libpcap.
+ */
+#define _GNU_SOURCE /* fopencookie */
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "collect_internal.h"
+#include "satscope/parse.h"
+#include "satscope/wire.h"
+
+int sat_capture_sniff(const void *head, size_t n)
+{
+    const uint8_t *b = head;
+    if (n < 4)
+        return 0;
+    uint32_t be = ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
+    uint32_t le = ((uint32_t)b[3] << 24) | ((uint32_t)b[2] << 16) | ((uint32_t)b[1] << 8) | b[0];
+    if (be == 0xa1b2c3d4u || le == 0xa1b2c3d4u || be == 0xa1b23c4du || le == 0xa1b23c4du)
+        return 1;
+    if (be == 0x0a0d0d0au)
+        return 2;
+    return 0;
+}
+
+/* ---- FILE* over a sat_input ------------------------------------------------------------ */
+typedef struct cookie {
+    sat_input *in;
+    sat_diag diag; /* the input's error, if any */
+    int failed;
+} cookie;
+
+static ssize_t cookie_read(void *c, char *buf, size_t n)
+{
+    cookie *k = c;
+    if (k->failed)
+        return 0;
+    ssize_t r = sat_input_read(k->in, buf, n, &k->diag);
+    if (r < 0) {
+        k->failed = 1; /* libpcap sees an end of file; we say why */
+        return 0;
+    }
+    return r;
+}
+
+static int cookie_close(void *c)
+{
+    (void)c; /* the input is closed by its owner */
+    return 0;
+}
+
+/* ---- the packet loop --------------------------------------------------------------------- */
+typedef struct cap_run {
+    sat_capture_job *job;
+    sat_source src;
+    sat_flow_table *flows;
+    sat_ldap_join *join;
+    sat_wire_ctx wctx;
+    uint32_t reject_max;
+    uint64_t emitted_rejects;
+    int linktype;
+    int unsupported_said;
+} cap_run;
+
+static void say(sat_capture_job *job, const char *fmt, ...) SAT_PRINTF(2, 3);
+static void say(sat_capture_job *job, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (job->warn)
+        job->warn(job->warn_ctx, job->path, msg);
+    else
+        fprintf(stderr, "satscope: %s: %s\n", job->path, msg);
+}
+
+static int reject(cap_run *c, uint64_t number, const char *why, const uint8_t *frame,
+                  size_t caplen)
+{
+    c->src.rejects++;
+    if (c->emitted_rejects >= c->reject_max)
+        return SAT_OK;
+    c->emitted_rejects++;
+    char hex[3 * 24 + 1];
+    size_t n = caplen < 24 ? caplen : 24, o = 0;
+    for (size_t i = 0; i < n; i++)
+        o += (size_t)snprintf(hex + o, sizeof hex - o, "%s%02x", i ? " " : "", frame[i]);
+    hex[o] = '\0';
+    sat_reject r;
+    r.source = c->src.id;
+    r.line_no = number;
+    r.reason = sat_str_cstr(why ? why : "malformed packet");
+    r.excerpt = sat_str_make(hex, o);
+    return sat_sink_emit(c->job->rows, SAT_TABLE_REJECT, &r);
+}
+
+static int one_packet(cap_run *c, const struct pcap_pkthdr *h, const uint8_t *data)
+{
+    sat_packet p;
+    p.number = ++c->src.lines;
+    p.ts = (sat_ts_ns)h->ts.tv_sec * 1000000000LL + (sat_ts_ns)h->ts.tv_usec; /* ns */
+    if (!c->src.first_ts)
+        c->src.first_ts = p.ts;
+    c->src.last_ts = p.ts;
+    const char *why = NULL;
+    int rc = sat_pkt_decode(c->linktype, data, h->caplen, &p, &why);
+    if (rc == SAT_OK)
+        return sat_flow_packet(c->flows, &p);
+    if (rc == SAT_PKT_NOT_TCP) {
+        c->job->stats->not_tcp++;
+        return SAT_OK;
+    }
+    if (rc == SAT_E_UNSUPPORTED) {
+        c->job->stats->unsupported_link++;
+        if (!c->unsupported_said) {
+            c->unsupported_said = 1;
+            const char *name = pcap_datalink_val_to_name(c->linktype);
+            say(c->job, "link type %d (%s) is not supported: its packets are counted, "
+                        "not decoded", c->linktype, name ? name : "unknown");
+        }
+        return SAT_OK;
+    }
+    return reject(c, p.number, why, data, h->caplen);
+}
+
+static int drive(cap_run *c, pcap_t *pc, int live, sat_diag *err)
+{
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const sat_collect_opts *o = c->job->opts;
+    int r, rc = SAT_OK;
+    for (;;) {
+        if (live) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            sat_dur_ns el = (sat_dur_ns)(now.tv_sec - t0.tv_sec) * 1000000000LL +
+                            (now.tv_nsec - t0.tv_nsec);
+            if (o->live_duration && el >= o->live_duration)
+                break;
+            if (o->live_count && c->src.lines >= o->live_count)
+                break;
+        }
+        r = pcap_next_ex(pc, &h, &data);
+        if (r == 1) {
+            rc = one_packet(c, h, data);
+            if (rc < 0)
+                return rc;
+        } else if (r == 0) {
+            continue; /* live: the read timeout, look at the clock again */
+        } else if (r == PCAP_ERROR_BREAK) {
+            break; /* end of the file */
+        } else {
+            sat_diag_set(err, SAT_E_TRUNCATED, c->job->path, "%s", pcap_geterr(pc));
+            break;
+        }
+    }
+    return rc;
+}
+
+static pcap_t *open_live(sat_capture_job *job, sat_diag *err)
+{
+    char eb[PCAP_ERRBUF_SIZE] = "";
+    const sat_collect_opts *o = job->opts;
+    pcap_t *pc = pcap_create(o->live_iface, eb);
+    if (!pc) {
+        sat_diag_set(err, SAT_E_IO, o->live_iface, "%s", eb);
+        return NULL;
+    }
+    pcap_set_snaplen(pc, 262144);
+    pcap_set_promisc(pc, 0);
+    pcap_set_timeout(pc, 100); /* ms: the loop looks at its bounds this often */
+    pcap_set_tstamp_precision(pc, PCAP_TSTAMP_PRECISION_NANO);
+    int a = pcap_activate(pc);
+    if (a < 0) {
+        sat_diag_set(err, SAT_E_IO, o->live_iface, "%s", pcap_geterr(pc));
+        pcap_close(pc);
+        return NULL;
+    }
+    if (o->live_filter && *o->live_filter) {
+        struct bpf_program prog;
+        if (pcap_compile(pc, &prog, o->live_filter, 1, PCAP_NETMASK_UNKNOWN) != 0 ||
+            pcap_setfilter(pc, &prog) != 0) {
+            sat_diag_set(err, SAT_E_USAGE, o->live_iface, "filter '%s': %s", o->live_filter,
+                         pcap_geterr(pc));
+            pcap_freecode(&prog);
+            pcap_close(pc);
+            return NULL;
+        }
+        pcap_freecode(&prog);
+    }
+    return pc;
+}
+
+int sat_capture_collect(sat_capture_job *job)
+{
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    int live = !job->path && job->opts->live_iface;
+    char live_name[300];
+    if (live) {
+        snprintf(live_name, sizeof live_name, "live:%s", job->opts->live_iface);
+        job->path = live_name;
+    }
+    cookie ck;
+    memset(&ck, 0, sizeof ck);
+    sat_input *in = job->in;
+    FILE *fp = NULL;
+    pcap_t *pc = NULL;
+    const char *fmt = live ? "live" : "pcap";
+    if (live) {
+        pc = open_live(job, &d);
+    } else {
+        if (!in)
+            in = sat_input_open(job->path, &d);
+        if (in) {
+            size_t pl = 0;
+            const char *peek = sat_input_peek(in, &pl);
+            if (sat_capture_sniff(peek, pl) == 2)
+                fmt = "pcapng";
+            ck.in = in;
+            cookie_io_functions_t io = {cookie_read, NULL, NULL, cookie_close};
+            fp = fopencookie(&ck, "r", io);
+            if (!fp) {
+                sat_diag_set(&d, SAT_E_NOMEM, job->path, "out of memory");
+            } else {
+                char eb[PCAP_ERRBUF_SIZE] = "";
+                pc = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO,
+                                                              eb);
+                if (!pc) {
+                    fclose(fp);
+                    if (ck.failed)
+                        d = ck.diag;
+                    else
+                        sat_diag_set(&d, SAT_E_FORMAT, job->path, "not a readable capture: %s",
+                                     eb);
+                }
+                fp = NULL; /* pcap_close closes it */
+            }
+        }
+    }
+    if (!pc) {
+        job->unreadable = 1;
+        job->problem = d;
+        say(job, "%s", d.msg);
+        if (in && in != job->in)
+            sat_input_close(in);
+        return SAT_OK;
+    }
+
+    cap_run c;
+    memset(&c, 0, sizeof c);
+    c.job = job;
+    c.linktype = pcap_datalink(pc);
+    c.reject_max = job->opts->reject_sample_max ? job->opts->reject_sample_max : 100;
+    c.src.id = job->source_id;
+    c.src.server = job->server;
+    c.src.path = sat_str_cstr(job->path);
+    c.src.kind = sat_str_cstr("pcap");
+    c.src.format = sat_str_cstr(fmt);
+    c.src.compression = sat_str_cstr(in ? sat_input_compression(in) : "none");
+    c.src.server_name = SAT_STR_NONE;
+    c.src.server_version = SAT_STR_NONE;
+    c.join = sat_ldap_join_create(job->server, job->rows, 0);
+    c.wctx.sink = job->rows;
+    c.wctx.join = c.join;
+    c.wctx.source = job->source_id;
+    sat_flow_opts fo;
+    memset(&fo, 0, sizeof fo);
+    c.flows = c.join ? sat_flow_table_create(&fo, &c.wctx) : NULL;
+    int rc = c.flows ? SAT_OK : SAT_E_NOMEM;
+    if (rc == SAT_OK)
+        sat_ldap_join_set_filter_shapes(c.join, !job->opts->no_filter_shapes);
+    job->stats->captures++;
+
+    sat_diag err;
+    memset(&err, 0, sizeof err);
+    if (rc == SAT_OK)
+        rc = drive(&c, pc, live, &err);
+    if (rc >= 0)
+        rc = sat_flow_finish(c.flows, c.src.last_ts);
+    if (rc >= 0)
+        rc = sat_ldap_join_finish(c.join);
+    if (rc >= 0 && (ck.failed || err.code)) {
+        /* Every packet before the damage was used; say what was lost. */
+        sat_diag *why = ck.failed ? &ck.diag : &err;
+        c.src.truncated = 1;
+        job->truncated = 1;
+        job->problem = *why;
+        say(job, "%s", why->msg);
+    }
+    if (c.flows) {
+        sat_flow_stats fs;
+        sat_flow_get_stats(c.flows, &fs);
+        job->stats->flows += fs.flows;
+        job->stats->evicted += fs.evicted;
+        job->stats->expired += fs.expired;
+        if (fs.evicted)
+            say(job, "%llu connection%s evicted at the flow table's capacity",
+                (unsigned long long)fs.evicted, fs.evicted == 1 ? "" : "s");
+    }
+    if (c.join) {
+        sat_join_stats js;
+        sat_ldap_join_stats(c.join, &js);
+        job->stats->ops += js.ops;
+        job->stats->conns += js.conns;
+        job->stats->unfinished += js.unfinished;
+    }
+    job->stats->packets += c.src.lines;
+    job->stats->rejects += c.src.rejects;
+    c.src.bytes = in ? sat_input_bytes(in) : 0;
+    if (rc >= 0)
+        rc = sat_sink_emit(job->sink, SAT_TABLE_SOURCE, &c.src);
+    sat_flow_table_free(c.flows); /* after the last rows: they borrow its strings */
+    sat_ldap_join_free(c.join);
+    pcap_close(pc);
+    if (in && in != job->in)
+        sat_input_close(in);
+    return rc;
+}
