@@ -285,8 +285,12 @@ int sat_capture_collect(sat_capture_job *job)
     memset(&fo, 0, sizeof fo);
     c.flows = c.join ? sat_flow_table_create(&fo, &c.wctx) : NULL;
     int rc = c.flows ? SAT_OK : SAT_E_NOMEM;
-    if (rc == SAT_OK)
+    if (rc == SAT_OK) {
         sat_ldap_join_set_filter_shapes(c.join, !job->opts->no_filter_shapes);
+        /* flows open LDAP connections in the order their first message
+         * arrives, not in flow-number order: a lower number is not a restart */
+        sat_ldap_join_set_restart_detection(c.join, 0);
+    }
     job->stats->captures++;
 
     sat_diag err;

@@ -116,6 +116,7 @@ typedef struct tls_state {
     tls_dir d[2];
     /* client hello */
     uint8_t ch_seen, sh_seen, hrr, ssl2;
+    uint8_t client_gone; /* the client sent FIN before any ServerHello (tls_closed) */
     uint8_t offered;
     uint8_t ch_sid_len, sh_sid_len;
     uint8_t ch_sid[32], sh_sid[32];
@@ -641,6 +642,8 @@ static int tls_data(void *st, int dir, sat_ts_ns ts, const uint8_t *p, size_t n)
     tls_dir *D = &s->d[dir];
     D->bytes += n;
     D->last_ts = ts;
+    if (s->client_gone && dir == SAT_DIR_S2C)
+        return SAT_OK; /* answers to a client that has left (tls_closed) */
     if (n && !D->started) {
         D->started = 1;
         /* an SSLv2-format record can only open a direction: a v2 ClientHello,
@@ -730,6 +733,18 @@ static int tls_gap(void *st, int dir, sat_ts_ns ts, size_t n)
     return SAT_OK;
 }
 
+/* The client's FIN before any ServerHello: it gave up (a timeout). A
+ * ServerHello that comes later answers nobody (a frozen server catching up,
+ * the client's kernel answering with a RST): the handshake stays incomplete. */
+static int tls_closed(void *st, int dir, sat_ts_ns ts)
+{
+    tls_state *s = (tls_state *)st;
+    (void)ts;
+    if (s && dir == SAT_DIR_C2S && !s->sh_seen)
+        s->client_gone = 1;
+    return SAT_OK;
+}
+
 static int tls_end(void *st, int how, sat_ts_ns ts)
 {
     tls_state *s = (tls_state *)st;
@@ -794,5 +809,5 @@ static int tls_end(void *st, int how, sat_ts_ns ts)
 }
 
 const sat_stream_dissector sat_dissect_tls = {
-    "tls", tls_sniff, tls_create, tls_data, tls_gap, tls_end, tls_destroy,
+    "tls", tls_sniff, tls_create, tls_data, tls_gap, tls_end, tls_destroy, tls_closed,
 };

@@ -658,6 +658,10 @@ static int process(sat_flow_table *t, flow *f, int dir, const sat_packet *p)
             d->fin = 1;
             if (f->first_fin < 0)
                 f->first_fin = (int8_t)dir;
+            if (f->dis && f->dst && f->dis->closed)
+                rc = f->dis->closed(f->dst, dir, p->ts);
+            if (rc < 0)
+                return rc;
         }
         if (f->d[0].fin && f->d[1].fin)
             return end_flow(t, f, f->first_fin == SAT_DIR_C2S ? SAT_TCP_END_FIN_CLIENT

@@ -91,6 +91,11 @@ typedef struct sat_stream_dissector {
     /* The connection ended: how = enum sat_tcp_end; emits what is pending. */
     int (*end)(void *st, int how, sat_ts_ns ts);
     void (*destroy)(void *st);   /* NULL is fine */
+    /* Optional (NULL: not told): direction dir sent its FIN at ts (capture
+     * order; its bytes before the FIN were delivered). What the peer sends
+     * afterwards answers a client that has gone: a ServerHello after the
+     * client's FIN does not complete a handshake the client abandoned. */
+    int (*closed)(void *st, int dir, sat_ts_ns ts);
 } sat_stream_dissector;
 
 /* NULL-terminated registry (parse/stream_registry.c). */

@@ -1,0 +1,130 @@
+/*
+ * test_tls_fixtures.c - satscope's classification of every TLS connection of
+ * the real-tool captures in fixtures/tls/ (openssl s_server / s_client on
+ * loopback, captured with tcpdump: see fixtures/tls/README.md) against what
+ * the clients themselves printed (fixtures/tls/<name>.expected): per client
+ * port, the outcome (full / resumed / failed / incomplete), the resumption
+ * mechanism and the SNI. The whole path runs: libpcap reading, packet
+ * decoding, TCP reassembly, the TLS dissector, the tls_hs rows.
+ */
+#include "check.h"
+#include "satscope/collect.h"
+
+#include <stdlib.h>
+
+#define MAX_ROWS 256
+
+typedef struct got {
+    size_t n;
+    sat_tls_hs rows[MAX_ROWS];
+    char sni[MAX_ROWS][64];
+} got;
+
+static int on_tls(void *ctx, const sat_tls_hs *h)
+{
+    got *g = ctx;
+    if (g->n < MAX_ROWS) {
+        g->rows[g->n] = *h;
+        snprintf(g->sni[g->n], sizeof g->sni[g->n], "%.*s", (int)h->sni.len,
+                 h->sni.ptr ? h->sni.ptr : "-");
+        g->n++;
+    }
+    return SAT_OK;
+}
+
+static void quiet(void *ctx, const char *where, const char *msg)
+{
+    (void)ctx;
+    printf("warning: %s: %s\n", where, msg);
+}
+
+static const char *outcome_word(int o)
+{
+    return sat_tls_outcome_name(o);
+}
+
+static const char *mech_word(int m)
+{
+    return m == SAT_TLS_RESUME_SESSION_ID ? "session_id"
+         : m == SAT_TLS_RESUME_TICKET     ? "ticket"
+         : m == SAT_TLS_RESUME_PSK        ? "psk"
+                                          : "-";
+}
+
+static void check_fixture(const char *src, const char *name)
+{
+    char pcap[1024], exp[1024];
+    snprintf(pcap, sizeof pcap, "%s/fixtures/tls/%s.pcap", src, name);
+    snprintf(exp, sizeof exp, "%s/fixtures/tls/%s.expected", src, name);
+    got *g = calloc(1, sizeof *g);
+    if (!g)
+        abort();
+    sat_event_sink sink;
+    memset(&sink, 0, sizeof sink);
+    sink.ctx = g;
+    sink.on_tls_hs = on_tls;
+    sat_collect_opts o;
+    memset(&o, 0, sizeof o);
+    o.warn = quiet;
+    sat_collect_stats st;
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    const char *paths[1] = {pcap};
+    CHECK_EQ_INT(sat_collect_run(paths, 1, &o, &sink, &st, &d), SAT_OK);
+
+    FILE *f = fopen(exp, "r");
+    CHECK(f != NULL);
+    if (!f) {
+        free(g);
+        return;
+    }
+    char line[512];
+    size_t lines = 0, bad = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        unsigned port;
+        char sni[128], offered[32], proto[32], said[32], cls[32], mech[32];
+        if (sscanf(line, "%u %127s %31s %31s %31s %31s %31s", &port, sni, offered, proto,
+                   said, cls, mech) != 7)
+            continue;
+        lines++;
+        size_t k = 0;
+        while (k < g->n && g->rows[k].client_port != port)
+            k++;
+        if (k == g->n) {
+            printf("%s: client port %u: no tls_hs row (expected %s)\n", name, port, cls);
+            bad++;
+            continue;
+        }
+        const sat_tls_hs *h = &g->rows[k];
+        int ok = !strcmp(outcome_word(h->outcome), cls) &&
+                 !strcmp(mech_word(h->resumed_by), mech) && !strcmp(g->sni[k], sni);
+        if (!ok) {
+            printf("%s: client port %u: got %s %s sni=%s, the client said %s %s sni=%s\n", name,
+                   port, outcome_word(h->outcome), mech_word(h->resumed_by), g->sni[k], cls,
+                   mech, sni);
+            bad++;
+        }
+    }
+    fclose(f);
+    printf("%s: %zu connections, %zu rows, %zu disagree\n", name, lines, g->n, bad);
+    CHECK(lines > 0);
+    CHECK_EQ_INT(g->n, lines); /* one row per connection, no more */
+    CHECK_EQ_INT(bad, 0);
+    free(g);
+}
+
+int main(void)
+{
+    const char *src = getenv("SAT_SRC");
+    if (!src) {
+        printf("SKIP: SAT_SRC not set\n");
+        return 77;
+    }
+    static const char *const names[] = {"tls12-full", "tls12-sessid", "tls12-ticket", "tls13",
+                                        "tls-alerts", "tls12-frozen", "tls-storm"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        check_fixture(src, names[i]);
+    return CHECK_DONE();
+}
