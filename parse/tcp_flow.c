@@ -73,7 +73,7 @@ typedef struct flow {
     uint8_t caddr[16], saddr[16];
     uint8_t closed;
     uint8_t syn_seen, synack_seen, rtt_done;
-    uint8_t tried;            /* bit per direction: first payload offered to sniff */
+    uint8_t tried[2];         /* deliveries per direction offered to sniff */
     int8_t first_fin;         /* direction of the first FIN, -1 none */
     uint32_t client_isn, server_isn;
     sat_ts_ns last_ts;
@@ -231,11 +231,17 @@ static void stop_dissector(flow *f)
 }
 
 /* The first payload bytes of a direction: which dissector, if any. */
+#define SNIFF_DELIVERIES 8
+
 static int choose(sat_flow_table *t, flow *f, int dir, const uint8_t *p, size_t n)
 {
-    if (f->dis || (f->tried & (1u << dir)))
+    /* Not only the first delivery: a protocol that upgrades in place after a
+     * cleartext dialogue (SMTP/IMAP/XMPP STARTTLS) starts its TLS records
+     * some segments in. Bounded, so that a long unknown stream is not sniffed
+     * for ever (and a binary one not misread late). */
+    if (f->dis || f->tried[dir] >= SNIFF_DELIVERIES)
         return SAT_OK;
-    f->tried |= (uint8_t)(1u << dir);
+    f->tried[dir]++;
     const sat_stream_dissector *best = NULL;
     if (t->opts.ldap_port && f->row.server_port == t->opts.ldap_port)
         best = find_dis(t, "ldap");

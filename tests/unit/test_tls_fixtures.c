@@ -6,11 +6,17 @@
  * port, the outcome (full / resumed / failed / incomplete), the resumption
  * mechanism and the SNI. The whole path runs: libpcap reading, packet
  * decoding, TCP reassembly, the TLS dissector, the tls_hs rows.
+ *
+ * Then the same pipeline on the public captures of $SAT_CORPUS/tls (Zeek's and
+ * Wireshark's test traces), against the counts of its README: connections,
+ * full, resumed, and "no SH" (a ClientHello never answered: failed or
+ * incomplete here). DTLS (UDP) is out of scope and skipped, said so.
  */
 #include "check.h"
 #include "satscope/collect.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #define MAX_ROWS 256
 
@@ -115,6 +121,64 @@ static void check_fixture(const char *src, const char *name)
     free(g);
 }
 
+typedef struct corpus_case {
+    const char *file;
+    unsigned conns, full, resumed, no_sh;
+} corpus_case;
+
+static const corpus_case corpus_cases[] = {
+    {"zeek/google-cert-repeat.pcap", 8, 8, 0, 0},
+    {"zeek/ecdhe.pcap", 1, 1, 0, 0},
+    {"zeek/ssl.v3.pcap", 3, 3, 0, 0},
+    {"zeek/tls13_psk_succesfull.pcap", 1, 0, 1, 0},
+    {"zeek/hrr.pcap", 1, 1, 0, 0},
+    {"zeek/tls-1.2-handshake-failure.pcap", 1, 0, 0, 1},
+    {"zeek/smtp-starttls.pcap", 1, 1, 0, 0}, /* TLS after SMTP STARTTLS, port 25 */
+    {"wireshark/rsasnakeoil2.pcap", 2, 1, 1, 0},
+    {"wireshark/tls13-rfc8446.pcap", 2, 1, 1, 0},
+    {"wireshark/dhe1.pcapng", 1, 0, 1, 0},
+    {"wireshark/tls-renegotiation.pcap", 1, 1, 0, 0},
+    {"wireshark/tls12-chacha20poly1305.pcap", 7, 7, 0, 0},
+};
+
+static void check_corpus(const char *corpus)
+{
+    for (size_t i = 0; i < sizeof corpus_cases / sizeof corpus_cases[0]; i++) {
+        const corpus_case *c = &corpus_cases[i];
+        char path[1024];
+        snprintf(path, sizeof path, "%s/tls/%s", corpus, c->file);
+        got *g = calloc(1, sizeof *g);
+        if (!g)
+            abort();
+        sat_event_sink sink;
+        memset(&sink, 0, sizeof sink);
+        sink.ctx = g;
+        sink.on_tls_hs = on_tls;
+        sat_collect_opts o;
+        memset(&o, 0, sizeof o);
+        o.warn = quiet;
+        sat_collect_stats st;
+        sat_diag d;
+        memset(&d, 0, sizeof d);
+        const char *paths[1] = {path};
+        CHECK_EQ_INT(sat_collect_run(paths, 1, &o, &sink, &st, &d), SAT_OK);
+        unsigned n[SAT_TLS_OUTCOME__COUNT] = {0};
+        for (size_t k = 0; k < g->n; k++)
+            if (g->rows[k].outcome < SAT_TLS_OUTCOME__COUNT)
+                n[g->rows[k].outcome]++;
+        unsigned no_sh = n[SAT_TLS_FAILED] + n[SAT_TLS_INCOMPLETE];
+        printf("%s: %zu conns, %u full, %u resumed, %u no ServerHello (README: %u %u %u %u)\n",
+               c->file, g->n, n[SAT_TLS_FULL], n[SAT_TLS_RESUMED], no_sh, c->conns, c->full,
+               c->resumed, c->no_sh);
+        CHECK_EQ_INT(g->n, c->conns);
+        CHECK_EQ_INT(n[SAT_TLS_FULL], c->full);
+        CHECK_EQ_INT(n[SAT_TLS_RESUMED], c->resumed);
+        CHECK_EQ_INT(no_sh, c->no_sh);
+        free(g);
+    }
+    printf("skipped: zeek/dtls1_2.pcap, wireshark/snakeoil-dtls.pcap (DTLS over UDP: out of scope)\n");
+}
+
 int main(void)
 {
     const char *src = getenv("SAT_SRC");
@@ -126,5 +190,12 @@ int main(void)
                                         "tls-alerts", "tls12-frozen", "tls-storm"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         check_fixture(src, names[i]);
+    const char *corpus = getenv("SAT_CORPUS");
+    char probe[1024];
+    snprintf(probe, sizeof probe, "%s/tls/README.md", corpus ? corpus : "");
+    if (corpus && access(probe, R_OK) == 0)
+        check_corpus(corpus);
+    else
+        printf("SKIP (corpus part): %s not found\n", probe);
     return CHECK_DONE();
 }
