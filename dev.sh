@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # dev.sh - set up, build and run satscope on a Debian 12 machine (as root).
 #   ./dev.sh demo   install what is missing, build, analyse the bundled incident log
+#                   and a TLS storm capture
 #   ./dev.sh test   install what is missing, build with gcc and with clang
 #                   (ASan+UBSan, fuzz targets), run every test in both builds
 #   ./dev.sh build  install what is missing and build (build/cli/satscope)
@@ -48,6 +49,9 @@ demo)
     install_missing
     build_release
     build/cli/satscope etime fixtures/incident/access*
+    echo
+    # the wire: a TLS reconnect storm against a server frozen for 5 s (fixtures/tls/README.md)
+    build/cli/satscope handshakes fixtures/tls/tls-storm.pcap --by sni
     ;;
 build)
     install_missing

@@ -47,7 +47,9 @@ struct sat_hs {
     uint64_t retries;
     double retry_gap_sum_s;
     sat_qsketch dur_full, dur_resumed;
-    uint64_t tcp_conns, tcp_no_tls;
+    uint64_t tcp_conns, tcp_no_tls, tcp_by_end[SAT_TCP_END__COUNT], tcp_syn_retrans,
+        tcp_no_synack;
+    sat_qsketch rtt;
     int nomem;
 
     sat_hs_view view;
@@ -268,6 +270,13 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
     h->tcp_conns++;
     if (!(c->flags & SAT_TCPF_TLS))
         h->tcp_no_tls++;
+    if (c->end < SAT_TCP_END__COUNT)
+        h->tcp_by_end[c->end]++;
+    h->tcp_syn_retrans += c->syn_retrans;
+    if (!(c->flags & (SAT_TCPF_SYNACK | SAT_TCPF_NO_SYN)))
+        h->tcp_no_synack++;
+    if (c->rtt >= 0)
+        h->nomem |= sat_qsketch_add(&h->rtt, c->rtt) < 0;
     return SAT_OK;
 }
 
@@ -297,6 +306,7 @@ sat_hs *sat_hs_create(const sat_hs_opts *opts)
     sat_strtab_init(&h->pairs, sizeof(hs_pair), HS_PAIR_KEYS_MAX);
     sat_qsketch_init(&h->dur_full, 0);
     sat_qsketch_init(&h->dur_resumed, 0);
+    sat_qsketch_init(&h->rtt, 0);
     h->view_arena.chunk_size = (size_t)64 << 10;
     return h;
 }
@@ -363,6 +373,12 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
     into->retry_gap_sum_s += from->retry_gap_sum_s;
     into->tcp_conns += from->tcp_conns;
     into->tcp_no_tls += from->tcp_no_tls;
+    for (int e = 0; e < SAT_TCP_END__COUNT; e++)
+        into->tcp_by_end[e] += from->tcp_by_end[e];
+    into->tcp_syn_retrans += from->tcp_syn_retrans;
+    into->tcp_no_synack += from->tcp_no_synack;
+    if (sat_qsketch_merge(&into->rtt, &from->rtt) < 0)
+        into->nomem = 1;
     if (sat_qsketch_merge(&into->dur_full, &from->dur_full) < 0 ||
         sat_qsketch_merge(&into->dur_resumed, &from->dur_resumed) < 0)
         into->nomem = 1;
@@ -420,6 +436,11 @@ int sat_hs_finish(sat_hs *h)
     v->resumed_p99_s = quantile_s(&h->dur_resumed, 0.99);
     v->tcp_conns = h->tcp_conns;
     v->tcp_no_tls = h->tcp_no_tls;
+    memcpy(v->tcp_by_end, h->tcp_by_end, sizeof v->tcp_by_end);
+    v->tcp_syn_retrans = h->tcp_syn_retrans;
+    v->tcp_no_synack = h->tcp_no_synack;
+    v->tcp_rtt_p50_s = quantile_s(&h->rtt, 0.5);
+    v->tcp_rtt_p99_s = quantile_s(&h->rtt, 0.99);
     v->full_cost_us = h->opts.full_cost_us;
     v->resumed_cost_us = h->opts.resumed_cost_us;
     v->psk_cost_us = h->opts.psk_cost_us;
@@ -514,6 +535,7 @@ void sat_hs_free(sat_hs *h)
     sat_strtab_free(&h->pairs);
     sat_qsketch_free(&h->dur_full);
     sat_qsketch_free(&h->dur_resumed);
+    sat_qsketch_free(&h->rtt);
     sat_arena_free(&h->view_arena);
     free(h);
 }

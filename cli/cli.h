@@ -37,6 +37,7 @@ typedef struct sat_cli_collect {
     const char *live_iface, *live_filter; /* collect --iface/--filter */
     sat_dur_ns live_duration;    /* --duration */
     uint64_t live_count;         /* --count */
+    uint16_t ldap_port;          /* --ldap-port: LDAP on this port whatever the bytes */
     sat_collect_stats stats;     /* filled by sat_cli_collect_run */
 } sat_cli_collect;
 
@@ -53,6 +54,7 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     {"from", required_argument, NULL, 'F'},                                  \
     {"to", required_argument, NULL, 'T'},                                    \
     {"year", required_argument, NULL, 'Y'},                                  \
+    {"ldap-port", required_argument, NULL, 'L'},                             \
     {"quiet", no_argument, NULL, 'q'}
 #define SAT_CLI_COLLECT_HELP                                                 \
     "  --format NAME   force a log format: 389-text, 389-json, openldap\n"   \
@@ -60,6 +62,8 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     "  --to TIME       only events before TIME\n"                            \
     "  --year YYYY     year of syslog timestamps, which carry none (default:\n" \
     "                  each file's modification year)\n"                     \
+    "  --ldap-port N   captures: decode port N as LDAP whatever its bytes look\n" \
+    "                  like (LDAP is otherwise found by content)\n"          \
     "  -q, --quiet     no summary or warnings on stderr\n"
 
 /* Parses "2025-06-08T07:19:14Z", "2025-06-08 07:19", epoch seconds;

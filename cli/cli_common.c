@@ -155,6 +155,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.live_filter = c->live_filter;
     opts.live_duration = c->live_duration;
     opts.live_count = c->live_count;
+    opts.ldap_port = c->ldap_port;
     opts.warn = warn_stderr;
     opts.warn_ctx = &t;
 
@@ -242,6 +243,14 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
         if (*end || y < 1970 || y > 2261)
             return sat_cli_usage_error(cmd, "bad --year '%s'", arg);
         c->year = (int)y;
+        return 1;
+    }
+    case 'L': {
+        char *end;
+        long port = strtol(arg, &end, 10);
+        if (*end || port < 1 || port > 65535)
+            return sat_cli_usage_error(cmd, "bad --ldap-port '%s'", arg);
+        c->ldap_port = (uint16_t)port;
         return 1;
     }
     case 'q':

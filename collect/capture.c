@@ -283,6 +283,7 @@ int sat_capture_collect(sat_capture_job *job)
     c.wctx.source = job->source_id;
     sat_flow_opts fo;
     memset(&fo, 0, sizeof fo);
+    fo.ldap_port = job->opts->ldap_port;
     c.flows = c.join ? sat_flow_table_create(&fo, &c.wctx) : NULL;
     int rc = c.flows ? SAT_OK : SAT_E_NOMEM;
     if (rc == SAT_OK) {

@@ -174,9 +174,40 @@ static int render_text(const sat_hs_view *v, FILE *out)
                 "ClientHello, %llu started before the capture\n",
                 (unsigned long long)v->hrr, (unsigned long long)v->renegotiated,
                 (unsigned long long)v->ssl2_hello, (unsigned long long)v->late_start);
-    if (v->tcp_conns)
-        fprintf(out, "TCP connections in the capture: %llu (%llu without TLS)\n",
+    if (v->tcp_conns) {
+        fprintf(out, "\nTCP connections in the captures: %llu (%llu without TLS)\n",
                 (unsigned long long)v->tcp_conns, (unsigned long long)v->tcp_no_tls);
+        sat_tbl_init(&t, "lrl");
+        static const char *const why[SAT_TCP_END__COUNT] = {
+            "still open when the capture ended", "the client closed first (FIN)",
+            "the server closed first (FIN)", "reset by the client (RST)",
+            "reset by the server (RST: refused, or aborted)", "idle past the timeout",
+            "evicted at the flow table's capacity"};
+        for (int e = 0; e < SAT_TCP_END__COUNT; e++) {
+            if (!v->tcp_by_end[e])
+                continue;
+            char c[32];
+            fmt_u(c, sizeof c, v->tcp_by_end[e]);
+            const char *row[3] = {sat_tcp_end_name(e), c, why[e]};
+            sat_tbl_row(&t, row);
+        }
+        char sr[32], ns[32], t50[32] = "-", t99[32] = "-";
+        fmt_u(sr, sizeof sr, v->tcp_syn_retrans);
+        fmt_u(ns, sizeof ns, v->tcp_no_synack);
+        const char *rs[3] = {"SYN retries", sr, "SYNs the clients sent again"};
+        const char *rn[3] = {"unanswered", ns, "connection attempts without a SYN/ACK"};
+        sat_tbl_row(&t, rs);
+        sat_tbl_row(&t, rn);
+        if (v->tcp_rtt_p50_s >= 0) {
+            sat_report_fmt_num(t50, sizeof t50, v->tcp_rtt_p50_s * 1e3, 3);
+            sat_report_fmt_num(t99, sizeof t99, v->tcp_rtt_p99_s * 1e3, 3);
+        }
+        char rtt[96];
+        snprintf(rtt, sizeof rtt, "ms p50 (p99 %s): SYN to the client's ACK", t99);
+        const char *rr2[3] = {"handshake RTT", t50, rtt};
+        sat_tbl_row(&t, rr2);
+        sat_tbl_print(&t, out, "  ");
+    }
 
     if (v->by != SAT_HS_BY_NONE) {
         static const char *const byname[] = {"", "client", "server", "SNI"};
@@ -294,8 +325,18 @@ static int render_json(const sat_hs_view *v, FILE *out)
     sat_json_num(&j, "retry_gap_mean_s", v->retry_gap_mean_s, 6);
     sat_json_u64(&j, "hello_retry_requests", v->hrr);
     sat_json_u64(&j, "renegotiated", v->renegotiated);
-    sat_json_u64(&j, "tcp_connections", v->tcp_conns);
-    sat_json_u64(&j, "tcp_without_tls", v->tcp_no_tls);
+    sat_json_object(&j, "tcp");
+    sat_json_u64(&j, "connections", v->tcp_conns);
+    sat_json_u64(&j, "without_tls", v->tcp_no_tls);
+    sat_json_object(&j, "by_end");
+    for (int e = 0; e < SAT_TCP_END__COUNT; e++)
+        sat_json_u64(&j, sat_tcp_end_name(e), v->tcp_by_end[e]);
+    sat_json_end(&j);
+    sat_json_u64(&j, "syn_retries", v->tcp_syn_retrans);
+    sat_json_u64(&j, "unanswered", v->tcp_no_synack);
+    json_s(&j, "rtt_p50_s", v->tcp_rtt_p50_s);
+    json_s(&j, "rtt_p99_s", v->tcp_rtt_p99_s);
+    sat_json_end(&j);
     if (v->by != SAT_HS_BY_NONE) {
         static const char *const byname[] = {"none", "client", "server", "sni"};
         sat_json_str(&j, "by", byname[v->by]);

@@ -289,6 +289,10 @@ typedef struct sat_hs_view {
     int by;
     uint64_t tcp_conns;      /* tcp_conn rows seen (0 from a trace without them) */
     uint64_t tcp_no_tls;     /* of them, connections without any TLS */
+    uint64_t tcp_by_end[SAT_TCP_END__COUNT]; /* how they ended (event.h sat_tcp_end) */
+    uint64_t tcp_syn_retrans; /* SYNs the clients had to send again */
+    uint64_t tcp_no_synack;  /* connection attempts the server never answered */
+    double tcp_rtt_p50_s, tcp_rtt_p99_s; /* SYN -> the client's ACK; -1 if none */
     double full_cost_us, resumed_cost_us, psk_cost_us;
 } sat_hs_view;
 

@@ -81,6 +81,7 @@ typedef struct sat_collect_opts {
     const char *live_filter;     /* BPF expression, NULL = everything */
     sat_dur_ns live_duration;    /* 0 = no time bound */
     uint64_t live_count;         /* 0 = no packet bound */
+    uint16_t ldap_port;          /* captures: LDAP on this port whatever the content */
     /* warnings and per-input errors are reported here (file: message);
      * NULL -> stderr */
     void (*warn)(void *ctx, const char *where, const char *msg);
