@@ -261,6 +261,16 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     }
 }
 
+int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out)
+{
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (*end || n < 1 || n > 100000)
+        return sat_cli_usage_error(cmd, "bad --top '%s'", arg);
+    *out = (size_t)n;
+    return 0;
+}
+
 /* ---- time options --------------------------------------------------------------- */
 
 int sat_cli_parse_time(const char *s, sat_ts_ns *out)

@@ -67,14 +67,10 @@ static int run_etime(int argc, char **argv)
             break;
         case 'j': fmt = SAT_REPORT_JSON; break;
         case 'c': fmt = SAT_REPORT_CSV; break;
-        case 'n': {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*end || n < 1 || n > 100000)
-                return sat_cli_usage_error("etime", "bad --top '%s'", optarg);
-            eo.top = (size_t)n;
+        case 'n':
+            if (sat_cli_parse_top("etime", optarg, &eo.top))
+                return SAT_EXIT_USAGE;
             break;
-        }
         case 'r': eo.root_dn = optarg; break;
         case 'h': usage(stdout); return SAT_EXIT_OK;
         default: {

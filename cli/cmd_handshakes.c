@@ -114,14 +114,10 @@ static int run_handshakes(int argc, char **argv)
             if ((ho.by = sat_hs_by_parse(optarg)) < 0)
                 return sat_cli_usage_error("handshakes", "unknown --by key '%s'", optarg);
             break;
-        case 'n': {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*end || n < 1 || n > 100000)
-                return sat_cli_usage_error("handshakes", "bad --top '%s'", optarg);
-            ho.top = (size_t)n;
+        case 'n':
+            if (sat_cli_parse_top("handshakes", optarg, &ho.top))
+                return SAT_EXIT_USAGE;
             break;
-        }
         case '1':
             if (cost_arg(optarg, &ho.full_cost_us))
                 return sat_cli_usage_error("handshakes", "bad --full-cost-us '%s'", optarg);

@@ -44,6 +44,27 @@ static void quiet(void *ctx, const char *where, const char *msg)
     printf("warning: %s: %s\n", where, msg);
 }
 
+/* The tls_hs rows of one capture, through the whole collection (caller frees). */
+static got *collect_rows(const char *path)
+{
+    got *g = calloc(1, sizeof *g);
+    if (!g)
+        abort();
+    sat_event_sink sink;
+    memset(&sink, 0, sizeof sink);
+    sink.ctx = g;
+    sink.on_tls_hs = on_tls;
+    sat_collect_opts o;
+    memset(&o, 0, sizeof o);
+    o.warn = quiet;
+    sat_collect_stats st;
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    const char *paths[1] = {path};
+    CHECK_EQ_INT(sat_collect_run(paths, 1, &o, &sink, &st, &d), SAT_OK);
+    return g;
+}
+
 static const char *outcome_word(int o)
 {
     return sat_tls_outcome_name(o);
@@ -62,21 +83,7 @@ static void check_fixture(const char *src, const char *name)
     char pcap[1024], exp[1024];
     snprintf(pcap, sizeof pcap, "%s/fixtures/tls/%s.pcap", src, name);
     snprintf(exp, sizeof exp, "%s/fixtures/tls/%s.expected", src, name);
-    got *g = calloc(1, sizeof *g);
-    if (!g)
-        abort();
-    sat_event_sink sink;
-    memset(&sink, 0, sizeof sink);
-    sink.ctx = g;
-    sink.on_tls_hs = on_tls;
-    sat_collect_opts o;
-    memset(&o, 0, sizeof o);
-    o.warn = quiet;
-    sat_collect_stats st;
-    sat_diag d;
-    memset(&d, 0, sizeof d);
-    const char *paths[1] = {pcap};
-    CHECK_EQ_INT(sat_collect_run(paths, 1, &o, &sink, &st, &d), SAT_OK);
+    got *g = collect_rows(pcap);
 
     FILE *f = fopen(exp, "r");
     CHECK(f != NULL);
@@ -147,21 +154,7 @@ static void check_corpus(const char *corpus)
         const corpus_case *c = &corpus_cases[i];
         char path[1024];
         snprintf(path, sizeof path, "%s/tls/%s", corpus, c->file);
-        got *g = calloc(1, sizeof *g);
-        if (!g)
-            abort();
-        sat_event_sink sink;
-        memset(&sink, 0, sizeof sink);
-        sink.ctx = g;
-        sink.on_tls_hs = on_tls;
-        sat_collect_opts o;
-        memset(&o, 0, sizeof o);
-        o.warn = quiet;
-        sat_collect_stats st;
-        sat_diag d;
-        memset(&d, 0, sizeof d);
-        const char *paths[1] = {path};
-        CHECK_EQ_INT(sat_collect_run(paths, 1, &o, &sink, &st, &d), SAT_OK);
+        got *g = collect_rows(path);
         unsigned n[SAT_TLS_OUTCOME__COUNT] = {0};
         for (size_t k = 0; k < g->n; k++)
             if (g->rows[k].outcome < SAT_TLS_OUTCOME__COUNT)
