@@ -179,7 +179,8 @@ static void parse_chunk(pworker *w, chunk *c)
     w->src.server = real->server;
     w->src.server_name = SAT_STR_NONE;
     w->src.server_version = SAT_STR_NONE;
-    w->src.utc_offset_s = real->utc_offset_s;
+    /* utc_offset_s stays 0: the joining thread owns the real one and takes
+     * the chunk's only if the chunk had a timestamp */
     w->cur = c;
 
     const char *p = c->buf, *end = c->buf + c->len;
