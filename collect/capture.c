@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <pcap/pcap.h>
+#include <poll.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -163,7 +164,14 @@ static int drive(cap_run *c, pcap_t *pc, int live, sat_diag *err)
             if (rc < 0)
                 return rc;
         } else if (r == 0) {
-            continue; /* live: the read timeout, look at the clock again */
+            /* live, nothing pending: wait a little, then look at the clock
+             * (the read timeout alone does not fire on an idle Linux socket) */
+            int fd = pcap_get_selectable_fd(pc);
+            if (fd >= 0) {
+                struct pollfd pfd = {fd, POLLIN, 0};
+                (void)poll(&pfd, 1, 100);
+            }
+            continue;
         } else if (r == PCAP_ERROR_BREAK) {
             break; /* end of the file */
         } else {
@@ -185,11 +193,17 @@ static pcap_t *open_live(sat_capture_job *job, sat_diag *err)
     }
     pcap_set_snaplen(pc, 262144);
     pcap_set_promisc(pc, 0);
-    pcap_set_timeout(pc, 100); /* ms: the loop looks at its bounds this often */
+    pcap_set_timeout(pc, 100); /* ms */
+    pcap_set_immediate_mode(pc, 1);
     pcap_set_tstamp_precision(pc, PCAP_TSTAMP_PRECISION_NANO);
     int a = pcap_activate(pc);
     if (a < 0) {
         sat_diag_set(err, SAT_E_IO, o->live_iface, "%s", pcap_geterr(pc));
+        pcap_close(pc);
+        return NULL;
+    }
+    if (pcap_setnonblock(pc, 1, eb) != 0) {
+        sat_diag_set(err, SAT_E_IO, o->live_iface, "%s", eb);
         pcap_close(pc);
         return NULL;
     }
