@@ -47,6 +47,46 @@ static double ratio_of(const sat_hs_counts *c)
 }
 
 /* ---- text ------------------------------------------------------------------------------ */
+static void print_tcp(const sat_hs_view *v, FILE *out)
+{
+    if (!v->tcp_conns)
+        return;
+    tbl t;
+    fprintf(out, "\nTCP connections in the captures: %llu (%llu without TLS)\n",
+            (unsigned long long)v->tcp_conns, (unsigned long long)v->tcp_no_tls);
+    sat_tbl_init(&t, "lrl");
+    static const char *const why[SAT_TCP_END__COUNT] = {
+        "still open when the capture ended", "the client closed first (FIN)",
+        "the server closed first (FIN)", "reset by the client (RST)",
+        "reset by the server (RST: refused, or aborted)", "idle past the timeout",
+        "evicted at the flow table's capacity"};
+    for (int e = 0; e < SAT_TCP_END__COUNT; e++) {
+        if (!v->tcp_by_end[e])
+            continue;
+        char c[32];
+        fmt_u(c, sizeof c, v->tcp_by_end[e]);
+        const char *row[3] = {sat_tcp_end_name(e), c, why[e]};
+        sat_tbl_row(&t, row);
+    }
+    char sr[32], ns[32], t50[32] = "-", t99[32] = "-";
+    fmt_u(sr, sizeof sr, v->tcp_syn_retrans);
+    fmt_u(ns, sizeof ns, v->tcp_no_synack);
+    const char *rs[3] = {"SYN retries", sr, "SYNs the clients sent again"};
+    const char *rn[3] = {"unanswered", ns, "connection attempts without a SYN/ACK"};
+    sat_tbl_row(&t, rs);
+    sat_tbl_row(&t, rn);
+    if (v->tcp_rtt_p50_s >= 0) {
+        sat_report_fmt_num(t50, sizeof t50, v->tcp_rtt_p50_s * 1e3, 3);
+        sat_report_fmt_num(t99, sizeof t99, v->tcp_rtt_p99_s * 1e3, 3);
+    }
+    char rtt[96];
+    snprintf(rtt, sizeof rtt, "ms p50 (p99 %s): SYN to the client's ACK", t99);
+    const char *rr2[3] = {"handshake RTT", t50, rtt};
+    sat_tbl_row(&t, rr2);
+    sat_tbl_print(&t, out, "  ");
+}
+
+
 static void counts_cells(const sat_hs_counts *c, char (*b)[32], const char **v)
 {
     fmt_u(b[0], 32, c->connections);
@@ -70,8 +110,9 @@ static int render_text(const sat_hs_view *v, FILE *out)
 
     if (!v->all.connections) {
         fprintf(out, "No TLS handshake in these inputs: handshakes come from packet captures\n"
-                     "(pcap/pcapng) or from traces collected from them%s.\n",
-                v->tcp_conns ? "; the captures' TCP connections carried no TLS" : "");
+                     "(pcap/pcapng) or from traces collected from them.%s\n",
+                v->tcp_conns ? "\nThe captures' TCP connections carried no TLS." : "");
+        print_tcp(v, out);
         return SAT_OK;
     }
     const sat_hs_counts *a = &v->all;
@@ -174,40 +215,7 @@ static int render_text(const sat_hs_view *v, FILE *out)
                 "ClientHello, %llu started before the capture\n",
                 (unsigned long long)v->hrr, (unsigned long long)v->renegotiated,
                 (unsigned long long)v->ssl2_hello, (unsigned long long)v->late_start);
-    if (v->tcp_conns) {
-        fprintf(out, "\nTCP connections in the captures: %llu (%llu without TLS)\n",
-                (unsigned long long)v->tcp_conns, (unsigned long long)v->tcp_no_tls);
-        sat_tbl_init(&t, "lrl");
-        static const char *const why[SAT_TCP_END__COUNT] = {
-            "still open when the capture ended", "the client closed first (FIN)",
-            "the server closed first (FIN)", "reset by the client (RST)",
-            "reset by the server (RST: refused, or aborted)", "idle past the timeout",
-            "evicted at the flow table's capacity"};
-        for (int e = 0; e < SAT_TCP_END__COUNT; e++) {
-            if (!v->tcp_by_end[e])
-                continue;
-            char c[32];
-            fmt_u(c, sizeof c, v->tcp_by_end[e]);
-            const char *row[3] = {sat_tcp_end_name(e), c, why[e]};
-            sat_tbl_row(&t, row);
-        }
-        char sr[32], ns[32], t50[32] = "-", t99[32] = "-";
-        fmt_u(sr, sizeof sr, v->tcp_syn_retrans);
-        fmt_u(ns, sizeof ns, v->tcp_no_synack);
-        const char *rs[3] = {"SYN retries", sr, "SYNs the clients sent again"};
-        const char *rn[3] = {"unanswered", ns, "connection attempts without a SYN/ACK"};
-        sat_tbl_row(&t, rs);
-        sat_tbl_row(&t, rn);
-        if (v->tcp_rtt_p50_s >= 0) {
-            sat_report_fmt_num(t50, sizeof t50, v->tcp_rtt_p50_s * 1e3, 3);
-            sat_report_fmt_num(t99, sizeof t99, v->tcp_rtt_p99_s * 1e3, 3);
-        }
-        char rtt[96];
-        snprintf(rtt, sizeof rtt, "ms p50 (p99 %s): SYN to the client's ACK", t99);
-        const char *rr2[3] = {"handshake RTT", t50, rtt};
-        sat_tbl_row(&t, rr2);
-        sat_tbl_print(&t, out, "  ");
-    }
+    print_tcp(v, out);
 
     if (v->by != SAT_HS_BY_NONE) {
         static const char *const byname[] = {"", "client", "server", "SNI"};
