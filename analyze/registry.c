@@ -33,9 +33,26 @@ static const sat_analyzer sat_analyzer_handshakes = {
     "handshakes", "TLS handshakes on the wire: full, resumed, failed, incomplete",
     hs_create, hs_sink, hs_finish, hs_merge, hs_free};
 
+static void *satu_create(const void *o)
+{
+    return sat_saturation_create((const sat_saturation_opts *)o);
+}
+static sat_event_sink satu_sink(void *a) { return sat_saturation_sink((sat_saturation *)a); }
+static int satu_finish(void *a) { return sat_saturation_finish((sat_saturation *)a); }
+static int satu_merge(void *into, const void *from)
+{
+    return sat_saturation_merge((sat_saturation *)into, (const sat_saturation *)from);
+}
+static void satu_free(void *a) { sat_saturation_free((sat_saturation *)a); }
+
+static const sat_analyzer sat_analyzer_saturation = {
+    "saturation", "throughput vs concurrency per window and the USL fit: where the knee is",
+    satu_create, satu_sink, satu_finish, satu_merge, satu_free};
+
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,
     &sat_analyzer_handshakes,
+    &sat_analyzer_saturation,
 };
 
 const sat_analyzer *const *sat_analyzer_list(size_t *n)

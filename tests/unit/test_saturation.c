@@ -1,0 +1,235 @@
+/*
+ * test_saturation.c - the saturation analyzer (analyze/saturation.c): the
+ * Universal Scalability Law fit recovers known parameters from noisy points
+ * (fixed seed), refuses too few points or an unvarying concurrency, reads a
+ * flat series as a ceiling; Little's law and the windows on made-up ldap_op
+ * rows; the knee's extrapolation limits; the what-ifs.
+ */
+#include <math.h>
+
+#include "check.h"
+#include "satscope/analyze.h"
+#include "satscope/report.h"
+
+#define S ((sat_ts_ns)1000000000)
+static const sat_ts_ns T0 = 1749400000 * S;
+
+/* xorshift64*: fixed seed, the same points on every machine */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double uniform(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0;
+}
+/* Box-Muller */
+static double gauss(void)
+{
+    double u = uniform(), v = uniform();
+    if (u < 1e-300)
+        u = 1e-300;
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+static int within(double got, double want, double rel)
+{
+    return fabs(got - want) <= rel * fabs(want);
+}
+
+static void test_fit_recovers(void)
+{
+    const double sigma = 0.05, kappa = 0.001, lambda = 100;
+    double n[48], x[48];
+    for (int i = 0; i < 48; i++) {
+        n[i] = 1 + i * 1.25; /* 1 .. 59.75: past N* = 30.8 */
+        x[i] = sat_usl_x(sigma, kappa, lambda, n[i]) * (1 + 0.05 * gauss());
+    }
+    sat_usl_fit f;
+    sat_usl_fit_points(n, x, 48, &f);
+    CHECK(f.ok);
+    CHECK(within(f.sigma, sigma, 0.15));
+    CHECK(within(f.kappa, kappa, 0.15));
+    CHECK(within(f.lambda, lambda, 0.15));
+    CHECK(f.knee == SAT_USL_KNEE_OBSERVED);
+    CHECK(within(f.n_star, sqrt((1 - sigma) / kappa), 0.15));
+    CHECK(within(f.x_max, sat_usl_x(sigma, kappa, lambda, sqrt((1 - sigma) / kappa)), 0.1));
+    CHECK(f.r2 > 0.8 && f.r2 <= 1);
+    fprintf(stderr, "fit: sigma %.4f kappa %.6f lambda %.2f N* %.2f Xmax %.2f r2 %.4f (%u it)\n",
+            f.sigma, f.kappa, f.lambda, f.n_star, f.x_max, f.r2, f.iterations);
+}
+
+static void test_fit_extrapolation(void)
+{
+    /* the same law seen only up to N = 12: the knee (30.8) is 2.6x beyond */
+    const double sigma = 0.05, kappa = 0.001, lambda = 100;
+    double n[12], x[12];
+    for (int i = 0; i < 12; i++) {
+        n[i] = 1 + i;
+        x[i] = sat_usl_x(sigma, kappa, lambda, n[i]);
+    }
+    sat_usl_fit f;
+    sat_usl_fit_points(n, x, 12, &f);
+    CHECK(f.ok);
+    CHECK(f.knee == SAT_USL_KNEE_EXTRAPOLATED);
+    CHECK(within(f.n_star, 30.82, 0.05));
+    /* ... and up to N = 5 only: 6x beyond, refused */
+    sat_usl_fit_points(n, x, 5, &f);
+    CHECK(f.ok);
+    CHECK(f.knee == SAT_USL_KNEE_TOO_FAR || f.knee == SAT_USL_KNEE_NONE);
+    CHECK(isnan(f.n_star) && isnan(f.x_max));
+}
+
+static void test_fit_refuses(void)
+{
+    double n[4] = {1, 2, 3, 4}, x[4] = {10, 19, 27, 34};
+    sat_usl_fit f;
+    sat_usl_fit_points(n, x, 4, &f);
+    CHECK(!f.ok);
+    CHECK(f.why != NULL);
+    double n2[6] = {5, 5, 5.1, 5, 5.05, 5}, x2[6] = {50, 51, 49, 50, 52, 48};
+    sat_usl_fit_points(n2, x2, 6, &f);
+    CHECK(!f.ok);
+    CHECK(f.why != NULL);
+    sat_usl_fit_points(n, x, 0, &f);
+    CHECK(!f.ok);
+}
+
+static void test_fit_flat(void)
+{
+    /* throughput already at its ceiling: it does not grow with N */
+    double n[8], x[8];
+    for (int i = 0; i < 8; i++) {
+        n[i] = 2 + 3 * i;
+        x[i] = 500;
+    }
+    sat_usl_fit f;
+    sat_usl_fit_points(n, x, 8, &f);
+    CHECK(f.ok);
+    CHECK(isnan(f.r2)); /* no variance to explain */
+    CHECK(f.knee == SAT_USL_KNEE_NONE || f.knee == SAT_USL_KNEE_OBSERVED);
+    CHECK(f.sigma > 0.9);
+    double top = isfinite(f.x_max) ? f.x_max : f.x_ceiling;
+    CHECK(within(top, 500, 0.05));
+    fprintf(stderr, "flat: sigma %.4f kappa %.3g lambda %.2f knee %d ceiling %.2f\n", f.sigma,
+            f.kappa, f.lambda, f.knee, top);
+}
+
+static sat_ldap_op op_row(sat_ts_ns ts, sat_dur_ns etime)
+{
+    sat_ldap_op o;
+    memset(&o, 0, sizeof o);
+    o.ts_ns = ts;
+    o.result_ts_ns = ts + etime;
+    o.conn = 1;
+    o.op = 1;
+    o.internal_op = SAT_ABSENT;
+    o.type = SAT_OP_SRCH;
+    o.err = 0;
+    o.tag = 101;
+    o.nentries = 1;
+    o.etime = etime;
+    o.wtime = etime / 4;
+    o.optime = etime - etime / 4;
+    o.wbusy = o.wbusy_max = o.wqdepth = SAT_ABSENT;
+    o.target_op = SAT_ABSENT;
+    return o;
+}
+
+static void test_little(void)
+{
+    sat_saturation_opts o;
+    memset(&o, 0, sizeof o);
+    o.window = 10 * S;
+    sat_saturation *s = sat_saturation_create(&o);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_saturation_sink(s);
+    /* 5 windows of 10 s; window w answers 20 (w + 1) operations of 0.5 s:
+     * X = 2 (w + 1) /s, N = 20 (w + 1) * 0.5 / 10 = (w + 1) */
+    for (int w = 0; w < 5; w++)
+        for (int i = 0; i < 20 * (w + 1); i++) {
+            sat_ldap_op r = op_row(T0 + w * 10 * S + i * (S / 100), S / 2);
+            r.ts_ns -= S / 2; /* answered at T0 + ..., asked half a second before */
+            r.result_ts_ns -= S / 2;
+            CHECK_EQ_INT(k.on_ldap_op(k.ctx, &r), SAT_OK);
+        }
+    /* not load: an internal op and a persistent search */
+    sat_ldap_op in = op_row(T0 + S, 100 * S);
+    in.internal_depth = 1;
+    k.on_ldap_op(k.ctx, &in);
+    sat_ldap_op ps = op_row(T0 + S, 100 * S);
+    ps.flags = SAT_OPF_PERSISTENT;
+    k.on_ldap_op(k.ctx, &ps);
+    CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
+    const sat_saturation_view *v = sat_saturation_get_view(s);
+    CHECK_EQ_INT(v->npoints, 5);
+    CHECK_EQ_INT(v->ops, 300);
+    CHECK_EQ_INT(v->skipped, 2);
+    for (size_t i = 0; i < v->npoints && i < 5; i++) {
+        CHECK(within(v->points[i].n, (double)(i + 1), 1e-9));
+        CHECK(within(v->points[i].x, 2.0 * (double)(i + 1), 1e-9));
+        CHECK(within(v->points[i].wtime_mean_s, 0.125, 1e-9));
+        CHECK(within(v->points[i].optime_mean_s, 0.375, 1e-9));
+        CHECK_EQ_INT(v->points[i].used, i > 0 && i < 4); /* edges left out */
+    }
+    CHECK(!v->usl.ok); /* 3 points */
+    CHECK(within(v->n_now, 4, 1e-9));
+
+    /* measured points added to it make the fit */
+    for (int i = 1; i <= 8; i++)
+        CHECK_EQ_INT(sat_saturation_add_point(s, i, sat_usl_x(0.1, 0.01, 2, i)), SAT_OK);
+    CHECK_EQ_INT(sat_saturation_add_point(s, -1, 3), SAT_E_USAGE);
+    CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
+    v = sat_saturation_get_view(s);
+    CHECK_EQ_INT(v->npoints, 13);
+    CHECK(v->usl.ok);
+    sat_saturation_free(s);
+}
+
+static void test_whatif(void)
+{
+    sat_saturation_opts o;
+    memset(&o, 0, sizeof o);
+    o.cpus = 2;
+    o.resumed_share = 0;
+    sat_saturation *s = sat_saturation_create(&o);
+    if (!s)
+        return;
+    for (int i = 1; i <= 20; i++)
+        sat_saturation_add_point(s, i, sat_usl_x(0.05, 0.002, 1000, i));
+    /* one handshake per operation, 90% resumed now (over fewer ops than
+     * points: the what-if uses the rows' ratio only) */
+    sat_event_sink k = sat_saturation_sink(s);
+    for (int i = 0; i < 100; i++) {
+        sat_ldap_op r = op_row(T0 + i * S / 10, S / 1000);
+        k.on_ldap_op(k.ctx, &r);
+        sat_tls_hs h;
+        memset(&h, 0, sizeof h);
+        h.ts = T0 + i * S / 10;
+        h.outcome = i % 10 ? SAT_TLS_RESUMED : SAT_TLS_FULL;
+        k.on_tls_hs(k.ctx, &h);
+    }
+    CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
+    const sat_saturation_view *v = sat_saturation_get_view(s);
+    CHECK(v->usl.ok);
+    CHECK(within(v->cpus_x_max, 2 * v->usl.x_max, 1e-9));
+    CHECK(within(v->resumed_share, 0.9, 1e-9));
+    CHECK(within(v->hs_per_op, 1, 1e-9));
+    /* 1/lambda = 1 ms; all full adds 0.9 * (330 - 3) us = 294.3 us */
+    CHECK(within(v->whatif_lambda, 1.0 / (1e-3 + 294.3e-6), 1e-3));
+    CHECK(v->whatif_x_max < v->usl.x_max);
+    sat_saturation_free(s);
+}
+
+int main(void)
+{
+    test_fit_recovers();
+    test_fit_extrapolation();
+    test_fit_refuses();
+    test_fit_flat();
+    test_little();
+    test_whatif();
+    return CHECK_DONE();
+}
