@@ -37,8 +37,25 @@ static const sat_renderer r_hs_text = {"handshakes", SAT_REPORT_TEXT, hs_text};
 static const sat_renderer r_hs_json = {"handshakes", SAT_REPORT_JSON, hs_json};
 static const sat_renderer r_hs_csv = {"handshakes", SAT_REPORT_CSV, hs_csv};
 
+static int satu_text(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_TEXT, out, d);
+}
+static int satu_json(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_JSON, out, d);
+}
+static int satu_csv(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_CSV, out, d);
+}
+static const sat_renderer r_satu_text = {"saturation", SAT_REPORT_TEXT, satu_text};
+static const sat_renderer r_satu_json = {"saturation", SAT_REPORT_JSON, satu_json};
+static const sat_renderer r_satu_csv = {"saturation", SAT_REPORT_CSV, satu_csv};
+
 static const sat_renderer *const sat_renderers[] = {
     &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
+    &r_satu_text, &r_satu_json, &r_satu_csv,
 };
 
 const sat_renderer *const *sat_renderer_list(size_t *n)
