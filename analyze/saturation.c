@@ -544,9 +544,11 @@ int sat_saturation_finish(sat_saturation *s)
     for (size_t i = 0; i < nw; i++) {
         int64_t k;
         memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
-        klo = k < klo ? k : klo;
-        khi = k > khi ? k : khi;
         const sat_win *w = (const sat_win *)sat_strtab_val(&s->windows, i);
+        if (w->ops) { /* the span of the operations (handshakes may lie beyond) */
+            klo = k < klo ? k : klo;
+            khi = k > khi ? k : khi;
+        }
         sat_saturation_point *p = &pt[i];
         memset(p, 0, sizeof *p);
         p->start_ts = k * s->window;
@@ -572,7 +574,7 @@ int sat_saturation_finish(sat_saturation *s)
     for (size_t i = 0; i < nw; i++) {
         /* the first and last windows are partly outside the input: their
          * rates would read low */
-        int edge = nw >= 3 && (i == 0 || i == nw - 1) &&
+        int edge = klo <= khi && khi - klo >= 2 &&
                    (pt[i].start_ts == klo * s->window || pt[i].start_ts == khi * s->window);
         pt[i].used = !edge && pt[i].ops >= s->opts.min_ops && isfinite(pt[i].n) && pt[i].n > 0;
     }

@@ -79,8 +79,8 @@ static void print_fit(const sat_saturation_view *v, FILE *out)
 {
     const sat_usl_fit *u = &v->usl;
     char lo[32], hi[32];
-    num(lo, sizeof lo, u->n_min, 2);
-    num(hi, sizeof hi, u->n_max, 2);
+    num(lo, sizeof lo, u->n_min, 3);
+    num(hi, sizeof hi, u->n_max, 3);
     if (!u->ok) {
         fprintf(out, "\nNo scalability fit: %s (%zu usable points).\n", u->why ? u->why : "?",
                 u->npoints);
@@ -131,10 +131,12 @@ static void print_fit(const sat_saturation_view *v, FILE *out)
                 raw, SAT_USL_EXTRAPOLATE_MAX, hi);
         break;
     default:
-        if (u->sigma >= 1.0 - 1e-9)
+        if (u->sigma >= 0.9)
             fprintf(out,
-                    "  Throughput did not grow with concurrency: the server was at its\n"
-                    "  ceiling of about %s ops/s over the whole range observed.\n",
+                    "  Throughput did not grow with concurrency (sigma ~ 1): about %s ops/s\n"
+                    "  over the whole range observed. Either the server was at its ceiling\n"
+                    "  throughout, or (from a log) the clients' demand, not the server, set\n"
+                    "  the throughput: no capacity figure can be read from these points.\n",
                     cap);
         else if (isfinite(u->x_ceiling))
             fprintf(out,
@@ -156,9 +158,9 @@ static void print_fit(const sat_saturation_view *v, FILE *out)
                 "  measure capacity directly.)\n");
     if (isfinite(v->n_now)) {
         char nn[32], xn[32], p95[32];
-        num(nn, sizeof nn, v->n_now, 2);
+        num(nn, sizeof nn, v->n_now, 3);
         num(xn, sizeof xn, v->x_now, 2);
-        num(p95, sizeof p95, v->n_p95, 2);
+        num(p95, sizeof p95, v->n_p95, 3);
         fprintf(out, "  You run at N = %s, X = %s ops/s (the last full window; N p95 %s)", nn,
                 xn, p95);
         if (isfinite(u->n_star) && u->n_star > 0)
