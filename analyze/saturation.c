@@ -540,22 +540,25 @@ int sat_saturation_finish(sat_saturation *s)
     }
     sat_saturation_point *pt = s->vpoints;
     double ws = (double)s->window / 1e9;
-    int64_t klo = INT64_MAX, khi = INT64_MIN;
     for (size_t i = 0; i < nw; i++) {
         int64_t k;
         memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
         const sat_win *w = (const sat_win *)sat_strtab_val(&s->windows, i);
-        if (w->ops) { /* the span of the operations (handshakes may lie beyond) */
-            klo = k < klo ? k : klo;
-            khi = k > khi ? k : khi;
-        }
         sat_saturation_point *p = &pt[i];
         memset(p, 0, sizeof *p);
         p->start_ts = k * s->window;
         p->ops = w->ops;
-        p->x = (double)w->ops / ws;
+        /* the first and last windows are partly outside the input: their
+         * rates are taken over the part inside (a full-window divisor would
+         * read them low), and they are fitted only if that is at least half */
+        sat_ts_ns lo = p->start_ts > s->first_ts ? p->start_ts : s->first_ts;
+        sat_ts_ns hi = p->start_ts + s->window < s->last_ts ? p->start_ts + s->window
+                                                            : s->last_ts;
+        p->length_s = hi - lo >= s->window / 2 ? (double)(hi - lo) / 1e9 : ws;
+        p->used = hi - lo >= s->window / 2;
+        p->x = (double)w->ops / p->length_s;
         /* operations without a latency are taken at the window's mean one */
-        p->n = w->timed ? w->etime_s * ((double)w->ops / (double)w->timed) / ws : NAN;
+        p->n = w->timed ? w->etime_s * ((double)w->ops / (double)w->timed) / p->length_s : NAN;
         p->wtime_mean_s = w->wt_n ? w->wtime_s / (double)w->wt_n : NAN;
         p->optime_mean_s = w->ot_n ? w->optime_s / (double)w->ot_n : NAN;
         p->hs_full = w->hs_full;
@@ -571,13 +574,9 @@ int sat_saturation_finish(sat_saturation *s)
         }
         pt[j] = t;
     }
-    for (size_t i = 0; i < nw; i++) {
-        /* the first and last windows are partly outside the input: their
-         * rates would read low */
-        int edge = klo <= khi && khi - klo >= 2 &&
-                   (pt[i].start_ts == klo * s->window || pt[i].start_ts == khi * s->window);
-        pt[i].used = !edge && pt[i].ops >= s->opts.min_ops && isfinite(pt[i].n) && pt[i].n > 0;
-    }
+    for (size_t i = 0; i < nw; i++)
+        pt[i].used = pt[i].used && pt[i].ops >= s->opts.min_ops && isfinite(pt[i].n) &&
+                     pt[i].n > 0;
     for (size_t i = 0; i < s->nadded; i++) {
         sat_saturation_point *p = &pt[nw + i];
         memset(p, 0, sizeof *p);
@@ -589,6 +588,7 @@ int sat_saturation_finish(sat_saturation *s)
     v->points = pt;
     v->npoints = np;
     v->window = nw ? s->window : 0;
+    v->min_ops = s->opts.min_ops;
     v->first_ts = s->first_ts;
     v->last_ts = s->last_ts;
     v->ops = s->ops;
@@ -618,9 +618,14 @@ int sat_saturation_finish(sat_saturation *s)
             m++;
         }
     sat_usl_fit_points(nx, nx + np, m, &v->usl);
-    if (m) {
-        qsort(nx, m, sizeof *nx, cmp_double);
-        size_t r = (size_t)ceil(0.95 * (double)m);
+    /* where the server ran: the windows' N only (not measured points) */
+    size_t mw = 0;
+    for (size_t i = 0; i < nw; i++)
+        if (pt[i].used)
+            nx[mw++] = pt[i].n;
+    if (mw) {
+        qsort(nx, mw, sizeof *nx, cmp_double);
+        size_t r = (size_t)ceil(0.95 * (double)mw);
         v->n_p95 = nx[(r ? r : 1) - 1];
     }
     free(nx);

@@ -41,6 +41,16 @@ static void coef(char *b, size_t n, double v)
         snprintf(b, n, "%.3e", v);
 }
 
+/* Concurrency: 3 decimals, or 3 significant digits below 0.1 (a quiet
+ * server runs at N = 0.005). */
+static void num_n(char *b, size_t n, double v)
+{
+    if (isfinite(v) && v > 0 && v < 0.1)
+        snprintf(b, n, "%.3g", v);
+    else
+        num(b, n, v, 3);
+}
+
 /* ---- text ------------------------------------------------------------------------------ */
 static void print_points(const sat_saturation_view *v, FILE *out, tbl *t)
 {
@@ -63,7 +73,7 @@ static void print_points(const sat_saturation_view *v, FILE *out, tbl *t)
         if (p->start_ts)
             snprintf(ops, sizeof ops, "%llu", (unsigned long long)p->ops);
         num(x, sizeof x, p->x, 2);
-        num(n, sizeof n, p->n, 3);
+        num_n(n, sizeof n, p->n);
         num(w, sizeof w, p->wtime_mean_s * 1e3, 3);
         num(o, sizeof o, p->optime_mean_s * 1e3, 3);
         snprintf(f, sizeof f, "%llu", (unsigned long long)p->hs_full);
@@ -79,8 +89,8 @@ static void print_fit(const sat_saturation_view *v, FILE *out)
 {
     const sat_usl_fit *u = &v->usl;
     char lo[32], hi[32];
-    num(lo, sizeof lo, u->n_min, 3);
-    num(hi, sizeof hi, u->n_max, 3);
+    num_n(lo, sizeof lo, u->n_min);
+    num_n(hi, sizeof hi, u->n_max);
     if (!u->ok) {
         fprintf(out, "\nNo scalability fit: %s (%zu usable points).\n", u->why ? u->why : "?",
                 u->npoints);
@@ -158,13 +168,13 @@ static void print_fit(const sat_saturation_view *v, FILE *out)
                 "  measure capacity directly.)\n");
     if (isfinite(v->n_now)) {
         char nn[32], xn[32], p95[32];
-        num(nn, sizeof nn, v->n_now, 3);
+        num_n(nn, sizeof nn, v->n_now);
         num(xn, sizeof xn, v->x_now, 2);
-        num(p95, sizeof p95, v->n_p95, 3);
-        fprintf(out, "  You run at N = %s, X = %s ops/s (the last full window; N p95 %s)", nn,
+        num_n(p95, sizeof p95, v->n_p95);
+        fprintf(out, "  You run at N = %s, X = %s ops/s (the last window fitted; N p95 %s)", nn,
                 xn, p95);
         if (isfinite(u->n_star) && u->n_star > 0)
-            fprintf(out, ": %.0f%% of N*.\n", 100.0 * v->n_now / u->n_star);
+            fprintf(out, ": %.1f%% of N*.\n", 100.0 * v->n_now / u->n_star);
         else
             fprintf(out, ".\n");
     }
@@ -231,9 +241,11 @@ static int render_text(const sat_saturation_view *v, FILE *out)
         fprintf(out,
                 "\nPer %lld s window: X = operations answered per second, N = concurrency\n"
                 "by Little's law (their summed etime / the window). Internal operations and\n"
-                "persistent searches are not counted (%llu rows); the first and last windows\n"
-                "(partial) and windows of fewer than 10 operations are not fitted.\n",
-                (long long)(v->window / 1000000000), (unsigned long long)v->skipped);
+                "persistent searches are not counted (%llu rows). The first and last windows\n"
+                "count over their part inside the input; windows less than half inside it,\n"
+                "or with fewer than %llu operations, are not fitted.\n",
+                (long long)(v->window / 1000000000), (unsigned long long)v->skipped,
+                (unsigned long long)v->min_ops);
         if (isfinite(v->wtime_mean_s) && isfinite(v->optime_mean_s))
             fprintf(out, "Mean queue wait (wtime) %s ms vs service (optime) %s ms: %s.\n", w, o,
                     v->wtime_mean_s > v->optime_mean_s
@@ -335,6 +347,10 @@ static int render_json(const sat_saturation_view *v, FILE *out)
         else
             sat_json_null(&j, "start_ts");
         sat_json_u64(&j, "ops", p->ops);
+        if (p->start_ts)
+            sat_json_num(&j, "length_s", p->length_s, 3);
+        else
+            sat_json_null(&j, "length_s");
         jnum(&j, "wtime_mean_s", p->wtime_mean_s, 6);
         jnum(&j, "optime_mean_s", p->optime_mean_s, 6);
         sat_json_u64(&j, "hs_full", p->hs_full);

@@ -325,7 +325,10 @@ typedef struct sat_saturation_point {
     uint64_t ops;            /* answered operations (0 for an added point) */
     double wtime_mean_s, optime_mean_s; /* NAN when not logged */
     uint64_t hs_full, hs_resumed;       /* TLS handshakes in the window */
-    int used;                /* 1: in the fit (partial edge windows are not) */
+    double length_s;         /* the window's part inside the operations' span,
+                                over which X and N are rates (0 for an added point) */
+    int used;                /* 1: in the fit (not: windows less than half inside
+                                the span, or with fewer than min_ops operations) */
 } sat_saturation_point;
 
 enum sat_usl_knee {
@@ -361,6 +364,7 @@ void sat_usl_fit_points(const double *n, const double *x, size_t count, sat_usl_
 typedef struct sat_saturation_view {
     const sat_saturation_point *points; size_t npoints; /* windows in time order, then added */
     sat_dur_ns window;       /* the step used; 0 when only added points */
+    uint64_t min_ops;        /* the option in effect */
     sat_ts_ns first_ts, last_ts;
     uint64_t ops, timed, skipped; /* answered, with a latency, not counted (internal,
                                      persistent, no RESULT) */
