@@ -28,7 +28,10 @@
  *             floor lets a handful of failures stand out from a baseline of 0.
  *   CUSUM     S_t = max(0, S_{t-1} + x_t ln 2 - lam0): the Poisson log-
  *             likelihood ratio of a doubled rate (lam1 = 2 lam0) against
- *             lam0. An alarm when S_t > H = 6. Figures (tests/unit/
+ *             lam0. An alarm when S_t > H = 6, or (a Shewhart rule beside
+ *             the CUSUM, for a burst in one window) when P(X >= x_t) < 1e-5
+ *             under Poisson(lam0) and x_t >= 5: 7 failures in a window
+ *             against a baseline of 0 are a storm, 5 are not. Figures (tests/unit/
  *             test_storms.c, fixed seeds): 0 to 3 false alarms in 5,000
  *             windows of steady Poisson series of means 0 .. 200 (the worst,
  *             3, at a mean of 20: one per 1,700 windows); a doubling of a mean
@@ -46,7 +49,9 @@
  * [start-33, start-4], before = the highest of [start-3, start], "rose" when
  * before > max(2 base, base + a floor per signal); onset = the first window
  * from start-30 on above that threshold, back = the first window after onset
- * at or below it. The trigger is the risen signal with the earliest onset.
+ * that begins three in a row at or below it. The trigger is the risen cause (unindexed searches, load,
+ * full-handshake share) with the earliest onset; only when no cause rose, the
+ * risen effect (etime, wtime, connections opened) with the earliest onset.
  * Sustained (metastable): the storm's failures stayed high for at least 3
  * more windows after the trigger was back at its threshold.
  *
@@ -74,6 +79,7 @@
 #define ST_WARM 30
 #define ST_GAP 2
 #define ST_MIN_EVENTS 5
+#define ST_SPIKE_P 1e-5
 
 typedef struct st_mg {
     uint32_t id, n;
@@ -131,6 +137,26 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* P(X >= x) for X ~ Poisson(lam), summed from x up (the tail is what is
+ * small, so no 1 - cdf cancellation). */
+static double poisson_sf(uint64_t x, double lam)
+{
+    if (x == 0)
+        return 1.0;
+    double term = exp(-lam + (double)x * log(lam) - lgamma((double)x + 1.0)), sum = 0.0;
+    for (uint64_t k = x; k < x + 1000 && term > sum * 1e-12; k++) {
+        sum += term;
+        term *= lam / (double)(k + 1);
+    }
+    return sum;
+}
+
+/* A window so far above the baseline that it alarms on its own. */
+static int spike(uint64_t x, double lam0)
+{
+    return x >= ST_MIN_EVENTS && poisson_sf(x, lam0) < ST_SPIKE_P;
+}
+
 size_t sat_storms_detect(const uint64_t *x, size_t n, sat_storm_span *spans, size_t cap)
 {
     if (!x || !n)
@@ -151,7 +177,7 @@ size_t sat_storms_detect(const uint64_t *x, size_t n, sat_storm_span *spans, siz
         s = s + xt * ln2 - lam0;
         if (s < 0)
             s = 0.0;
-        if (s <= ST_H) {
+        if (s <= ST_H && !spike(x[t], lam0)) {
             double clip = lam0 + 4.0 * sqrt(lam0) + 1.0;
             mu += ST_ALPHA * ((xt < clip ? xt : clip) - mu);
             continue;
@@ -620,6 +646,7 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
 {
     st->trigger = -1;
     sat_ts_ns best = 0;
+    int best_cause = 0;
     for (int g = 0; g < SAT_SIG__COUNT; g++) {
         sat_storm_sig *sg = &st->sig[g];
         double vals[30];
@@ -665,16 +692,30 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         if (on == SIZE_MAX)
             continue;
         sg->onset_ts = lo_ts + (sat_ts_ns)on * step;
+        /* back: three windows in a row at or below it (or up to the end), so
+         * one quiet window inside a long rise does not end it */
         for (t = on + 1; t < n; t++) {
-            double v = signal_of(&w[t], g);
-            if (!isnan(v) && v <= thr) {
+            size_t u = t;
+            for (; u < n && u < t + 3; u++) {
+                double v = signal_of(&w[u], g);
+                if (!isnan(v) && v > thr)
+                    break;
+            }
+            double v0 = signal_of(&w[t], g);
+            if (!isnan(v0) && (u == n || u == t + 3)) {
                 sg->back_ts = lo_ts + (sat_ts_ns)t * step;
                 break;
             }
         }
-        if (sg->rose && (st->trigger < 0 || sg->onset_ts < best)) {
+        /* causes (load, unindexed searches, full handshakes) before effects
+         * (latency, reconnects): etime rises with any storm, so it names the
+         * trigger only when no cause rose */
+        int cause = g <= SAT_SIG_FULL_HS_SHARE;
+        if (sg->rose && (st->trigger < 0 || (cause && !best_cause) ||
+                         (cause == best_cause && sg->onset_ts < best))) {
             st->trigger = g;
             best = sg->onset_ts;
+            best_cause = cause;
         }
     }
     if (st->trigger >= 0) {

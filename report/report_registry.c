@@ -37,8 +37,20 @@ static const sat_renderer r_hs_text = {"handshakes", SAT_REPORT_TEXT, hs_text};
 static const sat_renderer r_hs_json = {"handshakes", SAT_REPORT_JSON, hs_json};
 static const sat_renderer r_hs_csv = {"handshakes", SAT_REPORT_CSV, hs_csv};
 
+static int st_text(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_storms((const sat_storms *)r, SAT_REPORT_TEXT, out, d);
+}
+static int st_json(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_storms((const sat_storms *)r, SAT_REPORT_JSON, out, d);
+}
+static const sat_renderer r_st_text = {"storms", SAT_REPORT_TEXT, st_text};
+static const sat_renderer r_st_json = {"storms", SAT_REPORT_JSON, st_json};
+
 static const sat_renderer *const sat_renderers[] = {
     &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
+    &r_st_text, &r_st_json,
 };
 
 const sat_renderer *const *sat_renderer_list(size_t *n)

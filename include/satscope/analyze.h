@@ -358,7 +358,7 @@ typedef struct sat_storm_sig {
     double before;           /* the highest of the 3 windows before the start + the first */
     double during;           /* the highest during the storm; NAN if no value */
     sat_ts_ns onset_ts;      /* first window above the threshold (0 none) */
-    sat_ts_ns back_ts;       /* first window back at or below it after onset (0 never) */
+    sat_ts_ns back_ts;       /* first of 3 windows in a row back at or below it (0 never) */
 } sat_storm_sig;
 
 typedef struct sat_storm_client {
@@ -374,7 +374,8 @@ typedef struct sat_storm {
     double expected;         /* baseline failures per window */
     const sat_storm_client *top; size_t ntop;
     sat_storm_sig sig[SAT_SIG__COUNT];
-    int trigger;             /* the risen signal with the earliest onset, -1 none */
+    int trigger;             /* the risen cause (UNINDEXED, OPS, FULL_HS_SHARE) with the
+                                earliest onset, else the earliest risen effect; -1 none */
     int sustained;           /* failures stayed high >= 3 windows after the trigger's back_ts */
     double sustained_s;      /* how long they stayed high past it (0 if not) */
     uint64_t conn_opens;     /* during the storm: reconnect amplification */
