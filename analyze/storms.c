@@ -56,9 +56,10 @@
  * more windows after the trigger was back at its threshold.
  *
  * Bounded memory: windows widen (doubling) past 4096; distinct clients per
- * window are a 4096-bit linear count; top clients per window a Misra-Gries
- * summary of 8; the client and dedup tables are capped (their overflow is
- * still counted, only without a name or a dedup).
+ * window are a 4096-bit linear count; failures per client and window (at
+ * the --window step, so exact whatever the order of the rows) a table of at
+ * most 250,000 pairs; the client and dedup tables are capped (their overflow
+ * is still counted, only without a name or a dedup).
  */
 #include <math.h>
 
@@ -68,7 +69,7 @@
 
 #define ST_WINDOWS_MAX 4096
 #define ST_BITS 4096
-#define ST_MG 8
+#define ST_CW_MAX 250000
 #define ST_HIST 80
 #define ST_CLIENTS_MAX 100000
 #define ST_DEDUP_MAX 1000000
@@ -81,19 +82,19 @@
 #define ST_MIN_EVENTS 5
 #define ST_SPIKE_P 1e-5
 
-typedef struct st_mg {
-    uint32_t id, n;
-} st_mg;
-
 typedef struct st_win {
     uint64_t kinds[SAT_STORM_KIND__COUNT];
     uint64_t events;
     uint64_t bits[ST_BITS / 64];
-    st_mg top[ST_MG];
     uint64_t ops, unindexed, opens, hs_full, hs_resumed, timed, wtime_n;
     double wtime_sum_s;
     uint32_t hist[ST_HIST];
 } st_win;
+
+typedef struct st_cwkey {
+    uint32_t id, pad;
+    int64_t widx; /* window at the opts.window step (never widened) */
+} st_cwkey;
 
 typedef struct st_dedup {
     sat_ts_ns ts;
@@ -105,11 +106,13 @@ struct sat_storms {
     sat_dur_ns window;
     sat_strtab windows; /* int64 window index -> st_win */
     sat_strtab clients; /* client string -> uint32 id (= insertion index) */
+    sat_strtab cw;      /* st_cwkey -> uint64 failures of that client in that window */
     sat_strtab ldap_dedup, wire_dedup;
     uint64_t kinds[SAT_STORM_KIND__COUNT], events, deduped;
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns;
     sat_ts_ns first_ts, last_ts;
     int nomem;
+    int clients_lost; /* a client or client-window pair past its table's cap */
     sat_storms_view view;
     sat_arena view_arena;
 };
@@ -223,38 +226,13 @@ static int64_t window_of(sat_ts_ns ts, sat_dur_ns w)
     return ts >= 0 ? ts / w : -((-ts + w - 1) / w);
 }
 
-static void mg_add(st_mg *m, uint32_t id, uint32_t w)
-{
-    for (int i = 0; i < ST_MG; i++)
-        if (m[i].n && m[i].id == id) {
-            m[i].n += w;
-            return;
-        }
-    for (int i = 0; i < ST_MG; i++)
-        if (!m[i].n) {
-            m[i].id = id;
-            m[i].n = w;
-            return;
-        }
-    uint32_t least = w;
-    for (int i = 0; i < ST_MG; i++)
-        least = m[i].n < least ? m[i].n : least;
-    for (int i = 0; i < ST_MG; i++)
-        m[i].n -= least;
-    if (w > least)
-        mg_add(m, id, w - least); /* a slot is free now */
-}
-
-static void win_add(st_win *into, const st_win *from, const uint32_t *remap)
+static void win_add(st_win *into, const st_win *from)
 {
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
         into->kinds[k] += from->kinds[k];
     into->events += from->events;
     for (int i = 0; i < ST_BITS / 64; i++)
         into->bits[i] |= from->bits[i];
-    for (int i = 0; i < ST_MG; i++)
-        if (from->top[i].n)
-            mg_add(into->top, remap ? remap[i] : from->top[i].id, from->top[i].n);
     into->ops += from->ops;
     into->unindexed += from->unindexed;
     into->opens += from->opens;
@@ -280,7 +258,7 @@ static void widen(sat_storms *s, int64_t f)
             s->nomem = 1;
             break;
         }
-        win_add(w, (const st_win *)sat_strtab_val(&s->windows, i), NULL);
+        win_add(w, (const st_win *)sat_strtab_val(&s->windows, i));
     }
     sat_strtab_free(&s->windows);
     s->windows = nt;
@@ -310,6 +288,42 @@ static st_win *window_at(sat_storms *s, sat_ts_ns ts)
 }
 
 /* ---- counting ------------------------------------------------------------------------ */
+static uint64_t *client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem)
+{
+    st_cwkey k;
+    memset(&k, 0, sizeof k);
+    k.id = id;
+    k.widx = widx;
+    int capped;
+    uint64_t *n = (uint64_t *)sat_strtab_upsert(cw, &k, sizeof k, NULL, &capped);
+    if (!n && !capped)
+        *nomem = 1;
+    return n;
+}
+
+/* +1 / -1 failure of this client in the window of ts */
+static void count_client(sat_storms *s, sat_ts_ns ts, sat_str client, int add)
+{
+    if (!client.len || !client.ptr)
+        return;
+    int is_new, capped;
+    uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->clients, client.ptr, client.len, &is_new,
+                                                 &capped);
+    if (!id) {
+        s->nomem |= !capped;
+        s->clients_lost = 1;
+        return;
+    }
+    if (is_new)
+        *id = (uint32_t)(s->clients.n - 1);
+    uint64_t *n = client_window(&s->cw, *id, window_of(ts, s->opts.window), &s->nomem);
+    s->clients_lost |= !n;
+    if (n && add)
+        (*n)++;
+    else if (n && *n)
+        (*n)--;
+}
+
 static void count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
 {
     s->kinds[kind]++;
@@ -323,20 +337,12 @@ static void count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
         return;
     uint64_t h = sat_strtab_hash(client.ptr, client.len);
     w->bits[(h >> 7) % ST_BITS / 64] |= (uint64_t)1 << ((h >> 7) % 64);
-    int is_new, capped;
-    uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->clients, client.ptr, client.len, &is_new,
-                                                 &capped);
-    if (!id) {
-        s->nomem |= !capped;
-        return;
-    }
-    if (is_new)
-        *id = (uint32_t)(s->clients.n - 1);
-    mg_add(w->top, *id, 1);
+    count_client(s, ts, client, 1);
 }
 
-static void uncount(sat_storms *s, sat_ts_ns ts, int kind)
+static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
 {
+    count_client(s, ts, client, 0); /* the same connection: the same client */
     if (s->kinds[kind])
         s->kinds[kind]--;
     if (s->events)
@@ -376,7 +382,7 @@ static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t kl
         count(s, ts, kind, client); /* another abandoned operation */
         return;
     } else if (pn > (ldap ? ldap_prio(d->kind) : wire_prio(d->kind))) {
-        uncount(s, d->ts, d->kind);
+        uncount(s, d->ts, d->kind, client);
         count(s, ts, kind, client);
         s->deduped++;
     } else {
@@ -531,6 +537,7 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
     s->window = s->opts.window;
     sat_strtab_init(&s->windows, sizeof(st_win), 0);
     sat_strtab_init(&s->clients, sizeof(uint32_t), ST_CLIENTS_MAX);
+    sat_strtab_init(&s->cw, sizeof(uint64_t), ST_CW_MAX);
     sat_strtab_init(&s->ldap_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->wire_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     s->view_arena.chunk_size = (size_t)64 << 10;
@@ -573,28 +580,37 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         memcpy(&k, sat_strtab_key(&from->windows, i), sizeof k);
         k = k >= 0 ? k / f : -((-k + f - 1) / f);
         const st_win *fw = (const st_win *)sat_strtab_val(&from->windows, i);
-        /* client ids are per analyzer: map them through the names */
-        uint32_t remap[ST_MG];
-        for (int m = 0; m < ST_MG; m++) {
-            remap[m] = UINT32_MAX;
-            if (!fw->top[m].n || fw->top[m].id >= from->clients.n)
-                continue;
-            uint32_t id = fw->top[m].id;
-            int is_new, capped;
-            uint32_t *nid = (uint32_t *)sat_strtab_upsert(
-                &into->clients, sat_strtab_key(&from->clients, id),
-                sat_strtab_len(&from->clients, id), &is_new, &capped);
-            if (nid && is_new)
-                *nid = (uint32_t)(into->clients.n - 1);
-            if (nid)
-                remap[m] = *nid;
-        }
         st_win *w = (st_win *)sat_strtab_upsert(&into->windows, &k, sizeof k, NULL, NULL);
         if (!w)
             into->nomem = 1;
         else
-            win_add(w, fw, remap);
+            win_add(w, fw);
     }
+    /* client ids are per analyzer: map them through the names */
+    for (size_t i = 0; i < from->cw.n && !into->nomem; i++) {
+        st_cwkey fk;
+        memcpy(&fk, sat_strtab_key(&from->cw, i), sizeof fk);
+        if (fk.id >= from->clients.n)
+            continue;
+        int is_new, capped;
+        uint32_t *nid = (uint32_t *)sat_strtab_upsert(
+            &into->clients, sat_strtab_key(&from->clients, fk.id),
+            sat_strtab_len(&from->clients, fk.id), &is_new, &capped);
+        if (!nid) {
+            into->nomem |= !capped;
+            into->clients_lost = 1;
+            continue;
+        }
+        if (is_new)
+            *nid = (uint32_t)(into->clients.n - 1);
+        sat_ts_ns ts = fk.widx * from->opts.window;
+        uint64_t *n = client_window(&into->cw, *nid, window_of(ts, into->opts.window),
+                                    &into->nomem);
+        if (n)
+            *n += *(const uint64_t *)sat_strtab_val(&from->cw, i);
+        into->clients_lost |= !n;
+    }
+    into->clients_lost |= from->clients_lost;
     while (into->windows.n > ST_WINDOWS_MAX && !into->nomem)
         widen(into, 2);
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
@@ -753,8 +769,6 @@ static int build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
     st->expected = sp->expected;
     uint64_t bits[ST_BITS / 64];
     memset(bits, 0, sizeof bits);
-    st_cl cl[64];
-    size_t ncl = 0;
     for (size_t t = sp->start; t <= sp->end; t++) {
         st->events += w[t].events;
         for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
@@ -764,36 +778,44 @@ static int build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
         st->conn_opens += w[t].opens;
         st->hs_full += w[t].hs_full;
         st->hs_total += w[t].hs_full + w[t].hs_resumed;
-        for (int m = 0; m < ST_MG; m++) {
-            if (!w[t].top[m].n)
-                continue;
-            size_t j = 0;
-            while (j < ncl && cl[j].id != w[t].top[m].id)
-                j++;
-            if (j == ncl) {
-                if (ncl == sizeof cl / sizeof cl[0])
-                    continue;
-                cl[ncl].id = w[t].top[m].id;
-                cl[ncl++].n = 0;
-            }
-            cl[j].n += w[t].top[m].n;
-        }
     }
     size_t zero = 0;
     for (int i = 0; i < ST_BITS / 64; i++)
-        zero += 64 - (size_t)__builtin_popcountll(bits[i]);
+        for (uint64_t b = ~bits[i]; b; b &= b - 1)
+            zero++;
     double est = zero ? -(double)ST_BITS * log((double)zero / ST_BITS) : (double)ST_BITS * 8;
-    st->clients = (uint64_t)llround(est);
+    /* failures per client within [start_ts, end_ts) */
+    size_t ncl = 0;
+    st_cl *cl = (st_cl *)calloc(s->clients.n + 1, sizeof *cl);
+    if (!cl)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < s->clients.n; i++)
+        cl[i].id = (uint32_t)i;
+    for (size_t i = 0; i < s->cw.n; i++) {
+        st_cwkey k;
+        memcpy(&k, sat_strtab_key(&s->cw, i), sizeof k);
+        sat_ts_ns ts = k.widx * s->opts.window;
+        if (ts >= st->start_ts && ts < st->end_ts && k.id < s->clients.n)
+            cl[k.id].n += *(const uint64_t *)sat_strtab_val(&s->cw, i);
+    }
+    ncl = s->clients.n;
     qsort(cl, ncl, sizeof *cl, cmp_cl);
+    while (ncl && !cl[ncl - 1].n)
+        ncl--;
+    /* exact from the table, the linear count once a table overflowed */
+    st->clients = s->clients_lost ? (uint64_t)llround(est) : ncl;
     size_t ntop = ncl < s->opts.top_clients ? ncl : s->opts.top_clients;
     sat_storm_client *top = (sat_storm_client *)sat_arena_alloc(&s->view_arena,
                                                                 (ntop + 1) * sizeof *top);
-    if (!top)
+    if (!top) {
+        free(cl);
         return SAT_E_NOMEM;
+    }
     for (size_t i = 0; i < ntop; i++) {
         top[i].client = cl[i].id < s->clients.n ? sat_strtab_key(&s->clients, cl[i].id) : "?";
         top[i].events = cl[i].n;
     }
+    free(cl);
     st->top = top;
     st->ntop = ntop;
     chain(st, w, n, sp, lo_ts, step);
@@ -854,8 +876,13 @@ int sat_storms_finish(sat_storms *s)
         memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
         w[k - lo] = *(const st_win *)sat_strtab_val(&s->windows, i);
     }
-    for (size_t t = 0; t < n; t++)
+    for (size_t t = 0; t < n; t++) {
         x[t] = w[t].events;
+        if (x[t] > v->busiest_events) {
+            v->busiest_events = x[t];
+            v->busiest_ts = (lo + (int64_t)t) * s->window;
+        }
+    }
     size_t ns = sat_storms_detect(x, n, sp, n);
     if (ns > n)
         ns = n;
@@ -886,6 +913,7 @@ void sat_storms_free(sat_storms *s)
         return;
     sat_strtab_free(&s->windows);
     sat_strtab_free(&s->clients);
+    sat_strtab_free(&s->cw);
     sat_strtab_free(&s->ldap_dedup);
     sat_strtab_free(&s->wire_dedup);
     sat_arena_free(&s->view_arena);

@@ -181,8 +181,8 @@ static int render_text(const sat_storms_view *v, FILE *out)
         sat_report_fmt_ts(b, sizeof b, v->last_ts);
     }
     fmt_dur(ws, sizeof ws, (double)v->window / 1e9);
-    fprintf(out, "satscope storms: %zu storm%s in %s .. %s (%zu windows of %s)\n", v->nstorms,
-            v->nstorms == 1 ? "" : "s", a, b, v->nwindows, ws);
+    fprintf(out, "satscope storms: %zu storm%s in %s .. %s (%zu window%s of %s)\n", v->nstorms,
+            v->nstorms == 1 ? "" : "s", a, b, v->nwindows, v->nwindows == 1 ? "" : "s", ws);
     fprintf(out, "Client failures: %llu (", (unsigned long long)v->events);
     print_kinds(out, v->kinds);
     fprintf(out, ")\n");
@@ -197,6 +197,12 @@ static int render_text(const sat_storms_view *v, FILE *out)
     if (!v->nstorms) {
         fprintf(out, "\nNo storm: the failures never rose clearly above their own baseline\n"
                      "(a storm needs at least 5 failures and a window well above the usual).\n");
+        if (v->busiest_ts) {
+            char bt[64];
+            sat_report_fmt_ts(bt, sizeof bt, v->busiest_ts);
+            fprintf(out, "The busiest %s window, from %s, had %llu.\n", ws, bt,
+                    (unsigned long long)v->busiest_events);
+        }
         return SAT_OK;
     }
     for (size_t i = 0; i < v->nstorms; i++) {
@@ -237,6 +243,8 @@ static int render_json(const sat_storms_view *v, FILE *out)
     sat_json_u64(&j, "events", v->events);
     json_kinds(&j, v->kinds);
     sat_json_u64(&j, "deduplicated", v->deduped);
+    sat_json_u64(&j, "busiest_window_events", v->busiest_events);
+    json_ts(&j, "busiest_window_ts", v->busiest_ts);
     sat_json_object(&j, "rows");
     sat_json_u64(&j, "ldap_op", v->ldap_ops);
     sat_json_u64(&j, "ldap_conn", v->ldap_conns);

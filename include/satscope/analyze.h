@@ -363,13 +363,14 @@ typedef struct sat_storm_sig {
 
 typedef struct sat_storm_client {
     const char *client;
-    uint64_t events;         /* approximate (a per-window heavy-hitter summary) */
+    uint64_t events;         /* failures of this client during the storm */
 } sat_storm_client;
 
 typedef struct sat_storm {
     sat_ts_ns start_ts, end_ts, peak_ts; /* window starts; end_ts = end of the last */
     uint64_t events, peak_events;
-    uint64_t clients;        /* distinct (a 4096-bit linear count: exact for small) */
+    uint64_t clients;        /* distinct; estimated (4096-bit linear count) past 100,000
+                                clients or 250,000 client-windows */
     uint64_t kinds[SAT_STORM_KIND__COUNT];
     double expected;         /* baseline failures per window */
     const sat_storm_client *top; size_t ntop;
@@ -391,6 +392,8 @@ typedef struct sat_storms_view {
     uint64_t deduped;        /* rows folded into a failure already counted */
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns; /* rows seen */
     const sat_storm *storms; size_t nstorms;
+    uint64_t busiest_events; /* the window with the most failures, storm or not */
+    sat_ts_ns busiest_ts;    /* its start (0 if no failure) */
 } sat_storms_view;
 
 typedef struct sat_storms sat_storms;
