@@ -6,7 +6,9 @@
  * + the client's RST of the same flow are one failure each, in either order);
  * a storm found from rows with its clients, kinds and trigger.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <math.h>
+#include <stdlib.h>
 
 #include "check.h"
 #include "satscope/analyze.h"
@@ -249,6 +251,113 @@ static void test_storm_from_rows(void)
     sat_storms_free(s);
 }
 
+/* The trigger (unindexed searches) stops after 30 s, the abandons go on for
+ * two more minutes: metastable. Rows of the first and second half fed to two
+ * analyzers and merged give the same storm as one analyzer. */
+static void feed_metastable(sat_storms *s, int half)
+{
+    sat_event_sink k = sat_storms_sink(s);
+    for (int t = 0; t < 600; t++) {
+        if ((t < 300) != (half == 0) && half >= 0)
+            continue;
+        sat_ldap_op o = op_row(T0 + t * S, 1 + t, SAT_OP_SRCH, 0, "10.0.0.1");
+        int trig = t >= 300 && t < 330;
+        o.etime = trig ? 8 * S : S / 500;
+        o.wtime = S / 10000;
+        if (trig)
+            o.notes = SAT_NOTE_A;
+        k.on_ldap_op(k.ctx, &o);
+        if (trig) {
+            o.ts_ns += S / 2;
+            k.on_ldap_op(k.ctx, &o);
+            o.ts_ns += S / 4;
+            k.on_ldap_op(k.ctx, &o);
+        }
+        if (t >= 305 && t < 450) {
+            char ip[32];
+            snprintf(ip, sizeof ip, "10.0.2.%d", t % 7);
+            sat_ldap_op ab = op_row(T0 + t * S, 200000 + t, SAT_OP_ABANDON, 0, ip);
+            k.on_ldap_op(k.ctx, &ab);
+        }
+    }
+}
+
+static void test_metastable_and_merge(void)
+{
+    sat_storms *whole = sat_storms_create(NULL), *a = sat_storms_create(NULL),
+               *b = sat_storms_create(NULL);
+    CHECK(whole && a && b);
+    if (!whole || !a || !b)
+        return;
+    feed_metastable(whole, -1);
+    feed_metastable(a, 0);
+    feed_metastable(b, 1);
+    CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
+    CHECK_EQ_INT(sat_storms_finish(whole), SAT_OK);
+    CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(whole), *m = sat_storms_get_view(a);
+    CHECK_EQ_INT(v->nstorms, 1);
+    CHECK_EQ_INT(m->nstorms, 1);
+    if (v->nstorms == 1 && m->nstorms == 1) {
+        const sat_storm *st = &v->storms[0];
+        CHECK_EQ_INT(st->trigger, SAT_SIG_UNINDEXED);
+        CHECK_EQ_INT(st->sig[SAT_SIG_UNINDEXED].back_ts, T0 + 330 * S);
+        CHECK(st->sustained);
+        CHECK(st->sustained_s >= 100.0);
+        CHECK_EQ_INT(st->clients, 7);
+        CHECK_EQ_INT(m->storms[0].start_ts, st->start_ts);
+        CHECK_EQ_INT(m->storms[0].end_ts, st->end_ts);
+        CHECK_EQ_INT(m->storms[0].events, st->events);
+        CHECK_EQ_INT(m->storms[0].clients, st->clients);
+        CHECK_EQ_INT(m->storms[0].sustained, 1);
+        CHECK_EQ_INT(m->storms[0].ntop, st->ntop);
+        if (m->storms[0].ntop && st->ntop) {
+            CHECK_EQ_STR(m->storms[0].top[0].client, st->top[0].client);
+            CHECK_EQ_INT(m->storms[0].top[0].events, st->top[0].events);
+        }
+    }
+    /* the report: the JSON keys of issue 4 */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f != NULL);
+    if (f) {
+        sat_diag d;
+        memset(&d, 0, sizeof d);
+        CHECK_EQ_INT(sat_report_storms(whole, SAT_REPORT_JSON, f, &d), SAT_OK);
+        fclose(f);
+        static const char *const keys[] = {"\"storms\"", "\"start_ts\"", "\"end_ts\"",
+                                           "\"peak_ts\"", "\"events\"", "\"clients\"",
+                                           "\"kinds\"", "\"trigger\"", "\"sustained\": true"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            CHECK(buf && strstr(buf, keys[i]) != NULL);
+        free(buf);
+    }
+    sat_storms_free(whole);
+    sat_storms_free(a);
+    sat_storms_free(b);
+}
+
+/* A year of one failure an hour, and a burst: the windows widen, memory stays bounded. */
+static void test_widening(void)
+{
+    sat_storms *s = sat_storms_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_storms_sink(s);
+    for (int h = 0; h < 24 * 365; h++) {
+        sat_ldap_conn c = conn_row(T0 + (sat_ts_ns)h * 3600 * S, h, SAT_CLOSE_B1, "10.0.0.1");
+        k.on_ldap_conn(k.ctx, &c);
+    }
+    CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(s);
+    CHECK_EQ_INT(v->events, 24 * 365);
+    CHECK(v->nwindows <= 4 * 4096);
+    CHECK(v->window > 10 * S);
+    sat_storms_free(s);
+}
+
 int main(void)
 {
     test_false_alarms();
@@ -257,5 +366,7 @@ int main(void)
     test_dedup_ldap();
     test_dedup_wire();
     test_storm_from_rows();
+    test_metastable_and_merge();
+    test_widening();
     return CHECK_DONE();
 }
