@@ -23,8 +23,9 @@
  * The detector (sat_storms_detect), on x_t = failures in window t:
  *   baseline  mu: the lower median of the first min(n, 30) windows, then an
  *             EWMA (alpha 1/30) of the windows outside storms, each clipped to
- *             lam0 + 4 sqrt(lam0) + 1 first, so the first windows of a storm
- *             (before its alarm) barely move it. lam0 = max(mu, 0.5): the
+ *             lam0 +- (4 sqrt(lam0) + 1) first, so the first windows of a storm
+ *             (before its alarm) barely move it, nor does one empty window
+ *             (a gap in the log) make the next normal one look like a burst. lam0 = max(mu, 0.5): the
  *             floor lets a handful of failures stand out from a baseline of 0.
  *   CUSUM     S_t = max(0, S_{t-1} + x_t ln 2 - lam0): the Poisson log-
  *             likelihood ratio of a doubled rate (lam1 = 2 lam0) against
@@ -144,8 +145,8 @@ static int cmp_u64(const void *a, const void *b)
  * small, so no 1 - cdf cancellation). */
 static double poisson_sf(uint64_t x, double lam)
 {
-    if (x == 0)
-        return 1.0;
+    if ((double)x <= lam)
+        return 1.0; /* not in the upper tail (and the sum below needs decreasing terms) */
     double term = exp(-lam + (double)x * log(lam) - lgamma((double)x + 1.0)), sum = 0.0;
     for (uint64_t k = x; k < x + 1000 && term > sum * 1e-12; k++) {
         sum += term;
@@ -181,8 +182,9 @@ size_t sat_storms_detect(const uint64_t *x, size_t n, sat_storm_span *spans, siz
         if (s < 0)
             s = 0.0;
         if (s <= ST_H && !spike(x[t], lam0)) {
-            double clip = lam0 + 4.0 * sqrt(lam0) + 1.0;
-            mu += ST_ALPHA * ((xt < clip ? xt : clip) - mu);
+            double band = 4.0 * sqrt(lam0) + 1.0;
+            double xc = xt > lam0 + band ? lam0 + band : xt < lam0 - band ? lam0 - band : xt;
+            mu += ST_ALPHA * (xc - mu);
             continue;
         }
         /* alarm: where it began, then how long it lasts */
