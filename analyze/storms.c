@@ -878,6 +878,7 @@ int sat_storms_finish(sat_storms *s)
         memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
         w[k - lo] = *(const st_win *)sat_strtab_val(&s->windows, i);
     }
+    v->window = s->window; /* widened above, maybe */
     for (size_t t = 0; t < n; t++) {
         x[t] = w[t].events;
         if (x[t] > v->busiest_events) {
