@@ -48,11 +48,27 @@ static void satu_free(void *a) { sat_saturation_free((sat_saturation *)a); }
 static const sat_analyzer sat_analyzer_saturation = {
     "saturation", "throughput vs concurrency per window and the USL fit: where the knee is",
     satu_create, satu_sink, satu_finish, satu_merge, satu_free};
+static void *st_create(const void *opts)
+{
+    return sat_storms_create((const sat_storms_opts *)opts);
+}
+static sat_event_sink st_sink(void *a) { return sat_storms_sink((sat_storms *)a); }
+static int st_finish(void *a) { return sat_storms_finish((sat_storms *)a); }
+static int st_merge(void *into, const void *from)
+{
+    return sat_storms_merge((sat_storms *)into, (const sat_storms *)from);
+}
+static void st_free(void *a) { sat_storms_free((sat_storms *)a); }
+
+static const sat_analyzer sat_analyzer_storms = {
+    "storms", "timeout storms: client failures above their baseline, and what caused them",
+    st_create, st_sink, st_finish, st_merge, st_free};
 
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,
     &sat_analyzer_handshakes,
     &sat_analyzer_saturation,
+    &sat_analyzer_storms,
 };
 
 const sat_analyzer *const *sat_analyzer_list(size_t *n)

@@ -14,7 +14,7 @@
 #include "cli.h"
 
 extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime,
-    sat_cmd_handshakes, sat_cmd_saturation;
+    sat_cmd_handshakes, sat_cmd_saturation, sat_cmd_storms;
 
 const sat_command *const sat_commands[] = {
     &sat_cmd_collect,
@@ -23,6 +23,7 @@ const sat_command *const sat_commands[] = {
     &sat_cmd_etime,
     &sat_cmd_handshakes,
     &sat_cmd_saturation,
+    &sat_cmd_storms,
     NULL,
 };
 

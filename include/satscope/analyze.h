@@ -392,6 +392,106 @@ int sat_saturation_merge(sat_saturation *into, const sat_saturation *from);
 const sat_saturation_view *sat_saturation_get_view(const sat_saturation *s); /* after finish */
 void sat_saturation_free(sat_saturation *s); /* NULL ok */
 
+/* ---- the storms analyzer (analyze/storms.c, issue 4) ----------------------------
+ * Client failures (abandons, timeouts, busy answers, abrupt closes, abandoned
+ * TLS handshakes, client resets, SYN retries) counted per window, a Poisson
+ * CUSUM against the series' own robust baseline (the detector is documented
+ * in analyze/storms.c), adjacent alarmed windows merged into storms, and per
+ * storm what rose before it and whether it outlived its trigger. */
+enum sat_storm_kind {
+    SAT_STORM_ABANDON,        /* ldap_op ABANDON */
+    SAT_STORM_ERR_TIMELIMIT,  /* result err=3 */
+    SAT_STORM_ERR_ADMINLIMIT, /* err=11 */
+    SAT_STORM_ERR_BUSY,       /* err=51 */
+    SAT_STORM_ERR_UNAVAILABLE,/* err=52 */
+    SAT_STORM_ERR_OTHER,      /* err=80 */
+    SAT_STORM_CLOSE_A1, SAT_STORM_CLOSE_B1, SAT_STORM_CLOSE_B4,
+    SAT_STORM_CLOSE_T1, SAT_STORM_CLOSE_T2, SAT_STORM_CLOSE_T3,
+    SAT_STORM_TLS_INCOMPLETE, /* ClientHello never answered before the client left */
+    SAT_STORM_TLS_FAILED,     /* an alert ended the handshake */
+    SAT_STORM_RST_CLIENT,     /* the client reset the connection */
+    SAT_STORM_SYN_RETRY,      /* the client had to send its SYN again */
+    SAT_STORM_KIND__COUNT
+};
+const char *sat_storm_kind_name(int k); /* "abandon", "time_limit", ... "syn_retry" */
+
+/* Signals looked at before each storm (the chain of issue 4). */
+enum sat_storm_signal {
+    SAT_SIG_UNINDEXED,     /* unindexed searches (notes A or U) per window */
+    SAT_SIG_OPS,           /* external operations per window (the load) */
+    SAT_SIG_FULL_HS_SHARE, /* full / (full + resumed) TLS handshakes */
+    SAT_SIG_ETIME_P90,     /* seconds, nearest rank over a log histogram (+-12%) */
+    SAT_SIG_WTIME_MEAN,    /* seconds (queue wait) */
+    SAT_SIG_CONN_OPENS,    /* LDAP connections opened + TCP connections per window */
+    SAT_SIG__COUNT
+};
+const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */
+
+typedef struct sat_storms_opts {
+    sat_dur_ns window;   /* 0 = 10 s; widened (doubling) past 4096 windows */
+    size_t top_clients;  /* clients listed per storm, 0 = 5 */
+} sat_storms_opts;
+
+/* The detector on a bare series of counts (one per window): fills up to
+ * `cap` spans, returns how many storms it found (may exceed cap). */
+typedef struct sat_storm_span {
+    size_t start, end, peak; /* window indexes, end inclusive */
+    double expected;         /* the baseline per window when it began */
+} sat_storm_span;
+size_t sat_storms_detect(const uint64_t *counts, size_t n, sat_storm_span *spans, size_t cap);
+
+typedef struct sat_storm_sig {
+    int rose;                /* above max(2 x base, base + a floor) before/at the start */
+    double base;             /* median of the 30 windows before the lead-up; NAN: none */
+    double before;           /* the highest of the 3 windows before the start + the first */
+    double during;           /* the highest during the storm; NAN if no value */
+    sat_ts_ns onset_ts;      /* first window above the threshold (0 none) */
+    sat_ts_ns back_ts;       /* first of 3 windows in a row back at or below it (0 never) */
+} sat_storm_sig;
+
+typedef struct sat_storm_client {
+    const char *client;
+    uint64_t events;         /* failures of this client during the storm */
+} sat_storm_client;
+
+typedef struct sat_storm {
+    sat_ts_ns start_ts, end_ts, peak_ts; /* window starts; end_ts = end of the last */
+    uint64_t events, peak_events;
+    uint64_t clients;        /* distinct; estimated (4096-bit linear count) past 100,000
+                                clients or 250,000 client-windows */
+    uint64_t kinds[SAT_STORM_KIND__COUNT];
+    double expected;         /* baseline failures per window */
+    const sat_storm_client *top; size_t ntop;
+    sat_storm_sig sig[SAT_SIG__COUNT];
+    int trigger;             /* the risen cause (UNINDEXED, OPS, FULL_HS_SHARE) with the
+                                earliest onset, else the earliest risen effect; -1 none */
+    int sustained;           /* failures stayed high >= 3 windows after the trigger's back_ts */
+    double sustained_s;      /* how long they stayed high past it (0 if not) */
+    uint64_t conn_opens;     /* during the storm: reconnect amplification */
+    uint64_t hs_full, hs_total;
+} sat_storm;
+
+typedef struct sat_storms_view {
+    sat_dur_ns window;       /* step used */
+    sat_ts_ns first_ts, last_ts;
+    size_t nwindows;
+    uint64_t events;         /* all failures, deduplicated */
+    uint64_t kinds[SAT_STORM_KIND__COUNT];
+    uint64_t deduped;        /* rows folded into a failure already counted */
+    uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns; /* rows seen */
+    const sat_storm *storms; size_t nstorms;
+    uint64_t busiest_events; /* the window with the most failures, storm or not */
+    sat_ts_ns busiest_ts;    /* its start (0 if no failure) */
+} sat_storms_view;
+
+typedef struct sat_storms sat_storms;
+sat_storms *sat_storms_create(const sat_storms_opts *opts); /* NULL: out of memory */
+sat_event_sink sat_storms_sink(sat_storms *s); /* ldap_op, ldap_conn, tls_hs, tcp_conn */
+int sat_storms_finish(sat_storms *s);          /* SAT_OK or SAT_E_NOMEM */
+int sat_storms_merge(sat_storms *into, const sat_storms *from);
+const sat_storms_view *sat_storms_get_view(const sat_storms *s); /* after finish */
+void sat_storms_free(sat_storms *s); /* NULL ok */
+
 /* ---- analyzer registry (analyze/registry.c) -----------------------------------
  * Every analyzer as a table, so the CLI and the report assembler can drive
  * them alike. `opts` is the analyzer's own options struct (may be NULL). */

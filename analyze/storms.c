@@ -1,0 +1,924 @@
+/*
+ * storms.c - the timeout-storm analyzer (issue 4 "satscope storms"): client
+ * failures from every source, counted per window, a detector that finds the
+ * windows where they rose above the series' own baseline, adjacent windows
+ * merged into storms, and per storm what rose before it and whether the
+ * failures outlived their trigger (a metastable failure).
+ *
+ * Failures (enum sat_storm_kind), one per failed operation or connection:
+ *   ldap_op   ABANDON; results err=3 (timeLimitExceeded), 11 (adminLimit-
+ *             Exceeded), 51 (busy), 52 (unavailable), 80 (other) - RFC 4511
+ *             4.1.9; external operations only (internal ones are the server's)
+ *   ldap_conn 389 close codes A1 (client abandoned / closed with an op
+ *             outstanding), B1, B4, T1, T2, T3 (event.h sat_close_code)
+ *   tls_hs    incomplete (ClientHello never answered) and failed handshakes
+ *   tcp_conn  a client RST; a connection whose SYN had to be sent again
+ * Deduplication: an ABANDON and the A1 close of the same connection (key
+ * server + conn_epoch + conn) are one failure, counted as the ABANDON; on the
+ * wire one failure per connection (key source + flow), counted as the most
+ * specific kind (TLS > client RST > SYN retry), so an incomplete handshake and
+ * the client's RST that followed it are one. The rule does not depend on the
+ * order rows arrive in: a later, more specific row moves the count.
+ *
+ * The detector (sat_storms_detect), on x_t = failures in window t:
+ *   baseline  mu: the lower median of the first min(n, 30) windows, then an
+ *             EWMA (alpha 1/30) of the windows outside storms, each clipped to
+ *             lam0 +- (4 sqrt(lam0) + 1) first, so the first windows of a storm
+ *             (before its alarm) barely move it, nor does one empty window
+ *             (a gap in the log) make the next normal one look like a burst. lam0 = max(mu, 0.5): the
+ *             floor lets a handful of failures stand out from a baseline of 0.
+ *   CUSUM     S_t = max(0, S_{t-1} + x_t ln 2 - lam0): the Poisson log-
+ *             likelihood ratio of a doubled rate (lam1 = 2 lam0) against
+ *             lam0. An alarm when S_t > H = 6, or (a Shewhart rule beside
+ *             the CUSUM, for a burst in one window) when P(X >= x_t) < 1e-5
+ *             under Poisson(lam0) and x_t >= 5: 7 failures in a window
+ *             against a baseline of 0 are a storm, 5 are not. Figures (tests/unit/
+ *             test_storms.c, fixed seeds): 0 to 3 false alarms in 5,000
+ *             windows of steady Poisson series of means 0 .. 200 (the worst,
+ *             3, at a mean of 20: one per 1,700 windows); a doubling of a mean
+ *             of 20 found in 1-2 windows; 12 failures in 3 s against 0 found.
+ *   extent    the storm starts at the first window of the CUSUM's excursion
+ *             (since S was last 0) whose count is above lam0, and runs while
+ *             windows are "high" (x > lam0 + 2 sqrt(lam0)), ending after two
+ *             windows that are not; S is then reset and the baseline resumes.
+ *   kept      when it holds >= 5 failures and its peak window is above
+ *             lam0 + 3 sqrt(lam0) (a significant window, not only a drift).
+ *
+ * Signals per window, for the chain: unindexed searches, external operations,
+ * the full-handshake share, etime p90 (a log histogram, factor 1.25: +-12%),
+ * wtime mean, connections opened. For each: base = median of the windows
+ * [start-33, start-4], before = the highest of [start-3, start], "rose" when
+ * before > max(2 base, base + a floor per signal); onset = the first window
+ * from start-30 on above that threshold, back = the first window after onset
+ * that begins three in a row at or below it. The trigger is the risen cause (unindexed searches, load,
+ * full-handshake share) with the earliest onset; only when no cause rose, the
+ * risen effect (etime, wtime, connections opened) with the earliest onset.
+ * Sustained (metastable): the storm's failures stayed high for at least 3
+ * more windows after the trigger was back at its threshold.
+ *
+ * Bounded memory: windows widen (doubling) past 4096; distinct clients per
+ * window are a 4096-bit linear count; failures per client and window (at
+ * the --window step, so exact whatever the order of the rows) a table of at
+ * most 250,000 pairs; the client and dedup tables are capped (their overflow
+ * is still counted, only without a name or a dedup).
+ */
+#include <math.h>
+
+#include "satscope/analyze.h"
+
+#include "strtab.h"
+
+#define ST_WINDOWS_MAX 4096
+#define ST_BITS 4096
+#define ST_CW_MAX 250000
+#define ST_HIST 80
+#define ST_CLIENTS_MAX 100000
+#define ST_DEDUP_MAX 1000000
+
+#define ST_FLOOR 0.5
+#define ST_H 6.0
+#define ST_ALPHA (1.0 / 30.0)
+#define ST_WARM 30
+#define ST_GAP 2
+#define ST_MIN_EVENTS 5
+#define ST_SPIKE_P 1e-5
+
+typedef struct st_win {
+    uint64_t kinds[SAT_STORM_KIND__COUNT];
+    uint64_t events;
+    uint64_t bits[ST_BITS / 64];
+    uint64_t ops, unindexed, opens, hs_full, hs_resumed, timed, wtime_n;
+    double wtime_sum_s;
+    uint32_t hist[ST_HIST];
+} st_win;
+
+typedef struct st_cwkey {
+    uint32_t id, pad;
+    int64_t widx; /* window at the opts.window step (never widened) */
+} st_cwkey;
+
+typedef struct st_dedup {
+    sat_ts_ns ts;
+    uint8_t kind, has;
+} st_dedup;
+
+struct sat_storms {
+    sat_storms_opts opts;
+    sat_dur_ns window;
+    sat_strtab windows; /* int64 window index -> st_win */
+    sat_strtab clients; /* client string -> uint32 id (= insertion index) */
+    sat_strtab cw;      /* st_cwkey -> uint64 failures of that client in that window */
+    sat_strtab ldap_dedup, wire_dedup;
+    uint64_t kinds[SAT_STORM_KIND__COUNT], events, deduped;
+    uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns;
+    sat_ts_ns first_ts, last_ts;
+    int nomem;
+    int clients_lost; /* a client or client-window pair past its table's cap */
+    sat_storms_view view;
+    sat_arena view_arena;
+};
+
+const char *sat_storm_kind_name(int k)
+{
+    static const char *const names[SAT_STORM_KIND__COUNT] = {
+        "abandon", "time_limit", "admin_limit", "busy", "unavailable", "other_error",
+        "close_A1", "close_B1", "close_B4", "close_T1", "close_T2", "close_T3",
+        "tls_incomplete", "tls_failed", "rst_client", "syn_retry"};
+    return k >= 0 && k < SAT_STORM_KIND__COUNT ? names[k] : "?";
+}
+
+const char *sat_storm_signal_name(int s)
+{
+    static const char *const names[SAT_SIG__COUNT] = {
+        "unindexed", "ops", "full_hs_share", "etime_p90_s", "wtime_mean_s", "conn_opens"};
+    return s >= 0 && s < SAT_SIG__COUNT ? names[s] : "?";
+}
+
+/* ---- the detector ---------------------------------------------------------------------- */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* P(X >= x) for X ~ Poisson(lam), summed from x up (the tail is what is
+ * small, so no 1 - cdf cancellation). */
+static double poisson_sf(uint64_t x, double lam)
+{
+    if ((double)x <= lam)
+        return 1.0; /* not in the upper tail (and the sum below needs decreasing terms) */
+    double term = exp(-lam + (double)x * log(lam) - lgamma((double)x + 1.0)), sum = 0.0;
+    for (uint64_t k = x; k < x + 1000 && term > sum * 1e-12; k++) {
+        sum += term;
+        term *= lam / (double)(k + 1);
+    }
+    return sum;
+}
+
+/* A window so far above the baseline that it alarms on its own. */
+static int spike(uint64_t x, double lam0)
+{
+    return x >= ST_MIN_EVENTS && poisson_sf(x, lam0) < ST_SPIKE_P;
+}
+
+size_t sat_storms_detect(const uint64_t *x, size_t n, sat_storm_span *spans, size_t cap)
+{
+    if (!x || !n)
+        return 0;
+    uint64_t warm[ST_WARM];
+    size_t nw = n < ST_WARM ? n : ST_WARM;
+    memcpy(warm, x, nw * sizeof *warm);
+    qsort(warm, nw, sizeof *warm, cmp_u64);
+    double mu = (double)warm[(nw - 1) / 2]; /* lower median */
+    double s = 0.0;
+    size_t found = 0, exc_start = 0;
+    const double ln2 = 0.6931471805599453;
+    for (size_t t = 0; t < n; t++) {
+        double lam0 = mu > ST_FLOOR ? mu : ST_FLOOR;
+        double xt = (double)x[t];
+        if (s == 0.0)
+            exc_start = t;
+        s = s + xt * ln2 - lam0;
+        if (s < 0)
+            s = 0.0;
+        if (s <= ST_H && !spike(x[t], lam0)) {
+            double band = 4.0 * sqrt(lam0) + 1.0;
+            double xc = xt > lam0 + band ? lam0 + band : xt < lam0 - band ? lam0 - band : xt;
+            mu += ST_ALPHA * (xc - mu);
+            continue;
+        }
+        /* alarm: where it began, then how long it lasts */
+        size_t start = exc_start;
+        while (start < t && (double)x[start] <= lam0)
+            start++;
+        double high = lam0 + 2.0 * sqrt(lam0);
+        size_t end = t, peak = start, quiet = 0, u = t + 1;
+        for (; u < n && quiet < ST_GAP; u++) {
+            if ((double)x[u] > high) {
+                end = u;
+                quiet = 0;
+            } else {
+                quiet++;
+            }
+        }
+        uint64_t events = 0;
+        for (size_t k = start; k <= end; k++) {
+            events += x[k];
+            if (x[k] > x[peak])
+                peak = k;
+        }
+        if (events >= ST_MIN_EVENTS && (double)x[peak] > lam0 + 3.0 * sqrt(lam0)) {
+            if (found < cap) {
+                spans[found].start = start;
+                spans[found].end = end;
+                spans[found].peak = peak;
+                spans[found].expected = lam0;
+            }
+            found++;
+        }
+        s = 0.0;
+        t = end; /* the loop resumes after the storm; the baseline stays frozen */
+    }
+    return found;
+}
+
+/* ---- windows --------------------------------------------------------------------------- */
+static int64_t window_of(sat_ts_ns ts, sat_dur_ns w)
+{
+    return ts >= 0 ? ts / w : -((-ts + w - 1) / w);
+}
+
+static void win_add(st_win *into, const st_win *from)
+{
+    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
+        into->kinds[k] += from->kinds[k];
+    into->events += from->events;
+    for (int i = 0; i < ST_BITS / 64; i++)
+        into->bits[i] |= from->bits[i];
+    into->ops += from->ops;
+    into->unindexed += from->unindexed;
+    into->opens += from->opens;
+    into->hs_full += from->hs_full;
+    into->hs_resumed += from->hs_resumed;
+    into->timed += from->timed;
+    into->wtime_n += from->wtime_n;
+    into->wtime_sum_s += from->wtime_sum_s;
+    for (int i = 0; i < ST_HIST; i++)
+        into->hist[i] += from->hist[i];
+}
+
+static void widen(sat_storms *s, int64_t f)
+{
+    sat_strtab nt;
+    sat_strtab_init(&nt, sizeof(st_win), 0);
+    for (size_t i = 0; i < s->windows.n; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
+        k = k >= 0 ? k / f : -((-k + f - 1) / f);
+        st_win *w = (st_win *)sat_strtab_upsert(&nt, &k, sizeof k, NULL, NULL);
+        if (!w) {
+            s->nomem = 1;
+            break;
+        }
+        win_add(w, (const st_win *)sat_strtab_val(&s->windows, i));
+    }
+    sat_strtab_free(&s->windows);
+    s->windows = nt;
+    s->window *= f;
+}
+
+static st_win *window_at(sat_storms *s, sat_ts_ns ts)
+{
+    if (ts <= 0)
+        return NULL;
+    if (!s->first_ts || ts < s->first_ts)
+        s->first_ts = ts;
+    if (ts > s->last_ts)
+        s->last_ts = ts;
+    while (!s->nomem) {
+        int64_t k = window_of(ts, s->window);
+        st_win *w = (st_win *)sat_strtab_upsert(&s->windows, &k, sizeof k, NULL, NULL);
+        if (!w) {
+            s->nomem = 1;
+            break;
+        }
+        if (s->windows.n <= ST_WINDOWS_MAX)
+            return w;
+        widen(s, 2);
+    }
+    return NULL;
+}
+
+/* ---- counting ------------------------------------------------------------------------ */
+static uint64_t *client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem)
+{
+    st_cwkey k;
+    memset(&k, 0, sizeof k);
+    k.id = id;
+    k.widx = widx;
+    int capped;
+    uint64_t *n = (uint64_t *)sat_strtab_upsert(cw, &k, sizeof k, NULL, &capped);
+    if (!n && !capped)
+        *nomem = 1;
+    return n;
+}
+
+/* +1 / -1 failure of this client in the window of ts */
+static void count_client(sat_storms *s, sat_ts_ns ts, sat_str client, int add)
+{
+    if (!client.len || !client.ptr)
+        return;
+    int is_new, capped;
+    uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->clients, client.ptr, client.len, &is_new,
+                                                 &capped);
+    if (!id) {
+        s->nomem |= !capped;
+        s->clients_lost = 1;
+        return;
+    }
+    if (is_new)
+        *id = (uint32_t)(s->clients.n - 1);
+    uint64_t *n = client_window(&s->cw, *id, window_of(ts, s->opts.window), &s->nomem);
+    s->clients_lost |= !n;
+    if (n && add)
+        (*n)++;
+    else if (n && *n)
+        (*n)--;
+}
+
+static void count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
+{
+    s->kinds[kind]++;
+    s->events++;
+    st_win *w = window_at(s, ts);
+    if (!w)
+        return;
+    w->kinds[kind]++;
+    w->events++;
+    if (!client.len || !client.ptr)
+        return;
+    uint64_t h = sat_strtab_hash(client.ptr, client.len);
+    w->bits[(h >> 7) % ST_BITS / 64] |= (uint64_t)1 << ((h >> 7) % 64);
+    count_client(s, ts, client, 1);
+}
+
+static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
+{
+    count_client(s, ts, client, 0); /* the same connection: the same client */
+    if (s->kinds[kind])
+        s->kinds[kind]--;
+    if (s->events)
+        s->events--;
+    st_win *w = window_at(s, ts);
+    if (w && w->kinds[kind]) {
+        w->kinds[kind]--;
+        w->events--;
+    }
+}
+
+static int wire_prio(int kind)
+{
+    return kind == SAT_STORM_TLS_INCOMPLETE || kind == SAT_STORM_TLS_FAILED ? 3
+         : kind == SAT_STORM_RST_CLIENT                                     ? 2
+                                                                            : 1;
+}
+static int ldap_prio(int kind) { return kind == SAT_STORM_ABANDON ? 2 : 1; }
+
+/* One failure per key: the first row counts; a later row of a more specific
+ * kind moves the count to itself; an ABANDON always counts (one per
+ * abandoned operation) but the A1 close after it does not. */
+static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t klen,
+                        sat_ts_ns ts, int kind, sat_str client, int ldap)
+{
+    int capped;
+    st_dedup *d = (st_dedup *)sat_strtab_upsert(t, key, klen, NULL, &capped);
+    if (!d) {
+        s->nomem |= !capped;
+        count(s, ts, kind, client);
+        return;
+    }
+    int pn = ldap ? ldap_prio(kind) : wire_prio(kind);
+    if (!d->has) {
+        count(s, ts, kind, client);
+    } else if (ldap && kind == SAT_STORM_ABANDON && d->kind == SAT_STORM_ABANDON) {
+        count(s, ts, kind, client); /* another abandoned operation */
+        return;
+    } else if (pn > (ldap ? ldap_prio(d->kind) : wire_prio(d->kind))) {
+        uncount(s, d->ts, d->kind, client);
+        count(s, ts, kind, client);
+        s->deduped++;
+    } else {
+        s->deduped++;
+        return;
+    }
+    d->has = 1;
+    d->kind = (uint8_t)kind;
+    d->ts = ts;
+}
+
+typedef struct st_connkey {
+    uint32_t server, epoch;
+    int64_t conn;
+} st_connkey;
+
+static int on_op(void *ctx, const sat_ldap_op *op)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    s->ldap_ops++;
+    if (op->internal_depth)
+        return SAT_OK;
+    sat_ts_ns rts = op->result_ts_ns ? op->result_ts_ns : op->ts_ns;
+    if (op->type == SAT_OP_ABANDON) {
+        st_connkey k;
+        memset(&k, 0, sizeof k);
+        k.server = op->server;
+        k.epoch = op->conn_epoch;
+        k.conn = op->conn;
+        count_keyed(s, &s->ldap_dedup, &k, sizeof k, op->ts_ns, SAT_STORM_ABANDON,
+                    op->client_ip, 1);
+    } else {
+        int kind = -1;
+        switch (op->err) {
+        case 3: kind = SAT_STORM_ERR_TIMELIMIT; break;
+        case 11: kind = SAT_STORM_ERR_ADMINLIMIT; break;
+        case 51: kind = SAT_STORM_ERR_BUSY; break;
+        case 52: kind = SAT_STORM_ERR_UNAVAILABLE; break;
+        case 80: kind = SAT_STORM_ERR_OTHER; break;
+        default: break;
+        }
+        if (kind >= 0)
+            count(s, rts, kind, op->client_ip);
+    }
+    if (op->type == SAT_OP_UNBIND || op->type == SAT_OP_ABANDON || op->ts_ns <= 0)
+        return SAT_OK;
+    st_win *w = window_at(s, op->ts_ns);
+    if (!w)
+        return SAT_OK;
+    w->ops++;
+    if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
+        w->unindexed++;
+    if (op->etime >= 0) {
+        double us = (double)op->etime / 1e3;
+        int b = us <= 10.0 ? 0 : 1 + (int)(log(us / 10.0) / log(1.25));
+        w->hist[b < 0 ? 0 : b >= ST_HIST ? ST_HIST - 1 : b]++;
+        w->timed++;
+    }
+    if (op->wtime >= 0) {
+        w->wtime_sum_s += (double)op->wtime / 1e9;
+        w->wtime_n++;
+    }
+    return SAT_OK;
+}
+
+static int on_conn(void *ctx, const sat_ldap_conn *c)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    s->ldap_conns++;
+    if (c->open_ts > 0) {
+        st_win *w = window_at(s, c->open_ts);
+        if (w)
+            w->opens++;
+    }
+    int kind = -1;
+    switch (c->close_code) {
+    case SAT_CLOSE_A1: kind = SAT_STORM_CLOSE_A1; break;
+    case SAT_CLOSE_B1: kind = SAT_STORM_CLOSE_B1; break;
+    case SAT_CLOSE_B4: kind = SAT_STORM_CLOSE_B4; break;
+    case SAT_CLOSE_T1: kind = SAT_STORM_CLOSE_T1; break;
+    case SAT_CLOSE_T2: kind = SAT_STORM_CLOSE_T2; break;
+    case SAT_CLOSE_T3: kind = SAT_STORM_CLOSE_T3; break;
+    default: break;
+    }
+    if (kind < 0 || c->close_ts <= 0)
+        return SAT_OK;
+    if (kind == SAT_STORM_CLOSE_A1) {
+        st_connkey k;
+        memset(&k, 0, sizeof k);
+        k.server = c->server;
+        k.epoch = c->conn_epoch;
+        k.conn = c->conn;
+        count_keyed(s, &s->ldap_dedup, &k, sizeof k, c->close_ts, kind, c->client_ip, 1);
+    } else {
+        count(s, c->close_ts, kind, c->client_ip);
+    }
+    return SAT_OK;
+}
+
+static void count_wire(sat_storms *s, uint32_t source, uint32_t flow, sat_ts_ns ts, int kind,
+                       sat_str client)
+{
+    uint32_t k[2] = {source, flow};
+    count_keyed(s, &s->wire_dedup, k, sizeof k, ts, kind, client, 0);
+}
+
+static int on_tls(void *ctx, const sat_tls_hs *h)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    s->tls_hs++;
+    st_win *w = window_at(s, h->ts);
+    if (w) {
+        w->hs_full += h->outcome == SAT_TLS_FULL;
+        w->hs_resumed += h->outcome == SAT_TLS_RESUMED;
+    }
+    if (h->outcome == SAT_TLS_INCOMPLETE || h->outcome == SAT_TLS_FAILED)
+        count_wire(s, h->source, h->flow, h->ts,
+                   h->outcome == SAT_TLS_INCOMPLETE ? SAT_STORM_TLS_INCOMPLETE
+                                                    : SAT_STORM_TLS_FAILED,
+                   h->client_ip);
+    return SAT_OK;
+}
+
+static int on_tcp(void *ctx, const sat_tcp_conn *c)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    s->tcp_conns++;
+    if (!(c->flags & SAT_TCPF_NO_SYN)) {
+        st_win *w = window_at(s, c->syn_ts);
+        if (w)
+            w->opens++;
+    }
+    if (c->end == SAT_TCP_END_RST_CLIENT)
+        count_wire(s, c->source, c->flow, c->end_ts, SAT_STORM_RST_CLIENT, c->client_ip);
+    else if (c->syn_retrans)
+        count_wire(s, c->source, c->flow, c->syn_ts, SAT_STORM_SYN_RETRY, c->client_ip);
+    return SAT_OK;
+}
+
+/* ---- lifecycle ---------------------------------------------------------------------- */
+sat_storms *sat_storms_create(const sat_storms_opts *opts)
+{
+    sat_storms *s = (sat_storms *)calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (opts)
+        s->opts = *opts;
+    if (s->opts.window <= 0)
+        s->opts.window = 10 * (sat_dur_ns)1000000000;
+    if (!s->opts.top_clients)
+        s->opts.top_clients = 5;
+    s->window = s->opts.window;
+    sat_strtab_init(&s->windows, sizeof(st_win), 0);
+    sat_strtab_init(&s->clients, sizeof(uint32_t), ST_CLIENTS_MAX);
+    sat_strtab_init(&s->cw, sizeof(uint64_t), ST_CW_MAX);
+    sat_strtab_init(&s->ldap_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
+    sat_strtab_init(&s->wire_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
+    s->view_arena.chunk_size = (size_t)64 << 10;
+    return s;
+}
+
+sat_event_sink sat_storms_sink(sat_storms *s)
+{
+    sat_event_sink k;
+    memset(&k, 0, sizeof k);
+    k.ctx = s;
+    k.on_ldap_op = on_op;
+    k.on_ldap_conn = on_conn;
+    k.on_tls_hs = on_tls;
+    k.on_tcp_conn = on_tcp;
+    return k;
+}
+
+int sat_storms_merge(sat_storms *into, const sat_storms *from)
+{
+    if (!into || !from)
+        return SAT_E_USAGE;
+    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
+        into->kinds[k] += from->kinds[k];
+    into->events += from->events;
+    into->deduped += from->deduped;
+    into->ldap_ops += from->ldap_ops;
+    into->ldap_conns += from->ldap_conns;
+    into->tls_hs += from->tls_hs;
+    into->tcp_conns += from->tcp_conns;
+    if (from->first_ts && (!into->first_ts || from->first_ts < into->first_ts))
+        into->first_ts = from->first_ts;
+    if (from->last_ts > into->last_ts)
+        into->last_ts = from->last_ts;
+    while (into->window < from->window && !into->nomem)
+        widen(into, 2);
+    int64_t f = into->window / from->window;
+    for (size_t i = 0; i < from->windows.n && !into->nomem; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&from->windows, i), sizeof k);
+        k = k >= 0 ? k / f : -((-k + f - 1) / f);
+        const st_win *fw = (const st_win *)sat_strtab_val(&from->windows, i);
+        st_win *w = (st_win *)sat_strtab_upsert(&into->windows, &k, sizeof k, NULL, NULL);
+        if (!w)
+            into->nomem = 1;
+        else
+            win_add(w, fw);
+    }
+    /* client ids are per analyzer: map them through the names */
+    for (size_t i = 0; i < from->cw.n && !into->nomem; i++) {
+        st_cwkey fk;
+        memcpy(&fk, sat_strtab_key(&from->cw, i), sizeof fk);
+        if (fk.id >= from->clients.n)
+            continue;
+        int is_new, capped;
+        uint32_t *nid = (uint32_t *)sat_strtab_upsert(
+            &into->clients, sat_strtab_key(&from->clients, fk.id),
+            sat_strtab_len(&from->clients, fk.id), &is_new, &capped);
+        if (!nid) {
+            into->nomem |= !capped;
+            into->clients_lost = 1;
+            continue;
+        }
+        if (is_new)
+            *nid = (uint32_t)(into->clients.n - 1);
+        sat_ts_ns ts = fk.widx * from->opts.window;
+        uint64_t *n = client_window(&into->cw, *nid, window_of(ts, into->opts.window),
+                                    &into->nomem);
+        if (n)
+            *n += *(const uint64_t *)sat_strtab_val(&from->cw, i);
+        into->clients_lost |= !n;
+    }
+    into->clients_lost |= from->clients_lost;
+    while (into->windows.n > ST_WINDOWS_MAX && !into->nomem)
+        widen(into, 2);
+    return into->nomem ? SAT_E_NOMEM : SAT_OK;
+}
+
+/* ---- finish ---------------------------------------------------------------------------- */
+static double hist_p90_s(const st_win *w)
+{
+    if (!w->timed)
+        return NAN;
+    uint64_t rank = (uint64_t)ceil(0.9 * (double)w->timed), seen = 0;
+    int b = 0;
+    for (; b < ST_HIST; b++) {
+        seen += w->hist[b];
+        if (seen >= rank)
+            break;
+    }
+    if (b == 0)
+        return 5e-6;
+    return 10e-6 * pow(1.25, (double)b - 0.5);
+}
+
+static double signal_of(const st_win *w, int sig)
+{
+    switch (sig) {
+    case SAT_SIG_UNINDEXED: return (double)w->unindexed;
+    case SAT_SIG_OPS: return (double)w->ops;
+    case SAT_SIG_FULL_HS_SHARE:
+        return w->hs_full + w->hs_resumed
+                   ? (double)w->hs_full / (double)(w->hs_full + w->hs_resumed) : NAN;
+    case SAT_SIG_ETIME_P90: return hist_p90_s(w);
+    case SAT_SIG_WTIME_MEAN: return w->wtime_n ? w->wtime_sum_s / (double)w->wtime_n : NAN;
+    case SAT_SIG_CONN_OPENS: return (double)w->opens;
+    default: return NAN;
+    }
+}
+
+/* The smallest rise that counts, per signal, above twice the base. */
+static const double sig_floor[SAT_SIG__COUNT] = {2.0, 10.0, 0.2, 0.05, 0.01, 5.0};
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span *sp,
+                  sat_ts_ns lo_ts, sat_dur_ns step)
+{
+    st->trigger = -1;
+    sat_ts_ns best = 0;
+    int best_cause = 0;
+    for (int g = 0; g < SAT_SIG__COUNT; g++) {
+        sat_storm_sig *sg = &st->sig[g];
+        double vals[30];
+        size_t nv = 0;
+        size_t a = sp->start >= 33 ? sp->start - 33 : 0;
+        size_t b = sp->start >= 4 ? sp->start - 4 : 0;
+        for (size_t t = a; sp->start >= 4 && t <= b && nv < 30; t++) {
+            double v = signal_of(&w[t], g);
+            if (!isnan(v))
+                vals[nv++] = v;
+        }
+        if (nv) {
+            qsort(vals, nv, sizeof *vals, cmp_dbl);
+            sg->base = vals[(nv - 1) / 2];
+        } else {
+            sg->base = NAN;
+        }
+        sg->before = NAN;
+        for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++) {
+            double v = signal_of(&w[t], g);
+            if (!isnan(v) && (isnan(sg->before) || v > sg->before))
+                sg->before = v;
+        }
+        sg->during = NAN;
+        for (size_t t = sp->start; t <= sp->end; t++) {
+            double v = signal_of(&w[t], g);
+            if (!isnan(v) && (isnan(sg->during) || v > sg->during))
+                sg->during = v;
+        }
+        if (isnan(sg->base))
+            continue;
+        double thr = 2.0 * sg->base > sg->base + sig_floor[g] ? 2.0 * sg->base
+                                                              : sg->base + sig_floor[g];
+        sg->rose = !isnan(sg->before) && sg->before > thr;
+        size_t t = sp->start >= 30 ? sp->start - 30 : 0, on = SIZE_MAX;
+        for (; t <= sp->end; t++) {
+            double v = signal_of(&w[t], g);
+            if (!isnan(v) && v > thr) {
+                on = t;
+                break;
+            }
+        }
+        if (on == SIZE_MAX)
+            continue;
+        sg->onset_ts = lo_ts + (sat_ts_ns)on * step;
+        /* back: three windows in a row at or below it (or up to the end), so
+         * one quiet window inside a long rise does not end it */
+        for (t = on + 1; t < n; t++) {
+            size_t u = t;
+            for (; u < n && u < t + 3; u++) {
+                double v = signal_of(&w[u], g);
+                if (!isnan(v) && v > thr)
+                    break;
+            }
+            double v0 = signal_of(&w[t], g);
+            if (!isnan(v0) && (u == n || u == t + 3)) {
+                sg->back_ts = lo_ts + (sat_ts_ns)t * step;
+                break;
+            }
+        }
+        /* causes (load, unindexed searches, full handshakes) before effects
+         * (latency, reconnects): etime rises with any storm, so it names the
+         * trigger only when no cause rose */
+        int cause = g <= SAT_SIG_FULL_HS_SHARE;
+        if (sg->rose && (st->trigger < 0 || (cause && !best_cause) ||
+                         (cause == best_cause && sg->onset_ts < best))) {
+            st->trigger = g;
+            best = sg->onset_ts;
+            best_cause = cause;
+        }
+    }
+    if (st->trigger >= 0) {
+        sat_ts_ns back = st->sig[st->trigger].back_ts;
+        sat_ts_ns last = lo_ts + (sat_ts_ns)sp->end * step; /* the last high window */
+        if (back && last >= back) {
+            st->sustained_s = (double)(last + step - back) / 1e9;
+            st->sustained = last + step - back >= 3 * step;
+        }
+    }
+}
+
+typedef struct st_cl {
+    uint32_t id;
+    uint64_t n;
+} st_cl;
+
+static int cmp_cl(const void *a, const void *b)
+{
+    const st_cl *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
+                       const sat_storm_span *sp, sat_ts_ns lo_ts)
+{
+    sat_dur_ns step = s->window;
+    memset(st, 0, sizeof *st);
+    st->start_ts = lo_ts + (sat_ts_ns)sp->start * step;
+    st->end_ts = lo_ts + (sat_ts_ns)(sp->end + 1) * step;
+    st->peak_ts = lo_ts + (sat_ts_ns)sp->peak * step;
+    st->peak_events = w[sp->peak].events;
+    st->expected = sp->expected;
+    uint64_t bits[ST_BITS / 64];
+    memset(bits, 0, sizeof bits);
+    for (size_t t = sp->start; t <= sp->end; t++) {
+        st->events += w[t].events;
+        for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
+            st->kinds[k] += w[t].kinds[k];
+        for (int i = 0; i < ST_BITS / 64; i++)
+            bits[i] |= w[t].bits[i];
+        st->conn_opens += w[t].opens;
+        st->hs_full += w[t].hs_full;
+        st->hs_total += w[t].hs_full + w[t].hs_resumed;
+    }
+    size_t zero = 0;
+    for (int i = 0; i < ST_BITS / 64; i++)
+        for (uint64_t b = ~bits[i]; b; b &= b - 1)
+            zero++;
+    double est = zero ? -(double)ST_BITS * log((double)zero / ST_BITS) : (double)ST_BITS * 8;
+    /* failures per client within [start_ts, end_ts) */
+    size_t ncl = 0;
+    st_cl *cl = (st_cl *)calloc(s->clients.n + 1, sizeof *cl);
+    if (!cl)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < s->clients.n; i++)
+        cl[i].id = (uint32_t)i;
+    for (size_t i = 0; i < s->cw.n; i++) {
+        st_cwkey k;
+        memcpy(&k, sat_strtab_key(&s->cw, i), sizeof k);
+        sat_ts_ns ts = k.widx * s->opts.window;
+        if (ts >= st->start_ts && ts < st->end_ts && k.id < s->clients.n)
+            cl[k.id].n += *(const uint64_t *)sat_strtab_val(&s->cw, i);
+    }
+    ncl = s->clients.n;
+    qsort(cl, ncl, sizeof *cl, cmp_cl);
+    while (ncl && !cl[ncl - 1].n)
+        ncl--;
+    /* exact from the table, the linear count once a table overflowed */
+    st->clients = s->clients_lost ? (uint64_t)llround(est) : ncl;
+    size_t ntop = ncl < s->opts.top_clients ? ncl : s->opts.top_clients;
+    sat_storm_client *top = (sat_storm_client *)sat_arena_alloc(&s->view_arena,
+                                                                (ntop + 1) * sizeof *top);
+    if (!top) {
+        free(cl);
+        return SAT_E_NOMEM;
+    }
+    for (size_t i = 0; i < ntop; i++) {
+        top[i].client = cl[i].id < s->clients.n ? sat_strtab_key(&s->clients, cl[i].id) : "?";
+        top[i].events = cl[i].n;
+    }
+    free(cl);
+    st->top = top;
+    st->ntop = ntop;
+    chain(st, w, n, sp, lo_ts, step);
+    return SAT_OK;
+}
+
+int sat_storms_finish(sat_storms *s)
+{
+    if (!s)
+        return SAT_E_USAGE;
+    sat_arena_free(&s->view_arena);
+    s->view_arena.chunk_size = (size_t)64 << 10;
+    sat_storms_view *v = &s->view;
+    memset(v, 0, sizeof *v);
+    v->window = s->window;
+    v->first_ts = s->first_ts;
+    v->last_ts = s->last_ts;
+    v->events = s->events;
+    memcpy(v->kinds, s->kinds, sizeof v->kinds);
+    v->deduped = s->deduped;
+    v->ldap_ops = s->ldap_ops;
+    v->ldap_conns = s->ldap_conns;
+    v->tls_hs = s->tls_hs;
+    v->tcp_conns = s->tcp_conns;
+    if (!s->windows.n)
+        return s->nomem ? SAT_E_NOMEM : SAT_OK;
+
+    /* dense windows from the first to the last; a sparse span (events far
+     * apart) is widened until the dense series is bounded too */
+    int64_t lo, hi;
+    for (;;) {
+        lo = INT64_MAX;
+        hi = INT64_MIN;
+        for (size_t i = 0; i < s->windows.n; i++) {
+            int64_t k;
+            memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+        }
+        if (hi - lo < 4 * ST_WINDOWS_MAX || s->nomem)
+            break;
+        widen(s, 2);
+    }
+    if (s->nomem)
+        return SAT_E_NOMEM;
+    size_t n = (size_t)(hi - lo + 1);
+    st_win *w = (st_win *)calloc(n, sizeof *w);
+    uint64_t *x = (uint64_t *)calloc(n, sizeof *x);
+    sat_storm_span *sp = (sat_storm_span *)calloc(n, sizeof *sp);
+    if (!w || !x || !sp) {
+        free(w);
+        free(x);
+        free(sp);
+        return SAT_E_NOMEM;
+    }
+    for (size_t i = 0; i < s->windows.n; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
+        w[k - lo] = *(const st_win *)sat_strtab_val(&s->windows, i);
+    }
+    v->window = s->window; /* widened above, maybe */
+    for (size_t t = 0; t < n; t++) {
+        x[t] = w[t].events;
+        if (x[t] > v->busiest_events) {
+            v->busiest_events = x[t];
+            v->busiest_ts = (lo + (int64_t)t) * s->window;
+        }
+    }
+    size_t ns = sat_storms_detect(x, n, sp, n);
+    if (ns > n)
+        ns = n;
+    int rc = SAT_OK;
+    sat_storm *st = (sat_storm *)sat_arena_alloc(&s->view_arena, (ns + 1) * sizeof *st);
+    if (!st)
+        rc = SAT_E_NOMEM;
+    for (size_t i = 0; i < ns && rc == SAT_OK; i++)
+        rc = build_storm(s, &st[i], w, n, &sp[i], lo * s->window);
+    if (rc == SAT_OK) {
+        v->storms = st;
+        v->nstorms = ns;
+    }
+    v->nwindows = n;
+    free(w);
+    free(x);
+    free(sp);
+    if (rc < 0)
+        return rc;
+    return s->nomem ? SAT_E_NOMEM : SAT_OK;
+}
+
+const sat_storms_view *sat_storms_get_view(const sat_storms *s) { return s ? &s->view : NULL; }
+
+void sat_storms_free(sat_storms *s)
+{
+    if (!s)
+        return;
+    sat_strtab_free(&s->windows);
+    sat_strtab_free(&s->clients);
+    sat_strtab_free(&s->cw);
+    sat_strtab_free(&s->ldap_dedup);
+    sat_strtab_free(&s->wire_dedup);
+    sat_arena_free(&s->view_arena);
+    free(s);
+}

@@ -1,0 +1,323 @@
+/*
+ * report_storms.c - the `satscope storms` report (issue 4): a timeline of
+ * the storms of client failures, one block per storm (when, how big, what
+ * kinds, which clients, what rose before it, whether it outlived its
+ * trigger), as text for a person woken at 3 a.m., or JSON with the keys of
+ * the issue: storms[{start_ts, end_ts, peak_ts (epoch seconds), events,
+ * clients, kinds, trigger, sustained}].
+ */
+#include <math.h>
+
+#include "satscope/report.h"
+#include "text_table.h"
+
+static const char *const sig_label[SAT_SIG__COUNT] = {
+    "unindexed searches", "operations", "full-handshake share", "etime p90",
+    "wtime mean (queue)", "connections opened"};
+
+/* "2 min 30 s", "45 s", "1 h 05 min" */
+static void fmt_dur(char *b, size_t n, double s)
+{
+    long long v = llround(s);
+    if (v < 60)
+        snprintf(b, n, "%lld s", v);
+    else if (v < 3600)
+        snprintf(b, n, v % 60 ? "%lld min %lld s" : "%lld min", v / 60, v % 60);
+    else
+        snprintf(b, n, "%lld h %02lld min", v / 3600, (v % 3600) / 60);
+}
+
+/* the value of a signal, with its unit */
+static void fmt_sig(char *b, size_t n, int g, double v)
+{
+    char num[48];
+    if (isnan(v)) {
+        snprintf(b, n, "-");
+        return;
+    }
+    switch (g) {
+    case SAT_SIG_FULL_HS_SHARE:
+        snprintf(b, n, "%.0f%%", 100.0 * v);
+        break;
+    case SAT_SIG_ETIME_P90:
+    case SAT_SIG_WTIME_MEAN:
+        sat_report_fmt_num(num, sizeof num, v, v < 0.01 ? 6 : 3);
+        snprintf(b, n, "%s s", num);
+        break;
+    default:
+        sat_report_fmt_num(num, sizeof num, v, 1);
+        snprintf(b, n, "%s", num);
+        break;
+    }
+}
+
+static void print_kinds(FILE *out, const uint64_t *kinds)
+{
+    int first = 1;
+    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++) {
+        if (!kinds[k])
+            continue;
+        fprintf(out, "%s%s %llu", first ? "" : ", ", sat_storm_kind_name(k),
+                (unsigned long long)kinds[k]);
+        first = 0;
+    }
+    if (first)
+        fprintf(out, "none");
+}
+
+static double ts_diff_s(sat_ts_ns a, sat_ts_ns b) { return (double)(a - b) / 1e9; }
+
+static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size_t i,
+                             FILE *out)
+{
+    char a[64], b[64], p[64], d[64], ws[64], ex[64];
+    sat_report_fmt_ts(a, sizeof a, st->start_ts);
+    sat_report_fmt_ts(b, sizeof b, st->end_ts);
+    sat_report_fmt_ts(p, sizeof p, st->peak_ts);
+    fmt_dur(d, sizeof d, ts_diff_s(st->end_ts, st->start_ts));
+    fmt_dur(ws, sizeof ws, (double)v->window / 1e9);
+    sat_report_fmt_num(ex, sizeof ex, st->expected, 1);
+    fprintf(out, "\nSTORM %zu  %s .. %s  (%s)\n", i + 1, a, b, d);
+    fprintf(out, "  size      %llu client failures from %llu client%s; peak %llu in the %s from %s\n"
+                 "            (baseline %s per %s)\n",
+            (unsigned long long)st->events, (unsigned long long)st->clients,
+            st->clients == 1 ? "" : "s", (unsigned long long)st->peak_events, ws, p, ex, ws);
+    fprintf(out, "  kinds     ");
+    print_kinds(out, st->kinds);
+    fprintf(out, "\n");
+    if (st->ntop) {
+        fprintf(out, "  clients   ");
+        for (size_t c = 0; c < st->ntop; c++)
+            fprintf(out, "%s%s (%llu)", c ? ", " : "", st->top[c].client,
+                    (unsigned long long)st->top[c].events);
+        fprintf(out, "%s\n", st->clients > st->ntop ? ", ..." : "");
+    }
+
+    /* what rose before it */
+    tbl t;
+    sat_tbl_init(&t, "llrrrl");
+    const char *hdr[6] = {"", "signal", "baseline", "before", "during", "onset"};
+    int any = 0;
+    for (int g = 0; g < SAT_SIG__COUNT; g++) {
+        const sat_storm_sig *sg = &st->sig[g];
+        if (isnan(sg->during) && isnan(sg->before))
+            continue; /* no data of that kind in these inputs */
+        if ((g == SAT_SIG_OPS || g == SAT_SIG_UNINDEXED) && !v->ldap_ops)
+            continue; /* no LDAP operations in these inputs */
+        if (g != SAT_SIG_OPS && !isnan(sg->base) && !sg->rose && !sg->onset_ts)
+            continue; /* quiet signals: only the load is always shown */
+        char cb[80], cf[80], cd[80], on[192] = "";
+        fmt_sig(cb, sizeof cb, g, sg->base);
+        fmt_sig(cf, sizeof cf, g, sg->before);
+        fmt_sig(cd, sizeof cd, g, sg->during);
+        if (sg->onset_ts) {
+            char ot[64];
+            sat_report_fmt_ts(ot, sizeof ot, sg->onset_ts);
+            double lead = ts_diff_s(st->start_ts, sg->onset_ts);
+            char ld[64];
+            fmt_dur(ld, sizeof ld, fabs(lead));
+            snprintf(on, sizeof on, "%s (%s %s)", ot + 11, ld,
+                     lead > 0 ? "before" : lead < 0 ? "after the start" : "at the start");
+        } else if (isnan(sg->base)) {
+            snprintf(on, sizeof on, "(no baseline: the input starts here)");
+        }
+        const char *row[6] = {sg->rose ? "ROSE" : "", sig_label[g], cb, cf, cd, on};
+        if (!any)
+            sat_tbl_row(&t, hdr);
+        sat_tbl_row(&t, row);
+        any = 1;
+    }
+    if (any) {
+        fprintf(out, "  before    what the %s windows before it and its first window show:\n", ws);
+        sat_tbl_print(&t, out, "            ");
+    } else {
+        fprintf(out, "  before    no operation, connection or handshake data around it\n");
+    }
+    if (st->trigger >= 0) {
+        const sat_storm_sig *sg = &st->sig[st->trigger];
+        char bt[64] = "";
+        if (sg->back_ts)
+            sat_report_fmt_ts(bt, sizeof bt, sg->back_ts);
+        fprintf(out, "  trigger   %s (%s)%s%s\n", sig_label[st->trigger],
+                st->trigger <= SAT_SIG_FULL_HS_SHARE ? "the first cause to rise"
+                                                     : "the first to rise; no cause did",
+                sg->back_ts ? "; back to baseline at " : "; still high at the end of the input",
+                bt);
+        if (st->sustained) {
+            char sd[64];
+            fmt_dur(sd, sizeof sd, st->sustained_s);
+            fprintf(out, "  SUSTAINED the failures stayed high for %s after the trigger was back:\n"
+                         "            a metastable failure (retries and reconnects kept it going)\n",
+                    sd);
+        } else {
+            fprintf(out, "  sustained no: the failures did not outlast the trigger by 3 windows\n");
+        }
+    } else {
+        fprintf(out, "  trigger   none of the signals rose before it%s\n",
+                v->ldap_ops || v->tls_hs ? "" : " (no operation or handshake data)");
+        fprintf(out, "  sustained unknown (no trigger to compare with)\n");
+    }
+    if (st->conn_opens || st->hs_total) {
+        double nwin = (double)(st->end_ts - st->start_ts) / (double)v->window;
+        char per[64], base[64] = "-";
+        sat_report_fmt_num(per, sizeof per, (double)st->conn_opens / nwin, 1);
+        if (!isnan(st->sig[SAT_SIG_CONN_OPENS].base))
+            sat_report_fmt_num(base, sizeof base, st->sig[SAT_SIG_CONN_OPENS].base, 1);
+        fprintf(out, "  reconnects %llu connections opened during it (%s per %s, baseline %s)",
+                (unsigned long long)st->conn_opens, per, ws, base);
+        if (st->hs_total)
+            fprintf(out, "; %llu of %llu TLS handshakes full",
+                    (unsigned long long)st->hs_full, (unsigned long long)st->hs_total);
+        fprintf(out, "\n");
+    }
+    return t.err ? SAT_E_NOMEM : SAT_OK;
+}
+
+static int render_text(const sat_storms_view *v, FILE *out)
+{
+    char a[64] = "-", b[64] = "-", ws[64];
+    if (v->first_ts) {
+        sat_report_fmt_ts(a, sizeof a, v->first_ts);
+        sat_report_fmt_ts(b, sizeof b, v->last_ts);
+    }
+    fmt_dur(ws, sizeof ws, (double)v->window / 1e9);
+    fprintf(out, "satscope storms: %zu storm%s in %s .. %s (%zu window%s of %s)\n", v->nstorms,
+            v->nstorms == 1 ? "" : "s", a, b, v->nwindows, v->nwindows == 1 ? "" : "s", ws);
+    fprintf(out, "Client failures: %llu (", (unsigned long long)v->events);
+    print_kinds(out, v->kinds);
+    fprintf(out, ")\n");
+    if (v->deduped)
+        fprintf(out, "  (%llu more rows were a failure already counted: the A1 close after an\n"
+                     "  ABANDON, the RST after a handshake given up, on the same connection)\n",
+                (unsigned long long)v->deduped);
+    fprintf(out, "Rows read: %llu LDAP operations, %llu LDAP connections, %llu TLS handshakes,\n"
+                 "  %llu TCP connections\n",
+            (unsigned long long)v->ldap_ops, (unsigned long long)v->ldap_conns,
+            (unsigned long long)v->tls_hs, (unsigned long long)v->tcp_conns);
+    if (!v->nstorms) {
+        fprintf(out, "\nNo storm: the failures never rose clearly above their own baseline\n"
+                     "(a storm needs at least 5 failures and a window well above the usual).\n");
+        if (v->busiest_ts) {
+            char bt[64];
+            sat_report_fmt_ts(bt, sizeof bt, v->busiest_ts);
+            fprintf(out, "The busiest %s window, from %s, had %llu.\n", ws, bt,
+                    (unsigned long long)v->busiest_events);
+        }
+        return SAT_OK;
+    }
+    for (size_t i = 0; i < v->nstorms; i++) {
+        int rc = render_storm_text(v, &v->storms[i], i, out);
+        if (rc < 0)
+            return rc;
+    }
+    return SAT_OK;
+}
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+static void json_ts(sat_json *j, const char *k, sat_ts_ns ts)
+{
+    if (ts)
+        sat_json_num(j, k, (double)ts / 1e9, 3);
+    else
+        sat_json_null(j, k);
+}
+
+static void json_kinds(sat_json *j, const uint64_t *kinds)
+{
+    sat_json_object(j, "kinds");
+    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
+        sat_json_u64(j, sat_storm_kind_name(k), kinds[k]);
+    sat_json_end(j);
+}
+
+static int render_json(const sat_storms_view *v, FILE *out)
+{
+    sat_json j;
+    sat_json_init(&j, out);
+    sat_json_set_compact_depth(&j, 4);
+    sat_json_object(&j, NULL);
+    sat_json_num(&j, "window_s", (double)v->window / 1e9, 3);
+    json_ts(&j, "first_ts", v->first_ts);
+    json_ts(&j, "last_ts", v->last_ts);
+    sat_json_u64(&j, "windows", v->nwindows);
+    sat_json_u64(&j, "events", v->events);
+    json_kinds(&j, v->kinds);
+    sat_json_u64(&j, "deduplicated", v->deduped);
+    sat_json_u64(&j, "busiest_window_events", v->busiest_events);
+    json_ts(&j, "busiest_window_ts", v->busiest_ts);
+    sat_json_object(&j, "rows");
+    sat_json_u64(&j, "ldap_op", v->ldap_ops);
+    sat_json_u64(&j, "ldap_conn", v->ldap_conns);
+    sat_json_u64(&j, "tls_hs", v->tls_hs);
+    sat_json_u64(&j, "tcp_conn", v->tcp_conns);
+    sat_json_end(&j);
+    sat_json_array(&j, "storms");
+    for (size_t i = 0; i < v->nstorms; i++) {
+        const sat_storm *st = &v->storms[i];
+        sat_json_object(&j, NULL);
+        json_ts(&j, "start_ts", st->start_ts);
+        json_ts(&j, "end_ts", st->end_ts);
+        json_ts(&j, "peak_ts", st->peak_ts);
+        sat_json_u64(&j, "events", st->events);
+        sat_json_u64(&j, "peak_events", st->peak_events);
+        sat_json_num(&j, "baseline_per_window", st->expected, 3);
+        sat_json_u64(&j, "clients", st->clients);
+        json_kinds(&j, st->kinds);
+        sat_json_array(&j, "top_clients");
+        for (size_t c = 0; c < st->ntop; c++) {
+            sat_json_object(&j, NULL);
+            sat_json_str(&j, "client", st->top[c].client);
+            sat_json_u64(&j, "events", st->top[c].events);
+            sat_json_end(&j);
+        }
+        sat_json_end(&j);
+        sat_json_object(&j, "trigger");
+        if (st->trigger >= 0) {
+            sat_json_str(&j, "signal", sat_storm_signal_name(st->trigger));
+            json_ts(&j, "onset_ts", st->sig[st->trigger].onset_ts);
+            json_ts(&j, "back_ts", st->sig[st->trigger].back_ts);
+        } else {
+            sat_json_null(&j, "signal");
+            sat_json_null(&j, "onset_ts");
+            sat_json_null(&j, "back_ts");
+        }
+        sat_json_object(&j, "signals");
+        for (int g = 0; g < SAT_SIG__COUNT; g++) {
+            const sat_storm_sig *sg = &st->sig[g];
+            sat_json_object(&j, sat_storm_signal_name(g));
+            sat_json_bool(&j, "rose", sg->rose);
+            sat_json_num(&j, "base", sg->base, 6);
+            sat_json_num(&j, "before", sg->before, 6);
+            sat_json_num(&j, "during", sg->during, 6);
+            json_ts(&j, "onset_ts", sg->onset_ts);
+            json_ts(&j, "back_ts", sg->back_ts);
+            sat_json_end(&j);
+        }
+        sat_json_end(&j);
+        sat_json_end(&j);
+        sat_json_bool(&j, "sustained", st->sustained);
+        sat_json_num(&j, "sustained_s", st->sustained_s, 3);
+        sat_json_u64(&j, "conn_opens", st->conn_opens);
+        sat_json_u64(&j, "full_handshakes", st->hs_full);
+        sat_json_u64(&j, "handshakes", st->hs_total);
+        sat_json_end(&j);
+    }
+    sat_json_end(&j);
+    sat_json_end(&j);
+    return sat_json_finish(&j);
+}
+
+int sat_report_storms(const sat_storms *s, int fmt, FILE *out, sat_diag *diag)
+{
+    const sat_storms_view *v = sat_storms_get_view(s);
+    if (!v || !out || fmt == SAT_REPORT_CSV) {
+        sat_diag_set(diag, SAT_E_USAGE, "report", "no result to render");
+        return SAT_E_USAGE;
+    }
+    int rc = fmt == SAT_REPORT_JSON ? render_json(v, out) : render_text(v, out);
+    if (rc == SAT_OK && ferror(out))
+        rc = SAT_E_IO;
+    if (rc < 0)
+        sat_diag_set(diag, rc, "report", "%s", sat_strerror(rc));
+    return rc;
+}

@@ -1,0 +1,376 @@
+/*
+ * test_storms.c - the storm analyzer (analyze/storms.c): the detector's false
+ * alarms on steady Poisson series (fixed seeds) and its delay on a doubling
+ * and on a dozen failures against a baseline of zero; the deduplication rules
+ * of issue 4 (ABANDON + A1 close of the same connection, incomplete handshake
+ * + the client's RST of the same flow are one failure each, in either order);
+ * a storm found from rows with its clients, kinds and trigger.
+ */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "satscope/analyze.h"
+#include "satscope/report.h"
+
+#define S ((sat_ts_ns)1000000000)
+static const sat_ts_ns T0 = 1749400000 * S;
+
+/* xorshift64* and Knuth's product method (fine for means up to a few hundred) */
+static uint64_t rng = 88172645463325252ull;
+static double unif(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+static uint64_t poisson(double lam)
+{
+    uint64_t k = 0;
+    double l = exp(-lam), p = 1.0;
+    for (;;) {
+        p *= unif();
+        if (p <= l)
+            return k;
+        k++;
+    }
+}
+
+static void test_false_alarms(void)
+{
+    static const double rates[] = {0.0, 0.2, 0.5, 1.0, 2.0, 5.0, 20.0, 200.0};
+    static uint64_t x[5000];
+    static sat_storm_span sp[100];
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
+        rng = 88172645463325252ull + r;
+        for (size_t t = 0; t < 5000; t++)
+            x[t] = poisson(rates[r]);
+        size_t n = sat_storms_detect(x, 5000, sp, 100);
+        fprintf(stderr, "steady Poisson mean %g: %zu false alarms in 5000 windows\n", rates[r],
+                n);
+        CHECK(n < 10);
+    }
+}
+
+static void test_doubling(void)
+{
+    static uint64_t x[400];
+    static sat_storm_span sp[10];
+    int worst = 0;
+    for (int trial = 0; trial < 20; trial++) {
+        rng = 12345u + (uint64_t)trial;
+        for (size_t t = 0; t < 400; t++)
+            x[t] = poisson(t < 300 ? 20.0 : 40.0);
+        size_t n = sat_storms_detect(x, 400, sp, 10);
+        size_t j = 0;
+        while (j < n && j < 10 && sp[j].end < 300)
+            j++; /* a false alarm before the change, if any */
+        CHECK(j < n && j < 10);
+        if (j >= n || j >= 10)
+            continue;
+        /* the alarm fired by the third window: the storm begins there or before */
+        int delay = (int)sp[j].start - 300;
+        CHECK(sp[j].start <= 302);
+        worst = delay > worst ? delay : worst;
+    }
+    fprintf(stderr, "doubling of 20: found at most %d windows after the change\n", worst);
+}
+
+static void test_dozen_against_zero(void)
+{
+    uint64_t x[60];
+    sat_storm_span sp[4];
+    memset(x, 0, sizeof x);
+    x[40] = 12; /* 12 failures in 3 s: one 10 s window */
+    CHECK_EQ_INT(sat_storms_detect(x, 60, sp, 4), 1);
+    CHECK_EQ_INT(sp[0].start, 40);
+    CHECK_EQ_INT(sp[0].end, 40);
+    x[40] = 7; /* ... or split over two */
+    x[41] = 5;
+    CHECK_EQ_INT(sat_storms_detect(x, 60, sp, 4), 1);
+    CHECK_EQ_INT(sp[0].start, 40);
+    CHECK_EQ_INT(sp[0].end, 41);
+    for (size_t t = 0; t < 60; t++) /* a dip on a busy server is no storm */
+        x[t] = 1000000;
+    x[30] = 5;
+    CHECK_EQ_INT(sat_storms_detect(x, 60, sp, 4), 0);
+    memset(x, 0, sizeof x); /* two or three failures are not a storm */
+    x[30] = 2;
+    x[50] = 3;
+    CHECK_EQ_INT(sat_storms_detect(x, 60, sp, 4), 0);
+}
+
+/* ---- rows ---------------------------------------------------------------------------- */
+static sat_ldap_op op_row(sat_ts_ns ts, int64_t conn, int type, int err, const char *client)
+{
+    sat_ldap_op o;
+    memset(&o, 0, sizeof o);
+    o.ts_ns = ts;
+    o.result_ts_ns = type == SAT_OP_ABANDON ? 0 : ts + S / 100;
+    o.conn = conn;
+    o.op = 1;
+    o.internal_op = SAT_ABSENT;
+    o.type = (uint8_t)type;
+    o.err = type == SAT_OP_ABANDON ? SAT_ABSENT : err;
+    o.etime = o.wtime = o.optime = SAT_ABSENT;
+    o.nentries = o.tag = o.target_op = SAT_ABSENT;
+    o.client_ip = sat_str_cstr(client);
+    return o;
+}
+
+static sat_ldap_conn conn_row(sat_ts_ns close_ts, int64_t conn, int code, const char *client)
+{
+    sat_ldap_conn c;
+    memset(&c, 0, sizeof c);
+    c.open_ts = close_ts - S;
+    c.close_ts = close_ts;
+    c.conn = conn;
+    c.close_code = (uint8_t)code;
+    c.client_ip = sat_str_cstr(client);
+    return c;
+}
+
+static void test_dedup_ldap(void)
+{
+    for (int order = 0; order < 2; order++) {
+        sat_storms *s = sat_storms_create(NULL);
+        CHECK(s != NULL);
+        if (!s)
+            return;
+        sat_event_sink k = sat_storms_sink(s);
+        sat_ldap_op ab = op_row(T0, 7, SAT_OP_ABANDON, 0, "10.0.0.1");
+        sat_ldap_conn a1 = conn_row(T0 + S, 7, SAT_CLOSE_A1, "10.0.0.1");
+        sat_ldap_conn other = conn_row(T0 + S, 8, SAT_CLOSE_A1, "10.0.0.2"); /* alone: counts */
+        if (order == 0) {
+            k.on_ldap_op(k.ctx, &ab);
+            k.on_ldap_conn(k.ctx, &a1);
+        } else {
+            k.on_ldap_conn(k.ctx, &a1);
+            k.on_ldap_op(k.ctx, &ab);
+        }
+        k.on_ldap_conn(k.ctx, &other);
+        sat_ldap_op busy = op_row(T0 + 2 * S, 7, SAT_OP_BIND, 51, "10.0.0.1");
+        k.on_ldap_op(k.ctx, &busy);
+        sat_ldap_op ok = op_row(T0 + 2 * S, 7, SAT_OP_SRCH, 0, "10.0.0.1");
+        k.on_ldap_op(k.ctx, &ok);
+        CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+        const sat_storms_view *v = sat_storms_get_view(s);
+        CHECK_EQ_INT(v->events, 3);
+        CHECK_EQ_INT(v->kinds[SAT_STORM_ABANDON], 1);
+        CHECK_EQ_INT(v->kinds[SAT_STORM_CLOSE_A1], 1);
+        CHECK_EQ_INT(v->kinds[SAT_STORM_ERR_BUSY], 1);
+        CHECK_EQ_INT(v->deduped, 1);
+        sat_storms_free(s);
+    }
+}
+
+static void test_dedup_wire(void)
+{
+    for (int order = 0; order < 2; order++) {
+        sat_storms *s = sat_storms_create(NULL);
+        CHECK(s != NULL);
+        if (!s)
+            return;
+        sat_event_sink k = sat_storms_sink(s);
+        sat_tls_hs h;
+        memset(&h, 0, sizeof h);
+        h.ts = T0;
+        h.source = 0;
+        h.flow = 3;
+        h.outcome = SAT_TLS_INCOMPLETE;
+        h.client_ip = sat_str_cstr("10.0.0.9");
+        sat_tcp_conn c;
+        memset(&c, 0, sizeof c);
+        c.syn_ts = T0 - S / 1000;
+        c.end_ts = T0 + 2 * S;
+        c.source = 0;
+        c.flow = 3;
+        c.end = SAT_TCP_END_RST_CLIENT;
+        c.flags = SAT_TCPF_SYNACK | SAT_TCPF_TLS;
+        c.client_ip = sat_str_cstr("10.0.0.9");
+        if (order == 0) {
+            k.on_tls_hs(k.ctx, &h);
+            k.on_tcp_conn(k.ctx, &c);
+        } else {
+            k.on_tcp_conn(k.ctx, &c);
+            k.on_tls_hs(k.ctx, &h);
+        }
+        c.flow = 4; /* another connection's RST: a failure of its own */
+        k.on_tcp_conn(k.ctx, &c);
+        CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+        const sat_storms_view *v = sat_storms_get_view(s);
+        CHECK_EQ_INT(v->events, 2);
+        CHECK_EQ_INT(v->kinds[SAT_STORM_TLS_INCOMPLETE], 1);
+        CHECK_EQ_INT(v->kinds[SAT_STORM_RST_CLIENT], 1);
+        CHECK_EQ_INT(v->deduped, 1);
+        sat_storms_free(s);
+    }
+}
+
+/* A quiet server, then unindexed searches and slow answers, then abandons. */
+static void test_storm_from_rows(void)
+{
+    sat_storms *s = sat_storms_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_storms_sink(s);
+    int64_t conn = 1;
+    for (int t = 0; t < 600; t++) { /* 10 min, 2 ops/s */
+        for (int j = 0; j < 2; j++) {
+            sat_ldap_op o = op_row(T0 + t * S + j * S / 2, conn++, SAT_OP_SRCH, 0, "10.0.0.1");
+            int storm = t >= 300 && t < 360;
+            o.etime = storm ? 4 * S : S / 500;
+            o.wtime = storm ? 3 * S : S / 10000;
+            if (storm && j == 0)
+                o.notes = SAT_NOTE_A;
+            k.on_ldap_op(k.ctx, &o);
+        }
+        if (t >= 302 && t < 350) { /* an abandon a second from 3 clients */
+            char ip[32];
+            snprintf(ip, sizeof ip, "10.0.1.%d", t % 3);
+            sat_ldap_op ab = op_row(T0 + t * S, 100000 + t, SAT_OP_ABANDON, 0, ip);
+            k.on_ldap_op(k.ctx, &ab);
+        }
+    }
+    CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(s);
+    CHECK_EQ_INT(v->nstorms, 1);
+    if (v->nstorms == 1) {
+        const sat_storm *st = &v->storms[0];
+        CHECK_EQ_INT(st->start_ts, T0 + 300 * S);
+        CHECK_EQ_INT(st->end_ts, T0 + 350 * S);
+        CHECK_EQ_INT(st->events, 48);
+        CHECK_EQ_INT(st->clients, 3);
+        CHECK_EQ_INT(st->kinds[SAT_STORM_ABANDON], 48);
+        CHECK(st->sig[SAT_SIG_UNINDEXED].rose);
+        CHECK(st->sig[SAT_SIG_ETIME_P90].rose);
+        CHECK(st->sig[SAT_SIG_WTIME_MEAN].rose);
+        CHECK_EQ_INT(st->trigger, SAT_SIG_UNINDEXED);
+        CHECK(!st->sustained);
+        CHECK_EQ_INT(st->ntop, 3);
+    }
+    sat_storms_free(s);
+}
+
+/* The trigger (unindexed searches) stops after 30 s, the abandons go on for
+ * two more minutes: metastable. Rows of the first and second half fed to two
+ * analyzers and merged give the same storm as one analyzer. */
+static void feed_metastable(sat_storms *s, int half)
+{
+    sat_event_sink k = sat_storms_sink(s);
+    for (int t = 0; t < 600; t++) {
+        if ((t < 300) != (half == 0) && half >= 0)
+            continue;
+        sat_ldap_op o = op_row(T0 + t * S, 1 + t, SAT_OP_SRCH, 0, "10.0.0.1");
+        int trig = t >= 300 && t < 330;
+        o.etime = trig ? 8 * S : S / 500;
+        o.wtime = S / 10000;
+        if (trig)
+            o.notes = SAT_NOTE_A;
+        k.on_ldap_op(k.ctx, &o);
+        if (trig) {
+            o.ts_ns += S / 2;
+            k.on_ldap_op(k.ctx, &o);
+            o.ts_ns += S / 4;
+            k.on_ldap_op(k.ctx, &o);
+        }
+        if (t >= 305 && t < 450) {
+            char ip[32];
+            snprintf(ip, sizeof ip, "10.0.2.%d", t % 7);
+            sat_ldap_op ab = op_row(T0 + t * S, 200000 + t, SAT_OP_ABANDON, 0, ip);
+            k.on_ldap_op(k.ctx, &ab);
+        }
+    }
+}
+
+static void test_metastable_and_merge(void)
+{
+    sat_storms *whole = sat_storms_create(NULL), *a = sat_storms_create(NULL),
+               *b = sat_storms_create(NULL);
+    CHECK(whole && a && b);
+    if (!whole || !a || !b)
+        return;
+    feed_metastable(whole, -1);
+    feed_metastable(a, 0);
+    feed_metastable(b, 1);
+    CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
+    CHECK_EQ_INT(sat_storms_finish(whole), SAT_OK);
+    CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(whole), *m = sat_storms_get_view(a);
+    CHECK_EQ_INT(v->nstorms, 1);
+    CHECK_EQ_INT(m->nstorms, 1);
+    if (v->nstorms == 1 && m->nstorms == 1) {
+        const sat_storm *st = &v->storms[0];
+        CHECK_EQ_INT(st->trigger, SAT_SIG_UNINDEXED);
+        CHECK_EQ_INT(st->sig[SAT_SIG_UNINDEXED].back_ts, T0 + 330 * S);
+        CHECK(st->sustained);
+        CHECK(st->sustained_s >= 100.0);
+        CHECK_EQ_INT(st->clients, 7);
+        CHECK_EQ_INT(m->storms[0].start_ts, st->start_ts);
+        CHECK_EQ_INT(m->storms[0].end_ts, st->end_ts);
+        CHECK_EQ_INT(m->storms[0].events, st->events);
+        CHECK_EQ_INT(m->storms[0].clients, st->clients);
+        CHECK_EQ_INT(m->storms[0].sustained, 1);
+        CHECK_EQ_INT(m->storms[0].ntop, st->ntop);
+        if (m->storms[0].ntop && st->ntop) {
+            CHECK_EQ_STR(m->storms[0].top[0].client, st->top[0].client);
+            CHECK_EQ_INT(m->storms[0].top[0].events, st->top[0].events);
+        }
+    }
+    /* the report: the JSON keys of issue 4 */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f != NULL);
+    if (f) {
+        sat_diag d;
+        memset(&d, 0, sizeof d);
+        CHECK_EQ_INT(sat_report_storms(whole, SAT_REPORT_JSON, f, &d), SAT_OK);
+        fclose(f);
+        static const char *const keys[] = {"\"storms\"", "\"start_ts\"", "\"end_ts\"",
+                                           "\"peak_ts\"", "\"events\"", "\"clients\"",
+                                           "\"kinds\"", "\"trigger\"", "\"sustained\": true"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            CHECK(buf && strstr(buf, keys[i]) != NULL);
+        free(buf);
+    }
+    sat_storms_free(whole);
+    sat_storms_free(a);
+    sat_storms_free(b);
+}
+
+/* A year of one failure an hour, and a burst: the windows widen, memory stays bounded. */
+static void test_widening(void)
+{
+    sat_storms *s = sat_storms_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_storms_sink(s);
+    for (int h = 0; h < 24 * 365; h++) {
+        sat_ldap_conn c = conn_row(T0 + (sat_ts_ns)h * 3600 * S, h, SAT_CLOSE_B1, "10.0.0.1");
+        k.on_ldap_conn(k.ctx, &c);
+    }
+    CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(s);
+    CHECK_EQ_INT(v->events, 24 * 365);
+    CHECK(v->nwindows <= 4 * 4096);
+    CHECK(v->window > 10 * S);
+    sat_storms_free(s);
+}
+
+int main(void)
+{
+    test_false_alarms();
+    test_doubling();
+    test_dozen_against_zero();
+    test_dedup_ldap();
+    test_dedup_wire();
+    test_storm_from_rows();
+    test_metastable_and_merge();
+    test_widening();
+    return CHECK_DONE();
+}
