@@ -49,6 +49,11 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
  * --year, --quiet): returns 1 if opt was one of them (and applied), 0 if not,
  * or SAT_EXIT_USAGE after printing why the value is bad. */
 int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg);
+/* "10s", "500ms", "250us", "2m", "1h" or plain seconds -> ns (1 us .. ~30 years);
+ * < 0 if bad. */
+sat_dur_ns sat_cli_parse_duration(const char *s);
+/* A whole string that is a number in [lo, hi]: 0 and *out set, else -1. */
+int sat_cli_parse_number(const char *s, double lo, double hi, double *out);
 /* --top N (1 .. 100000): 0 and *out set, or SAT_EXIT_USAGE after saying why. */
 int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out);
 #define SAT_CLI_COLLECT_LONGOPTS                                             \

@@ -5,6 +5,7 @@
  */
 #define _XOPEN_SOURCE 700 /* strptime */
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,41 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     default:
         return 0;
     }
+}
+
+sat_dur_ns sat_cli_parse_duration(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !(v > 0))
+        return -1;
+    double mul;
+    if (!*end || !strcmp(end, "s"))
+        mul = 1e9;
+    else if (!strcmp(end, "ms"))
+        mul = 1e6;
+    else if (!strcmp(end, "us"))
+        mul = 1e3;
+    else if (!strcmp(end, "m"))
+        mul = 60e9;
+    else if (!strcmp(end, "h"))
+        mul = 3600e9;
+    else
+        return -1;
+    double ns = v * mul;
+    return ns >= 1e3 && ns < 1e18 ? (sat_dur_ns)ns : -1;
+}
+
+int sat_cli_parse_number(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
 }
 
 int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out)

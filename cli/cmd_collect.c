@@ -39,26 +39,6 @@ static void usage(FILE *out)
             "table, the rest collected), 2 usage, 3 an input could not be read.\n");
 }
 
-/* "30s", "5m", "1h", "500ms", "30" (seconds). */
-static int parse_duration(const char *s, sat_dur_ns *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || v <= 0)
-        return -1;
-    double mul = 1e9;
-    if (!strcmp(end, "ms"))
-        mul = 1e6;
-    else if (!strcmp(end, "m"))
-        mul = 60e9;
-    else if (!strcmp(end, "h"))
-        mul = 3600e9;
-    else if (*end && strcmp(end, "s"))
-        return -1;
-    *out = (sat_dur_ns)(v * mul);
-    return *out > 0 ? 0 : -1;
-}
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -88,7 +68,7 @@ static int run_collect(int argc, char **argv)
         case 'I': c.live_iface = optarg; break;
         case 'B': c.live_filter = optarg; break;
         case 'D':
-            if (parse_duration(optarg, &c.live_duration))
+            if ((c.live_duration = sat_cli_parse_duration(optarg)) < 0)
                 return sat_cli_usage_error("collect", "bad --duration '%s'", optarg);
             break;
         case 'N': {

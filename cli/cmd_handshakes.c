@@ -44,40 +44,6 @@ static void usage(FILE *out)
             SAT_HS_PSK_COST_US_DEFAULT);
 }
 
-/* "10s", "500ms", "2m", "1h", "250us" or plain seconds -> ns; < 0 if bad. */
-static sat_dur_ns parse_dur(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || v <= 0)
-        return -1;
-    double mul = 1e9;
-    if (!*end || !strcmp(end, "s"))
-        mul = 1e9;
-    else if (!strcmp(end, "ms"))
-        mul = 1e6;
-    else if (!strcmp(end, "us"))
-        mul = 1e3;
-    else if (!strcmp(end, "m"))
-        mul = 60e9;
-    else if (!strcmp(end, "h"))
-        mul = 3600e9;
-    else
-        return -1;
-    double ns = v * mul;
-    return ns >= 1e3 && ns < 1e18 ? (sat_dur_ns)ns : -1;
-}
-
-static int cost_arg(const char *a, double *out)
-{
-    char *end;
-    double v = strtod(a, &end);
-    if (end == a || *end || v <= 0 || v > 1e7)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int run_handshakes(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -103,11 +69,11 @@ static int run_handshakes(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
         switch (opt) {
         case 'w':
-            if ((ho.window = parse_dur(optarg)) < 0)
+            if ((ho.window = sat_cli_parse_duration(optarg)) < 0)
                 return sat_cli_usage_error("handshakes", "bad --window '%s'", optarg);
             break;
         case 'R':
-            if ((ho.retry_window = parse_dur(optarg)) < 0)
+            if ((ho.retry_window = sat_cli_parse_duration(optarg)) < 0)
                 return sat_cli_usage_error("handshakes", "bad --retry-window '%s'", optarg);
             break;
         case 'b':
@@ -119,15 +85,15 @@ static int run_handshakes(int argc, char **argv)
                 return SAT_EXIT_USAGE;
             break;
         case '1':
-            if (cost_arg(optarg, &ho.full_cost_us))
+            if (sat_cli_parse_number(optarg, 1e-3, 1e7, &ho.full_cost_us))
                 return sat_cli_usage_error("handshakes", "bad --full-cost-us '%s'", optarg);
             break;
         case '2':
-            if (cost_arg(optarg, &ho.resumed_cost_us))
+            if (sat_cli_parse_number(optarg, 1e-3, 1e7, &ho.resumed_cost_us))
                 return sat_cli_usage_error("handshakes", "bad --resumed-cost-us '%s'", optarg);
             break;
         case '3':
-            if (cost_arg(optarg, &ho.psk_cost_us))
+            if (sat_cli_parse_number(optarg, 1e-3, 1e7, &ho.psk_cost_us))
                 return sat_cli_usage_error("handshakes", "bad --psk-cost-us '%s'", optarg);
             break;
         case 'j': fmt = SAT_REPORT_JSON; break;

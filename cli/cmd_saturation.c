@@ -63,39 +63,6 @@ static void usage(FILE *out)
             SAT_HS_RESUMED_COST_US_DEFAULT);
 }
 
-/* "10s", "500ms", "2m", "1h" or plain seconds -> ns; < 0 if bad. */
-static sat_dur_ns parse_dur(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !(v > 0))
-        return -1;
-    double mul;
-    if (!*end || !strcmp(end, "s"))
-        mul = 1e9;
-    else if (!strcmp(end, "ms"))
-        mul = 1e6;
-    else if (!strcmp(end, "m"))
-        mul = 60e9;
-    else if (!strcmp(end, "h"))
-        mul = 3600e9;
-    else
-        return -1;
-    double ns = v * mul;
-    return ns >= 1e6 && ns < 1e18 ? (sat_dur_ns)ns : -1;
-}
-
-static int num_arg(const char *a, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(a, &end);
-    if (end == a || *end || errno || !(v >= lo && v <= hi))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* The header, ASCII case-insensitive, blanks around fields ignored. */
 static int is_header(const char *line)
 {
@@ -257,29 +224,29 @@ static int run_saturation(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
         switch (opt) {
         case 'w':
-            if ((so.window = parse_dur(optarg)) < 0)
+            if ((so.window = sat_cli_parse_duration(optarg)) < 0)
                 return sat_cli_usage_error("saturation", "bad --window '%s'", optarg);
             break;
         case 'm':
-            if (num_arg(optarg, 1, 1e12, &d))
+            if (sat_cli_parse_number(optarg, 1, 1e12, &d))
                 return sat_cli_usage_error("saturation", "bad --min-ops '%s'", optarg);
             so.min_ops = (uint64_t)d;
             break;
         case 'k':
-            if (num_arg(optarg, 0.01, 1e4, &so.cpus))
+            if (sat_cli_parse_number(optarg, 0.01, 1e4, &so.cpus))
                 return sat_cli_usage_error("saturation", "bad --cpus '%s'", optarg);
             break;
         case 'r':
-            if (num_arg(optarg, 0, 1, &so.resumed_share))
+            if (sat_cli_parse_number(optarg, 0, 1, &so.resumed_share))
                 return sat_cli_usage_error("saturation", "bad --resumed-share '%s' (0..1)",
                                            optarg);
             break;
         case '1':
-            if (num_arg(optarg, 1e-3, 1e7, &so.full_cost_us))
+            if (sat_cli_parse_number(optarg, 1e-3, 1e7, &so.full_cost_us))
                 return sat_cli_usage_error("saturation", "bad --full-cost-us '%s'", optarg);
             break;
         case '2':
-            if (num_arg(optarg, 1e-3, 1e7, &so.resumed_cost_us))
+            if (sat_cli_parse_number(optarg, 1e-3, 1e7, &so.resumed_cost_us))
                 return sat_cli_usage_error("saturation", "bad --resumed-cost-us '%s'", optarg);
             break;
         case 'j': fmt = SAT_REPORT_JSON; break;

@@ -39,28 +39,6 @@ static void usage(FILE *out)
             "      3 an input could not be read\n");
 }
 
-/* "10s", "500ms", "2m", "1h" or plain seconds -> ns; < 0 if bad. */
-static sat_dur_ns parse_dur(const char *s)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || v <= 0)
-        return -1;
-    double mul;
-    if (!*end || !strcmp(end, "s"))
-        mul = 1e9;
-    else if (!strcmp(end, "ms"))
-        mul = 1e6;
-    else if (!strcmp(end, "m"))
-        mul = 60e9;
-    else if (!strcmp(end, "h"))
-        mul = 3600e9;
-    else
-        return -1;
-    double ns = v * mul;
-    return ns >= 1e6 && ns < 1e18 ? (sat_dur_ns)ns : -1;
-}
-
 static int run_storms(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -81,7 +59,7 @@ static int run_storms(int argc, char **argv)
     while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
         switch (opt) {
         case 'w':
-            if ((so.window = parse_dur(optarg)) < 0)
+            if ((so.window = sat_cli_parse_duration(optarg)) < 0)
                 return sat_cli_usage_error("storms", "bad --window '%s'", optarg);
             break;
         case 'n':

@@ -15,10 +15,14 @@ static const char *const sig_label[SAT_SIG__COUNT] = {
     "unindexed searches", "operations", "full-handshake share", "etime p90",
     "wtime mean (queue)", "connections opened"};
 
-/* "2 min 30 s", "45 s", "1 h 05 min" */
+/* "2 min 30 s", "45 s", "1 h 05 min", "250 ms" */
 static void fmt_dur(char *b, size_t n, double s)
 {
     long long v = llround(s);
+    if (s < 0.9995) { /* sub-second windows and gaps */
+        snprintf(b, n, "%.3g ms", s * 1e3);
+        return;
+    }
     if (v < 60)
         snprintf(b, n, "%lld s", v);
     else if (v < 3600)
