@@ -49,6 +49,11 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
  * --year, --quiet): returns 1 if opt was one of them (and applied), 0 if not,
  * or SAT_EXIT_USAGE after printing why the value is bad. */
 int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg);
+/* The run every analyzer command shares, through the registries (analyze.h,
+ * report.h): creates analyzer `name` with its opts, collects paths into it,
+ * finishes it and renders it in fmt on stdout. Returns the exit code. */
+int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
+                    char *const *paths, size_t npaths);
 /* "10s", "500ms", "250us", "2m", "1h" or plain seconds -> ns (1 us .. ~30 years);
  * < 0 if bad. */
 sat_dur_ns sat_cli_parse_duration(const char *s);

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "satscope/analyze.h"
+#include "satscope/report.h"
 
 extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime,
     sat_cmd_handshakes, sat_cmd_saturation, sat_cmd_storms;
@@ -262,6 +264,42 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     default:
         return 0;
     }
+}
+
+int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
+                    char *const *paths, size_t npaths)
+{
+    const sat_analyzer *a = sat_analyzer_find(name);
+    const sat_renderer *r = sat_renderer_find(name, fmt);
+    if (!a || !r) {
+        fprintf(stderr, "satscope %s: no such analyzer or report\n", name);
+        return SAT_EXIT_USAGE;
+    }
+    void *obj = a->create(opts);
+    if (!obj) {
+        fprintf(stderr, "satscope %s: out of memory\n", name);
+        return SAT_EXIT_UNREADABLE;
+    }
+    sat_event_sink sink = a->sink(obj);
+    int code = sat_cli_collect_run(c, paths, npaths, &sink);
+    /* an empty log is a valid input (an empty report); nothing readable is not */
+    if (code == SAT_EXIT_UNREADABLE && c->stats.lines == 0 && c->stats.traces == 0) {
+        a->free(obj);
+        fprintf(stderr, "satscope %s: nothing could be read\n", name);
+        return SAT_EXIT_UNREADABLE;
+    }
+    if (a->finish(obj) < 0)
+        fprintf(stderr, "satscope %s: out of memory: the figures are incomplete\n", name);
+    sat_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (r->render(obj, stdout, &diag) < 0) {
+        fprintf(stderr, "satscope %s: %s\n", name, diag.msg);
+        code = SAT_EXIT_UNREADABLE;
+    }
+    if (fflush(stdout) != 0)
+        code = SAT_EXIT_UNREADABLE;
+    a->free(obj);
+    return code;
 }
 
 sat_dur_ns sat_cli_parse_duration(const char *s)

@@ -88,30 +88,7 @@ static int run_etime(int argc, char **argv)
 
     /* only --by filter groups by shape (traces carry theirs already) */
     c.no_filter_shapes = eo.by != SAT_ETIME_BY_FILTER;
-    sat_etime *e = sat_etime_create(&eo);
-    if (!e) {
-        fprintf(stderr, "satscope etime: out of memory\n");
-        return SAT_EXIT_UNREADABLE;
-    }
-    sat_event_sink sink = sat_etime_sink(e);
-    int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
-    /* an empty log is a valid input (an empty report); nothing readable is not */
-    if (code == SAT_EXIT_UNREADABLE && c.stats.lines == 0 && c.stats.traces == 0) {
-        sat_etime_free(e);
-        fprintf(stderr, "satscope etime: nothing could be read\n");
-        return SAT_EXIT_UNREADABLE;
-    }
-    sat_etime_finish(e);
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
-    if (sat_report_etime(e, fmt, stdout, &diag) < 0) {
-        fprintf(stderr, "satscope etime: %s\n", diag.msg);
-        code = SAT_EXIT_UNREADABLE;
-    }
-    if (fflush(stdout) != 0)
-        code = SAT_EXIT_UNREADABLE;
-    sat_etime_free(e);
-    return code;
+    return sat_cli_analyze(&c, "etime", &eo, fmt, argv + optind, (size_t)(argc - optind));
 }
 
 const sat_command sat_cmd_etime = {

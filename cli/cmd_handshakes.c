@@ -112,30 +112,7 @@ static int run_handshakes(int argc, char **argv)
     if (optind >= argc)
         return sat_cli_usage_error("handshakes", "no input given");
 
-    sat_hs *h = sat_hs_create(&ho);
-    if (!h) {
-        fprintf(stderr, "satscope handshakes: out of memory\n");
-        return SAT_EXIT_UNREADABLE;
-    }
-    sat_event_sink sink = sat_hs_sink(h);
-    int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
-    if (code == SAT_EXIT_UNREADABLE && c.stats.bytes == 0 && c.stats.traces == 0) {
-        sat_hs_free(h);
-        fprintf(stderr, "satscope handshakes: nothing could be read\n");
-        return SAT_EXIT_UNREADABLE;
-    }
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
-    if (sat_hs_finish(h) < 0)
-        fprintf(stderr, "satscope handshakes: out of memory: the figures are incomplete\n");
-    if (sat_report_handshakes(h, fmt, stdout, &diag) < 0) {
-        fprintf(stderr, "satscope handshakes: %s\n", diag.msg);
-        code = SAT_EXIT_UNREADABLE;
-    }
-    if (fflush(stdout) != 0)
-        code = SAT_EXIT_UNREADABLE;
-    sat_hs_free(h);
-    return code;
+    return sat_cli_analyze(&c, "handshakes", &ho, fmt, argv + optind, (size_t)(argc - optind));
 }
 
 const sat_command sat_cmd_handshakes = {

@@ -81,30 +81,7 @@ static int run_storms(int argc, char **argv)
     if (optind >= argc)
         return sat_cli_usage_error("storms", "no input given");
 
-    sat_storms *s = sat_storms_create(&so);
-    if (!s) {
-        fprintf(stderr, "satscope storms: out of memory\n");
-        return SAT_EXIT_UNREADABLE;
-    }
-    sat_event_sink sink = sat_storms_sink(s);
-    int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
-    if (code == SAT_EXIT_UNREADABLE && c.stats.bytes == 0 && c.stats.traces == 0) {
-        sat_storms_free(s);
-        fprintf(stderr, "satscope storms: nothing could be read\n");
-        return SAT_EXIT_UNREADABLE;
-    }
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
-    if (sat_storms_finish(s) < 0)
-        fprintf(stderr, "satscope storms: out of memory: the figures are incomplete\n");
-    if (sat_report_storms(s, fmt, stdout, &diag) < 0) {
-        fprintf(stderr, "satscope storms: %s\n", diag.msg);
-        code = SAT_EXIT_UNREADABLE;
-    }
-    if (fflush(stdout) != 0)
-        code = SAT_EXIT_UNREADABLE;
-    sat_storms_free(s);
-    return code;
+    return sat_cli_analyze(&c, "storms", &so, fmt, argv + optind, (size_t)(argc - optind));
 }
 
 const sat_command sat_cmd_storms = {
