@@ -22,6 +22,7 @@
 
 #include "sketch.h"
 #include "strtab.h"
+#include "winseries.h"
 
 #define HS_WINDOWS_MAX 4096
 #define HS_VERSIONS_MAX 32
@@ -106,47 +107,18 @@ static void add_counts(sat_hs_counts *into, const sat_hs_counts *from)
 }
 
 /* ---- windows ------------------------------------------------------------------------ */
-static int64_t window_of(sat_ts_ns ts, sat_dur_ns w)
+static void add_counts_v(void *into, const void *from)
 {
-    return ts >= 0 ? ts / w : -((-ts + w - 1) / w);
-}
-
-/* Re-keys the windows `f` times wider. */
-static void widen(sat_hs *h, int64_t f)
-{
-    sat_strtab nt;
-    sat_strtab_init(&nt, sizeof(sat_hs_counts), 0);
-    for (size_t i = 0; i < h->windows.n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&h->windows, i), sizeof k);
-        k = k >= 0 ? k / f : -((-k + f - 1) / f);
-        sat_hs_counts *c = (sat_hs_counts *)sat_strtab_upsert(&nt, &k, sizeof k, NULL, NULL);
-        if (!c) {
-            h->nomem = 1;
-            break;
-        }
-        add_counts(c, (const sat_hs_counts *)sat_strtab_val(&h->windows, i));
-    }
-    sat_strtab_free(&h->windows);
-    h->windows = nt;
-    h->window *= f;
+    add_counts((sat_hs_counts *)into, (const sat_hs_counts *)from);
 }
 
 static sat_hs_counts *window_counts(sat_hs *h, sat_ts_ns ts)
 {
-    while (!h->nomem) {
-        int64_t k = window_of(ts, h->window);
-        sat_hs_counts *c =
-            (sat_hs_counts *)sat_strtab_upsert(&h->windows, &k, sizeof k, NULL, NULL);
-        if (!c) {
-            h->nomem = 1;
-            break;
-        }
-        if (h->windows.n <= HS_WINDOWS_MAX)
-            return c;
-        widen(h, 2); /* then look the window up again at the new step */
-    }
-    return NULL;
+    sat_hs_counts *c = NULL;
+    if (!h->nomem && !(c = (sat_hs_counts *)sat_win_at(&h->windows, &h->window, ts, HS_WINDOWS_MAX,
+                                                     sizeof(sat_hs_counts), add_counts_v)))
+        h->nomem = 1;
+    return c;
 }
 
 /* ---- rows ------------------------------------------------------------------------------ */
@@ -330,23 +302,9 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
         into->first_ts = from->first_ts;
     if (from->last_ts > into->last_ts)
         into->last_ts = from->last_ts;
-    /* both at the wider step (steps are the option's times powers of two) */
-    while (into->window < from->window && !into->nomem)
-        widen(into, 2);
-    int64_t f = into->window / from->window;
-    for (size_t i = 0; i < from->windows.n && !into->nomem; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&from->windows, i), sizeof k);
-        k = k >= 0 ? k / f : -((-k + f - 1) / f);
-        sat_hs_counts *c =
-            (sat_hs_counts *)sat_strtab_upsert(&into->windows, &k, sizeof k, NULL, NULL);
-        if (!c)
-            into->nomem = 1;
-        else
-            add_counts(c, (const sat_hs_counts *)sat_strtab_val(&from->windows, i));
-    }
-    while (into->windows.n > HS_WINDOWS_MAX && !into->nomem)
-        widen(into, 2);
+    if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
+                                      from->window, HS_WINDOWS_MAX, sizeof(sat_hs_counts), add_counts_v) < 0)
+        into->nomem = 1;
     for (size_t i = 0; i < from->nversions; i++)
         for (uint64_t k = 0; k < from->versions[i].count; k++)
             count_version(into, from->versions[i].version);

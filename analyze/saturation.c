@@ -34,6 +34,7 @@
 #include "satscope/analyze.h"
 
 #include "strtab.h"
+#include "winseries.h"
 
 #define SAT_WINDOWS_MAX 4096
 #define SAT_ADDED_MAX 100000
@@ -294,11 +295,6 @@ void sat_usl_fit_points(const double *n, const double *x, size_t count, sat_usl_
 }
 
 /* ---- windows -------------------------------------------------------------------------- */
-static int64_t window_of(sat_ts_ns ts, sat_dur_ns w)
-{
-    return ts >= 0 ? ts / w : -((-ts + w - 1) / w);
-}
-
 static void add_win(sat_win *a, const sat_win *b)
 {
     a->ops += b->ops;
@@ -312,40 +308,18 @@ static void add_win(sat_win *a, const sat_win *b)
     a->optime_s += b->optime_s;
 }
 
-static void widen(sat_saturation *s, int64_t f)
+static void add_win_v(void *into, const void *from)
 {
-    sat_strtab nt;
-    sat_strtab_init(&nt, sizeof(sat_win), 0);
-    for (size_t i = 0; i < s->windows.n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
-        k = k >= 0 ? k / f : -((-k + f - 1) / f);
-        sat_win *w = (sat_win *)sat_strtab_upsert(&nt, &k, sizeof k, NULL, NULL);
-        if (!w) {
-            s->nomem = 1;
-            break;
-        }
-        add_win(w, (const sat_win *)sat_strtab_val(&s->windows, i));
-    }
-    sat_strtab_free(&s->windows);
-    s->windows = nt;
-    s->window *= f;
+    add_win((sat_win *)into, (const sat_win *)from);
 }
 
 static sat_win *win_at(sat_saturation *s, sat_ts_ns ts)
 {
-    while (!s->nomem) {
-        int64_t k = window_of(ts, s->window);
-        sat_win *w = (sat_win *)sat_strtab_upsert(&s->windows, &k, sizeof k, NULL, NULL);
-        if (!w) {
-            s->nomem = 1;
-            break;
-        }
-        if (s->windows.n <= SAT_WINDOWS_MAX)
-            return w;
-        widen(s, 2);
-    }
-    return NULL;
+    sat_win *w = NULL;
+    if (!s->nomem && !(w = (sat_win *)sat_win_at(&s->windows, &s->window, ts, SAT_WINDOWS_MAX,
+                                                 sizeof(sat_win), add_win_v)))
+        s->nomem = 1;
+    return w;
 }
 
 static void note_ts(sat_saturation *s, sat_ts_ns ts)
@@ -480,21 +454,9 @@ int sat_saturation_merge(sat_saturation *into, const sat_saturation *from)
 {
     if (!into || !from)
         return SAT_E_USAGE;
-    while (into->window < from->window && !into->nomem)
-        widen(into, 2);
-    int64_t f = into->window / from->window;
-    for (size_t i = 0; i < from->windows.n && !into->nomem; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&from->windows, i), sizeof k);
-        k = k >= 0 ? k / f : -((-k + f - 1) / f);
-        sat_win *w = (sat_win *)sat_strtab_upsert(&into->windows, &k, sizeof k, NULL, NULL);
-        if (!w)
-            into->nomem = 1;
-        else
-            add_win(w, (const sat_win *)sat_strtab_val(&from->windows, i));
-    }
-    while (into->windows.n > SAT_WINDOWS_MAX && !into->nomem)
-        widen(into, 2);
+    if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
+                                      from->window, SAT_WINDOWS_MAX, sizeof(sat_win), add_win_v) < 0)
+        into->nomem = 1;
     if (from->first_ts)
         note_ts(into, from->first_ts);
     if (from->last_ts)

@@ -67,6 +67,7 @@
 #include "satscope/analyze.h"
 
 #include "strtab.h"
+#include "winseries.h"
 
 #define ST_WINDOWS_MAX 4096
 #define ST_BITS 4096
@@ -225,7 +226,7 @@ size_t sat_storms_detect(const uint64_t *x, size_t n, sat_storm_span *spans, siz
 /* ---- windows --------------------------------------------------------------------------- */
 static int64_t window_of(sat_ts_ns ts, sat_dur_ns w)
 {
-    return ts >= 0 ? ts / w : -((-ts + w - 1) / w);
+    return sat_win_index(ts, w);
 }
 
 static void win_add(st_win *into, const st_win *from)
@@ -247,24 +248,15 @@ static void win_add(st_win *into, const st_win *from)
         into->hist[i] += from->hist[i];
 }
 
+static void win_add_v(void *into, const void *from)
+{
+    win_add((st_win *)into, (const st_win *)from);
+}
+
 static void widen(sat_storms *s, int64_t f)
 {
-    sat_strtab nt;
-    sat_strtab_init(&nt, sizeof(st_win), 0);
-    for (size_t i = 0; i < s->windows.n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
-        k = k >= 0 ? k / f : -((-k + f - 1) / f);
-        st_win *w = (st_win *)sat_strtab_upsert(&nt, &k, sizeof k, NULL, NULL);
-        if (!w) {
-            s->nomem = 1;
-            break;
-        }
-        win_add(w, (const st_win *)sat_strtab_val(&s->windows, i));
-    }
-    sat_strtab_free(&s->windows);
-    s->windows = nt;
-    s->window *= f;
+    if (sat_win_widen(&s->windows, &s->window, f, sizeof(st_win), win_add_v) < 0)
+        s->nomem = 1;
 }
 
 static st_win *window_at(sat_storms *s, sat_ts_ns ts)
@@ -275,18 +267,11 @@ static st_win *window_at(sat_storms *s, sat_ts_ns ts)
         s->first_ts = ts;
     if (ts > s->last_ts)
         s->last_ts = ts;
-    while (!s->nomem) {
-        int64_t k = window_of(ts, s->window);
-        st_win *w = (st_win *)sat_strtab_upsert(&s->windows, &k, sizeof k, NULL, NULL);
-        if (!w) {
-            s->nomem = 1;
-            break;
-        }
-        if (s->windows.n <= ST_WINDOWS_MAX)
-            return w;
-        widen(s, 2);
-    }
-    return NULL;
+    st_win *w = NULL;
+    if (!s->nomem && !(w = (st_win *)sat_win_at(&s->windows, &s->window, ts, ST_WINDOWS_MAX,
+                                                 sizeof(st_win), win_add_v)))
+        s->nomem = 1;
+    return w;
 }
 
 /* ---- counting ------------------------------------------------------------------------ */
@@ -574,20 +559,9 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         into->first_ts = from->first_ts;
     if (from->last_ts > into->last_ts)
         into->last_ts = from->last_ts;
-    while (into->window < from->window && !into->nomem)
-        widen(into, 2);
-    int64_t f = into->window / from->window;
-    for (size_t i = 0; i < from->windows.n && !into->nomem; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&from->windows, i), sizeof k);
-        k = k >= 0 ? k / f : -((-k + f - 1) / f);
-        const st_win *fw = (const st_win *)sat_strtab_val(&from->windows, i);
-        st_win *w = (st_win *)sat_strtab_upsert(&into->windows, &k, sizeof k, NULL, NULL);
-        if (!w)
-            into->nomem = 1;
-        else
-            win_add(w, fw);
-    }
+    if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
+                                      from->window, ST_WINDOWS_MAX, sizeof(st_win), win_add_v) < 0)
+        into->nomem = 1;
     /* client ids are per analyzer: map them through the names */
     for (size_t i = 0; i < from->cw.n && !into->nomem; i++) {
         st_cwkey fk;
