@@ -12,12 +12,16 @@
  *   ldap_conn 389 close codes A1 (client abandoned / closed with an op
  *             outstanding), B1, B4, T1, T2, T3 (event.h sat_close_code)
  *   tls_hs    incomplete (ClientHello never answered) and failed handshakes
- *   tcp_conn  a client RST; a connection whose SYN had to be sent again
+ *   tcp_conn  a client RST or FIN with a request unanswered (the dissector's
+ *             view, event.h SAT_TCPF_CLIENT_LEFT_WAITING); a connection whose
+ *             SYN had to be sent again; a connection given up for a retry
+ *             (finish_retries)
  * Deduplication: an ABANDON and the A1 close of the same connection (key
  * server + conn_epoch + conn) are one failure, counted as the ABANDON; on the
  * wire one failure per connection (key source + flow), counted as the most
- * specific kind (TLS > client RST > SYN retry), so an incomplete handshake and
- * the client's RST that followed it are one. The rule does not depend on the
+ * specific kind (TLS > client RST or FIN > SYN retry > retried), so an
+ * incomplete handshake, the client's FIN or RST that followed it and its
+ * retry are one. The rule does not depend on the
  * order rows arrive in: a later, more specific row moves the count.
  *
  * The detector (sat_storms_detect), on x_t = failures in window t:
@@ -75,6 +79,7 @@
 #define ST_HIST 80
 #define ST_CLIENTS_MAX 100000
 #define ST_DEDUP_MAX 1000000
+#define ST_ATTEMPTS_MAX 2000000
 
 #define ST_FLOOR 0.5
 #define ST_H 6.0
@@ -90,8 +95,19 @@ typedef struct st_win {
     uint64_t bits[ST_BITS / 64];
     uint64_t ops, unindexed, opens, hs_full, hs_resumed, timed, wtime_n;
     double wtime_sum_s;
-    uint32_t hist[ST_HIST];
+    uint32_t hist[ST_HIST];     /* etime */
+    uint64_t answered, retries;
+    uint32_t ans_hist[ST_HIST + 1]; /* ClientHello -> ServerHello; [ST_HIST]: never */
 } st_win;
+
+/* A TCP connection, kept for the retry rule (sat_storms_opts.retry_within). */
+typedef struct st_attempt {
+    uint64_t peer;          /* hash of source, client, server address and port */
+    sat_ts_ns syn_ts, end_ts;
+    uint32_t source, flow;
+    uint32_t client;        /* id in the peers table */
+    uint8_t unanswered;     /* the client sent bytes, the server none */
+} st_attempt;
 
 typedef struct st_cwkey {
     uint32_t id, pad;
@@ -110,6 +126,10 @@ struct sat_storms {
     sat_strtab clients; /* client string -> uint32 id (= insertion index) */
     sat_strtab cw;      /* st_cwkey -> uint64 failures of that client in that window */
     sat_strtab ldap_dedup, wire_dedup;
+    sat_strtab peers;       /* client address -> uint32 id, for the attempts */
+    st_attempt *attempts;
+    size_t nattempts, attempts_cap;
+    uint64_t attempts_lost, retries;
     uint64_t kinds[SAT_STORM_KIND__COUNT], events, deduped;
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns;
     sat_ts_ns first_ts, last_ts;
@@ -124,14 +144,15 @@ const char *sat_storm_kind_name(int k)
     static const char *const names[SAT_STORM_KIND__COUNT] = {
         "abandon", "time_limit", "admin_limit", "busy", "unavailable", "other_error",
         "close_A1", "close_B1", "close_B4", "close_T1", "close_T2", "close_T3",
-        "tls_incomplete", "tls_failed", "rst_client", "syn_retry"};
+        "tls_incomplete", "tls_failed", "rst_client", "syn_retry", "fin_waiting", "retried"};
     return k >= 0 && k < SAT_STORM_KIND__COUNT ? names[k] : "?";
 }
 
 const char *sat_storm_signal_name(int s)
 {
     static const char *const names[SAT_SIG__COUNT] = {
-        "unindexed", "ops", "full_hs_share", "etime_p90_s", "wtime_mean_s", "conn_opens"};
+        "unindexed", "ops", "full_hs_share", "etime_p90_s", "wtime_mean_s", "conn_opens",
+        "hs_answer_p90_s"};
     return s >= 0 && s < SAT_SIG__COUNT ? names[s] : "?";
 }
 
@@ -246,6 +267,10 @@ static void win_add(st_win *into, const st_win *from)
     into->wtime_sum_s += from->wtime_sum_s;
     for (int i = 0; i < ST_HIST; i++)
         into->hist[i] += from->hist[i];
+    for (int i = 0; i <= ST_HIST; i++)
+        into->ans_hist[i] += from->ans_hist[i];
+    into->answered += from->answered;
+    into->retries += from->retries;
 }
 
 static void win_add_v(void *into, const void *from)
@@ -272,6 +297,15 @@ static st_win *window_at(sat_storms *s, sat_ts_ns ts)
                                                  sizeof(st_win), win_add_v)))
         s->nomem = 1;
     return w;
+}
+
+/* Log histogram of durations: bucket 0 up to 10 us, then factors of 1.25
+ * (+-12%); the last bucket takes everything from about 6 minutes on. */
+static int hist_bucket(sat_dur_ns d)
+{
+    double us = (double)d / 1e3;
+    int b = us <= 10.0 ? 0 : 1 + (int)(log(us / 10.0) / log(1.25));
+    return b < 0 ? 0 : b >= ST_HIST ? ST_HIST - 1 : b;
 }
 
 /* ---- counting ------------------------------------------------------------------------ */
@@ -343,9 +377,14 @@ static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
 
 static int wire_prio(int kind)
 {
-    return kind == SAT_STORM_TLS_INCOMPLETE || kind == SAT_STORM_TLS_FAILED ? 3
-         : kind == SAT_STORM_RST_CLIENT                                     ? 2
-                                                                            : 1;
+    switch (kind) {
+    case SAT_STORM_TLS_INCOMPLETE:
+    case SAT_STORM_TLS_FAILED: return 3;
+    case SAT_STORM_RST_CLIENT:
+    case SAT_STORM_FIN_WAITING: return 2; /* (a connection ends one way only) */
+    case SAT_STORM_SYN_RETRY: return 1;
+    default: return 0; /* retried: only when nothing else said it failed */
+    }
 }
 static int ldap_prio(int kind) { return kind == SAT_STORM_ABANDON ? 2 : 1; }
 
@@ -423,9 +462,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
         w->unindexed++;
     if (op->etime >= 0) {
-        double us = (double)op->etime / 1e3;
-        int b = us <= 10.0 ? 0 : 1 + (int)(log(us / 10.0) / log(1.25));
-        w->hist[b < 0 ? 0 : b >= ST_HIST ? ST_HIST - 1 : b]++;
+        w->hist[hist_bucket(op->etime)]++;
         w->timed++;
     }
     if (op->wtime >= 0) {
@@ -484,6 +521,18 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     if (w) {
         w->hs_full += h->outcome == SAT_TLS_FULL;
         w->hs_resumed += h->outcome == SAT_TLS_RESUMED;
+        /* how long the server took to answer; a ClientHello the client gave
+         * up on is the longest wait (an alert before any ServerHello is an
+         * answer, but its time is not kept) */
+        if (!(h->flags & SAT_TLSF_NO_CLIENT_HELLO)) {
+            if (h->outcome == SAT_TLS_INCOMPLETE) {
+                w->ans_hist[ST_HIST]++;
+                w->answered++;
+            } else if (h->server_hello_ts >= h->ts && h->server_hello_ts > 0) {
+                w->ans_hist[hist_bucket(h->server_hello_ts - h->ts)]++;
+                w->answered++;
+            }
+        }
     }
     if (h->outcome == SAT_TLS_INCOMPLETE || h->outcome == SAT_TLS_FAILED)
         count_wire(s, h->source, h->flow, h->ts,
@@ -491,6 +540,50 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
                                                     : SAT_STORM_TLS_FAILED,
                    h->client_ip);
     return SAT_OK;
+}
+
+/* Remember the connection for the retry rule (finish_retries). Without its
+ * SYN the connection started before the capture: not a retry of anything. */
+static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
+{
+    if ((c->flags & SAT_TCPF_NO_SYN) || c->syn_ts <= 0 || !c->client_ip.len || s->nomem)
+        return;
+    if (s->nattempts == s->attempts_cap) {
+        if (s->attempts_cap >= ST_ATTEMPTS_MAX) {
+            s->attempts_lost++;
+            return;
+        }
+        size_t ncap = s->attempts_cap ? s->attempts_cap * 2 : 1024;
+        st_attempt *na = (st_attempt *)realloc(s->attempts, ncap * sizeof *na);
+        if (!na) {
+            s->nomem = 1;
+            return;
+        }
+        s->attempts = na;
+        s->attempts_cap = ncap;
+    }
+    int is_new, capped;
+    uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->peers, c->client_ip.ptr, c->client_ip.len,
+                                                 &is_new, &capped);
+    if (!id) {
+        s->nomem |= !capped;
+        s->attempts_lost++;
+        return;
+    }
+    if (is_new)
+        *id = (uint32_t)(s->peers.n - 1);
+    /* by address, not id: ids differ between analyzers that merge */
+    uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
+    h ^= sat_strtab_hash(c->server_ip.ptr, c->server_ip.len);
+    h ^= sat_hash_u64((uint64_t)c->source << 32 | c->server_port);
+    st_attempt *a = &s->attempts[s->nattempts++];
+    a->peer = h;
+    a->syn_ts = c->syn_ts;
+    a->end_ts = c->end_ts > c->syn_ts ? c->end_ts : c->syn_ts;
+    a->source = c->source;
+    a->flow = c->flow;
+    a->client = *id;
+    a->unanswered = c->bytes_c2s > 0 && c->bytes_s2c == 0;
 }
 
 static int on_tcp(void *ctx, const sat_tcp_conn *c)
@@ -502,10 +595,16 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
         if (w)
             w->opens++;
     }
-    if (c->end == SAT_TCP_END_RST_CLIENT)
+    /* a client that resets or closes a connection it was done with is not
+     * failing: only one leaving a request unanswered is */
+    int waiting = (c->flags & SAT_TCPF_CLIENT_LEFT_WAITING) != 0;
+    if (c->end == SAT_TCP_END_RST_CLIENT && waiting)
         count_wire(s, c->source, c->flow, c->end_ts, SAT_STORM_RST_CLIENT, c->client_ip);
+    else if (c->end == SAT_TCP_END_FIN_CLIENT && waiting)
+        count_wire(s, c->source, c->flow, c->end_ts, SAT_STORM_FIN_WAITING, c->client_ip);
     else if (c->syn_retrans)
         count_wire(s, c->source, c->flow, c->syn_ts, SAT_STORM_SYN_RETRY, c->client_ip);
+    keep_attempt(s, c);
     return SAT_OK;
 }
 
@@ -521,12 +620,15 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
         s->opts.window = 10 * (sat_dur_ns)1000000000;
     if (!s->opts.top_clients)
         s->opts.top_clients = 5;
+    if (s->opts.retry_within <= 0)
+        s->opts.retry_within = 3 * (sat_dur_ns)1000000000;
     s->window = s->opts.window;
     sat_strtab_init(&s->windows, sizeof(st_win), 0);
     sat_strtab_init(&s->clients, sizeof(uint32_t), ST_CLIENTS_MAX);
     sat_strtab_init(&s->cw, sizeof(uint64_t), ST_CW_MAX);
     sat_strtab_init(&s->ldap_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->wire_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
+    sat_strtab_init(&s->peers, sizeof(uint32_t), ST_CLIENTS_MAX);
     s->view_arena.chunk_size = (size_t)64 << 10;
     return s;
 }
@@ -587,25 +689,57 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         into->clients_lost |= !n;
     }
     into->clients_lost |= from->clients_lost;
+    into->attempts_lost += from->attempts_lost;
+    for (size_t i = 0; i < from->nattempts && !into->nomem; i++) {
+        const st_attempt *a = &from->attempts[i];
+        if (into->nattempts == into->attempts_cap) {
+            size_t ncap = into->attempts_cap ? into->attempts_cap * 2 : 1024;
+            st_attempt *na = into->attempts_cap >= ST_ATTEMPTS_MAX
+                                 ? NULL : (st_attempt *)realloc(into->attempts, ncap * sizeof *na);
+            if (!na) {
+                into->attempts_lost += from->nattempts - i;
+                break;
+            }
+            into->attempts = na;
+            into->attempts_cap = ncap;
+        }
+        int is_new, capped;
+        uint32_t *nid = (uint32_t *)sat_strtab_upsert(
+            &into->peers, sat_strtab_key(&from->peers, a->client),
+            sat_strtab_len(&from->peers, a->client), &is_new, &capped);
+        if (!nid) {
+            into->nomem |= !capped;
+            into->attempts_lost++;
+            continue;
+        }
+        if (is_new)
+            *nid = (uint32_t)(into->peers.n - 1);
+        into->attempts[into->nattempts] = *a;
+        into->attempts[into->nattempts++].client = *nid;
+    }
     while (into->windows.n > ST_WINDOWS_MAX && !into->nomem)
         widen(into, 2);
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
 /* ---- finish ---------------------------------------------------------------------------- */
-static double hist_p90_s(const st_win *w)
+/* p90 by nearest rank, the middle of its bucket; a rank in bucket
+ * [ST_HIST] ("never", only in ans_hist) is +inf. */
+static double hist_p90_s(const uint32_t *hist, int nbuckets, uint64_t n)
 {
-    if (!w->timed)
+    if (!n)
         return NAN;
-    uint64_t rank = (uint64_t)ceil(0.9 * (double)w->timed), seen = 0;
+    uint64_t rank = (uint64_t)ceil(0.9 * (double)n), seen = 0;
     int b = 0;
-    for (; b < ST_HIST; b++) {
-        seen += w->hist[b];
+    for (; b < nbuckets; b++) {
+        seen += hist[b];
         if (seen >= rank)
             break;
     }
     if (b == 0)
         return 5e-6;
+    if (b >= ST_HIST)
+        return INFINITY;
     return 10e-6 * pow(1.25, (double)b - 0.5);
 }
 
@@ -617,15 +751,16 @@ static double signal_of(const st_win *w, int sig)
     case SAT_SIG_FULL_HS_SHARE:
         return w->hs_full + w->hs_resumed
                    ? (double)w->hs_full / (double)(w->hs_full + w->hs_resumed) : NAN;
-    case SAT_SIG_ETIME_P90: return hist_p90_s(w);
+    case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST, w->timed);
     case SAT_SIG_WTIME_MEAN: return w->wtime_n ? w->wtime_sum_s / (double)w->wtime_n : NAN;
     case SAT_SIG_CONN_OPENS: return (double)w->opens;
+    case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->answered);
     default: return NAN;
     }
 }
 
 /* The smallest rise that counts, per signal, above twice the base. */
-static const double sig_floor[SAT_SIG__COUNT] = {2.0, 10.0, 0.2, 0.05, 0.01, 5.0};
+static const double sig_floor[SAT_SIG__COUNT] = {2.0, 10.0, 0.2, 0.05, 0.01, 5.0, 0.05};
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -754,7 +889,9 @@ static int build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
         st->conn_opens += w[t].opens;
         st->hs_full += w[t].hs_full;
         st->hs_total += w[t].hs_full + w[t].hs_resumed;
+        st->retries += w[t].retries;
     }
+    st->ongoing = sp->end + 1 == n;
     size_t zero = 0;
     for (int i = 0; i < ST_BITS / 64; i++)
         for (uint64_t b = ~bits[i]; b; b &= b - 1)
@@ -798,10 +935,57 @@ static int build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
     return SAT_OK;
 }
 
+static int cmp_attempt(const void *a, const void *b)
+{
+    const st_attempt *x = a, *y = b;
+    if (x->peer != y->peer)
+        return x->peer < y->peer ? -1 : 1;
+    if (x->syn_ts != y->syn_ts)
+        return x->syn_ts < y->syn_ts ? -1 : 1;
+    return x->flow < y->flow ? -1 : x->flow > y->flow;
+}
+
+/* The retry rule: from one client address to one server address and port,
+ * a connection that starts at most retry_within after the previous one ended
+ * (or while it was still open), when that previous one failed (a failure is
+ * counted on it) or was never answered (the client sent bytes, the server
+ * none), retried it. The retry is counted where it started (amplification);
+ * the connection given up is a failure of kind "retried" unless another kind
+ * already counts it. Parallel clients behind one address look like one
+ * client: any next connection of theirs counts. */
+static void finish_retries(sat_storms *s)
+{
+    if (!s->nattempts)
+        return;
+    qsort(s->attempts, s->nattempts, sizeof *s->attempts, cmp_attempt);
+    for (size_t i = 1; i < s->nattempts; i++) {
+        const st_attempt *prev = &s->attempts[i - 1], *cur = &s->attempts[i];
+        if (cur->peer != prev->peer || cur->syn_ts > prev->end_ts + s->opts.retry_within)
+            continue;
+        uint32_t key[2] = {prev->source, prev->flow};
+        int failed = sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;
+        if (!failed && !prev->unanswered)
+            continue;
+        s->retries++;
+        st_win *w = window_at(s, cur->syn_ts);
+        if (w)
+            w->retries++;
+        if (!failed) {
+            sat_str client;
+            client.ptr = sat_strtab_key(&s->peers, prev->client);
+            client.len = sat_strtab_len(&s->peers, prev->client);
+            sat_ts_ns gave_up = prev->end_ts < cur->syn_ts ? prev->end_ts : cur->syn_ts;
+            count_wire(s, prev->source, prev->flow, gave_up, SAT_STORM_RETRIED, client);
+        }
+    }
+    s->nattempts = 0; /* counted: a second finish must not count them again */
+}
+
 int sat_storms_finish(sat_storms *s)
 {
     if (!s)
         return SAT_E_USAGE;
+    finish_retries(s);
     sat_arena_free(&s->view_arena);
     s->view_arena.chunk_size = (size_t)64 << 10;
     sat_storms_view *v = &s->view;
@@ -812,6 +996,8 @@ int sat_storms_finish(sat_storms *s)
     v->events = s->events;
     memcpy(v->kinds, s->kinds, sizeof v->kinds);
     v->deduped = s->deduped;
+    v->retries = s->retries;
+    v->attempts_lost = s->attempts_lost;
     v->ldap_ops = s->ldap_ops;
     v->ldap_conns = s->ldap_conns;
     v->tls_hs = s->tls_hs;
@@ -893,6 +1079,8 @@ void sat_storms_free(sat_storms *s)
     sat_strtab_free(&s->cw);
     sat_strtab_free(&s->ldap_dedup);
     sat_strtab_free(&s->wire_dedup);
+    sat_strtab_free(&s->peers);
+    free(s->attempts);
     sat_arena_free(&s->view_arena);
     free(s);
 }

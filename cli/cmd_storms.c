@@ -21,16 +21,22 @@ static void usage(FILE *out)
             "Storms of client failures in access logs (389, OpenLDAP), packet captures\n"
             "or .sat traces: ABANDONs, results err=3/11/51/52/80, closes A1 B1 B4 T1\n"
             "T2 T3, TLS handshakes the client gave up on or that failed, client RSTs,\n"
-            "SYN retries - one per failed operation or connection (an ABANDON and the\n"
-            "A1 close after it count once; so do an abandoned handshake and its RST).\n"
+            "clients closing (FIN) with a request unanswered, SYN retries, and\n"
+            "connections given up for a retry (the same client connecting again to the\n"
+            "same server within --retry-within of one the server had not answered) -\n"
+            "one per failed operation or connection (an ABANDON and the A1 close after\n"
+            "it count once; so do an abandoned handshake, its RST and its retry).\n"
             "A storm is a run of windows where they rose clearly above their own\n"
             "baseline (a Poisson CUSUM; analyze/storms.c documents it). For each:\n"
             "when, how big, what kinds, which clients, what rose before it (etime,\n"
-            "wtime, unindexed searches, load, full handshakes, connections), and\n"
+            "wtime, unindexed searches, load, full handshakes, connections, the time\n"
+            "the server took to answer handshakes), the retries and reconnects, and\n"
             "whether the failures outlived the trigger (a metastable failure).\n"
             "\n"
             "  --window DUR        step of the series (default 10s; e.g. 1s, 1m)\n"
             "  --top N             clients listed per storm (default 5)\n"
+            "  --retry-within DUR  a reconnect this soon after an unanswered connection\n"
+            "                      is its retry (default 3s)\n"
             "  --json              JSON (timestamps in epoch seconds)\n"
             SAT_CLI_COLLECT_HELP
             "  -h, --help          this text\n"
@@ -44,6 +50,7 @@ static int run_storms(int argc, char **argv)
     static const struct option longopts[] = {
         {"window", required_argument, NULL, 'w'},
         {"top", required_argument, NULL, 'n'},
+        {"retry-within", required_argument, NULL, 'r'},
         {"json", no_argument, NULL, 'j'},
         SAT_CLI_COLLECT_LONGOPTS,
         {"help", no_argument, NULL, 'h'},
@@ -61,6 +68,10 @@ static int run_storms(int argc, char **argv)
         case 'w':
             if ((so.window = sat_cli_parse_duration(optarg)) < 0)
                 return sat_cli_usage_error("storms", "bad --window '%s'", optarg);
+            break;
+        case 'r':
+            if ((so.retry_within = sat_cli_parse_duration(optarg)) < 0)
+                return sat_cli_usage_error("storms", "bad --retry-within '%s'", optarg);
             break;
         case 'n':
             if (sat_cli_parse_top("storms", optarg, &so.top_clients))

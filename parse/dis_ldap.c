@@ -231,7 +231,7 @@ typedef struct ldir {
 
 typedef struct lpend {   /* a request awaiting its response, by messageID */
     int32_t id;
-    uint8_t used, starttls;
+    uint8_t used, starttls, persistent;
     uint32_t nentries, nrefs;
     sat_ts_ns ts;        /* 0: request not seen (entries counted anyway) */
 } lpend;
@@ -661,6 +661,7 @@ static int request(ldap_st *s, sat_ts_ns ts, int64_t id, uint8_t tag, sat_cursor
             e->ts = ts;
             e->nentries = e->nrefs = 0;
             e->starttls = (uint8_t)starttls;
+            e->persistent = (o->flags & SAT_OPF_PERSISTENT) != 0;
         }
     }
     return emit(s, &r);
@@ -960,6 +961,21 @@ static int ldap_end(void *st, int how, sat_ts_ns ts)
     return emit(s, &r);
 }
 
+/* The client is leaving: does it leave a request unanswered? A persistent
+ * search is never answered (its clients end it by closing); abandon and unbind
+ * expect no answer and are never pending. Unknown once the client's bytes
+ * could not be read. */
+static int ldap_awaiting(void *st)
+{
+    const ldap_st *s = (const ldap_st *)st;
+    if (!s || s->dead[SAT_DIR_C2S] || s->upgraded)
+        return -1;
+    for (size_t i = 0; i < s->pcap; i++)
+        if (s->pt[i].used && s->pt[i].ts > 0 && !s->pt[i].persistent)
+            return 1;
+    return 0;
+}
+
 static void *ldap_create(const sat_flow_info *flow, const sat_wire_ctx *ctx)
 {
     if (!flow || !ctx)
@@ -1007,4 +1023,5 @@ static int ldap_sniff(const uint8_t *buf, size_t len, int dir, uint16_t server_p
 
 const sat_stream_dissector sat_dissect_ldap = {
     "ldap", ldap_sniff, ldap_create, ldap_data, ldap_gap, ldap_end, ldap_destroy,
+    NULL, ldap_awaiting,
 };

@@ -129,6 +129,8 @@ typedef struct tls_state {
     uint8_t v2_resumed;    /* SSLv2 SERVER-HELLO session-id-hit */
     uint8_t failed, done, finished, emitted, flags;
     int32_t alert;
+    uint64_t c2s_tail;     /* client bytes since the server's last, delivered after
+                              the handshake was done (tls_awaiting) */
     sat_ts_ns ts, sh_ts, done_ts;
     uint16_t sni_len;
     uint8_t sni_present;
@@ -642,6 +644,10 @@ static int tls_data(void *st, int dir, sat_ts_ns ts, const uint8_t *p, size_t n)
     tls_dir *D = &s->d[dir];
     D->bytes += n;
     D->last_ts = ts;
+    if (dir == SAT_DIR_S2C && n)
+        s->c2s_tail = 0;
+    else if (dir == SAT_DIR_C2S && s->done)
+        s->c2s_tail += n; /* only bytes delivered after the handshake */
     if (s->client_gone && dir == SAT_DIR_S2C)
         return SAT_OK; /* answers to a client that has left (tls_closed) */
     if (n && !D->started) {
@@ -745,6 +751,26 @@ static int tls_closed(void *st, int dir, sat_ts_ns ts)
     return SAT_OK;
 }
 
+/* The client is leaving: is a request of its unanswered? A handshake the
+ * server began but did not finish is (an alert ended it: not). After the
+ * handshake the records are encrypted, so the size of what the client sent
+ * after the server's last bytes decides: more than the largest encrypted
+ * close_notify alert (85 bytes: a TLS 1.2 CBC-SHA384 record; 24 in TLS 1.3,
+ * 31 with 1.2 AES-GCM) is a request, anything smaller is a goodbye. Bytes of
+ * the segment that finished the handshake are not looked at, so a request
+ * sent with the client's TLS 1.3 Finished is missed. */
+static int tls_awaiting(void *st)
+{
+    const tls_state *s = (const tls_state *)st;
+    if (!s || (!s->ch_seen && !s->sh_seen))
+        return -1;
+    if (s->failed)
+        return 0;
+    if (!s->done)
+        return 1;
+    return s->c2s_tail > 85;
+}
+
 static int tls_end(void *st, int how, sat_ts_ns ts)
 {
     tls_state *s = (tls_state *)st;
@@ -810,4 +836,5 @@ static int tls_end(void *st, int how, sat_ts_ns ts)
 
 const sat_stream_dissector sat_dissect_tls = {
     "tls", tls_sniff, tls_create, tls_data, tls_gap, tls_end, tls_destroy, tls_closed,
+    tls_awaiting,
 };

@@ -472,6 +472,22 @@ static void release(sat_flow_table *t, flow *f)
     t->free_list = f;
 }
 
+/* The client closes first or resets: did it leave a request unanswered?
+ * The dissector knows its protocol (an LDAP unbind or a TLS close_notify
+ * expects no answer); without one, the last payload's direction decides. */
+static void note_client_leaving(flow *f)
+{
+    int waiting = -1;
+    if (f->dis && f->dst && f->dis->awaiting)
+        waiting = f->dis->awaiting(f->dst);
+    if (waiting < 0) {
+        sat_ts_ns c = f->d[SAT_DIR_C2S].last_payload_ts, sv = f->d[SAT_DIR_S2C].last_payload_ts;
+        waiting = c && c >= sv;
+    }
+    if (waiting)
+        f->row.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
+}
+
 /* The connection ended: flush, let the dissector finish, write the row. The
  * flow moves to the closed list (keep) or is released. */
 static int end_flow(sat_flow_table *t, flow *f, int how, sat_ts_ns ts, int keep)
@@ -644,9 +660,12 @@ static int process(sat_flow_table *t, flow *f, int dir, const sat_packet *p)
         f->row.rtt = p->ts - f->row.syn_ts;
     }
 
-    if (fl & SAT_TCP_RST)
+    if (fl & SAT_TCP_RST) {
+        if (dir == SAT_DIR_C2S && f->first_fin < 0)
+            note_client_leaving(f);
         return end_flow(t, f, dir == SAT_DIR_C2S ? SAT_TCP_END_RST_CLIENT
                                                  : SAT_TCP_END_RST_SERVER, p->ts, 1);
+    }
 
     int rc = SAT_OK;
     /* The other side acknowledges bytes past a hole: the capture lost them. */
@@ -662,8 +681,11 @@ static int process(sat_flow_table *t, flow *f, int dir, const sat_packet *p)
     if (fl & SAT_TCP_FIN) {
         if (!d->fin) {
             d->fin = 1;
-            if (f->first_fin < 0)
+            if (f->first_fin < 0) {
                 f->first_fin = (int8_t)dir;
+                if (dir == SAT_DIR_C2S)
+                    note_client_leaving(f);
+            }
             if (f->dis && f->dst && f->dis->closed)
                 rc = f->dis->closed(f->dst, dir, p->ts);
             if (rc < 0)

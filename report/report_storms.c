@@ -13,7 +13,7 @@
 
 static const char *const sig_label[SAT_SIG__COUNT] = {
     "unindexed searches", "operations", "full-handshake share", "etime p90",
-    "wtime mean (queue)", "connections opened"};
+    "wtime mean (queue)", "connections opened", "handshake answer p90"};
 
 /* "2 min 30 s", "45 s", "1 h 05 min", "250 ms" */
 static void fmt_dur(char *b, size_t n, double s)
@@ -39,12 +39,17 @@ static void fmt_sig(char *b, size_t n, int g, double v)
         snprintf(b, n, "-");
         return;
     }
+    if (isinf(v)) { /* most handshakes of the window were never answered */
+        snprintf(b, n, "no answer");
+        return;
+    }
     switch (g) {
     case SAT_SIG_FULL_HS_SHARE:
         snprintf(b, n, "%.0f%%", 100.0 * v);
         break;
     case SAT_SIG_ETIME_P90:
     case SAT_SIG_WTIME_MEAN:
+    case SAT_SIG_HS_ANSWER_P90:
         sat_report_fmt_num(num, sizeof num, v, v < 0.01 ? 6 : 3);
         snprintf(b, n, "%s s", num);
         break;
@@ -147,6 +152,8 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
                                                      : "the first to rise; no cause did",
                 sg->back_ts ? "; back to baseline at " : "; still high at the end of the input",
                 bt);
+        if (st->trigger == SAT_SIG_HS_ANSWER_P90 && isinf(sg->before))
+            fprintf(out, "            the server stopped answering TLS handshakes\n");
         if (st->sustained) {
             char sd[64];
             fmt_dur(sd, sizeof sd, st->sustained_s);
@@ -174,6 +181,12 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
                     (unsigned long long)st->hs_full, (unsigned long long)st->hs_total);
         fprintf(out, "\n");
     }
+    if (st->retries)
+        fprintf(out, "  retries   %llu connections retried a failed or unanswered one\n"
+                     "            (the same client and server, within the retry window)\n",
+                (unsigned long long)st->retries);
+    if (st->ongoing)
+        fprintf(out, "  ONGOING   the failures were still high in the last window of the input\n");
     return t.err ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -191,13 +204,19 @@ static int render_text(const sat_storms_view *v, FILE *out)
     print_kinds(out, v->kinds);
     fprintf(out, ")\n");
     if (v->deduped)
-        fprintf(out, "  (%llu more rows were a failure already counted: the A1 close after an\n"
-                     "  ABANDON, the RST after a handshake given up, on the same connection)\n",
+        fprintf(out, "  (%llu more rows were a failure already counted on the same connection:\n"
+                     "  the A1 close after an ABANDON, the FIN or RST of a handshake given up)\n",
                 (unsigned long long)v->deduped);
     fprintf(out, "Rows read: %llu LDAP operations, %llu LDAP connections, %llu TLS handshakes,\n"
                  "  %llu TCP connections\n",
             (unsigned long long)v->ldap_ops, (unsigned long long)v->ldap_conns,
             (unsigned long long)v->tls_hs, (unsigned long long)v->tcp_conns);
+    if (v->retries)
+        fprintf(out, "Retries: %llu connections retried a failed or unanswered one\n",
+                (unsigned long long)v->retries);
+    if (v->attempts_lost)
+        fprintf(out, "  (%llu TCP connections past the retry table's cap were not looked at)\n",
+                (unsigned long long)v->attempts_lost);
     if (!v->nstorms) {
         fprintf(out, "\nNo storm: the failures never rose clearly above their own baseline\n"
                      "(a storm needs at least 5 failures and a window well above the usual).\n");
@@ -247,6 +266,8 @@ static int render_json(const sat_storms_view *v, FILE *out)
     sat_json_u64(&j, "events", v->events);
     json_kinds(&j, v->kinds);
     sat_json_u64(&j, "deduplicated", v->deduped);
+    sat_json_u64(&j, "retries", v->retries);
+    sat_json_u64(&j, "retry_attempts_not_examined", v->attempts_lost);
     sat_json_u64(&j, "busiest_window_events", v->busiest_events);
     json_ts(&j, "busiest_window_ts", v->busiest_ts);
     sat_json_object(&j, "rows");
@@ -295,6 +316,8 @@ static int render_json(const sat_storms_view *v, FILE *out)
             sat_json_num(&j, "during", sg->during, 6);
             json_ts(&j, "onset_ts", sg->onset_ts);
             json_ts(&j, "back_ts", sg->back_ts);
+            if (g == SAT_SIG_HS_ANSWER_P90) /* +inf: null above, said here */
+                sat_json_bool(&j, "unanswered", isinf(sg->before) || isinf(sg->during));
             sat_json_end(&j);
         }
         sat_json_end(&j);
@@ -304,6 +327,8 @@ static int render_json(const sat_storms_view *v, FILE *out)
         sat_json_u64(&j, "conn_opens", st->conn_opens);
         sat_json_u64(&j, "full_handshakes", st->hs_full);
         sat_json_u64(&j, "handshakes", st->hs_total);
+        sat_json_u64(&j, "retries", st->retries);
+        sat_json_bool(&j, "ongoing", st->ongoing);
         sat_json_end(&j);
     }
     sat_json_end(&j);

@@ -411,6 +411,10 @@ enum sat_storm_kind {
     SAT_STORM_TLS_FAILED,     /* an alert ended the handshake */
     SAT_STORM_RST_CLIENT,     /* the client reset the connection */
     SAT_STORM_SYN_RETRY,      /* the client had to send its SYN again */
+    SAT_STORM_FIN_WAITING,    /* the client closed (FIN) with a request unanswered */
+    SAT_STORM_RETRIED,        /* the client gave up on a connection the server had not
+                                 answered and connected again within opts.retry_within
+                                 (counted on the connection given up) */
     SAT_STORM_KIND__COUNT
 };
 const char *sat_storm_kind_name(int k); /* "abandon", "time_limit", ... "syn_retry" */
@@ -423,6 +427,8 @@ enum sat_storm_signal {
     SAT_SIG_ETIME_P90,     /* seconds, nearest rank over a log histogram (+-12%) */
     SAT_SIG_WTIME_MEAN,    /* seconds (queue wait) */
     SAT_SIG_CONN_OPENS,    /* LDAP connections opened + TCP connections per window */
+    SAT_SIG_HS_ANSWER_P90, /* seconds from ClientHello to ServerHello, p90 (log histogram,
+                              +-12%); a ClientHello never answered counts as the longest */
     SAT_SIG__COUNT
 };
 const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */
@@ -430,6 +436,9 @@ const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */
 typedef struct sat_storms_opts {
     sat_dur_ns window;   /* 0 = 10 s; widened (doubling) past 4096 windows */
     size_t top_clients;  /* clients listed per storm, 0 = 5 */
+    sat_dur_ns retry_within; /* a new connection this soon after an unanswered one
+                                from the same client to the same server is its retry;
+                                0 = 3 s */
 } sat_storms_opts;
 
 /* The detector on a bare series of counts (one per window): fills up to
@@ -469,6 +478,8 @@ typedef struct sat_storm {
     double sustained_s;      /* how long they stayed high past it (0 if not) */
     uint64_t conn_opens;     /* during the storm: reconnect amplification */
     uint64_t hs_full, hs_total;
+    uint64_t retries;        /* connections that retried an unanswered one (captures) */
+    int ongoing;             /* still high in the last window of the input */
 } sat_storm;
 
 typedef struct sat_storms_view {
@@ -478,6 +489,9 @@ typedef struct sat_storms_view {
     uint64_t events;         /* all failures, deduplicated */
     uint64_t kinds[SAT_STORM_KIND__COUNT];
     uint64_t deduped;        /* rows folded into a failure already counted */
+    uint64_t retries;        /* connections that retried an unanswered one (captures) */
+    uint64_t attempts_lost;  /* TCP connections past the retry table's cap: not
+                                looked at for retries */
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns; /* rows seen */
     const sat_storm *storms; size_t nstorms;
     uint64_t busiest_events; /* the window with the most failures, storm or not */

@@ -256,7 +256,11 @@ enum sat_tcp_conn_flags {
     SAT_TCPF_TLS = 1 << 2,        /* TLS records seen (by content, any port) */
     SAT_TCPF_LDAP = 1 << 3,       /* LDAP messages seen */
     SAT_TCPF_TRUNCATED = 1 << 4,  /* payload missing (snaplen or lost segments) */
-    SAT_TCPF_IPV6 = 1 << 5
+    SAT_TCPF_IPV6 = 1 << 5,
+    SAT_TCPF_CLIENT_LEFT_WAITING = 1 << 6 /* the client closed first (FIN) or reset
+                                     while a request of its was unanswered (the
+                                     dissector's view, else: its last payload
+                                     came after the server's last) */
 };
 
 typedef struct sat_tcp_conn {

@@ -96,6 +96,10 @@ typedef struct sat_stream_dissector {
      * afterwards answers a client that has gone: a ServerHello after the
      * client's FIN does not complete a handshake the client abandoned. */
     int (*closed)(void *st, int dir, sat_ts_ns ts);
+    /* Optional (NULL: the flow table's byte rule decides): the client is
+     * closing or resetting; does it leave a request the server has not
+     * answered? 1 yes, 0 no, -1 cannot tell (the byte rule decides). */
+    int (*awaiting)(void *st);
 } sat_stream_dissector;
 
 /* NULL-terminated registry (parse/stream_registry.c). */

@@ -3,7 +3,10 @@
  * alarms on steady Poisson series (fixed seeds) and its delay on a doubling
  * and on a dozen failures against a baseline of zero; the deduplication rules
  * of issue 4 (ABANDON + A1 close of the same connection, incomplete handshake
- * + the client's RST of the same flow are one failure each, in either order);
+ * + the client's RST of the same flow are one failure each, in either order;
+ * a client's FIN with its request unanswered; the retry rule, also across a
+ * merge); a frozen TLS server named as the trigger by its handshake answer
+ * time, with and without failures that outlive it;
  * a storm found from rows with its clients, kinds and trigger.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
@@ -188,7 +191,7 @@ static void test_dedup_wire(void)
         c.source = 0;
         c.flow = 3;
         c.end = SAT_TCP_END_RST_CLIENT;
-        c.flags = SAT_TCPF_SYNACK | SAT_TCPF_TLS;
+        c.flags = SAT_TCPF_SYNACK | SAT_TCPF_TLS | SAT_TCPF_CLIENT_LEFT_WAITING;
         c.client_ip = sat_str_cstr("10.0.0.9");
         if (order == 0) {
             k.on_tls_hs(k.ctx, &h);
@@ -199,12 +202,181 @@ static void test_dedup_wire(void)
         }
         c.flow = 4; /* another connection's RST: a failure of its own */
         k.on_tcp_conn(k.ctx, &c);
+        c.flow = 5; /* a RST of a connection the client was done with: none */
+        c.flags = SAT_TCPF_SYNACK | SAT_TCPF_TLS;
+        k.on_tcp_conn(k.ctx, &c);
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
         const sat_storms_view *v = sat_storms_get_view(s);
         CHECK_EQ_INT(v->events, 2);
         CHECK_EQ_INT(v->kinds[SAT_STORM_TLS_INCOMPLETE], 1);
         CHECK_EQ_INT(v->kinds[SAT_STORM_RST_CLIENT], 1);
         CHECK_EQ_INT(v->deduped, 1);
+        sat_storms_free(s);
+    }
+}
+
+static sat_tcp_conn tcp_row(sat_ts_ns syn, sat_ts_ns end, uint32_t flow, const char *client,
+                            int how, uint64_t c2s, uint64_t s2c)
+{
+    sat_tcp_conn c;
+    memset(&c, 0, sizeof c);
+    c.syn_ts = syn;
+    c.end_ts = end;
+    c.flow = flow;
+    c.client_ip = sat_str_cstr(client);
+    c.server_ip = sat_str_cstr("10.9.9.9");
+    c.server_port = 636;
+    c.end = (uint8_t)how;
+    c.flags = SAT_TCPF_SYNACK;
+    c.bytes_c2s = c2s;
+    c.bytes_s2c = s2c;
+    return c;
+}
+
+/* A client that closes with its request unanswered is one failure; with
+ * the TLS handshake it gave up on, still one (the more specific kind). */
+static void test_fin_waiting(void)
+{
+    sat_storms *s = sat_storms_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_storms_sink(s);
+    sat_tcp_conn c = tcp_row(T0, T0 + 2 * S, 1, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 50, 0);
+    c.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
+    k.on_tcp_conn(k.ctx, &c);
+    c.flow = 2; /* the same, with the handshake row after it */
+    k.on_tcp_conn(k.ctx, &c);
+    sat_tls_hs h;
+    memset(&h, 0, sizeof h);
+    h.ts = T0;
+    h.flow = 2;
+    h.outcome = SAT_TLS_INCOMPLETE;
+    h.client_ip = sat_str_cstr("10.0.0.1");
+    k.on_tls_hs(k.ctx, &h);
+    c.flow = 3; /* a plain close: no failure */
+    c.flags = SAT_TCPF_SYNACK;
+    c.bytes_s2c = 10;
+    k.on_tcp_conn(k.ctx, &c);
+    CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(s);
+    CHECK_EQ_INT(v->events, 2);
+    CHECK_EQ_INT(v->kinds[SAT_STORM_FIN_WAITING], 1);
+    CHECK_EQ_INT(v->kinds[SAT_STORM_TLS_INCOMPLETE], 1);
+    CHECK_EQ_INT(v->deduped, 1);
+    sat_storms_free(s);
+}
+
+/* The retry rule, in one analyzer and split across two that merge. */
+static void feed_retries(sat_storms *a, sat_storms *b)
+{
+    sat_event_sink ka = sat_storms_sink(a), kb = sat_storms_sink(b);
+    /* A: unanswered (bytes out, none back), retried 0.5 s after it ended */
+    sat_tcp_conn c = tcp_row(T0, T0 + 2 * S, 1, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 80, 0);
+    ka.on_tcp_conn(ka.ctx, &c);
+    c = tcp_row(T0 + 2 * S + S / 2, T0 + 3 * S, 2, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 80, 900);
+    kb.on_tcp_conn(kb.ctx, &c);
+    /* A again: answered, then a new connection at once: not a retry */
+    c = tcp_row(T0 + 10 * S, T0 + 11 * S, 3, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 80, 900);
+    ka.on_tcp_conn(ka.ctx, &c);
+    c = tcp_row(T0 + 11 * S, T0 + 12 * S, 4, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 80, 900);
+    kb.on_tcp_conn(kb.ctx, &c);
+    /* B: unanswered, next connection 10 s later: too late to be its retry */
+    c = tcp_row(T0, T0 + S, 5, "10.0.0.2", SAT_TCP_END_FIN_CLIENT, 80, 0);
+    ka.on_tcp_conn(ka.ctx, &c);
+    c = tcp_row(T0 + 11 * S, T0 + 12 * S, 6, "10.0.0.2", SAT_TCP_END_FIN_CLIENT, 80, 900);
+    kb.on_tcp_conn(kb.ctx, &c);
+    /* C: a handshake given up (a failure already), retried: counted as a
+     * retry, not as a second failure */
+    c = tcp_row(T0, T0 + 2 * S, 7, "10.0.0.3", SAT_TCP_END_RST_CLIENT, 250, 0);
+    c.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
+    ka.on_tcp_conn(ka.ctx, &c);
+    c = tcp_row(T0 + 2 * S, T0 + 3 * S, 8, "10.0.0.3", SAT_TCP_END_FIN_CLIENT, 250, 900);
+    kb.on_tcp_conn(kb.ctx, &c);
+    /* D: a probe that connects and leaves without a byte: not unanswered */
+    c = tcp_row(T0, T0 + S / 10, 9, "10.0.0.4", SAT_TCP_END_FIN_CLIENT, 0, 0);
+    ka.on_tcp_conn(ka.ctx, &c);
+    c = tcp_row(T0 + S, T0 + S + S / 10, 10, "10.0.0.4", SAT_TCP_END_FIN_CLIENT, 0, 0);
+    kb.on_tcp_conn(kb.ctx, &c);
+}
+
+static void check_retries(const sat_storms_view *v)
+{
+    CHECK_EQ_INT(v->retries, 2);
+    CHECK_EQ_INT(v->events, 2);
+    CHECK_EQ_INT(v->kinds[SAT_STORM_RETRIED], 1);
+    CHECK_EQ_INT(v->kinds[SAT_STORM_RST_CLIENT], 1);
+}
+
+static void test_retries(void)
+{
+    sat_storms *s = sat_storms_create(NULL);
+    sat_storms *a = sat_storms_create(NULL), *b = sat_storms_create(NULL);
+    CHECK(s && a && b);
+    if (s && a && b) {
+        feed_retries(s, s);
+        CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+        check_retries(sat_storms_get_view(s));
+        feed_retries(a, b);
+        CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
+        CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
+        check_retries(sat_storms_get_view(a));
+        CHECK_EQ_INT(sat_storms_finish(a), SAT_OK); /* a second finish counts nothing twice */
+        check_retries(sat_storms_get_view(a));
+    }
+    sat_storms_free(s);
+    sat_storms_free(a);
+    sat_storms_free(b);
+}
+
+/* A TLS server that stops answering for 60 s: its handshake answer time
+ * names the trigger (no cause rose) and comes back with it: not sustained.
+ * With clients that keep failing 2 minutes after it answers again: sustained. */
+static void feed_frozen(sat_storms *s, int keep_failing)
+{
+    sat_event_sink k = sat_storms_sink(s);
+    uint32_t flow = 1;
+    for (int t = 0; t < 600; t++) { /* 10 min, a handshake a second */
+        int frozen = t >= 300 && t < 360;
+        sat_tls_hs h;
+        memset(&h, 0, sizeof h);
+        h.ts = T0 + t * S;
+        h.flow = flow++;
+        h.client_ip = sat_str_cstr(t % 2 ? "10.0.0.1" : "10.0.0.2");
+        h.outcome = frozen ? SAT_TLS_INCOMPLETE : t % 4 ? SAT_TLS_RESUMED : SAT_TLS_FULL;
+        h.server_hello_ts = frozen ? 0 : h.ts + S / 1000;
+        k.on_tls_hs(k.ctx, &h);
+        if (keep_failing && t >= 360 && t < 480) { /* clients resetting: not the server */
+            sat_tcp_conn c = tcp_row(T0 + t * S, T0 + t * S + S / 2, flow++, "10.0.0.3",
+                                     SAT_TCP_END_RST_CLIENT, 200, 100);
+            c.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
+            k.on_tcp_conn(k.ctx, &c);
+        }
+    }
+}
+
+static void test_frozen_server_trigger(void)
+{
+    for (int keep = 0; keep < 2; keep++) {
+        sat_storms *s = sat_storms_create(NULL);
+        CHECK(s != NULL);
+        if (!s)
+            return;
+        feed_frozen(s, keep);
+        CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+        const sat_storms_view *v = sat_storms_get_view(s);
+        CHECK_EQ_INT(v->nstorms, 1);
+        if (v->nstorms == 1) {
+            const sat_storm *st = &v->storms[0];
+            CHECK_EQ_INT(st->start_ts, T0 + 300 * S);
+            CHECK_EQ_INT(st->end_ts, T0 + (keep ? 480 : 360) * S);
+            CHECK_EQ_INT(st->trigger, SAT_SIG_HS_ANSWER_P90);
+            CHECK(isinf(st->sig[SAT_SIG_HS_ANSWER_P90].before));
+            CHECK_EQ_INT(st->sig[SAT_SIG_HS_ANSWER_P90].onset_ts, T0 + 300 * S);
+            CHECK_EQ_INT(st->sig[SAT_SIG_HS_ANSWER_P90].back_ts, T0 + 360 * S);
+            CHECK_EQ_INT(st->sustained, keep);
+            CHECK(!st->ongoing);
+        }
         sat_storms_free(s);
     }
 }
@@ -369,6 +541,9 @@ int main(void)
     test_dozen_against_zero();
     test_dedup_ldap();
     test_dedup_wire();
+    test_fin_waiting();
+    test_retries();
+    test_frozen_server_trigger();
     test_storm_from_rows();
     test_metastable_and_merge();
     test_widening();

@@ -198,6 +198,7 @@ static void test_handshake_fin(void)
     CHECK(!(r->flags & SAT_TCPF_NO_SYN));
     CHECK_EQ_INT(r->retrans, 0);
     CHECK_EQ_INT(r->last_c2s_to_end, MS(3));
+    CHECK(!(r->flags & SAT_TCPF_CLIENT_LEFT_WAITING)); /* answered before the FIN */
     CHECK_EQ_INT(nrec, 1);
     CHECK_EQ_INT(last_rec[0]->len[0], 9);
     CHECK(memcmp(last_rec[0]->buf[0], "REC:hello", 9) == 0);
@@ -246,6 +247,44 @@ static void test_rst_and_syn_retrans(void)
     sat_flow_finish(t, S(12));
     CHECK_EQ_INT(nrows, 1);
     CHECK_EQ_INT(rows[0].end, SAT_TCP_END_RST_CLIENT);
+    sat_flow_table_free(t);
+}
+
+/* The client closes or resets while its request is unanswered (the byte rule:
+ * the recording dissector has no opinion); a late answer changes nothing;
+ * a server that closes first is not a client leaving. */
+static void test_client_left_waiting(void)
+{
+    sat_flow_table *t = table(0, 0);
+    uint32_t c = 1000, s = 5000;
+    pkt(t, MS(0), 1, 40010, c, 0, SYN, NULL);
+    pkt(t, MS(1), 0, 40010, s, c + 1, SYN | ACK, NULL);
+    pkt(t, MS(2), 1, 40010, c + 1, s + 1, ACK, NULL);
+    pkt(t, MS(3), 1, 40010, c + 1, s + 1, PA, "REC:request");
+    pkt(t, S(2), 1, 40010, c + 12, s + 1, FIN | ACK, NULL); /* gave up after 2 s */
+    pkt(t, S(3), 0, 40010, s + 1, c + 13, PA, "late");      /* the answer, too late */
+    pkt(t, S(3) + 1, 1, 40010, c + 13, 0, RST, NULL);
+    /* answered, then a second request and a RST without waiting for it */
+    pkt(t, S(4), 1, 40011, c, 0, SYN, NULL);
+    pkt(t, S(4) + 1, 0, 40011, s, c + 1, SYN | ACK, NULL);
+    pkt(t, S(4) + 2, 1, 40011, c + 1, s + 1, PA, "REC:a");
+    pkt(t, S(4) + 3, 0, 40011, s + 1, c + 6, PA, "b");
+    pkt(t, S(4) + 4, 1, 40011, c + 6, s + 2, PA, "c");
+    pkt(t, S(4) + 5, 1, 40011, c + 7, s + 2, RST, NULL);
+    /* the server closes first: not the client leaving */
+    pkt(t, S(5), 1, 40012, c, 0, SYN, NULL);
+    pkt(t, S(5) + 1, 0, 40012, s, c + 1, SYN | ACK, NULL);
+    pkt(t, S(5) + 2, 1, 40012, c + 1, s + 1, PA, "REC:x");
+    pkt(t, S(5) + 3, 0, 40012, s + 1, c + 6, FIN | ACK, NULL);
+    pkt(t, S(5) + 4, 1, 40012, c + 6, s + 2, FIN | ACK, NULL);
+    sat_flow_finish(t, S(6));
+    CHECK_EQ_INT(nrows, 3);
+    CHECK_EQ_INT(rows[0].end, SAT_TCP_END_RST_CLIENT); /* its kernel's RST to "late" */
+    CHECK(rows[0].flags & SAT_TCPF_CLIENT_LEFT_WAITING);
+    CHECK_EQ_INT(rows[1].end, SAT_TCP_END_RST_CLIENT);
+    CHECK(rows[1].flags & SAT_TCPF_CLIENT_LEFT_WAITING);
+    CHECK_EQ_INT(rows[2].end, SAT_TCP_END_FIN_SERVER);
+    CHECK(!(rows[2].flags & SAT_TCPF_CLIENT_LEFT_WAITING));
     sat_flow_table_free(t);
 }
 
@@ -461,6 +500,7 @@ int main(void)
 {
     test_handshake_fin();
     test_rst_and_syn_retrans();
+    test_client_left_waiting();
     test_out_of_order();
     test_holes();
     test_mid_stream_and_wrap();
