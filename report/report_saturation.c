@@ -197,19 +197,22 @@ static void print_whatif(const sat_saturation_view *v, FILE *out)
                 k, l, x);
     }
     if (isfinite(v->whatif_lambda)) {
-        char now[32], then[32], x[32], xm[32], hp[32], l[32];
+        char now[32], then[32], x[32], xm[32], hp[32], l[32], ch[48] = "";
         num(now, sizeof now, 100 * v->resumed_share, 1);
         num(then, sizeof then, 100 * v->whatif_share, 1);
         num(x, sizeof x, v->whatif_x_max, 1);
         num(xm, sizeof xm, isfinite(u->x_max) ? u->x_max : u->x_ceiling, 1);
         num(hp, sizeof hp, v->hs_per_op, 3);
         num(l, sizeof l, v->whatif_lambda, 2);
+        double base = isfinite(u->x_max) ? u->x_max : u->x_ceiling;
+        if (isfinite(v->whatif_x_max) && base > 0)
+            snprintf(ch, sizeof ch, ", %+.2f%%", 100.0 * (v->whatif_x_max / base - 1.0));
         fprintf(out,
                 "\nWhat if the resumed share of TLS handshakes went from %s%% to %s%%:\n"
-                "  lambda %s ops/s, peak %s ops/s (now %s). %s handshakes per operation,\n"
+                "  lambda %s ops/s, peak %s ops/s (now %s%s). %s handshakes per operation,\n"
                 "  full %.0f us and resumed %.0f us of server CPU each, added to an\n"
                 "  operation's service time (first order).\n",
-                now, then, l, x, xm, hp, v->full_cost_us, v->resumed_cost_us);
+                now, then, l, x, xm, ch, hp, v->full_cost_us, v->resumed_cost_us);
     }
 }
 
