@@ -14,7 +14,8 @@ cd "$(dirname "$0")"
 # tools: compressors for tests, GNU time for bench/.
 PACKAGES=(build-essential clang cmake pkg-config
           libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev libpcap-dev
-          zstd gzip bzip2 xz-utils time tcpdump)
+          libdw-dev libelf-dev
+          zstd gzip bzip2 xz-utils time tcpdump elfutils)
 # Only to remake fixtures (not needed by the build or the tests):
 #   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh)
 

@@ -157,6 +157,52 @@ static const sat_column_def tls_cols[] = {
 static const int64_t tls_absent[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                      0, 0, 0, 0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT};
 
+static const sat_column_def crash_cols[] = {
+    COL(sat_crash, ts, SAT_COL_TS),
+    COL(sat_crash, source, SAT_COL_I32),
+    COL(sat_crash, crash, SAT_COL_I32),
+    COL(sat_crash, host, SAT_COL_STR),
+    COL(sat_crash, pid, SAT_COL_I32),
+    COL(sat_crash, uid, SAT_COL_I32),
+    COL(sat_crash, exe, SAT_COL_STR),
+    COL(sat_crash, command, SAT_COL_STR),
+    COL(sat_crash, build_id, SAT_COL_STR),
+    COL(sat_crash, signal, SAT_COL_I32),
+    COL(sat_crash, si_code, SAT_COL_I32),
+    COL(sat_crash, fault_addr, SAT_COL_I64),
+    COL(sat_crash, orig_signal, SAT_COL_I32),
+    COL(sat_crash, orig_fault_addr, SAT_COL_I64),
+    COL(sat_crash, threads, SAT_COL_I32),
+    COL(sat_crash, crashing_tid, SAT_COL_I32),
+    COL(sat_crash, origin, SAT_COL_U8),
+    COL(sat_crash, arch, SAT_COL_U8),
+    COL(sat_crash, flags, SAT_COL_U16),
+    COL(sat_crash, fingerprint, SAT_COL_STR),
+    COL(sat_crash, build_key, SAT_COL_STR),
+    COL(sat_crash, missing, SAT_COL_STR),
+};
+static const int64_t crash_absent[] = {0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT, 0, 0, 0,
+                                       SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT,
+                                       SAT_ABSENT, 0, SAT_ABSENT, 0, 0, 0, 0, 0, 0};
+
+static const sat_column_def frame_cols[] = {
+    COL(sat_frame, source, SAT_COL_I32),
+    COL(sat_frame, crash, SAT_COL_I32),
+    COL(sat_frame, thread, SAT_COL_I32),
+    COL(sat_frame, depth, SAT_COL_I32),
+    COL(sat_frame, pc, SAT_COL_I64),
+    COL(sat_frame, module, SAT_COL_STR),
+    COL(sat_frame, build_id, SAT_COL_STR),
+    COL(sat_frame, offset, SAT_COL_I64),
+    COL(sat_frame, function, SAT_COL_STR),
+    COL(sat_frame, fn_offset, SAT_COL_I64),
+    COL(sat_frame, file, SAT_COL_STR),
+    COL(sat_frame, line, SAT_COL_I32),
+    COL(sat_frame, flags, SAT_COL_U8),
+};
+static const int64_t frame_absent[] = {0, 0, 0, 0, SAT_ABSENT, 0, 0, SAT_ABSENT, 0,
+                                       SAT_ABSENT, 0, SAT_ABSENT, 0};
+
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 _Static_assert(NCOLS(source_cols) == NCOLS(source_absent), "source absent");
 _Static_assert(NCOLS(reject_cols) == NCOLS(reject_absent), "reject absent");
@@ -164,6 +210,8 @@ _Static_assert(NCOLS(op_cols) == NCOLS(op_absent), "op absent");
 _Static_assert(NCOLS(conn_cols) == NCOLS(conn_absent), "conn absent");
 _Static_assert(NCOLS(tcp_cols) == NCOLS(tcp_absent), "tcp absent");
 _Static_assert(NCOLS(tls_cols) == NCOLS(tls_absent), "tls absent");
+_Static_assert(NCOLS(crash_cols) == NCOLS(crash_absent), "crash absent");
+_Static_assert(NCOLS(frame_cols) == NCOLS(frame_absent), "frame absent");
 _Static_assert(NCOLS(op_cols) <= SAT_MAX_COLS_TABLE, "writer column bound");
 
 static const sat_table_def tables[SAT_TABLE__COUNT] = {
@@ -178,9 +226,12 @@ static const sat_table_def tables[SAT_TABLE__COUNT] = {
     {"tcp_conn", SAT_TABLE_TCP_CONN, sizeof(sat_tcp_conn), "syn_ts", tcp_cols,
      NCOLS(tcp_cols)},
     {"tls_hs", SAT_TABLE_TLS_HS, sizeof(sat_tls_hs), "ts", tls_cols, NCOLS(tls_cols)},
+    {"crash", SAT_TABLE_CRASH, sizeof(sat_crash), "ts", crash_cols, NCOLS(crash_cols)},
+    {"frame", SAT_TABLE_FRAME, sizeof(sat_frame), NULL, frame_cols, NCOLS(frame_cols)},
 };
 static const int64_t *const absents[SAT_TABLE__COUNT] = {
-    source_absent, reject_absent, op_absent, conn_absent, tcp_absent, tls_absent};
+    source_absent, reject_absent, op_absent, conn_absent, tcp_absent, tls_absent,
+    crash_absent, frame_absent};
 
 const sat_table_def *sat_table_get(int table_id)
 {

@@ -32,7 +32,9 @@ enum sat_table {
     SAT_TABLE_LDAP_CONN = 3,
     SAT_TABLE_TCP_CONN = 4,
     SAT_TABLE_TLS_HS = 5,
-    /* later issues: http_req, crash, frame, monitor */
+    SAT_TABLE_CRASH = 6,
+    SAT_TABLE_FRAME = 7,
+    /* later issues: http_req, monitor */
     SAT_TABLE__COUNT
 };
 
@@ -335,6 +337,80 @@ typedef struct sat_tls_hs {
     sat_dur_ns duration;     /* ClientHello -> done_ts, SAT_ABSENT if not both */
 } sat_tls_hs;
 
+/* ---- crash: one crash, from a core file or a backtrace written in a log -------
+ * Core files are read for facts only: no byte of process memory is kept
+ * (registers are not rows; strings are the command, its arguments, paths and
+ * symbol names). The frames of every thread are frame rows with the same
+ * (source, crash). */
+enum sat_crash_origin {
+    SAT_CRASH_CORE = 1,      /* an ELF core file */
+    SAT_CRASH_TEXT_CEPH,     /* "*** Caught signal (...) **" block in a log */
+    SAT_CRASH_TEXT_GLIBC,    /* backtrace_symbols() lines: "./prog(+0x11be)[0x...]" */
+    SAT_CRASH_TEXT_GDB,      /* gdb "bt" / "thread apply all bt" output */
+    SAT_CRASH_ORIGIN__COUNT
+};
+enum sat_crash_arch { SAT_ARCH_UNKNOWN = 0, SAT_ARCH_X86_64, SAT_ARCH_AARCH64, SAT_ARCH_I386 };
+enum sat_crash_flags {
+    SAT_CRASHF_TRUNCATED = 1 << 0,   /* the core ends early: facts are partial */
+    SAT_CRASHF_NO_EXE = 1 << 1,      /* the executable was not found: no names */
+    SAT_CRASHF_NO_SYMBOLS = 1 << 2,  /* found, stripped, no debug file: module+offset */
+    SAT_CRASHF_HANDLER = 1 << 3,     /* the signal went through a handler (e.g. one that
+                                        logs and aborts): orig_* hold the first fault */
+    SAT_CRASHF_GDB_CORE = 1 << 4,    /* written by gdb (generate-core-file), not the kernel */
+    SAT_CRASHF_UNWIND_CUT = 1 << 5   /* the crashing thread's unwind stopped on an error */
+};
+
+typedef struct sat_crash {
+    sat_ts_ns ts;            /* when: the log line's time; for a core, its file's
+                                modification time (a core holds no clock); 0 unknown */
+    uint32_t source;         /* sat_source.id */
+    uint32_t crash;          /* number within the source, from 1; frame rows carry it */
+    sat_str host;            /* SAT_STR_NONE if unknown */
+    int32_t pid;             /* SAT_ABSENT if unknown */
+    int32_t uid;             /* SAT_ABSENT if unknown */
+    sat_str exe;             /* executable path (NT_FILE / AT_EXECFN / the log) */
+    sat_str command;         /* NT_PRPSINFO pr_fname and pr_psargs: "ns-slapd -D ..." */
+    sat_str build_id;        /* hex GNU build-id of the executable, SAT_STR_NONE */
+    int32_t signal;          /* number, SAT_ABSENT if unknown */
+    int32_t si_code;         /* NT_SIGINFO, SAT_ABSENT if unknown */
+    int64_t fault_addr;      /* si_addr for SIGSEGV/SIGBUS/SIGILL/SIGFPE, SAT_ABSENT */
+    int32_t orig_signal;     /* SAT_CRASHF_HANDLER: the fault that entered the handler */
+    int64_t orig_fault_addr;
+    int32_t threads;         /* threads in the process (core) or in the text */
+    int32_t crashing_tid;    /* the first NT_PRSTATUS; SAT_ABSENT if unknown */
+    uint8_t origin;          /* enum sat_crash_origin */
+    uint8_t arch;            /* enum sat_crash_arch */
+    uint16_t flags;          /* enum sat_crash_flags */
+    sat_str fingerprint;     /* grouping key: the top meaningful frames of the crashing
+                                thread, module-relative ("libfoo.so:fn|prog:main"), hex
+                                hash form "fp:0123456789abcdef" */
+    sat_str build_key;       /* exact-build key: build-id + crashing pcs' offsets */
+    sat_str missing;         /* what was missing ("executable", "debuginfo of libc.so.6"),
+                                SAT_STR_NONE if nothing */
+} sat_crash;
+
+/* ---- frame: one stack frame of one thread of a crash ------------------------- */
+enum sat_frame_flags {
+    SAT_FRAMEF_SIGNAL = 1 << 0,   /* the kernel's signal trampoline frame */
+    SAT_FRAMEF_INEXACT = 1 << 1,  /* pc is a return address (not the faulting pc): for
+                                     lookups pc - 1 was used */
+    SAT_FRAMEF_FP = 1 << 2        /* found by the frame-pointer fallback, not CFI */
+};
+typedef struct sat_frame {
+    uint32_t source, crash;  /* as in the crash row */
+    int32_t thread;          /* tid (cores), thread number (gdb text), 0 if one thread */
+    int32_t depth;           /* 0 = innermost */
+    int64_t pc;              /* SAT_ABSENT if the text gave none */
+    sat_str module;          /* basename of the module ("libc.so.6"), SAT_STR_NONE */
+    sat_str build_id;        /* hex, SAT_STR_NONE */
+    int64_t offset;          /* pc - module load address, SAT_ABSENT if unknown */
+    sat_str function;        /* demangled; SAT_STR_NONE if unknown */
+    int64_t fn_offset;       /* pc - function start, SAT_ABSENT */
+    sat_str file;            /* source file, SAT_STR_NONE */
+    int32_t line;            /* SAT_ABSENT */
+    uint8_t flags;           /* enum sat_frame_flags */
+} sat_frame;
+
 /* ---- sink ---------------------------------------------------------------------
  * A consumer of events. Any callback may be NULL (that table is not wanted).
  * A callback returns SAT_OK, or a negative status that the producer forwards
@@ -347,6 +423,10 @@ typedef struct sat_event_sink {
     int (*on_ldap_conn)(void *ctx, const sat_ldap_conn *c);
     int (*on_tcp_conn)(void *ctx, const sat_tcp_conn *c);
     int (*on_tls_hs)(void *ctx, const sat_tls_hs *h);
+    /* a producer emits the frames of a crash before its crash row; a trace may
+     * deliver the two tables in any order: consumers join on (source, crash) */
+    int (*on_crash)(void *ctx, const sat_crash *c);
+    int (*on_frame)(void *ctx, const sat_frame *f);
 } sat_event_sink;
 
 /* Hand one row of table `t` to the matching callback. */
@@ -365,6 +445,10 @@ static inline int sat_sink_emit(const sat_event_sink *s, int t, const void *row)
         return s->on_tcp_conn ? s->on_tcp_conn(s->ctx, (const sat_tcp_conn *)row) : 0;
     case SAT_TABLE_TLS_HS:
         return s->on_tls_hs ? s->on_tls_hs(s->ctx, (const sat_tls_hs *)row) : 0;
+    case SAT_TABLE_CRASH:
+        return s->on_crash ? s->on_crash(s->ctx, (const sat_crash *)row) : 0;
+    case SAT_TABLE_FRAME:
+        return s->on_frame ? s->on_frame(s->ctx, (const sat_frame *)row) : 0;
     default:
         return SAT_E_USAGE;
     }
