@@ -178,12 +178,13 @@ static const sat_column_def crash_cols[] = {
     COL(sat_crash, arch, SAT_COL_U8),
     COL(sat_crash, flags, SAT_COL_U16),
     COL(sat_crash, fingerprint, SAT_COL_STR),
+    COL(sat_crash, signature, SAT_COL_STR),
     COL(sat_crash, build_key, SAT_COL_STR),
     COL(sat_crash, missing, SAT_COL_STR),
 };
 static const int64_t crash_absent[] = {0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT, 0, 0, 0,
                                        SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT,
-                                       SAT_ABSENT, 0, SAT_ABSENT, 0, 0, 0, 0, 0, 0};
+                                       SAT_ABSENT, 0, SAT_ABSENT, 0, 0, 0, 0, 0, 0, 0};
 
 static const sat_column_def frame_cols[] = {
     COL(sat_frame, source, SAT_COL_I32),

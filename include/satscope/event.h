@@ -381,10 +381,11 @@ typedef struct sat_crash {
     uint8_t origin;          /* enum sat_crash_origin */
     uint8_t arch;            /* enum sat_crash_arch */
     uint16_t flags;          /* enum sat_crash_flags */
-    sat_str fingerprint;     /* grouping key: the top meaningful frames of the crashing
-                                thread, module-relative ("libfoo.so:fn|prog:main"), hex
-                                hash form "fp:0123456789abcdef" */
-    sat_str build_key;       /* exact-build key: build-id + crashing pcs' offsets */
+    sat_str fingerprint;     /* grouping key "fp:0123456789abcdef": the hash of the
+                                signature (include/satscope/crash.h) */
+    sat_str signature;       /* the top meaningful frames of the crashing thread,
+                                module-relative: "libfoo.so:fn|prog:main" */
+    sat_str build_key;       /* exact-build key "bk:...": build-id + those frames' offsets */
     sat_str missing;         /* what was missing ("executable", "debuginfo of libc.so.6"),
                                 SAT_STR_NONE if nothing */
 } sat_crash;
