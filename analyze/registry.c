@@ -64,11 +64,28 @@ static const sat_analyzer sat_analyzer_storms = {
     "storms", "timeout storms: client failures above their baseline, and what caused them",
     st_create, st_sink, st_finish, st_merge, st_free};
 
+static void *cr_create(const void *opts)
+{
+    return sat_crashes_create((const sat_crashes_opts *)opts);
+}
+static sat_event_sink cr_sink(void *a) { return sat_crashes_sink((sat_crashes *)a); }
+static int cr_finish(void *a) { return sat_crashes_finish((sat_crashes *)a); }
+static int cr_merge(void *into, const void *from)
+{
+    return sat_crashes_merge((sat_crashes *)into, (const sat_crashes *)from);
+}
+static void cr_free(void *a) { sat_crashes_free((sat_crashes *)a); }
+
+static const sat_analyzer sat_analyzer_crashes = {
+    "crashes", "crashes from core files and logged backtraces: where, grouped, and the load before",
+    cr_create, cr_sink, cr_finish, cr_merge, cr_free};
+
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,
     &sat_analyzer_handshakes,
     &sat_analyzer_saturation,
     &sat_analyzer_storms,
+    &sat_analyzer_crashes,
 };
 
 const sat_analyzer *const *sat_analyzer_list(size_t *n)

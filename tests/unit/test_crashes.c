@@ -1,0 +1,247 @@
+/*
+ * test_crashes.c - the crashes analyzer (analyze/crashes.c) on rows made
+ * here: crash and frame rows joined whatever their order (frames first as a
+ * collector sends them, the crash first as a trace may), threads grouped by
+ * identical stacks with the crashing one first, crashes grouped by
+ * fingerprint with their builds counted, the load and the storm of the
+ * minute before a crash, a merge of two halves equal to one analyzer, and
+ * the JSON keys of the issue.
+ */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <stdlib.h>
+
+#include "check.h"
+#include "satscope/analyze.h"
+#include "satscope/report.h"
+
+#define S ((sat_ts_ns)1000000000)
+static const sat_ts_ns T0 = 1749400000 * S;
+
+static sat_frame frame(uint32_t crash, int32_t tid, int depth, const char *mod, const char *fn,
+                       int64_t off)
+{
+    sat_frame f;
+    memset(&f, 0, sizeof f);
+    f.source = 0;
+    f.crash = crash;
+    f.thread = tid;
+    f.depth = depth;
+    f.pc = 0x7f0000000000 + off;
+    f.module = sat_str_cstr(mod);
+    f.function = fn ? sat_str_cstr(fn) : SAT_STR_NONE;
+    f.offset = off;
+    f.fn_offset = SAT_ABSENT;
+    f.file = SAT_STR_NONE;
+    f.line = SAT_ABSENT;
+    return f;
+}
+
+static sat_crash crash_row(uint32_t crash, sat_ts_ns ts, const char *fp, const char *bk)
+{
+    sat_crash c;
+    memset(&c, 0, sizeof c);
+    c.ts = ts;
+    c.crash = crash;
+    c.pid = 4242;
+    c.uid = SAT_ABSENT;
+    c.exe = sat_str_cstr("/usr/sbin/ns-slapd");
+    c.signal = 11;
+    c.si_code = 1;
+    c.fault_addr = 0;
+    c.orig_signal = SAT_ABSENT;
+    c.orig_fault_addr = SAT_ABSENT;
+    c.threads = 10;
+    c.crashing_tid = 101;
+    c.origin = SAT_CRASH_CORE;
+    c.arch = SAT_ARCH_X86_64;
+    c.fingerprint = sat_str_cstr(fp);
+    c.signature = sat_str_cstr("libback-ldbm.so:parse_entry|ns-slapd:search");
+    c.build_key = sat_str_cstr(bk);
+    return c;
+}
+
+/* A crash whose process had 10 threads: the crashing one, 8 idle workers
+ * and a listener. */
+static void send_frames(const sat_event_sink *k, uint32_t crash)
+{
+    sat_frame f;
+    for (int32_t t = 100; t < 110; t++) {
+        if (t == 101) {
+            f = frame(crash, t, 0, "libback-ldbm.so", "parse_entry", 0x1234);
+            k->on_frame(k->ctx, &f);
+            f = frame(crash, t, 1, "ns-slapd", "search", 0x2000);
+            k->on_frame(k->ctx, &f);
+            f = frame(crash, t, 2, "libc.so.6", "start_thread", 0x89000);
+            k->on_frame(k->ctx, &f);
+        } else if (t == 100) {
+            f = frame(crash, t, 0, "libc.so.6", "epoll_wait", 0x100);
+            k->on_frame(k->ctx, &f);
+            f = frame(crash, t, 1, "ns-slapd", "listener", 0x300);
+            k->on_frame(k->ctx, &f);
+        } else {
+            f = frame(crash, t, 0, "libc.so.6", "pthread_cond_wait", 0x200);
+            k->on_frame(k->ctx, &f);
+            f = frame(crash, t, 1, "ns-slapd", "worker_wait", 0x400 + 0 * t);
+            k->on_frame(k->ctx, &f);
+        }
+    }
+}
+
+static sat_ldap_op op(sat_ts_ns ts, int type)
+{
+    sat_ldap_op o;
+    memset(&o, 0, sizeof o);
+    o.ts_ns = ts;
+    o.result_ts_ns = ts;
+    o.conn = 1 + ts % 1000;
+    o.type = (uint8_t)type;
+    o.etime = S / 100;
+    o.wtime = SAT_ABSENT;
+    o.optime = SAT_ABSENT;
+    o.client_ip = sat_str_cstr("10.0.0.1");
+    return o;
+}
+
+/* 20 minutes of 1 op/s; from minute 10 on 20 ops/s and abandons; crash 1
+ * at minute 11 (frames first), crash 2 (the same bug, another build) at
+ * minute 19 sent crash row first, crash 3 (another bug, no time). `half`
+ * 0/1 sends only that half of the rows (for the merge), 2 all. */
+static void feed(sat_crashes *c, int half)
+{
+    sat_event_sink k = sat_crashes_sink(c);
+    int lo = half == 1 ? 600 : 0, hi = half == 0 ? 600 : 1200;
+    for (int t = lo; t < hi; t++) {
+        int n = t >= 600 && t < 660 ? 20 : 1;
+        for (int i = 0; i < n; i++) {
+            sat_ldap_op o = op(T0 + t * S + i * (S / 20), SAT_OP_SRCH);
+            k.on_ldap_op(k.ctx, &o);
+        }
+        if (t >= 610 && t < 640) {
+            sat_ldap_op a = op(T0 + t * S, SAT_OP_ABANDON);
+            k.on_ldap_op(k.ctx, &a);
+        }
+    }
+    if (half != 1) {
+        send_frames(&k, 1);
+        sat_crash r = crash_row(1, T0 + 660 * S, "fp:aaaa", "bk:one");
+        k.on_crash(k.ctx, &r);
+    }
+    if (half != 0) {
+        sat_crash r = crash_row(2, T0 + 1140 * S, "fp:aaaa", "bk:two");
+        k.on_crash(k.ctx, &r);
+        send_frames(&k, 2);
+        r = crash_row(3, 0, "fp:bbbb", "bk:three");
+        r.origin = SAT_CRASH_TEXT_GDB;
+        r.crashing_tid = SAT_ABSENT;
+        r.signal = 6;
+        k.on_crash(k.ctx, &r);
+        sat_frame f = frame(3, 0, 0, "prog", NULL, 0x11be);
+        k.on_frame(k.ctx, &f);
+    }
+}
+
+static void check_view(const sat_crashes_view *v)
+{
+    CHECK_EQ_INT(v->ncrashes, 3);
+    CHECK_EQ_INT(v->ngroups, 2);
+    CHECK_EQ_INT(v->orphan_frames, 0);
+    CHECK_EQ_INT(v->origins[SAT_CRASH_CORE], 2);
+    CHECK_EQ_INT(v->origins[SAT_CRASH_TEXT_GDB], 1);
+    if (v->ngroups != 2 || v->ncrashes != 3)
+        return;
+    CHECK_EQ_STR(v->groups[0].fingerprint, "fp:aaaa");
+    CHECK_EQ_INT(v->groups[0].count, 2);
+    CHECK_EQ_INT(v->groups[0].builds, 2);
+    CHECK_EQ_INT(v->groups[0].first_ts, T0 + 660 * S);
+    CHECK_EQ_INT(v->groups[0].last_ts, T0 + 1140 * S);
+    CHECK_EQ_STR(v->groups[1].fingerprint, "fp:bbbb");
+    /* time order, the crash without a time last */
+    const sat_crash_info *a = &v->crashes[0], *b = &v->crashes[1], *x = &v->crashes[2];
+    CHECK_EQ_INT(a->row.crash, 1);
+    CHECK_EQ_INT(b->row.crash, 2);
+    CHECK_EQ_INT(x->row.crash, 3);
+    CHECK_EQ_INT(a->group, 0);
+    CHECK_EQ_INT(x->group, 1);
+    for (int i = 0; i < 2; i++) {
+        const sat_crash_info *c = &v->crashes[i];
+        CHECK_EQ_INT(c->nframes, 3);
+        if (c->nframes == 3)
+            CHECK_EQ_STR(c->frames[0].function.ptr, "parse_entry");
+        CHECK_EQ_INT(c->threads_seen, 10);
+        CHECK_EQ_INT(c->nstacks, 3);
+        if (c->nstacks == 3) {
+            CHECK(c->stacks[0].crashing);
+            CHECK_EQ_INT(c->stacks[0].tids[0], 101);
+            CHECK_EQ_INT(c->stacks[1].ntids, 8); /* the idle pool: one line */
+            CHECK_EQ_INT(c->stacks[2].ntids, 1);
+            CHECK_EQ_INT(c->stacks[2].tids[0], 100);
+        }
+    }
+    /* the minute before crash 1: 20 ops/s against 1 usually, in a storm */
+    CHECK(a->ctx.have);
+    CHECK_EQ_INT(a->ctx.from_ts, T0 + 600 * S);
+    CHECK_EQ_INT(a->ctx.to_ts, T0 + 660 * S);
+    CHECK_EQ_INT(a->ctx.ops, 1200);
+    CHECK(a->ctx.usual_ops > 59 && a->ctx.usual_ops < 61);
+    CHECK(a->ctx.storm >= 0);
+    /* crash 2: a quiet minute, no storm; crash 3: no time, no context */
+    CHECK_EQ_INT(b->ctx.ops, 60);
+    CHECK_EQ_INT(b->ctx.storm, -1);
+    CHECK(!x->ctx.have);
+    CHECK_EQ_INT(x->nframes, 1);
+}
+
+int main(void)
+{
+    sat_crashes *one = sat_crashes_create(NULL);
+    CHECK(one != NULL);
+    if (!one)
+        return CHECK_DONE();
+    feed(one, 2);
+    CHECK_EQ_INT(sat_crashes_finish(one), SAT_OK);
+    check_view(sat_crashes_get_view(one));
+
+    sat_crashes *h0 = sat_crashes_create(NULL), *h1 = sat_crashes_create(NULL);
+    CHECK(h0 && h1);
+    if (h0 && h1) {
+        feed(h0, 0);
+        feed(h1, 1);
+        CHECK_EQ_INT(sat_crashes_merge(h0, h1), SAT_OK);
+        CHECK_EQ_INT(sat_crashes_finish(h0), SAT_OK);
+        check_view(sat_crashes_get_view(h0));
+    }
+
+    /* the report: the issue's JSON keys, and a text a person can read */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    CHECK_EQ_INT(sat_report_crashes(one, SAT_REPORT_JSON, m, NULL), SAT_OK);
+    fclose(m);
+    static const char *const keys[] = {"\"signal\": 11", "\"signal_name\": \"SIGSEGV\"",
+                                       "\"threads\": 10", "\"crashing_tid\": 101",
+                                       "\"fault_addr\": \"0x0\"", "\"frames\"",
+                                       "\"function\": \"parse_entry\"",
+                                       "\"module\": \"libback-ldbm.so\"", "\"offset\": \"0x1234\"",
+                                       "\"pc\": \"0x7f0000001234\"", "\"threads_detail\"",
+                                       "\"fingerprint\": \"fp:aaaa\"", "\"count\": 8"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        CHECK(buf && strstr(buf, keys[i]));
+        if (!buf || !strstr(buf, keys[i]))
+            fprintf(stderr, "missing %s\n", keys[i]);
+    }
+    free(buf);
+    buf = NULL;
+    m = open_memstream(&buf, &len);
+    CHECK_EQ_INT(sat_report_crashes(one, SAT_REPORT_TEXT, m, NULL), SAT_OK);
+    fclose(m);
+    if (buf && getenv("SAT_TEST_SHOW")) /* to read the report while changing it */
+        fputs(buf, stderr);
+    CHECK(buf && strstr(buf, "x8    pthread_cond_wait < worker_wait"));
+    CHECK(buf && strstr(buf, "SIGSEGV (Segmentation fault)"));
+    CHECK(buf && strstr(buf, "the load was 20.0x the usual"));
+    free(buf);
+    sat_crashes_free(one);
+    sat_crashes_free(h0);
+    sat_crashes_free(h1);
+    return CHECK_DONE();
+}
