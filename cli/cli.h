@@ -49,6 +49,15 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
  * --year, --quiet): returns 1 if opt was one of them (and applied), 0 if not,
  * or SAT_EXIT_USAGE after printing why the value is bad. */
 int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg);
+/* What every analysis command does with an option that is not its own:
+ * --json sets *fmt, --help prints usage on stdout, the collect options are
+ * applied, anything else prints usage on stderr. Returns -1 when the option
+ * was taken (parse on), else the exit code to return now. */
+int sat_cli_shared_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg,
+                          int *fmt, void (*usage)(FILE *out));
+/* After getopt: "no input given", or sat_cli_analyze on argv[optind..]. */
+int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts, int fmt,
+                         int argc, char **argv);
 /* The run every analyzer command shares, through the registries (analyze.h,
  * report.h): creates analyzer `name` with its opts, collects paths into it,
  * finishes it and renders it in fmt on stdout. Returns the exit code. */

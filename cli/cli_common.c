@@ -267,6 +267,33 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     }
 }
 
+int sat_cli_shared_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg,
+                          int *fmt, void (*usage)(FILE *out))
+{
+    if (opt == 'j') {
+        *fmt = SAT_REPORT_JSON;
+        return -1;
+    }
+    if (opt == 'h') {
+        usage(stdout);
+        return SAT_EXIT_OK;
+    }
+    int r = sat_cli_collect_option(c, cmd, opt, arg);
+    if (r == 1)
+        return -1;
+    if (r == 0)
+        usage(stderr);
+    return SAT_EXIT_USAGE;
+}
+
+int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts, int fmt,
+                         int argc, char **argv)
+{
+    if (optind >= argc)
+        return sat_cli_usage_error(name, "no input given");
+    return sat_cli_analyze(c, name, opts, fmt, argv + optind, (size_t)(argc - optind));
+}
+
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                     char *const *paths, size_t npaths)
 {

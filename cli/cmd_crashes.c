@@ -70,21 +70,15 @@ static int run_crashes(int argc, char **argv)
             co.max_frames = (size_t)n;
             break;
         }
-        case 'j': fmt = SAT_REPORT_JSON; break;
-        case 'h': usage(stdout); return SAT_EXIT_OK;
         default: {
-            int r = sat_cli_collect_option(&c, "crashes", opt, optarg);
-            if (r == 1)
-                break;
-            if (r == 0)
-                usage(stderr);
-            return SAT_EXIT_USAGE;
+            int r = sat_cli_shared_option(&c, "crashes", opt, optarg, &fmt, usage);
+            if (r >= 0)
+                return r;
+            break;
         }
         }
     }
-    if (optind >= argc)
-        return sat_cli_usage_error("crashes", "no input given");
-    return sat_cli_analyze(&c, "crashes", &co, fmt, argv + optind, (size_t)(argc - optind));
+    return sat_cli_analyze_args(&c, "crashes", &co, fmt, argc, argv);
 }
 
 const sat_command sat_cmd_crashes = {

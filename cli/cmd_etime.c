@@ -65,30 +65,23 @@ static int run_etime(int argc, char **argv)
             if (eo.by < 0)
                 return sat_cli_usage_error("etime", "unknown --by key '%s'", optarg);
             break;
-        case 'j': fmt = SAT_REPORT_JSON; break;
         case 'c': fmt = SAT_REPORT_CSV; break;
         case 'n':
             if (sat_cli_parse_top("etime", optarg, &eo.top))
                 return SAT_EXIT_USAGE;
             break;
         case 'r': eo.root_dn = optarg; break;
-        case 'h': usage(stdout); return SAT_EXIT_OK;
         default: {
-            int r = sat_cli_collect_option(&c, "etime", opt, optarg);
-            if (r == 1)
-                break;
-            if (r == 0)
-                usage(stderr);
-            return SAT_EXIT_USAGE;
+            int r = sat_cli_shared_option(&c, "etime", opt, optarg, &fmt, usage);
+            if (r >= 0)
+                return r;
+            break;
         }
         }
     }
-    if (optind >= argc)
-        return sat_cli_usage_error("etime", "no input given");
-
     /* only --by filter groups by shape (traces carry theirs already) */
     c.no_filter_shapes = eo.by != SAT_ETIME_BY_FILTER;
-    return sat_cli_analyze(&c, "etime", &eo, fmt, argv + optind, (size_t)(argc - optind));
+    return sat_cli_analyze_args(&c, "etime", &eo, fmt, argc, argv);
 }
 
 const sat_command sat_cmd_etime = {

@@ -96,23 +96,16 @@ static int run_handshakes(int argc, char **argv)
             if (sat_cli_parse_number(optarg, 1e-3, 1e7, &ho.psk_cost_us))
                 return sat_cli_usage_error("handshakes", "bad --psk-cost-us '%s'", optarg);
             break;
-        case 'j': fmt = SAT_REPORT_JSON; break;
         case 'c': fmt = SAT_REPORT_CSV; break;
-        case 'h': usage(stdout); return SAT_EXIT_OK;
         default: {
-            int r = sat_cli_collect_option(&c, "handshakes", opt, optarg);
-            if (r == 1)
-                break;
-            if (r == 0)
-                usage(stderr);
-            return SAT_EXIT_USAGE;
+            int r = sat_cli_shared_option(&c, "handshakes", opt, optarg, &fmt, usage);
+            if (r >= 0)
+                return r;
+            break;
         }
         }
     }
-    if (optind >= argc)
-        return sat_cli_usage_error("handshakes", "no input given");
-
-    return sat_cli_analyze(&c, "handshakes", &ho, fmt, argv + optind, (size_t)(argc - optind));
+    return sat_cli_analyze_args(&c, "handshakes", &ho, fmt, argc, argv);
 }
 
 const sat_command sat_cmd_handshakes = {

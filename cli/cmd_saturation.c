@@ -249,16 +249,12 @@ static int run_saturation(int argc, char **argv)
             if (sat_cli_parse_number(optarg, 1e-3, 1e7, &so.resumed_cost_us))
                 return sat_cli_usage_error("saturation", "bad --resumed-cost-us '%s'", optarg);
             break;
-        case 'j': fmt = SAT_REPORT_JSON; break;
         case 'c': fmt = SAT_REPORT_CSV; break;
-        case 'h': usage(stdout); return SAT_EXIT_OK;
         default: {
-            int r = sat_cli_collect_option(&c, "saturation", opt, optarg);
-            if (r == 1)
-                break;
-            if (r == 0)
-                usage(stderr);
-            return SAT_EXIT_USAGE;
+            int r = sat_cli_shared_option(&c, "saturation", opt, optarg, &fmt, usage);
+            if (r >= 0)
+                return r;
+            break;
         }
         }
     }

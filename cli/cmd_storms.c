@@ -77,22 +77,15 @@ static int run_storms(int argc, char **argv)
             if (sat_cli_parse_top("storms", optarg, &so.top_clients))
                 return SAT_EXIT_USAGE;
             break;
-        case 'j': fmt = SAT_REPORT_JSON; break;
-        case 'h': usage(stdout); return SAT_EXIT_OK;
         default: {
-            int r = sat_cli_collect_option(&c, "storms", opt, optarg);
-            if (r == 1)
-                break;
-            if (r == 0)
-                usage(stderr);
-            return SAT_EXIT_USAGE;
+            int r = sat_cli_shared_option(&c, "storms", opt, optarg, &fmt, usage);
+            if (r >= 0)
+                return r;
+            break;
         }
         }
     }
-    if (optind >= argc)
-        return sat_cli_usage_error("storms", "no input given");
-
-    return sat_cli_analyze(&c, "storms", &so, fmt, argv + optind, (size_t)(argc - optind));
+    return sat_cli_analyze_args(&c, "storms", &so, fmt, argc, argv);
 }
 
 const sat_command sat_cmd_storms = {

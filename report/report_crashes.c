@@ -9,7 +9,7 @@
  */
 #include <inttypes.h>
 
-#include "satscope/report.h"
+#include "render.h"
 #include "satscope/signals.h"
 #include "text_table.h"
 
@@ -242,8 +242,9 @@ static int render_crash_text(const sat_crashes_view *v, const sat_crash_info *c,
     return rc;
 }
 
-static int render_text(const sat_crashes_view *v, FILE *out)
+static int render_text(const void *vp, FILE *out)
 {
+    const sat_crashes_view *v = (const sat_crashes_view *)vp;
     fprintf(out, "satscope crashes: %zu crash%s in %zu group%s", v->ncrashes,
             v->ncrashes == 1 ? "" : "es", v->ngroups, v->ngroups == 1 ? "" : "s");
     int first = 1;
@@ -350,8 +351,9 @@ static void json_frames(sat_json *j, const char *key, const sat_frame *f, size_t
     sat_json_end(j);
 }
 
-static int render_json(const sat_crashes_view *v, FILE *out)
+static int render_json(const void *vp, FILE *out)
 {
+    const sat_crashes_view *v = (const sat_crashes_view *)vp;
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 5);
@@ -451,15 +453,5 @@ static int render_json(const sat_crashes_view *v, FILE *out)
 
 int sat_report_crashes(const sat_crashes *c, int fmt, FILE *out, sat_diag *diag)
 {
-    const sat_crashes_view *v = sat_crashes_get_view(c);
-    if (!v || !out || fmt == SAT_REPORT_CSV) {
-        sat_diag_set(diag, SAT_E_USAGE, "report", "no result to render");
-        return SAT_E_USAGE;
-    }
-    int rc = fmt == SAT_REPORT_JSON ? render_json(v, out) : render_text(v, out);
-    if (rc == SAT_OK && ferror(out))
-        rc = SAT_E_IO;
-    if (rc < 0)
-        sat_diag_set(diag, rc, "report", "%s", sat_strerror(rc));
-    return rc;
+    return sat_report_render(sat_crashes_get_view(c), fmt, render_text, render_json, NULL, out, diag);
 }

@@ -6,7 +6,7 @@
  * resumed, failed, incomplete, resumed_ratio, windows[start_ts ...]) or CSV
  * (one row per window, or per group with --by).
  */
-#include "satscope/report.h"
+#include "render.h"
 #include "text_table.h"
 
 static const char *version_name(uint16_t v, char *buf, size_t n)
@@ -98,8 +98,9 @@ static void counts_cells(const sat_hs_counts *c, char (*b)[32], const char **v)
         v[i] = b[i];
 }
 
-static int render_text(const sat_hs_view *v, FILE *out)
+static int render_text(const void *vp, FILE *out)
 {
+    const sat_hs_view *v = (const sat_hs_view *)vp;
     char first[64] = "-", last[64] = "-";
     if (v->first_ts)
         sat_report_fmt_ts(first, sizeof first, v->first_ts);
@@ -276,8 +277,9 @@ static void json_s(sat_json *j, const char *k, double s)
         sat_json_num(j, k, s, 6);
 }
 
-static int render_json(const sat_hs_view *v, FILE *out)
+static int render_json(const void *vp, FILE *out)
 {
+    const sat_hs_view *v = (const sat_hs_view *)vp;
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 3);
@@ -384,8 +386,9 @@ static void csv_counts(FILE *out, const sat_hs_counts *c)
             (unsigned long long)c->n[SAT_TLS_INCOMPLETE], rs, c->cpu_s);
 }
 
-static int render_csv(const sat_hs_view *v, FILE *out)
+static int render_csv(const void *vp, FILE *out)
 {
+    const sat_hs_view *v = (const sat_hs_view *)vp;
     if (v->by != SAT_HS_BY_NONE) {
         fprintf(out, "key,connections,full,resumed,failed,incomplete,resumed_ratio,cpu_s\n");
         for (size_t i = 0; i < v->ngroups; i++) {
@@ -406,17 +409,5 @@ static int render_csv(const sat_hs_view *v, FILE *out)
 
 int sat_report_handshakes(const sat_hs *h, int fmt, FILE *out, sat_diag *diag)
 {
-    const sat_hs_view *v = sat_hs_get_view(h);
-    if (!v || !out) {
-        sat_diag_set(diag, SAT_E_USAGE, "report", "no result to render");
-        return SAT_E_USAGE;
-    }
-    int rc = fmt == SAT_REPORT_JSON ? render_json(v, out)
-           : fmt == SAT_REPORT_CSV  ? render_csv(v, out)
-                                    : render_text(v, out);
-    if (rc == SAT_OK && ferror(out))
-        rc = SAT_E_IO;
-    if (rc < 0)
-        sat_diag_set(diag, rc, "report", "%s", sat_strerror(rc));
-    return rc;
+    return sat_report_render(sat_hs_get_view(h), fmt, render_text, render_json, render_csv, out, diag);
 }

@@ -2,7 +2,27 @@
  * report_registry.c - the table of renderers, one per (analyzer, format)
  * (DESIGN.md: plug-ins are tables). A new analyzer's report adds its lines.
  */
-#include "satscope/report.h"
+#include "render.h"
+
+int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_fn json,
+                      sat_render_fn csv, FILE *out, sat_diag *diag)
+{
+    sat_render_fn fn = fmt == SAT_REPORT_TEXT ? text
+                     : fmt == SAT_REPORT_JSON ? json
+                     : fmt == SAT_REPORT_CSV  ? csv
+                                              : NULL;
+    if (!view || !out || !fn) {
+        sat_diag_set(diag, SAT_E_USAGE, "report",
+                     view && out ? "this report has no such format" : "no result to render");
+        return SAT_E_USAGE;
+    }
+    int rc = fn(view, out);
+    if (rc == SAT_OK && ferror(out))
+        rc = SAT_E_IO;
+    if (rc < 0)
+        sat_diag_set(diag, rc, "report", "%s", sat_strerror(rc));
+    return rc;
+}
 
 static int etime_text(const void *r, FILE *out, sat_diag *d)
 {

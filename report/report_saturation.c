@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "satscope/report.h"
+#include "render.h"
 #include "text_table.h"
 
 static const char *knee_name(int k)
@@ -216,8 +216,9 @@ static void print_whatif(const sat_saturation_view *v, FILE *out)
     }
 }
 
-static int render_text(const sat_saturation_view *v, FILE *out)
+static int render_text(const void *vp, FILE *out)
 {
+    const sat_saturation_view *v = (const sat_saturation_view *)vp;
     if (v->window) {
         char first[64] = "-", last[64] = "-";
         if (v->first_ts)
@@ -272,8 +273,9 @@ static void jnum(sat_json *j, const char *k, double v, int dec)
         sat_json_null(j, k);
 }
 
-static int render_json(const sat_saturation_view *v, FILE *out)
+static int render_json(const void *vp, FILE *out)
 {
+    const sat_saturation_view *v = (const sat_saturation_view *)vp;
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 3);
@@ -375,8 +377,9 @@ static void cnum(FILE *out, double v, int dec)
     fprintf(out, ",%s", b);
 }
 
-static int render_csv(const sat_saturation_view *v, FILE *out)
+static int render_csv(const void *vp, FILE *out)
 {
+    const sat_saturation_view *v = (const sat_saturation_view *)vp;
     fprintf(out, "start_ts,concurrency,throughput,ops,wtime_mean_s,optime_mean_s,hs_full,"
                  "hs_resumed,used\n");
     for (size_t i = 0; i < v->npoints; i++) {
@@ -396,23 +399,5 @@ static int render_csv(const sat_saturation_view *v, FILE *out)
 
 int sat_report_saturation(const sat_saturation *s, int fmt, FILE *out, sat_diag *diag)
 {
-    const sat_saturation_view *v = sat_saturation_get_view(s);
-    if (!v || !out) {
-        sat_diag_set(diag, SAT_E_USAGE, "report", "no result to render");
-        return SAT_E_USAGE;
-    }
-    int rc;
-    switch (fmt) {
-    case SAT_REPORT_TEXT: rc = render_text(v, out); break;
-    case SAT_REPORT_JSON: rc = render_json(v, out); break;
-    case SAT_REPORT_CSV: rc = render_csv(v, out); break;
-    default:
-        sat_diag_set(diag, SAT_E_USAGE, "report", "unknown report format %d", fmt);
-        return SAT_E_USAGE;
-    }
-    if (rc == SAT_OK && ferror(out))
-        rc = SAT_E_IO;
-    if (rc < 0)
-        sat_diag_set(diag, rc, "report", "%s", sat_strerror(rc));
-    return rc;
+    return sat_report_render(sat_saturation_get_view(s), fmt, render_text, render_json, render_csv, out, diag);
 }

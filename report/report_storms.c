@@ -8,7 +8,7 @@
  */
 #include <math.h>
 
-#include "satscope/report.h"
+#include "render.h"
 #include "text_table.h"
 
 static const char *const sig_label[SAT_SIG__COUNT] = {
@@ -190,8 +190,9 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
     return t.err ? SAT_E_NOMEM : SAT_OK;
 }
 
-static int render_text(const sat_storms_view *v, FILE *out)
+static int render_text(const void *vp, FILE *out)
 {
+    const sat_storms_view *v = (const sat_storms_view *)vp;
     char a[64] = "-", b[64] = "-", ws[64];
     if (v->first_ts) {
         sat_report_fmt_ts(a, sizeof a, v->first_ts);
@@ -253,8 +254,9 @@ static void json_kinds(sat_json *j, const uint64_t *kinds)
     sat_json_end(j);
 }
 
-static int render_json(const sat_storms_view *v, FILE *out)
+static int render_json(const void *vp, FILE *out)
 {
+    const sat_storms_view *v = (const sat_storms_view *)vp;
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 4);
@@ -338,15 +340,5 @@ static int render_json(const sat_storms_view *v, FILE *out)
 
 int sat_report_storms(const sat_storms *s, int fmt, FILE *out, sat_diag *diag)
 {
-    const sat_storms_view *v = sat_storms_get_view(s);
-    if (!v || !out || fmt == SAT_REPORT_CSV) {
-        sat_diag_set(diag, SAT_E_USAGE, "report", "no result to render");
-        return SAT_E_USAGE;
-    }
-    int rc = fmt == SAT_REPORT_JSON ? render_json(v, out) : render_text(v, out);
-    if (rc == SAT_OK && ferror(out))
-        rc = SAT_E_IO;
-    if (rc < 0)
-        sat_diag_set(diag, rc, "report", "%s", sat_strerror(rc));
-    return rc;
+    return sat_report_render(sat_storms_get_view(s), fmt, render_text, render_json, NULL, out, diag);
 }
