@@ -127,6 +127,18 @@ static int tee_tls(void *vctx, const sat_tls_hs *h)
     return t->inner->on_tls_hs(t->inner->ctx, h);
 }
 
+static int tee_crash(void *vctx, const sat_crash *c)
+{
+    const tee_ctx *t = vctx;
+    return t->inner->on_crash(t->inner->ctx, c);
+}
+
+static int tee_frame(void *vctx, const sat_frame *f)
+{
+    const tee_ctx *t = vctx;
+    return t->inner->on_frame(t->inner->ctx, f);
+}
+
 static void warn_stderr(void *ctx, const char *where, const char *msg)
 {
     tee_ctx *t = ctx;
@@ -148,7 +160,9 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
                           sink->on_ldap_op ? tee_op : NULL,
                           sink->on_ldap_conn ? tee_conn : NULL,
                           sink->on_tcp_conn ? tee_tcp : NULL,
-                          sink->on_tls_hs ? tee_tls : NULL};
+                          sink->on_tls_hs ? tee_tls : NULL,
+                          sink->on_crash ? tee_crash : NULL,
+                          sink->on_frame ? tee_frame : NULL};
     sat_collect_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.format = c->format;

@@ -629,7 +629,8 @@ static int win_conn(void *ctx, const sat_ldap_conn *c)
     return w->inner->on_ldap_conn(w->inner->ctx, c);
 }
 
-/* Captures: every row table through the window (sources stay outside it). */
+/* Captures: every row table through the window (sources stay outside it).
+ * The crash and frame wrappers serve any input that yields crashes. */
 static int win_pass_reject(void *ctx, const sat_reject *x)
 {
     const window *w = ctx;
@@ -647,6 +648,21 @@ static int win_tls(void *ctx, const sat_tls_hs *h)
     const window *w = ctx;
     return in_window(w, h->ts) ? w->inner->on_tls_hs(w->inner->ctx, h) : SAT_OK;
 }
+/* A crash by its time; one of unknown time (0) only when there is no window,
+ * as the trace reader does (FORMAT.md "Time range of a block"). */
+static int win_crash(void *ctx, const sat_crash *c)
+{
+    const window *w = ctx;
+    int keep = c->ts ? in_window(w, c->ts) : !w->from && !w->to;
+    return keep ? w->inner->on_crash(w->inner->ctx, c) : SAT_OK;
+}
+/* Frames have no time and come before their crash row: all pass, and a
+ * consumer keeps those whose (source, crash) it saw (event.h's join rule). */
+static int win_frame(void *ctx, const sat_frame *f)
+{
+    const window *w = ctx;
+    return w->inner->on_frame(w->inner->ctx, f);
+}
 
 static void warn_cb(void *ctx, const char *where, const char *msg)
 {
@@ -661,7 +677,9 @@ static int collect_capture(run *r, item *it)
                            r->sink->on_ldap_op ? win_op : NULL,
                            r->sink->on_ldap_conn ? win_conn : NULL,
                            r->sink->on_tcp_conn ? win_tcp : NULL,
-                           r->sink->on_tls_hs ? win_tls : NULL};
+                           r->sink->on_tls_hs ? win_tls : NULL,
+                           r->sink->on_crash ? win_crash : NULL,
+                           r->sink->on_frame ? win_frame : NULL};
     sat_capture_job job;
     memset(&job, 0, sizeof job);
     job.path = it ? it->path : NULL;
@@ -810,6 +828,22 @@ static int rn_tls(void *ctx, const sat_tls_hs *x)
     c.source += n->source_base;
     return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_TLS_HS, &c));
 }
+static int rn_crash(void *ctx, const sat_crash *x)
+{
+    renumber *n = ctx;
+    sat_crash c = *x;
+    see_source(n, x->source);
+    c.source += n->source_base;
+    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_CRASH, &c));
+}
+static int rn_frame(void *ctx, const sat_frame *x)
+{
+    renumber *n = ctx;
+    sat_frame f = *x;
+    see_source(n, x->source);
+    f.source += n->source_base; /* (source, crash) still names its crash row */
+    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_FRAME, &f));
+}
 
 static int collect_trace(run *r, item *it)
 {
@@ -838,7 +872,9 @@ static int collect_trace(run *r, item *it)
                          r->sink->on_ldap_op ? rn_op : NULL,
                          r->sink->on_ldap_conn ? rn_conn : NULL,
                          r->sink->on_tcp_conn ? rn_tcp : NULL,
-                         r->sink->on_tls_hs ? rn_tls : NULL};
+                         r->sink->on_tls_hs ? rn_tls : NULL,
+                         r->sink->on_crash ? rn_crash : NULL,
+                         r->sink->on_frame ? rn_frame : NULL};
     sat_trace_read_opts o;
     memset(&o, 0, sizeof o);
     o.from_ns = r->opts->from_ns;
@@ -854,6 +890,10 @@ static int collect_trace(run *r, item *it)
         o.tables |= 1u << SAT_TABLE_TCP_CONN;
     if (r->sink->on_tls_hs)
         o.tables |= 1u << SAT_TABLE_TLS_HS;
+    if (r->sink->on_crash)
+        o.tables |= 1u << SAT_TABLE_CRASH;
+    if (r->sink->on_frame)
+        o.tables |= 1u << SAT_TABLE_FRAME;
     memset(&d, 0, sizeof d);
     int rc = sat_trace_read(tr, &o, &rs, &d);
     sat_trace_reader_close(tr);

@@ -61,7 +61,9 @@ _Static_assert(offsetof(sat_ldap_op, sid) - offsetof(sat_ldap_op, dn) ==
                    (OP_NSTR - 1) * sizeof(sat_str),
                "the compact ldap_op form needs its strings last, dn to sid");
 
-/* The strings of each table's row, as pointers into the struct. */
+/* The strings of each table's row, as pointers into the struct (at most
+ * ROW_MAX_STR: the callers' arrays). */
+#define ROW_MAX_STR 16
 static size_t row_strings(int table, void *row, sat_str **out)
 {
     size_t n = 0;
@@ -110,6 +112,22 @@ static size_t row_strings(int table, void *row, sat_str **out)
         out[n++] = &h->sni;
         break;
     }
+    case SAT_TABLE_CRASH: {
+        sat_crash *c = row;
+        sat_str *v[] = {&c->host, &c->exe, &c->command, &c->build_id,
+                        &c->fingerprint, &c->build_key, &c->missing};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+            out[n++] = v[i];
+        break;
+    }
+    case SAT_TABLE_FRAME: {
+        sat_frame *f = row;
+        out[n++] = &f->module;
+        out[n++] = &f->build_id;
+        out[n++] = &f->function;
+        out[n++] = &f->file;
+        break;
+    }
     default:
         break;
     }
@@ -125,6 +143,8 @@ static size_t row_size(int table)
     case SAT_TABLE_LDAP_CONN: return sizeof(sat_ldap_conn);
     case SAT_TABLE_TCP_CONN: return sizeof(sat_tcp_conn);
     case SAT_TABLE_TLS_HS: return sizeof(sat_tls_hs);
+    case SAT_TABLE_CRASH: return sizeof(sat_crash);
+    case SAT_TABLE_FRAME: return sizeof(sat_frame);
     default: return 0;
     }
 }
@@ -142,7 +162,7 @@ static void replay_batch(sat_sink_pipe *p, batch *b)
             if (h->table == (SAT_TABLE_LDAP_OP | COMPACT_OP)) {
                 sat_ldap_op op;
                 memcpy(&op, body, OP_PREFIX);
-                sat_str *strs[16];
+                sat_str *strs[ROW_MAX_STR];
                 row_strings(SAT_TABLE_LDAP_OP, &op, strs);
                 const unsigned char *lens = body + OP_PREFIX;
                 const char *bytes = (const char *)lens + OP_NSTR * sizeof(uint32_t);
@@ -255,7 +275,7 @@ static int reserve(sat_sink_pipe *p, size_t need, unsigned char **at)
 
 static int pipe_emit_op(sat_sink_pipe *p, const sat_ldap_op *op)
 {
-    sat_str *strs[16] = {NULL};
+    sat_str *strs[ROW_MAX_STR] = {NULL};
     row_strings(SAT_TABLE_LDAP_OP, (void *)(uintptr_t)op, strs);
     size_t need = ALIGN_UP(sizeof(row_hdr)) + OP_PREFIX + OP_NSTR * sizeof(uint32_t);
     for (size_t i = 0; i < OP_NSTR; i++)
@@ -291,7 +311,7 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
         return SAT_E_USAGE;
     /* The row's string fields, found once on the caller's row to size the
      * copy, then on the copy to point them at their bytes in the batch. */
-    sat_str *strs[16] = {NULL};
+    sat_str *strs[ROW_MAX_STR] = {NULL};
     size_t nstr = row_strings(table, (void *)(uintptr_t)row, strs);
     size_t need = ALIGN_UP(sizeof(row_hdr)) + ALIGN_UP(rsize);
     for (size_t i = 0; i < nstr; i++)
@@ -308,7 +328,7 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
     h->size = (uint32_t)need;
     unsigned char *dst_row = base + ALIGN_UP(sizeof(row_hdr));
     memcpy(dst_row, row, rsize);
-    sat_str *dst[16] = {NULL};
+    sat_str *dst[ROW_MAX_STR] = {NULL};
     row_strings(table, dst_row, dst);
     char *str_area = (char *)dst_row + ALIGN_UP(rsize);
     for (size_t i = 0; i < nstr; i++) {
@@ -328,6 +348,8 @@ static int pipe_op(void *c, const sat_ldap_op *o) { return pipe_emit_op(c, o); }
 static int pipe_conn(void *c, const sat_ldap_conn *x) { return pipe_emit(c, SAT_TABLE_LDAP_CONN, x); }
 static int pipe_tcp(void *c, const sat_tcp_conn *x) { return pipe_emit(c, SAT_TABLE_TCP_CONN, x); }
 static int pipe_tls(void *c, const sat_tls_hs *x) { return pipe_emit(c, SAT_TABLE_TLS_HS, x); }
+static int pipe_crash(void *c, const sat_crash *x) { return pipe_emit(c, SAT_TABLE_CRASH, x); }
+static int pipe_frame(void *c, const sat_frame *x) { return pipe_emit(c, SAT_TABLE_FRAME, x); }
 
 sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner)
 {
@@ -368,7 +390,9 @@ sat_event_sink sat_sink_pipe_sink(sat_sink_pipe *p)
                         p->inner.on_ldap_op ? pipe_op : NULL,
                         p->inner.on_ldap_conn ? pipe_conn : NULL,
                         p->inner.on_tcp_conn ? pipe_tcp : NULL,
-                        p->inner.on_tls_hs ? pipe_tls : NULL};
+                        p->inner.on_tls_hs ? pipe_tls : NULL,
+                        p->inner.on_crash ? pipe_crash : NULL,
+                        p->inner.on_frame ? pipe_frame : NULL};
     return s;
 }
 

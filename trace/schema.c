@@ -157,6 +157,7 @@ static const sat_column_def tls_cols[] = {
 static const int64_t tls_absent[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                      0, 0, 0, 0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT};
 
+/* format 1.3: a crash and the frames of its threads */
 static const sat_column_def crash_cols[] = {
     COL(sat_crash, ts, SAT_COL_TS),
     COL(sat_crash, source, SAT_COL_I32),

@@ -1,5 +1,6 @@
 /*
- * trace_reader.c - the .sat reader, stat and verify (trace/FORMAT.md 1.0).
+ * trace_reader.c - the .sat reader, stat and verify (trace/FORMAT.md: every
+ * minor version of major SAT_FMT_MAJOR).
  *
  * Every byte of the file is untrusted: it is read through sat_cursor, every
  * length is checked against the file size and the caps of FORMAT.md before
@@ -770,6 +771,8 @@ typedef union anyrow {
     sat_ldap_conn c;
     sat_tcp_conn t;
     sat_tls_hs h;
+    sat_crash k;
+    sat_frame f;
 } anyrow;
 
 static int read_block(sat_trace_reader *r, size_t bi, const sat_trace_read_opts *o,
@@ -783,6 +786,9 @@ static int read_block(sat_trace_reader *r, size_t bi, const sat_trace_read_opts 
     SAT_FORWARD_IF_ERROR(load_block_dir(r, bi, off, &h, diag));
     if (h.table != rb->table || h.nrows != rb->nrows || h.total != rb->len)
         BLOCK_ERR(SAT_E_CORRUPT, "block header does not match the footer index");
+    if (def->row_size > sizeof(anyrow)) /* a table added to schema.c but not here */
+        BLOCK_ERR(SAT_E_UNSUPPORTED, "table %s: rows larger than the reader's row buffer",
+                  def->name);
     r->blocks_decoded++;
     int window = def->ts_column && (o->from_ns || o->to_ns);
     int tsidx = def->ts_column ? sat_col_index(def, def->ts_column, strlen(def->ts_column)) : -1;

@@ -1,5 +1,6 @@
 /*
- * trace_writer.c - the streaming .sat writer (trace/FORMAT.md, version 1.0).
+ * trace_writer.c - the streaming .sat writer (trace/FORMAT.md; the version it
+ * writes is SAT_FMT_MAJOR.SAT_FMT_MINOR of trace_internal.h).
  *
  * append() copies each row's fields into the per-table block being filled:
  * one int64 array per column, strings interned in a per-block, per-column
@@ -937,10 +938,19 @@ static int sink_tls(void *ctx, const sat_tls_hs *h)
 {
     return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_TLS_HS, h);
 }
+static int sink_crash(void *ctx, const sat_crash *c)
+{
+    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_CRASH, c);
+}
+static int sink_frame(void *ctx, const sat_frame *f)
+{
+    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_FRAME, f);
+}
 
 sat_event_sink sat_trace_writer_sink(sat_trace_writer *w)
 {
     sat_event_sink s;
+    memset(&s, 0, sizeof s); /* a callback added to event.h later starts NULL */
     s.ctx = w;
     s.on_source = sink_source;
     s.on_reject = sink_reject;
@@ -948,6 +958,8 @@ sat_event_sink sat_trace_writer_sink(sat_trace_writer *w)
     s.on_ldap_conn = sink_conn;
     s.on_tcp_conn = sink_tcp;
     s.on_tls_hs = sink_tls;
+    s.on_crash = sink_crash;
+    s.on_frame = sink_frame;
     return s;
 }
 

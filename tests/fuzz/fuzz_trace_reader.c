@@ -38,6 +38,29 @@ static int on_op(void *c, const sat_ldap_op *o)
     return count_row(c, o);
 }
 static int on_conn(void *c, const sat_ldap_conn *k) { return count_row(c, k); }
+static unsigned touch_strs(const sat_str *const *ss, size_t n)
+{
+    unsigned sum = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t k = 0; ss[i]->ptr && k < ss[i]->len; k++)
+            sum += (unsigned char)ss[i]->ptr[k];
+    return sum;
+}
+static int on_crash(void *c, const sat_crash *k)
+{
+    const sat_str *ss[] = {&k->host, &k->exe, &k->command, &k->build_id,
+                           &k->fingerprint, &k->build_key, &k->missing};
+    volatile unsigned sum = touch_strs(ss, sizeof ss / sizeof ss[0]);
+    (void)sum;
+    return count_row(c, k);
+}
+static int on_frame(void *c, const sat_frame *f)
+{
+    const sat_str *ss[] = {&f->module, &f->build_id, &f->function, &f->file};
+    volatile unsigned sum = touch_strs(ss, sizeof ss / sizeof ss[0]);
+    (void)sum;
+    return count_row(c, f);
+}
 
 static void on_report(void *ctx, const char *where, const char *msg)
 {
@@ -52,7 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sat_trace_reader *r = sat_trace_reader_open_mem(data, size, &d);
     if (r) {
         uint64_t rows = 0;
-        sat_event_sink sink = {&rows, on_source, on_reject, on_op, on_conn};
+        sat_event_sink sink = {&rows, on_source, on_reject, on_op, on_conn,
+                               NULL, NULL, on_crash, on_frame};
         sat_trace_stat st;
         (void)sat_trace_reader_stat(r, &st, &d);
         (void)sat_trace_read(r, NULL, &sink, &d);
@@ -60,6 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sat_trace_read_opts o;
         memset(&o, 0, sizeof o);
         o.columns[SAT_TABLE_LDAP_OP] = cols;
+        static const char *const fcols[] = {"function", "depth", NULL};
+        o.columns[SAT_TABLE_FRAME] = fcols;
         o.from_ns = 1749367154214871640LL;
         o.to_ns = o.from_ns + 500000000LL;
         (void)sat_trace_read(r, &o, &sink, &d);

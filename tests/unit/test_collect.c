@@ -4,7 +4,9 @@
  * operation whose RESULT is in the next file is joined), each file gets a
  * source row with its final counts, unreadable and unrecognised inputs are
  * warned about and counted, patterns and directories expand, .sat traces are
- * replayed, and the rotation naming rules group files into servers.
+ * replayed (their source and server numbers moved past those used before,
+ * crash and frame rows included; a window applies), and the rotation naming
+ * rules group files into servers.
  */
 #include "check.h"
 #include "satscope/collect.h"
@@ -387,6 +389,162 @@ static void test_trace_replay(void)
     CHECK_EQ_INT(st2.ops, 2);
 }
 
+/* 1.3: crash and frame rows of replayed traces get their source moved past
+ * the ones used before (a frame still names its crash), and a window keeps
+ * crashes by their time and every frame. */
+typedef struct crash_rec {
+    int ncrash, nframe;
+    uint32_t crash_source[16], crash_no[16];
+    sat_ts_ns crash_ts[16];
+    uint32_t frame_source[64], frame_crash[64];
+    int32_t frame_depth[64];
+    char fingerprint[16][32], function[64][32];
+    int nsrc;
+    uint32_t src_id[16];
+} crash_rec;
+
+static int cr_source(void *ctx, const sat_source *s)
+{
+    crash_rec *r = ctx;
+    if (r->nsrc < 16)
+        r->src_id[r->nsrc] = s->id;
+    r->nsrc++;
+    return SAT_OK;
+}
+static int cr_crash(void *ctx, const sat_crash *k)
+{
+    crash_rec *r = ctx;
+    if (r->ncrash < 16) {
+        r->crash_source[r->ncrash] = k->source;
+        r->crash_no[r->ncrash] = k->crash;
+        r->crash_ts[r->ncrash] = k->ts;
+        cpy(r->fingerprint[r->ncrash], sizeof r->fingerprint[0], k->fingerprint);
+    }
+    r->ncrash++;
+    return SAT_OK;
+}
+static int cr_frame(void *ctx, const sat_frame *f)
+{
+    crash_rec *r = ctx;
+    if (r->nframe < 64) {
+        r->frame_source[r->nframe] = f->source;
+        r->frame_crash[r->nframe] = f->crash;
+        r->frame_depth[r->nframe] = f->depth;
+        cpy(r->function[r->nframe], sizeof r->function[0], f->function);
+    }
+    r->nframe++;
+    return SAT_OK;
+}
+
+#define CRASH_T0 1748736000000000000LL /* 2025-06-01 00:00 UTC */
+
+/* A trace as a core collector would write it: sources 0 and 1, crash 1 of
+ * each (a day apart), three frames each, written before their crash. */
+static void write_crash_trace(const char *path)
+{
+    sat_diag d = {0};
+    sat_trace_writer *w = sat_trace_writer_create(path, NULL, &d);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    sat_event_sink ws = sat_trace_writer_sink(w);
+    static const char *const fns[] = {"raise", "abort", "main"};
+    for (uint32_t src = 0; src < 2; src++) {
+        for (int32_t depth = 0; depth < 3; depth++) {
+            sat_frame f;
+            memset(&f, 0, sizeof f);
+            f.source = src;
+            f.crash = 1;
+            f.depth = depth;
+            f.pc = 0x401000 + depth;
+            f.offset = f.fn_offset = SAT_ABSENT;
+            f.line = SAT_ABSENT;
+            f.function = sat_str_cstr(fns[depth]);
+            CHECK_EQ_INT(ws.on_frame(ws.ctx, &f), SAT_OK);
+        }
+        sat_crash k;
+        memset(&k, 0, sizeof k);
+        k.ts = CRASH_T0 + (int64_t)src * 86400000000000LL;
+        k.source = src;
+        k.crash = 1;
+        k.pid = k.uid = k.si_code = k.orig_signal = k.crashing_tid = SAT_ABSENT;
+        k.fault_addr = k.orig_fault_addr = SAT_ABSENT;
+        k.signal = 6;
+        k.origin = SAT_CRASH_CORE;
+        k.fingerprint = sat_str_cstr(src ? "fp:1111111111111111" : "fp:0000000000000000");
+        CHECK_EQ_INT(ws.on_crash(ws.ctx, &k), SAT_OK);
+        sat_source so;
+        memset(&so, 0, sizeof so);
+        so.id = src;
+        so.path = sat_str_cstr(src ? "core.2" : "core.1");
+        so.kind = sat_str_cstr("core");
+        CHECK_EQ_INT(ws.on_source(ws.ctx, &so), SAT_OK);
+    }
+    CHECK_EQ_INT(sat_trace_writer_close(w, &d), SAT_OK);
+}
+
+static void test_crash_replay(void)
+{
+    char t1[512], t2[512], log[512];
+    snprintf(t1, sizeof t1, "%s", path_of("crash1.sat"));
+    snprintf(t2, sizeof t2, "%s", path_of("crash2.sat"));
+    snprintf(log, sizeof log, "%s", path_of("sub/access"));
+    write_crash_trace(t1);
+    write_crash_trace(t2);
+
+    /* a log (source 0), then the two traces: sources 1, 2 and 3, 4 */
+    crash_rec rec;
+    memset(&rec, 0, sizeof rec);
+    sat_event_sink sink = {&rec, cr_source, NULL, NULL, NULL, NULL, NULL, cr_crash, cr_frame};
+    const char *paths[] = {log, t1, t2};
+    sat_collect_stats st;
+    sat_diag d = {0};
+    CHECK_EQ_INT(sat_collect_run(paths, 3, NULL, &sink, &st, &d), SAT_OK);
+    CHECK_EQ_INT(st.traces, 2);
+    CHECK_EQ_INT(rec.nsrc, 5);
+    CHECK_EQ_INT(rec.ncrash, 4);
+    CHECK_EQ_INT(rec.nframe, 12);
+    for (int i = 0; i < rec.nsrc && i < 5; i++)
+        CHECK_EQ_INT(rec.src_id[i], i);
+    for (int i = 0; i < rec.ncrash && i < 4; i++) {
+        CHECK_EQ_INT(rec.crash_source[i], (uint32_t)i + 1);
+        CHECK_EQ_INT(rec.crash_no[i], 1);
+        CHECK_EQ_STR(rec.fingerprint[i], i % 2 ? "fp:1111111111111111" : "fp:0000000000000000");
+    }
+    /* each frame still names a crash row, and keeps its fields */
+    for (int i = 0; i < rec.nframe && i < 12; i++) {
+        int found = 0;
+        for (int k = 0; k < rec.ncrash && k < 4; k++)
+            found |= rec.frame_source[i] == rec.crash_source[k] &&
+                     rec.frame_crash[i] == rec.crash_no[k];
+        CHECK(found);
+        CHECK_EQ_INT(rec.frame_source[i], (uint32_t)i / 3 + 1);
+        CHECK_EQ_INT(rec.frame_depth[i], i % 3);
+    }
+    CHECK_EQ_STR(rec.function[11], "main");
+
+    /* a window: the second crash of each trace only, every frame */
+    memset(&rec, 0, sizeof rec);
+    sat_collect_opts o;
+    memset(&o, 0, sizeof o);
+    o.from_ns = CRASH_T0 + 3600000000000LL;
+    const char *traces[] = {t1, t2};
+    CHECK_EQ_INT(sat_collect_run(traces, 2, &o, &sink, &st, &d), SAT_OK);
+    CHECK_EQ_INT(rec.ncrash, 2);
+    CHECK_EQ_INT(rec.nframe, 12);
+    for (int i = 0; i < rec.ncrash && i < 2; i++) {
+        CHECK_EQ_INT(rec.crash_ts[i], CRASH_T0 + 86400000000000LL);
+        CHECK_EQ_INT(rec.crash_source[i], (uint32_t)(2 * i + 1));
+    }
+
+    /* a sink without the tables: not decoded, nothing delivered */
+    memset(&rec, 0, sizeof rec);
+    sat_event_sink sources_only = {&rec, cr_source, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    CHECK_EQ_INT(sat_collect_run(traces, 2, NULL, &sources_only, &st, &d), SAT_OK);
+    CHECK_EQ_INT(rec.nsrc, 4);
+    CHECK_EQ_INT(rec.ncrash + rec.nframe, 0);
+}
+
 /* A named pipe can be read once only: it must not be consumed by the first
  * look at its bytes. */
 static void test_fifo(void)
@@ -465,6 +623,7 @@ int main(void)
     test_unreadable_and_unknown();
     test_pattern_and_directory();
     test_trace_replay();
+    test_crash_replay();
     test_fifo();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

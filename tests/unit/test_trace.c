@@ -1,6 +1,7 @@
 /*
  * test_trace.c - unit tests of the .sat trace (trace/FORMAT.md): round trip of
- * every table with edge values, projection, time-window block skipping, a
+ * every table with edge values, projection, time-window block skipping (the
+ * crash table by its time, frames never), older minor versions read, a
  * writer killed part-way (every truncation of its partial file), a flipped
  * byte caught by verify with the block named, and refusal of a newer version.
  */
@@ -35,7 +36,20 @@ typedef union anyrow {
     sat_ldap_conn c;
     sat_tcp_conn t;
     sat_tls_hs h;
+    sat_crash k;
+    sat_frame f;
 } anyrow;
+
+/* 1.3: strings of crash and frame rows (borrowed: they must outlive the rows) */
+static const char *const hosts[] = {"ldap1.example.com", "", "db-\xc3\xa9.example"};
+static const char *const fingerprints[] = {"fp:0123456789abcdef", "fp:ffffffffffffffff",
+                                           "fp:0000000000000000"};
+static const char *const modules[] = {"libc.so.6", "ns-slapd", "libslapd.so.0", "",
+                                      "[vdso]"};
+static const char *const functions[] = {"__pthread_kill_implementation", "main",
+                                        ("std::vector<int, std::allocator<int> >::at("
+                                         "unsigned long) const"),
+                                        "slapi_ch_free", ""};
 
 /* Row i of table t, deterministic, with edge values sprinkled in. */
 static void gen_row(int t, uint64_t i, anyrow *r, int monotonic)
@@ -172,6 +186,59 @@ static void gen_row(int t, uint64_t i, anyrow *r, int monotonic)
         h->duration = h->done_ts ? h->done_ts - h->ts : SAT_ABSENT;
         break;
     }
+    case SAT_TABLE_CRASH: { /* 1.3 */
+        sat_crash *k = &r->k;
+        k->ts = monotonic ? base + (int64_t)i * 1000000000LL
+                          : i % 6 == 5 ? 0 : base + (int64_t)i * 7000000000LL;
+        k->source = (uint32_t)(i % 3);
+        k->crash = i == 1 ? UINT32_MAX : (uint32_t)(i / 3 + 1);
+        k->host = pick(hosts, 3, i, 4);
+        k->pid = i % 5 == 0 ? SAT_ABSENT : i == 3 ? INT32_MAX : 1000 + (int32_t)i;
+        k->uid = i % 7 == 0 ? SAT_ABSENT : (int32_t)(i % 2) * 389;
+        k->exe = i % 8 == 7 ? SAT_STR_NONE : sat_str_cstr("/usr/sbin/ns-slapd");
+        k->command = i % 3 ? sat_str_cstr("ns-slapd -D /etc/dirsrv/slapd-ex -i "
+                                          "/run/dirsrv/slapd-ex.pid")
+                           : sat_str_cstr("");
+        k->build_id = i % 3 == 2 ? SAT_STR_NONE
+                                 : sat_str_cstr("5e0e1d2c3b4a59687766554433221100ffeeddcc");
+        k->signal = i % 4 == 3 ? SAT_ABSENT : i % 2 ? 11 : 6;
+        k->si_code = i % 4 == 3 ? SAT_ABSENT : i % 2 ? 1 : -6;
+        /* addresses by bit pattern: above 2^63, the extremes, absent */
+        k->fault_addr = i == 2 ? INT64_MIN : i == 4 ? INT64_MAX
+                      : i % 5 == 1 ? SAT_ABSENT
+                      : (int64_t)(0xffffffffff600000ULL - i * 4096);
+        k->flags = (uint16_t)(i % 64);
+        k->orig_signal = k->flags & SAT_CRASHF_HANDLER ? 11 : SAT_ABSENT;
+        k->orig_fault_addr = k->flags & SAT_CRASHF_HANDLER ? (int64_t)i * 8 : SAT_ABSENT;
+        k->threads = (int32_t)(i % 9);
+        k->crashing_tid = i % 4 == 2 ? SAT_ABSENT : 4000 + (int32_t)i;
+        k->origin = (uint8_t)(1 + i % (SAT_CRASH_ORIGIN__COUNT - 1));
+        k->arch = (uint8_t)(i % 4);
+        k->fingerprint = pick(fingerprints, 3, i, 0);
+        k->build_key = i % 2 ? sat_str_cstr("5e0e1d2c:+0x11be|+0x2f00") : SAT_STR_NONE;
+        k->missing = i % 5 == 0   ? sat_str_cstr("debuginfo of libc.so.6")
+                     : i % 5 == 1 ? sat_str_cstr("")
+                                  : SAT_STR_NONE;
+        break;
+    }
+    case SAT_TABLE_FRAME: { /* 1.3 */
+        sat_frame *f = &r->f;
+        f->source = (uint32_t)(i / 10 % 3);
+        f->crash = (uint32_t)(i / 30 + 1);
+        f->thread = i % 20 < 10 ? 0 : i == 15 ? INT32_MIN : 4242;
+        f->depth = (int32_t)(i % 10);
+        f->pc = i % 9 == 8 ? SAT_ABSENT : i == 7 ? INT64_MIN
+              : (int64_t)(0x7f1c2a400000ULL + i * 0x11be);
+        f->module = pick(modules, 5, i, 6);
+        f->build_id = i % 4 == 3 ? SAT_STR_NONE : sat_str_cstr("00112233445566778899");
+        f->offset = f->pc == SAT_ABSENT || i % 11 == 5 ? SAT_ABSENT : (int64_t)(i * 0x11be);
+        f->function = pick(functions, 5, i, 7);
+        f->fn_offset = f->function.ptr ? (int64_t)(i % 300) : SAT_ABSENT;
+        f->file = i % 3 == 0 ? SAT_STR_NONE : sat_str_cstr("ldap/servers/slapd/daemon.c");
+        f->line = i % 3 == 0 ? SAT_ABSENT : i == 4 ? INT32_MAX : 1000 + (int32_t)i;
+        f->flags = (uint8_t)(i % 8);
+        break;
+    }
     }
 }
 
@@ -233,10 +300,13 @@ static int cb_op(void *c, const sat_ldap_op *s) { return on_any(c, SAT_TABLE_LDA
 static int cb_conn(void *c, const sat_ldap_conn *s) { return on_any(c, SAT_TABLE_LDAP_CONN, s); }
 static int cb_tcp(void *c, const sat_tcp_conn *s) { return on_any(c, SAT_TABLE_TCP_CONN, s); }
 static int cb_tls(void *c, const sat_tls_hs *s) { return on_any(c, SAT_TABLE_TLS_HS, s); }
+static int cb_crash(void *c, const sat_crash *s) { return on_any(c, SAT_TABLE_CRASH, s); }
+static int cb_frame(void *c, const sat_frame *s) { return on_any(c, SAT_TABLE_FRAME, s); }
 
 static sat_event_sink make_sink(rctx *x)
 {
-    sat_event_sink s = {x, cb_source, cb_reject, cb_op, cb_conn, cb_tcp, cb_tls};
+    sat_event_sink s = {x, cb_source, cb_reject, cb_op, cb_conn, cb_tcp, cb_tls,
+                        cb_crash, cb_frame};
     return s;
 }
 
@@ -311,7 +381,7 @@ static void test_round_trip(uint32_t rpb)
 {
     char path[128];
     path_of(path, sizeof path, "rt.sat");
-    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222};
+    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300};
     CHECK_EQ_INT(write_trace(path, counts, rpb, 0), 0);
     char partial[160];
     snprintf(partial, sizeof partial, "%s.partial", path);
@@ -332,7 +402,7 @@ static void test_round_trip(uint32_t rpb)
     sat_trace_stat st;
     CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
     CHECK(st.complete);
-    CHECK_EQ_INT(st.format_version, (1u << 16) | 2u); /* 1.2 */
+    CHECK_EQ_INT(st.format_version, (1u << 16) | 3u); /* 1.3 */
     CHECK_EQ_INT(st.ntables, SAT_TABLE__COUNT);
     const sat_table_stat *ops = &st.tables[SAT_TABLE_LDAP_OP];
     CHECK_EQ_STR(ops->name, "ldap_op");
@@ -346,6 +416,19 @@ static void test_round_trip(uint32_t rpb)
     CHECK_EQ_INT(st.tables[SAT_TABLE_REJECT].min_ts, 0);
     /* ldap_conn: rows with open_ts 0 count by close_ts */
     CHECK(st.tables[SAT_TABLE_LDAP_CONN].min_ts > 0);
+    /* crash: by ts, the rows of unknown time (0) left out; frame: no time */
+    const sat_table_stat *crashes = &st.tables[SAT_TABLE_CRASH];
+    CHECK_EQ_STR(crashes->name, "crash");
+    CHECK_EQ_INT(crashes->rows, 40);
+    anyrow first, last;
+    gen_row(SAT_TABLE_CRASH, 0, &first, 0);
+    gen_row(SAT_TABLE_CRASH, 39, &last, 0);
+    CHECK_EQ_INT(crashes->min_ts, first.k.ts);
+    CHECK_EQ_INT(crashes->max_ts, last.k.ts);
+    CHECK_EQ_STR(st.tables[SAT_TABLE_FRAME].name, "frame");
+    CHECK_EQ_INT(st.tables[SAT_TABLE_FRAME].rows, 300);
+    CHECK_EQ_INT(st.tables[SAT_TABLE_FRAME].min_ts, 0);
+    CHECK_EQ_INT(st.tables[SAT_TABLE_FRAME].max_ts, 0);
     sat_trace_reader_close(r);
     CHECK_EQ_INT(sat_trace_verify(path, NULL, NULL, &d), 0);
 }
@@ -487,6 +570,150 @@ static void test_window(void)
     sat_trace_reader_close(r);
 }
 
+/* 1.3: a window keeps crashes by their ts (none of unknown time) and every
+ * frame (FORMAT.md "Time range of a block"); crash blocks outside it are
+ * skipped, frame blocks never are. */
+typedef struct crash_window_ctx {
+    rctx all;           /* frames: every row, in order */
+    uint64_t crashes, bad_crash, outside;
+    sat_ts_ns from, to;
+} crash_window_ctx;
+
+static int cw_crash(void *c, const sat_crash *k)
+{
+    crash_window_ctx *x = c;
+    int64_t base = 1749367154214871640LL;
+    x->crashes++;
+    if (k->ts == 0 || k->ts < x->from || k->ts >= x->to) {
+        x->outside++;
+        return SAT_OK;
+    }
+    anyrow want;
+    gen_row(SAT_TABLE_CRASH, (uint64_t)((k->ts - base) / 7000000000LL), &want, 0);
+    if (!row_eq(SAT_TABLE_CRASH, &want, k, NULL))
+        x->bad_crash++;
+    return SAT_OK;
+}
+static int cw_frame(void *c, const sat_frame *f)
+{
+    return on_any(&((crash_window_ctx *)c)->all, SAT_TABLE_FRAME, f);
+}
+
+static void test_window_crash(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "wcrash.sat");
+    uint64_t counts[SAT_TABLE__COUNT] = {0};
+    counts[SAT_TABLE_CRASH] = 60;
+    counts[SAT_TABLE_FRAME] = 200;
+    CHECK_EQ_INT(write_trace(path, counts, 16, 0), 0);
+    anyrow a, b;
+    gen_row(SAT_TABLE_CRASH, 12, &a, 0);
+    gen_row(SAT_TABLE_CRASH, 30, &b, 0);
+    uint64_t expect = 0;
+    for (uint64_t i = 12; i < 30; i++) {
+        anyrow k;
+        gen_row(SAT_TABLE_CRASH, i, &k, 0);
+        expect += k.k.ts != 0;
+    }
+    CHECK_EQ_INT(expect, 15); /* 17, 23 and 29 have no time */
+    crash_window_ctx x;
+    memset(&x, 0, sizeof x);
+    x.from = a.k.ts;
+    x.to = b.k.ts;
+    sat_event_sink sink = {&x, NULL, NULL, NULL, NULL, NULL, NULL, cw_crash, cw_frame};
+    sat_trace_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.from_ns = x.from;
+    o.to_ns = x.to;
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), 0);
+    CHECK_EQ_INT(x.crashes, expect);
+    CHECK_EQ_INT(x.outside, 0);
+    CHECK_EQ_INT(x.bad_crash, 0);
+    CHECK_EQ_INT(x.all.n[SAT_TABLE_FRAME], 200);
+    CHECK_EQ_INT(x.all.bad, 0);
+    /* crash blocks 0 and 1 (rows 0..31) of 4, and the 13 frame blocks */
+    CHECK_EQ_INT(sat_trace_reader_blocks_decoded(r), 2 + 13);
+    /* without a window: every crash, those of unknown time included */
+    memset(&x, 0, sizeof x);
+    x.to = INT64_MAX;
+    CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), 0);
+    CHECK_EQ_INT(x.crashes, 60);
+    CHECK_EQ_INT(x.outside, 10); /* ts 0: i % 6 == 5 */
+    CHECK_EQ_INT(x.bad_crash, 0);
+    CHECK_EQ_INT(x.all.n[SAT_TABLE_FRAME], 200);
+    sat_trace_reader_close(r);
+}
+
+/* Unrequested columns of crash and frame rows read as their absent values. */
+static sat_crash last_crash;
+static sat_frame last_frame;
+static int keep_crash(void *c, const sat_crash *k)
+{
+    (void)c;
+    last_crash = *k;
+    return SAT_OK;
+}
+static int keep_frame(void *c, const sat_frame *f)
+{
+    (void)c;
+    last_frame = *f;
+    return SAT_OK;
+}
+
+static void test_crash_absent_defaults(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "rt.sat");
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    static const char *const ccols[] = {"crash", NULL};
+    static const char *const fcols[] = {"depth", "function", NULL};
+    sat_trace_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.tables = (1u << SAT_TABLE_CRASH) | (1u << SAT_TABLE_FRAME);
+    o.columns[SAT_TABLE_CRASH] = ccols;
+    o.columns[SAT_TABLE_FRAME] = fcols;
+    sat_event_sink s = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, keep_crash, keep_frame};
+    memset(&last_crash, 0, sizeof last_crash);
+    memset(&last_frame, 0, sizeof last_frame);
+    CHECK_EQ_INT(sat_trace_read(r, &o, &s, &d), 0);
+    anyrow k, f;
+    gen_row(SAT_TABLE_CRASH, 39, &k, 0);
+    gen_row(SAT_TABLE_FRAME, 299, &f, 0);
+    CHECK_EQ_INT(last_crash.crash, k.k.crash);
+    CHECK_EQ_INT(last_crash.ts, 0);
+    CHECK_EQ_INT(last_crash.source, 0);
+    CHECK_EQ_INT(last_crash.pid, SAT_ABSENT);
+    CHECK_EQ_INT(last_crash.uid, SAT_ABSENT);
+    CHECK_EQ_INT(last_crash.signal, SAT_ABSENT);
+    CHECK_EQ_INT(last_crash.si_code, SAT_ABSENT);
+    CHECK_EQ_INT(last_crash.fault_addr, SAT_ABSENT);
+    CHECK_EQ_INT(last_crash.orig_signal, SAT_ABSENT);
+    CHECK_EQ_INT(last_crash.orig_fault_addr, SAT_ABSENT);
+    CHECK_EQ_INT(last_crash.crashing_tid, SAT_ABSENT);
+    CHECK_EQ_INT(last_crash.threads, 0);
+    CHECK_EQ_INT(last_crash.flags, 0);
+    CHECK(last_crash.host.ptr == NULL && last_crash.fingerprint.ptr == NULL);
+    CHECK_EQ_INT(last_frame.depth, f.f.depth);
+    CHECK(sat_str_eq(last_frame.function, f.f.function));
+    CHECK_EQ_INT(last_frame.pc, SAT_ABSENT);
+    CHECK_EQ_INT(last_frame.offset, SAT_ABSENT);
+    CHECK_EQ_INT(last_frame.fn_offset, SAT_ABSENT);
+    CHECK_EQ_INT(last_frame.line, SAT_ABSENT);
+    CHECK_EQ_INT(last_frame.thread, 0);
+    CHECK(last_frame.module.ptr == NULL && last_frame.file.ptr == NULL);
+    sat_trace_reader_close(r);
+}
+
 static void test_killed_writer(void)
 {
     char path[128], partial[160], cut[160];
@@ -605,6 +832,23 @@ static void test_newer_version(void)
     CHECK(r == NULL);
     CHECK_EQ_INT(d.code, SAT_E_UNSUPPORTED);
     CHECK(strstr(d.msg, "newer") != NULL);
+    /* an older minor version of the same major is read (FORMAT.md rule) */
+    buf[8] = 1;
+    buf[10] = 2; /* 1.2: before the crash tables */
+    c = (uint32_t)crc32(0, buf, 16);
+    for (int i = 0; i < 4; i++)
+        buf[16 + i] = (uint8_t)(c >> (8 * i));
+    spit(path, buf, n);
+    r = sat_trace_reader_open(path, &d);
+    CHECK(r != NULL);
+    if (r) {
+        sat_trace_stat st;
+        CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
+        CHECK_EQ_INT(st.format_version, (1u << 16) | 2u);
+        CHECK_EQ_INT(st.tables[SAT_TABLE_LDAP_OP].rows, 3);
+        CHECK_EQ_INT(st.tables[SAT_TABLE_CRASH].rows, 0);
+        sat_trace_reader_close(r);
+    }
     /* not a trace at all */
     memcpy(buf, "NOTATRAC", 8);
     spit(path, buf, n);
@@ -691,7 +935,7 @@ static void test_corpus_size(void)
 static void cleanup(void)
 {
     static const char *const names[] = {"rt.sat", "empty.sat", "win.sat",
-        "killed.sat", "cut.sat", "flip.sat", "v2.sat", NULL};
+        "killed.sat", "cut.sat", "flip.sat", "v2.sat", "wcrash.sat", NULL};
     char p[160];
     for (int i = 0; names[i]; i++) {
         path_of(p, sizeof p, names[i]);
@@ -713,7 +957,9 @@ int main(void)
     test_round_trip(7);
     test_projection();
     test_absent_defaults();
+    test_crash_absent_defaults();
     test_window();
+    test_window_crash();
     test_killed_writer();
     test_flipped_byte();
     test_newer_version();
