@@ -18,6 +18,7 @@ PACKAGES=(build-essential clang cmake pkg-config
           zstd gzip bzip2 xz-utils time tcpdump elfutils)
 # Only to remake fixtures (not needed by the build or the tests):
 #   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh)
+#   gdb               (fixtures/crashtext/make-fixture.sh)
 
 install_missing() {
     local missing=()
