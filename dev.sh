@@ -20,6 +20,7 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh)
 #   gdb libc6-dbg util-linux  (fixtures/cores/make-cores.sh; libc6-dbg also gives glibc's
 #                     internal frames the names that fixtures/cores/*/*.expected list)
+#   gdb               (fixtures/crashtext/make-fixture.sh)
 
 install_missing() {
     local missing=()

@@ -463,6 +463,39 @@ static int cmp_items(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* ---- crash reports written as text (crash_scan.c) ------------------------------------------
+ * Read `in` through the crash-text scanner into the sink, its rows carrying
+ * src's id. Returns the crashes found, in the time window or not (0 also when
+ * the input is not text), or a sink's negative status. */
+static int64_t scan_for_crashes(run *r, item *it, sat_input *in, sat_source *src)
+{
+    size_t plen = 0;
+    const char *peek = sat_input_peek(in, &plen);
+    if (!sat_collect_is_text(peek, plen))
+        return 0;
+    sat_crash_scan_job job;
+    memset(&job, 0, sizeof job);
+    job.in = in;
+    job.sink = r->sink;
+    job.src = src;
+    job.year = r->opts->year ? r->opts->year : it->year;
+    job.from_ns = r->opts->from_ns;
+    job.to_ns = r->opts->to_ns;
+    int rc = sat_collect_crash_scan(&job);
+    if (rc < 0)
+        return rc;
+    if (job.input_rc < 0 && !src->truncated) {
+        src->truncated = 1;
+        r->stats->truncated++;
+        warn(r, it->path, "%s", job.diag.msg);
+        problem(r, job.input_rc, it->path, job.diag.msg);
+    }
+    uint64_t found = job.crashes + job.outside;
+    if (found && !src->lines)
+        src->lines = job.lines;
+    return (int64_t)found;
+}
+
 /* ---- one log file ----------------------------------------------------------------------- */
 static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
 {
@@ -490,6 +523,21 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     src.server_version = SAT_STR_NONE;
 
     if (!it->fmt) {
+        int64_t crashes = it->empty ? 0 : scan_for_crashes(r, it, in, &src);
+        if (crashes < 0) {
+            sat_input_close(in);
+            return (int)crashes;
+        }
+        if (crashes > 0) {
+            /* not a log satscope parses, but crash reports were written in it */
+            src.format = sat_str_cstr("crash-text");
+            src.bytes = sat_input_bytes(in);
+            r->stats->bytes += src.bytes;
+            r->stats->lines += src.lines;
+            r->done_raw += sat_input_raw_bytes(in);
+            sat_input_close(in);
+            return sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
+        }
         if (it->empty) {
             src.format = sat_str_cstr("empty");
             /* A compressed file cut before its first line decodes to nothing:
@@ -582,6 +630,20 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
         rc = it->fmt->finish(st); /* sat_pp_run finished its own states */
     src.bytes = sat_input_bytes(in);
     src.lines = line_no;
+    if (rc >= 0 && src.lines && src.rejects == src.lines && it->size_known) {
+        /* Not one line was this format's (a 389 errors log has the access
+         * log's timestamps): read it again for crashes written as text. */
+        sat_diag d2;
+        memset(&d2, 0, sizeof d2);
+        sat_input *again = sat_input_open(it->path, &d2);
+        int64_t crashes = again ? scan_for_crashes(r, it, again, &src) : 0;
+        sat_input_close(again);
+        if (crashes < 0)
+            rc = (int)crashes;
+        else if (crashes > 0)
+            warn(r, it->path, "no line was %s; %lld crash report%s written as text found in it",
+                 it->fmt->name, (long long)crashes, crashes == 1 ? "" : "s");
+    }
     uint64_t cut = sat_input_cut_lines(in) + cut_here;
     if (cut)
         warn(r, it->path, "%llu line%s longer than 1 MiB cut at 1 MiB",

@@ -41,4 +41,25 @@ typedef struct sat_capture_job {
  * job->unreadable/truncated/problem, already warned) or a sink's status. */
 int sat_capture_collect(sat_capture_job *job);
 
+/* ---- crash reports written as text (crash_scan.c) ------------------------------ */
+/* 1 when the first bytes of an input look like text (no NUL, not ELF). */
+int sat_collect_is_text(const char *peek, size_t n);
+
+typedef struct sat_crash_scan_job {
+    sat_input *in;               /* opened; read to its end here */
+    const sat_event_sink *sink;  /* crash and frame rows */
+    sat_source *src;             /* its id goes on the rows; first/last ts widened */
+    int year;                    /* of syslog timestamps */
+    sat_ts_ns from_ns, to_ns;    /* crashes outside are left out (unknown times kept) */
+    /* out */
+    uint64_t crashes, lines;
+    uint64_t outside;            /* crashes found but outside from/to */
+    int input_rc;                /* < 0: the input ended early (diag says why) */
+    sat_diag diag;
+} sat_crash_scan_job;
+
+/* Reads job->in through the crash-text scanner. Returns SAT_OK or the sink's
+ * (or an allocation's) negative status; input trouble is in input_rc. */
+int sat_collect_crash_scan(sat_crash_scan_job *job);
+
 #endif
