@@ -115,7 +115,7 @@ static size_t row_strings(int table, void *row, sat_str **out)
     case SAT_TABLE_CRASH: {
         sat_crash *c = row;
         sat_str *v[] = {&c->host, &c->exe, &c->command, &c->build_id,
-                        &c->fingerprint, &c->build_key, &c->missing};
+                        &c->fingerprint, &c->signature, &c->build_key, &c->missing};
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
             out[n++] = v[i];
         break;

@@ -58,6 +58,12 @@ int sat_crash_frame_is_noise(sat_str fn)
     for (size_t i = 0; i < sizeof noise / sizeof noise[0]; i++)
         if (str_eq(fn, noise[i]))
             return 1;
+    /* assertion wrappers whose demangled names carry their arguments */
+    static const char *const noise_prefix[] = {"ceph::__ceph_assert_fail(", "ceph::__ceph_abort(",
+                                               "__ceph_assert_fail(", "__gnu_debug::_Error_formatter::_M_error("};
+    for (size_t i = 0; i < sizeof noise_prefix / sizeof noise_prefix[0]; i++)
+        if (str_starts(fn, noise_prefix[i]))
+            return 1;
     return 0;
 }
 

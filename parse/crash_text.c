@@ -910,6 +910,7 @@ static int emit_block(sat_crash_text *ct, block *b)
         b->flags |= SAT_CRASHF_UNWIND_CUT;
     c.flags = b->flags;
     c.fingerprint = sat_str_cstr(keys.fingerprint);
+    c.signature = sat_str_cstr(keys.text);
     c.build_key = sat_str_cstr(keys.build_key);
     c.missing = b->nfr ? SAT_STR_NONE : sat_str_cstr("frames");
     rc = sat_sink_emit(ct->sink, SAT_TABLE_CRASH, &c);

@@ -74,5 +74,7 @@ int main(void)
     CHECK(sat_crash_frame_is_noise(sat_str_cstr("__GI___assert_fail")));
     CHECK(sat_crash_frame_is_noise(sat_str_cstr("__GI_abort")));
     CHECK(!sat_crash_frame_is_noise(sat_str_cstr("main")));
+    CHECK(sat_crash_frame_is_noise(
+        sat_str_cstr("ceph::__ceph_assert_fail(char const*, char const*, int, char const*)")));
     return CHECK_DONE();
 }

@@ -341,7 +341,8 @@ static void test_ceph_new_generation(void)
         CHECK_EQ_STR(d.cr[0].build_key, k.build_key); /* the version is the build */
         /* the trampoline (libpthread, frame 1) and gsignal/abort are skipped */
         CHECK(f[0]->f.flags & SAT_FRAMEF_SIGNAL);
-        CHECK(strncmp(k.text, "?:ceph::__ceph_assert_fail(", 27) == 0);
+        CHECK(strstr(k.text, "__ceph_assert_fail") == NULL); /* an assertion wrapper: skipped */
+        CHECK(strncmp(k.text, "?:", 2) == 0);
         CHECK(!(d.cr[0].c.flags & SAT_CRASHF_HANDLER)); /* Ceph names the fault itself */
     }
     rec_free(&d);

@@ -107,6 +107,7 @@ static void make_crash(uint32_t i, sat_crash *k, char *buf, size_t cap)
     k->arch = SAT_ARCH_X86_64;
     k->flags = (uint16_t)(i % 64);
     k->fingerprint = sat_str_cstr(strrchr(buf, '|') + 1);
+    k->signature = i % 5 ? sat_str_cstr(buf) : SAT_STR_NONE;
     k->build_key = i % 2 ? sat_str_cstr(buf) : SAT_STR_NONE;
     k->missing = i % 3 ? SAT_STR_NONE : sat_str_make("", 0);
 }
@@ -158,13 +159,14 @@ static int on_crash(void *ctx, const sat_crash *k)
         !str_same(got.exe, want.exe) || !str_same(got.command, want.command) ||
         !str_same(got.build_id, want.build_id) ||
         !str_same(got.fingerprint, want.fingerprint) ||
+        !str_same(got.signature, want.signature) ||
         !str_same(got.build_key, want.build_key) || !str_same(got.missing, want.missing))
         s->bad++;
     sat_crash *both[] = {&got, &want};
     for (int i = 0; i < 2; i++) {
         ZERO(both[i]->host), ZERO(both[i]->exe), ZERO(both[i]->command);
         ZERO(both[i]->build_id), ZERO(both[i]->fingerprint), ZERO(both[i]->build_key);
-        ZERO(both[i]->missing);
+        ZERO(both[i]->missing), ZERO(both[i]->signature);
     }
     if (memcmp(&got, &want, sizeof got) != 0)
         s->bad++;
