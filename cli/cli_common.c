@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -126,6 +127,18 @@ static int tee_tls(void *vctx, const sat_tls_hs *h)
     return t->inner->on_tls_hs(t->inner->ctx, h);
 }
 
+static int tee_crash(void *vctx, const sat_crash *c)
+{
+    const tee_ctx *t = vctx;
+    return t->inner->on_crash(t->inner->ctx, c);
+}
+
+static int tee_frame(void *vctx, const sat_frame *f)
+{
+    const tee_ctx *t = vctx;
+    return t->inner->on_frame(t->inner->ctx, f);
+}
+
 static void warn_stderr(void *ctx, const char *where, const char *msg)
 {
     tee_ctx *t = ctx;
@@ -147,7 +160,9 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
                           sink->on_ldap_op ? tee_op : NULL,
                           sink->on_ldap_conn ? tee_conn : NULL,
                           sink->on_tcp_conn ? tee_tcp : NULL,
-                          sink->on_tls_hs ? tee_tls : NULL};
+                          sink->on_tls_hs ? tee_tls : NULL,
+                          sink->on_crash ? tee_crash : NULL,
+                          sink->on_frame ? tee_frame : NULL};
     sat_collect_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.format = c->format;
@@ -161,6 +176,9 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.live_duration = c->live_duration;
     opts.live_count = c->live_count;
     opts.ldap_port = c->ldap_port;
+    opts.exe = c->exe;
+    opts.debuginfo_path = c->debuginfo_path;
+    opts.sysroot = c->sysroot;
     opts.warn = warn_stderr;
     opts.warn_ctx = &t;
 
@@ -221,7 +239,8 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
         free(t.paths[i]);
     free(t.paths);
 
-    if (st->unreadable || (rc < 0 && st->lines == 0 && st->traces == 0 && st->packets == 0))
+    if (st->unreadable ||
+        (rc < 0 && st->lines == 0 && st->traces == 0 && st->packets == 0 && st->cores == 0))
         return SAT_EXIT_UNREADABLE;
     if (st->rejects || st->truncated || rc < 0)
         return SAT_EXIT_REJECTS;
@@ -261,6 +280,21 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     case 'q':
         c->quiet = 1;
         return 1;
+    case SAT_OPT_EXE:
+        if (access(arg, R_OK) != 0)
+            return sat_cli_usage_error(cmd, "--exe %s: %s", arg, strerror(errno));
+        c->exe = arg;
+        return 1;
+    case SAT_OPT_DEBUGINFO_PATH:
+        c->debuginfo_path = arg;
+        return 1;
+    case SAT_OPT_SYSROOT: {
+        struct stat st;
+        if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode))
+            return sat_cli_usage_error(cmd, "--sysroot %s: not a directory", arg);
+        c->sysroot = arg;
+        return 1;
+    }
     default:
         return 0;
     }
@@ -283,7 +317,8 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
     sat_event_sink sink = a->sink(obj);
     int code = sat_cli_collect_run(c, paths, npaths, &sink);
     /* an empty log is a valid input (an empty report); nothing readable is not */
-    if (code == SAT_EXIT_UNREADABLE && c->stats.lines == 0 && c->stats.traces == 0) {
+    if (code == SAT_EXIT_UNREADABLE && c->stats.lines == 0 && c->stats.traces == 0 &&
+        c->stats.cores == 0) {
         a->free(obj);
         fprintf(stderr, "satscope %s: nothing could be read\n", name);
         return SAT_EXIT_UNREADABLE;
