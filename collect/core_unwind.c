@@ -77,7 +77,7 @@ typedef struct uw {
     int prev_no_cfi;       /* the previous (callee) frame had no CFI */
     int have_tramp;
     Dwarf_Word tramp_sp;
-    int thread_cut;        /* getframes ended on an error */
+    int thread_capped;     /* the thread had more than max_frames frames */
     int crashing_cut;
     int rc;                /* a sink's status, or SAT_E_NOMEM */
     uint64_t frames_out;
@@ -426,8 +426,10 @@ static int on_frame(Dwfl_Frame *state, void *arg)
     if (!dwfl_frame_pc(state, &pc, &activation))
         return DWARF_CB_ABORT;
     unsigned max = u->o->max_frames ? u->o->max_frames : DEFAULT_MAX_FRAMES;
-    if (u->nframes >= max)
+    if (u->nframes >= max) {
+        u->thread_capped = 1; /* a runaway recursion: its innermost frames tell */
         return DWARF_CB_ABORT;
+    }
     if (u->nframes == u->cap) {
         size_t nc = u->cap ? u->cap * 2 : 64;
         sat_frame *nf = realloc(u->frames, nc * sizeof *nf);
@@ -552,10 +554,14 @@ static int on_thread(Dwfl_Thread *thread, void *arg)
                                                    : u->threads_unwound == 0;
     u->nframes = 0;
     u->prev_no_cfi = 0;
+    u->thread_capped = 0;
     sat_arena_reset(&u->tarena);
     int r = dwfl_thread_getframes(thread, on_frame, u);
     if (u->rc < 0)
         return DWARF_CB_ABORT;
+    if (u->thread_capped && u->is_crashing)
+        warnf(u, "thread %d: more than %zu frames (a runaway recursion?): the innermost %zu kept",
+              (int)u->tid, u->nframes, u->nframes);
     if (r < 0 && u->is_crashing) {
         u->crashing_cut = 1;
         warnf(u, "thread %d: unwinding stopped after %zu frame%s: %s", (int)u->tid,

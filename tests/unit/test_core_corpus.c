@@ -108,6 +108,8 @@ static void on_warn(void *ctx, const char *where, const char *msg)
     snprintf(last_warning, sizeof last_warning, "%s", msg);
 }
 
+static sat_ts_ns window_from;
+
 static int collect(const char *path, const char *exe, sat_collect_stats *st)
 {
     sat_event_sink sink;
@@ -118,6 +120,7 @@ static int collect(const char *path, const char *exe, sat_collect_stats *st)
     sat_collect_opts o;
     memset(&o, 0, sizeof o);
     o.exe = exe;
+    o.from_ns = window_from;
     o.warn = on_warn;
     nwarnings = 0;
     nframes = 0;
@@ -504,6 +507,20 @@ int main(void)
     collect(core, exe, &cs);
     for (size_t i = 0; i < nframes && i < 512; i++)
         CHECK(!(frames[i].flags & SAT_FRAMEF_FP));
+    /* a core's time is its file's: outside --from/--to it gives its source row only */
+    struct stat cst;
+    CHECK(stat(core, &cst) == 0);
+    window_from = ((sat_ts_ns)cst.st_mtime + 1) * 1000000000LL;
+    collect(core, exe, &cs);
+    CHECK_EQ_INT(ncrash, 0);
+    CHECK_EQ_INT(nframes, 0);
+    CHECK_EQ_INT(nsource, 1);
+    CHECK_EQ_INT(cs.cores, 1);
+    window_from = (sat_ts_ns)cst.st_mtime * 1000000000LL;
+    collect(core, exe, &cs);
+    CHECK_EQ_INT(ncrash, 1);
+    CHECK_EQ_INT(crash_row.ts, (sat_ts_ns)cst.st_mtim.tv_sec * 1000000000LL + cst.st_mtim.tv_nsec);
+    window_from = 0;
     /* linkmap-cut: the unwind stops at the missing libc: cut, libc said missing */
     snprintf(core, sizeof core, "%s/cores/linkmap-cut.core", corpus);
     snprintf(exe, sizeof exe, "%s/cores/linkmap-cut", corpus);
