@@ -38,6 +38,9 @@ typedef struct sat_cli_collect {
     sat_dur_ns live_duration;    /* --duration */
     uint64_t live_count;         /* --count */
     uint16_t ldap_port;          /* --ldap-port: LDAP on this port whatever the bytes */
+    const char *exe;             /* --exe: cores: the executable that crashed */
+    const char *debuginfo_path;  /* --debuginfo-path: cores: debug files, modules */
+    const char *sysroot;         /* --sysroot: cores: the paths they name, below it */
     sat_collect_stats stats;     /* filled by sat_cli_collect_run */
 } sat_cli_collect;
 
@@ -46,7 +49,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
                         const sat_event_sink *sink);
 
 /* The options every command that collects shares (--format, --from, --to,
- * --year, --quiet): returns 1 if opt was one of them (and applied), 0 if not,
+ * --year, --ldap-port, --exe, --debuginfo-path, --sysroot, --quiet): returns 1 if opt was one of them (and applied), 0 if not,
  * or SAT_EXIT_USAGE after printing why the value is bad. */
 int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg);
 /* What every analysis command does with an option that is not its own:
@@ -70,7 +73,12 @@ sat_dur_ns sat_cli_parse_duration(const char *s);
 int sat_cli_parse_number(const char *s, double lo, double hi, double *out);
 /* --top N (1 .. 100000): 0 and *out set, or SAT_EXIT_USAGE after saying why. */
 int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out);
+/* option codes of the long-only options (beyond any short letter) */
+enum { SAT_OPT_EXE = 0x1c0, SAT_OPT_DEBUGINFO_PATH, SAT_OPT_SYSROOT };
 #define SAT_CLI_COLLECT_LONGOPTS                                             \
+    {"exe", required_argument, NULL, SAT_OPT_EXE},                           \
+    {"debuginfo-path", required_argument, NULL, SAT_OPT_DEBUGINFO_PATH},     \
+    {"sysroot", required_argument, NULL, SAT_OPT_SYSROOT},                   \
     {"format", required_argument, NULL, 'f'},                                \
     {"from", required_argument, NULL, 'F'},                                  \
     {"to", required_argument, NULL, 'T'},                                    \
@@ -85,6 +93,11 @@ int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out);
     "                  each file's modification year)\n"                     \
     "  --ldap-port N   captures: decode port N as LDAP whatever its bytes look\n" \
     "                  like (LDAP is otherwise found by content)\n"          \
+    "  --exe FILE      cores: the executable that crashed (else found by the\n" \
+    "                  core's paths and build-ids)\n"                        \
+    "  --debuginfo-path DIRS  cores: ':'-separated directories of debug files\n" \
+    "                  (.build-id/xx/yyyy.debug, NAME.debug) and module copies\n" \
+    "  --sysroot DIR   cores: look up the paths the core names below DIR\n"  \
     "  -q, --quiet     no summary or warnings on stderr\n"
 
 /* Parses "2025-06-08T07:19:14Z", "2025-06-08 07:19", epoch seconds;

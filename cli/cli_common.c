@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -176,6 +177,9 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.live_duration = c->live_duration;
     opts.live_count = c->live_count;
     opts.ldap_port = c->ldap_port;
+    opts.exe = c->exe;
+    opts.debuginfo_path = c->debuginfo_path;
+    opts.sysroot = c->sysroot;
     opts.warn = warn_stderr;
     opts.warn_ctx = &t;
 
@@ -236,7 +240,8 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
         free(t.paths[i]);
     free(t.paths);
 
-    if (st->unreadable || (rc < 0 && st->lines == 0 && st->traces == 0 && st->packets == 0))
+    if (st->unreadable ||
+        (rc < 0 && st->lines == 0 && st->traces == 0 && st->packets == 0 && st->cores == 0))
         return SAT_EXIT_UNREADABLE;
     if (st->rejects || st->truncated || rc < 0)
         return SAT_EXIT_REJECTS;
@@ -276,6 +281,21 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     case 'q':
         c->quiet = 1;
         return 1;
+    case SAT_OPT_EXE:
+        if (access(arg, R_OK) != 0)
+            return sat_cli_usage_error(cmd, "--exe %s: %s", arg, strerror(errno));
+        c->exe = arg;
+        return 1;
+    case SAT_OPT_DEBUGINFO_PATH:
+        c->debuginfo_path = arg;
+        return 1;
+    case SAT_OPT_SYSROOT: {
+        struct stat st;
+        if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode))
+            return sat_cli_usage_error(cmd, "--sysroot %s: not a directory", arg);
+        c->sysroot = arg;
+        return 1;
+    }
     default:
         return 0;
     }
@@ -325,7 +345,8 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
     sat_event_sink sink = a->sink(obj);
     int code = sat_cli_collect_run(c, paths, npaths, &sink);
     /* an empty log is a valid input (an empty report); nothing readable is not */
-    if (code == SAT_EXIT_UNREADABLE && c->stats.lines == 0 && c->stats.traces == 0) {
+    if (code == SAT_EXIT_UNREADABLE && c->stats.lines == 0 && c->stats.traces == 0 &&
+        c->stats.cores == 0) {
         a->free(obj);
         fprintf(stderr, "satscope %s: nothing could be read\n", name);
         return SAT_EXIT_UNREADABLE;

@@ -26,6 +26,11 @@ static void usage(FILE *out)
             "the logs: one tcp_conn row per TCP connection, TLS handshakes and LDAP\n"
             "operations decoded from the wire.\n"
             "\n"
+            "ELF core files (plain or compressed; x86_64, aarch64, i386; written by\n"
+            "the kernel or gdb) give one crash row (signal, fault address, threads,\n"
+            "build-id, fingerprint) and one frame row per frame of every thread,\n"
+            "unwound with elfutils libdwfl. No process memory is copied.\n"
+            "\n"
             "  -o, --output FILE the trace to write (required)\n"
             "  --iface IF      also capture live on interface IF (needs the right to\n"
             "                  capture: root or CAP_NET_RAW), bounded by:\n"
@@ -111,7 +116,7 @@ static int run_collect(int argc, char **argv)
     int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
     const sat_collect_stats *st = &c.stats;
     if (code == SAT_EXIT_UNREADABLE && st->lines == 0 && st->traces == 0 &&
-        st->packets == 0) {
+        st->packets == 0 && st->cores == 0) {
         sat_trace_writer_abort(w);
         fprintf(stderr, "satscope collect: nothing could be read; %s not written\n", output);
         return SAT_EXIT_UNREADABLE;
@@ -138,6 +143,10 @@ static int run_collect(int argc, char **argv)
                 (unsigned long long)st->captures, (unsigned long long)st->packets,
                 (unsigned long long)st->not_tcp, (unsigned long long)st->flows,
                 (unsigned long long)st->expired, (unsigned long long)st->evicted);
+    if (!c.quiet && st->cores)
+        fprintf(stderr, "satscope collect: %llu core file(s): %llu crash(es), %llu frames\n",
+                (unsigned long long)st->cores, (unsigned long long)st->crashes,
+                (unsigned long long)st->frames);
     return code;
 }
 

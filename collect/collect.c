@@ -5,7 +5,8 @@
  *     files, not recursive), a file, "-" for standard input.
  *  2. Look at each input's first bytes: a .sat trace (sat_trace_sniff) is
  *     replayed through the trace reader; a pcap/pcapng capture (after
- *     decompression) is read by capture.c; anything else is a log whose
+ *     decompression) is read by capture.c; an ELF core file (also after
+ *     decompression) by core_collect.c; anything else is a log whose
  *     format is sniffed (parse/ registry) and whose first timestamp is read.
  *  3. Group the logs into servers (rotation.c: a rotated set of one server's
  *     log) and order each set by the time of its content, not its names.
@@ -18,6 +19,7 @@
  */
 #include "satscope/collect.h"
 #include "parse_parallel.h"
+#include "satscope/core.h"
 #include "satscope/parse.h"
 #include "satscope/trace.h"
 
@@ -32,7 +34,8 @@
 #include "collect_internal.h"
 
 enum item_kind { ITEM_LOG = 0, ITEM_TRACE, ITEM_BAD, ITEM_SKIP /* a duplicate */,
-                 ITEM_CAPTURE /* pcap / pcapng, plain or compressed */ };
+                 ITEM_CAPTURE /* pcap / pcapng, plain or compressed */,
+                 ITEM_CORE /* ELF core file, plain or compressed */ };
 
 typedef struct item {
     char *path;                 /* owned */
@@ -51,6 +54,7 @@ typedef struct item {
     ino_t ino;
     int year;                   /* mtime's year (syslog timestamps have none) */
     int expanded;               /* found by expanding a directory or a pattern */
+    sat_ts_ns mtime;            /* modification time (a core's crash time), 0 unknown */
 } item;
 
 typedef struct group {
@@ -343,6 +347,7 @@ static void look(run *r, item *it)
                 it->dev = st.st_dev;
                 it->ino = st.st_ino;
                 when = st.st_mtime;
+                it->mtime = (sat_ts_ns)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
             }
             close(fd);
             if (n > 0 && sat_trace_sniff(head, (size_t)n)) {
@@ -372,6 +377,14 @@ static void look(run *r, item *it)
         warn(r, it->path, "a .sat trace cannot be read from a pipe; give its path");
         problem(r, SAT_E_UNSUPPORTED, it->path, "a .sat trace on standard input");
         sat_input_close(in);
+        return;
+    }
+    if (sat_core_sniff(peek, plen)) { /* never a log, whatever --format says */
+        it->kind = ITEM_CORE;
+        if (is_stdin)
+            it->kept = in;
+        else
+            sat_input_close(in);
         return;
     }
     if (!r->opts->format && sat_capture_sniff(peek, plen)) {
@@ -772,6 +785,38 @@ static int collect_capture(run *r, item *it)
     return rc;
 }
 
+/* One core file: its frames and crash row, then its source row. */
+static int collect_core(run *r, item *it)
+{
+    sat_core_job job;
+    memset(&job, 0, sizeof job);
+    job.path = it->path;
+    job.in = it->kept;
+    job.opts = r->opts;
+    job.sink = r->sink;
+    job.rows = r->sink;
+    job.source_id = r->next_source++;
+    job.server = r->next_server++;
+    job.mtime = it->mtime;
+    job.stats = r->stats;
+    job.warn = warn_cb;
+    job.warn_ctx = r;
+    int rc = sat_core_collect(&job);
+    if (it->kept) {
+        sat_input_close(it->kept);
+        it->kept = NULL;
+    }
+    r->done_raw += it->raw_size;
+    if (job.unreadable) {
+        r->stats->unreadable++;
+        problem(r, job.problem.code ? job.problem.code : SAT_E_IO, it->path, job.problem.msg);
+    } else if (job.truncated) {
+        r->stats->truncated++;
+        problem(r, SAT_E_TRUNCATED, it->path, job.problem.msg);
+    }
+    return rc;
+}
+
 static int collect_group(run *r, group *g)
 {
     uint32_t server = r->next_server++;
@@ -1038,6 +1083,8 @@ int sat_collect_run(const char *const *paths, size_t npaths,
             rc = collect_trace(&r, it);
         } else if (it->kind == ITEM_CAPTURE) {
             rc = collect_capture(&r, it);
+        } else if (it->kind == ITEM_CORE) {
+            rc = collect_core(&r, it);
         } else if (it->kind == ITEM_LOG && !done_group[it->group]) {
             done_group[it->group] = 1;
             rc = collect_group(&r, &r.groups[it->group]);

@@ -62,4 +62,27 @@ typedef struct sat_crash_scan_job {
  * (or an allocation's) negative status; input trouble is in input_rc. */
 int sat_collect_crash_scan(sat_crash_scan_job *job);
 
+/* ---- core files (core_collect.c, core_unwind.c) --------------------------------- */
+typedef struct sat_core_job {
+    const char *path;            /* the core file (for messages and the source row) */
+    sat_input *in;               /* opened input (standard input), or NULL to open path */
+    const sat_collect_opts *opts;/* exe, debuginfo_path, sysroot, the time window */
+    const sat_event_sink *sink;  /* the source row */
+    const sat_event_sink *rows;  /* frame rows, then the crash row */
+    uint32_t source_id, server;
+    sat_ts_ns mtime;             /* the file's modification time (the crash's ts), 0 */
+    sat_collect_stats *stats;
+    void (*warn)(void *ctx, const char *where, const char *msg);
+    void *warn_ctx;
+    /* out: not readable as a core at all (unreadable) or cut short */
+    int unreadable, truncated;
+    sat_diag problem;
+} sat_core_job;
+
+/* Reads one core into the sinks. Returns SAT_OK (input problems are in
+ * job->unreadable/truncated/problem, already warned), SAT_E_NOMEM or a
+ * sink's status. A core whose mtime is outside opts' window gives its
+ * source row only. */
+int sat_core_collect(sat_core_job *job);
+
 #endif

@@ -9,7 +9,8 @@
  * servers (a rotated set of one server's logs), orders each set by the time of
  * its content, sniffs each file's format (parse/ registry), drives the parser
  * and the per-server joiner, and emits everything (sources, rejects, ldap_op,
- * ldap_conn rows) into one sink - the trace writer for `satscope collect`, an
+ * ldap_conn rows; tcp_conn/tls_hs from captures; frame and crash rows from
+ * ELF core files, include/satscope/core.h) into one sink - the trace writer for `satscope collect`, an
  * analyzer for `satscope etime access.log`. Inputs that are .sat traces are
  * replayed through the trace reader into the same sink.
  */
@@ -82,6 +83,12 @@ typedef struct sat_collect_opts {
     sat_dur_ns live_duration;    /* 0 = no time bound */
     uint64_t live_count;         /* 0 = no packet bound */
     uint16_t ldap_port;          /* captures: LDAP on this port whatever the content */
+    /* core files (collect/core_unwind.c): where the executable and debug
+     * files are, beside the paths and build-ids the core holds */
+    const char *exe;             /* the executable that crashed */
+    const char *debuginfo_path;  /* ':'-separated directories of debug files and
+                                    copies of the modules */
+    const char *sysroot;         /* the core's paths are looked up below it */
     /* warnings and per-input errors are reported here (file: message);
      * NULL -> stderr */
     void (*warn)(void *ctx, const char *where, const char *msg);
@@ -99,6 +106,8 @@ typedef struct sat_collect_stats {
     /* captures (pcap/pcapng files and live interfaces) */
     uint64_t captures, packets, not_tcp, unsupported_link;
     uint64_t flows, evicted, expired;
+    /* core files */
+    uint64_t cores, crashes, frames;
 } sat_collect_stats;
 
 /* Collects every path into sink. Returns SAT_OK when everything was read
