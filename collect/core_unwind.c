@@ -728,6 +728,7 @@ static int emit_crash(uw *u, int unwound, uint16_t *flags_out)
     sat_crash_keys keys;
     sat_crash_keys_of(u->crash_frames, u->ncrash, c.build_id, &keys);
     c.fingerprint = sat_str_cstr(keys.fingerprint);
+    c.signature = sat_str_cstr(keys.text);
     c.build_key = sat_str_cstr(keys.build_key);
     return sat_sink_emit(u->sink, SAT_TABLE_CRASH, &c);
 }

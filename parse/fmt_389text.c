@@ -943,7 +943,10 @@ static int t389_sniff(const char *buf, size_t len)
             q = skip_sp(q, e);
             if (STARTS(q, e, "conn="))
                 return 95;
-            score = score > 40 ? score : 40;
+            /* "[ts] - ERR - plugin - ...": the server's errors log, whose
+             * timestamps are the access log's; it holds no operation */
+            if (!STARTS(q, e, "- "))
+                score = score > 40 ? score : 40;
         }
         lines++;
         p = e < end ? e + 1 : end;
