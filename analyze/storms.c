@@ -52,9 +52,11 @@
  * the full-handshake share, etime p90 (a log histogram, factor 1.25: +-12%),
  * wtime mean, connections opened. For each: base = median of the windows
  * [start-33, start-4], before = the highest of [start-3, start], "rose" when
- * before > max(2 base, base + a floor per signal); onset = the first window
- * from start-30 on above that threshold, back = the first window after onset
- * that begins three in a row at or below it. The trigger is the risen cause (unindexed searches, load,
+ * before > max(2 base, base + a floor per signal); onset = where the run of
+ * windows above that threshold that reaches the lead-up began (a gap of one
+ * window allowed, 30 windows at most; for a signal that did not rise, the
+ * first window above it during the storm), back = the first window after
+ * the rise that begins three in a row at or below it. The trigger is the risen cause (unindexed searches, load,
  * full-handshake share) with the earliest onset; only when no cause rose, the
  * risen effect (etime, wtime, connections opened) with the earliest onset.
  * Sustained (metastable): the storm's failures stayed high for at least 3
@@ -127,6 +129,7 @@ struct sat_storms {
     sat_strtab cw;      /* st_cwkey -> uint64 failures of that client in that window */
     sat_strtab ldap_dedup, wire_dedup;
     sat_strtab peers;       /* client address -> uint32 id, for the attempts */
+    sat_strtab wire_servers;/* uint32 server -> (nothing): LDAP rows of captures */
     st_attempt *attempts;
     size_t nattempts, attempts_cap;
     uint64_t attempts_lost, retries;
@@ -144,7 +147,8 @@ const char *sat_storm_kind_name(int k)
     static const char *const names[SAT_STORM_KIND__COUNT] = {
         "abandon", "time_limit", "admin_limit", "busy", "unavailable", "other_error",
         "close_A1", "close_B1", "close_B4", "close_T1", "close_T2", "close_T3",
-        "tls_incomplete", "tls_failed", "rst_client", "syn_retry", "fin_waiting", "retried"};
+        "tls_incomplete", "tls_failed", "rst_client", "syn_retry", "fin_waiting", "retried",
+        "closed_waiting"};
     return k >= 0 && k < SAT_STORM_KIND__COUNT ? names[k] : "?";
 }
 
@@ -386,11 +390,46 @@ static int wire_prio(int kind)
     default: return 0; /* retried: only when nothing else said it failed */
     }
 }
-static int ldap_prio(int kind) { return kind == SAT_STORM_ABANDON ? 2 : 1; }
+
+
+static void mark(st_dedup *d, int kind, sat_ts_ns ts)
+{
+    d->has = 1;
+    d->kind = (uint8_t)kind;
+    d->ts = ts;
+}
+
+/* The rows of one LDAP connection that are one failure: an ABANDON counts
+ * (one per abandoned operation) and so does a B1..T3 close; the A1 close of
+ * a connection with an ABANDON does not (the client gave up, then left: one
+ * failure, counted as the ABANDON, whichever row comes first); a request
+ * left unanswered at a close counts only when nothing else of its
+ * connection does. */
+static void ldap_keyed(sat_storms *s, st_dedup *d, sat_ts_ns ts, int kind, sat_str client)
+{
+    int had = d->has ? d->kind : -1;
+    if (had < 0) {
+        count(s, ts, kind, client);
+        mark(d, kind, ts);
+    } else if (kind == SAT_STORM_CLOSED_WAITING) {
+        s->deduped++;
+    } else if (had == SAT_STORM_CLOSED_WAITING ||
+               (had == SAT_STORM_CLOSE_A1 && kind == SAT_STORM_ABANDON)) {
+        uncount(s, d->ts, had, client); /* the more specific row takes its place */
+        count(s, ts, kind, client);
+        s->deduped++;
+        mark(d, kind, ts);
+    } else if (kind == SAT_STORM_CLOSE_A1 && had == SAT_STORM_ABANDON) {
+        s->deduped++;
+    } else {
+        count(s, ts, kind, client); /* another ABANDON, or a B1..T3 close */
+        if (had != SAT_STORM_ABANDON)
+            mark(d, kind, ts);
+    }
+}
 
 /* One failure per key: the first row counts; a later row of a more specific
- * kind moves the count to itself; an ABANDON always counts (one per
- * abandoned operation) but the A1 close after it does not. */
+ * kind moves the count to itself (ldap_keyed for LDAP connections). */
 static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t klen,
                         sat_ts_ns ts, int kind, sat_str client, int ldap)
 {
@@ -401,13 +440,13 @@ static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t kl
         count(s, ts, kind, client);
         return;
     }
-    int pn = ldap ? ldap_prio(kind) : wire_prio(kind);
+    if (ldap) {
+        ldap_keyed(s, d, ts, kind, client);
+        return;
+    }
     if (!d->has) {
         count(s, ts, kind, client);
-    } else if (ldap && kind == SAT_STORM_ABANDON && d->kind == SAT_STORM_ABANDON) {
-        count(s, ts, kind, client); /* another abandoned operation */
-        return;
-    } else if (pn > (ldap ? ldap_prio(d->kind) : wire_prio(d->kind))) {
+    } else if (wire_prio(kind) > wire_prio(d->kind)) {
         uncount(s, d->ts, d->kind, client);
         count(s, ts, kind, client);
         s->deduped++;
@@ -415,15 +454,30 @@ static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t kl
         s->deduped++;
         return;
     }
-    d->has = 1;
-    d->kind = (uint8_t)kind;
-    d->ts = ts;
+    mark(d, kind, ts);
 }
 
 typedef struct st_connkey {
     uint32_t server, epoch;
     int64_t conn;
 } st_connkey;
+
+static int is_wire_server(const sat_storms *s, uint32_t server)
+{
+    return s->wire_servers.n && sat_strtab_find(&s->wire_servers, &server, sizeof server);
+}
+
+static int on_source(void *ctx, const sat_source *src)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    if (src->kind.len == 4 && !memcmp(src->kind.ptr, "pcap", 4)) {
+        int capped;
+        if (!sat_strtab_upsert(&s->wire_servers, &src->server, sizeof src->server, NULL,
+                               &capped))
+            s->nomem |= !capped;
+    }
+    return SAT_OK;
+}
 
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
@@ -455,6 +509,18 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     }
     if (op->type == SAT_OP_UNBIND || op->type == SAT_OP_ABANDON || op->ts_ns <= 0)
         return SAT_OK;
+    if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
+        !(op->flags & SAT_OPF_PERSISTENT) && !is_wire_server(s, op->server)) {
+        /* closed with this request unanswered; on the wire the TCP rule
+         * (SAT_TCPF_CLIENT_LEFT_WAITING) says it already */
+        st_connkey k;
+        memset(&k, 0, sizeof k);
+        k.server = op->server;
+        k.epoch = op->conn_epoch;
+        k.conn = op->conn;
+        count_keyed(s, &s->ldap_dedup, &k, sizeof k, op->ts_ns, SAT_STORM_CLOSED_WAITING,
+                    op->client_ip, 1);
+    }
     st_win *w = window_at(s, op->ts_ns);
     if (!w)
         return SAT_OK;
@@ -493,16 +559,12 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
     }
     if (kind < 0 || c->close_ts <= 0)
         return SAT_OK;
-    if (kind == SAT_STORM_CLOSE_A1) {
-        st_connkey k;
-        memset(&k, 0, sizeof k);
-        k.server = c->server;
-        k.epoch = c->conn_epoch;
-        k.conn = c->conn;
-        count_keyed(s, &s->ldap_dedup, &k, sizeof k, c->close_ts, kind, c->client_ip, 1);
-    } else {
-        count(s, c->close_ts, kind, c->client_ip);
-    }
+    st_connkey k;
+    memset(&k, 0, sizeof k);
+    k.server = c->server;
+    k.epoch = c->conn_epoch;
+    k.conn = c->conn;
+    count_keyed(s, &s->ldap_dedup, &k, sizeof k, c->close_ts, kind, c->client_ip, 1);
     return SAT_OK;
 }
 
@@ -598,10 +660,13 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
     /* a client that resets or closes a connection it was done with is not
      * failing: only one leaving a request unanswered is */
     int waiting = (c->flags & SAT_TCPF_CLIENT_LEFT_WAITING) != 0;
+    /* dated when the client gave up, not when the connection ended (a frozen
+     * server answers and closes dead connections much later) */
+    sat_ts_ns left = c->client_left_ts > 0 ? c->client_left_ts : c->end_ts;
     if (c->end == SAT_TCP_END_RST_CLIENT && waiting)
-        count_wire(s, c->source, c->flow, c->end_ts, SAT_STORM_RST_CLIENT, c->client_ip);
+        count_wire(s, c->source, c->flow, left, SAT_STORM_RST_CLIENT, c->client_ip);
     else if (c->end == SAT_TCP_END_FIN_CLIENT && waiting)
-        count_wire(s, c->source, c->flow, c->end_ts, SAT_STORM_FIN_WAITING, c->client_ip);
+        count_wire(s, c->source, c->flow, left, SAT_STORM_FIN_WAITING, c->client_ip);
     else if (c->syn_retrans)
         count_wire(s, c->source, c->flow, c->syn_ts, SAT_STORM_SYN_RETRY, c->client_ip);
     keep_attempt(s, c);
@@ -629,6 +694,7 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
     sat_strtab_init(&s->ldap_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->wire_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->peers, sizeof(uint32_t), ST_CLIENTS_MAX);
+    sat_strtab_init(&s->wire_servers, sizeof(uint32_t), 0);
     s->view_arena.chunk_size = (size_t)64 << 10;
     return s;
 }
@@ -638,6 +704,7 @@ sat_event_sink sat_storms_sink(sat_storms *s)
     sat_event_sink k;
     memset(&k, 0, sizeof k);
     k.ctx = s;
+    k.on_source = on_source;
     k.on_ldap_op = on_op;
     k.on_ldap_conn = on_conn;
     k.on_tls_hs = on_tls;
@@ -759,6 +826,12 @@ static double signal_of(const st_win *w, int sig)
     }
 }
 
+static int above(const st_win *w, size_t t, int g, double thr)
+{
+    double v = signal_of(&w[t], g);
+    return !isnan(v) && v > thr;
+}
+
 /* The smallest rise that counts, per signal, above twice the base. */
 static const double sig_floor[SAT_SIG__COUNT] = {2.0, 10.0, 0.2, 0.05, 0.01, 5.0, 0.05};
 
@@ -808,28 +881,44 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         double thr = 2.0 * sg->base > sg->base + sig_floor[g] ? 2.0 * sg->base
                                                               : sg->base + sig_floor[g];
         sg->rose = !isnan(sg->before) && sg->before > thr;
-        size_t t = sp->start >= 30 ? sp->start - 30 : 0, on = SIZE_MAX;
-        for (; t <= sp->end; t++) {
-            double v = signal_of(&w[t], g);
-            if (!isnan(v) && v > thr) {
-                on = t;
-                break;
+        size_t on = SIZE_MAX, from = SIZE_MAX;
+        if (sg->rose) {
+            /* the rise that reaches the storm: back from its last high
+             * window of the lead-up, over windows above the threshold (one
+             * window without data or below it does not break the run), at
+             * most 30 windows; so an earlier blip is not its onset */
+            for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++)
+                if (above(w, t, g, thr))
+                    from = t;
+            on = from;
+            size_t lim = from >= 30 ? from - 30 : 0;
+            while (on > lim) {
+                if (above(w, on - 1, g, thr))
+                    on--;
+                else if (on - 1 > lim && above(w, on - 2, g, thr))
+                    on -= 2;
+                else
+                    break;
             }
+        } else {
+            /* shown only: the first window above it during the storm (an
+             * effect of it, not a cause) */
+            for (size_t t = sp->start; t <= sp->end; t++)
+                if (above(w, t, g, thr)) {
+                    on = from = t;
+                    break;
+                }
         }
         if (on == SIZE_MAX)
             continue;
         sg->onset_ts = lo_ts + (sat_ts_ns)on * step;
-        /* back: three windows in a row at or below it (or up to the end), so
-         * one quiet window inside a long rise does not end it */
-        for (t = on + 1; t < n; t++) {
+        /* back: three windows in a row at or below it after the rise (or up
+         * to the end), so one quiet window inside a long rise does not end it */
+        for (size_t t = from + 1; t < n; t++) {
             size_t u = t;
-            for (; u < n && u < t + 3; u++) {
-                double v = signal_of(&w[u], g);
-                if (!isnan(v) && v > thr)
-                    break;
-            }
-            double v0 = signal_of(&w[t], g);
-            if (!isnan(v0) && (u == n || u == t + 3)) {
+            while (u < n && u < t + 3 && !above(w, u, g, thr))
+                u++;
+            if (!isnan(signal_of(&w[t], g)) && (u == n || u == t + 3)) {
                 sg->back_ts = lo_ts + (sat_ts_ns)t * step;
                 break;
             }
@@ -1080,6 +1169,7 @@ void sat_storms_free(sat_storms *s)
     sat_strtab_free(&s->ldap_dedup);
     sat_strtab_free(&s->wire_dedup);
     sat_strtab_free(&s->peers);
+    sat_strtab_free(&s->wire_servers);
     free(s->attempts);
     sat_arena_free(&s->view_arena);
     free(s);

@@ -445,10 +445,12 @@ static int pend_emit(sat_ldap_join *j, int32_t pi)
     return rc;
 }
 
-static int pend_emit_unfinished(sat_ldap_join *j, int32_t pi)
+static int pend_emit_unfinished(sat_ldap_join *j, int32_t pi, int conn_closed)
 {
     pend *p = &j->pv[pi];
     p->row.flags |= SAT_OPF_UNFINISHED;
+    if (conn_closed)
+        p->row.flags |= SAT_OPF_CONN_CLOSED;
     p->row.err = SAT_ABSENT;
     j->st.unfinished++;
     return pend_emit(j, pi);
@@ -470,7 +472,7 @@ static int zombie_expire(sat_ldap_join *j, int32_t ci)
     jconn *c = &j->cv[ci];
     int rc = 0, r;
     while (c->phead != NIL) {
-        r = pend_emit_unfinished(j, c->phead);
+        r = pend_emit_unfinished(j, c->phead, 1); /* a zombie: its close was logged */
         if (r < 0 && rc >= 0)
             rc = r;
     }
@@ -482,8 +484,10 @@ static int emit_unfinished_of(sat_ldap_join *j, int32_t ci)
 {
     jconn *c = &j->cv[ci];
     int rc = 0;
+    /* a close line, not the end of the input or a restart */
+    int closed = c->row.close_ts > 0 && !(c->row.flags & (SAT_CONNF_UNCLOSED | SAT_CONNF_RESTART));
     while (c->phead != NIL && rc >= 0)
-        rc = pend_emit_unfinished(j, c->phead);
+        rc = pend_emit_unfinished(j, c->phead, closed);
     /* pending requests are emitted even if a sink failed; the row too */
     while (c->phead != NIL)
         pend_unlink(j, c->phead);
@@ -546,7 +550,7 @@ static int flush_all(sat_ldap_join *j, uint8_t conn_flags)
     while (pi != NIL) {
         int32_t next = j->pv[pi].fnext;
         if (j->pv[pi].owner == NIL) {
-            r = pend_emit_unfinished(j, pi);
+            r = pend_emit_unfinished(j, pi, 0);
             if (r < 0 && rc >= 0)
                 rc = r;
         }
@@ -574,7 +578,7 @@ static int32_t pend_new(sat_ldap_join *j, const sat_ldap_record *rec, int32_t ow
     *rc = 0;
     while (j->pcount >= j->max_pending && j->fhead != NIL) {
         j->st.evicted++;
-        int r = pend_emit_unfinished(j, j->fhead);
+        int r = pend_emit_unfinished(j, j->fhead, 0);
         if (r < 0)
             *rc = r;
     }
@@ -719,7 +723,7 @@ static int on_request(sat_ldap_join *j, const sat_ldap_record *rec)
     if (!(rec->internal && rec->internal_op == SAT_ABSENT)) {
         int32_t old = pend_find(j, rec->conn, rec->op, rec->internal_op, rec->internal);
         if (old != NIL)
-            rc = pend_emit_unfinished(j, old);
+            rc = pend_emit_unfinished(j, old, 0);
     }
     int r2;
     int32_t pi = pend_new(j, rec, ci, &r2);

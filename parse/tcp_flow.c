@@ -475,8 +475,9 @@ static void release(sat_flow_table *t, flow *f)
 /* The client closes first or resets: did it leave a request unanswered?
  * The dissector knows its protocol (an LDAP unbind or a TLS close_notify
  * expects no answer); without one, the last payload's direction decides. */
-static void note_client_leaving(flow *f)
+static void note_client_leaving(flow *f, sat_ts_ns ts)
 {
+    f->row.client_left_ts = ts;
     int waiting = -1;
     if (f->dis && f->dst && f->dis->awaiting)
         waiting = f->dis->awaiting(f->dst);
@@ -662,7 +663,7 @@ static int process(sat_flow_table *t, flow *f, int dir, const sat_packet *p)
 
     if (fl & SAT_TCP_RST) {
         if (dir == SAT_DIR_C2S && f->first_fin < 0)
-            note_client_leaving(f);
+            note_client_leaving(f, p->ts);
         return end_flow(t, f, dir == SAT_DIR_C2S ? SAT_TCP_END_RST_CLIENT
                                                  : SAT_TCP_END_RST_SERVER, p->ts, 1);
     }
@@ -684,7 +685,7 @@ static int process(sat_flow_table *t, flow *f, int dir, const sat_packet *p)
             if (f->first_fin < 0) {
                 f->first_fin = (int8_t)dir;
                 if (dir == SAT_DIR_C2S)
-                    note_client_leaving(f);
+                    note_client_leaving(f, p->ts);
             }
             if (f->dis && f->dst && f->dis->closed)
                 rc = f->dis->closed(f->dst, dir, p->ts);

@@ -125,8 +125,11 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
             double lead = ts_diff_s(st->start_ts, sg->onset_ts);
             char ld[64];
             fmt_dur(ld, sizeof ld, fabs(lead));
-            snprintf(on, sizeof on, "%s (%s %s)", ot + 11, ld,
-                     lead > 0 ? "before" : lead < 0 ? "after the start" : "at the start");
+            if (lead == 0)
+                snprintf(on, sizeof on, "%s (at the start)", ot + 11);
+            else
+                snprintf(on, sizeof on, "%s (%s %s)", ot + 11, ld,
+                         lead > 0 ? "before" : "after the start");
         } else if (isnan(sg->base)) {
             snprintf(on, sizeof on, "(no baseline: the input starts here)");
         }
@@ -206,7 +209,8 @@ static int render_text(const void *vp, FILE *out)
     fprintf(out, ")\n");
     if (v->deduped)
         fprintf(out, "  (%llu more rows were a failure already counted on the same connection:\n"
-                     "  the A1 close after an ABANDON, the FIN or RST of a handshake given up)\n",
+                     "  the A1 close after an ABANDON, a request left unanswered by a close\n"
+                     "  already counted, the FIN or RST of a handshake given up)\n",
                 (unsigned long long)v->deduped);
     fprintf(out, "Rows read: %llu LDAP operations, %llu LDAP connections, %llu TLS handshakes,\n"
                  "  %llu TCP connections\n",

@@ -129,9 +129,10 @@ static const sat_column_def tcp_cols[] = {
     COL(sat_tcp_conn, retrans, SAT_COL_I32),
     COL(sat_tcp_conn, out_of_order, SAT_COL_I32),
     COL(sat_tcp_conn, last_c2s_to_end, SAT_COL_I64),
+    COL(sat_tcp_conn, client_left_ts, SAT_COL_TS),
 };
 static const int64_t tcp_absent[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                     0, SAT_ABSENT, 0, 0, 0, 0, 0, 0, SAT_ABSENT};
+                                     0, SAT_ABSENT, 0, 0, 0, 0, 0, 0, SAT_ABSENT, 0};
 
 static const sat_column_def tls_cols[] = {
     COL(sat_tls_hs, ts, SAT_COL_TS),

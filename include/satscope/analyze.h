@@ -415,6 +415,9 @@ enum sat_storm_kind {
     SAT_STORM_RETRIED,        /* the client gave up on a connection the server had not
                                  answered and connected again within opts.retry_within
                                  (counted on the connection given up) */
+    SAT_STORM_CLOSED_WAITING, /* a log's connection closed while a request of it had no
+                                 RESULT (OpenLDAP's "closed (connection lost)" after a
+                                 BIND the frozen server never answered) */
     SAT_STORM_KIND__COUNT
 };
 const char *sat_storm_kind_name(int k); /* "abandon", "time_limit", ... "syn_retry" */

@@ -90,7 +90,9 @@ enum sat_ldap_op_flags {
     SAT_OPF_VLV = 1 << 7,             /* a VLV line (virtual list view control) */
     SAT_OPF_SORT = 1 << 8,            /* a SORT line (server-side sort control) */
     SAT_OPF_BIND_V2 = 1 << 9,         /* BIND version=2 */
-    SAT_OPF_BIND_V3 = 1 << 10         /* BIND version=3 */
+    SAT_OPF_BIND_V3 = 1 << 10,        /* BIND version=3 */
+    SAT_OPF_CONN_CLOSED = 1 << 11     /* with UNFINISHED: its connection's close was
+                                         logged (not the end of the input) */
 };
 
 enum sat_scope { SAT_SCOPE_BASE = 0, SAT_SCOPE_ONE = 1, SAT_SCOPE_SUB = 2,
@@ -284,6 +286,8 @@ typedef struct sat_tcp_conn {
     uint32_t out_of_order;   /* segments that arrived ahead of a gap */
     sat_dur_ns last_c2s_to_end; /* from the client's last payload to the end,
                                    SAT_ABSENT if it sent none */
+    sat_ts_ns client_left_ts;   /* the client's FIN (sent before the server's) or
+                                   RST: when it gave up; 0 if it did neither */
 } sat_tcp_conn;
 
 /* ---- tls_hs: the first TLS handshake of a connection (RFC 5246, RFC 8446) ------ */

@@ -169,6 +169,35 @@ static void test_dedup_ldap(void)
     }
 }
 
+/* A log's connection closed with a request unanswered: one failure, unless
+ * its close (B1) or an ABANDON already is one; at the end of the input (no
+ * close logged) none. */
+static void test_closed_waiting(void)
+{
+    sat_storms *s = sat_storms_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_storms_sink(s);
+    for (int64_t conn = 1; conn <= 4; conn++) {
+        sat_ldap_op o = op_row(T0 + conn * S, conn, SAT_OP_BIND, SAT_ABSENT, "10.0.0.5");
+        o.flags = SAT_OPF_UNFINISHED | (conn != 4 ? SAT_OPF_CONN_CLOSED : 0);
+        k.on_ldap_op(k.ctx, &o);
+    }
+    sat_ldap_conn b1 = conn_row(T0 + 3 * S, 2, SAT_CLOSE_B1, "10.0.0.5"); /* conn 2: B1 */
+    k.on_ldap_conn(k.ctx, &b1);
+    sat_ldap_op ab = op_row(T0 + 3 * S, 3, SAT_OP_ABANDON, 0, "10.0.0.5"); /* conn 3 */
+    k.on_ldap_op(k.ctx, &ab);
+    CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(s);
+    CHECK_EQ_INT(v->kinds[SAT_STORM_CLOSED_WAITING], 1); /* conn 1 */
+    CHECK_EQ_INT(v->kinds[SAT_STORM_CLOSE_B1], 1);
+    CHECK_EQ_INT(v->kinds[SAT_STORM_ABANDON], 1);
+    CHECK_EQ_INT(v->events, 3);
+    CHECK_EQ_INT(v->deduped, 2);
+    sat_storms_free(s);
+}
+
 static void test_dedup_wire(void)
 {
     for (int order = 0; order < 2; order++) {
@@ -541,6 +570,7 @@ int main(void)
     test_dozen_against_zero();
     test_dedup_ldap();
     test_dedup_wire();
+    test_closed_waiting();
     test_fin_waiting();
     test_retries();
     test_frozen_server_trigger();

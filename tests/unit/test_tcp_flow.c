@@ -281,6 +281,9 @@ static void test_client_left_waiting(void)
     CHECK_EQ_INT(nrows, 3);
     CHECK_EQ_INT(rows[0].end, SAT_TCP_END_RST_CLIENT); /* its kernel's RST to "late" */
     CHECK(rows[0].flags & SAT_TCPF_CLIENT_LEFT_WAITING);
+    CHECK_EQ_INT(rows[0].client_left_ts, S(2)); /* its FIN, not the RST after */
+    CHECK_EQ_INT(rows[1].client_left_ts, S(4) + 5);
+    CHECK_EQ_INT(rows[2].client_left_ts, 0); /* the server closed first */
     CHECK_EQ_INT(rows[1].end, SAT_TCP_END_RST_CLIENT);
     CHECK(rows[1].flags & SAT_TCPF_CLIENT_LEFT_WAITING);
     CHECK_EQ_INT(rows[2].end, SAT_TCP_END_FIN_SERVER);
