@@ -16,7 +16,8 @@ PACKAGES=(build-essential clang cmake pkg-config
           libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev libpcap-dev
           zstd gzip bzip2 xz-utils time tcpdump)
 # Only to remake fixtures (not needed by the build or the tests):
-#   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh)
+#   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh,
+#                      fixtures/storm/make-captures.sh)
 
 install_missing() {
     local missing=()
