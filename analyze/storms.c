@@ -29,13 +29,17 @@
  *             EWMA (alpha 1/30) of the windows outside storms, each clipped to
  *             lam0 +- (4 sqrt(lam0) + 1) first, so the first windows of a storm
  *             (before its alarm) barely move it, nor does one empty window
- *             (a gap in the log) make the next normal one look like a burst. lam0 = max(mu, 0.5): the
- *             floor lets a handful of failures stand out from a baseline of 0.
+ *             (a gap in the log) make the next normal one look like a burst.
+ *             lam0 = max(mu, floor), floor = 0.05 a second of window, at most
+ *             0.5 (0.5 per 10 s window, 0.1 per 2 s): a handful of failures
+ *             stands out from a baseline of 0 whatever the window.
  *   CUSUM     S_t = max(0, S_{t-1} + x_t ln 2 - lam0): the Poisson log-
  *             likelihood ratio of a doubled rate (lam1 = 2 lam0) against
  *             lam0. An alarm when S_t > H = 6, or (a Shewhart rule beside
  *             the CUSUM, for a burst in one window) when P(X >= x_t) < 1e-5
- *             under Poisson(lam0) and x_t >= 5: 7 failures in a window
+ *             under Poisson(lam0) and x_t >= 5, or the same of the last three
+ *             windows' sum under Poisson(3 lam0) (a burst cut by short
+ *             windows: 3 + 3 + 3 in 2 s windows against 0): 7 failures in a window
  *             against a baseline of 0 are a storm, 5 are not. Figures (tests/unit/
  *             test_storms.c, fixed seeds): 0 to 3 false alarms in 5,000
  *             windows of steady Poisson series of means 0 .. 200 (the worst,
@@ -97,10 +101,22 @@ typedef struct st_win {
     uint64_t bits[ST_BITS / 64];
     uint64_t ops, unindexed, opens, hs_full, hs_resumed, timed, wtime_n;
     double wtime_sum_s;
-    uint32_t hist[ST_HIST];     /* etime */
+    uint32_t hist[ST_HIST + 1]; /* etime; [ST_HIST]: never answered (its connection
+                                   closed first) */
     uint64_t answered, retries;
     uint32_t ans_hist[ST_HIST + 1]; /* ClientHello -> ServerHello; [ST_HIST]: never */
 } st_win;
+
+typedef struct st_connkey {
+    uint32_t server, epoch;
+    int64_t conn;
+} st_connkey;
+
+typedef struct st_waiting { /* keep_closed_waiting */
+    st_connkey key;
+    sat_ts_ns ts;
+    uint32_t client, pad;   /* id in the peers table, UINT32_MAX none */
+} st_waiting;
 
 /* A TCP connection, kept for the retry rule (sat_storms_opts.retry_within). */
 typedef struct st_attempt {
@@ -132,6 +148,9 @@ struct sat_storms {
     sat_strtab wire_servers;/* uint32 server -> (nothing): LDAP rows of captures */
     st_attempt *attempts;
     size_t nattempts, attempts_cap;
+    st_waiting *waiting;
+    size_t nwaiting, waiting_cap;
+    uint64_t waiting_lost;
     uint64_t attempts_lost, retries;
     uint64_t kinds[SAT_STORM_KIND__COUNT], events, deduped;
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns;
@@ -187,10 +206,23 @@ static int spike(uint64_t x, double lam0)
     return x >= ST_MIN_EVENTS && poisson_sf(x, lam0) < ST_SPIKE_P;
 }
 
-size_t sat_storms_detect(const uint64_t *x, size_t n, sat_storm_span *spans, size_t cap)
+/* The last three windows together so far above three baselines that they
+ * alarm: a burst cut in pieces by windows shorter than it. */
+static int burst3(const uint64_t *x, size_t t, double lam0)
+{
+    if (t < 2)
+        return 0;
+    uint64_t sum = x[t] + x[t - 1] + x[t - 2];
+    return x[t] && sum >= ST_MIN_EVENTS && poisson_sf(sum, 3.0 * lam0) < ST_SPIKE_P;
+}
+
+size_t sat_storms_detect(const uint64_t *x, size_t n, double floor, sat_storm_span *spans,
+                         size_t cap)
 {
     if (!x || !n)
         return 0;
+    if (!(floor > 0))
+        floor = ST_FLOOR;
     uint64_t warm[ST_WARM];
     size_t nw = n < ST_WARM ? n : ST_WARM;
     memcpy(warm, x, nw * sizeof *warm);
@@ -200,14 +232,14 @@ size_t sat_storms_detect(const uint64_t *x, size_t n, sat_storm_span *spans, siz
     size_t found = 0, exc_start = 0;
     const double ln2 = 0.6931471805599453;
     for (size_t t = 0; t < n; t++) {
-        double lam0 = mu > ST_FLOOR ? mu : ST_FLOOR;
+        double lam0 = mu > floor ? mu : floor;
         double xt = (double)x[t];
         if (s == 0.0)
             exc_start = t;
         s = s + xt * ln2 - lam0;
         if (s < 0)
             s = 0.0;
-        if (s <= ST_H && !spike(x[t], lam0)) {
+        if (s <= ST_H && !spike(x[t], lam0) && !burst3(x, t, lam0)) {
             double band = 4.0 * sqrt(lam0) + 1.0;
             double xc = xt > lam0 + band ? lam0 + band : xt < lam0 - band ? lam0 - band : xt;
             mu += ST_ALPHA * (xc - mu);
@@ -269,10 +301,10 @@ static void win_add(st_win *into, const st_win *from)
     into->timed += from->timed;
     into->wtime_n += from->wtime_n;
     into->wtime_sum_s += from->wtime_sum_s;
-    for (int i = 0; i < ST_HIST; i++)
+    for (int i = 0; i <= ST_HIST; i++) {
         into->hist[i] += from->hist[i];
-    for (int i = 0; i <= ST_HIST; i++)
         into->ans_hist[i] += from->ans_hist[i];
+    }
     into->answered += from->answered;
     into->retries += from->retries;
 }
@@ -457,14 +489,65 @@ static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t kl
     mark(d, kind, ts);
 }
 
-typedef struct st_connkey {
-    uint32_t server, epoch;
-    int64_t conn;
-} st_connkey;
 
 static int is_wire_server(const sat_storms *s, uint32_t server)
 {
     return s->wire_servers.n && sat_strtab_find(&s->wire_servers, &server, sizeof server);
+}
+
+/* A request whose connection closed before its RESULT: a failure of kind
+ * closed_waiting, counted at finish (finish_closed_waiting), once the source
+ * rows (which come last) have said which servers are captures: on the wire
+ * the TCP rule (SAT_TCPF_CLIENT_LEFT_WAITING) counts it already. */
+static void keep_closed_waiting(sat_storms *s, const sat_ldap_op *op)
+{
+    if (s->nwaiting == s->waiting_cap) {
+        if (s->waiting_cap >= ST_DEDUP_MAX) {
+            s->waiting_lost++;
+            return;
+        }
+        size_t ncap = s->waiting_cap ? s->waiting_cap * 2 : 256;
+        st_waiting *nw = (st_waiting *)realloc(s->waiting, ncap * sizeof *nw);
+        if (!nw) {
+            s->nomem = 1;
+            return;
+        }
+        s->waiting = nw;
+        s->waiting_cap = ncap;
+    }
+    uint32_t client = UINT32_MAX;
+    if (op->client_ip.len) {
+        int is_new, capped;
+        uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->peers, op->client_ip.ptr,
+                                                     op->client_ip.len, &is_new, &capped);
+        if (id && is_new)
+            *id = (uint32_t)(s->peers.n - 1);
+        client = id ? *id : UINT32_MAX;
+    }
+    st_waiting *w = &s->waiting[s->nwaiting++];
+    memset(w, 0, sizeof *w);
+    w->key.server = op->server;
+    w->key.epoch = op->conn_epoch;
+    w->key.conn = op->conn;
+    w->ts = op->ts_ns;
+    w->client = client;
+}
+
+static void finish_closed_waiting(sat_storms *s)
+{
+    for (size_t i = 0; i < s->nwaiting; i++) {
+        const st_waiting *w = &s->waiting[i];
+        if (is_wire_server(s, w->key.server))
+            continue;
+        sat_str client = SAT_STR_NONE;
+        if (w->client != UINT32_MAX) {
+            client.ptr = sat_strtab_key(&s->peers, w->client);
+            client.len = sat_strtab_len(&s->peers, w->client);
+        }
+        count_keyed(s, &s->ldap_dedup, &w->key, sizeof w->key, w->ts, SAT_STORM_CLOSED_WAITING,
+                    client, 1);
+    }
+    s->nwaiting = 0; /* counted: a second finish must not count them again */
 }
 
 static int on_source(void *ctx, const sat_source *src)
@@ -510,24 +593,19 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (op->type == SAT_OP_UNBIND || op->type == SAT_OP_ABANDON || op->ts_ns <= 0)
         return SAT_OK;
     if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
-        !(op->flags & SAT_OPF_PERSISTENT) && !is_wire_server(s, op->server)) {
-        /* closed with this request unanswered; on the wire the TCP rule
-         * (SAT_TCPF_CLIENT_LEFT_WAITING) says it already */
-        st_connkey k;
-        memset(&k, 0, sizeof k);
-        k.server = op->server;
-        k.epoch = op->conn_epoch;
-        k.conn = op->conn;
-        count_keyed(s, &s->ldap_dedup, &k, sizeof k, op->ts_ns, SAT_STORM_CLOSED_WAITING,
-                    op->client_ip, 1);
-    }
+        !(op->flags & SAT_OPF_PERSISTENT))
+        keep_closed_waiting(s, op);
     st_win *w = window_at(s, op->ts_ns);
     if (!w)
         return SAT_OK;
     w->ops++;
     if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
         w->unindexed++;
-    if (op->etime >= 0) {
+    if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
+        !(op->flags & SAT_OPF_PERSISTENT)) {
+        w->hist[ST_HIST]++; /* never answered: the longest wait of all */
+        w->timed++;
+    } else if (op->etime >= 0) {
         w->hist[hist_bucket(op->etime)]++;
         w->timed++;
     }
@@ -757,6 +835,27 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
     }
     into->clients_lost |= from->clients_lost;
     into->attempts_lost += from->attempts_lost;
+    into->waiting_lost += from->waiting_lost;
+    for (size_t i = 0; i < from->nwaiting && !into->nomem; i++) {
+        const st_waiting *fw = &from->waiting[i];
+        sat_ldap_op op; /* through keep_closed_waiting, for the client's id here */
+        memset(&op, 0, sizeof op);
+        op.server = fw->key.server;
+        op.conn_epoch = fw->key.epoch;
+        op.conn = fw->key.conn;
+        op.ts_ns = fw->ts;
+        if (fw->client != UINT32_MAX) {
+            op.client_ip.ptr = sat_strtab_key(&from->peers, fw->client);
+            op.client_ip.len = sat_strtab_len(&from->peers, fw->client);
+        }
+        keep_closed_waiting(into, &op);
+    }
+    for (size_t i = 0; i < from->wire_servers.n; i++) {
+        int capped;
+        if (!sat_strtab_upsert(&into->wire_servers, sat_strtab_key(&from->wire_servers, i),
+                               sat_strtab_len(&from->wire_servers, i), NULL, &capped))
+            into->nomem |= !capped;
+    }
     for (size_t i = 0; i < from->nattempts && !into->nomem; i++) {
         const st_attempt *a = &from->attempts[i];
         if (into->nattempts == into->attempts_cap) {
@@ -818,7 +917,7 @@ static double signal_of(const st_win *w, int sig)
     case SAT_SIG_FULL_HS_SHARE:
         return w->hs_full + w->hs_resumed
                    ? (double)w->hs_full / (double)(w->hs_full + w->hs_resumed) : NAN;
-    case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST, w->timed);
+    case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST + 1, w->timed);
     case SAT_SIG_WTIME_MEAN: return w->wtime_n ? w->wtime_sum_s / (double)w->wtime_n : NAN;
     case SAT_SIG_CONN_OPENS: return (double)w->opens;
     case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->answered);
@@ -1074,6 +1173,7 @@ int sat_storms_finish(sat_storms *s)
 {
     if (!s)
         return SAT_E_USAGE;
+    finish_closed_waiting(s); /* before the retries: they yield to what a key holds */
     finish_retries(s);
     sat_arena_free(&s->view_arena);
     s->view_arena.chunk_size = (size_t)64 << 10;
@@ -1086,7 +1186,7 @@ int sat_storms_finish(sat_storms *s)
     memcpy(v->kinds, s->kinds, sizeof v->kinds);
     v->deduped = s->deduped;
     v->retries = s->retries;
-    v->attempts_lost = s->attempts_lost;
+    v->attempts_lost = s->attempts_lost + s->waiting_lost;
     v->ldap_ops = s->ldap_ops;
     v->ldap_conns = s->ldap_conns;
     v->tls_hs = s->tls_hs;
@@ -1135,7 +1235,10 @@ int sat_storms_finish(sat_storms *s)
             v->busiest_ts = (lo + (int64_t)t) * s->window;
         }
     }
-    size_t ns = sat_storms_detect(x, n, sp, n);
+    /* the floor of the baseline: half a failure per 10 s (a handful stands
+     * out from none), less in shorter windows, at most 0.5 a window */
+    double floor = 0.05 * (double)s->window / 1e9;
+    size_t ns = sat_storms_detect(x, n, floor < ST_FLOOR ? floor : ST_FLOOR, sp, n);
     if (ns > n)
         ns = n;
     int rc = SAT_OK;
@@ -1171,6 +1274,7 @@ void sat_storms_free(sat_storms *s)
     sat_strtab_free(&s->peers);
     sat_strtab_free(&s->wire_servers);
     free(s->attempts);
+    free(s->waiting);
     sat_arena_free(&s->view_arena);
     free(s);
 }

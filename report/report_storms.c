@@ -157,6 +157,9 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
                 bt);
         if (st->trigger == SAT_SIG_HS_ANSWER_P90 && isinf(sg->before))
             fprintf(out, "            the server stopped answering TLS handshakes\n");
+        else if (st->trigger == SAT_SIG_ETIME_P90 && isinf(sg->before))
+            fprintf(out, "            the server stopped answering: requests went unanswered\n"
+                         "            until their clients left\n");
         if (st->sustained) {
             char sd[64];
             fmt_dur(sd, sizeof sd, st->sustained_s);
@@ -220,7 +223,7 @@ static int render_text(const void *vp, FILE *out)
         fprintf(out, "Retries: %llu connections retried a failed or unanswered one\n",
                 (unsigned long long)v->retries);
     if (v->attempts_lost)
-        fprintf(out, "  (%llu TCP connections past the retry table's cap were not looked at)\n",
+        fprintf(out, "  (%llu connections or requests past a table's cap were not looked at)\n",
                 (unsigned long long)v->attempts_lost);
     if (!v->nstorms) {
         fprintf(out, "\nNo storm: the failures never rose clearly above their own baseline\n"
@@ -322,7 +325,7 @@ static int render_json(const void *vp, FILE *out)
             sat_json_num(&j, "during", sg->during, 6);
             json_ts(&j, "onset_ts", sg->onset_ts);
             json_ts(&j, "back_ts", sg->back_ts);
-            if (g == SAT_SIG_HS_ANSWER_P90) /* +inf: null above, said here */
+            if (g == SAT_SIG_HS_ANSWER_P90 || g == SAT_SIG_ETIME_P90) /* +inf: null, said here */
                 sat_json_bool(&j, "unanswered", isinf(sg->before) || isinf(sg->during));
             sat_json_end(&j);
         }

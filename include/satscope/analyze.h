@@ -450,7 +450,9 @@ typedef struct sat_storm_span {
     size_t start, end, peak; /* window indexes, end inclusive */
     double expected;         /* the baseline per window when it began */
 } sat_storm_span;
-size_t sat_storms_detect(const uint64_t *counts, size_t n, sat_storm_span *spans, size_t cap);
+/* floor: the least baseline a window is measured against (<= 0: 0.5) */
+size_t sat_storms_detect(const uint64_t *counts, size_t n, double floor, sat_storm_span *spans,
+                         size_t cap);
 
 typedef struct sat_storm_sig {
     int rose;                /* above max(2 x base, base + a floor) before/at the start */
@@ -493,8 +495,8 @@ typedef struct sat_storms_view {
     uint64_t kinds[SAT_STORM_KIND__COUNT];
     uint64_t deduped;        /* rows folded into a failure already counted */
     uint64_t retries;        /* connections that retried an unanswered one (captures) */
-    uint64_t attempts_lost;  /* TCP connections past the retry table's cap: not
-                                looked at for retries */
+    uint64_t attempts_lost;  /* TCP connections (retry rule) and requests left at a close
+                                past their tables' caps: not looked at */
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns; /* rows seen */
     const sat_storm *storms; size_t nstorms;
     uint64_t busiest_events; /* the window with the most failures, storm or not */

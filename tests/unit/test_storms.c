@@ -50,9 +50,20 @@ static void test_false_alarms(void)
         rng = 88172645463325252ull + r;
         for (size_t t = 0; t < 5000; t++)
             x[t] = poisson(rates[r]);
-        size_t n = sat_storms_detect(x, 5000, sp, 100);
+        size_t n = sat_storms_detect(x, 5000, 0, sp, 100);
         fprintf(stderr, "steady Poisson mean %g: %zu false alarms in 5000 windows\n", rates[r],
                 n);
+        CHECK(n < 10);
+    }
+    /* short windows (1 s: a floor of 0.05) of a rare trickle of failures */
+    static const double rare[] = {0.01, 0.05, 0.1, 0.3};
+    for (size_t r = 0; r < sizeof rare / sizeof rare[0]; r++) {
+        rng = 1234567 + r;
+        for (size_t t = 0; t < 5000; t++)
+            x[t] = poisson(rare[r]);
+        size_t n = sat_storms_detect(x, 5000, 0.05, sp, 100);
+        fprintf(stderr, "steady Poisson mean %g, floor 0.05: %zu false alarms in 5000 windows\n",
+                rare[r], n);
         CHECK(n < 10);
     }
 }
@@ -66,7 +77,7 @@ static void test_doubling(void)
         rng = 12345u + (uint64_t)trial;
         for (size_t t = 0; t < 400; t++)
             x[t] = poisson(t < 300 ? 20.0 : 40.0);
-        size_t n = sat_storms_detect(x, 400, sp, 10);
+        size_t n = sat_storms_detect(x, 400, 0, sp, 10);
         size_t j = 0;
         while (j < n && j < 10 && sp[j].end < 300)
             j++; /* a false alarm before the change, if any */
@@ -87,22 +98,30 @@ static void test_dozen_against_zero(void)
     sat_storm_span sp[4];
     memset(x, 0, sizeof x);
     x[40] = 12; /* 12 failures in 3 s: one 10 s window */
-    CHECK_EQ_INT(sat_storms_detect(x, 60, sp, 4), 1);
+    CHECK_EQ_INT(sat_storms_detect(x, 60, 0, sp, 4), 1);
     CHECK_EQ_INT(sp[0].start, 40);
     CHECK_EQ_INT(sp[0].end, 40);
     x[40] = 7; /* ... or split over two */
     x[41] = 5;
-    CHECK_EQ_INT(sat_storms_detect(x, 60, sp, 4), 1);
+    CHECK_EQ_INT(sat_storms_detect(x, 60, 0, sp, 4), 1);
     CHECK_EQ_INT(sp[0].start, 40);
     CHECK_EQ_INT(sp[0].end, 41);
     for (size_t t = 0; t < 60; t++) /* a dip on a busy server is no storm */
         x[t] = 1000000;
     x[30] = 5;
-    CHECK_EQ_INT(sat_storms_detect(x, 60, sp, 4), 0);
+    CHECK_EQ_INT(sat_storms_detect(x, 60, 0, sp, 4), 0);
     memset(x, 0, sizeof x); /* two or three failures are not a storm */
     x[30] = 2;
     x[50] = 3;
-    CHECK_EQ_INT(sat_storms_detect(x, 60, sp, 4), 0);
+    CHECK_EQ_INT(sat_storms_detect(x, 60, 0, sp, 4), 0);
+    /* nine in three short windows (2 s: a floor of 0.1) against none: one */
+    memset(x, 0, sizeof x);
+    x[40] = x[41] = x[42] = 3;
+    CHECK_EQ_INT(sat_storms_detect(x, 60, 0.1, sp, 4), 1);
+    CHECK_EQ_INT(sp[0].start, 40);
+    CHECK_EQ_INT(sp[0].end, 42);
+    x[41] = x[42] = 0; /* three alone: none */
+    CHECK_EQ_INT(sat_storms_detect(x, 60, 0.1, sp, 4), 0);
 }
 
 /* ---- rows ---------------------------------------------------------------------------- */
