@@ -85,6 +85,7 @@
 #define ST_HIST 80
 #define ST_CLIENTS_MAX 100000
 #define ST_DEDUP_MAX 1000000
+#define ST_MG 4 /* heavy hitters kept per window (Misra-Gries) */
 #define ST_ATTEMPTS_MAX 2000000
 
 #define ST_FLOOR 0.5
@@ -104,6 +105,8 @@ typedef struct st_win {
     uint32_t hist[ST_HIST + 1]; /* etime; [ST_HIST]: never answered (its connection
                                    closed first) */
     uint64_t answered, retries;
+    uint32_t mg_id[ST_MG], mg_n[ST_MG]; /* busiest clients by operations: peers ids,
+                                           Misra-Gries counts (a lower bound each) */
     uint32_t ans_hist[ST_HIST + 1]; /* ClientHello -> ServerHello; [ST_HIST]: never */
 } st_win;
 
@@ -175,7 +178,7 @@ const char *sat_storm_signal_name(int s)
 {
     static const char *const names[SAT_SIG__COUNT] = {
         "unindexed", "ops", "full_hs_share", "etime_p90_s", "wtime_mean_s", "conn_opens",
-        "hs_answer_p90_s"};
+        "hs_answer_p90_s", "heavy_client_ops"};
     return s >= 0 && s < SAT_SIG__COUNT ? names[s] : "?";
 }
 
@@ -286,6 +289,42 @@ static int64_t window_of(sat_ts_ns ts, sat_dur_ns w)
     return sat_win_index(ts, w);
 }
 
+/* Misra-Gries over a window's operations: n more of client id. A full table
+ * takes the newcomer in place of its smallest entry if it is larger (merge),
+ * else every count goes down by n (the classic decrement). */
+static void mg_add(st_win *w, uint32_t id, uint32_t n)
+{
+    int free_slot = -1, min = 0;
+    for (int i = 0; i < ST_MG; i++) {
+        if (w->mg_n[i] && w->mg_id[i] == id) {
+            w->mg_n[i] += n;
+            return;
+        }
+        if (!w->mg_n[i] && free_slot < 0)
+            free_slot = i;
+        if (w->mg_n[i] < w->mg_n[min])
+            min = i;
+    }
+    if (free_slot >= 0) {
+        w->mg_id[free_slot] = id;
+        w->mg_n[free_slot] = n;
+    } else if (n > w->mg_n[min]) {
+        w->mg_id[min] = id;
+        w->mg_n[min] = n;
+    } else {
+        for (int i = 0; i < ST_MG; i++)
+            w->mg_n[i] -= w->mg_n[i] < n ? w->mg_n[i] : n;
+    }
+}
+
+static uint32_t mg_count(const st_win *w, uint32_t id)
+{
+    for (int i = 0; i < ST_MG; i++)
+        if (w->mg_n[i] && w->mg_id[i] == id)
+            return w->mg_n[i];
+    return 0;
+}
+
 static void win_add(st_win *into, const st_win *from)
 {
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
@@ -307,6 +346,9 @@ static void win_add(st_win *into, const st_win *from)
     }
     into->answered += from->answered;
     into->retries += from->retries;
+    for (int i = 0; i < ST_MG; i++)
+        if (from->mg_n[i])
+            mg_add(into, from->mg_id[i], from->mg_n[i]);
 }
 
 static void win_add_v(void *into, const void *from)
@@ -599,6 +641,15 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (!w)
         return SAT_OK;
     w->ops++;
+    if (op->client_ip.len) {
+        int is_new, capped;
+        uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->peers, op->client_ip.ptr,
+                                                     op->client_ip.len, &is_new, &capped);
+        if (id && is_new)
+            *id = (uint32_t)(s->peers.n - 1);
+        if (id)
+            mg_add(w, *id, 1);
+    }
     if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
         w->unindexed++;
     if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
@@ -790,6 +841,48 @@ sat_event_sink sat_storms_sink(sat_storms *s)
     return k;
 }
 
+/* from's windows into into's, their heavy hitters' client ids mapped from
+ * from's peers table to into's (ids are per analyzer) */
+static int merge_windows(sat_storms *into, const sat_storms *from)
+{
+    uint32_t *map = (uint32_t *)calloc(from->peers.n + 1, sizeof *map);
+    sat_strtab tmp;
+    sat_strtab_init(&tmp, sizeof(st_win), 0);
+    int rc = map ? SAT_OK : SAT_E_NOMEM;
+    for (size_t i = 0; i < from->peers.n && rc == SAT_OK; i++) {
+        int is_new, capped;
+        uint32_t *id = (uint32_t *)sat_strtab_upsert(&into->peers, sat_strtab_key(&from->peers, i),
+                                                     sat_strtab_len(&from->peers, i), &is_new,
+                                                     &capped);
+        if (id && is_new)
+            *id = (uint32_t)(into->peers.n - 1);
+        map[i] = id ? *id : UINT32_MAX;
+    }
+    for (size_t i = 0; i < from->windows.n && rc == SAT_OK; i++) {
+        st_win *w = (st_win *)sat_strtab_upsert(&tmp, sat_strtab_key(&from->windows, i),
+                                                sat_strtab_len(&from->windows, i), NULL, NULL);
+        if (!w) {
+            rc = SAT_E_NOMEM;
+            break;
+        }
+        *w = *(const st_win *)sat_strtab_val(&from->windows, i);
+        for (int k = 0; k < ST_MG; k++) {
+            uint32_t to = w->mg_n[k] && w->mg_id[k] < from->peers.n ? map[w->mg_id[k]]
+                                                                     : UINT32_MAX;
+            if (to == UINT32_MAX)
+                w->mg_n[k] = 0; /* a client past the cap: its count is left out */
+            else
+                w->mg_id[k] = to;
+        }
+    }
+    if (rc == SAT_OK)
+        rc = sat_win_merge(&into->windows, &into->window, &tmp, from->window, ST_WINDOWS_MAX,
+                           sizeof(st_win), win_add_v);
+    sat_strtab_free(&tmp);
+    free(map);
+    return rc;
+}
+
 int sat_storms_merge(sat_storms *into, const sat_storms *from)
 {
     if (!into || !from)
@@ -806,8 +899,7 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         into->first_ts = from->first_ts;
     if (from->last_ts > into->last_ts)
         into->last_ts = from->last_ts;
-    if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
-                                      from->window, ST_WINDOWS_MAX, sizeof(st_win), win_add_v) < 0)
+    if (!into->nomem && merge_windows(into, from) < 0)
         into->nomem = 1;
     /* client ids are per analyzer: map them through the names */
     for (size_t i = 0; i < from->cw.n && !into->nomem; i++) {
@@ -909,7 +1001,7 @@ static double hist_p90_s(const uint32_t *hist, int nbuckets, uint64_t n)
     return 10e-6 * pow(1.25, (double)b - 0.5);
 }
 
-static double signal_of(const st_win *w, int sig)
+static double signal_of(const st_win *w, int sig, uint32_t heavy)
 {
     switch (sig) {
     case SAT_SIG_UNINDEXED: return (double)w->unindexed;
@@ -921,18 +1013,52 @@ static double signal_of(const st_win *w, int sig)
     case SAT_SIG_WTIME_MEAN: return w->wtime_n ? w->wtime_sum_s / (double)w->wtime_n : NAN;
     case SAT_SIG_CONN_OPENS: return (double)w->opens;
     case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->answered);
+    case SAT_SIG_HEAVY_CLIENT:
+        return heavy != UINT32_MAX && w->ops ? (double)mg_count(w, heavy) : NAN;
     default: return NAN;
     }
 }
 
-static int above(const st_win *w, size_t t, int g, double thr)
+static int above(const st_win *w, size_t t, int g, double thr, uint32_t heavy)
 {
-    double v = signal_of(&w[t], g);
+    double v = signal_of(&w[t], g, heavy);
     return !isnan(v) && v > thr;
 }
 
 /* The smallest rise that counts, per signal, above twice the base. */
-static const double sig_floor[SAT_SIG__COUNT] = {2.0, 10.0, 0.2, 0.05, 0.01, 5.0, 0.05};
+static const double sig_floor[SAT_SIG__COUNT] = {2.0, 10.0, 0.2, 0.05, 0.01, 5.0, 0.05, 10.0};
+
+static int is_cause(int g)
+{
+    return g <= SAT_SIG_FULL_HS_SHARE || g == SAT_SIG_HEAVY_CLIENT;
+}
+
+/* The busiest client of the lead-up (the 3 windows before the start and
+ * the first), by the windows' heavy hitters; UINT32_MAX if none. */
+static uint32_t heavy_of(const st_win *w, const sat_storm_span *sp)
+{
+    uint32_t ids[4 * ST_MG], best = UINT32_MAX;
+    uint64_t sums[4 * ST_MG], top = 0;
+    size_t n = 0;
+    for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++)
+        for (int i = 0; i < ST_MG; i++) {
+            if (!w[t].mg_n[i])
+                continue;
+            size_t k = 0;
+            while (k < n && ids[k] != w[t].mg_id[i])
+                k++;
+            if (k == n) {
+                ids[n] = w[t].mg_id[i];
+                sums[n++] = 0;
+            }
+            sums[k] += w[t].mg_n[i];
+            if (sums[k] > top) {
+                top = sums[k];
+                best = ids[k];
+            }
+        }
+    return best;
+}
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -940,10 +1066,29 @@ static int cmp_dbl(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* A new heavy client: a quarter or more of the lead-up's operations, and
+ * at least twice the share it had in the windows before. */
+static int new_heavy(const st_win *w, const sat_storm_span *sp, uint32_t heavy)
+{
+    uint64_t lead = 0, lead_h = 0, base = 0, base_h = 0;
+    size_t a = sp->start >= 33 ? sp->start - 33 : 0, b = sp->start >= 4 ? sp->start - 4 : 0;
+    for (size_t t = a; sp->start >= 4 && t <= b; t++) {
+        base += w[t].ops;
+        base_h += mg_count(&w[t], heavy);
+    }
+    for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++) {
+        lead += w[t].ops;
+        lead_h += mg_count(&w[t], heavy);
+    }
+    double share = lead ? (double)lead_h / (double)lead : 0.0;
+    return share >= 0.25 && (!base || (double)base_h / (double)base < share / 2.0);
+}
+
 static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span *sp,
                   sat_ts_ns lo_ts, sat_dur_ns step)
 {
     st->trigger = -1;
+    uint32_t heavy = heavy_of(w, sp);
     sat_ts_ns best = 0;
     int best_cause = 0;
     for (int g = 0; g < SAT_SIG__COUNT; g++) {
@@ -953,7 +1098,7 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         size_t a = sp->start >= 33 ? sp->start - 33 : 0;
         size_t b = sp->start >= 4 ? sp->start - 4 : 0;
         for (size_t t = a; sp->start >= 4 && t <= b && nv < 30; t++) {
-            double v = signal_of(&w[t], g);
+            double v = signal_of(&w[t], g, heavy);
             if (!isnan(v))
                 vals[nv++] = v;
         }
@@ -965,13 +1110,13 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         }
         sg->before = NAN;
         for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++) {
-            double v = signal_of(&w[t], g);
+            double v = signal_of(&w[t], g, heavy);
             if (!isnan(v) && (isnan(sg->before) || v > sg->before))
                 sg->before = v;
         }
         sg->during = NAN;
         for (size_t t = sp->start; t <= sp->end; t++) {
-            double v = signal_of(&w[t], g);
+            double v = signal_of(&w[t], g, heavy);
             if (!isnan(v) && (isnan(sg->during) || v > sg->during))
                 sg->during = v;
         }
@@ -980,6 +1125,8 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         double thr = 2.0 * sg->base > sg->base + sig_floor[g] ? 2.0 * sg->base
                                                               : sg->base + sig_floor[g];
         sg->rose = !isnan(sg->before) && sg->before > thr;
+        if (g == SAT_SIG_HEAVY_CLIENT && sg->rose && !new_heavy(w, sp, heavy))
+            sg->rose = 0; /* the client every other window has: not new */
         size_t on = SIZE_MAX, from = SIZE_MAX;
         if (sg->rose) {
             /* the rise that reaches the storm: back from its last high
@@ -987,14 +1134,14 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
              * window without data or below it does not break the run), at
              * most 30 windows; so an earlier blip is not its onset */
             for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++)
-                if (above(w, t, g, thr))
+                if (above(w, t, g, thr, heavy))
                     from = t;
             on = from;
             size_t lim = from >= 30 ? from - 30 : 0;
             while (on > lim) {
-                if (above(w, on - 1, g, thr))
+                if (above(w, on - 1, g, thr, heavy))
                     on--;
-                else if (on - 1 > lim && above(w, on - 2, g, thr))
+                else if (on - 1 > lim && above(w, on - 2, g, thr, heavy))
                     on -= 2;
                 else
                     break;
@@ -1003,7 +1150,7 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
             /* shown only: the first window above it during the storm (an
              * effect of it, not a cause) */
             for (size_t t = sp->start; t <= sp->end; t++)
-                if (above(w, t, g, thr)) {
+                if (above(w, t, g, thr, heavy)) {
                     on = from = t;
                     break;
                 }
@@ -1015,9 +1162,9 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
          * to the end), so one quiet window inside a long rise does not end it */
         for (size_t t = from + 1; t < n; t++) {
             size_t u = t;
-            while (u < n && u < t + 3 && !above(w, u, g, thr))
+            while (u < n && u < t + 3 && !above(w, u, g, thr, heavy))
                 u++;
-            if (!isnan(signal_of(&w[t], g)) && (u == n || u == t + 3)) {
+            if (!isnan(signal_of(&w[t], g, heavy)) && (u == n || u == t + 3)) {
                 sg->back_ts = lo_ts + (sat_ts_ns)t * step;
                 break;
             }
@@ -1025,9 +1172,12 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         /* causes (load, unindexed searches, full handshakes) before effects
          * (latency, reconnects): etime rises with any storm, so it names the
          * trigger only when no cause rose */
-        int cause = g <= SAT_SIG_FULL_HS_SHARE;
+        int cause = is_cause(g);
+        /* one client's rise that is (most of) the load's names it better */
+        int narrower = g == SAT_SIG_HEAVY_CLIENT && st->trigger == SAT_SIG_OPS &&
+                       sg->onset_ts <= best;
         if (sg->rose && (st->trigger < 0 || (cause && !best_cause) ||
-                         (cause == best_cause && sg->onset_ts < best))) {
+                         (cause == best_cause && sg->onset_ts < best) || narrower)) {
             st->trigger = g;
             best = sg->onset_ts;
             best_cause = cause;
@@ -1120,6 +1270,9 @@ static int build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
     st->top = top;
     st->ntop = ntop;
     chain(st, w, n, sp, lo_ts, step);
+    uint32_t heavy = heavy_of(w, sp);
+    if (heavy != UINT32_MAX && heavy < s->peers.n && !isnan(st->sig[SAT_SIG_HEAVY_CLIENT].before))
+        st->heavy_client = sat_strtab_key(&s->peers, heavy);
     return SAT_OK;
 }
 

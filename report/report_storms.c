@@ -13,7 +13,7 @@
 
 static const char *const sig_label[SAT_SIG__COUNT] = {
     "unindexed searches", "operations", "full-handshake share", "etime p90",
-    "wtime mean (queue)", "connections opened", "handshake answer p90"};
+    "wtime mean (queue)", "connections opened", "handshake answer p90", "ops of one client"};
 
 /* "2 min 30 s", "45 s", "1 h 05 min", "250 ms" */
 static void fmt_dur(char *b, size_t n, double s)
@@ -111,7 +111,8 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
         const sat_storm_sig *sg = &st->sig[g];
         if (isnan(sg->during) && isnan(sg->before))
             continue; /* no data of that kind in these inputs */
-        if ((g == SAT_SIG_OPS || g == SAT_SIG_UNINDEXED) && !v->ldap_ops)
+        if ((g == SAT_SIG_OPS || g == SAT_SIG_UNINDEXED || g == SAT_SIG_HEAVY_CLIENT) &&
+            !v->ldap_ops)
             continue; /* no LDAP operations in these inputs */
         if (g != SAT_SIG_OPS && !isnan(sg->base) && !sg->rose && !sg->onset_ts)
             continue; /* quiet signals: only the load is always shown */
@@ -133,7 +134,12 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
         } else if (isnan(sg->base)) {
             snprintf(on, sizeof on, "(no baseline: the input starts here)");
         }
-        const char *row[6] = {sg->rose ? "ROSE" : "", sig_label[g], cb, cf, cd, on};
+        char label[96];
+        if (g == SAT_SIG_HEAVY_CLIENT && st->heavy_client)
+            snprintf(label, sizeof label, "ops of %.60s", st->heavy_client);
+        else
+            snprintf(label, sizeof label, "%s", sig_label[g]);
+        const char *row[6] = {sg->rose ? "ROSE" : "", label, cb, cf, cd, on};
         if (!any)
             sat_tbl_row(&t, hdr);
         sat_tbl_row(&t, row);
@@ -150,9 +156,14 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
         char bt[64] = "";
         if (sg->back_ts)
             sat_report_fmt_ts(bt, sizeof bt, sg->back_ts);
-        fprintf(out, "  trigger   %s (%s)%s%s\n", sig_label[st->trigger],
-                st->trigger <= SAT_SIG_FULL_HS_SHARE ? "the first cause to rise"
-                                                     : "the first to rise; no cause did",
+        char tl[96];
+        if (st->trigger == SAT_SIG_HEAVY_CLIENT && st->heavy_client)
+            snprintf(tl, sizeof tl, "a new heavy client, %.60s,", st->heavy_client);
+        else
+            snprintf(tl, sizeof tl, "%s", sig_label[st->trigger]);
+        int cause = st->trigger <= SAT_SIG_FULL_HS_SHARE || st->trigger == SAT_SIG_HEAVY_CLIENT;
+        fprintf(out, "  trigger   %s (%s)%s%s\n", tl,
+                cause ? "the first cause to rise" : "the first to rise; no cause did",
                 sg->back_ts ? "; back to baseline at " : "; still high at the end of the input",
                 bt);
         if (st->trigger == SAT_SIG_HS_ANSWER_P90 && isinf(sg->before))
@@ -325,6 +336,8 @@ static int render_json(const void *vp, FILE *out)
             sat_json_num(&j, "during", sg->during, 6);
             json_ts(&j, "onset_ts", sg->onset_ts);
             json_ts(&j, "back_ts", sg->back_ts);
+            if (g == SAT_SIG_HEAVY_CLIENT)
+                sat_json_str(&j, "client", st->heavy_client);
             if (g == SAT_SIG_HS_ANSWER_P90 || g == SAT_SIG_ETIME_P90) /* +inf: null, said here */
                 sat_json_bool(&j, "unanswered", isinf(sg->before) || isinf(sg->during));
             sat_json_end(&j);

@@ -432,6 +432,8 @@ enum sat_storm_signal {
     SAT_SIG_CONN_OPENS,    /* LDAP connections opened + TCP connections per window */
     SAT_SIG_HS_ANSWER_P90, /* seconds from ClientHello to ServerHello, p90 (log histogram,
                               +-12%); a ClientHello never answered counts as the longest */
+    SAT_SIG_HEAVY_CLIENT,  /* operations per window of the busiest client of the lead-up
+                              (sat_storm.heavy_client; a cause, like the load) */
     SAT_SIG__COUNT
 };
 const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */
@@ -485,6 +487,8 @@ typedef struct sat_storm {
     uint64_t hs_full, hs_total;
     uint64_t retries;        /* connections that retried an unanswered one (captures) */
     int ongoing;             /* still high in the last window of the input */
+    const char *heavy_client;/* the busiest client of the lead-up (SAT_SIG_HEAVY_CLIENT),
+                                NULL if none */
 } sat_storm;
 
 typedef struct sat_storms_view {

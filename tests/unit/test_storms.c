@@ -475,6 +475,46 @@ static void test_storm_from_rows(void)
     sat_storms_free(s);
 }
 
+/* A new client floods the server with 40 ops a second for a minute; the
+ * others then time out: the trigger is that client. */
+static void test_heavy_client(void)
+{
+    sat_storms *s = sat_storms_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_storms_sink(s);
+    int64_t conn = 1;
+    for (int t = 0; t < 600; t++) {
+        for (int j = 0; j < 4; j++) { /* 4 ops/s from 4 regular clients */
+            char ip[32];
+            snprintf(ip, sizeof ip, "10.0.0.%d", j + 1);
+            sat_ldap_op o = op_row(T0 + t * S + j * (S / 4), conn++, SAT_OP_SRCH, 0, ip);
+            k.on_ldap_op(k.ctx, &o);
+        }
+        if (t >= 290 && t < 350)
+            for (int j = 0; j < 40; j++) {
+                sat_ldap_op o = op_row(T0 + t * S + j * (S / 40), conn++, SAT_OP_SRCH, 0,
+                                       "10.9.9.9");
+                k.on_ldap_op(k.ctx, &o);
+            }
+        if (t >= 302 && t < 350) {
+            sat_ldap_op o = op_row(T0 + t * S, conn++, SAT_OP_SRCH, 3, "10.0.0.2");
+            k.on_ldap_op(k.ctx, &o); /* timeLimitExceeded */
+        }
+    }
+    CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(s);
+    CHECK_EQ_INT(v->nstorms, 1);
+    if (v->nstorms == 1) {
+        const sat_storm *st = &v->storms[0];
+        CHECK_EQ_INT(st->trigger, SAT_SIG_HEAVY_CLIENT);
+        CHECK(st->heavy_client && !strcmp(st->heavy_client, "10.9.9.9"));
+        CHECK_EQ_INT(st->sig[SAT_SIG_HEAVY_CLIENT].onset_ts, T0 + 290 * S);
+    }
+    sat_storms_free(s);
+}
+
 /* The trigger (unindexed searches) stops after 30 s, the abandons go on for
  * two more minutes: metastable. Rows of the first and second half fed to two
  * analyzers and merged give the same storm as one analyzer. */
@@ -594,6 +634,7 @@ int main(void)
     test_retries();
     test_frozen_server_trigger();
     test_storm_from_rows();
+    test_heavy_client();
     test_metastable_and_merge();
     test_widening();
     return CHECK_DONE();
