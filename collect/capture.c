@@ -77,19 +77,7 @@ typedef struct cap_run {
     int unsupported_said;
 } cap_run;
 
-static void say(sat_capture_job *job, const char *fmt, ...) SAT_PRINTF(2, 3);
-static void say(sat_capture_job *job, const char *fmt, ...)
-{
-    char msg[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (job->warn)
-        job->warn(job->warn_ctx, job->path, msg);
-    else
-        fprintf(stderr, "satscope: %s: %s\n", job->path, msg);
-}
+#define say(job, ...) sat_collect_warnf((job)->warn, (job)->warn_ctx, (job)->path, __VA_ARGS__)
 
 static int reject(cap_run *c, uint64_t number, const char *why, const uint8_t *frame,
                   size_t caplen)

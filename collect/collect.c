@@ -87,6 +87,21 @@ typedef struct run {
 } run;
 
 /* ---- warnings and progress ------------------------------------------------------ */
+
+void sat_collect_warnf(sat_collect_warn_fn warn, void *ctx, const char *path, const char *fmt,
+                       ...)
+{
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (warn)
+        warn(ctx, path, msg);
+    else
+        fprintf(stderr, "satscope: %s: %s\n", path, msg);
+}
+
 static void progress_clear(run *r)
 {
     if (r->progress_shown) {

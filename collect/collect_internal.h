@@ -16,6 +16,12 @@ char *sat_collect_group_key(const char *path);
  * bookkeeping, not logs (389's access.rotationinfo). */
 int sat_collect_skip_name(const char *base);
 
+/* A warning about one input: to warn(ctx, path, msg) when set, else to
+ * stderr as "satscope: PATH: MSG" (collect.c). */
+typedef void (*sat_collect_warn_fn)(void *ctx, const char *where, const char *msg);
+void sat_collect_warnf(sat_collect_warn_fn warn, void *ctx, const char *path, const char *fmt,
+                       ...) SAT_PRINTF(4, 5);
+
 /* ---- captures (capture.c) ------------------------------------------------------- */
 /* 1 pcap, 2 pcapng, 0 neither: by the first bytes (magic numbers a1b2c3d4 and
  * a1b23c4d in both byte orders, pcapng's section header 0a0d0d0a). */

@@ -25,19 +25,7 @@
 /* a decompression bomb stops here (and is reported as truncated) */
 #define CORE_MAX_BYTES ((uint64_t)64 << 30)
 
-static void say(sat_core_job *job, const char *fmt, ...) SAT_PRINTF(2, 3);
-static void say(sat_core_job *job, const char *fmt, ...)
-{
-    char msg[700];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (job->warn)
-        job->warn(job->warn_ctx, job->path, msg);
-    else
-        fprintf(stderr, "satscope: %s: %s\n", job->path, msg);
-}
+#define say(job, ...) sat_collect_warnf((job)->warn, (job)->warn_ctx, (job)->path, __VA_ARGS__)
 
 typedef struct image {
     void *p;
