@@ -21,8 +21,8 @@
  * wire one failure per connection (key source + flow), counted as the most
  * specific kind (TLS > client RST or FIN > SYN retry > retried), so an
  * incomplete handshake, the client's FIN or RST that followed it and its
- * retry are one. The rule does not depend on the
- * order rows arrive in: a later, more specific row moves the count.
+ * retry are one. The rule does not depend on the order rows arrive in: a
+ * later, more specific row moves the count.
  *
  * The detector (sat_storms_detect), on x_t = failures in window t:
  *   baseline  mu: the lower median of the first min(n, 30) windows, then an
@@ -60,9 +60,11 @@
  * windows above that threshold that reaches the lead-up began (a gap of one
  * window allowed, 30 windows at most; for a signal that did not rise, the
  * first window above it during the storm), back = the first window after
- * the rise that begins three in a row at or below it. The trigger is the risen cause (unindexed searches, load,
- * full-handshake share) with the earliest onset; only when no cause rose, the
- * risen effect (etime, wtime, connections opened) with the earliest onset.
+ * the rise that begins three in a row at or below it. The trigger is the
+ * risen cause (unindexed searches, load, a new heavy client - preferred to
+ * the load it makes -, full-handshake share) with the earliest onset; only
+ * when no cause rose, the risen effect (etime, wtime, connections opened,
+ * handshake answer time) with the earliest onset.
  * Sustained (metastable): the storm's failures stayed high for at least 3
  * more windows after the trigger was back at its threshold.
  *
@@ -147,7 +149,9 @@ struct sat_storms {
     sat_strtab clients; /* client string -> uint32 id (= insertion index) */
     sat_strtab cw;      /* st_cwkey -> uint64 failures of that client in that window */
     sat_strtab ldap_dedup, wire_dedup;
-    sat_strtab peers;       /* client address -> uint32 id, for the attempts */
+    sat_strtab peers;       /* client address -> uint32 id (insertion index): of the
+                               attempts, the requests left at a close, the heavy
+                               hitters */
     sat_strtab wire_servers;/* uint32 server -> (nothing): LDAP rows of captures */
     st_attempt *attempts;
     size_t nattempts, attempts_cap;
