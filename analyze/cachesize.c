@@ -6,7 +6,8 @@
  * The reference stream (one reference per DN an operation names):
  *   BIND with a non-empty dn; ADD, MOD, DEL, CMP dn; MODRDN dn and the new DN
  *   (newrdn + newsuperior, or + the old parent when newsuperior is absent or
- *   "(null)"); SRCH base when scope=base. Internal operations count too (their
+ *   "(null)"; OpenLDAP's stats log does not name the new RDN, so there only the
+ *   old DN counts); SRCH base when scope=base. Internal operations count too (their
  *   reads go through the same cache). DNs are normalized: ASCII lower case,
  *   blanks after (and before) commas and at both ends removed; a DN longer
  *   than 4096 bytes is keyed on its first 4096 and its length.
@@ -257,7 +258,8 @@ static int ref_str(sat_cs *c, sat_str dn, const sat_ldap_op *op)
     return 1;
 }
 
-/* value of key= in s ("quoted" or up to a blank); 0 if absent */
+/* value of key= in s: "quoted" (389 logs), or bare (captures: dis_ldap.c writes
+ * newrdn=RDN newsuperior=DN); 0 if absent */
 static int extra_value(sat_str s, const char *key, sat_str *out)
 {
     size_t k = strlen(key);
@@ -268,9 +270,11 @@ static int extra_value(sat_str s, const char *key, sat_str *out)
                 j++;
                 for (e = j; e < s.len && s.ptr[e] != '"'; e++)
                     ;
-            } else {
-                for (e = j; e < s.len && s.ptr[e] != ' '; e++)
-                    ;
+            } else { /* the wire's form: up to " newsuperior=" (an RDN may hold blanks) */
+                static const char sup[] = " newsuperior=";
+                for (e = j; e < s.len; e++)
+                    if (e + sizeof sup - 1 <= s.len && !memcmp(s.ptr + e, sup, sizeof sup - 1))
+                        break;
             }
             *out = sat_str_make(s.ptr + j, e - j);
             return 1;

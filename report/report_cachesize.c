@@ -57,7 +57,7 @@ static void write_ldif(const sat_cs_view *v, FILE *out)
     }
     if (v->dbcachesize)
         fprintf(out,
-                "%sdn: cn=config,cn=ldbm database,cn=plugins,cn=config\nchangetype: modify\n"
+                "%sdn: cn=bdb,cn=config,cn=ldbm database,cn=plugins,cn=config\nchangetype: modify\n"
                 "replace: nsslapd-dbcachesize\nnsslapd-dbcachesize: %llu\n",
                 v->cachememsize || v->dncachememsize ? "\n" : "",
                 (unsigned long long)v->dbcachesize);
@@ -237,8 +237,9 @@ static int render_text(const void *view, FILE *out)
                 v->dn_bytes_from);
     }
     fprintf(out, "  %s\n", db_note(v));
-    fprintf(out, "  389 ignores nsslapd-cachememsize while nsslapd-cache-autosize (cn=config,"
-                 "cn=ldbm database,cn=plugins,cn=config) is not 0\n");
+    fprintf(out, "  389 ignores nsslapd-cachememsize while nsslapd-cache-autosize is not 0; 389 2.x "
+                 "keeps it and nsslapd-dbcachesize in cn=bdb,cn=config,cn=ldbm database,"
+                 "cn=plugins,cn=config (1.4 and older: cn=config,cn=ldbm database,...)\n");
     return SAT_OK;
 }
 

@@ -328,38 +328,40 @@ static void test_stream(void)
     op(&k, SAT_OP_MODRDN, "uid=c,ou=people,dc=example,dc=com", SAT_SCOPE_NONE,
        "newrdn=\"uid=c\" newsuperior=\"ou=old,dc=example,dc=com\"", h2 + S);
     op(&k, SAT_OP_SRCH, "UID=B-OLD,ou=people,dc=example,dc=com", SAT_SCOPE_BASE, NULL, h2 + 2 * S);
-    op(&k, SAT_OP_CMP, "uid=c,ou=old,dc=example,dc=com", SAT_SCOPE_NONE, NULL, h2 + 3 * S);
+    /* a capture's MODRDN (bare values, an RDN with a blank): c-new renamed to "cn=c d" */
+    op(&k, SAT_OP_MODRDN, "uid=c,ou=old,dc=example,dc=com", SAT_SCOPE_NONE,
+       "newrdn=cn=C D newsuperior=ou=old,dc=example,dc=com", h2 + 3 * S);
+    op(&k, SAT_OP_CMP, "cn=c d,ou=old,dc=example,dc=com", SAT_SCOPE_NONE, NULL, h2 + 3 * S);
     op(&k, SAT_OP_EXT, NULL, SAT_SCOPE_NONE, NULL, h2 + 3 * S);
     CHECK(sat_cs_finish(c) == SAT_OK);
     const sat_cs_view *v = sat_cs_get_view(c);
-    /* refs: a, a | b, b, b-old, c, c-new, b-old, c-new */
-    CHECK_EQ_INT(v->references, 9);
-    CHECK(v->unique == 5);
+    /* refs: a, a | b, b, b-old, c, c-new, b-old, c-new (the capture MODRDN), "cn=c d" x2 */
+    CHECK_EQ_INT(v->references, 11);
+    CHECK(v->unique == 6);
     CHECK_EQ_INT(v->refs_by_type[SAT_OP_BIND], 1);
     CHECK_EQ_INT(v->refs_by_type[SAT_OP_SRCH], 2);
-    CHECK_EQ_INT(v->refs_by_type[SAT_OP_MODRDN], 4);
-    CHECK_EQ_INT(v->modrdn_new, 2);
+    CHECK_EQ_INT(v->refs_by_type[SAT_OP_MODRDN], 6);
+    CHECK_EQ_INT(v->modrdn_new, 3);
     CHECK_EQ_INT(v->outside, 4);
     CHECK_EQ_INT(v->no_dn, 1);
-    CHECK_EQ_INT(v->ops, 15);
-    CHECK_EQ_INT(v->naming_ops, 7);
+    CHECK_EQ_INT(v->ops, 16);
+    CHECK_EQ_INT(v->naming_ops, 8);
     CHECK_EQ_INT(v->unseen_ops, 2);
     CHECK_EQ_INT(v->unseen_subtree, 1);
     CHECK_EQ_INT(v->unseen_onelevel, 1);
     CHECK_EQ_INT(v->unseen_unindexed, 1);
     CHECK_EQ_INT(v->unseen_entries, 6);
-    CHECK(fabs(v->unseen_share - 2.0 / 9.0) < 1e-12);
-    /* hits: a (1), b (1), b-old (1 at distance 3: b-old, c-new between? see below) */
-    CHECK(sat_cs_hits(c, 1) == 2); /* a a, b b */
-    CHECK(sat_cs_hits(c, 2) == 3); /* + c-new after b-old */
-    CHECK(sat_cs_hits(c, 3) == 4); /* + b-old after c, c-new */
-    CHECK(fabs(v->max_hit_ratio - 4.0 / 9.0) < 1e-12);
+    CHECK(fabs(v->unseen_share - 2.0 / 10.0) < 1e-12);
+    CHECK(sat_cs_hits(c, 1) == 3); /* a a, b b, "cn=c d" twice in a row */
+    CHECK(sat_cs_hits(c, 2) == 4); /* + c-new after b-old */
+    CHECK(sat_cs_hits(c, 3) == 5); /* + b-old after c, c-new */
+    CHECK(fabs(v->max_hit_ratio - 5.0 / 11.0) < 1e-12);
     CHECK_EQ_INT(v->nhours, 2);
     if (v->nhours == 2) {
         CHECK_EQ_INT(v->hours[0].refs, 2);
         CHECK(v->hours[0].distinct == 1);
-        CHECK_EQ_INT(v->hours[1].refs, 7);
-        CHECK(v->hours[1].distinct == 4);
+        CHECK_EQ_INT(v->hours[1].refs, 9);
+        CHECK(v->hours[1].distinct == 5);
     }
     CHECK(v->nmrc >= 4); /* 0..top: only 4 distinct sizes below 4 */
     CHECK(isnan(v->entry_bytes));
