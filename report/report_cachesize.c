@@ -92,7 +92,8 @@ static int render_text(const void *view, FILE *out)
     }
     fprintf(out, "  operations         %llu, %llu naming entries\n", (unsigned long long)v->ops,
             (unsigned long long)v->naming_ops);
-    fprintf(out, "  references         %llu:", (unsigned long long)v->references);
+    fprintf(out, "  references         %llu%s", (unsigned long long)v->references,
+            v->references ? ":" : "");
     int first = 1;
     for (int t = 0; t < SAT_OP__COUNT; t++) {
         if (!v->refs_by_type[t])
@@ -123,7 +124,7 @@ static int render_text(const void *view, FILE *out)
     }
     sat_report_fmt_num(a, sizeof a, 100.0 * v->unseen_share, 1);
     fprintf(out,
-            "  unseen by the curve %llu one-level/subtree searches (%s%% of the operations that "
+            "  unseen by curve    %llu one-level/subtree searches (%s%% of the operations that "
             "read entries), %llu of them unindexed, %llu entries returned; %llu ENTRY lines\n",
             (unsigned long long)v->unseen_ops, isnan(v->unseen_share) ? "-" : a,
             (unsigned long long)v->unseen_unindexed, (unsigned long long)v->unseen_entries,
