@@ -80,12 +80,26 @@ static const sat_analyzer sat_analyzer_crashes = {
     "crashes", "crashes from core files and logged backtraces: where, grouped, and the load before",
     cr_create, cr_sink, cr_finish, cr_merge, cr_free};
 
+static void *cs_create(const void *opts) { return sat_cs_create((const sat_cs_opts *)opts); }
+static sat_event_sink cs_sink(void *a) { return sat_cs_sink((sat_cs *)a); }
+static int cs_finish(void *a) { return sat_cs_finish((sat_cs *)a); }
+static int cs_merge(void *into, const void *from)
+{
+    return sat_cs_merge((sat_cs *)into, (const sat_cs *)from);
+}
+static void cs_free(void *a) { sat_cs_free((sat_cs *)a); }
+
+static const sat_analyzer sat_analyzer_cachesize = {
+    "cachesize", "entry, DN and DB cache sizes for target hit ratios (LRU miss-ratio curve)",
+    cs_create, cs_sink, cs_finish, cs_merge, cs_free};
+
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,
     &sat_analyzer_handshakes,
     &sat_analyzer_saturation,
     &sat_analyzer_storms,
     &sat_analyzer_crashes,
+    &sat_analyzer_cachesize,
 };
 
 const sat_analyzer *const *sat_analyzer_list(size_t *n)

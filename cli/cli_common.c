@@ -18,7 +18,7 @@
 #include "satscope/report.h"
 
 extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime,
-    sat_cmd_handshakes, sat_cmd_saturation, sat_cmd_storms, sat_cmd_crashes;
+    sat_cmd_handshakes, sat_cmd_saturation, sat_cmd_storms, sat_cmd_crashes, sat_cmd_cachesize;
 
 const sat_command *const sat_commands[] = {
     &sat_cmd_collect,
@@ -29,6 +29,7 @@ const sat_command *const sat_commands[] = {
     &sat_cmd_saturation,
     &sat_cmd_storms,
     &sat_cmd_crashes,
+    &sat_cmd_cachesize,
     NULL,
 };
 

@@ -95,9 +95,21 @@ static int cr_json(const void *r, FILE *out, sat_diag *d)
 static const sat_renderer r_cr_text = {"crashes", SAT_REPORT_TEXT, cr_text};
 static const sat_renderer r_cr_json = {"crashes", SAT_REPORT_JSON, cr_json};
 
+static int cs_text(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_TEXT, out, d);
+}
+static int cs_json(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_JSON, out, d);
+}
+static const sat_renderer r_cs_text = {"cachesize", SAT_REPORT_TEXT, cs_text};
+static const sat_renderer r_cs_json = {"cachesize", SAT_REPORT_JSON, cs_json};
+
 static const sat_renderer *const sat_renderers[] = {
     &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
     &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_cr_text, &r_cr_json,
+    &r_cs_text, &r_cs_json,
 };
 
 const sat_renderer *const *sat_renderer_list(size_t *n)

@@ -1,0 +1,482 @@
+/*
+ * test_cachesize.c - the cache-sizing analyzer (analyze/cachesize.c): the
+ * exact curve equals a brute-force LRU simulation (a cache of c entries,
+ * least recently used evicted) at every size on small random streams and on
+ * one long enough to renumber the time axis many times; SHARDS (fixed size,
+ * and after the stored stream was spatially sampled) within a mean absolute
+ * error of 0.005 and a worst one of 0.02 against exact on generated Zipf,
+ * 80/20 and scan-heavy streams (fixed seeds); merging two halves equals the
+ * whole; the reference stream taken from ldap_op rows (which operations and
+ * DNs count, normalization, MODRDN's new DN, what the curve cannot see); the
+ * working set per hour; the cn=monitor LDIF reader.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "satscope/analyze.h"
+
+#define S ((sat_ts_ns)1000000000)
+static const sat_ts_ns T0 = (sat_ts_ns)1749400000 * S;
+
+static uint64_t rng;
+static uint64_t next(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 2685821657736338717ull;
+}
+static double unif(void) { return (double)(next() >> 11) / 9007199254740992.0; }
+
+static void add_key(sat_cs *c, uint32_t k, sat_ts_ns ts)
+{
+    char dn[64];
+    int n = snprintf(dn, sizeof dn, "uid=u%u,ou=people,dc=example,dc=com", k);
+    CHECK(sat_cs_add_ref(c, dn, (size_t)n, ts) == SAT_OK);
+}
+
+/* hits of a true LRU cache of `size` entries over keys[0..n) */
+static uint64_t lru_hits(const uint32_t *keys, size_t n, size_t size)
+{
+    uint32_t *slot = malloc(size * sizeof *slot);
+    size_t *used = malloc(size * sizeof *used);
+    size_t filled = 0;
+    uint64_t hits = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j;
+        for (j = 0; j < filled && slot[j] != keys[i]; j++)
+            ;
+        if (j < filled) {
+            hits++;
+            used[j] = i;
+            continue;
+        }
+        if (filled < size) {
+            slot[filled] = keys[i];
+            used[filled++] = i;
+            continue;
+        }
+        size_t lru = 0;
+        for (j = 1; j < filled; j++)
+            if (used[j] < used[lru])
+                lru = j;
+        slot[lru] = keys[i];
+        used[lru] = i;
+    }
+    free(slot);
+    free(used);
+    return hits;
+}
+
+static void test_exact_vs_bruteforce(void)
+{
+    static uint32_t keys[30000];
+    for (int round = 0; round < 12; round++) {
+        rng = 0x1234567ull + (uint64_t)round;
+        size_t n = 300 + (size_t)round * 40, universe = 5 + (size_t)round * 7;
+        sat_cs *c = sat_cs_create(NULL);
+        for (size_t i = 0; i < n; i++) {
+            /* half uniform, half skewed to the low keys */
+            uint32_t k = (uint32_t)(round % 2 ? next() % universe
+                                              : (uint32_t)(universe * unif() * unif()));
+            keys[i] = k;
+            add_key(c, k, T0 + (sat_ts_ns)i * S);
+        }
+        CHECK(sat_cs_finish(c) == SAT_OK);
+        const sat_cs_view *v = sat_cs_get_view(c);
+        CHECK(v->method == SAT_CS_EXACT);
+        CHECK_EQ_INT(v->references, n);
+        for (size_t size = 1; size <= universe + 2; size++) {
+            uint64_t want = lru_hits(keys, n, size);
+            double got = sat_cs_hits(c, size);
+            if (got != (double)want)
+                fprintf(stderr, "round %d size %zu: %g != %llu\n", round, size, got,
+                        (unsigned long long)want);
+            CHECK(got == (double)want);
+        }
+        sat_cs_free(c);
+    }
+    /* long enough to renumber the time axis (1024 first) and grow it, many keys */
+    rng = 99;
+    size_t n = 30000, universe = 3000;
+    sat_cs *c = sat_cs_create(NULL);
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = (uint32_t)(universe * unif() * unif());
+        add_key(c, keys[i], 0);
+    }
+    CHECK(sat_cs_finish(c) == SAT_OK);
+    static const size_t sizes[] = {1, 2, 17, 100, 512, 1000, 1500, 2999, 3000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        CHECK(sat_cs_hits(c, sizes[i]) == (double)lru_hits(keys, n, sizes[i]));
+    sat_cs_free(c);
+}
+
+/* ---- SHARDS against exact ---------------------------------------------------------- */
+
+enum { ZIPF, EIGHTY_TWENTY, SCAN, CYCLIC };
+static uint64_t scan_at, scan_left;
+
+static uint32_t draw(int kind, const double *cdf, size_t universe, size_t i)
+{
+    switch (kind) {
+    case ZIPF: {
+        double u = unif();
+        size_t lo = 0, hi = universe - 1;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (cdf[mid] >= u)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return (uint32_t)lo;
+    }
+    case EIGHTY_TWENTY:
+        return unif() < 0.8 ? (uint32_t)(next() % (universe / 5))
+                            : (uint32_t)(universe / 5 + next() % (universe - universe / 5));
+    case SCAN: /* half a hot set, half scans of 100 - 20000 consecutive entries */
+        if (unif() < 0.5)
+            return (uint32_t)(next() % 5000);
+        if (!scan_left) {
+            scan_at = 5000 + next() % (universe - 5000);
+            scan_left = 100 + next() % 19900;
+        }
+        scan_left--;
+        return (uint32_t)(5000 + (scan_at++ - 5000) % (universe - 5000));
+    default: /* a hot set, and the same full scan over the rest, in turns */
+        if ((i / 50000) % 2)
+            return (uint32_t)(5000 + i % (universe - 5000));
+        return (uint32_t)(next() % 5000);
+    }
+}
+
+static void compare(const sat_cs *exact, const sat_cs *sh, const char *what, double *mae_out,
+                    double *max_out)
+{
+    const sat_cs_view *ve = sat_cs_get_view(exact);
+    uint64_t top = (uint64_t)ve->unique;
+    double sum = 0, worst = 0;
+    int pts = 400;
+    for (int k = 1; k <= pts; k++) {
+        uint64_t size = (uint64_t)((double)top * k / pts);
+        if (!size)
+            size = 1;
+        double e = fabs(sat_cs_hit_ratio(exact, size) - sat_cs_hit_ratio(sh, size));
+        sum += e;
+        if (e > worst)
+            worst = e;
+    }
+    *mae_out = sum / pts;
+    *max_out = worst;
+    fprintf(stderr, "%s: SHARDS rate %.5f, MAE %.5f, max %.5f, unique %.0f (exact %.0f)\n", what,
+            sat_cs_get_view(sh)->shards_rate, *mae_out, *max_out, sat_cs_get_view(sh)->unique,
+            ve->unique);
+}
+
+/* A periodic full scan makes the exact curve a vertical step: every scan
+ * reference has the same distance. Sampling puts the step within about
+ * 1/sqrt(distance x rate) of its place, so next to it the hit ratio at one
+ * size can be far off (the worst error is not bounded there); what is
+ * checked is where the step lands: the size reaching each hit ratio on the
+ * step within 2% of the exact size. */
+static void check_step(const sat_cs *ex, const sat_cs *sh)
+{
+    uint64_t top = (uint64_t)sat_cs_get_view(ex)->unique;
+    double worst = 0;
+    for (int k = 1; k < 10; k++) {
+        /* levels on the step (the hot set is held well below top / 2) */
+        double h = sat_cs_hit_ratio(ex, top / 2) +
+                   (sat_cs_hit_ratio(ex, top) - sat_cs_hit_ratio(ex, top / 2)) * k / 10.0;
+        uint64_t se = 1, ss = 1;
+        while (se < top && sat_cs_hit_ratio(ex, se) < h)
+            se += 50;
+        while (ss < top && sat_cs_hit_ratio(sh, ss) < h)
+            ss += 50;
+        double rel = fabs((double)ss - (double)se) / (double)se;
+        if (rel > worst)
+            worst = rel;
+    }
+    fprintf(stderr, "  step: size error at equal hit ratio at most %.2f%%\n", 100 * worst);
+    CHECK(worst <= 0.02);
+}
+
+static void test_shards_error(void)
+{
+    static const char *const names[] = {"zipf 0.9", "80/20", "scan-heavy", "cyclic full scan"};
+    size_t universe = 200000, n = 1500000;
+    double *cdf = malloc(universe * sizeof *cdf);
+    double z = 0;
+    for (size_t k = 0; k < universe; k++)
+        z += pow((double)(k + 1), -0.9);
+    double run = 0;
+    for (size_t k = 0; k < universe; k++) {
+        run += pow((double)(k + 1), -0.9) / z;
+        cdf[k] = run;
+    }
+    for (int kind = 0; kind < 4; kind++) {
+        rng = 0xC0FFEEull + (uint64_t)kind;
+        sat_cs_opts so, to;
+        memset(&so, 0, sizeof so);
+        so.force_shards = 1;
+        memset(&to, 0, sizeof to);
+        to.max_refs = 600000; /* the stored stream gets spatially sampled first (at 1/4) */
+        sat_cs *ex = sat_cs_create(NULL), *sh = sat_cs_create(&so), *th = sat_cs_create(&to);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t k = draw(kind, cdf, universe, i);
+            add_key(ex, k, 0);
+            add_key(sh, k, 0);
+            add_key(th, k, 0);
+        }
+        CHECK(sat_cs_finish(ex) == SAT_OK);
+        CHECK(sat_cs_finish(sh) == SAT_OK);
+        CHECK(sat_cs_finish(th) == SAT_OK);
+        CHECK(sat_cs_get_view(sh)->method == SAT_CS_SHARDS);
+        CHECK(sat_cs_get_view(th)->method == SAT_CS_SHARDS);
+        CHECK(sat_cs_get_view(th)->kept <= 600000);
+        CHECK(sat_cs_get_view(th)->keep_rate < 1);
+        double mae, worst;
+        char what[64];
+        snprintf(what, sizeof what, "%s (fixed-size)", names[kind]);
+        compare(ex, sh, what, &mae, &worst);
+        CHECK(mae <= 0.005);
+        CHECK(kind == CYCLIC || worst <= 0.02);
+        if (kind == CYCLIC)
+            check_step(ex, sh);
+        snprintf(what, sizeof what, "%s (stored stream sampled)", names[kind]);
+        compare(ex, th, what, &mae, &worst);
+        CHECK(mae <= 0.005);
+        CHECK(kind == CYCLIC || worst <= 0.02);
+        if (kind == CYCLIC)
+            check_step(ex, th);
+        sat_cs_free(ex);
+        sat_cs_free(sh);
+        sat_cs_free(th);
+    }
+    free(cdf);
+}
+
+/* ---- merge ----------------------------------------------------------------------- */
+
+static void test_merge(void)
+{
+    rng = 4242;
+    sat_cs *all = sat_cs_create(NULL), *a = sat_cs_create(NULL), *b = sat_cs_create(NULL);
+    for (size_t i = 0; i < 20000; i++) {
+        uint32_t k = (uint32_t)(2000 * unif() * unif());
+        sat_ts_ns ts = T0 + (sat_ts_ns)i * 2 * S;
+        add_key(all, k, ts);
+        add_key(i < 9000 ? a : b, k, ts);
+    }
+    CHECK(sat_cs_finish(all) == SAT_OK);
+    CHECK(sat_cs_finish(a) == SAT_OK); /* a finished one is finished again by merge */
+    CHECK(sat_cs_merge(a, b) == SAT_OK);
+    const sat_cs_view *va = sat_cs_get_view(a), *vall = sat_cs_get_view(all);
+    CHECK(va != NULL);
+    CHECK_EQ_INT(va->references, 20000);
+    CHECK(va->unique == vall->unique);
+    int same = 1;
+    for (uint64_t size = 1; size <= 2001; size++)
+        same &= sat_cs_hits(a, size) == sat_cs_hits(all, size);
+    CHECK(same);
+    CHECK_EQ_INT(va->nhours, vall->nhours);
+    for (size_t h = 0; h < va->nhours && h < vall->nhours; h++) {
+        CHECK(va->hours[h].distinct == vall->hours[h].distinct);
+        CHECK_EQ_INT(va->hours[h].refs, vall->hours[h].refs);
+    }
+    sat_cs_free(all);
+    sat_cs_free(a);
+    sat_cs_free(b);
+}
+
+/* ---- the reference stream from ldap_op rows ------------------------------------------ */
+
+static void op(sat_event_sink *k, int type, const char *dn, int scope, const char *extra,
+               sat_ts_ns ts)
+{
+    sat_ldap_op o;
+    memset(&o, 0, sizeof o);
+    o.ts_ns = ts;
+    o.type = (uint8_t)type;
+    o.scope = (uint8_t)scope;
+    o.dn = sat_str_cstr(dn);
+    o.extra = sat_str_cstr(extra);
+    o.internal_op = SAT_ABSENT;
+    o.nentries = type == SAT_OP_SRCH ? 3 : SAT_ABSENT;
+    o.notes = scope == SAT_SCOPE_SUB && dn && !strcmp(dn, "dc=example,dc=com") ? SAT_NOTE_A : 0;
+    CHECK(k->on_ldap_op(k->ctx, &o) == SAT_OK);
+}
+
+static void test_stream(void)
+{
+    sat_cs *c = sat_cs_create(NULL);
+    sat_event_sink k = sat_cs_sink(c);
+    sat_ts_ns h1 = T0 - T0 % (3600 * S), h2 = h1 + 3600 * S;
+    op(&k, SAT_OP_BIND, "uid=A,ou=People,dc=example,dc=com", SAT_SCOPE_NONE, NULL, h1 + S);
+    op(&k, SAT_OP_BIND, "", SAT_SCOPE_NONE, NULL, h1 + S);            /* anonymous */
+    op(&k, SAT_OP_BIND, "cn=Directory Manager", SAT_SCOPE_NONE, NULL, h1 + S); /* root DN */
+    op(&k, SAT_OP_SRCH, "uid=a, ou=people, dc=example, dc=com", SAT_SCOPE_BASE, NULL, h1 + 2 * S);
+    op(&k, SAT_OP_SRCH, "", SAT_SCOPE_BASE, NULL, h1 + 2 * S);        /* root DSE */
+    op(&k, SAT_OP_SRCH, "cn=schema", SAT_SCOPE_BASE, NULL, h1 + 2 * S);
+    op(&k, SAT_OP_SRCH, "cn=userRoot,cn=ldbm database,cn=plugins,cn=config", SAT_SCOPE_BASE, NULL,
+       h1 + 2 * S);
+    op(&k, SAT_OP_SRCH, "dc=example,dc=com", SAT_SCOPE_SUB, NULL, h1 + 3 * S);
+    op(&k, SAT_OP_SRCH, "ou=people,dc=example,dc=com", SAT_SCOPE_ONE, NULL, h1 + 3 * S);
+    op(&k, SAT_OP_MOD, "uid=b,ou=people,dc=example,dc=com", SAT_SCOPE_NONE, NULL, h2);
+    op(&k, SAT_OP_MODRDN, "uid=b,ou=people,dc=example,dc=com", SAT_SCOPE_NONE,
+       "newrdn=\"uid=b-old\" newsuperior=\"(null)\"", h2 + S);
+    op(&k, SAT_OP_MODRDN, "uid=c,ou=people,dc=example,dc=com", SAT_SCOPE_NONE,
+       "newrdn=\"uid=c\" newsuperior=\"ou=old,dc=example,dc=com\"", h2 + S);
+    op(&k, SAT_OP_SRCH, "UID=B-OLD,ou=people,dc=example,dc=com", SAT_SCOPE_BASE, NULL, h2 + 2 * S);
+    /* a capture's MODRDN (bare values, an RDN with a blank): c-new renamed to "cn=c d" */
+    op(&k, SAT_OP_MODRDN, "uid=c,ou=old,dc=example,dc=com", SAT_SCOPE_NONE,
+       "newrdn=cn=C D newsuperior=ou=old,dc=example,dc=com", h2 + 3 * S);
+    op(&k, SAT_OP_CMP, "cn=c d,ou=old,dc=example,dc=com", SAT_SCOPE_NONE, NULL, h2 + 3 * S);
+    op(&k, SAT_OP_EXT, NULL, SAT_SCOPE_NONE, NULL, h2 + 3 * S);
+    CHECK(sat_cs_finish(c) == SAT_OK);
+    const sat_cs_view *v = sat_cs_get_view(c);
+    /* refs: a, a | b, b, b-old, c, c-new, b-old, c-new (the capture MODRDN), "cn=c d" x2 */
+    CHECK_EQ_INT(v->references, 11);
+    CHECK(v->unique == 6);
+    CHECK_EQ_INT(v->refs_by_type[SAT_OP_BIND], 1);
+    CHECK_EQ_INT(v->refs_by_type[SAT_OP_SRCH], 2);
+    CHECK_EQ_INT(v->refs_by_type[SAT_OP_MODRDN], 6);
+    CHECK_EQ_INT(v->modrdn_new, 3);
+    CHECK_EQ_INT(v->outside, 4);
+    CHECK_EQ_INT(v->no_dn, 1);
+    CHECK_EQ_INT(v->ops, 16);
+    CHECK_EQ_INT(v->naming_ops, 8);
+    CHECK_EQ_INT(v->unseen_ops, 2);
+    CHECK_EQ_INT(v->unseen_subtree, 1);
+    CHECK_EQ_INT(v->unseen_onelevel, 1);
+    CHECK_EQ_INT(v->unseen_unindexed, 1);
+    CHECK_EQ_INT(v->unseen_entries, 6);
+    CHECK(fabs(v->unseen_share - 2.0 / 10.0) < 1e-12);
+    CHECK(sat_cs_hits(c, 1) == 3); /* a a, b b, "cn=c d" twice in a row */
+    CHECK(sat_cs_hits(c, 2) == 4); /* + c-new after b-old */
+    CHECK(sat_cs_hits(c, 3) == 5); /* + b-old after c, c-new */
+    CHECK(fabs(v->max_hit_ratio - 5.0 / 11.0) < 1e-12);
+    CHECK_EQ_INT(v->nhours, 2);
+    if (v->nhours == 2) {
+        CHECK_EQ_INT(v->hours[0].refs, 2);
+        CHECK(v->hours[0].distinct == 1);
+        CHECK_EQ_INT(v->hours[1].refs, 9);
+        CHECK(v->hours[1].distinct == 5);
+    }
+    CHECK(v->nmrc >= 4); /* 0..top: only 4 distinct sizes below 4 */
+    CHECK(isnan(v->entry_bytes));
+    CHECK_EQ_INT(v->cachememsize, 0);
+    sat_cs_free(c);
+}
+
+static void test_targets_and_bytes(void)
+{
+    sat_cs_monitor m[2];
+    memset(m, 0, sizeof m);
+    for (int i = 0; i < 2; i++) {
+        int64_t *f = &m[i].entry_hits;
+        for (int j = 0; j < 12; j++)
+            f[j] = SAT_ABSENT;
+    }
+    strcpy(m[1].backend, "userRoot");
+    m[0].entry_hits = 100;
+    m[0].entry_tries = 200;
+    m[1].entry_hits = 1000;
+    m[1].entry_tries = 1200;
+    m[1].entry_cur_bytes = 2000000;
+    m[1].entry_cur_count = 1000; /* 2000 bytes an entry */
+    m[1].entry_max_bytes = 200000; /* 100 entries */
+    sat_cs_opts o;
+    memset(&o, 0, sizeof o);
+    o.targets[0] = 0.5;
+    o.targets[1] = 0.999;
+    o.ntargets = 2;
+    o.monitor = m;
+    o.nmonitor = 2;
+    sat_cs *c = sat_cs_create(&o);
+    /* 1000 keys referenced 10 times each, round robin: all hits need 1000 entries */
+    for (int r = 0; r < 10; r++)
+        for (uint32_t k = 0; k < 1000; k++)
+            add_key(c, k, 0);
+    CHECK(sat_cs_finish(c) == SAT_OK);
+    const sat_cs_view *v = sat_cs_get_view(c);
+    CHECK(sat_cs_hits(c, 999) == 0);
+    CHECK(sat_cs_hits(c, 1000) == 9000);
+    CHECK_EQ_INT(v->ntargets, 2);
+    CHECK(v->targets[0].reachable);
+    CHECK_EQ_INT(v->targets[0].entries, 1000);
+    CHECK(!v->targets[1].reachable); /* max 0.9 */
+    CHECK(v->entry_bytes == 2000);
+    CHECK_EQ_STR(v->entry_bytes_from, "cn=monitor");
+    CHECK(v->targets[0].bytes == 2000000);
+    CHECK_EQ_INT(v->cachememsize, 2097152); /* 2,000,000 rounded up to 2 MiB */
+    CHECK(v->measured_interval);
+    CHECK(fabs(v->measured_hit - 0.9) < 1e-12);
+    CHECK(v->current_entries == 100);
+    CHECK(v->predicted_hit == 0);
+    CHECK_EQ_STR(v->backend, "userRoot");
+    CHECK(v->nmrc >= 20);
+    sat_cs_free(c);
+}
+
+static void test_monitor_parse(void)
+{
+    static const char ldif[] =
+        "# extended LDIF\n"
+        "#\n"
+        "# LDAPv3\n"
+        "\n"
+        "# monitor, userRoot, ldbm database, plugins, config\n"
+        "dn: cn=monitor,cn=userRoot,cn=ldbm database,cn=plugins,cn=config\n"
+        "objectClass: top\n"
+        "objectClass: extensibleObject\n"
+        "cn: monitor\n"
+        "entrycachehits: 8123\n"
+        "entrycachetries: 9000\n"
+        "entrycachehitratio: 90\n"
+        "currententrycachesize: 2345678\n"
+        "maxentrycachesize: 20\n"
+        " 9715200\n"
+        "currententrycachecount: 1234\n"
+        "maxentrycachecount: -1\n"
+        "dncachehits: 77\n"
+        "dncachetries: 100\n"
+        "currentdncachesize: 123456\n"
+        "description:: aGVsbG8=\n"
+        "\n"
+        "dn: cn=monitor, cn=ExampleDB, cn=ldbm database, cn=plugins, cn=config\r\n"
+        "entryCacheHits: 5\r\n"
+        "entrycachetries: 10\r\n"
+        "\r\n"
+        "dn: cn=config\n"
+        "cn: config\n";
+    sat_cs_monitor m[4];
+    size_t n = sat_cs_monitor_parse(ldif, sizeof ldif - 1, m, 4);
+    CHECK_EQ_INT(n, 2);
+    CHECK_EQ_STR(m[0].backend, "userRoot");
+    CHECK_EQ_INT(m[0].entry_hits, 8123);
+    CHECK_EQ_INT(m[0].entry_tries, 9000);
+    CHECK_EQ_INT(m[0].entry_cur_bytes, 2345678);
+    CHECK_EQ_INT(m[0].entry_max_bytes, 209715200); /* a folded line */
+    CHECK_EQ_INT(m[0].entry_cur_count, 1234);
+    CHECK_EQ_INT(m[0].entry_max_count, SAT_ABSENT); /* -1: not a count */
+    CHECK_EQ_INT(m[0].dn_hits, 77);
+    CHECK_EQ_INT(m[0].dn_cur_bytes, 123456);
+    CHECK_EQ_INT(m[0].dn_cur_count, SAT_ABSENT);
+    CHECK_EQ_STR(m[1].backend, "ExampleDB");
+    CHECK_EQ_INT(m[1].entry_hits, 5);
+    CHECK_EQ_INT(sat_cs_monitor_parse(ldif, sizeof ldif - 1, m, 1), 1);
+    CHECK_EQ_INT(sat_cs_monitor_parse("dn: x\n", 6, m, 4), 0);
+    CHECK_EQ_INT(sat_cs_monitor_parse("", 0, m, 4), 0);
+}
+
+int main(void)
+{
+    test_exact_vs_bruteforce();
+    test_stream();
+    test_targets_and_bytes();
+    test_monitor_parse();
+    test_merge();
+    test_shards_error();
+    return CHECK_DONE();
+}
