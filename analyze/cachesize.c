@@ -314,6 +314,27 @@ static int modrdn_new_dn(const sat_ldap_op *op, char *buf, size_t cap, size_t *l
     return 1;
 }
 
+/* The DNs of a search's 389 ENTRY lines (access-log level 512): the entries a
+ * one-level or subtree search returned, which the log names no other way.
+ * Returns how many were references. */
+static int entry_refs(sat_cs *c, const sat_ldap_op *op)
+{
+    int n = 0;
+    const char *p = op->entry_dns.ptr, *end = p + op->entry_dns.len;
+    while (p && p < end) {
+        const char *e = (const char *)memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        if (ref_str(c, sat_str_make(p, (size_t)(e - p)), op)) {
+            c->v.refs_by_type[SAT_OP_SRCH]--; /* counted below as what it is */
+            c->v.entry_refs++;
+            n++;
+        }
+        p = e + 1;
+    }
+    return n;
+}
+
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_cs *c = ctx;
@@ -347,7 +368,9 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     }
     case SAT_OP_SRCH:
         if (op->scope == SAT_SCOPE_BASE) {
-            refs += ref_str(c, op->dn, op);
+            refs += ref_str(c, op->dn, op); /* its ENTRY line would be the same entry */
+        } else if (op->entry_dns.len) {
+            refs += entry_refs(c, op); /* what it returned is named: not unseen */
         } else {
             v->unseen_ops++;
             if (op->scope == SAT_SCOPE_ONE)
@@ -453,6 +476,7 @@ int sat_cs_merge(sat_cs *into, const sat_cs *from)
     a->unseen_unindexed += b->unseen_unindexed;
     a->unseen_entries += b->unseen_entries;
     a->entry_lines += b->entry_lines;
+    a->entry_refs += b->entry_refs;
     a->outside += b->outside;
     a->no_dn += b->no_dn;
     if (b->first_ts && (!a->first_ts || b->first_ts < a->first_ts))

@@ -50,16 +50,16 @@ typedef struct row_hdr {
 #define ALIGN_UP(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
 
 /* ldap_op rows, by far the most numerous, travel compact: the numbers (the
- * struct up to its first string), then the eleven string lengths, then their
+ * struct up to its first string), then the twelve string lengths, then their
  * bytes. A 304-byte row whose strings are mostly absent shrinks to about half,
  * and the hand-over's cost is its bytes (it crosses between the cores). */
 #define COMPACT_OP 0x100u
 #define OP_PREFIX offsetof(sat_ldap_op, dn)
-#define OP_NSTR 11
+#define OP_NSTR 12
 #define STR_ABSENT UINT32_MAX
-_Static_assert(offsetof(sat_ldap_op, sid) - offsetof(sat_ldap_op, dn) ==
+_Static_assert(offsetof(sat_ldap_op, entry_dns) - offsetof(sat_ldap_op, dn) ==
                    (OP_NSTR - 1) * sizeof(sat_str),
-               "the compact ldap_op form needs its strings last, dn to sid");
+               "the compact ldap_op form needs its strings last, dn to entry_dns");
 
 /* The strings of each table's row, as pointers into the struct (at most
  * ROW_MAX_STR: the callers' arrays). */
@@ -86,7 +86,7 @@ static size_t row_strings(int table, void *row, sat_str **out)
         sat_ldap_op *o = row;
         sat_str *v[] = {&o->dn, &o->filter, &o->filter_shape, &o->attrs, &o->method,
                         &o->extra, &o->bind_dn, &o->client_ip, &o->text, &o->details,
-                        &o->sid};
+                        &o->sid, &o->entry_dns};
         for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
             out[n++] = v[i];
         break;

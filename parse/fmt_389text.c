@@ -844,7 +844,19 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
             switch (v->type) {
             case D_SORT: o->flags |= SAT_OPF_SORT; break;
             case D_VLV: o->flags |= SAT_OPF_VLV; break;
-            case D_ENTRY: o->entry_lines = 1; break;
+            case D_ENTRY: {
+                o->entry_lines = 1;
+                /* ENTRY dn="...": the entry sent (cache sizing's references) */
+                const char *q = skip_sp(p, end);
+                if (end - q > 4 && !memcmp(q, "dn=\"", 4)) {
+                    const char *e = end;
+                    while (e > q + 4 && e[-1] != '"')
+                        e--;
+                    if (e > q + 4)
+                        o->entry_dns = sat_str_make(q + 4, (size_t)(e - 1 - (q + 4)));
+                }
+                break;
+            }
             case D_REFERRAL: o->referral_lines = 1; break;
             default: return SAT_OK; /* STAT: nothing the tables keep */
             }

@@ -59,6 +59,34 @@ static int jstr_set(jstr *s, sat_str v)
     s->set = 1;
     return 0;
 }
+/* Appends v after a '\n' (the first one alone), while the whole stays
+ * within max bytes: a DN that does not fit is left out. */
+static int jstr_append_line(jstr *s, sat_str v, uint32_t max)
+{
+    if (!v.ptr)
+        return 0;
+    if (!s->set || !s->len)
+        return v.len <= max ? jstr_set(s, v) : 0;
+    if ((uint64_t)s->len + 1 + v.len > max)
+        return 0;
+    uint32_t need = s->len + 1 + (uint32_t)v.len + 1;
+    if (need > s->cap) {
+        uint32_t cap = s->cap;
+        while (cap < need)
+            cap *= 2;
+        char *np = (char *)realloc(s->p, cap);
+        if (!np)
+            return SAT_E_NOMEM;
+        s->p = np;
+        s->cap = cap;
+    }
+    s->p[s->len] = '\n';
+    memcpy(s->p + s->len + 1, v.ptr, v.len);
+    s->len += 1 + (uint32_t)v.len;
+    s->p[s->len] = '\0';
+    return 0;
+}
+
 /* Set only when v is present (merge semantics). */
 static int jstr_merge(jstr *s, sat_str v) { return v.ptr ? jstr_set(s, v) : 0; }
 static sat_str jstr_view(const jstr *s)
@@ -77,7 +105,7 @@ static void jstr_free(jstr *s)
 
 /* ---- tables ---------------------------------------------------------------------- */
 enum { PS_DN, PS_FILTER, PS_ATTRS, PS_METHOD, PS_EXTRA, PS_TEXT, PS_DETAILS,
-       PS_SID, PS__COUNT };
+       PS_SID, PS_ENTRY_DNS, PS__COUNT };
 
 typedef struct pend {
     int64_t conn, op;
@@ -438,6 +466,7 @@ static int pend_emit(sat_ldap_join *j, int32_t pi)
     row.text = jstr_view(&p->s[PS_TEXT]);
     row.details = jstr_view(&p->s[PS_DETAILS]);
     row.sid = jstr_view(&p->s[PS_SID]);
+    row.entry_dns = jstr_view(&p->s[PS_ENTRY_DNS]);
     int32_t owner = p->owner;
     /* strings stay valid: the slot is recycled only after the callback */
     int rc = emit_op(j, &row, owner);
@@ -779,6 +808,8 @@ static int on_detail(sat_ldap_join *j, const sat_ldap_record *rec)
         return 0; /* its request is not in this input: nothing to amend */
     pend *p = &j->pv[pi];
     merge_numbers(&p->row, &rec->op_fields, 1);
+    if (jstr_append_line(&p->s[PS_ENTRY_DNS], rec->op_fields.entry_dns, SAT_ENTRY_DNS_MAX) < 0)
+        return SAT_E_NOMEM;
     return set_pend_strings(p, &rec->op_fields);
 }
 

@@ -104,6 +104,8 @@ static int render_text(const void *view, FILE *out)
     }
     if (v->modrdn_new)
         fprintf(out, " (MODRDN new DNs %llu)", (unsigned long long)v->modrdn_new);
+    if (v->entry_refs)
+        fprintf(out, ", ENTRY lines %llu", (unsigned long long)v->entry_refs);
     if (v->internal_refs)
         fprintf(out, "; internal operations %llu", (unsigned long long)v->internal_refs);
     fprintf(out, "\n");
@@ -285,6 +287,7 @@ static int render_json(const void *view, FILE *out)
     sat_json_u64(&j, "unseen_unindexed", v->unseen_unindexed);
     sat_json_u64(&j, "unseen_entries_returned", v->unseen_entries);
     sat_json_u64(&j, "entry_lines", v->entry_lines);
+    sat_json_u64(&j, "entry_refs", v->entry_refs);
     sat_json_u64(&j, "outside_backends", v->outside);
     sat_json_u64(&j, "binds_without_dn", v->no_dn);
     sat_json_num(&j, "dn_mean_length", v->dn_mean_len, 2);

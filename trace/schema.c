@@ -74,6 +74,7 @@ static const sat_column_def op_cols[] = {
     COL(sat_ldap_op, text, SAT_COL_STR),
     COL(sat_ldap_op, details, SAT_COL_STR),
     COL(sat_ldap_op, sid, SAT_COL_STR),
+    COL(sat_ldap_op, entry_dns, SAT_COL_STR), /* 1.3 */
 };
 /* op: SAT_ABSENT if none; internal_op, err, tag, nentries, times, pool stats,
  * target_op: SAT_ABSENT; scope: SAT_SCOPE_NONE. */
@@ -81,7 +82,7 @@ static const int64_t op_absent[] = {
     0, 0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT, 0, 0, SAT_SCOPE_NONE, 0, 0,
     SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT,
     SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, 0, 0, SAT_ABSENT,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 static const sat_column_def conn_cols[] = {
     COL(sat_ldap_conn, open_ts, SAT_COL_TS),

@@ -592,7 +592,9 @@ typedef struct sat_cs_view {
     uint64_t unseen_ops;     /* one-level and subtree searches */
     uint64_t unseen_onelevel, unseen_subtree, unseen_unindexed; /* of them; notes A/U */
     uint64_t unseen_entries; /* entries those searches returned (nentries sum) */
-    uint64_t entry_lines;    /* 389 ENTRY lines (counted; their DNs are not kept) */
+    uint64_t entry_lines;    /* 389 ENTRY lines (access-log level 512) */
+    uint64_t entry_refs;     /* references from their DNs: the entries one-level and
+                                subtree searches returned, seen that way only */
     double unseen_share;     /* unseen_ops / (naming_ops + unseen_ops); NAN if none */
     uint64_t outside;        /* DNs outside any database backend (root DSE, cn=config,
                                 cn=schema, cn=monitor, the root DN): not references */

@@ -130,7 +130,11 @@ typedef struct sat_ldap_op {
     sat_str text;           /* result text / trailing " - text" */
     sat_str details;        /* notes details="..." */
     sat_str sid;            /* 389 session id (SESSION / sid=) */
+    sat_str entry_dns;      /* the DNs of its 389 ENTRY lines (access-log level 512),
+                               '\n' between them, at most SAT_ENTRY_DNS_MAX bytes (whole
+                               DNs; entry_lines still counts every line) */
 } sat_ldap_op;
+#define SAT_ENTRY_DNS_MAX 65536
 
 /* ---- ldap_conn --------------------------------------------------------------- */
 enum sat_listener {
