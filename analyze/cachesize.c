@@ -86,6 +86,7 @@ struct sat_cs {
     cs_run *runs;
     size_t nruns, runcap;
     sat_strtab hours; /* int64 hour -> uint64 refs */
+    sat_strtab attrs; /* lowercased attribute of a search filter -> uint64 uses */
     int nomem;
     sat_cs_view v;
     /* results */
@@ -314,6 +315,37 @@ static int modrdn_new_dn(const sat_ldap_op *op, char *buf, size_t cap, size_t *l
     return 1;
 }
 
+/* The attributes an RFC 4515 filter string tests ("(&(uid=a)(cn=*b*))": uid,
+ * cn), lowercased, options cut: the indexes a search reads. */
+static void count_filter_attrs(sat_cs *c, sat_str f)
+{
+    const char *p = f.ptr, *end = p ? p + f.len : NULL;
+    while (p && p < end) {
+        if (*p++ != '(')
+            continue;
+        while (p < end && (*p == '&' || *p == '|' || *p == '!'))
+            p++;
+        char a[64];
+        size_t n = 0;
+        while (p < end && n < sizeof a &&
+               ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                (*p >= '0' && *p <= '9') || *p == '-' || *p == '.')) {
+            a[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+            p++;
+        }
+        while (p < end && *p == ';') /* options: ;binary, ;lang-x */
+            while (p < end && *p != '=' && *p != '~' && *p != '<' && *p != '>' && *p != ':')
+                p++;
+        if (!n || n == sizeof a || p >= end ||
+            (*p != '=' && *p != '~' && *p != '<' && *p != '>' && *p != ':'))
+            continue;
+        int capped;
+        uint64_t *k = (uint64_t *)sat_strtab_upsert(&c->attrs, a, n, NULL, &capped);
+        if (k)
+            (*k)++;
+    }
+}
+
 /* The DNs of a search's 389 ENTRY lines (access-log level 512): the entries a
  * one-level or subtree search returned, which the log names no other way.
  * Returns how many were references. */
@@ -367,6 +399,10 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         break;
     }
     case SAT_OP_SRCH:
+        /* a base search reads its entry directly (its filter is tested on
+         * it): only the others look their filter's attributes up in indexes */
+        if (op->scope != SAT_SCOPE_BASE)
+            count_filter_attrs(c, op->filter);
         if (op->scope == SAT_SCOPE_BASE) {
             refs += ref_str(c, op->dn, op); /* its ENTRY line would be the same entry */
         } else if (op->entry_dns.len) {
@@ -427,6 +463,7 @@ sat_cs *sat_cs_create(const sat_cs_opts *opts)
     c->o.ntargets = nt;
     c->keep_max = UINT64_MAX;
     sat_strtab_init(&c->hours, sizeof(uint64_t), 0);
+    sat_strtab_init(&c->attrs, sizeof(uint64_t), 4096);
     return c;
 }
 
@@ -452,6 +489,7 @@ void sat_cs_free(sat_cs *c)
     free(c->refs);
     free(c->runs);
     sat_strtab_free(&c->hours);
+    sat_strtab_free(&c->attrs);
     free(c);
 }
 
@@ -1004,6 +1042,45 @@ static uint64_t round_mib(double bytes)
     return (uint64_t)(ceil(bytes / mib) * mib);
 }
 
+/* nsslapd-dbcachesize from the index reference rate: the index files the
+ * workload reads stay in the DB cache, the others need not - entryrdn (every
+ * DN is resolved through it), ancestorid when subtree searches ran, the
+ * index of every attribute a logged filter tests - plus the part of
+ * id2entry the working set reads (distinct entries / entries in the LDIF
+ * export; all of it when their number is unknown). Index files of
+ * attributes no filter tests (written by ADD/MOD only) are left out. */
+static void db_cache(const sat_cs *c, sat_cs_view *v)
+{
+    size_t len = 0;
+    v->db_indexes_used = 0;
+    v->db_used_index_bytes = 0;
+    v->db_used_names[0] = '\0';
+    for (size_t i = 0; i < c->o.db_nlist; i++) {
+        const char *name = c->o.db_list[i].name;
+        size_t n = strlen(name);
+        char low[64];
+        if (n >= sizeof low)
+            continue;
+        for (size_t k = 0; k <= n; k++)
+            low[k] = (char)(name[k] >= 'A' && name[k] <= 'Z' ? name[k] - 'A' + 'a' : name[k]);
+        int used = !strcmp(low, "entryrdn") || (!strcmp(low, "ancestorid") && v->unseen_subtree) ||
+                   sat_strtab_find(&c->attrs, low, n) != NULL;
+        if (!used)
+            continue;
+        v->db_indexes_used++;
+        v->db_used_index_bytes += c->o.db_list[i].bytes;
+        int w = snprintf(v->db_used_names + len, sizeof v->db_used_names - len, "%s%s",
+                         len ? " " : "", name);
+        if (w > 0 && (size_t)w < sizeof v->db_used_names - len)
+            len += (size_t)w;
+    }
+    double part = 1.0;
+    if (c->o.ldif_entries && v->unique > 0 && v->unique < (double)c->o.ldif_entries)
+        part = v->unique / (double)c->o.ldif_entries;
+    v->db_id2entry_part = (uint64_t)ceil(part * (double)c->o.db_id2entry_bytes);
+    v->dbcachesize = round_mib((double)(v->db_used_index_bytes + v->db_id2entry_part));
+}
+
 static double measured(int64_t h0, int64_t t0, int64_t h1, int64_t t1, int two, int *interval)
 {
     if (two && h0 >= 0 && t0 >= 0 && h1 >= h0 && t1 > t0) {
@@ -1124,7 +1201,9 @@ int sat_cs_finish(sat_cs *c)
     v->db_index_bytes = c->o.db_index_bytes;
     v->db_id2entry_bytes = c->o.db_id2entry_bytes;
     v->db_files = c->o.db_files;
-    v->dbcachesize = c->o.db_kind == SAT_CS_DB_BDB ? round_mib((double)c->o.db_index_bytes) : 0;
+    v->dbcachesize = 0;
+    if (c->o.db_kind == SAT_CS_DB_BDB)
+        db_cache(c, v);
     /* cn=monitor */
     v->nmonitor = c->o.nmonitor;
     v->monitor = c->mon;

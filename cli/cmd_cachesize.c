@@ -51,8 +51,11 @@ static void usage(FILE *out)
             "                      the hit ratio between them\n"
             "  --ldif FILE         an LDIF export (db2ldif, ldapsearch): mean bytes per entry\n"
             "                      (text bytes: less than the in-memory size)\n"
-            "  --db-dir DIR        the backend's database directory: BerkeleyDB .db files size\n"
-            "                      nsslapd-dbcachesize; LMDB (data.mdb) has no DB cache\n"
+            "  --db-dir DIR        the backend's database directory: nsslapd-dbcachesize is\n"
+            "                      the BerkeleyDB index files the workload reads (entryrdn,\n"
+            "                      ancestorid for subtree searches, the attributes the logged\n"
+            "                      filters test) and the part of id2entry.db its distinct\n"
+            "                      entries make (with --ldif); LMDB (data.mdb) has no DB cache\n"
             "  --max-refs N        references kept before sampling (default 16777216)\n"
             "  --shards            SHARDS even when every reference fits\n"
             "  --shards-smax N     SHARDS sample set size (default 32768)\n"
@@ -185,10 +188,25 @@ static int read_db_dir(const char *dir, sat_cs_opts *o)
             lmdb = 1;
         } else if (ends_with(e->d_name, ".db") || ends_with(e->d_name, ".db4")) {
             o->db_files++;
-            if (!strncmp(e->d_name, "id2entry.", 9))
+            if (!strncmp(e->d_name, "id2entry.", 9)) {
                 o->db_id2entry_bytes += (uint64_t)st.st_size;
-            else
+            } else {
                 o->db_index_bytes += (uint64_t)st.st_size;
+                struct sat_cs_dbfile *nl = (struct sat_cs_dbfile *)realloc(
+                    (void *)o->db_list, (o->db_nlist + 1) * sizeof *nl);
+                char *name = strdup(e->d_name);
+                if (!nl || !name) {
+                    free(name);
+                    if (nl)
+                        o->db_list = nl;
+                    continue;
+                }
+                *strrchr(name, '.') = '\0'; /* "cn.db" -> "cn" */
+                nl[o->db_nlist].name = name;
+                nl[o->db_nlist].bytes = (uint64_t)st.st_size;
+                o->db_list = nl;
+                o->db_nlist++;
+            }
         }
     }
     closedir(d);
@@ -297,6 +315,9 @@ static int run_cachesize(int argc, char **argv)
     o.monitor = mon;
     o.nmonitor = nmon;
     int code = sat_cli_analyze_args(&c, "cachesize", &o, fmt, argc, argv);
+    for (size_t i = 0; i < o.db_nlist; i++)
+        free((void *)o.db_list[i].name);
+    free((void *)o.db_list);
     return code == SAT_EXIT_OK && partial ? SAT_EXIT_REJECTS : code;
 }
 

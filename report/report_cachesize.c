@@ -70,8 +70,8 @@ static const char *db_note(const sat_cs_view *v)
         return "LMDB backend: no DB cache (the filesystem cache serves the memory map); "
                "nsslapd-dbcachesize does not apply";
     case SAT_CS_DB_BDB:
-        return "nsslapd-dbcachesize: the backend's index files whole (an upper bound; the "
-               "index reference rate is not in the access log)";
+        return "nsslapd-dbcachesize: the index files the workload reads (below) and the part "
+               "of id2entry.db its distinct entries make";
     default:
         return "nsslapd-dbcachesize: not sized (give --db-dir with a BerkeleyDB backend's "
                "directory; LMDB backends have no DB cache)";
@@ -240,6 +240,14 @@ static int render_text(const void *view, FILE *out)
                 v->dn_bytes_from);
     }
     fprintf(out, "  %s\n", db_note(v));
+    if (v->db_kind == SAT_CS_DB_BDB)
+        fprintf(out, "    indexes read: %u of %u files, %llu bytes (%s); id2entry.db: %llu of "
+                     "%llu bytes\n",
+                v->db_indexes_used, v->db_files ? v->db_files - 1 : 0,
+                (unsigned long long)v->db_used_index_bytes,
+                v->db_used_names[0] ? v->db_used_names : "none",
+                (unsigned long long)v->db_id2entry_part,
+                (unsigned long long)v->db_id2entry_bytes);
     fprintf(out, "  389 ignores nsslapd-cachememsize while nsslapd-cache-autosize is not 0; 389 2.x "
                  "keeps it and nsslapd-dbcachesize in cn=bdb,cn=config,cn=ldbm database,"
                  "cn=plugins,cn=config (1.4 and older: cn=config,cn=ldbm database,...)\n");
@@ -343,6 +351,12 @@ static int render_json(const void *view, FILE *out)
                            : v->db_kind == SAT_CS_DB_LMDB ? "lmdb"
                                                           : NULL);
     sat_json_str(&j, "db_note", db_note(v));
+    if (v->db_kind == SAT_CS_DB_BDB) {
+        sat_json_u64(&j, "db_indexes_read", v->db_indexes_used);
+        sat_json_str(&j, "db_indexes_read_names", v->db_used_names);
+        sat_json_u64(&j, "db_index_bytes_read", v->db_used_index_bytes);
+        sat_json_u64(&j, "db_id2entry_bytes_read", v->db_id2entry_part);
+    }
     char *ldif = NULL;
     size_t ldif_len = 0;
     FILE *mf = open_memstream(&ldif, &ldif_len);

@@ -553,6 +553,9 @@ typedef struct sat_cs_opts {
     int db_kind;             /* enum sat_cs_db: --db-dir given and what it held */
     uint64_t db_index_bytes, db_id2entry_bytes; /* BDB: index .db files, id2entry.db */
     uint32_t db_files;
+    /* BDB: each index file (name without ".db", bytes), borrowed until finish */
+    const struct sat_cs_dbfile { const char *name; uint64_t bytes; } *db_list;
+    size_t db_nlist;
 } sat_cs_opts;
 
 typedef struct sat_cs_point {
@@ -615,6 +618,12 @@ typedef struct sat_cs_view {
     int db_kind;
     uint64_t db_index_bytes, db_id2entry_bytes;
     uint32_t db_files;
+    /* the DB cache from the index reference rate: the index files the logged
+     * filters use (and entryrdn, ancestorid for subtree searches), the part of
+     * id2entry the working set reads */
+    uint32_t db_indexes_used;     /* of db_nlist */
+    uint64_t db_used_index_bytes, db_id2entry_part;
+    char db_used_names[256];      /* "entryrdn cn uid" */
     /* cn=monitor comparison */
     size_t nmonitor;
     const sat_cs_monitor *monitor;
