@@ -85,6 +85,17 @@ enum { SAT_OPT_EXE = 0x1c0, SAT_OPT_DEBUGINFO_PATH, SAT_OPT_SYSROOT };
     {"year", required_argument, NULL, 'Y'},                                  \
     {"ldap-port", required_argument, NULL, 'L'},                             \
     {"quiet", no_argument, NULL, 'q'}
+/* The end of every analysis command's --help, after SAT_CLI_COLLECT_HELP. */
+#define SAT_CLI_HELP_TAIL                                                    \
+    "  -h, --help          this text\n"                                      \
+    "\n"                                                                      \
+    "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"   \
+    "      3 an input could not be read\n"
+/* The options every analysis command ends its getopt table with (taken by
+ * sat_cli_shared_option), and the table's end. */
+#define SAT_CLI_SHARED_LONGOPTS                                              \
+    {"json", no_argument, NULL, 'j'}, SAT_CLI_COLLECT_LONGOPTS,               \
+        {"help", no_argument, NULL, 'h'}, { NULL, 0, NULL, 0 }
 #define SAT_CLI_COLLECT_HELP                                                 \
     "  --format NAME   force a log format: 389-text, 389-json, openldap\n"   \
     "  --from TIME     only events from TIME on (ISO-8601 UTC or epoch s)\n" \

@@ -61,11 +61,7 @@ static void usage(FILE *out)
             "  --shards-smax N     SHARDS sample set size (default 32768)\n"
             "  --json              JSON (references, unique, mrc, recommend, unseen_share,\n"
             "                      method)\n"
-            SAT_CLI_COLLECT_HELP
-            "  -h, --help          this text\n"
-            "\n"
-            "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"
-            "      3 an input could not be read\n");
+            SAT_CLI_COLLECT_HELP SAT_CLI_HELP_TAIL);
 }
 
 static int parse_targets(const char *arg, sat_cs_opts *o)
@@ -231,10 +227,7 @@ static int run_cachesize(int argc, char **argv)
         {"max-refs", required_argument, NULL, OPT_MAX_REFS},
         {"shards", no_argument, NULL, OPT_SHARDS},
         {"shards-smax", required_argument, NULL, OPT_SMAX},
-        {"json", no_argument, NULL, 'j'},
-        SAT_CLI_COLLECT_LONGOPTS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        SAT_CLI_SHARED_LONGOPTS};
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
     c.no_filter_shapes = 1;

@@ -33,11 +33,7 @@ static void usage(FILE *out)
             "  --context DUR       how long before each crash to look (default 60s)\n"
             "  --max-frames N      frames kept per thread (default 128)\n"
             "  --json              JSON (timestamps in epoch seconds)\n"
-            SAT_CLI_COLLECT_HELP
-            "  -h, --help          this text\n"
-            "\n"
-            "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"
-            "      3 an input could not be read\n");
+            SAT_CLI_COLLECT_HELP SAT_CLI_HELP_TAIL);
 }
 
 static int run_crashes(int argc, char **argv)
@@ -45,10 +41,7 @@ static int run_crashes(int argc, char **argv)
     static const struct option longopts[] = {
         {"context", required_argument, NULL, 'c'},
         {"max-frames", required_argument, NULL, 'm'},
-        {"json", no_argument, NULL, 'j'},
-        SAT_CLI_COLLECT_LONGOPTS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        SAT_CLI_SHARED_LONGOPTS};
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
     c.no_filter_shapes = 1;

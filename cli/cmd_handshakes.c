@@ -36,10 +36,7 @@ static void usage(FILE *out)
             "  --json              JSON (seconds in keys ending _s)\n"
             "  --csv               CSV: one row per window (per key with --by)\n"
             SAT_CLI_COLLECT_HELP
-            "  -h, --help          this text\n"
-            "\n"
-            "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"
-            "      3 an input could not be read\n",
+            SAT_CLI_HELP_TAIL,
             SAT_HS_FULL_COST_US_DEFAULT, SAT_HS_RESUMED_COST_US_DEFAULT,
             SAT_HS_PSK_COST_US_DEFAULT);
 }
@@ -54,11 +51,8 @@ static int run_handshakes(int argc, char **argv)
         {"full-cost-us", required_argument, NULL, '1'},
         {"resumed-cost-us", required_argument, NULL, '2'},
         {"psk-cost-us", required_argument, NULL, '3'},
-        {"json", no_argument, NULL, 'j'},
         {"csv", no_argument, NULL, 'c'},
-        SAT_CLI_COLLECT_LONGOPTS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        SAT_CLI_SHARED_LONGOPTS};
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
     sat_hs_opts ho;

@@ -38,11 +38,7 @@ static void usage(FILE *out)
             "  --retry-within DUR  a reconnect this soon after an unanswered connection\n"
             "                      is its retry (default 3s)\n"
             "  --json              JSON (timestamps in epoch seconds)\n"
-            SAT_CLI_COLLECT_HELP
-            "  -h, --help          this text\n"
-            "\n"
-            "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"
-            "      3 an input could not be read\n");
+            SAT_CLI_COLLECT_HELP SAT_CLI_HELP_TAIL);
 }
 
 static int run_storms(int argc, char **argv)
@@ -51,10 +47,7 @@ static int run_storms(int argc, char **argv)
         {"window", required_argument, NULL, 'w'},
         {"top", required_argument, NULL, 'n'},
         {"retry-within", required_argument, NULL, 'r'},
-        {"json", no_argument, NULL, 'j'},
-        SAT_CLI_COLLECT_LONGOPTS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        SAT_CLI_SHARED_LONGOPTS};
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
     c.no_filter_shapes = 1; /* never read here */
