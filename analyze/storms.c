@@ -123,7 +123,7 @@ typedef struct st_waiting { /* keep_closed_waiting */
     uint32_t client, pad;   /* id in the peers table, UINT32_MAX none */
 } st_waiting;
 
-/* A TCP connection, kept for the retry rule (sat_storms_opts.retry_within). */
+/* A TCP connection, kept for the retry rule (sat_storms_opts.retry_window). */
 typedef struct st_attempt {
     uint64_t peer;          /* hash of source, client, server address and port */
     sat_ts_ns syn_ts, end_ts;
@@ -818,8 +818,8 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
         s->opts.window = 10 * (sat_dur_ns)1000000000;
     if (!s->opts.top_clients)
         s->opts.top_clients = 5;
-    if (s->opts.retry_within <= 0)
-        s->opts.retry_within = 3 * (sat_dur_ns)1000000000;
+    if (s->opts.retry_window <= 0) /* the handshakes analyzer's default too */
+        s->opts.retry_window = 10 * (sat_dur_ns)1000000000;
     s->window = s->opts.window;
     sat_strtab_init(&s->windows, sizeof(st_win), 0);
     sat_strtab_init(&s->clients, sizeof(uint32_t), ST_CLIENTS_MAX);
@@ -1291,7 +1291,7 @@ static int cmp_attempt(const void *a, const void *b)
 }
 
 /* The retry rule: from one client address to one server address and port,
- * a connection that starts at most retry_within after the previous one ended
+ * a connection that starts at most retry_window after the previous one ended
  * (or while it was still open), when that previous one failed (a failure is
  * counted on it) or was never answered (the client sent bytes, the server
  * none), retried it. The retry is counted where it started (amplification);
@@ -1305,7 +1305,7 @@ static void finish_retries(sat_storms *s)
     qsort(s->attempts, s->nattempts, sizeof *s->attempts, cmp_attempt);
     for (size_t i = 1; i < s->nattempts; i++) {
         const st_attempt *prev = &s->attempts[i - 1], *cur = &s->attempts[i];
-        if (cur->peer != prev->peer || cur->syn_ts > prev->end_ts + s->opts.retry_within)
+        if (cur->peer != prev->peer || cur->syn_ts > prev->end_ts + s->opts.retry_window)
             continue;
         uint32_t key[2] = {prev->source, prev->flow};
         int failed = sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;

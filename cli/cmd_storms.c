@@ -23,7 +23,7 @@ static void usage(FILE *out)
             "T2 T3, TLS handshakes the client gave up on or that failed, client RSTs,\n"
             "clients closing (FIN) with a request unanswered, SYN retries, and\n"
             "connections given up for a retry (the same client connecting again to the\n"
-            "same server within --retry-within of one the server had not answered) -\n"
+            "same server within --retry-window of one the server had not answered) -\n"
             "one per failed operation or connection (an ABANDON and the A1 close after\n"
             "it count once; so do an abandoned handshake, its RST and its retry).\n"
             "A storm is a run of windows where they rose clearly above their own\n"
@@ -35,8 +35,8 @@ static void usage(FILE *out)
             "\n"
             "  --window DUR        step of the series (default 10s; e.g. 1s, 1m)\n"
             "  --top N             clients listed per storm (default 5)\n"
-            "  --retry-within DUR  a reconnect this soon after an unanswered connection\n"
-            "                      is its retry (default 3s)\n"
+            "  --retry-window DUR  a reconnect this soon after an unanswered connection\n"
+            "                      is its retry (default 10s, as for handshakes)\n"
             "  --json              JSON (timestamps in epoch seconds)\n"
             SAT_CLI_COLLECT_HELP SAT_CLI_HELP_TAIL);
 }
@@ -46,7 +46,7 @@ static int run_storms(int argc, char **argv)
     static const struct option longopts[] = {
         {"window", required_argument, NULL, 'w'},
         {"top", required_argument, NULL, 'n'},
-        {"retry-within", required_argument, NULL, 'r'},
+        {"retry-window", required_argument, NULL, 'r'},
         SAT_CLI_SHARED_LONGOPTS};
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
@@ -63,8 +63,8 @@ static int run_storms(int argc, char **argv)
                 return sat_cli_usage_error("storms", "bad --window '%s'", optarg);
             break;
         case 'r':
-            if ((so.retry_within = sat_cli_parse_duration(optarg)) < 0)
-                return sat_cli_usage_error("storms", "bad --retry-within '%s'", optarg);
+            if ((so.retry_window = sat_cli_parse_duration(optarg)) < 0)
+                return sat_cli_usage_error("storms", "bad --retry-window '%s'", optarg);
             break;
         case 'n':
             if (sat_cli_parse_top("storms", optarg, &so.top_clients))

@@ -413,7 +413,7 @@ enum sat_storm_kind {
     SAT_STORM_SYN_RETRY,      /* the client had to send its SYN again */
     SAT_STORM_FIN_WAITING,    /* the client closed (FIN) with a request unanswered */
     SAT_STORM_RETRIED,        /* the client gave up on a connection the server had not
-                                 answered and connected again within opts.retry_within
+                                 answered and connected again within opts.retry_window
                                  (counted on the connection given up) */
     SAT_STORM_CLOSED_WAITING, /* a log's connection closed while a request of it had no
                                  RESULT (OpenLDAP's "closed (connection lost)" after a
@@ -441,9 +441,9 @@ const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */
 typedef struct sat_storms_opts {
     sat_dur_ns window;   /* 0 = 10 s; widened (doubling) past 4096 windows */
     size_t top_clients;  /* clients listed per storm, 0 = 5 */
-    sat_dur_ns retry_within; /* a new connection this soon after an unanswered one
+    sat_dur_ns retry_window; /* a new connection this soon after an unanswered one
                                 from the same client to the same server is its retry;
-                                0 = 3 s */
+                                0 = 10 s (as sat_hs_opts) */
 } sat_storms_opts;
 
 /* The detector on a bare series of counts (one per window): fills up to

@@ -329,10 +329,11 @@ static void feed_retries(sat_storms *a, sat_storms *b)
     ka.on_tcp_conn(ka.ctx, &c);
     c = tcp_row(T0 + 11 * S, T0 + 12 * S, 4, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 80, 900);
     kb.on_tcp_conn(kb.ctx, &c);
-    /* B: unanswered, next connection 10 s later: too late to be its retry */
+    /* B: unanswered, next connection 19 s after it ended: too late to be its
+     * retry (the default window is 10 s) */
     c = tcp_row(T0, T0 + S, 5, "10.0.0.2", SAT_TCP_END_FIN_CLIENT, 80, 0);
     ka.on_tcp_conn(ka.ctx, &c);
-    c = tcp_row(T0 + 11 * S, T0 + 12 * S, 6, "10.0.0.2", SAT_TCP_END_FIN_CLIENT, 80, 900);
+    c = tcp_row(T0 + 20 * S, T0 + 21 * S, 6, "10.0.0.2", SAT_TCP_END_FIN_CLIENT, 80, 900);
     kb.on_tcp_conn(kb.ctx, &c);
     /* C: a handshake given up (a failure already), retried: counted as a
      * retry, not as a second failure */
