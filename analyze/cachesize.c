@@ -13,12 +13,25 @@
  *   than 4096 bytes is keyed on its first 4096 and its length.
  *   Not references: the root DSE (""), cn=config, cn=schema, cn=monitor and
  *   their subtrees, and the root DN "cn=directory manager" (no backend entry:
- *   counted as `outside`); BINDs without a dn (anonymous, SASL steps).
+ *   counted as `outside`); BINDs without a dn (anonymous, SASL steps); an
+ *   operation answered "no such entry" (err=32 noSuchObject, or a BIND
+ *   answered err=49 with 389's text "No such entry": 389 answers a bind to a
+ *   DN that does not exist as invalid credentials): it read no entry into
+ *   the cache, and its DN is none (counted as `missing`; OpenLDAP's err=49
+ *   says no more than "invalid credentials", so there such binds still count).
  *   What the curve cannot see: one-level and subtree searches (and searches
  *   whose scope was not logged) read entries the log does not name; they are
  *   counted, with the unindexed ones (notes A/U), the entries they returned
  *   and the 389 ENTRY lines (level 512; the parser keeps their count, not
  *   their DNs), and their share of the operations is reported.
+ *   How much of the server's entry reads the log sees: with two cn=monitor
+ *   snapshots, the references against the entry cache lookups 389 counted
+ *   between them (entrycachetries); without, the references against the
+ *   entries the unseen searches returned (at least one read each). When the
+ *   log names fewer than half (`most_reads_unseen`), the curve describes a
+ *   stream the server did not see (search-then-bind: the bind finds the entry
+ *   its search just read, a hit the log shows as a first reference) and the
+ *   report says so beside the measured ratio.
  *
  * Storage and merging: each reference is kept as 8 bytes (a 48-bit hash of
  * the DN and its length), in order, so that merge is concatenation and the
@@ -367,6 +380,28 @@ static int entry_refs(sat_cs *c, const sat_ldap_op *op)
     return n;
 }
 
+/* The answer says the entry the operation names does not exist (see the top). */
+static int names_missing_entry(const sat_ldap_op *op)
+{
+    if (op->err == 32)
+        return 1;
+    static const char nse[] = "no such entry";
+    const size_t k = sizeof nse - 1;
+    if (op->type != SAT_OP_BIND || op->err != 49 || !op->text.ptr || op->text.len < k)
+        return 0;
+    for (size_t i = 0; i + k <= op->text.len; i++) {
+        size_t j = 0;
+        for (; j < k; j++) {
+            char ch = op->text.ptr[i + j];
+            if ((ch >= 'A' && ch <= 'Z' ? (char)(ch + 32) : ch) != nse[j])
+                break;
+        }
+        if (j == k)
+            return 1;
+    }
+    return 0;
+}
+
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_cs *c = ctx;
@@ -374,6 +409,11 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     v->ops++;
     v->entry_lines += op->entry_lines;
     int refs = 0;
+    if (op->type != SAT_OP_UNKNOWN && op->type != SAT_OP_UNBIND && op->type != SAT_OP_ABANDON &&
+        op->type != SAT_OP_EXT && op->type != SAT_OP_AUTOBIND && names_missing_entry(op)) {
+        v->missing++;
+        return SAT_OK;
+    }
     switch (op->type) {
     case SAT_OP_BIND:
         if (op->dn.ptr && op->dn.len)
@@ -517,6 +557,7 @@ int sat_cs_merge(sat_cs *into, const sat_cs *from)
     a->entry_refs += b->entry_refs;
     a->outside += b->outside;
     a->no_dn += b->no_dn;
+    a->missing += b->missing;
     if (b->first_ts && (!a->first_ts || b->first_ts < a->first_ts))
         a->first_ts = b->first_ts;
     if (b->last_ts > a->last_ts)
@@ -1208,6 +1249,7 @@ int sat_cs_finish(sat_cs *c)
     v->nmonitor = c->o.nmonitor;
     v->monitor = c->mon;
     v->measured_interval = 0;
+    v->server_reads = NAN;
     v->measured_hit = v->measured_dn_hit = NAN;
     v->current_entries = v->predicted_hit = NAN;
     if (last) {
@@ -1225,7 +1267,17 @@ int sat_cs_finish(sat_cs *c)
             v->current_entries = (double)last->entry_max_count;
         if (!isnan(v->current_entries) && n > 0)
             v->predicted_hit = sat_cs_hit_ratio(c, (uint64_t)v->current_entries);
+        if (iv)
+            v->server_reads = (double)(last->entry_tries - first->entry_tries);
     }
+    /* how much of the server's entry reads the log names (see the top) */
+    v->reads_from = v->server_reads > 0 ? "cn=monitor" : "estimate";
+    if (!(v->server_reads > 0))
+        v->server_reads = n + (double)(v->unseen_entries > v->unseen_ops ? v->unseen_entries
+                                                                          : v->unseen_ops);
+    v->seen_reads_share = v->server_reads > 0 ? (n < v->server_reads ? n / v->server_reads : 1.0)
+                                              : NAN;
+    v->most_reads_unseen = !isnan(v->seen_reads_share) && v->seen_reads_share < 0.5;
     v->memory_bytes = c->cap * sizeof *c->refs + c->runcap * sizeof *c->runs +
                       sat_strtab_bytes(&c->hours);
     return SAT_OK;

@@ -22,6 +22,7 @@
 
 #include "collect_internal.h"
 #include "satscope/parse.h"
+#include "satscope/fields.h"
 #include "satscope/wire.h"
 
 int sat_capture_sniff(const void *head, size_t n)
@@ -328,6 +329,10 @@ int sat_capture_collect(sat_capture_job *job)
         job->stats->ops += js.ops;
         job->stats->conns += js.conns;
         job->stats->unfinished += js.unfinished;
+        /* LDAP decoded from the wire carries what the messages do (fields.h);
+         * a capture without LDAP declares nothing */
+        if (js.ops || js.conns)
+            c.src.fields = sat_fields_settle(c.src.format, 0);
     }
     job->stats->packets += c.src.lines;
     job->stats->rejects += c.src.rejects;

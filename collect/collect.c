@@ -680,6 +680,9 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     r->stats->lines += src.lines;
     r->stats->rejects += src.rejects;
     r->done_raw += sat_input_raw_bytes(in);
+    /* what it can carry (fields.h); a file not one line of which was the
+     * format's holds no LDAP rows and declares nothing */
+    src.fields = src.lines > src.rejects ? sat_fields_settle(src.format, src.fields) : 0;
     if (rc >= 0)
         rc = sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
     if (st)

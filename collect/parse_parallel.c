@@ -240,6 +240,7 @@ static int join_chunk(sat_pp *pp, chunk *c, uint64_t line_base)
 
     const sat_source *d = &c->delta;
     src->rejects += d->rejects;
+    src->fields |= d->fields; /* the generational fields a chunk saw (fields.h) */
     if (d->first_ts && (!src->first_ts || d->first_ts < src->first_ts))
         src->first_ts = d->first_ts;
     if (d->last_ts > src->last_ts)

@@ -498,6 +498,17 @@ static int fd_line(const char *p, const char *end, sat_ldap_record *rec, int *kn
             if (e[-1] == ')')
                 e--;
             c->close_reason = sat_str_make(p + 1, (size_t)(e - p - 1));
+            /* slapd's reasons for closing (servers/slapd/connection.c,
+             * daemon.c): "connection lost" when reading from the client
+             * failed or it went away without an UNBIND, "connection lost on
+             * write" when an answer could not be sent. Neither is a clean
+             * close; other reasons (idletimeout, ...) stay "other". */
+            static const char lost[] = "connection lost", lost_w[] = "connection lost on write";
+            size_t rn = c->close_reason.len;
+            if (rn == sizeof lost - 1 && memcmp(p + 1, lost, rn) == 0)
+                c->close_code = SAT_CLOSE_LOST;
+            else if (rn == sizeof lost_w - 1 && memcmp(p + 1, lost_w, rn) == 0)
+                c->close_code = SAT_CLOSE_LOST_WRITE;
         }
         return 0;
     }

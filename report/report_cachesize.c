@@ -135,6 +135,37 @@ static int render_text(const void *view, FILE *out)
             "  not references     %llu DNs outside the backends (root DSE, cn=config, cn=schema, "
             "cn=monitor, root DN), %llu BINDs without a DN\n",
             (unsigned long long)v->outside, (unsigned long long)v->no_dn);
+    if (v->missing)
+        fprintf(out,
+                "  no such entry      %llu operation%s named entries that do not exist (err=32, "
+                "BIND err=49 \"No such entry\"): left out, not cache entries\n",
+                (unsigned long long)v->missing, v->missing == 1 ? "" : "s");
+    if (v->references && v->most_reads_unseen) {
+        /* said plainly: the curve is then not the stream the server's cache saw */
+        sat_report_fmt_num(a, sizeof a, 100.0 * v->seen_reads_share, 1);
+        sat_report_fmt_num(b, sizeof b, v->server_reads, 0);
+        fprintf(out, "\nThe log cannot see most of this server's entry reads: it names %llu of them, ",
+                (unsigned long long)v->references);
+        if (strcmp(v->reads_from, "cn=monitor") == 0)
+            fprintf(out, "where\ncn=monitor counted %s entry cache lookups between the snapshots "
+                         "(%s%% named).\n", b, a);
+        else
+            fprintf(out, "where its\none-level and subtree searches read at least %llu more that "
+                         "it does not name (%s%% named).\n",
+                    (unsigned long long)(v->server_reads - (double)v->references), a);
+        fprintf(out, "The curve below is the stream the log names, not the one the server's cache "
+                     "saw (with\nsearch-then-bind, for example, the bind finds the entry its search "
+                     "has just read: a hit\nthe log shows as a first reference)");
+        if (!isnan(v->measured_hit) && !isnan(v->predicted_hit)) {
+            sat_report_fmt_num(a, sizeof a, v->predicted_hit, 4);
+            sat_report_fmt_num(b, sizeof b, v->measured_hit, 4);
+            fprintf(out, ": it predicts %s at the current size\nwhere cn=monitor measured %s. "
+                         "Size the entry cache from the measured ratio.\n", a, b);
+        } else {
+            fprintf(out, ". Measure the server's: two cn=monitor\nsnapshots around the same "
+                         "period (--monitor BEFORE.ldif --monitor AFTER.ldif).\n");
+        }
+    }
     if (!v->references) {
         fprintf(out, "\nNo entry references: nothing to size.\n");
         return SAT_OK;
@@ -298,6 +329,7 @@ static int render_json(const void *view, FILE *out)
     sat_json_u64(&j, "entry_refs", v->entry_refs);
     sat_json_u64(&j, "outside_backends", v->outside);
     sat_json_u64(&j, "binds_without_dn", v->no_dn);
+    sat_json_u64(&j, "missing_entries", v->missing);
     sat_json_num(&j, "dn_mean_length", v->dn_mean_len, 2);
     sat_json_end(&j);
     sat_json_array(&j, "mrc");
@@ -377,6 +409,12 @@ static int render_json(const void *view, FILE *out)
     sat_json_num(&j, "measured_dn_hit_ratio", v->measured_dn_hit, 6);
     sat_json_num(&j, "current_entries", v->current_entries, 0);
     sat_json_num(&j, "predicted_hit_ratio", v->predicted_hit, 6);
+    sat_json_end(&j);
+    sat_json_object(&j, "reads_seen");
+    sat_json_num(&j, "server_reads", v->server_reads, 0);
+    sat_json_str(&j, "server_reads_from", v->reads_from);
+    sat_json_num(&j, "share_named", v->seen_reads_share, 6);
+    sat_json_bool(&j, "most_unseen", v->most_reads_unseen);
     sat_json_end(&j);
     sat_json_end(&j);
     return sat_json_finish(&j);

@@ -104,6 +104,8 @@ static const char *close_code_meaning(int c)
     case SAT_CLOSE_T3: return "paged search time limit";
     case SAT_CLOSE_U1: return "cleanly closed (unbind / client close)";
     case SAT_CLOSE_OTHER: return "closed, no or unknown code";
+    case SAT_CLOSE_LOST: return "OpenLDAP: connection lost (gone without an UNBIND, or a read failed)";
+    case SAT_CLOSE_LOST_WRITE: return "OpenLDAP: connection lost on write (an answer could not be sent)";
     default: return "";
     }
 }
@@ -162,6 +164,8 @@ static void fmt_duration(char *buf, size_t n, double s)
 typedef struct fbufs {
     char b[NBUF][96];
     int i;
+    char n[24][512]; /* notes: why a figure is not logged */
+    int j;
 } fbufs;
 
 static const char *fu(fbufs *f, uint64_t v)
@@ -199,6 +203,45 @@ static const char *frate(fbufs *f, uint64_t n, double span)
     else
         snprintf(b, 96, "(span 0: no rate)");
     return b;
+}
+
+/* ---- figures the inputs cannot hold (include/satscope/fields.h) -----------------------
+ * A figure counted from a field that no input can carry is "not logged", with
+ * the reason in its note; when only some inputs can, the number stands and
+ * the note says it is partial. One rule for every such figure: fcnt() for the
+ * value, fnote() for the note, json_cnt() for JSON (null). */
+static int fknown(const sat_etime_view *v, int field)
+{
+    return (v->fields_known & SAT_FIELD_BIT(field)) != 0;
+}
+
+static const char *fcnt(fbufs *f, const sat_etime_view *v, int field, uint64_t n)
+{
+    return fknown(v, field) ? fu(f, n) : "not logged";
+}
+
+static const char *fnote(fbufs *f, const sat_etime_view *v, int field, const char *usual)
+{
+    const char *why = v->fields_why[field] ? v->fields_why[field] : "the inputs do not log it";
+    if (!v->fields_without[field])
+        return usual;
+    char *b = f->n[f->j++ % 24];
+    if (!fknown(v, field))
+        snprintf(b, 512, "(%s)", why);
+    else
+        snprintf(b, 512, "%s%s(partial: %u of %u inputs cannot log it: %s)", usual,
+                 *usual ? " " : "", v->fields_without[field], v->fields_inputs, why);
+    return b;
+}
+
+/* the first of two fields that is not known, else the first partial one */
+static int fworst(const sat_etime_view *v, int a, int b)
+{
+    if (!fknown(v, a))
+        return a;
+    if (!fknown(v, b))
+        return b;
+    return v->fields_without[a] ? a : b;
 }
 
 static void row_cells(fbufs *f, const sat_etime_row *r, const char **v)
@@ -366,6 +409,7 @@ static int render_text(const sat_etime_view *v, FILE *out)
         struct {
             const char *k;
             uint64_t n;
+            int field1; /* the fields.h field it is counted from plus 1; 0: none */
         } rows[] = {{"Total operations:", v->ops},
                     {"Total results (RESULTs and abandons):", v->more.answered},
                     {"With a RESULT:", v->results},
@@ -373,13 +417,15 @@ static int render_text(const sat_etime_view *v, FILE *out)
                     {"RESULT without its request:", v->no_request},
                     {"Internal operations (not in the tables):", v->internal_ops},
                     {"Persistent searches:", v->persistent},
-                    {"Paged searches:", v->paged},
+                    {"Paged searches:", v->paged, SAT_FIELD_CONTROLS + 1},
                     {"Entire search base queries:", v->whole_base_searches},
                     {"Proxied authorization operations:", v->more.proxied},
-                    {"VLV operations:", v->more.vlv},
-                    {" - VLV unindexed searches (notes=A):", v->more.vlv_unindexed},
-                    {" - VLV unindexed components (notes=U):", v->more.vlv_unindexed_components},
-                    {"SORT operations:", v->more.sort},
+                    {"VLV operations:", v->more.vlv, SAT_FIELD_CONTROLS + 1},
+                    {" - VLV unindexed searches (notes=A):", v->more.vlv_unindexed,
+                     fworst(v, SAT_FIELD_CONTROLS, SAT_FIELD_NOTES) + 1},
+                    {" - VLV unindexed components (notes=U):", v->more.vlv_unindexed_components,
+                     fworst(v, SAT_FIELD_CONTROLS, SAT_FIELD_NOTES) + 1},
+                    {"SORT operations:", v->more.sort, SAT_FIELD_CONTROLS + 1},
                     {"Entries returned:", v->entries},
                     {"Entry operations (ENTRY lines):", v->more.entry_lines},
                     {"Smart referrals (REFERRAL lines):", v->more.referral_lines},
@@ -391,7 +437,10 @@ static int render_text(const sat_etime_view *v, FILE *out)
         notes_col[1] = "(an ABANDON is never answered)";
         notes_col[8] = "(subtree, filter (objectclass=*) or (objectclass=top))";
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-            const char *r[3] = {rows[i].k, fu(&f, rows[i].n), notes_col[i] ? notes_col[i] : ""};
+            int fl = rows[i].field1 - 1;
+            const char *usual = notes_col[i] ? notes_col[i] : "";
+            const char *r[3] = {rows[i].k, fl >= 0 ? fcnt(&f, v, fl, rows[i].n) : fu(&f, rows[i].n),
+                                fl >= 0 ? fnote(&f, v, fl, usual) : usual};
             sat_tbl_row(&t, r);
             if (i == 1) {
                 /* answered / expecting an answer: every operation but
@@ -428,9 +477,15 @@ static int render_text(const sat_etime_view *v, FILE *out)
             const char *r[3] = {bytype[i].k, fu(&f, n), frate(&f, n, v->span_s)};
             sat_tbl_row(&t, r);
         }
-        const char *r1[3] = {"Average etime:", fs_(&f, v->all.mean_s, DUR_DECIMALS), "s"};
-        const char *r2[3] = {"Average wtime (queue wait):", fs_(&f, v->all.wtime_mean_s, DUR_DECIMALS), "s"};
-        const char *r3[3] = {"Average optime (service):", fs_(&f, v->all.optime_mean_s, DUR_DECIMALS), "s"};
+        const char *r1[3] = {"Average etime:",
+                             fknown(v, SAT_FIELD_ETIME) ? fs_(&f, v->all.mean_s, DUR_DECIMALS) : "not logged",
+                             fnote(&f, v, SAT_FIELD_ETIME, "s")};
+        const char *r2[3] = {"Average wtime (queue wait):",
+                             fknown(v, SAT_FIELD_WTIME) ? fs_(&f, v->all.wtime_mean_s, DUR_DECIMALS) : "not logged",
+                             fnote(&f, v, SAT_FIELD_WTIME, "s")};
+        const char *r3[3] = {"Average optime (service):",
+                             fknown(v, SAT_FIELD_WTIME) ? fs_(&f, v->all.optime_mean_s, DUR_DECIMALS) : "not logged",
+                             fnote(&f, v, SAT_FIELD_WTIME, "s")};
         sat_tbl_row(&t, r1);
         sat_tbl_row(&t, r2);
         sat_tbl_row(&t, r3);
@@ -470,18 +525,29 @@ static int render_text(const sat_etime_view *v, FILE *out)
         const char *p3[3] = {"Still open at the end:", fu(&f, v->conns_unclosed),
                              "(never closed: open to the end for the peak)"};
         sat_tbl_row(&t, p3);
-        const char *q1[3] = {"FDs taken:", fu(&f, v->fds_taken), ""};
-        const char *q2[3] = {"FDs returned:", fu(&f, v->fds_returned), ""};
+        const char *q1[3] = {"FDs taken:", fcnt(&f, v, SAT_FIELD_FD, v->fds_taken),
+                             fnote(&f, v, SAT_FIELD_FD, "")};
+        const char *q2[3] = {"FDs returned:", fcnt(&f, v, SAT_FIELD_FD, v->fds_returned),
+                             fnote(&f, v, SAT_FIELD_FD, "")};
         char hf[32];
-        if (v->highest_fd >= 0)
+        if (!fknown(v, SAT_FIELD_FD))
+            snprintf(hf, sizeof hf, "not logged");
+        else if (v->highest_fd >= 0)
             snprintf(hf, sizeof hf, "%lld", (long long)v->highest_fd);
         else
             snprintf(hf, sizeof hf, "-");
-        const char *q3[3] = {"Highest FD taken:", hf, ""};
-        const char *q4[3] = {"Broken pipes:", fu(&f, v->broken_pipe), ""};
-        const char *q5[3] = {"Connections reset by peer:", fu(&f, v->reset_by_peer), ""};
-        const char *q6[3] = {"Resource unavailable:", fu(&f, v->resource_unavailable), ""};
-        const char *q7[3] = {"Max BER size exceeded (B2):", fu(&f, v->max_ber_exceeded), ""};
+        const char *q3[3] = {"Highest FD taken:", hf, fnote(&f, v, SAT_FIELD_FD, "")};
+        const char *q4[3] = {"Broken pipes:", fcnt(&f, v, SAT_FIELD_CLOSE_ERRNO, v->broken_pipe),
+                             fnote(&f, v, SAT_FIELD_CLOSE_ERRNO, "")};
+        const char *q5[3] = {"Connections reset by peer:",
+                             fcnt(&f, v, SAT_FIELD_CLOSE_ERRNO, v->reset_by_peer),
+                             fnote(&f, v, SAT_FIELD_CLOSE_ERRNO, "")};
+        const char *q6[3] = {"Resource unavailable:",
+                             fcnt(&f, v, SAT_FIELD_CLOSE_ERRNO, v->resource_unavailable),
+                             fnote(&f, v, SAT_FIELD_CLOSE_ERRNO, "")};
+        const char *q7[3] = {"Max BER size exceeded (B2):",
+                             fcnt(&f, v, SAT_FIELD_CLOSE_CODE, v->max_ber_exceeded),
+                             fnote(&f, v, SAT_FIELD_CLOSE_CODE, "")};
         sat_tbl_row(&t, q1);
         sat_tbl_row(&t, q2);
         sat_tbl_row(&t, q3);
@@ -489,6 +555,17 @@ static int render_text(const sat_etime_view *v, FILE *out)
         sat_tbl_row(&t, q5);
         sat_tbl_row(&t, q6);
         sat_tbl_row(&t, q7);
+        /* OpenLDAP's own close kinds: shown where an input can log them */
+        if (fknown(v, SAT_FIELD_CLOSE_LOST)) {
+            const char *q8[3] = {"Connections lost:", fu(&f, v->lost),
+                                 fnote(&f, v, SAT_FIELD_CLOSE_LOST,
+                                       "(closed (connection lost): gone without an UNBIND, or a read failed)")};
+            const char *q9[3] = {"Connections lost on write:", fu(&f, v->lost_on_write),
+                                 fnote(&f, v, SAT_FIELD_CLOSE_LOST,
+                                       "(closed (connection lost on write): an answer could not be sent)")};
+            sat_tbl_row(&t, q8);
+            sat_tbl_row(&t, q9);
+        }
         sat_tbl_print(&t, out, "  ");
         if (v->tls_versions.n) {
             fputs("  Secure protocol versions:\n", out);
@@ -537,7 +614,9 @@ static int render_text(const sat_etime_view *v, FILE *out)
     }
 
     fputs("\nNotes (each letter of notes=A,P counts)\n", out);
-    {
+    if (!fknown(v, SAT_FIELD_NOTES)) {
+        fprintf(out, "  not logged %s\n", fnote(&f, v, SAT_FIELD_NOTES, ""));
+    } else {
         tbl t;
         sat_tbl_init(&t, "lrl");
         for (int bit = 0; bit < 7; bit++) {
@@ -547,13 +626,22 @@ static int render_text(const sat_etime_view *v, FILE *out)
             sat_tbl_row(&t, r);
         }
         sat_tbl_print(&t, out, "  ");
+        if (v->fields_without[SAT_FIELD_NOTES])
+            fprintf(out, "  %s\n", fnote(&f, v, SAT_FIELD_NOTES, ""));
     }
 
-    fprintf(out, "\nUnindexed searches (notes=A or U): %llu, %llu distinct",
-            (unsigned long long)v->unindexed_total, (unsigned long long)v->unindexed_distinct);
-    if (v->nunindexed < v->unindexed_distinct)
-        fprintf(out, " (the %zu most frequent shown)", v->nunindexed);
-    fputc('\n', out);
+    if (!fknown(v, SAT_FIELD_NOTES)) {
+        fprintf(out, "\nUnindexed searches (notes=A or U): not logged %s\n",
+                fnote(&f, v, SAT_FIELD_NOTES, ""));
+    } else {
+        fprintf(out, "\nUnindexed searches (notes=A or U): %llu, %llu distinct",
+                (unsigned long long)v->unindexed_total, (unsigned long long)v->unindexed_distinct);
+        if (v->nunindexed < v->unindexed_distinct)
+            fprintf(out, " (the %zu most frequent shown)", v->nunindexed);
+        fputc('\n', out);
+        if (v->fields_without[SAT_FIELD_NOTES])
+            fprintf(out, "  %s\n", fnote(&f, v, SAT_FIELD_NOTES, ""));
+    }
     if (v->unindexed_folded)
         fprintf(out, "  (%llu more past the table cap not itemised)\n",
                 (unsigned long long)v->unindexed_folded);
@@ -598,8 +686,10 @@ static int render_text(const sat_etime_view *v, FILE *out)
         const char *r1[3] = {" - simple:", fu(&f, v->binds_simple), ""};
         const char *r2[3] = {" - anonymous:", fu(&f, v->binds_anonymous), ""};
         const char *r3[3] = {" - SASL:", fu(&f, v->binds_sasl), ""};
-        const char *rv2[3] = {" - LDAP v2:", fu(&f, v->more.binds_v2), "(BIND version=2)"};
-        const char *rv3[3] = {" - LDAP v3:", fu(&f, v->more.binds_v3), "(BIND version=3)"};
+        const char *rv2[3] = {" - LDAP v2:", fcnt(&f, v, SAT_FIELD_BIND_VERSION, v->more.binds_v2),
+                              fnote(&f, v, SAT_FIELD_BIND_VERSION, "(BIND version=2)")};
+        const char *rv3[3] = {" - LDAP v3:", fcnt(&f, v, SAT_FIELD_BIND_VERSION, v->more.binds_v3),
+                              fnote(&f, v, SAT_FIELD_BIND_VERSION, "(BIND version=3)")};
         sat_tbl_row(&t, r0);
         sat_tbl_row(&t, rv2);
         sat_tbl_row(&t, rv3);
@@ -792,6 +882,15 @@ static void json_ts(sat_json *j, const char *key, sat_ts_ns ts)
     sat_json_str(j, key, b);
 }
 
+/* a count from field f, null when no input can carry f (fields.h) */
+static void json_cnt(sat_json *j, const char *key, const sat_etime_view *v, int f, uint64_t n)
+{
+    if (fknown(v, f))
+        sat_json_u64(j, key, n);
+    else
+        sat_json_null(j, key);
+}
+
 static int render_json(const sat_etime_view *v, FILE *out)
 {
     sat_json j;
@@ -841,16 +940,18 @@ static int render_json(const sat_etime_view *v, FILE *out)
         if (v->by_close_code[c])
             sat_json_u64(&j, sat_close_code_name(c), v->by_close_code[c]);
     sat_json_end(&j);
-    sat_json_u64(&j, "fds_taken", v->fds_taken);
-    sat_json_u64(&j, "fds_returned", v->fds_returned);
-    if (v->highest_fd >= 0)
+    json_cnt(&j, "fds_taken", v, SAT_FIELD_FD, v->fds_taken);
+    json_cnt(&j, "fds_returned", v, SAT_FIELD_FD, v->fds_returned);
+    if (v->highest_fd >= 0 && fknown(v, SAT_FIELD_FD))
         sat_json_i64(&j, "highest_fd", v->highest_fd);
     else
         sat_json_null(&j, "highest_fd");
-    sat_json_u64(&j, "broken_pipe", v->broken_pipe);
-    sat_json_u64(&j, "reset_by_peer", v->reset_by_peer);
-    sat_json_u64(&j, "resource_unavailable", v->resource_unavailable);
-    sat_json_u64(&j, "max_ber_exceeded", v->max_ber_exceeded);
+    json_cnt(&j, "broken_pipe", v, SAT_FIELD_CLOSE_ERRNO, v->broken_pipe);
+    json_cnt(&j, "reset_by_peer", v, SAT_FIELD_CLOSE_ERRNO, v->reset_by_peer);
+    json_cnt(&j, "resource_unavailable", v, SAT_FIELD_CLOSE_ERRNO, v->resource_unavailable);
+    json_cnt(&j, "max_ber_exceeded", v, SAT_FIELD_CLOSE_CODE, v->max_ber_exceeded);
+    json_cnt(&j, "lost", v, SAT_FIELD_CLOSE_LOST, v->lost);
+    json_cnt(&j, "lost_on_write", v, SAT_FIELD_CLOSE_LOST, v->lost_on_write);
     sat_json_object(&j, "tls_versions");
     for (size_t i = 0; i < v->tls_versions.n; i++)
         sat_json_u64(&j, v->tls_versions.rows[i].key, v->tls_versions.rows[i].count);
@@ -867,7 +968,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_object(&j, "notes");
     for (int b = 0; b < 7; b++) {
         char k[2] = {SAT_NOTE_LETTERS[b], 0};
-        sat_json_u64(&j, k, v->notes[b]);
+        json_cnt(&j, k, v, SAT_FIELD_NOTES, v->notes[b]);
     }
     sat_json_end(&j);
 
@@ -878,7 +979,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_u64(&j, "no_request", v->no_request);
     sat_json_u64(&j, "internal", v->internal_ops);
     sat_json_u64(&j, "persistent_searches", v->persistent);
-    sat_json_u64(&j, "paged_searches", v->paged);
+    json_cnt(&j, "paged_searches", v, SAT_FIELD_CONTROLS, v->paged);
     sat_json_u64(&j, "whole_subtree_searches", v->whole_base_searches);
     sat_json_u64(&j, "expecting_result", v->more.expect_result);
     sat_json_u64(&j, "answered", v->more.answered);
@@ -888,10 +989,12 @@ static int render_json(const sat_etime_view *v, FILE *out)
     else
         sat_json_null(&j, "overall_performance");
     sat_json_u64(&j, "proxied_auth", v->more.proxied);
-    sat_json_u64(&j, "vlv", v->more.vlv);
-    sat_json_u64(&j, "vlv_unindexed", v->more.vlv_unindexed);
-    sat_json_u64(&j, "vlv_unindexed_components", v->more.vlv_unindexed_components);
-    sat_json_u64(&j, "sort", v->more.sort);
+    json_cnt(&j, "vlv", v, SAT_FIELD_CONTROLS, v->more.vlv);
+    json_cnt(&j, "vlv_unindexed", v, fworst(v, SAT_FIELD_CONTROLS, SAT_FIELD_NOTES),
+             v->more.vlv_unindexed);
+    json_cnt(&j, "vlv_unindexed_components", v, fworst(v, SAT_FIELD_CONTROLS, SAT_FIELD_NOTES),
+             v->more.vlv_unindexed_components);
+    json_cnt(&j, "sort", v, SAT_FIELD_CONTROLS, v->more.sort);
     sat_json_u64(&j, "entry_lines", v->more.entry_lines);
     sat_json_u64(&j, "referral_lines", v->more.referral_lines);
     sat_json_u64(&j, "entries_returned", v->entries);
@@ -902,9 +1005,9 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_end(&j);
 
     sat_json_object(&j, "unindexed");
-    sat_json_u64(&j, "total", v->unindexed_total);
-    sat_json_u64(&j, "distinct", v->unindexed_distinct);
-    sat_json_u64(&j, "folded", v->unindexed_folded);
+    json_cnt(&j, "total", v, SAT_FIELD_NOTES, v->unindexed_total);
+    json_cnt(&j, "distinct", v, SAT_FIELD_NOTES, v->unindexed_distinct);
+    json_cnt(&j, "folded", v, SAT_FIELD_NOTES, v->unindexed_folded);
     sat_json_set_compact_depth(&j, 4);
     sat_json_array(&j, "searches");
     for (size_t i = 0; i < v->nunindexed; i++) {
@@ -937,8 +1040,8 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_u64(&j, "total", v->binds);
     sat_json_u64(&j, "simple", v->binds_simple);
     sat_json_u64(&j, "anonymous", v->binds_anonymous);
-    sat_json_u64(&j, "ldap_v2", v->more.binds_v2);
-    sat_json_u64(&j, "ldap_v3", v->more.binds_v3);
+    json_cnt(&j, "ldap_v2", v, SAT_FIELD_BIND_VERSION, v->more.binds_v2);
+    json_cnt(&j, "ldap_v3", v, SAT_FIELD_BIND_VERSION, v->more.binds_v3);
     sat_json_u64(&j, "sasl", v->binds_sasl);
     sat_json_object(&j, "sasl_mechs");
     for (size_t i = 0; i < v->sasl_mechs.n; i++)
@@ -994,6 +1097,25 @@ static int render_json(const sat_etime_view *v, FILE *out)
         sat_json_num(&j, "mean_s", m->mean_s, DUR_DECIMALS);
         sat_json_num(&j, "p99_s", m->p99_s, DUR_DECIMALS);
         sat_json_num(&j, "max_s", m->max_s, DUR_DECIMALS);
+        sat_json_end(&j);
+    }
+    sat_json_end(&j);
+
+    /* the fields some input cannot carry: the figures from them are null
+     * (none can) or partial (some can) */
+    sat_json_array(&j, "not_logged");
+    for (int k = 0; k < SAT_FIELD__COUNT; k++) {
+        if (!v->fields_without[k])
+            continue;
+        sat_json_object(&j, NULL);
+        sat_json_str(&j, "field", sat_field_name(k));
+        sat_json_bool(&j, "partial", fknown(v, k));
+        sat_json_u64(&j, "inputs", v->fields_inputs);
+        sat_json_u64(&j, "inputs_without", v->fields_without[k]);
+        if (v->fields_why[k])
+            sat_json_str(&j, "why", v->fields_why[k]);
+        else
+            sat_json_null(&j, "why");
         sat_json_end(&j);
     }
     sat_json_end(&j);

@@ -27,8 +27,9 @@ static const sat_column_def source_cols[] = {
     COL(sat_source, last_ts, SAT_COL_TS),
     COL(sat_source, utc_offset_s, SAT_COL_I32),
     COL(sat_source, truncated, SAT_COL_U8),
+    COL(sat_source, fields, SAT_COL_I32),
 };
-static const int64_t source_absent[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+static const int64_t source_absent[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
 static const sat_column_def reject_cols[] = {
     COL(sat_reject, source, SAT_COL_I32),

@@ -22,6 +22,7 @@
 #define SATSCOPE_ANALYZE_H
 
 #include "satscope/event.h"
+#include "satscope/fields.h"
 
 enum sat_etime_by {
     SAT_ETIME_BY_NONE, /* default report: rows per operation type ("ops") */
@@ -180,7 +181,15 @@ typedef struct sat_etime_view {
     uint64_t fds_taken, fds_returned;
     int64_t highest_fd; /* SAT_ABSENT if none logged */
     uint64_t broken_pipe, reset_by_peer, resource_unavailable, max_ber_exceeded;
+    uint64_t lost, lost_on_write; /* OpenLDAP's closes (event.h SAT_CLOSE_LOST*) */
     sat_etime_kvlist tls_versions;
+    /* which figures the inputs can hold at all (fields.h): a figure counted
+     * from a field outside fields_known is not 0 but "not logged" */
+    uint32_t fields_known;   /* SAT_FIELD_BIT()s at least one input can carry */
+    uint32_t fields_inputs;  /* inputs with LDAP rows that said what they carry */
+    uint32_t fields_without[SAT_FIELD__COUNT]; /* of them, those that cannot: partial
+                                                  when some can */
+    const char *fields_why[SAT_FIELD__COUNT];  /* why (the first of those), NULL if none */
     /* results */
     const sat_etime_code_count *errors; /* by code ascending, every code */
     size_t nerrors;
@@ -602,6 +611,8 @@ typedef struct sat_cs_view {
     uint64_t outside;        /* DNs outside any database backend (root DSE, cn=config,
                                 cn=schema, cn=monitor, the root DN): not references */
     uint64_t no_dn;          /* BINDs without a DN (anonymous, SASL steps) */
+    uint64_t missing;        /* operations answered "no such entry" (err=32, a BIND err=49
+                                "No such entry"): their DNs are no cache entries */
     sat_ts_ns first_ts, last_ts;
     const sat_cs_point *mrc; size_t nmrc;
     const sat_cs_target *targets; size_t ntargets;
@@ -631,6 +642,13 @@ typedef struct sat_cs_view {
     double measured_hit, measured_dn_hit; /* NAN when not given */
     double current_entries;  /* current cache capacity in entries (NAN unknown) */
     double predicted_hit;    /* the curve's hit ratio at current_entries (NAN) */
+    /* how much of the server's entry reads the log names (cachesize.c) */
+    double server_reads;     /* entry cache lookups between the two snapshots, else the
+                                references + the reads of the unseen searches (estimate);
+                                NAN when neither */
+    const char *reads_from;  /* "cn=monitor" or "estimate" */
+    double seen_reads_share; /* references / server_reads (NAN when unknown) */
+    int most_reads_unseen;   /* seen_reads_share < 0.5: the curve is not the server's */
     uint64_t memory_bytes;
 } sat_cs_view;
 

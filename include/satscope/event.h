@@ -160,13 +160,19 @@ enum sat_close_code {
     SAT_CLOSE_R1, SAT_CLOSE_S1, SAT_CLOSE_T1, SAT_CLOSE_T2, SAT_CLOSE_T3,
     SAT_CLOSE_U1,
     SAT_CLOSE_OTHER, /* closed, code not one of the above or not logged (OpenLDAP) */
+    /* OpenLDAP's own close kinds (servers/slapd/connection.c), after the 389 codes
+     * so that the values stored in older traces keep their meaning: */
+    SAT_CLOSE_LOST,       /* `closed (connection lost)`: the client went away without
+                             an UNBIND, or reading from it failed */
+    SAT_CLOSE_LOST_WRITE, /* `closed (connection lost on write)`: an answer could not
+                             be written to it */
     SAT_CLOSE__COUNT
 };
 static inline const char *sat_close_code_name(int c)
 {
     static const char *const names[SAT_CLOSE__COUNT] = {
         "-",  "A1", "B1", "B2", "B3", "B4", "P1", "P2", "P3",
-        "P4", "R1", "S1", "T1", "T2", "T3", "U1", "other"};
+        "P4", "R1", "S1", "T1", "T2", "T3", "U1", "other", "lost", "lost-write"};
     return (c >= 0 && c < SAT_CLOSE__COUNT) ? names[c] : "?";
 }
 
@@ -230,6 +236,10 @@ typedef struct sat_source {
     sat_ts_ns first_ts, last_ts;
     int32_t utc_offset_s; /* the offset the timestamps were written with */
     uint8_t truncated;    /* compressed stream ended early / read error */
+    uint32_t fields;      /* the fields its format and generation can carry:
+                             SAT_FIELDS_DECLARED | SAT_FIELD_BIT()s of fields.h; 0 for
+                             a source without LDAP rows (and in older traces; read it
+                             through sat_source_fields()) */
 } sat_source;
 
 typedef struct sat_reject {

@@ -20,6 +20,7 @@
 #define SATSCOPE_PARSE_H
 
 #include "satscope/event.h"
+#include "satscope/fields.h"
 
 /* ---- records: what one log line says ----------------------------------------- */
 enum sat_ldap_rec_kind {
@@ -122,6 +123,14 @@ typedef struct sat_parse_ctx {
  * Returns SAT_OK or a negative status. */
 static inline int sat_parse_emit(sat_parse_ctx *ctx, const sat_ldap_record *rec)
 {
+    /* The timings some generations of a format write and others do not
+     * (fields.h): seen once, the source carries them. */
+    if (rec->kind == SAT_REC_RESULT && ctx->source) {
+        if (rec->op_fields.etime != SAT_ABSENT)
+            ctx->source->fields |= SAT_FIELD_BIT(SAT_FIELD_ETIME);
+        if (rec->op_fields.wtime != SAT_ABSENT || rec->op_fields.optime != SAT_ABSENT)
+            ctx->source->fields |= SAT_FIELD_BIT(SAT_FIELD_WTIME);
+    }
     if (ctx->emit)
         return ctx->emit(ctx->emit_ctx, rec);
     return ctx->join ? sat_ldap_join_record(ctx->join, rec) : SAT_OK;

@@ -123,7 +123,7 @@ static void test_syslog_session(void)
             CHECK_EQ_STR(cn->client_ip, "2001:db8::1");
             CHECK_EQ_INT(cn->row.client_port, 50000);
             CHECK_EQ_STR(cn->close_reason, "connection lost");
-            CHECK_EQ_INT(cn->row.close_code, SAT_CLOSE_OTHER);
+            CHECK_EQ_INT(cn->row.close_code, SAT_CLOSE_LOST);
         }
     }
     cap_free(&c);

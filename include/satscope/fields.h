@@ -1,0 +1,150 @@
+/*
+ * fields.h - which figures an input can hold at all: absent is not zero.
+ *
+ * A figure counted from a field that the input's format (or the generation of
+ * the server that wrote it) never writes is not 0, it is unknown: OpenLDAP's
+ * `loglevel stats` lines never mark an unindexed search, 389 DS 1.2 logs no
+ * wtime, a capture holds no file descriptor. Every source row says which of
+ * these fields it could carry (sat_source.fields); analyzers OR them over the
+ * inputs they read, and a renderer shows a figure whose field no input could
+ * carry as "not logged" (JSON null, CSV empty) with the reason below, and as
+ * partial when only some inputs could.
+ *
+ * The rule, written once here: a format declares the fields it can ever carry
+ * (`fields`); those of them that only some generations write (`by_generation`)
+ * count for a source only when its parser saw one (it sets the bit in
+ * sat_source.fields while parsing; sat_fields_settle() keeps the declared ones
+ * plus the seen generational ones). A source with no LDAP rows (a TLS-only
+ * capture, a core, an empty file) declares nothing (fields 0) and does not
+ * count either way. A trace written before the column existed has 0 there:
+ * its log sources fall back to their format's declaration.
+ *
+ * Header-only (static inlines over one const table) so that parse/, collect/
+ * and analyze/ share it without a link dependency between them.
+ */
+#ifndef SATSCOPE_FIELDS_H
+#define SATSCOPE_FIELDS_H
+
+#include "satscope/event.h"
+
+enum sat_field {
+    SAT_FIELD_ETIME = 0,    /* an operation's elapsed time (etime=; the wire's latency) */
+    SAT_FIELD_WTIME,        /* its queue wait and service time (wtime= optime=, qtime=) */
+    SAT_FIELD_NOTES,        /* notes= marks: unindexed searches (A, U) and the others */
+    SAT_FIELD_CONTROLS,     /* request controls: paged results, VLV, server-side sort */
+    SAT_FIELD_BIND_VERSION, /* the LDAP version a BIND asked for */
+    SAT_FIELD_FD,           /* the file descriptor a connection took and gave back */
+    SAT_FIELD_CLOSE_CODE,   /* 389's close codes (B1, B2, T1, U1, ...) */
+    SAT_FIELD_CLOSE_ERRNO,  /* the system error that ended a connection (Broken pipe,
+                               Connection reset by peer, Resource unavailable) */
+    SAT_FIELD_CLOSE_LOST,   /* OpenLDAP's `closed (connection lost)` and
+                               `closed (connection lost on write)` */
+    SAT_FIELD__COUNT
+};
+#define SAT_FIELD_BIT(f) (1u << (f))
+#define SAT_FIELDS_ALL ((1u << SAT_FIELD__COUNT) - 1u)
+/* Set in sat_source.fields once the mask is final (sat_fields_settle). */
+#define SAT_FIELDS_DECLARED (1u << 31)
+
+static inline const char *sat_field_name(int f)
+{
+    static const char *const names[SAT_FIELD__COUNT] = {
+        "etime", "wtime", "notes", "controls", "bind_version", "fd",
+        "close_code", "close_errno", "close_lost"};
+    return (f >= 0 && f < SAT_FIELD__COUNT) ? names[f] : "?";
+}
+
+typedef struct sat_format_fields {
+    const char *format;      /* sat_source.format */
+    uint32_t fields;         /* what the format can carry at best */
+    uint32_t by_generation;  /* of them, those only some generations write */
+    const char *why[SAT_FIELD__COUNT]; /* why a field is missing (NULL: never is) */
+} sat_format_fields;
+
+#define SAT_FB_(f) SAT_FIELD_BIT(SAT_FIELD_##f)
+/* LDAP decoded from a capture (parse/dis_ldap.c): the requests and answers as sent */
+#define SAT_WIRE_FIELDS_ (SAT_FB_(ETIME) | SAT_FB_(CONTROLS) | SAT_FB_(BIND_VERSION))
+#define SAT_WIRE_WHY_                                                                        \
+    {[SAT_FIELD_WTIME] = "a capture shows the wire's latency, not the server's queue wait",  \
+     [SAT_FIELD_NOTES] = "notes= marks of unindexed searches are the server's, not on "        \
+                         "the wire",                                                         \
+     [SAT_FIELD_FD] = "file descriptors are not on the wire",                                \
+     [SAT_FIELD_CLOSE_CODE] = "close codes are the server's log marks, not on the wire",     \
+     [SAT_FIELD_CLOSE_ERRNO] = "a capture shows FIN and RST, not the server's system error", \
+     [SAT_FIELD_CLOSE_LOST] = "OpenLDAP's connection-lost closes are log lines, not on the " \
+                              "wire"}
+
+static inline const sat_format_fields *sat_format_fields_find(sat_str format)
+{
+    static const sat_format_fields table[] = {
+        {"389-text", SAT_FIELDS_ALL & ~SAT_FB_(CLOSE_LOST), SAT_FB_(WTIME),
+         {[SAT_FIELD_WTIME] = "this 389 log's RESULT lines carry no wtime= or optime=: "
+                              "389 DS 1.2 and other older versions do not log them",
+          [SAT_FIELD_CLOSE_LOST] = "389 logs close codes instead: see Close codes"}},
+        {"389-json", SAT_FIELDS_ALL & ~SAT_FB_(CLOSE_LOST), 0,
+         {[SAT_FIELD_CLOSE_LOST] = "389 logs close codes instead: see Close codes"}},
+        {"openldap",
+         SAT_FB_(ETIME) | SAT_FB_(WTIME) | SAT_FB_(FD) | SAT_FB_(CLOSE_LOST),
+         SAT_FB_(ETIME) | SAT_FB_(WTIME),
+         {[SAT_FIELD_ETIME] = "this OpenLDAP log's RESULT lines carry no etime=: "
+                              "slapd 2.4 does not log it",
+          [SAT_FIELD_WTIME] = "this OpenLDAP log's RESULT lines carry no qtime=: "
+                              "slapd 2.4 does not log it",
+          [SAT_FIELD_NOTES] = "OpenLDAP stats logs do not mark unindexed searches: "
+                              "no notes=",
+          [SAT_FIELD_CONTROLS] = "OpenLDAP stats logs do not show paged, VLV or sort controls",
+          [SAT_FIELD_BIND_VERSION] = "OpenLDAP stats logs do not show a BIND's LDAP version",
+          [SAT_FIELD_CLOSE_CODE] = "OpenLDAP logs no close codes",
+          [SAT_FIELD_CLOSE_ERRNO] = "OpenLDAP logs a failed connection as connection lost, "
+                                    "without its system error"}},
+        {"pcap", SAT_WIRE_FIELDS_, 0, SAT_WIRE_WHY_},
+        {"pcapng", SAT_WIRE_FIELDS_, 0, SAT_WIRE_WHY_},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        size_t n = strlen(table[i].format);
+        if (format.ptr && format.len == n && memcmp(format.ptr, table[i].format, n) == 0)
+            return &table[i];
+    }
+    return NULL;
+}
+
+/* The final mask of a source whose parser set the generational fields it saw
+ * in `seen`: SAT_FIELDS_DECLARED | declared | seen generational ones; 0 for a
+ * format that declares nothing. */
+static inline uint32_t sat_fields_settle(sat_str format, uint32_t seen)
+{
+    const sat_format_fields *f = sat_format_fields_find(format);
+    if (!f)
+        return 0;
+    return SAT_FIELDS_DECLARED | (f->fields & ~f->by_generation) |
+           (seen & f->fields & f->by_generation);
+}
+
+/* What a source row can carry (without SAT_FIELDS_DECLARED), or 0 when it
+ * holds no LDAP rows. A row of a trace written before sat_source.fields
+ * existed reads 0 there: a log of a known format then counts as its format
+ * declares (generational fields included: old traces said nothing). */
+static inline uint32_t sat_source_fields(const sat_source *s)
+{
+    if (s->fields & SAT_FIELDS_DECLARED)
+        return s->fields & SAT_FIELDS_ALL;
+    if (s->fields == 0 && s->kind.ptr && s->kind.len == 3 && memcmp(s->kind.ptr, "log", 3) == 0) {
+        const sat_format_fields *f = sat_format_fields_find(s->format);
+        return f ? f->fields : 0;
+    }
+    return 0;
+}
+
+/* Why `format` cannot carry field f (a sentence), NULL if it can or unknown. */
+static inline const char *sat_field_why(sat_str format, int f)
+{
+    const sat_format_fields *t = sat_format_fields_find(format);
+    if (!t || f < 0 || f >= SAT_FIELD__COUNT)
+        return NULL;
+    return t->why[f];
+}
+
+#undef SAT_FB_
+#undef SAT_WIRE_FIELDS_
+#undef SAT_WIRE_WHY_
+#endif /* SATSCOPE_FIELDS_H */
