@@ -467,11 +467,20 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     return c->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
+/* which figures the inputs can hold (fields.h): unindexed searches need notes= */
+static int on_source(void *ctx, const sat_source *s)
+{
+    sat_cs *c = ctx;
+    sat_fields_see(&c->v.fields, s);
+    return SAT_OK;
+}
+
 sat_event_sink sat_cs_sink(sat_cs *c)
 {
     sat_event_sink k;
     memset(&k, 0, sizeof k);
     k.ctx = c;
+    k.on_source = on_source;
     k.on_ldap_op = on_op;
     return k;
 }
@@ -558,6 +567,7 @@ int sat_cs_merge(sat_cs *into, const sat_cs *from)
     a->outside += b->outside;
     a->no_dn += b->no_dn;
     a->missing += b->missing;
+    sat_fields_merge(&a->fields, &b->fields);
     if (b->first_ts && (!a->first_ts || b->first_ts < a->first_ts))
         a->first_ts = b->first_ts;
     if (b->last_ts > a->last_ts)
@@ -1151,6 +1161,7 @@ int sat_cs_finish(sat_cs *c)
     double n = (double)v->references;
     double denom = (double)v->naming_ops + (double)v->unseen_ops;
     v->unseen_share = denom > 0 ? (double)v->unseen_ops / denom : NAN;
+    v->fields_known = sat_fields_known(&v->fields);
     v->max_hit_ratio = n > 0 ? (n - v->unique) / n : NAN;
     if (v->max_hit_ratio < 0)
         v->max_hit_ratio = 0;

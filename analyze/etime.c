@@ -168,9 +168,7 @@ struct sat_etime {
 
     /* which fields the inputs can carry (fields.h): OR over the inputs with
      * LDAP rows, and per field how many cannot and why (the first's format) */
-    uint32_t fields_any, fields_inputs;
-    uint32_t fields_without[SAT_FIELD__COUNT];
-    const char *fields_why[SAT_FIELD__COUNT]; /* static strings of fields.h */
+    sat_fields_seen fields;
 
     /* inputs */
     et_src *srcs;
@@ -601,29 +599,11 @@ static int add_source(sat_etime *e, uint32_t id, sat_str path, sat_str format,
     return SAT_OK;
 }
 
-/* A figure is known when at least one input can carry its field, partial
- * when some cannot (fields.h); inputs without LDAP rows do not count. */
-static void see_fields(sat_etime *e, const sat_source *s)
-{
-    uint32_t f = sat_source_fields(s);
-    if (!f)
-        return;
-    e->fields_inputs++;
-    e->fields_any |= f;
-    for (int k = 0; k < SAT_FIELD__COUNT; k++) {
-        if (f & SAT_FIELD_BIT(k))
-            continue;
-        e->fields_without[k]++;
-        if (!e->fields_why[k])
-            e->fields_why[k] = sat_field_why(s->format, k);
-    }
-}
-
 static int on_source(void *ctx, const sat_source *s)
 {
     sat_etime *e = (sat_etime *)ctx;
     e->finished = 0;
-    see_fields(e, s);
+    sat_fields_see(&e->fields, s); /* which figures the inputs can hold */
     return add_source(e, s->id, s->path, s->format, s->compression, s->bytes,
                       s->lines, s->rejects, s->truncated);
 }
@@ -1648,13 +1628,7 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
         e->by_listener[i] += from->by_listener[i];
     for (int i = 0; i < SAT_CLOSE__COUNT; i++)
         e->by_close[i] += from->by_close[i];
-    e->fields_any |= from->fields_any;
-    e->fields_inputs += from->fields_inputs;
-    for (int k = 0; k < SAT_FIELD__COUNT; k++) {
-        e->fields_without[k] += from->fields_without[k];
-        if (!e->fields_why[k])
-            e->fields_why[k] = from->fields_why[k];
-    }
+    sat_fields_merge(&e->fields, &from->fields);
     e->broken_pipe += from->broken_pipe;
     e->reset_by_peer += from->reset_by_peer;
     e->resource_unavail += from->resource_unavail;
@@ -2214,11 +2188,11 @@ int sat_etime_finish(sat_etime *e)
 
     /* what the inputs can hold; rows fed without any source row (a caller
      * of the sink alone) are taken to hold everything, as before */
-    v->fields_inputs = e->fields_inputs;
-    v->fields_known = e->fields_inputs ? e->fields_any : SAT_FIELDS_ALL;
-    memcpy(v->fields_without, e->fields_without, sizeof v->fields_without);
+    v->fields_inputs = e->fields.inputs;
+    v->fields_known = sat_fields_known(&e->fields);
+    memcpy(v->fields_without, e->fields.without, sizeof v->fields_without);
     for (int k = 0; k < SAT_FIELD__COUNT; k++)
-        v->fields_why[k] = e->fields_without[k] ? e->fields_why[k] : NULL;
+        v->fields_why[k] = e->fields.without[k] ? e->fields.why[k] : NULL;
 
     /* result codes, every one */
     size_t ncodes = e->err_other.n;

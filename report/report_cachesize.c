@@ -125,12 +125,25 @@ static int render_text(const void *view, FILE *out)
                 a);
     }
     sat_report_fmt_num(a, sizeof a, 100.0 * v->unseen_share, 1);
+    /* unindexed needs notes= (fields.h): "not logged" where no input has them */
+    char unidx[600];
+    const int notes_known = (v->fields_known & SAT_FIELD_BIT(SAT_FIELD_NOTES)) != 0;
+    const char *nwhy = v->fields.why[SAT_FIELD_NOTES] ? v->fields.why[SAT_FIELD_NOTES]
+                                                      : "the inputs do not log it";
+    if (!notes_known)
+        snprintf(unidx, sizeof unidx, "unindexed not logged (%s)", nwhy);
+    else if (v->fields.without[SAT_FIELD_NOTES])
+        snprintf(unidx, sizeof unidx, "%llu of them unindexed (partial: %u of %u inputs cannot "
+                 "log it: %s)", (unsigned long long)v->unseen_unindexed,
+                 v->fields.without[SAT_FIELD_NOTES], v->fields.inputs, nwhy);
+    else
+        snprintf(unidx, sizeof unidx, "%llu of them unindexed",
+                 (unsigned long long)v->unseen_unindexed);
     fprintf(out,
             "  unseen by curve    %llu one-level/subtree searches (%s%% of the operations that "
-            "read entries), %llu of them unindexed, %llu entries returned; %llu ENTRY lines\n",
-            (unsigned long long)v->unseen_ops, isnan(v->unseen_share) ? "-" : a,
-            (unsigned long long)v->unseen_unindexed, (unsigned long long)v->unseen_entries,
-            (unsigned long long)v->entry_lines);
+            "read entries), %s, %llu entries returned; %llu ENTRY lines\n",
+            (unsigned long long)v->unseen_ops, isnan(v->unseen_share) ? "-" : a, unidx,
+            (unsigned long long)v->unseen_entries, (unsigned long long)v->entry_lines);
     fprintf(out,
             "  not references     %llu DNs outside the backends (root DSE, cn=config, cn=schema, "
             "cn=monitor, root DN), %llu BINDs without a DN\n",
@@ -323,7 +336,10 @@ static int render_json(const void *view, FILE *out)
     sat_json_u64(&j, "unseen_operations", v->unseen_ops);
     sat_json_u64(&j, "unseen_onelevel", v->unseen_onelevel);
     sat_json_u64(&j, "unseen_subtree", v->unseen_subtree);
-    sat_json_u64(&j, "unseen_unindexed", v->unseen_unindexed);
+    if (v->fields_known & SAT_FIELD_BIT(SAT_FIELD_NOTES))
+        sat_json_u64(&j, "unseen_unindexed", v->unseen_unindexed);
+    else
+        sat_json_null(&j, "unseen_unindexed"); /* notes= not logged (fields.h) */
     sat_json_u64(&j, "unseen_entries_returned", v->unseen_entries);
     sat_json_u64(&j, "entry_lines", v->entry_lines);
     sat_json_u64(&j, "entry_refs", v->entry_refs);

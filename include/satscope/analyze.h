@@ -613,6 +613,9 @@ typedef struct sat_cs_view {
     uint64_t no_dn;          /* BINDs without a DN (anonymous, SASL steps) */
     uint64_t missing;        /* operations answered "no such entry" (err=32, a BIND err=49
                                 "No such entry"): their DNs are no cache entries */
+    sat_fields_seen fields;  /* what the inputs can hold (fields.h); unseen_unindexed
+                                needs SAT_FIELD_NOTES */
+    uint32_t fields_known;   /* sat_fields_known(&fields), at finish */
     sat_ts_ns first_ts, last_ts;
     const sat_cs_point *mrc; size_t nmrc;
     const sat_cs_target *targets; size_t ntargets;

@@ -144,6 +144,51 @@ static inline const char *sat_field_why(sat_str format, int f)
     return t->why[f];
 }
 
+/* ---- what a set of inputs can hold, for an analyzer ------------------------------
+ * A figure is known when at least one input can carry its field, partial when
+ * some cannot; inputs without LDAP rows do not count. Merging adds up. */
+typedef struct sat_fields_seen {
+    uint32_t any;     /* OR of the inputs' fields */
+    uint32_t inputs;  /* inputs with LDAP rows that said what they carry */
+    uint32_t without[SAT_FIELD__COUNT]; /* of them, those that cannot carry field k */
+    const char *why[SAT_FIELD__COUNT];  /* why (the first such input's format; static) */
+} sat_fields_seen;
+
+static inline void sat_fields_see(sat_fields_seen *a, const sat_source *s)
+{
+    uint32_t f = sat_source_fields(s);
+    if (!f)
+        return;
+    a->inputs++;
+    a->any |= f;
+    for (int k = 0; k < SAT_FIELD__COUNT; k++) {
+        if (f & SAT_FIELD_BIT(k))
+            continue;
+        a->without[k]++;
+        if (!a->why[k])
+            a->why[k] = sat_field_why(s->format, k);
+    }
+}
+
+static inline void sat_fields_merge(sat_fields_seen *into, const sat_fields_seen *from)
+{
+    into->any |= from->any;
+    into->inputs += from->inputs;
+    for (int k = 0; k < SAT_FIELD__COUNT; k++) {
+        into->without[k] += from->without[k];
+        if (!into->why[k])
+            into->why[k] = from->why[k];
+    }
+}
+
+/* The fields known: those some input carries; all of them when no input said
+ * anything (rows fed to an analyzer without source rows, as tests and older
+ * callers do). */
+static inline uint32_t sat_fields_known(const sat_fields_seen *a)
+{
+    return a->inputs ? a->any : SAT_FIELDS_ALL;
+}
+
 #undef SAT_FB_
 #undef SAT_WIRE_FIELDS_
 #undef SAT_WIRE_WHY_
