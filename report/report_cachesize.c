@@ -276,8 +276,14 @@ static int render_text(const void *view, FILE *out)
         fprintf(out, "  nsslapd-cachememsize: no entry size (give --entry-size, --monitor or "
                      "--ldif)\n");
     else
+    {
         fprintf(out, "  nsslapd-cachememsize: target entries x entry size, rounded up to a MiB "
                      "(at least 512000)\n");
+        if (v->most_reads_unseen) {
+            sat_report_fmt_num(a, sizeof a, 100.0 * v->seen_reads_share, 1);
+            fprintf(out, "    (from a curve of %s%% of the server's entry reads: see above)\n", a);
+        }
+    }
     if (v->dncachememsize) {
         sat_report_fmt_num(a, sizeof a, v->dn_entry_bytes, 0);
         fprintf(out, "  nsslapd-dncachememsize: every distinct entry x %s bytes a DN (%s)\n", a,
