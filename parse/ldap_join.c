@@ -452,7 +452,9 @@ static void fill_conn_view(const sat_ldap_join *j, sat_ldap_op *row, int32_t ci)
 static int emit_op(sat_ldap_join *j, sat_ldap_op *row, int32_t ci)
 {
     row->server = j->server;
-    if (row->type == SAT_OP_SRCH && row->filter.ptr && !row->filter_shape.ptr && !j->no_shapes)
+    /* internal searches always: their shapes group them (etime --by internal) */
+    if (row->type == SAT_OP_SRCH && row->filter.ptr && !row->filter_shape.ptr &&
+        (!j->no_shapes || row->internal_depth))
         row->filter_shape = shape_of(j, row->filter);
     fill_conn_view(j, row, ci);
     j->st.ops++;
