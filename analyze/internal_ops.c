@@ -917,7 +917,9 @@ int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
             w->total_s = r->timed ? ns_s(r->esum) : NAN;
             w->mean_s = r->timed ? ns_s(r->esum) / (double)r->timed : NAN;
             w->max_s = r->timed ? ns_s(r->emax) : NAN;
-            w->share = g->parents_timed && g->pe_sum && r->timed
+            /* none of its time inside a timed client operation (ran after the
+             * RESULT, or under an operation without etime): no share */
+            w->share = g->parents_timed && g->pe_sum && r->timed && (r->esum_tp || !r->esum)
                            ? (double)r->esum_tp / (double)g->pe_sum
                            : NAN;
             size_t from = sp;
