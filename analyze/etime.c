@@ -204,7 +204,7 @@ int sat_etime_by_parse(const char *s)
 const char *sat_etime_by_name(int by)
 {
     static const char *const names[] = {"op", "op", "base", "filter", "client",
-                                        "binddn", "conn", "minute"};
+                                        "binddn", "conn", "minute", "internal"};
     return (by >= 0 && by <= SAT_ETIME_BY_INTERNAL) ? names[by] : "?";
 }
 
