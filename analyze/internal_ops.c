@@ -57,6 +57,11 @@
 #define NIL (-1)
 #define SEP_SEG '\x1e' /* between the parent and each nesting level in a key */
 #define SEP_FLD '\x1f' /* between base and filter in a segment */
+/* A depth is kept in a key as depth + DEPTH_BIAS (at most 255), so that no
+ * depth byte is a separator; types (< SAT_OP__COUNT + 2) and scopes (0, 1,
+ * 2, 255) are not either. */
+#define DEPTH_BIAS 0x20
+static unsigned depth_byte(unsigned d) { return d > 255 - DEPTH_BIAS ? 255 : d + DEPTH_BIAS; }
 /* parent "types" past the LDAP ones */
 #define PT_SERVER (SAT_OP__COUNT + 0)
 #define PT_ORPHAN (SAT_OP__COUNT + 1)
@@ -200,10 +205,8 @@ static size_t put_clean(char *out, const char *s, size_t n)
 }
 
 /* A DN with its first RDN's value(s) replaced by '*' ("uid=*,ou=people,...",
- * "cn=*+sn=*,..."); a DN of one RDN (cn=config) is kept whole. out holds
- * n + 8 bytes at least (one '*' per AVA replaces a value of >= 0 bytes, and
- * an empty value grows the DN by one byte per AVA: bounded by n + 1 AVAs...
- * the caller gives 2n + 8). */
+ * "cn=*+sn=*,..."); a DN of one RDN (cn=config) is kept whole. It grows by
+ * at most one byte per '=' (an empty value): out holds 2n + 8 bytes. */
 static size_t dn_shape(const char *dn, size_t n, char *out)
 {
     size_t comma = n;
@@ -592,7 +595,7 @@ int sat_iops_internal(sat_iops *a, const sat_ldap_op *op)
         return SAT_E_NOMEM;
     a->seg[0] = (char)(op->type < SAT_OP__COUNT ? op->type : SAT_OP_UNKNOWN);
     a->seg[1] = (char)op->scope;
-    a->seg[2] = (char)op->internal_depth;
+    a->seg[2] = (char)depth_byte(op->internal_depth);
     size_t bl;
     if (base_of(a, op, 3, &bl) < 0)
         return SAT_E_NOMEM;
@@ -730,38 +733,23 @@ int sat_iops_merge(sat_iops *into, const sat_iops *from)
 }
 
 /* ---- the view ---------------------------------------------------------------------------- */
-static const sat_strtab *g_sort_rows; /* qsort context (finish is not reentrant per table) */
+/* a sort entry: the order keys copied out, so qsort needs no context */
+typedef struct isort {
+    uint64_t time, count;
+    const char *key;
+    uint32_t len;
+    int32_t idx;
+} isort;
 
-static int cmp_rows(const void *x, const void *y)
+static int cmp_isort(const void *x, const void *y)
 {
-    size_t i = (size_t)*(const int32_t *)x, j = (size_t)*(const int32_t *)y;
-    const irow_acc *a = (const irow_acc *)sat_strtab_val(g_sort_rows, i);
-    const irow_acc *b = (const irow_acc *)sat_strtab_val(g_sort_rows, j);
-    if (a->esum != b->esum)
-        return a->esum > b->esum ? -1 : 1;
+    const isort *a = (const isort *)x, *b = (const isort *)y;
+    if (a->time != b->time)
+        return a->time > b->time ? -1 : 1;
     if (a->count != b->count)
         return a->count > b->count ? -1 : 1;
-    size_t la = sat_strtab_len(g_sort_rows, i), lb = sat_strtab_len(g_sort_rows, j);
-    int c = memcmp(sat_strtab_key(g_sort_rows, i), sat_strtab_key(g_sort_rows, j),
-                   la < lb ? la : lb);
-    return c ? c : (la < lb ? -1 : la > lb);
-}
-
-static const sat_strtab *g_sort_pars;
-
-static int cmp_pars(const void *x, const void *y)
-{
-    size_t i = (size_t)*(const int32_t *)x, j = (size_t)*(const int32_t *)y;
-    const ipar_acc *a = (const ipar_acc *)sat_strtab_val(g_sort_pars, i);
-    const ipar_acc *b = (const ipar_acc *)sat_strtab_val(g_sort_pars, j);
-    if (a->d1_sum != b->d1_sum)
-        return a->d1_sum > b->d1_sum ? -1 : 1;
-    if (a->internal != b->internal)
-        return a->internal > b->internal ? -1 : 1;
-    size_t la = sat_strtab_len(g_sort_pars, i), lb = sat_strtab_len(g_sort_pars, j);
-    int c = memcmp(sat_strtab_key(g_sort_pars, i), sat_strtab_key(g_sort_pars, j),
-                   la < lb ? la : lb);
-    return c ? c : (la < lb ? -1 : la > lb);
+    int c = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
+    return c ? c : (a->len < b->len ? -1 : a->len > b->len);
 }
 
 static const char *adup(sat_arena *ar, const char *s, size_t n, int *nomem)
@@ -810,8 +798,8 @@ int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
     size_t np = a->pars.n, nr = a->rows.n;
     if (!np)
         return SAT_OK;
-    int32_t *po = (int32_t *)malloc(np * sizeof *po);
-    int32_t *ro = (int32_t *)malloc((nr ? nr : 1) * sizeof *ro);
+    isort *po = (isort *)malloc(np * sizeof *po);
+    isort *ro = (isort *)malloc((nr ? nr : 1) * sizeof *ro);
     sat_etime_iparent *out = (sat_etime_iparent *)sat_arena_alloc(ar, np * sizeof *out);
     sat_etime_irow *rows = (sat_etime_irow *)sat_arena_alloc(ar, (nr ? nr : 1) * sizeof *rows);
     if (!po || !ro || !out || !rows) {
@@ -820,24 +808,24 @@ int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
         return SAT_E_NOMEM;
     }
     for (size_t i = 0; i < np; i++) {
-        po[i] = (int32_t)i;
         ipar_acc *g = (ipar_acc *)sat_strtab_val(&a->pars, i);
         g->first = g->last = NIL;
+        po[i] = (isort){g->d1_sum, g->internal, sat_strtab_key(&a->pars, i),
+                        sat_strtab_len(&a->pars, i), (int32_t)i};
     }
     for (size_t i = 0; i < nr; i++) {
-        ro[i] = (int32_t)i;
         irow_acc *r = (irow_acc *)sat_strtab_val(&a->rows, i);
         r->first = r->last = r->next = NIL;
         r->idx = (int32_t)i;
+        ro[i] = (isort){r->esum, r->count, sat_strtab_key(&a->rows, i),
+                        sat_strtab_len(&a->rows, i), (int32_t)i};
     }
-    g_sort_rows = &a->rows;
-    qsort(ro, nr, sizeof *ro, cmp_rows);
-    g_sort_pars = &a->pars;
-    qsort(po, np, sizeof *po, cmp_pars);
+    qsort(ro, nr, sizeof *ro, cmp_isort);
+    qsort(po, np, sizeof *po, cmp_isort);
     /* children lists in sorted order: each row under the row whose key is
      * its own up to the last segment, or under its parent group */
     for (size_t s = 0; s < nr; s++) {
-        size_t i = (size_t)ro[s];
+        size_t i = (size_t)ro[s].idx;
         const char *key = sat_strtab_key(&a->rows, i);
         size_t len = sat_strtab_len(&a->rows, i);
         size_t cut = len;
@@ -866,9 +854,15 @@ int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
     }
     int nomem = 0;
     size_t nrows = 0;
-    int32_t *stack = ro; /* reused: the sort order is no longer needed */
+    /* the depth-first stack: every row is pushed once */
+    int32_t *stack = (int32_t *)malloc((nr ? nr : 1) * sizeof *stack);
+    if (!stack) {
+        free(po);
+        free(ro);
+        return SAT_E_NOMEM;
+    }
     for (size_t s = 0; s < np; s++) {
-        size_t gi = (size_t)po[s];
+        size_t gi = (size_t)po[s].idx;
         const ipar_acc *g = (const ipar_acc *)sat_strtab_val(&a->pars, gi);
         const char *key = sat_strtab_key(&a->pars, gi);
         size_t len = sat_strtab_len(&a->pars, gi);
@@ -903,7 +897,7 @@ int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
             const char *seg = rk + b;
             size_t sl = rl - b;
             sat_etime_irow *w = &rows[nrows++];
-            w->depth = sl > 2 ? (unsigned char)seg[2] : 0;
+            w->depth = sl > 2 ? (unsigned char)seg[2] - DEPTH_BIAS : 0;
             w->type = sat_optype_name(sl > 0 ? (unsigned char)seg[0] : 0);
             w->scope = scope_name(sl > 1 ? (unsigned char)seg[1] : SAT_SCOPE_NONE);
             const char *f = sl > 3 ? memchr(seg + 3, SEP_FLD, sl - 3) : NULL;
@@ -934,6 +928,7 @@ int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
         }
         o->nrows = (size_t)(rows + nrows - o->rows);
     }
+    free(stack);
     free(po);
     free(ro);
     v->iparents = out;

@@ -157,8 +157,30 @@ static void test_merge(void)
     sat_etime_free(b);
 }
 
+/* depths that are the key separators' byte values, and control bytes in DNs */
+static void test_hostile_bytes(void)
+{
+    sat_etime *e = sat_etime_create(NULL);
+    sat_event_sink k = sat_etime_sink(e);
+    emit(&k, mk(SAT_OP_SRCH, 7, 2, 31, 1, "dc=\x1e\x1fx", SAT_SCOPE_SUB, "(a=\x1e)", 0, 1));
+    emit(&k, mk(SAT_OP_SRCH, 7, 2, 30, 1, "dc=x", SAT_SCOPE_SUB, "(a=*)", 0, 1));
+    emit(&k, mk(SAT_OP_MOD, 7, 2, 0, 0, "uid=\x1e,dc=x", SAT_SCOPE_NONE, NULL, 0, 5));
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    const sat_etime_view *v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->internal_of_clients, 2);
+    const sat_etime_iparent *g = group(v, "MOD", "uid=*,dc=x");
+    CHECK(g && g->nrows == 2);
+    if (g && g->nrows == 2) {
+        CHECK(g->rows[0].depth == 30 && g->rows[1].depth == 31);
+        CHECK_EQ_STR(g->rows[1].base, "dc=??x");
+        CHECK_EQ_STR(g->rows[1].filter, "(a=?)");
+    }
+    sat_etime_free(e);
+}
+
 int main(void)
 {
+    test_hostile_bytes();
     test_attribution();
     test_merge();
     return CHECK_DONE();
