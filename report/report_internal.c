@@ -53,6 +53,10 @@ void sat_report_internal_text(const sat_etime_view *v, FILE *out)
         fprintf(out, ", %llu not attributed (past the memory caps)",
                 (unsigned long long)v->internal_unattributed);
     fputs("\n", out);
+    if (!v->internal_ops)
+        fputs("  (none in the input: 389 Directory Server logs them with nsslapd-accesslog-level\n"
+              "   4 added to its default 256, and its plugins' with nsslapd-plugin-logging: on)\n",
+              out);
     if (!v->niparents)
         return;
     fputs("  (nested operations are indented under the one that ran them and their time is\n"
