@@ -20,6 +20,27 @@
 #define DUR_DECIMALS 9
 #define TXT_DECIMALS 6
 
+/* Totals over every attributed row: per internal operation type, and nested
+ * (depth >= 2). */
+typedef struct itotals {
+    uint64_t by_type[SAT_OP__COUNT];
+    uint64_t nested;
+} itotals;
+
+static void totals(const sat_etime_view *v, itotals *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t g = 0; g < v->niparents; g++)
+        for (size_t i = 0; i < v->iparents[g].nrows; i++) {
+            const sat_etime_irow *r = &v->iparents[g].rows[i];
+            for (int k = 0; k < SAT_OP__COUNT; k++)
+                if (!strcmp(r->type, sat_optype_name(k)))
+                    t->by_type[k] += r->count;
+            if (r->depth >= 2)
+                t->nested += r->count;
+        }
+}
+
 static const char *num(char *b, size_t n, double v, int dec)
 {
     if (!isfinite(v))
@@ -59,6 +80,16 @@ void sat_report_internal_text(const sat_etime_view *v, FILE *out)
               out);
     if (!v->niparents)
         return;
+    itotals tt;
+    totals(v, &tt);
+    fputs("  by type:", out);
+    for (int k = 0, first = 1; k < SAT_OP__COUNT; k++)
+        if (tt.by_type[k]) {
+            fprintf(out, "%s %s %llu", first ? "" : ",", sat_optype_name(k),
+                    (unsigned long long)tt.by_type[k]);
+            first = 0;
+        }
+    fprintf(out, "; nested in another internal operation: %llu\n", (unsigned long long)tt.nested);
     fputs("  (nested operations are indented under the one that ran them and their time is\n"
           "   inside its time; share = time / the client operations' etime; per op = count /\n"
           "   the client operations of the group that ran internal ones, or for the\n"
@@ -135,6 +166,17 @@ void sat_report_internal_json(sat_json *j, const sat_etime_view *v)
     sat_json_u64(j, "of_server", v->internal_of_server);
     sat_json_u64(j, "of_operations_not_in_input", v->internal_orphans);
     sat_json_u64(j, "unattributed", v->internal_unattributed);
+    itotals tt;
+    totals(v, &tt);
+    sat_json_object(j, "by_type");
+    for (int k = 0; k < SAT_OP__COUNT; k++)
+        if (tt.by_type[k])
+            sat_json_u64(j, sat_optype_name(k), tt.by_type[k]);
+    sat_json_end(j);
+    sat_json_u64(j, "nested", tt.nested);
+    /* a group's keys one per line, each of its rows on one line */
+    int compact_was = j->compact_from;
+    sat_json_set_compact_depth(j, 6);
     sat_json_array(j, "groups");
     for (size_t g = 0; g < v->niparents; g++) {
         const sat_etime_iparent *p = &v->iparents[g];
@@ -168,6 +210,7 @@ void sat_report_internal_json(sat_json *j, const sat_etime_view *v)
         sat_json_end(j);
     }
     sat_json_end(j);
+    sat_json_set_compact_depth(j, compact_was);
     sat_json_end(j);
 }
 
