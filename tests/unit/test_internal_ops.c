@@ -178,8 +178,33 @@ static void test_hostile_bytes(void)
     sat_etime_free(e);
 }
 
+/* a row logged after its operation's RESULT still finds it when many other
+ * operations were attributed since (past the memory of recent ones) */
+static void test_late_row_long_after(void)
+{
+    sat_etime *e = sat_etime_create(NULL);
+    sat_event_sink k = sat_etime_sink(e);
+    emit(&k, mk(SAT_OP_SRCH, 3, 1, 1, 1, "dc=x", SAT_SCOPE_SUB, "(uid=*)", 0, 1));
+    emit(&k, mk(SAT_OP_ADD, 3, 1, 0, 0, "uid=a,ou=people,dc=x", SAT_SCOPE_NONE, NULL, 0, 10));
+    emit(&k, mk(SAT_OP_MOD, 3, 1, 1, 2, "cn=g,ou=groups,dc=x", SAT_SCOPE_NONE, NULL, 0, 2));
+    for (int i = 0; i < 3000; i++) {
+        emit(&k, mk(SAT_OP_SRCH, 4, i, 1, 1, "dc=x", SAT_SCOPE_SUB, "(cn=*)", 0, 1));
+        emit(&k, mk(SAT_OP_SRCH, 4, i, 0, 0, "dc=x", SAT_SCOPE_SUB, NULL, 0, 2));
+    }
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    const sat_etime_view *v = sat_etime_get_view(e);
+    CHECK_EQ_INT(v->internal_of_clients, 3002);
+    CHECK_EQ_INT(v->internal_orphans, 0);
+    const sat_etime_iparent *g = group(v, "ADD", "uid=*,ou=people,dc=x");
+    CHECK(g && g->parents == 1 && g->internal == 2 && g->nrows == 2);
+    /* its share counts only the search, which ran inside the ADD */
+    CHECK(g && fabs(g->share - 0.1) < 1e-9);
+    sat_etime_free(e);
+}
+
 int main(void)
 {
+    test_late_row_long_after();
     test_hostile_bytes();
     test_attribution();
     test_merge();
