@@ -3,8 +3,9 @@
  * operation that ran them (analyze/internal_ops.c through the etime
  * analyzer's sink): nesting rebuilt from depths and RESULT order, entry DN
  * shapes, times and shares, the server's own operations, rows whose client
- * operation is not in the input, rows logged after their operation's RESULT,
- * and a merge of two halves equal to one pass.
+ * operation is not in the input, rows logged after their operation's RESULT
+ * (also long after, past the ring of recent operations), depths and DN bytes
+ * equal to the key separators, and a merge of two halves equal to one pass.
  */
 #include <math.h>
 
