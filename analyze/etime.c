@@ -32,6 +32,7 @@
 #include <math.h>
 
 #include "satscope/analyze.h"
+#include "internal_ops.h"
 #include "sketch.h"
 #include "strtab.h"
 
@@ -182,6 +183,8 @@ struct sat_etime {
     uint64_t mem_check_at;
     size_t mem_peak;
 
+    sat_iops *iops; /* internal operations by the client operation that ran them */
+
     /* the finished view, allocated in view_arena */
     int finished;
     sat_etime_view view;
@@ -193,7 +196,7 @@ struct sat_etime {
 int sat_etime_by_parse(const char *s)
 {
     static const char *const names[] = {"none", "op", "base", "filter", "client",
-                                        "binddn", "conn", "minute"};
+                                        "binddn", "conn", "minute", "internal"};
     if (!s)
         return -1;
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
@@ -205,8 +208,8 @@ int sat_etime_by_parse(const char *s)
 const char *sat_etime_by_name(int by)
 {
     static const char *const names[] = {"op", "op", "base", "filter", "client",
-                                        "binddn", "conn", "minute"};
-    return (by >= 0 && by <= SAT_ETIME_BY_MINUTE) ? names[by] : "?";
+                                        "binddn", "conn", "minute", "internal"};
+    return (by >= 0 && by <= SAT_ETIME_BY_INTERNAL) ? names[by] : "?";
 }
 
 static inline char lower_ascii(char c)
@@ -482,7 +485,7 @@ sat_etime *sat_etime_create(const sat_etime_opts *opts)
         return NULL;
     if (opts)
         e->opts = *opts;
-    if (e->opts.by < 0 || e->opts.by > SAT_ETIME_BY_MINUTE)
+    if (e->opts.by < 0 || e->opts.by > SAT_ETIME_BY_INTERNAL)
         e->opts.by = SAT_ETIME_BY_NONE;
     if (!e->opts.top)
         e->opts.top = ET_DEFAULT_TOP;
@@ -513,6 +516,11 @@ sat_etime *sat_etime_create(const sat_etime_opts *opts)
         ktab_init(ktabs(e, i), e->opts.max_keys);
     e->highest_fd = SAT_ABSENT;
     e->view_arena.chunk_size = 64 * 1024;
+    e->iops = sat_iops_create(e->opts.max_keys);
+    if (!e->iops) {
+        sat_etime_free(e);
+        return NULL;
+    }
     return e;
 }
 
@@ -547,6 +555,7 @@ void sat_etime_free(sat_etime *e)
         free(e->rej[i].excerpt);
     }
     free(e->scratch);
+    sat_iops_free(e->iops);
     sat_arena_free(&e->view_arena);
     free(e);
 }
@@ -1194,10 +1203,15 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     e->finished = 0;
     if (op->internal_depth > 0) {
         /* their time is inside their parent's etime: counting them again
-         * would double the share of whatever triggered them */
+         * would double the share of whatever triggered them; they are
+         * attributed to it instead (internal_ops.c) */
         e->internal_ops++;
+        if (sat_iops_internal(e->iops, op) < 0)
+            e->nomem = 1;
         return SAT_OK;
     }
+    if (sat_iops_external(e->iops, op) < 0)
+        e->nomem = 1;
     int t = op->type < SAT_OP__COUNT ? op->type : SAT_OP_UNKNOWN;
     /* ABANDON, UNBIND and AUTOBIND are counted, never timed: 389 2.x writes
      * an etime on its ABANDON line, but that is the time to find the target,
@@ -1243,7 +1257,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     sat_str kg = SAT_STR_NONE;
     uint64_t hg = 0;
     if (e->opts.by != SAT_ETIME_BY_NONE && e->opts.by != SAT_ETIME_BY_OP &&
-        e->opts.by != SAT_ETIME_BY_MINUTE) {
+        e->opts.by != SAT_ETIME_BY_MINUTE && e->opts.by != SAT_ETIME_BY_INTERNAL) {
         kg = group_key(e, op, kbuf); /* may live in e->scratch: used before
                                         anything else writes there */
         hg = sat_strtab_hash(kg.ptr, kg.len);
@@ -1429,7 +1443,7 @@ static size_t etime_bytes(const sat_etime *e)
          sat_strtab_bytes(&e->peaks);
     for (size_t i = 0; ktabs((sat_etime *)e, i); i++)
         b += sat_strtab_bytes(&ktabs((sat_etime *)e, i)->t);
-    b += e->spancap * sizeof(et_connspan) + e->scratch_cap;
+    b += e->spancap * sizeof(et_connspan) + e->scratch_cap + sat_iops_bytes(e->iops);
     return b;
 }
 
@@ -1510,6 +1524,8 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     e->results += from->results;
     e->unfinished += from->unfinished;
     e->internal_ops += from->internal_ops;
+    if (sat_iops_merge(e->iops, from->iops) < 0)
+        e->nomem = 1;
     e->no_request += from->no_request;
     e->persistent += from->persistent;
     e->paged += from->paged;
@@ -2138,7 +2154,8 @@ int sat_etime_finish(sat_etime *e)
         qsort(g, nop, sizeof *g, cmp_row_share);
         v->groups = g;
         v->ngroups = nop;
-    } else if (e->opts.by != SAT_ETIME_BY_NONE && e->opts.by != SAT_ETIME_BY_MINUTE) {
+    } else if (e->opts.by != SAT_ETIME_BY_NONE && e->opts.by != SAT_ETIME_BY_MINUTE &&
+               e->opts.by != SAT_ETIME_BY_INTERNAL) {
         size_t n = e->groups.n + (e->gother.count ? 1 : 0);
         sat_etime_row *g = (sat_etime_row *)sat_arena_alloc(&e->view_arena,
                                                            (n ? n : 1) * sizeof *g);
@@ -2308,6 +2325,8 @@ int sat_etime_finish(sat_etime *e)
         v->nabandon_list = e->naband;
     }
 
+    if (sat_iops_finish(e->iops, &e->view_arena, v) < 0)
+        e->nomem = 1;
     size_t b = etime_bytes(e) + e->view_arena.total;
     if (b > e->mem_peak)
         e->mem_peak = b;

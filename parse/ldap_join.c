@@ -111,6 +111,7 @@ typedef struct pend {
     int64_t conn, op;
     int32_t internal_op;
     uint8_t internal, in_use, stacked;
+    uint8_t depth;            /* the Y of 389's op=M(X)(Y): part of the key */
     int32_t hnext;            /* hash chain */
     int32_t fprev, fnext;     /* global age list (eviction order) */
     int32_t cprev, cnext;     /* owning connection's list */
@@ -171,11 +172,16 @@ struct sat_ldap_join {
     sat_join_stats st;
 };
 
-static uint64_t pkey_hash(int64_t conn, int64_t op, int32_t iop, int internal)
+/* A pending request is keyed by (conn, op, internal id X, nesting depth Y) of
+ * 389's "op=M(X)(Y)": an operation nested in an internal one (a plugin's
+ * search run inside another plugin's search) has the same X as the one
+ * around it and a deeper Y, and must not close it. */
+static uint64_t pkey_hash(int64_t conn, int64_t op, int32_t iop, int internal, uint8_t depth)
 {
     uint64_t x = (uint64_t)conn * 0x9e3779b97f4a7c15ULL;
     x ^= (uint64_t)op * 0xc2b2ae3d27d4eb4fULL;
-    x ^= ((uint64_t)(uint32_t)iop << 1 | (uint64_t)(internal != 0)) * 0x165667b19e3779f9ULL;
+    x ^= ((uint64_t)(uint32_t)iop << 9 | (uint64_t)depth << 1 | (uint64_t)(internal != 0)) *
+         0x165667b19e3779f9ULL;
     return sat_hash_u64(x);
 }
 
@@ -265,7 +271,7 @@ static int pend_rehash(sat_ldap_join *j)
         pend *p = &j->pv[i];
         if (!p->in_use || p->stacked)
             continue;
-        size_t b = pkey_hash(p->conn, p->op, p->internal_op, p->internal) & (j->pnb - 1);
+        size_t b = pkey_hash(p->conn, p->op, p->internal_op, p->internal, p->depth) & (j->pnb - 1);
         p->hnext = j->pbucket[b];
         j->pbucket[b] = (int32_t)i;
     }
@@ -365,13 +371,13 @@ static int32_t conn_get(sat_ldap_join *j, int64_t conn, int create)
 
 /* ---- pending requests ------------------------------------------------------------ */
 static int32_t pend_find(const sat_ldap_join *j, int64_t conn, int64_t op,
-                         int32_t iop, int internal)
+                         int32_t iop, int internal, uint8_t depth)
 {
-    int32_t i = j->pbucket[pkey_hash(conn, op, iop, internal) & (j->pnb - 1)];
+    int32_t i = j->pbucket[pkey_hash(conn, op, iop, internal, depth) & (j->pnb - 1)];
     while (i != NIL) {
         const pend *p = &j->pv[i];
         if (p->conn == conn && p->op == op && p->internal_op == iop &&
-            p->internal == (internal != 0))
+            p->internal == (internal != 0) && p->depth == depth)
             return i;
         i = p->hnext;
     }
@@ -392,7 +398,7 @@ static void pend_unlink(sat_ldap_join *j, int32_t pi)
         }
     } else {
         int32_t *pp = &j->pbucket[pkey_hash(p->conn, p->op, p->internal_op,
-                                            p->internal) & (j->pnb - 1)];
+                                            p->internal, p->depth) & (j->pnb - 1)];
         while (*pp != NIL && *pp != pi)
             pp = &j->pv[*pp].hnext;
         if (*pp == pi)
@@ -446,7 +452,9 @@ static void fill_conn_view(const sat_ldap_join *j, sat_ldap_op *row, int32_t ci)
 static int emit_op(sat_ldap_join *j, sat_ldap_op *row, int32_t ci)
 {
     row->server = j->server;
-    if (row->type == SAT_OP_SRCH && row->filter.ptr && !row->filter_shape.ptr && !j->no_shapes)
+    /* internal searches always: their shapes group them (etime --by internal) */
+    if (row->type == SAT_OP_SRCH && row->filter.ptr && !row->filter_shape.ptr &&
+        (!j->no_shapes || row->internal_depth))
         row->filter_shape = shape_of(j, row->filter);
     fill_conn_view(j, row, ci);
     j->st.ops++;
@@ -601,6 +609,13 @@ static int flush_all(sat_ldap_join *j, uint8_t conn_flags)
     return rc;
 }
 
+/* The depth a record's request is keyed by: 0 for a client's operation (a
+ * parser may leave internal_depth unset for those), the logged Y otherwise. */
+static uint8_t rec_depth(const sat_ldap_record *rec)
+{
+    return rec->internal ? rec->internal_depth : 0;
+}
+
 static int32_t pend_new(sat_ldap_join *j, const sat_ldap_record *rec, int32_t owner,
                         int *rc)
 {
@@ -638,6 +653,7 @@ static int32_t pend_new(sat_ldap_join *j, const sat_ldap_record *rec, int32_t ow
     p->op = rec->op;
     p->internal_op = rec->internal_op;
     p->internal = rec->internal != 0;
+    p->depth = rec_depth(rec);
     p->stacked = rec->internal && rec->internal_op == SAT_ABSENT;
     for (int k = 0; k < PS__COUNT; k++)
         p->s[k].set = 0;
@@ -658,7 +674,7 @@ static int32_t pend_new(sat_ldap_join *j, const sat_ldap_record *rec, int32_t ow
         j->stack[j->stack_len++] = pi;
         p->hnext = NIL;
     } else {
-        size_t b = pkey_hash(p->conn, p->op, p->internal_op, p->internal) & (j->pnb - 1);
+        size_t b = pkey_hash(p->conn, p->op, p->internal_op, p->internal, p->depth) & (j->pnb - 1);
         p->hnext = j->pbucket[b];
         j->pbucket[b] = pi;
     }
@@ -750,7 +766,8 @@ static int on_request(sat_ldap_join *j, const sat_ldap_record *rec)
     /* the same key again (op number reuse, repeated lines): the first one
      * never got its RESULT */
     if (!(rec->internal && rec->internal_op == SAT_ABSENT)) {
-        int32_t old = pend_find(j, rec->conn, rec->op, rec->internal_op, rec->internal);
+        int32_t old = pend_find(j, rec->conn, rec->op, rec->internal_op, rec->internal,
+                            rec_depth(rec));
         if (old != NIL)
             rc = pend_emit_unfinished(j, old, 0);
     }
@@ -771,7 +788,8 @@ static int32_t find_for(sat_ldap_join *j, const sat_ldap_record *rec)
 {
     if (rec->internal && rec->internal_op == SAT_ABSENT)
         return j->stack_len ? j->stack[j->stack_len - 1] : NIL;
-    return pend_find(j, rec->conn, rec->op, rec->internal_op, rec->internal);
+    return pend_find(j, rec->conn, rec->op, rec->internal_op, rec->internal,
+                            rec_depth(rec));
 }
 
 static void merge_numbers(sat_ldap_op *dst, const sat_ldap_op *f, int additive_nentries)

@@ -14,6 +14,7 @@
  */
 #include <math.h>
 
+#include "report_internal.h"
 #include "satscope/report.h"
 #include "text_table.h"
 
@@ -370,7 +371,7 @@ static int render_text(const sat_etime_view *v, FILE *out)
               "   etime / all's total etime)\n",
               out);
     }
-    if (v->by != SAT_ETIME_BY_NONE) {
+    if (v->by != SAT_ETIME_BY_NONE && v->by != SAT_ETIME_BY_INTERNAL) {
         size_t show = v->ngroups;
         if (v->by != SAT_ETIME_BY_MINUTE && show > v->top)
             show = v->top;
@@ -400,6 +401,8 @@ static int render_text(const sat_etime_view *v, FILE *out)
             fprintf(out, "  (about %llu keys past the key cap are folded into \"(other)\")\n",
                     (unsigned long long)v->groups_folded_keys);
     }
+
+    sat_report_internal_text(v, out);
 
     /* operations */
     fputs("\nOperations\n", out);
@@ -436,6 +439,8 @@ static int render_text(const sat_etime_view *v, FILE *out)
         const char *notes_col[sizeof rows / sizeof rows[0]] = {0};
         notes_col[1] = "(an ABANDON is never answered)";
         notes_col[8] = "(subtree, filter (objectclass=*) or (objectclass=top))";
+        if (v->internal_ops)
+            notes_col[5] = "(see Internal operations above)";
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             int fl = rows[i].field1 - 1;
             const char *usual = notes_col[i] ? notes_col[i] : "";
@@ -908,13 +913,15 @@ static int render_json(const sat_etime_view *v, FILE *out)
         for (size_t i = 0; i < v->nops_rows; i++)
             json_row(&j, NULL, "op", &v->ops_rows[i]);
         sat_json_end(&j);
-    } else {
+    } else if (v->by != SAT_ETIME_BY_INTERNAL) {
         sat_json_str(&j, "by", sat_etime_by_name(v->by));
         sat_json_array(&j, "groups");
         for (size_t i = 0; i < v->ngroups; i++)
             json_row(&j, NULL, "key", &v->groups[i]);
         sat_json_end(&j);
         sat_json_u64(&j, "groups_folded_keys", v->groups_folded_keys);
+    } else {
+        sat_json_str(&j, "by", sat_etime_by_name(v->by)); /* internal_operations below */
     }
     json_row(&j, "all", NULL, &v->all);
 
@@ -1145,6 +1152,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
         sat_json_end(&j);
     }
     sat_json_end(&j);
+    sat_report_internal_json(&j, v);
     sat_json_end(&j);
     return sat_json_finish(&j);
 }
@@ -1182,6 +1190,8 @@ static void csv_row(FILE *out, const sat_etime_row *r)
 
 static int render_csv(const sat_etime_view *v, FILE *out)
 {
+    if (v->by == SAT_ETIME_BY_INTERNAL)
+        return sat_report_internal_csv(v, out);
     fprintf(out, "%s,count,results,errors,rate,mean_s,p50_s,p90_s,p99_s,p999_s,max_s,"
                  "total_s,share,wtime_mean_s,optime_mean_s\n",
             v->by == SAT_ETIME_BY_NONE ? "op" : sat_etime_by_name(v->by));

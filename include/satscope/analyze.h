@@ -32,9 +32,11 @@ enum sat_etime_by {
     SAT_ETIME_BY_CLIENT,
     SAT_ETIME_BY_BINDDN, /* ASCII case folded; "(anonymous)" for "" */
     SAT_ETIME_BY_CONN,
-    SAT_ETIME_BY_MINUTE
+    SAT_ETIME_BY_MINUTE,
+    SAT_ETIME_BY_INTERNAL /* internal operations under the client operation
+                             that ran them (sat_etime_iparent) */
 };
-/* "op", "base", "filter", "client", "binddn", "conn", "minute" (also "none")
+/* "op", "base", "filter", "client", "binddn", "conn", "minute", "internal" (also "none")
  * -> enum; < 0 if unknown. */
 int sat_etime_by_parse(const char *s);
 const char *sat_etime_by_name(int by);
@@ -148,6 +150,39 @@ typedef struct sat_etime_counts {
     uint64_t cert_binds, cert_map_failed; /* connections: client certificate bound / not mapped */
 } sat_etime_counts;
 
+/* Internal operations (389's plugin and server operations: conn=N (Internal)
+ * op=M(X)(Y), conn=Internal(0)), attributed to the client operation that caused
+ * them (analyze/internal_ops.c says how). One parent group per client operation
+ * type and base; under it one row per kind of internal operation, nested ones
+ * under the row of the operation around them (tree order: depth first, the
+ * rows of one level by total etime). */
+typedef struct sat_etime_irow {
+    uint32_t depth;          /* 1 = run by the client operation itself */
+    const char *type;        /* "SRCH", "MOD", ... */
+    const char *base;        /* search base, or entry DN shape (first RDN's value *) */
+    const char *scope;       /* "base", "one", "sub", "-" */
+    const char *filter;      /* filter shape, "-" if none */
+    uint64_t count, timed, errors;
+    double per_parent;       /* count / the group's parents; NAN without parents */
+    double total_s, mean_s, max_s; /* their etimes; NAN if none logged */
+    double share;            /* total / the parents' etime; NAN if unknown */
+} sat_etime_irow;
+
+typedef struct sat_etime_iparent {
+    const char *type;        /* the client operation's type, "(server)" for the
+                                server's own, "(not in the input)" when the
+                                client operation was never seen */
+    const char *base;        /* its search base / entry DN shape, "-" if none */
+    uint64_t parents;        /* client operations of the group that ran some */
+    uint64_t internal;       /* internal operations, every depth */
+    double parents_etime_s;  /* the parents' summed etime; NAN if none logged */
+    double internal_s;       /* summed etime of their depth-1 internal
+                                operations (nested ones run inside those) */
+    double share;            /* internal_s / parents_etime_s; NAN if unknown */
+    const sat_etime_irow *rows;
+    size_t nrows;
+} sat_etime_iparent;
+
 typedef struct sat_etime_view {
     int by;
     size_t top;
@@ -222,6 +257,12 @@ typedef struct sat_etime_view {
     uint32_t minutes_width_min;
     const char *root_dn;
     uint64_t memory_bytes; /* approximate peak heap held by the analyzer */
+    /* internal operations attributed (internal_ops = of_clients + of_server +
+     * orphans + unattributed), groups by total internal time */
+    const sat_etime_iparent *iparents;
+    size_t niparents;
+    uint64_t internal_of_clients, internal_of_server, internal_orphans;
+    uint64_t internal_unattributed; /* past the pending or key cap */
 } sat_etime_view;
 
 /* The finished result; NULL before sat_etime_finish. */

@@ -189,6 +189,43 @@ static void test_events(void)
     cap_free(&c);
 }
 
+/* The JSON log's op_internal_id / op_internal_nested_count are 389's X and Y:
+ * a nested internal search (same id, count 2) must not close the one around
+ * it. */
+static void test_internal_nested(void)
+{
+    static const char *log =
+        "{\"local_time\":\"2025-02-10T13:49:32.000000001 -0500\",\"operation\":\"MODIFY\",\"key\":\"1-1\",\"conn_id\":3,\"op_id\":1,\"target_dn\":\"cn=g,dc=x\"}\n"
+        "{\"local_time\":\"2025-02-10T13:49:32.000000002 -0500\",\"operation\":\"SEARCH\",\"key\":\"1-1\",\"conn_id\":3,\"op_id\":1,\"internal_op\":true,\"op_internal_id\":3,\"op_internal_nested_count\":1,\"base_dn\":\"dc=x\",\"scope\":2,\"filter\":\"(member=uid=u,dc=x)\"}\n"
+        "{\"local_time\":\"2025-02-10T13:49:32.000000003 -0500\",\"operation\":\"SEARCH\",\"key\":\"1-1\",\"conn_id\":3,\"op_id\":1,\"internal_op\":true,\"op_internal_id\":3,\"op_internal_nested_count\":2,\"base_dn\":\"dc=x\",\"scope\":2,\"filter\":\"(member=cn=g,dc=x)\"}\n"
+        "{\"local_time\":\"2025-02-10T13:49:32.000000004 -0500\",\"operation\":\"RESULT\",\"key\":\"1-1\",\"conn_id\":3,\"op_id\":1,\"internal_op\":true,\"op_internal_id\":3,\"op_internal_nested_count\":2,\"tag\":48,\"err\":0,\"nentries\":0,\"etime\":\"0.000000001\"}\n"
+        "{\"local_time\":\"2025-02-10T13:49:32.000000005 -0500\",\"operation\":\"RESULT\",\"key\":\"1-1\",\"conn_id\":3,\"op_id\":1,\"internal_op\":true,\"op_internal_id\":3,\"op_internal_nested_count\":1,\"tag\":48,\"err\":0,\"nentries\":1,\"etime\":\"0.000000003\"}\n"
+        "{\"local_time\":\"2025-02-10T13:49:32.000000006 -0500\",\"operation\":\"RESULT\",\"key\":\"1-1\",\"conn_id\":3,\"op_id\":1,\"tag\":103,\"err\":0,\"nentries\":0,\"etime\":\"0.000000005\"}\n";
+    capture c;
+    sat_source src;
+    cap_init(&c);
+    CHECK_EQ_INT(cap_run_str(&c, FMT, log, &src), 0);
+    CHECK_EQ_INT(c.nrejects, 0);
+    CHECK_EQ_INT(c.nops, 3);
+    size_t bad = 0, seen = 0;
+    for (size_t i = 0; i < c.nops; i++) {
+        const cap_op *x = &c.ops[i];
+        bad += (x->row.flags & (SAT_OPF_UNFINISHED | SAT_OPF_NO_REQUEST)) != 0;
+        if (x->row.internal_depth == 1) {
+            seen++;
+            CHECK(x->row.nentries == 1 && x->row.etime == 3);
+            CHECK_EQ_STR(x->filter, "(member=uid=u,dc=x)");
+        } else if (x->row.internal_depth == 2) {
+            seen++;
+            CHECK(x->row.nentries == 0 && x->row.etime == 1);
+            CHECK_EQ_STR(x->filter, "(member=cn=g,dc=x)");
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(seen, 2);
+    cap_free(&c);
+}
+
 static void test_pretty_and_resync(void)
 {
     capture c;
@@ -300,6 +337,7 @@ int main(void)
 {
     test_json_lite();
     test_events();
+    test_internal_nested();
     test_pretty_and_resync();
     test_stateless_object();
     test_sniff();

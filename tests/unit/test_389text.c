@@ -358,6 +358,57 @@ static void test_internal(void)
     CHECK(conn_at(0) == NULL);
 }
 
+/* 389-ds-base 2.3 writes an operation nested in an internal one with the same
+ * internal id X and a deeper Y (op=M(X)(Y)), as memberOf does for a group's
+ * MOD and the server for its start-up searches: the nested one must not
+ * close the one around it (which would count it unfinished, then its RESULT
+ * again as one without a request). Lines as a real 2.3.1 log has them. */
+static void test_internal_nested(void)
+{
+    run(TS("01/Dec/2026:09:12:33.878880325 +0000") "conn=14 fd=66 slot=66 connection from 127.0.0.1 to 127.0.0.1\n"
+        TS("01/Dec/2026:09:12:33.942607478 +0000") "conn=14 op=1 MOD dn=\"cn=team2,ou=groups,dc=example,dc=com\"\n"
+        TS("01/Dec/2026:09:12:33.954760576 +0000") "conn=14 (Internal) op=1(3)(1) SRCH base=\"dc=example,dc=com\" scope=2 filter=\"(member=uid=c3u1,ou=people,dc=example,dc=com)\" attrs=ALL\n"
+        TS("01/Dec/2026:09:12:33.955143594 +0000") "conn=14 (Internal) op=1(3)(2) SRCH base=\"dc=example,dc=com\" scope=2 filter=\"(member=cn=team2,ou=groups,dc=example,dc=com)\" attrs=ALL\n"
+        TS("01/Dec/2026:09:12:33.955495203 +0000") "conn=14 (Internal) op=1(3)(2) RESULT err=0 tag=48 nentries=0 wtime=0.000011642 optime=0.000352511 etime=0.000362109\n"
+        TS("01/Dec/2026:09:12:33.955771842 +0000") "conn=14 (Internal) op=1(3)(1) RESULT err=0 tag=48 nentries=1 wtime=0.000013826 optime=0.001012168 etime=0.001024321\n"
+        TS("01/Dec/2026:09:12:33.971565419 +0000") "conn=14 op=1 RESULT err=0 tag=103 nentries=0 wtime=0.003961741 optime=0.028992686 etime=0.032950821\n"
+        TS("01/Dec/2026:09:12:26.573519343 +0000") "conn=Internal(0) op=0(188)(1) SRCH base=\"\" scope=0 filter=\"(objectclass=*)\" attrs=\"namingcontexts\"\n"
+        TS("01/Dec/2026:09:12:26.577580702 +0000") "conn=Internal(0) op=0(188)(2) SRCH base=\"cn=config,cn=userroot,cn=ldbm database,cn=plugins,cn=config\" scope=0 filter=\"objectclass=*\" attrs=ALL\n"
+        TS("01/Dec/2026:09:12:26.589800314 +0000") "conn=Internal(0) op=0(188)(2) RESULT err=32 tag=48 nentries=0 wtime=0.000021931 optime=0.012210125 etime=0.012225393\n"
+        TS("01/Dec/2026:09:12:26.590320980 +0000") "conn=Internal(0) op=0(188)(2) MOD dn=\"cn=config,cn=userroot,cn=ldbm database,cn=plugins,cn=config\"\n"
+        TS("01/Dec/2026:09:12:26.602518642 +0000") "conn=Internal(0) op=0(188)(2) RESULT err=32 tag=48 nentries=0 wtime=0.000022713 optime=0.012207699 etime=0.012223910\n"
+        TS("01/Dec/2026:09:12:26.616601719 +0000") "conn=Internal(0) op=0(188)(1) RESULT err=0 tag=48 nentries=1 wtime=0.000030237 optime=0.043090902 etime=0.043114587\n");
+    CHECK_EQ_INT(S.rejects, 0);
+    CHECK_EQ_INT(C.nops, 6);
+    size_t unfinished = 0, no_request = 0;
+    const sat_ldap_op *outer = NULL, *inner = NULL, *top = NULL, *mod = NULL;
+    for (size_t i = 0; i < C.nops; i++) {
+        const sat_ldap_op *o = &C.ops[i];
+        unfinished += (o->flags & SAT_OPF_UNFINISHED) != 0;
+        no_request += (o->flags & SAT_OPF_NO_REQUEST) != 0;
+        if (o->conn == 14 && o->internal_depth == 1)
+            outer = o;
+        if (o->conn == 14 && o->internal_depth == 2)
+            inner = o;
+        if (o->conn == 0 && o->internal_depth == 1)
+            top = o;
+        if (o->conn == 0 && o->internal_depth == 2 && o->type == SAT_OP_MOD)
+            mod = o;
+    }
+    CHECK_EQ_INT(unfinished, 0);
+    CHECK_EQ_INT(no_request, 0);
+    /* each RESULT met its own request: the outer search found the entry */
+    CHECK(outer && outer->type == SAT_OP_SRCH && outer->internal_op == 3 && outer->nentries == 1 &&
+          outer->etime == 1024321);
+    CHECK(inner && inner->type == SAT_OP_SRCH && inner->internal_op == 3 && inner->nentries == 0 &&
+          inner->etime == 362109);
+    if (inner)
+        CHECK_EQ_SSTR(inner->filter, "(member=cn=team2,ou=groups,dc=example,dc=com)");
+    CHECK(top && top->type == SAT_OP_SRCH && top->err == 0 && top->nentries == 1 &&
+          top->etime == 43114587);
+    CHECK(mod && mod->err == 32 && mod->etime == 12223910);
+}
+
 static void test_restart(void)
 {
     run(TS("01/Jan/2024:00:00:00 +0000") "conn=10 fd=64 slot=64 connection from 10.0.0.1 to 10.0.0.9\n"
@@ -490,6 +541,7 @@ int main(void)
     test_result_fields();
     test_interleaved_and_unfinished();
     test_internal();
+    test_internal_nested();
     test_restart();
     test_autobind_starttls_session();
     test_rejects();
