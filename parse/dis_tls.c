@@ -40,7 +40,13 @@
  *    server): version 0x0002, resumed by session id if SESSION-ID-HIT is set.
  *  - failed: an alert in the clear (fatal, or close_notify) before the
  *    handshake is done; an encrypted alert before then fails it too, with
- *    alert = SAT_ABSENT since its description cannot be read.
+ *    alert = SAT_ABSENT since its description cannot be read. In TLS 1.3
+ *    the client's alert after the ServerHello is protected like its Finished:
+ *    told apart by its length (an unpadded alert record is 19 bytes, 11 with
+ *    CCM_8; a Finished is at least 53). A padded alert, or the server's alert
+ *    after the client's Finished (a client certificate refused), is not seen:
+ *    such a handshake stays full. server_hello_ts says whether the server had
+ *    answered (and paid for a full handshake) before the alert.
  *  - incomplete: a ClientHello without a ServerHello when the connection ended.
  *  - A HelloRetryRequest (ServerHello with RFC 8446's special random, or the
  *    drafts' message type 6) sets SAT_TLSF_HRR; the client's second
@@ -567,8 +573,17 @@ static void on_record_start(tls_state *s, int d, uint8_t type, sat_ts_ns ts)
         }
         break;
     case CT_APPDATA:
-        if (s->is13 && s->sh_seen && d == SAT_DIR_C2S)
-            set_done(s, ts);
+        if (s->is13 && s->sh_seen && d == SAT_DIR_C2S) {
+            /* The client's first protected record after the ServerHello is
+             * its Finished (53 bytes and more), or an alert when it rejects
+             * the server's flight (an unknown CA): 2 bytes, the inner content
+             * type and the AEAD tag (16 bytes; 8 for TLS_AES_128_CCM_8_SHA256). */
+            uint32_t tag = s->cipher == 0x1305 ? 8u : 16u;
+            if (!s->done && D->rec_left == 2u + 1u + tag)
+                fail(s, SAT_ABSENT);
+            else
+                set_done(s, ts);
+        }
         break;
     case CT_ALERT:
         D->al_len = 0;

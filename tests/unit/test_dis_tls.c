@@ -592,6 +592,69 @@ static void test_alert(void)
     CHECK_EQ_INT(h.outcome, SAT_TLS_INCOMPLETE);
 }
 
+/* An alert after the ServerHello: failed, with the ServerHello's time kept
+ * (the server had answered: analyzers charge it as a full handshake). */
+static void test_alert_after_server_hello(void)
+{
+    /* TLS 1.2: the client rejects the certificate, its alert in the clear */
+    convo c = {0};
+    hello_opts ch = {.sni = "x.test"};
+    hello_opts sh = {.sid = SID_B, .sid_len = 32, .cipher = 0xc02b};
+    ch_record(step(&c, SAT_DIR_C2S), &ch);
+    server_full_flight(step(&c, SAT_DIR_S2C), &sh);
+    static const uint8_t unknown_ca[2] = {2, 48};
+    rec_raw(step(&c, SAT_DIR_C2S), 21, unknown_ca, 2);
+    capture w;
+    sat_tls_hs h = check_convo("alert_after_sh_12", &c, &w);
+    CHECK_EQ_INT(h.outcome, SAT_TLS_FAILED);
+    CHECK_EQ_INT(h.alert, 48);
+    CHECK_EQ_INT(h.server_hello_ts, T0 + STEP_NS);
+    CHECK_EQ_INT(h.version, 0x0303);
+
+    /* TLS 1.3: the client's alert is protected (19 bytes: 2 + content type +
+     * a 16-byte tag) where its Finished would be */
+    static const uint8_t alert13[19] = {0x42};
+    hello_opts ch13 = {.sid = SID_A, .sid_len = 32, .versions = V13, .nversions = 2};
+    hello_opts sh13 = {.sid = SID_A, .sid_len = 32, .cipher = 0x1301, .versions = V13,
+                       .nversions = 1};
+    convo d = {0};
+    ch_record(step(&d, SAT_DIR_C2S), &ch13);
+    bb m = {{0}, 0};
+    bb *s = step(&d, SAT_DIR_S2C);
+    server_hello(&m, &sh13);
+    rec(s, 22, &m);
+    rec_raw(s, 20, &ONE, 1);
+    rec_raw(s, 23, ENC, sizeof ENC);
+    bb *cl = step(&d, SAT_DIR_C2S);
+    rec_raw(cl, 20, &ONE, 1);
+    rec_raw(cl, 23, alert13, sizeof alert13);
+    h = check_convo("alert_after_sh_13", &d, &w);
+    CHECK_EQ_INT(h.outcome, SAT_TLS_FAILED);
+    CHECK_EQ_INT(h.alert, SAT_ABSENT);
+    CHECK_EQ_INT(h.server_hello_ts, T0 + STEP_NS);
+    CHECK_EQ_INT(h.done_ts, 0);
+    CHECK_EQ_INT(h.version, 0x0304);
+
+    /* with TLS_AES_128_CCM_8_SHA256 the tag is 8 bytes: an 11-byte alert,
+     * and a 19-byte record is not one */
+    convo e = {0};
+    sh13.cipher = 0x1305;
+    ch_record(step(&e, SAT_DIR_C2S), &ch13);
+    m.n = 0;
+    s = step(&e, SAT_DIR_S2C);
+    server_hello(&m, &sh13);
+    rec(s, 22, &m);
+    rec_raw(s, 23, ENC, sizeof ENC);
+    rec_raw(step(&e, SAT_DIR_C2S), 23, alert13, 11);
+    h = check_convo("alert_after_sh_13_ccm8", &e, &w);
+    CHECK_EQ_INT(h.outcome, SAT_TLS_FAILED);
+    e.data[2].n = 0;
+    rec_raw(&e.data[2], 23, alert13, sizeof alert13);
+    h = check_convo("finished_13_ccm8", &e, &w);
+    CHECK_EQ_INT(h.outcome, SAT_TLS_FULL);
+    CHECK_EQ_INT(h.done_ts, T0 + 2 * STEP_NS);
+}
+
 static void test_incomplete(void)
 {
     convo c = {0};
@@ -919,6 +982,7 @@ int main(void)
     test_tls13_hrr();
     test_tls13_experiment();
     test_alert();
+    test_alert_after_server_hello();
     test_incomplete();
     test_ssl2_hello();
     test_server_hello_first();
