@@ -43,10 +43,13 @@
  *    alert = SAT_ABSENT since its description cannot be read. In TLS 1.3
  *    the client's alert after the ServerHello is protected like its Finished:
  *    told apart by its length (an unpadded alert record is 19 bytes, 11 with
- *    CCM_8; a Finished is at least 53). A padded alert, or the server's alert
- *    after the client's Finished (a client certificate refused), is not seen:
- *    such a handshake stays full. server_hello_ts says whether the server had
- *    answered (and paid for a full handshake) before the alert.
+ *    CCM_8; a Finished is at least 53). The server's refusal after the
+ *    client's Finished (a client certificate required and not given) is the
+ *    same: an alert-sized record as the server's first after the client's
+ *    Finished, where its tickets or its answer would be (done_ts is then 0).
+ *    A padded alert is not seen: such a handshake stays full.
+ *    server_hello_ts says whether the server had answered (and paid for a
+ *    full handshake) before the alert.
  *  - incomplete: a ClientHello without a ServerHello when the connection ended.
  *  - A HelloRetryRequest (ServerHello with RFC 8446's special random, or the
  *    drafts' message type 6) sets SAT_TLSF_HRR; the client's second
@@ -134,6 +137,8 @@ typedef struct tls_state {
     uint8_t abbreviated;   /* <= 1.2 server CCS right after ServerHello */
     uint8_t v2_resumed;    /* SSLv2 SERVER-HELLO session-id-hit */
     uint8_t failed, done, finished, emitted, flags;
+    uint8_t watch_server;  /* 1.3: the server's first record after the client's
+                              Finished is still to come (a refusal?) */
     int32_t alert;
     uint64_t c2s_tail;     /* client bytes since the server's last, delivered after
                               the handshake was done (tls_awaiting) */
@@ -368,9 +373,10 @@ static void set_done(tls_state *s, sat_ts_ns ts)
     if (!s->done) {
         s->done = 1;
         s->done_ts = ts;
-        /* 1.3 has no visible renegotiation: nothing more to learn */
+        /* 1.3 has no visible renegotiation: nothing more to learn but the
+         * server's next record (on_record_start) */
         if (s->is13)
-            s->finished = 1;
+            s->watch_server = 1;
     }
 }
 
@@ -583,6 +589,18 @@ static void on_record_start(tls_state *s, int d, uint8_t type, sat_ts_ns ts)
                 fail(s, SAT_ABSENT);
             else
                 set_done(s, ts);
+        } else if (s->watch_server && d == SAT_DIR_S2C) {
+            /* After the client's Finished a server sends its tickets or its
+             * answer; an alert-sized record instead is its refusal (a client
+             * certificate required and not given, or not accepted). */
+            uint32_t tag = s->cipher == 0x1305 ? 8u : 16u;
+            s->watch_server = 0;
+            s->finished = 1;
+            if (D->rec_left == 2u + 1u + tag) {
+                s->done = 0;
+                s->failed = 1;
+                s->alert = SAT_ABSENT;
+            }
         }
         break;
     case CT_ALERT:

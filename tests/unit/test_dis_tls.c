@@ -653,6 +653,34 @@ static void test_alert_after_server_hello(void)
     h = check_convo("finished_13_ccm8", &e, &w);
     CHECK_EQ_INT(h.outcome, SAT_TLS_FULL);
     CHECK_EQ_INT(h.done_ts, T0 + 2 * STEP_NS);
+
+    /* TLS 1.3, a client certificate required and not given: the client's
+     * (empty) Certificate and Finished, then the server's protected alert
+     * where its tickets would be */
+    convo r = {0};
+    sh13.cipher = 0x1302;
+    ch_record(step(&r, SAT_DIR_C2S), &ch13);
+    m.n = 0;
+    s = step(&r, SAT_DIR_S2C);
+    server_hello(&m, &sh13);
+    rec(s, 22, &m);
+    rec_raw(s, 23, ENC, sizeof ENC);
+    cl = step(&r, SAT_DIR_C2S);
+    rec_raw(cl, 23, ENC, 25);
+    rec_raw(cl, 23, ENC, sizeof ENC);
+    rec_raw(step(&r, SAT_DIR_S2C), 23, alert13, sizeof alert13);
+    h = check_convo("refused_after_finished_13", &r, &w);
+    CHECK_EQ_INT(h.outcome, SAT_TLS_FAILED);
+    CHECK_EQ_INT(h.server_hello_ts, T0 + STEP_NS);
+    CHECK_EQ_INT(h.done_ts, 0);
+    CHECK_EQ_INT(h.duration, SAT_ABSENT);
+    /* the same with a ticket (a bigger record) first: full */
+    r.data[3].n = 0;
+    rec_raw(&r.data[3], 23, ENC, sizeof ENC);
+    rec_raw(&r.data[3], 23, alert13, sizeof alert13); /* a later close_notify */
+    h = check_convo("ticket_after_finished_13", &r, &w);
+    CHECK_EQ_INT(h.outcome, SAT_TLS_FULL);
+    CHECK_EQ_INT(h.done_ts, T0 + 2 * STEP_NS);
 }
 
 static void test_incomplete(void)
