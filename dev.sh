@@ -22,6 +22,7 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   gdb libc6-dbg util-linux  (fixtures/cores/make-cores.sh; libc6-dbg also gives glibc's
 #                     internal frames the names that fixtures/cores/*/*.expected list)
 #   gdb               (fixtures/crashtext/make-fixture.sh)
+#   python3           (fixtures/tls/make-fixtures.sh: split-relay.py for tls-split)
 
 install_missing() {
     local missing=()
