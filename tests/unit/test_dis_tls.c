@@ -958,6 +958,25 @@ static void test_split_client_hello(void)
             CHECK(same_row(h, &direct.rows[0].h));
     }
 
+    /* the ClientHello message cut into records of one byte each, every record
+     * cut into one-byte segments (handshake reassembly over records and TCP) */
+    {
+        convo r = c;
+        bb m = {{0}, 0};
+        client_hello(&m, &ch);
+        r.data[0].n = 0;
+        for (size_t i = 0; i < m.n; i++)
+            rec_raw(&r.data[0], 22, m.b + i, 1);
+        flow_capture fr;
+        run_flow(&r, 1, 0, 4433, &fr);
+        CHECK_EQ_INT(fr.tls.n, 1);
+        if (fr.tls.n == 1) {
+            CHECK_EQ_INT(fr.tls.rows[0].h.outcome, SAT_TLS_FULL);
+            CHECK_EQ_STR(fr.tls.rows[0].sni, "split.example");
+            CHECK_EQ_INT(fr.tls.rows[0].h.offered, SAT_TLS_RESUME_SESSION_ID);
+        }
+    }
+
     /* a lone 0x16 and then the client leaves: decided at the end, nothing claimed */
     convo e = {0};
     put8(step(&e, SAT_DIR_C2S), 0x16);
