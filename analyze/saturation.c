@@ -332,6 +332,14 @@ static void note_ts(sat_saturation *s, sat_ts_ns ts)
 }
 
 /* ---- rows ------------------------------------------------------------------------------ */
+/* A handshake that failed after the ServerHello: the server had done the
+ * expensive part before the alert (the what-if charges it as full). */
+static void note_failed_after_sh(sat_saturation *s, const sat_tls_hs *h)
+{
+    if (h->ts > 0 && h->outcome == SAT_TLS_FAILED && h->server_hello_ts)
+        s->hs_failed_sh++;
+}
+
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_saturation *s = (sat_saturation *)ctx;
@@ -382,12 +390,8 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 
 static int on_tls(void *ctx, const sat_tls_hs *h)
 {
+    note_failed_after_sh((sat_saturation *)ctx, h);
     sat_saturation *s = (sat_saturation *)ctx;
-    if (h->ts > 0 && h->outcome == SAT_TLS_FAILED && h->server_hello_ts) {
-        /* the server had done the expensive part before the alert */
-        s->hs_failed_sh++;
-        return SAT_OK;
-    }
     if (h->ts <= 0 || (h->outcome != SAT_TLS_FULL && h->outcome != SAT_TLS_RESUMED))
         return SAT_OK;
     sat_win *w = win_at(s, h->ts);
@@ -474,9 +478,9 @@ int sat_saturation_merge(sat_saturation *into, const sat_saturation *from)
     into->ot_n += from->ot_n;
     into->wtime_s += from->wtime_s;
     into->optime_s += from->optime_s;
+    into->hs_failed_sh += from->hs_failed_sh;
     into->hs_full += from->hs_full;
     into->hs_resumed += from->hs_resumed;
-    into->hs_failed_sh += from->hs_failed_sh;
     for (size_t i = 0; i < from->nadded; i++)
         if (sat_saturation_add_point(into, from->added[2 * i], from->added[2 * i + 1]) ==
             SAT_E_NOMEM)

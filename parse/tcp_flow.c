@@ -36,18 +36,7 @@
  *  - a RST of an unknown connection starts no flow (no row: nothing else is
  *    known of it);
  *  - on SAT_STREAM_UPGRADE_TLS the bytes after the upgrade point in the same
- *    delivery stay with the old dissector (StartTLS answers end a segment);
- *  - content detection waits for enough bytes (wire.h's sniff contract):
- *    while the best score is a "maybe" (1..29: a prefix of some protocol,
- *    too short to tell, such as a lone 0x16 of a ClientHello split over many
- *    segments), a direction's first bytes are kept (SAT_SNIFF_WAIT_BYTES at
- *    most) and sniffed again with the next delivery appended; the decision
- *    is taken at a claim (30 or more), at a "no" from every dissector, at
- *    the bound, or at the connection's end (a gap drops what was kept: the
- *    next bytes do not follow it). The kept bytes go to the chosen
- *    dissector first, with the time of their first segment, in arrival
- *    order across the two directions. A wait ending in no claim counts as
- *    one delivery of the SNIFF_DELIVERIES offered.
+ *    delivery stay with the old dissector (StartTLS answers end a segment).
  */
 #include "satscope/wire.h"
 
@@ -248,7 +237,18 @@ static void stop_dissector(flow *f)
     f->dst = NULL;
 }
 
-/* The first payload bytes of a direction: which dissector, if any. */
+/* The first payload bytes of a direction: which dissector, if any.
+ * Content detection waits for enough bytes (wire.h's sniff contract): while
+ * the best score is a "maybe" (1..29: a prefix of some protocol, too short to
+ * tell, such as the lone 0x16 of a ClientHello cut into many segments), a
+ * direction's first bytes are kept (SAT_SNIFF_WAIT_BYTES at most) and sniffed
+ * again with the next delivery appended. The decision is taken at a claim
+ * (30 or more), at a "no" from every dissector, at the bound, or at the
+ * connection's end (nothing claimed then); a gap drops what was kept (the
+ * next bytes do not follow it). The kept bytes go to the chosen dissector
+ * first, with the time of their first segment, in arrival order across the
+ * two directions. A wait that ends unclaimed counts as one delivery of the
+ * SNIFF_DELIVERIES offered. */
 #define SNIFF_DELIVERIES 8
 
 /* The best claim (score 30 or more) on p, else NULL; *maybe: some

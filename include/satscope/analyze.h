@@ -379,9 +379,9 @@ typedef struct sat_saturation_view {
     /* what-if (NAN when not asked or not computable) */
     double cpus, cpus_x_max, cpus_lambda;
     uint64_t hs_full, hs_resumed;
-    uint64_t hs_failed_after_server_hello; /* costed as full, outside the share */
-    double hs_per_op;        /* handshakes per answered operation (those failed
-                                after the ServerHello included) */
+    uint64_t hs_failed_after_server_hello; /* costed as full, outside the share;
+                                              among hs_per_op */
+    double hs_per_op;        /* handshakes per answered operation */
     double resumed_share, whatif_share, whatif_lambda, whatif_x_max;
     double full_cost_us, resumed_cost_us;
 } sat_saturation_view;
