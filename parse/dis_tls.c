@@ -47,7 +47,9 @@
  *    client's Finished (a client certificate required and not given) is the
  *    same: an alert-sized record as the server's first after the client's
  *    Finished, where its tickets or its answer would be (done_ts is then 0).
- *    A padded alert is not seen: such a handshake stays full.
+ *    A padded alert is not seen: such a handshake stays full; 2 bytes of
+ *    application data (0-RTT from the client, an answer from the server) in
+ *    that place would be taken for an alert (no protocol here answers so).
  *    server_hello_ts says whether the server had answered (and paid for a
  *    full handshake) before the alert.
  *  - incomplete: a ClientHello without a ServerHello when the connection ended.
