@@ -134,14 +134,12 @@ static int render_text(const void *vp, FILE *out)
         fmt_u(b[o], sizeof b[o], a->n[o]);
         rows[o - 1][1] = b[o];
         sat_tbl_row(&t, rows[o - 1]);
-        if (o == SAT_TLS_FAILED) {
-            /* the server's expensive part was done: capacity counts these */
-            fmt_u(b[0], sizeof b[0], a->failed_after_server_hello);
-            const char *fa[3] = {"  after SH", b[0],
-                                 "of the failed, after the ServerHello: costed as full"};
-            sat_tbl_row(&t, fa);
-        }
     }
+    /* the server's expensive part was done: capacity counts these */
+    fmt_u(b[0], sizeof b[0], a->failed_after_server_hello);
+    const char *fa[3] = {"failed after SH", b[0],
+                         "of the failed: the server had answered (costed as full)"};
+    sat_tbl_row(&t, fa);
     const char *rr[3] = {"resumed ratio", r, "resumed / (full + resumed)"};
     sat_tbl_row(&t, rr);
     char rate[32], peak[32], peakts[64] = "";
