@@ -17,6 +17,7 @@ PACKAGES=(build-essential clang cmake pkg-config
           libdw-dev libelf-dev
           zstd gzip bzip2 xz-utils time tcpdump elfutils)
 # Only to remake fixtures (not needed by the build or the tests):
+#   python3           (fixtures/tls/make-fixtures.sh: split-relay.py for tls-split)
 #   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh,
 #                      fixtures/storm/make-captures.sh)
 #   gdb libc6-dbg util-linux  (fixtures/cores/make-cores.sh; libc6-dbg also gives glibc's

@@ -73,6 +73,13 @@ int sat_hs_by_parse(const char *s)
 }
 
 /* ---- costs ------------------------------------------------------------------------ */
+/* An alert ended a handshake the server had answered: capacity planning counts
+ * it with the full ones (it cost as much), reports keep it among the failed. */
+static int failed_after_server_hello(const sat_tls_hs *r)
+{
+    return r->outcome == SAT_TLS_FAILED && r->server_hello_ts != 0;
+}
+
 static double cost_us(const sat_hs *h, const sat_tls_hs *r)
 {
     switch (r->outcome) {
@@ -82,19 +89,21 @@ static double cost_us(const sat_hs *h, const sat_tls_hs *r)
         return r->resumed_by == SAT_TLS_RESUME_PSK || r->version >= 0x0304
                    ? h->opts.psk_cost_us : h->opts.resumed_cost_us;
     case SAT_TLS_FAILED:
-        /* An alert after the ServerHello: the server had started a full
-         * handshake (its expensive half is the signature it sends next). */
-        return r->server_hello_ts ? h->opts.full_cost_us : 0.0;
+        /* An alert after the ServerHello: the server had done a full
+         * handshake's expensive part (its certificate, the signature over its
+         * key exchange, its key share), whatever the client made of it. */
+        return failed_after_server_hello(r) ? h->opts.full_cost_us : 0.0;
     default:
         return 0.0; /* incomplete: never answered */
     }
 }
 
-static void count(sat_hs_counts *c, int outcome, double cpu_s)
+static void count(sat_hs_counts *c, const sat_tls_hs *r, double cpu_s)
 {
     c->connections++;
-    if (outcome > 0 && outcome < SAT_HS_NOUT)
-        c->n[outcome]++;
+    if (r->outcome > 0 && r->outcome < SAT_HS_NOUT)
+        c->n[r->outcome]++;
+    c->failed_after_server_hello += failed_after_server_hello(r);
     c->cpu_s += cpu_s;
 }
 
@@ -104,6 +113,7 @@ static void add_counts(sat_hs_counts *into, const sat_hs_counts *from)
         into->n[i] += from->n[i];
     into->connections += from->connections;
     into->cpu_s += from->cpu_s;
+    into->failed_after_server_hello += from->failed_after_server_hello;
 }
 
 /* ---- windows ------------------------------------------------------------------------ */
@@ -190,7 +200,7 @@ static int on_tls(void *ctx, const sat_tls_hs *r)
 {
     sat_hs *h = (sat_hs *)ctx;
     double cpu_s = cost_us(h, r) / 1e6;
-    count(&h->all, r->outcome, cpu_s);
+    count(&h->all, r, cpu_s);
     if (r->ts > 0) {
         if (!h->first_ts || r->ts < h->first_ts)
             h->first_ts = r->ts;
@@ -198,7 +208,7 @@ static int on_tls(void *ctx, const sat_tls_hs *r)
             h->last_ts = r->ts;
         sat_hs_counts *w = window_counts(h, r->ts);
         if (w)
-            count(w, r->outcome, cpu_s);
+            count(w, r, cpu_s);
     }
     count_version(h, r->version);
     if (r->outcome == SAT_TLS_RESUMED) {
@@ -229,7 +239,7 @@ static int on_tls(void *ctx, const sat_tls_hs *r)
                                                               &capped);
         if (!g && !capped)
             h->nomem = 1;
-        count(g ? g : &h->group_other, r->outcome, cpu_s);
+        count(g ? g : &h->group_other, r, cpu_s);
     }
     if (r->ts > 0)
         note_retry(h, r);

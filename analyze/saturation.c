@@ -51,6 +51,7 @@ struct sat_saturation {
     sat_strtab windows; /* int64 window index -> sat_win */
     sat_ts_ns first_ts, last_ts;
     uint64_t ops, timed, skipped, wt_n, ot_n, hs_full, hs_resumed;
+    uint64_t hs_failed_sh; /* failed after the ServerHello: full cost, no share */
     double wtime_s, optime_s;
     double *added;      /* n, x pairs */
     size_t nadded, cap_added;
@@ -331,6 +332,14 @@ static void note_ts(sat_saturation *s, sat_ts_ns ts)
 }
 
 /* ---- rows ------------------------------------------------------------------------------ */
+/* A handshake that failed after the ServerHello: the server had done the
+ * expensive part before the alert (the what-if charges it as full). */
+static void note_failed_after_sh(sat_saturation *s, const sat_tls_hs *h)
+{
+    if (h->ts > 0 && h->outcome == SAT_TLS_FAILED && h->server_hello_ts)
+        s->hs_failed_sh++;
+}
+
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_saturation *s = (sat_saturation *)ctx;
@@ -381,6 +390,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 
 static int on_tls(void *ctx, const sat_tls_hs *h)
 {
+    note_failed_after_sh((sat_saturation *)ctx, h);
     sat_saturation *s = (sat_saturation *)ctx;
     if (h->ts <= 0 || (h->outcome != SAT_TLS_FULL && h->outcome != SAT_TLS_RESUMED))
         return SAT_OK;
@@ -468,6 +478,7 @@ int sat_saturation_merge(sat_saturation *into, const sat_saturation *from)
     into->ot_n += from->ot_n;
     into->wtime_s += from->wtime_s;
     into->optime_s += from->optime_s;
+    into->hs_failed_sh += from->hs_failed_sh;
     into->hs_full += from->hs_full;
     into->hs_resumed += from->hs_resumed;
     for (size_t i = 0; i < from->nadded; i++)
@@ -608,9 +619,13 @@ int sat_saturation_finish(sat_saturation *s)
      * hs_per_op handshakes costing full/resumed CPU; changing the resumed
      * share changes the service time of one operation, 1/lambda, by the
      * difference (first order: handshake CPU serialised with the operation's
-     * own work), and X_max by the same ratio as lambda. */
+     * own work), and X_max by the same ratio as lambda. A handshake that
+     * failed after the ServerHello costs a full one and is among hs_per_op,
+     * but not in the share: whatever the share, it stays a full one (a
+     * client that rejects the certificate does not come back resumed). */
     v->hs_full = s->hs_full;
     v->hs_resumed = s->hs_resumed;
+    v->hs_failed_after_server_hello = s->hs_failed_sh;
     v->full_cost_us = s->opts.full_cost_us;
     v->resumed_cost_us = s->opts.resumed_cost_us;
     v->hs_per_op = v->resumed_share = v->whatif_share = v->whatif_lambda = v->whatif_x_max =
@@ -621,10 +636,14 @@ int sat_saturation_finish(sat_saturation *s)
         v->whatif_share = s->opts.resumed_share;
     }
     if (hs && s->ops && u->ok) {
-        v->hs_per_op = (double)hs / (double)s->ops;
+        v->hs_per_op = (double)(hs + s->hs_failed_sh) / (double)s->ops;
+        double done_per_op = (double)hs / (double)s->ops;
+        double failed_per_op = (double)s->hs_failed_sh / (double)s->ops;
         double cf = s->opts.full_cost_us / 1e6, cr = s->opts.resumed_cost_us / 1e6;
-        double now = v->hs_per_op * ((1 - v->resumed_share) * cf + v->resumed_share * cr);
-        double then = v->hs_per_op * ((1 - v->whatif_share) * cf + v->whatif_share * cr);
+        double now = done_per_op * ((1 - v->resumed_share) * cf + v->resumed_share * cr) +
+                     failed_per_op * cf;
+        double then = done_per_op * ((1 - v->whatif_share) * cf + v->whatif_share * cr) +
+                      failed_per_op * cf;
         double service = 1.0 / u->lambda + then - now;
         if (service > 0) {
             v->whatif_lambda = 1.0 / service;

@@ -1008,8 +1008,10 @@ static void ldap_destroy(void *st)
  * start 50); LDAP's ports only break ties. */
 static int ldap_sniff(const uint8_t *buf, size_t len, int dir, uint16_t server_port)
 {
-    if (!buf || len < 2 || (dir != SAT_DIR_C2S && dir != SAT_DIR_S2C))
+    if (!buf || len == 0 || (dir != SAT_DIR_C2S && dir != SAT_DIR_S2C))
         return 0;
+    if (len == 1)
+        return buf[0] == 0x30 ? 10 : 0; /* a SEQUENCE may start here: ask for more */
     int v = plausible(buf, len, dir, NULL, NULL);
     if (v == 0)
         return 0;

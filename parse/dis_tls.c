@@ -40,7 +40,18 @@
  *    server): version 0x0002, resumed by session id if SESSION-ID-HIT is set.
  *  - failed: an alert in the clear (fatal, or close_notify) before the
  *    handshake is done; an encrypted alert before then fails it too, with
- *    alert = SAT_ABSENT since its description cannot be read.
+ *    alert = SAT_ABSENT since its description cannot be read. In TLS 1.3
+ *    the client's alert after the ServerHello is protected like its Finished:
+ *    told apart by its length (an unpadded alert record is 19 bytes, 11 with
+ *    CCM_8; a Finished is at least 53). The server's refusal after the
+ *    client's Finished (a client certificate required and not given) is the
+ *    same: an alert-sized record as the server's first after the client's
+ *    Finished, where its tickets or its answer would be (done_ts is then 0).
+ *    A padded alert is not seen: such a handshake stays full; 2 bytes of
+ *    application data (0-RTT from the client, an answer from the server) in
+ *    that place would be taken for an alert (no protocol here answers so).
+ *    server_hello_ts says whether the server had answered (and paid for a
+ *    full handshake) before the alert.
  *  - incomplete: a ClientHello without a ServerHello when the connection ended.
  *  - A HelloRetryRequest (ServerHello with RFC 8446's special random, or the
  *    drafts' message type 6) sets SAT_TLSF_HRR; the client's second
@@ -128,6 +139,8 @@ typedef struct tls_state {
     uint8_t abbreviated;   /* <= 1.2 server CCS right after ServerHello */
     uint8_t v2_resumed;    /* SSLv2 SERVER-HELLO session-id-hit */
     uint8_t failed, done, finished, emitted, flags;
+    uint8_t watch_server;  /* 1.3: the server's first record after the client's
+                              Finished is still to come (a refusal?) */
     int32_t alert;
     uint64_t c2s_tail;     /* client bytes since the server's last, delivered after
                               the handshake was done (tls_awaiting) */
@@ -362,9 +375,10 @@ static void set_done(tls_state *s, sat_ts_ns ts)
     if (!s->done) {
         s->done = 1;
         s->done_ts = ts;
-        /* 1.3 has no visible renegotiation: nothing more to learn */
+        /* 1.3 has no visible renegotiation: nothing more to learn but the
+         * server's next record (on_record_start) */
         if (s->is13)
-            s->finished = 1;
+            s->watch_server = 1;
     }
 }
 
@@ -567,8 +581,29 @@ static void on_record_start(tls_state *s, int d, uint8_t type, sat_ts_ns ts)
         }
         break;
     case CT_APPDATA:
-        if (s->is13 && s->sh_seen && d == SAT_DIR_C2S)
-            set_done(s, ts);
+        if (s->is13 && s->sh_seen && d == SAT_DIR_C2S) {
+            /* The client's first protected record after the ServerHello is
+             * its Finished (53 bytes and more), or an alert when it rejects
+             * the server's flight (an unknown CA): 2 bytes, the inner content
+             * type and the AEAD tag (16 bytes; 8 for TLS_AES_128_CCM_8_SHA256). */
+            uint32_t tag = s->cipher == 0x1305 ? 8u : 16u;
+            if (!s->done && D->rec_left == 2u + 1u + tag)
+                fail(s, SAT_ABSENT);
+            else
+                set_done(s, ts);
+        } else if (s->watch_server && d == SAT_DIR_S2C) {
+            /* After the client's Finished a server sends its tickets or its
+             * answer; an alert-sized record instead is its refusal (a client
+             * certificate required and not given, or not accepted). */
+            uint32_t tag = s->cipher == 0x1305 ? 8u : 16u;
+            s->watch_server = 0;
+            s->finished = 1;
+            if (D->rec_left == 2u + 1u + tag) {
+                s->done = 0;
+                s->failed = 1;
+                s->alert = SAT_ABSENT;
+            }
+        }
         break;
     case CT_ALERT:
         D->al_len = 0;

@@ -46,6 +46,10 @@
 #define SAT_OOO_SEGS 16
 #define SAT_OOO_BYTES (256u * 1024u)
 #define SAT_CLOSED_LINGER_NS (30LL * 1000000000LL)
+/* Longest prefix a "maybe" may wait for: the dissectors here decide within
+ * 6 bytes (a TLS record header and handshake type; an LDAP message's tag,
+ * length and messageID), so 16 is a safe margin that costs 32 bytes a flow. */
+#define SAT_SNIFF_WAIT_BYTES 16
 
 typedef struct ooo_seg {
     uint32_t seq;      /* first sequence number */
@@ -63,6 +67,9 @@ typedef struct dir_state {
     ooo_seg *ooo;      /* SAT_OOO_SEGS slots, allocated on first need */
     uint32_t nooo;
     size_t ooo_bytes;
+    uint8_t sniff_len;  /* first bytes kept while the sniff says "maybe" */
+    uint8_t sniff[SAT_SNIFF_WAIT_BYTES];
+    sat_ts_ns sniff_ts; /* the first kept byte's segment */
 } dir_state;
 
 typedef struct flow {
@@ -230,40 +237,102 @@ static void stop_dissector(flow *f)
     f->dst = NULL;
 }
 
-/* The first payload bytes of a direction: which dissector, if any. */
+/* The first payload bytes of a direction: which dissector, if any.
+ * Content detection waits for enough bytes (wire.h's sniff contract): while
+ * the best score is a "maybe" (1..29: a prefix of some protocol, too short to
+ * tell, such as the lone 0x16 of a ClientHello cut into many segments), a
+ * direction's first bytes are kept (SAT_SNIFF_WAIT_BYTES at most) and sniffed
+ * again with the next delivery appended. The decision is taken at a claim
+ * (30 or more), at a "no" from every dissector, at the bound, or at the
+ * connection's end (nothing claimed then); a gap drops what was kept (the
+ * next bytes do not follow it). The kept bytes go to the chosen dissector
+ * first, with the time of their first segment, in arrival order across the
+ * two directions. A wait that ends unclaimed counts as one delivery of the
+ * SNIFF_DELIVERIES offered. */
 #define SNIFF_DELIVERIES 8
 
-static int choose(sat_flow_table *t, flow *f, int dir, const uint8_t *p, size_t n)
+/* The best claim (score 30 or more) on p, else NULL; *maybe: some
+ * dissector answered 1..29 (wants more bytes before it can tell). */
+static const sat_stream_dissector *sniff_best(const sat_flow_table *t, const flow *f, int dir,
+                                              const uint8_t *p, size_t n, int *maybe)
+{
+    const sat_stream_dissector *best = NULL;
+    int score = 29; /* below 30 nothing is claimed, as for log formats */
+    *maybe = 0;
+    for (const sat_stream_dissector *const *d = t->dis; *d; d++) {
+        int s = (*d)->sniff(p, n, dir, f->row.server_port);
+        if (s > score) {
+            score = s;
+            best = *d;
+        } else if (s > 0 && s < 30) {
+            *maybe = 1;
+        }
+    }
+    return best;
+}
+
+static void keep_sniffed(dir_state *d, sat_ts_ns ts, const uint8_t *p, size_t n)
+{
+    if (!d->sniff_len)
+        d->sniff_ts = ts;
+    memcpy(d->sniff + d->sniff_len, p, n);
+    d->sniff_len = (uint8_t)(d->sniff_len + n);
+}
+
+/* Returns 1 while the bytes are kept to be sniffed again (no dissector yet). */
+static int choose(sat_flow_table *t, flow *f, int dir, sat_ts_ns ts, const uint8_t *p,
+                  size_t n, int *rc)
 {
     /* Not only the first delivery: a protocol that upgrades in place after a
      * cleartext dialogue (SMTP/IMAP/XMPP STARTTLS) starts its TLS records
      * some segments in. Bounded, so that a long unknown stream is not sniffed
      * for ever (and a binary one not misread late). */
-    if (f->dis || f->tried[dir] >= SNIFF_DELIVERIES)
-        return SAT_OK;
-    f->tried[dir]++;
+    *rc = SAT_OK;
+    dir_state *d = &f->d[dir];
+    if (f->dis)
+        return 0;
     const sat_stream_dissector *best = NULL;
-    if (t->opts.ldap_port && f->row.server_port == t->opts.ldap_port)
-        best = find_dis(t, "ldap");
-    if (!best) {
-        int score = 29; /* below 30 nothing is claimed, as for log formats */
-        for (const sat_stream_dissector *const *d = t->dis; *d; d++) {
-            int s = (*d)->sniff(p, n, dir, f->row.server_port);
-            if (s > score) {
-                score = s;
-                best = *d;
-            }
+    int maybe = 0;
+    if (d->sniff_len) {
+        /* a wait in progress: the kept prefix with this delivery after it */
+        uint8_t buf[SAT_SNIFF_WAIT_BYTES];
+        size_t k = n < sizeof buf - d->sniff_len ? n : sizeof buf - d->sniff_len;
+        memcpy(buf, d->sniff, d->sniff_len);
+        memcpy(buf + d->sniff_len, p, k);
+        best = sniff_best(t, f, dir, buf, d->sniff_len + k, &maybe);
+        if (!best && maybe && d->sniff_len + n < sizeof buf) {
+            keep_sniffed(d, ts, p, n);
+            return 1;
+        }
+        if (!best) {
+            d->sniff_len = 0; /* not a protocol known here: the bytes are dropped */
+            f->tried[dir]++;
         }
     }
-    return best ? start_dissector(t, f, best) : SAT_OK;
+    if (!best) {
+        if (f->tried[dir] >= SNIFF_DELIVERIES)
+            return 0;
+        if (t->opts.ldap_port && f->row.server_port == t->opts.ldap_port)
+            best = find_dis(t, "ldap");
+        if (!best)
+            best = sniff_best(t, f, dir, p, n, &maybe);
+        if (!best && maybe && n < SAT_SNIFF_WAIT_BYTES) {
+            keep_sniffed(d, ts, p, n);
+            return 1;
+        }
+        f->tried[dir]++;
+    }
+    if (best)
+        *rc = start_dissector(t, f, best);
+    return 0;
 }
 
-static int feed(sat_flow_table *t, flow *f, int dir, sat_ts_ns ts, const uint8_t *p, size_t n)
+/* Bytes to the flow's dissector; the StartTLS switch. */
+static int give(sat_flow_table *t, flow *f, int dir, sat_ts_ns ts, const uint8_t *p, size_t n)
 {
-    int rc = choose(t, f, dir, p, n);
-    if (rc < 0 || !f->dis)
-        return rc;
-    rc = f->dis->data(f->dst, dir, ts, p, n);
+    if (!f->dis)
+        return SAT_OK; /* an upgrade found no "tls" dissector */
+    int rc = f->dis->data(f->dst, dir, ts, p, n);
     if (rc == SAT_STREAM_UPGRADE_TLS) {
         /* StartTLS: the old dissector is done, TLS reads from the next byte. */
         rc = f->dis->end ? f->dis->end(f->dst, SAT_TCP_END_NONE, ts) : SAT_OK;
@@ -276,10 +345,44 @@ static int feed(sat_flow_table *t, flow *f, int dir, sat_ts_ns ts, const uint8_t
     return rc < 0 ? rc : SAT_OK;
 }
 
+/* A dissector was just chosen: the bytes kept while sniffing come first,
+ * the earlier direction's first. */
+static int give_kept(sat_flow_table *t, flow *f)
+{
+    int rc = SAT_OK;
+    dir_state *a = &f->d[SAT_DIR_C2S], *b = &f->d[SAT_DIR_S2C];
+    int first = (a->sniff_len && (!b->sniff_len || a->sniff_ts <= b->sniff_ts)) ? SAT_DIR_C2S
+                                                                                 : SAT_DIR_S2C;
+    for (int i = 0; i < 2 && rc >= 0; i++) {
+        int k = i ? !first : first;
+        dir_state *d = &f->d[k];
+        if (!d->sniff_len)
+            continue;
+        uint8_t kept[SAT_SNIFF_WAIT_BYTES];
+        size_t n = d->sniff_len;
+        memcpy(kept, d->sniff, n);
+        d->sniff_len = 0;
+        rc = give(t, f, k, d->sniff_ts, kept, n);
+    }
+    return rc;
+}
+
+static int feed(sat_flow_table *t, flow *f, int dir, sat_ts_ns ts, const uint8_t *p, size_t n)
+{
+    int rc;
+    int had = f->dis != NULL;
+    if (choose(t, f, dir, ts, p, n, &rc) || rc < 0 || !f->dis)
+        return rc;
+    if (!had && (f->d[0].sniff_len || f->d[1].sniff_len))
+        rc = give_kept(t, f);
+    return rc < 0 ? rc : give(t, f, dir, ts, p, n);
+}
+
 static int gap(sat_flow_table *t, flow *f, int dir, sat_ts_ns ts, size_t n)
 {
     t->stats.gaps_bytes += n;
     f->row.flags |= SAT_TCPF_TRUNCATED;
+    f->d[dir].sniff_len = 0; /* what follows a hole does not continue the kept bytes */
     if (!f->dis || !f->dis->gap)
         return SAT_OK;
     int rc = f->dis->gap(f->dst, dir, ts, n);

@@ -3,7 +3,8 @@
  * resumed, failed, incomplete, the resumed ratio), the server CPU they cost,
  * versions, resumption mechanisms, durations, retries, the --by table and the
  * time series, as aligned text, JSON (keys of issue 3: connections, full,
- * resumed, failed, incomplete, resumed_ratio, windows[start_ts ...]) or CSV
+ * resumed, failed, incomplete, resumed_ratio, windows[start_ts ...], and
+ * failed_after_server_hello, the part of failed the server had answered) or CSV
  * (one row per window, or per group with --by).
  */
 #include "render.h"
@@ -134,6 +135,11 @@ static int render_text(const void *vp, FILE *out)
         rows[o - 1][1] = b[o];
         sat_tbl_row(&t, rows[o - 1]);
     }
+    /* the server's expensive part was done: capacity counts these */
+    fmt_u(b[0], sizeof b[0], a->failed_after_server_hello);
+    const char *fa[3] = {"failed after SH", b[0],
+                         "of the failed: the server had answered (costed as full)"};
+    sat_tbl_row(&t, fa);
     const char *rr[3] = {"resumed ratio", r, "resumed / (full + resumed)"};
     sat_tbl_row(&t, rr);
     char rate[32], peak[32], peakts[64] = "";
@@ -160,6 +166,10 @@ static int render_text(const void *vp, FILE *out)
             "  (per handshake: full %s us, resumed TLS <= 1.2 %s us, resumed TLS 1.3 PSK %s us;\n"
             "   --full-cost-us, --resumed-cost-us, --psk-cost-us change them)\n",
             cpu, fc, rc, pc);
+    if (a->failed_after_server_hello)
+        fprintf(out, "  %llu failed after the ServerHello are charged as full handshakes: the\n"
+                     "  server had sent its certificate and key exchange before the alert\n",
+                (unsigned long long)a->failed_after_server_hello);
 
     fprintf(out, "\nVersions chosen by the server\n");
     sat_tbl_init(&t, "rl");
@@ -260,6 +270,7 @@ static void json_counts(sat_json *j, const sat_hs_counts *c)
     sat_json_u64(j, "full", c->n[SAT_TLS_FULL]);
     sat_json_u64(j, "resumed", c->n[SAT_TLS_RESUMED]);
     sat_json_u64(j, "failed", c->n[SAT_TLS_FAILED]);
+    sat_json_u64(j, "failed_after_server_hello", c->failed_after_server_hello);
     sat_json_u64(j, "incomplete", c->n[SAT_TLS_INCOMPLETE]);
     double r = ratio_of(c);
     if (r < 0)
@@ -380,9 +391,10 @@ static void csv_counts(FILE *out, const sat_hs_counts *c)
     char rs[32] = "";
     if (r >= 0)
         snprintf(rs, sizeof rs, "%.4f", r);
-    fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%s,%.6f\n", (unsigned long long)c->connections,
+    fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu,%s,%.6f\n", (unsigned long long)c->connections,
             (unsigned long long)c->n[SAT_TLS_FULL], (unsigned long long)c->n[SAT_TLS_RESUMED],
             (unsigned long long)c->n[SAT_TLS_FAILED],
+            (unsigned long long)c->failed_after_server_hello,
             (unsigned long long)c->n[SAT_TLS_INCOMPLETE], rs, c->cpu_s);
 }
 
@@ -390,14 +402,16 @@ static int render_csv(const void *vp, FILE *out)
 {
     const sat_hs_view *v = (const sat_hs_view *)vp;
     if (v->by != SAT_HS_BY_NONE) {
-        fprintf(out, "key,connections,full,resumed,failed,incomplete,resumed_ratio,cpu_s\n");
+        fprintf(out, "key,connections,full,resumed,failed,failed_after_server_hello,"
+                     "incomplete,resumed_ratio,cpu_s\n");
         for (size_t i = 0; i < v->ngroups; i++) {
             sat_csv_field(out, v->groups[i].key);
             csv_counts(out, &v->groups[i].c);
         }
         return SAT_OK;
     }
-    fprintf(out, "start_ts,connections,full,resumed,failed,incomplete,resumed_ratio,cpu_s\n");
+    fprintf(out, "start_ts,connections,full,resumed,failed,failed_after_server_hello,incomplete,"
+                 "resumed_ratio,cpu_s\n");
     for (size_t i = 0; i < v->nwindows; i++) {
         char ts[64];
         sat_report_fmt_ts(ts, sizeof ts, v->windows[i].start_ts);

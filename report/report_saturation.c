@@ -213,6 +213,10 @@ static void print_whatif(const sat_saturation_view *v, FILE *out)
                 "  full %.0f us and resumed %.0f us of server CPU each, added to an\n"
                 "  operation's service time (first order).\n",
                 now, then, l, x, xm, ch, hp, v->full_cost_us, v->resumed_cost_us);
+        if (v->hs_failed_after_server_hello)
+            fprintf(out, "  %llu of the handshakes failed after the ServerHello: costed as full\n"
+                         "  ones whatever the share (the server had done its part).\n",
+                    (unsigned long long)v->hs_failed_after_server_hello);
     }
 }
 
@@ -335,6 +339,7 @@ static int render_json(const void *vp, FILE *out)
     jnum(&j, "cpus_x_max", v->cpus_x_max, 3);
     sat_json_u64(&j, "hs_full", v->hs_full);
     sat_json_u64(&j, "hs_resumed", v->hs_resumed);
+    sat_json_u64(&j, "hs_failed_after_server_hello", v->hs_failed_after_server_hello);
     jnum(&j, "hs_per_op", v->hs_per_op, 4);
     jnum(&j, "resumed_share", v->resumed_share, 4);
     jnum(&j, "whatif_resumed_share", v->whatif_share, 4);

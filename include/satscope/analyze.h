@@ -300,6 +300,9 @@ typedef struct sat_hs_counts {
     uint64_t n[SAT_HS_NOUT]; /* [SAT_TLS_FULL] ... [SAT_TLS_INCOMPLETE]; [0] unused */
     uint64_t connections;    /* rows */
     double cpu_s;            /* estimated server CPU */
+    uint64_t failed_after_server_hello; /* of n[SAT_TLS_FAILED]: the server had
+                                           answered (certificate, key exchange) before
+                                           the alert; charged as full handshakes */
 } sat_hs_counts;
 
 typedef struct sat_hs_window {
@@ -426,6 +429,8 @@ typedef struct sat_saturation_view {
     /* what-if (NAN when not asked or not computable) */
     double cpus, cpus_x_max, cpus_lambda;
     uint64_t hs_full, hs_resumed;
+    uint64_t hs_failed_after_server_hello; /* costed as full, outside the share;
+                                              among hs_per_op */
     double hs_per_op;        /* handshakes per answered operation */
     double resumed_share, whatif_share, whatif_lambda, whatif_x_max;
     double full_cost_us, resumed_cost_us;

@@ -308,7 +308,9 @@ typedef struct sat_tcp_conn {
 enum sat_tls_outcome {
     SAT_TLS_FULL = 1,       /* a full handshake (certificate / key exchange) */
     SAT_TLS_RESUMED,        /* abbreviated: session id, ticket or PSK accepted */
-    SAT_TLS_FAILED,         /* an alert ended the handshake */
+    SAT_TLS_FAILED,         /* an alert ended the handshake (after the ServerHello
+                               when server_hello_ts is set: the server had done a
+                               full handshake's work) */
     SAT_TLS_INCOMPLETE,     /* a ClientHello never answered by a ServerHello before
                                the client closed or the capture ended */
     SAT_TLS_OUTCOME__COUNT

@@ -78,7 +78,9 @@ typedef struct sat_stream_dissector {
     const char *name;            /* "tls", "ldap" */
     /* Confidence 0..100 that a connection whose first payload bytes (in
      * direction dir) are buf is this protocol. Content first; the port only
-     * breaks ties. */
+     * breaks ties. 30 or more claims the connection; 1..29 says "a prefix of
+     * mine, too short to tell": the flow table asks again with more bytes
+     * (tcp_flow.c: up to a bound, or the connection's end); 0 is a no. */
     int (*sniff)(const uint8_t *buf, size_t len, int dir, uint16_t server_port);
     void *(*create)(const sat_flow_info *flow, const sat_wire_ctx *ctx); /* NULL: no memory */
     /* Bytes of one direction, in order, as they arrived (ts of their segment).

@@ -3,8 +3,9 @@
  * sequence of synthetic packets (7-byte header: endpoint pair and direction,
  * flags, sequence and ack offsets, time step, payload length; then the
  * payload), fed to a table of 4 flows with a 1 s idle timeout through a
- * local dissector that claims every connection, touches every delivered
- * byte, and asks for the TLS upgrade on a byte 'U'. Rows are checked for sane
+ * local dissector that claims every connection (after a "maybe" on a short
+ * delivery starting with 1: the sniff wait), touches every delivered byte,
+ * and asks for the TLS upgrade on a byte 'U'. Rows are checked for sane
  * fields.
  */
 #include <stdint.h>
@@ -20,7 +21,11 @@ static int f_sniff(const uint8_t *b, size_t n, int dir, uint16_t port)
 {
     (void)dir;
     (void)port;
-    return n && b[0] == 0 ? 0 : 50;
+    if (n && b[0] == 0)
+        return 0;
+    if (n && b[0] == 1 && n < 3)
+        return 10; /* "maybe": the flow table keeps the bytes and asks again */
+    return 50;
 }
 static void *f_create(const sat_flow_info *f, const sat_wire_ctx *c)
 {

@@ -68,15 +68,21 @@ static void test_counts_and_cost(void)
     feed(h, &r);
     r = row(T0 + 90 * S, SAT_TLS_FULL, "10.0.0.8", 0x0303); /* 40 s later: not a retry */
     feed(h, &r);
+    r = row(T0 + 91 * S, SAT_TLS_FAILED, "10.0.0.9", 0x0303); /* alert before any SH */
+    r.server_hello_ts = 0;
+    r.version = 0;
+    feed(h, &r);
     CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
     const sat_hs_view *v = sat_hs_get_view(h);
-    CHECK_EQ_INT(v->all.connections, 14);
+    CHECK_EQ_INT(v->all.connections, 15);
     CHECK_EQ_INT(v->all.n[SAT_TLS_FULL], 8);
     CHECK_EQ_INT(v->all.n[SAT_TLS_RESUMED], 4);
-    CHECK_EQ_INT(v->all.n[SAT_TLS_FAILED], 1);
+    CHECK_EQ_INT(v->all.n[SAT_TLS_FAILED], 2);
+    CHECK_EQ_INT(v->all.failed_after_server_hello, 1); /* the one the server had answered */
     CHECK_EQ_INT(v->all.n[SAT_TLS_INCOMPLETE], 1);
     CHECK(v->resumed_ratio > 0.333 && v->resumed_ratio < 0.334); /* 4 / 12 */
-    /* 8 full + 1 failed after a ServerHello at 330 us, 3 x 3 us, 1 x 60 us */
+    /* 8 full + 1 failed after a ServerHello at 330 us, 3 x 3 us, 1 x 60 us;
+     * the failure before any ServerHello costs nothing */
     double want = (9 * 330.0 + 3 * 3.0 + 60.0) / 1e6;
     CHECK(v->all.cpu_s > want - 1e-9 && v->all.cpu_s < want + 1e-9);
     CHECK_EQ_INT(v->retries, 1);
@@ -88,6 +94,11 @@ static void test_counts_and_cost(void)
     CHECK_EQ_INT(v->windows[0].start_ts, T0);
     CHECK_EQ_INT(v->windows[0].c.connections, 6);
     CHECK_EQ_INT(v->windows[6].c.connections, 0);
+    CHECK_EQ_INT(v->windows[5].c.failed_after_server_hello, 1);
+    CHECK_EQ_INT(v->windows[5].c.n[SAT_TLS_FAILED], 1);
+    CHECK_EQ_INT(v->windows[9].c.n[SAT_TLS_FAILED], 1);
+    CHECK_EQ_INT(v->windows[9].c.failed_after_server_hello, 0);
+    CHECK(v->windows[5].c.cpu_s > 329e-6 && v->windows[5].c.cpu_s < 331e-6);
     CHECK(v->peak_rate_per_s > 0.599 && v->peak_rate_per_s < 0.601);
     /* by client: the most full handshakes first */
     CHECK(v->ngroups >= 4);
@@ -105,8 +116,9 @@ static void test_counts_and_cost(void)
     memset(&d, 0, sizeof d);
     CHECK_EQ_INT(sat_report_handshakes(h, SAT_REPORT_JSON, f, &d), SAT_OK);
     fclose(f);
-    static const char *const keys[] = {"\"connections\": 14", "\"full\": 8", "\"resumed\": 4",
-                                       "\"failed\": 1",       "\"incomplete\": 1",
+    static const char *const keys[] = {"\"connections\": 15", "\"full\": 8", "\"resumed\": 4",
+                                       "\"failed\": 2",       "\"incomplete\": 1",
+                                       "\"failed_after_server_hello\": 1",
                                        "\"resumed_ratio\": 0.3333", "\"windows\": [",
                                        "\"start_ts\": \"2025-06-08T16:26:40Z\""};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
@@ -116,6 +128,52 @@ static void test_counts_and_cost(void)
     }
     free(buf);
     sat_hs_free(h);
+}
+
+/* failed after the ServerHello: counted in totals, windows and groups, and
+ * merged like every count */
+static void test_failed_after_server_hello_merge(void)
+{
+    sat_hs_opts o;
+    memset(&o, 0, sizeof o);
+    o.by = SAT_HS_BY_SNI;
+    sat_hs *a = sat_hs_create(&o), *b = sat_hs_create(&o);
+    CHECK(a && b);
+    if (!a || !b) {
+        sat_hs_free(a);
+        sat_hs_free(b);
+        return;
+    }
+    sat_tls_hs r = row(T0, SAT_TLS_FAILED, "10.0.0.1", 0x0304);
+    feed(a, &r);
+    r = row(T0 + S, SAT_TLS_FAILED, "10.0.0.2", 0x0303);
+    feed(b, &r);
+    r = row(T0 + 2 * S, SAT_TLS_FULL, "10.0.0.2", 0x0303);
+    feed(b, &r);
+    CHECK_EQ_INT(sat_hs_merge(a, b), SAT_OK);
+    CHECK_EQ_INT(sat_hs_finish(a), SAT_OK);
+    const sat_hs_view *v = sat_hs_get_view(a);
+    CHECK_EQ_INT(v->all.n[SAT_TLS_FAILED], 2);
+    CHECK_EQ_INT(v->all.failed_after_server_hello, 2);
+    CHECK(v->all.cpu_s > 3 * 330e-6 - 1e-9 && v->all.cpu_s < 3 * 330e-6 + 1e-9);
+    CHECK_EQ_INT(v->ngroups, 1);
+    if (v->ngroups == 1)
+        CHECK_EQ_INT(v->groups[0].c.failed_after_server_hello, 2);
+    CHECK_EQ_INT(v->nwindows, 1);
+    if (v->nwindows == 1)
+        CHECK_EQ_INT(v->windows[0].c.failed_after_server_hello, 2);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_INT(sat_report_handshakes(a, SAT_REPORT_CSV, f, &d), SAT_OK);
+    fclose(f);
+    CHECK(buf && strstr(buf, "key,connections,full,resumed,failed,failed_after_server_hello,"));
+    CHECK(buf && strstr(buf, "(no SNI),3,1,0,2,2,0,"));
+    free(buf);
+    sat_hs_free(a);
+    sat_hs_free(b);
 }
 
 static void test_long_span_and_merge(void)
@@ -165,6 +223,7 @@ static void test_empty(void)
 
 int main(void)
 {
+    test_failed_after_server_hello_merge();
     test_counts_and_cost();
     test_long_span_and_merge();
     test_empty();

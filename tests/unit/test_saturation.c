@@ -188,6 +188,45 @@ static void test_little(void)
     sat_saturation_free(s);
 }
 
+/* test_whatif's mix plus one handshake per operation that failed after the
+ * ServerHello: among the handshakes per operation at full cost, not in the
+ * resumed share, the same in both mixes (so the change is test_whatif's) */
+static void test_whatif_failed_after_sh(void)
+{
+    sat_saturation_opts o;
+    memset(&o, 0, sizeof o);
+    o.cpus = 2;
+    o.resumed_share = 0;
+    sat_saturation *s = sat_saturation_create(&o);
+    if (!s)
+        return;
+    for (int i = 1; i <= 20; i++)
+        sat_saturation_add_point(s, i, sat_usl_x(0.05, 0.002, 1000, i));
+    sat_event_sink k = sat_saturation_sink(s);
+    for (int i = 0; i < 100; i++) {
+        sat_ldap_op r = op_row(T0 + i * S / 10, S / 1000);
+        k.on_ldap_op(k.ctx, &r);
+        sat_tls_hs h;
+        memset(&h, 0, sizeof h);
+        h.ts = T0 + i * S / 10;
+        h.outcome = i % 10 ? SAT_TLS_RESUMED : SAT_TLS_FULL;
+        k.on_tls_hs(k.ctx, &h);
+        h.outcome = SAT_TLS_FAILED;
+        h.server_hello_ts = h.ts + S / 1000;
+        k.on_tls_hs(k.ctx, &h);
+        h.server_hello_ts = 0; /* failed before any ServerHello: no cost, not counted */
+        k.on_tls_hs(k.ctx, &h);
+    }
+    CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
+    const sat_saturation_view *w = sat_saturation_get_view(s);
+    CHECK_EQ_INT(w->hs_failed_after_server_hello, 100);
+    CHECK_EQ_INT(w->hs_full, 10);
+    CHECK(within(w->resumed_share, 0.9, 1e-9));
+    CHECK(within(w->hs_per_op, 2, 1e-9));
+    CHECK(within(w->whatif_lambda, 1.0 / (1e-3 + 294.3e-6), 1e-3));
+    sat_saturation_free(s);
+}
+
 static void test_whatif(void)
 {
     sat_saturation_opts o;
@@ -230,6 +269,7 @@ int main(void)
     test_fit_refuses();
     test_fit_flat();
     test_little();
+    test_whatif_failed_after_sh();
     test_whatif();
     return CHECK_DONE();
 }

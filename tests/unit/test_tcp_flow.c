@@ -30,7 +30,21 @@ static int rec_sniff(const uint8_t *b, size_t n, int dir, uint16_t port)
 {
     (void)dir;
     (void)port;
-    return n >= 4 && memcmp(b, "REC:", 4) == 0 ? 90 : 0;
+    if (n < 4)
+        return memcmp(b, "REC:", n) == 0 ? 10 : 0; /* a prefix: "maybe" */
+    return memcmp(b, "REC:", 4) == 0 ? 90 : 0;
+}
+/* "slow": a run of '~' may be it (however long), '~'... then '!' is it */
+static int slow_sniff(const uint8_t *b, size_t n, int dir, uint16_t port)
+{
+    (void)dir;
+    (void)port;
+    size_t i = 0;
+    while (i < n && b[i] == '~')
+        i++;
+    if (i == n)
+        return 5;
+    return b[i] == '!' ? 90 : 0;
 }
 static int tls_sniff(const uint8_t *b, size_t n, int dir, uint16_t port)
 {
@@ -54,6 +68,12 @@ static void *rec_create(const sat_flow_info *f, const sat_wire_ctx *c)
     (void)f;
     (void)c;
     return rec_create_named("rec");
+}
+static void *slow_create(const sat_flow_info *f, const sat_wire_ctx *c)
+{
+    (void)f;
+    (void)c;
+    return rec_create_named("slow");
 }
 static void *tls_create(const sat_flow_info *f, const sat_wire_ctx *c)
 {
@@ -101,7 +121,9 @@ static const sat_stream_dissector dis_rec = {"rec", rec_sniff, rec_create, rec_d
                                              rec_gap, rec_end, rec_destroy};
 static const sat_stream_dissector dis_tls = {"tls", tls_sniff, tls_create, rec_data,
                                              rec_gap, rec_end, rec_destroy};
-static const sat_stream_dissector *const test_dis[] = {&dis_rec, &dis_tls, NULL};
+static const sat_stream_dissector dis_slow = {"slow", slow_sniff, slow_create, rec_data,
+                                              rec_gap, rec_end, rec_destroy};
+static const sat_stream_dissector *const test_dis[] = {&dis_rec, &dis_tls, &dis_slow, NULL};
 
 static void reset_recs(void)
 {
@@ -479,6 +501,87 @@ static void test_upgrade(void)
     reset_recs();
 }
 
+/* Content detection waits while a sniff says "maybe" (1..29): the kept bytes
+ * go to the dissector first, both directions' in arrival order; a "no", the
+ * bound (16 bytes) or a hole ends the wait. */
+static void test_sniff_wait(void)
+{
+    sat_flow_table *t = table(0, 0);
+    pkt(t, MS(0), 1, 40040, 0, 0, SYN, NULL);
+    pkt(t, MS(1), 0, 40040, 0, 1, SYN | ACK, NULL);
+    pkt(t, MS(2), 1, 40040, 1, 1, PA, "R");
+    pkt(t, MS(3), 1, 40040, 2, 1, PA, "E");
+    pkt(t, MS(4), 0, 40040, 1, 3, PA, "R");   /* the server's side waits too */
+    CHECK_EQ_INT(nrec, 0);                    /* not decided yet */
+    pkt(t, MS(5), 1, 40040, 3, 2, PA, "C:hi"); /* "REC:hi": claimed */
+    pkt(t, MS(6), 0, 40040, 2, 7, PA, "EC:ok");
+    CHECK_EQ_INT(nrec, 1);
+    if (nrec == 1) {
+        CHECK_EQ_STR(last_rec[0]->name, "rec");
+        CHECK_EQ_INT(last_rec[0]->len[0], 6);
+        CHECK(memcmp(last_rec[0]->buf[0], "REC:hi", 6) == 0);
+        CHECK_EQ_INT(last_rec[0]->len[1], 6);
+        CHECK(memcmp(last_rec[0]->buf[1], "REC:ok", 6) == 0);
+    }
+    sat_flow_finish(t, MS(7));
+    CHECK_EQ_INT(nrows, 1);
+    CHECK_EQ_INT(rows[0].bytes_c2s, 6);
+    sat_flow_table_free(t);
+
+    /* a maybe then a no: the kept byte is dropped, the delivery sniffed alone */
+    t = table(0, 0);
+    pkt(t, MS(0), 1, 40041, 0, 0, SYN, NULL);
+    pkt(t, MS(1), 1, 40041, 1, 0, PA, "R");
+    pkt(t, MS(2), 1, 40041, 2, 0, PA, "\x16hello");
+    CHECK_EQ_INT(nrec, 1);
+    if (nrec == 1) {
+        CHECK_EQ_STR(last_rec[0]->name, "tls");
+        CHECK_EQ_INT(last_rec[0]->len[0], 6);
+    }
+    sat_flow_finish(t, MS(3));
+    sat_flow_table_free(t);
+
+    /* the bound: 10 '~' kept, then 9 more bytes make it 19 (> 16): the wait
+     * ends undecided, the delivery is sniffed alone and claimed; with fewer
+     * kept, the claim takes them along */
+    t = table(0, 0);
+    pkt(t, MS(0), 1, 40042, 0, 0, SYN, NULL);
+    for (uint32_t i = 0; i < 10; i++)
+        pkt(t, MS(1 + i), 1, 40042, 1 + i, 0, PA, "~");
+    pkt(t, MS(20), 1, 40042, 11, 0, PA, "~~~~~~~~!");
+    pkt(t, MS(21), 1, 40043, 0, 0, SYN, NULL);
+    for (uint32_t i = 0; i < 5; i++)
+        pkt(t, MS(22 + i), 1, 40043, 1 + i, 0, PA, "~");
+    pkt(t, MS(30), 1, 40043, 6, 0, PA, "!");
+    CHECK_EQ_INT(nrec, 2);
+    if (nrec == 2) {
+        CHECK_EQ_STR(last_rec[0]->name, "slow");
+        CHECK_EQ_INT(last_rec[0]->len[0], 9);
+        CHECK(memcmp(last_rec[0]->buf[0], "~~~~~~~~!", 9) == 0);
+        CHECK_EQ_INT(last_rec[1]->len[0], 6);
+        CHECK(memcmp(last_rec[1]->buf[0], "~~~~~!", 6) == 0);
+    }
+    sat_flow_finish(t, MS(31));
+    sat_flow_table_free(t);
+
+    /* a hole after the kept byte: what follows does not continue it */
+    t = table(0, 0);
+    pkt(t, MS(0), 1, 40044, 0, 0, SYN, NULL);
+    pkt(t, MS(1), 0, 40044, 0, 1, SYN | ACK, NULL);
+    pkt(t, MS(2), 1, 40044, 1, 1, PA, "R");
+    pkt(t, MS(3), 1, 40044, 3, 1, PA, "C:x");  /* byte 2 never seen */
+    pkt(t, MS(4), 0, 40044, 1, 6, ACK, NULL);   /* acknowledged: a gap */
+    CHECK_EQ_INT(nrec, 0);
+    /* a lone maybe at the end: decided then, nothing claimed */
+    pkt(t, MS(5), 1, 40045, 0, 0, SYN, NULL);
+    pkt(t, MS(6), 1, 40045, 1, 0, PA, "RE");
+    sat_flow_finish(t, MS(7));
+    CHECK_EQ_INT(nrec, 0);
+    CHECK_EQ_INT(nrows, 2);
+    sat_flow_table_free(t);
+    reset_recs();
+}
+
 static void test_ipv6(void)
 {
     sat_flow_table *t = table(0, 0);
@@ -509,6 +612,7 @@ int main(void)
     test_mid_stream_and_wrap();
     test_idle_and_eviction();
     test_upgrade();
+    test_sniff_wait();
     test_ipv6();
     reset_recs();
     return CHECK_DONE();
