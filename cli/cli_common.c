@@ -244,7 +244,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     if (st->unreadable ||
         (rc < 0 && st->lines == 0 && st->traces == 0 && st->packets == 0 && st->cores == 0))
         return SAT_EXIT_UNREADABLE;
-    if (st->rejects || st->truncated || rc < 0)
+    if (st->rejects || st->truncated || st->damaged_blocks || rc < 0)
         return SAT_EXIT_REJECTS;
     return SAT_EXIT_OK;
 }

@@ -1018,6 +1018,22 @@ static int collect_trace(run *r, item *it)
         o.tables |= 1u << SAT_TABLE_FRAME;
     memset(&d, 0, sizeof d);
     int rc = sat_trace_read(tr, &o, &rs, &d);
+    if (rc == SAT_E_CORRUPT && n.sink_rc != rc) {
+        /* Damaged blocks were skipped, every other block read: name each
+         * loss (table, rows, time range) so that the figures can be judged. */
+        const sat_trace_damage *dm;
+        size_t nd = sat_trace_reader_damage(tr, &dm);
+        for (size_t i = 0; i < nd; i++) {
+            char where[600], what[600];
+            snprintf(where, sizeof where, "%s: block %llu (offset %llu)", it->path,
+                     (unsigned long long)dm[i].block, (unsigned long long)dm[i].offset);
+            sat_trace_damage_describe(&dm[i], what, sizeof what);
+            warn(r, where, "damaged block skipped: %s; the other blocks were read", what);
+        }
+        r->stats->damaged_blocks += nd;
+        problem(r, SAT_E_CORRUPT, d.where, d.msg);
+        rc = SAT_OK;
+    }
     sat_trace_reader_close(tr);
     if (n.any_server)
         r->next_server = n.server_base + n.max_server + 1;
@@ -1124,15 +1140,16 @@ int sat_collect_run(const char *const *paths, size_t npaths,
             sat_diag_set(diag, rc, "collect", "out of memory");
         return rc; /* a sink's status or an allocation failure */
     }
-    if (stats->unreadable || stats->truncated) {
-        int code = stats->unreadable ? SAT_E_IO : SAT_E_TRUNCATED;
+    if (stats->unreadable || stats->truncated || stats->damaged_blocks) {
+        int code = stats->unreadable ? SAT_E_IO
+                   : stats->truncated ? SAT_E_TRUNCATED : SAT_E_CORRUPT;
+        uint64_t nprob = stats->unreadable + stats->truncated + stats->damaged_blocks;
         if (diag) {
             *diag = r.first_problem;
-            if (stats->unreadable + stats->truncated > 1) {
+            if (nprob > 1) {
                 char more[96];
                 snprintf(more, sizeof more, " (and %llu more input problem%s, see above)",
-                         (unsigned long long)(stats->unreadable + stats->truncated - 1),
-                         stats->unreadable + stats->truncated > 2 ? "s" : "");
+                         (unsigned long long)(nprob - 1), nprob > 2 ? "s" : "");
                 size_t l = strlen(diag->msg);
                 snprintf(diag->msg + l, sizeof diag->msg - l, "%s", more);
             }

@@ -108,6 +108,8 @@ typedef struct sat_collect_stats {
     uint64_t flows, evicted, expired;
     /* core files */
     uint64_t cores, crashes, frames;
+    uint64_t damaged_blocks;       /* blocks of .sat inputs skipped as damaged
+                                      (warned one by one; the others read) */
 } sat_collect_stats;
 
 /* Collects every path into sink. Returns SAT_OK when everything was read

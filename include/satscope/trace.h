@@ -104,10 +104,35 @@ typedef struct sat_trace_read_opts {
 
 /* Replays rows in file order into sink (strings valid during the callback).
  * Blocks outside the window are skipped without being decompressed; rows of a
- * read block outside the window are filtered. Returns SAT_OK, the sink's
- * status, or a negative status with diag set (a corrupt block: "block N"). */
+ * read block outside the window are filtered. A damaged block (a checksum or
+ * its decoding fails) is skipped and every other block is still read
+ * (FORMAT.md "Damaged blocks"): the call then returns SAT_E_CORRUPT with diag
+ * naming the first one, and sat_trace_reader_damage lists them all. Returns
+ * SAT_OK, the sink's status (reading stops there), SAT_E_CORRUPT, or another
+ * negative status with diag set. */
 int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
                    const sat_event_sink *sink, sat_diag *diag);
+
+/* A block whose rows could not be read. */
+typedef struct sat_trace_damage {
+    uint64_t block;            /* its number in file order ("block N") */
+    int table_id;              /* -1: unknown (its header is unreadable and no
+                                  footer names it) */
+    uint64_t offset, length;   /* bytes of the file it spans */
+    uint64_t rows;             /* rows lost; 0 = unknown */
+    sat_ts_ns min_ts, max_ts;  /* time range of those rows; 0 = unknown or
+                                  none (the table has no time column) */
+    char reason[256];          /* "column ts_ns: checksum mismatch" */
+} sat_trace_damage;
+
+/* The damaged blocks skipped by the last sat_trace_read on r (only those of
+ * the tables and time window it was asked for), in file order. *out is owned
+ * by r and valid until the next read, stat or close. */
+size_t sat_trace_reader_damage(const sat_trace_reader *r, const sat_trace_damage **out);
+/* One line for d, the same wherever it is said: "ldap_op, 65536 rows from
+ * 2025-06-09T13:30:00.003148780Z to ...Z lost (column ts_ns: checksum
+ * mismatch)". Returns snprintf's count. */
+int sat_trace_damage_describe(const sat_trace_damage *d, char *buf, size_t n);
 
 /* ---- inspection (info / verify) ------------------------------------------------- */
 typedef struct sat_column_stat {
@@ -133,6 +158,11 @@ typedef struct sat_trace_stat {
     int complete;       /* footer present and valid */
     size_t ntables;
     const sat_table_stat *tables; /* owned by the reader, valid until close */
+    /* Every damaged block of the file (stat checks every checksum), in file
+     * order. tables[] counts the intact blocks only: their rows are what a
+     * read gives. Owned by the reader, valid until the next stat or close. */
+    size_t ndamaged;
+    const sat_trace_damage *damaged;
 } sat_trace_stat;
 
 int sat_trace_reader_stat(sat_trace_reader *r, sat_trace_stat *out, sat_diag *diag);
