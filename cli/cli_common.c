@@ -177,6 +177,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.live_filter = c->live_filter;
     opts.live_duration = c->live_duration;
     opts.live_count = c->live_count;
+    opts.stop = c->stop;
     opts.ldap_port = c->ldap_port;
     opts.exe = c->exe;
     opts.debuginfo_path = c->debuginfo_path;

@@ -620,6 +620,8 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     void *st = NULL;
     if (r->opts->parse_threads >= 2 && it->fmt->line_independent)
         pp = sat_pp_create(it->fmt, &ctx, r->opts->parse_chunk_bytes);
+    sat_pp_set_stop(pp, r->opts->stop);
+    int interrupted = 0;
     if (!pp)
         st = it->fmt->create(&ctx);
     if (!pp && !st) {
@@ -635,9 +637,11 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
         line_no = res.lines;
         cut_here = res.cut_lines;
         irc = res.input_rc;
+        interrupted = res.interrupted;
     } else {
         const char *line;
         size_t len;
+        const volatile sig_atomic_t *stop = r->opts->stop;
         while ((irc = sat_input_next_line(in, &line, &len, &d)) == 1) {
             line_no++;
             rc = it->fmt->line(st, line, len, line_no);
@@ -645,7 +649,20 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
                 break;
             if (r->opts->progress && (line_no & 0x3fff) == 0)
                 progress(r, it->path, in, line_no);
+            if (stop && *stop) {
+                interrupted = 1;
+                break;
+            }
         }
+        if (irc >= 0 && stop && *stop) /* a read ended by the interrupt */
+            interrupted = 1;
+    }
+    if (interrupted) {
+        /* What was read is parsed and joined below; the rest is not read. */
+        src.truncated = 1;
+        r->stats->interrupted = 1;
+        warn(r, it->path, "interrupted after %llu lines: the rest of this input was not read",
+             (unsigned long long)line_no);
     }
     if (rc >= 0 && irc < 0) {
         /* Everything decodable was parsed; say what was lost. */
@@ -1067,9 +1084,9 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     memset(stats, 0, sizeof *stats);
     if (!sink || (!paths && npaths))
         return sat_diag_set(diag, SAT_E_USAGE, "collect", "no sink or no inputs");
-    if (opts->live_iface && !opts->live_duration && !opts->live_count)
+    if (opts->live_iface && !opts->live_duration && !opts->live_count && !opts->stop)
         return sat_diag_set(diag, SAT_E_USAGE, "collect",
-                            "a live capture needs a duration or a packet count");
+                            "a live capture needs a duration, a packet count or a stop flag");
     if (opts->format && !sat_log_format_by_name(opts->format))
         return sat_diag_set(diag, SAT_E_USAGE, "collect", "unknown log format '%s'",
                             opts->format);
@@ -1098,6 +1115,7 @@ int sat_collect_run(const char *const *paths, size_t npaths,
 
     clock_gettime(CLOCK_MONOTONIC, &r.t0);
     r.last = r.t0;
+    sat_input_set_interrupt(opts->stop);
     if (rc == SAT_OK && opts->live_iface) {
         stats->inputs++;
         rc = collect_capture(&r, NULL);
@@ -1110,6 +1128,13 @@ int sat_collect_run(const char *const *paths, size_t npaths,
         rc = SAT_E_NOMEM;
     for (size_t i = 0; i < r.nitems && rc >= 0; i++) {
         item *it = &r.items[i];
+        if (opts->stop && *opts->stop) {
+            stats->interrupted = 1;
+            if (it->kind != ITEM_BAD && it->kind != ITEM_SKIP &&
+                !(it->kind == ITEM_LOG && done_group[it->group]))
+                stats->not_started++;
+            continue;
+        }
         if (it->kind == ITEM_TRACE) {
             rc = collect_trace(&r, it);
         } else if (it->kind == ITEM_CAPTURE) {
@@ -1123,6 +1148,7 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     }
     free(done_group);
     progress_clear(&r);
+    sat_input_set_interrupt(NULL);
 
     for (size_t i = 0; i < r.nitems; i++) {
         sat_input_close(r.items[i].kept);

@@ -101,13 +101,24 @@ typedef struct outbuf {
     size_t len, cap;
 } outbuf;
 
-/* read() that retries on EINTR; returns bytes read, 0 at EOF, -1 on error. */
+static const volatile sig_atomic_t *interrupt_flag;
+
+void sat_input_set_interrupt(const volatile sig_atomic_t *flag)
+{
+    interrupt_flag = flag;
+}
+
+/* read() that retries on EINTR, unless the interrupt flag is set: then the
+ * input ends here (what was read is kept); returns bytes read, 0 at EOF, -1
+ * on error. */
 static ssize_t read_full_once(int fd, void *p, size_t n)
 {
     for (;;) {
         ssize_t r = read(fd, p, n);
         if (r >= 0 || errno != EINTR)
             return r;
+        if (interrupt_flag && *interrupt_flag)
+            return 0;
     }
 }
 

@@ -5,8 +5,11 @@
  * writer killed part-way (every truncation of its partial file), a flipped
  * byte caught by verify with the block named, damaged blocks of every table
  * (first, middle, last; data or header; with and without footer) skipped
- * with every other block read, and refusal of a newer version.
+ * with every other block read, where and how the writer creates its file
+ * (modes, FIFO and symlinks refused, no predictable temporary name, streaming
+ * to a pipe), and refusal of a newer version.
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -370,6 +373,24 @@ static void spit(const char *path, const uint8_t *b, size_t n)
     }
 }
 
+/* Temporary files "NAME.XXXXXX.partial" left in tmpdir. */
+static int count_partials(const char *name)
+{
+    DIR *dir = opendir(tmpdir);
+    int n = 0;
+    struct dirent *e;
+    size_t l = strlen(name);
+    while (dir && (e = readdir(dir)) != NULL) {
+        size_t el = strlen(e->d_name);
+        if (el > l + 9 && strncmp(e->d_name, name, l) == 0 && e->d_name[l] == '.' &&
+            strcmp(e->d_name + el - 8, ".partial") == 0)
+            n++;
+    }
+    if (dir)
+        closedir(dir);
+    return n;
+}
+
 /* Offset of the k-th block (k-th "SATB" after the header). */
 static size_t block_offset(const uint8_t *b, size_t n, int k)
 {
@@ -385,9 +406,7 @@ static void test_round_trip(uint32_t rpb)
     path_of(path, sizeof path, "rt.sat");
     uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300};
     CHECK_EQ_INT(write_trace(path, counts, rpb, 0), 0);
-    char partial[160];
-    snprintf(partial, sizeof partial, "%s.partial", path);
-    CHECK(access(partial, F_OK) != 0);
+    CHECK_EQ_INT(count_partials("rt.sat"), 0); /* the temporary file became rt.sat */
     sat_diag d = {0};
     sat_trace_reader *r = sat_trace_reader_open(path, &d);
     CHECK(r != NULL);
@@ -720,12 +739,15 @@ static void test_killed_writer(void)
 {
     char path[128], partial[160], cut[160];
     path_of(path, sizeof path, "killed.sat");
-    snprintf(partial, sizeof partial, "%s.partial", path);
     path_of(cut, sizeof cut, "cut.sat");
     sat_diag d = {0};
-    sat_trace_write_opts wo = {10, 0};
+    sat_trace_write_opts wo = {10, 0, 0};
     sat_trace_writer *w = sat_trace_writer_create(path, &wo, &d);
     CHECK(w != NULL);
+    snprintf(partial, sizeof partial, "%s", sat_trace_writer_partial_path(w));
+    /* beside the trace, under a name nobody could plant a link at in advance */
+    CHECK(strncmp(partial, path, strlen(path)) == 0 && strstr(partial, ".partial") != NULL);
+    CHECK(strlen(partial) == strlen(path) + 15);
     for (uint64_t i = 0; i < 95; i++) {
         anyrow r;
         gen_row(SAT_TABLE_LDAP_OP, i, &r, 0);
@@ -776,8 +798,12 @@ static void test_killed_writer(void)
 
     /* abort removes the partial file */
     w = sat_trace_writer_create(path, &wo, &d);
+    CHECK(w != NULL);
+    snprintf(partial, sizeof partial, "%s", sat_trace_writer_partial_path(w));
+    CHECK(access(partial, F_OK) == 0);
     sat_trace_writer_abort(w);
     CHECK(access(partial, F_OK) != 0);
+    CHECK_EQ_INT(count_partials("killed.sat"), 0);
 }
 
 static int reports;
@@ -1025,6 +1051,105 @@ static void test_damaged_blocks(void)
     free(buf);
 }
 
+/* ---- where the writer puts the trace, and with which mode ------------------- */
+static int write_small(const char *path, unsigned mode, sat_diag *d)
+{
+    sat_trace_write_opts o = {0, 0, mode};
+    sat_trace_writer *w = sat_trace_writer_create(path, &o, d);
+    if (!w)
+        return d->code ? d->code : -1;
+    anyrow r;
+    gen_row(SAT_TABLE_LDAP_OP, 1, &r, 0);
+    sat_trace_writer_append(w, SAT_TABLE_LDAP_OP, &r);
+    return sat_trace_writer_close(w, d);
+}
+
+static unsigned mode_of(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 ? (unsigned)st.st_mode & 07777u : 0xffffu;
+}
+
+static void test_output_safety(void)
+{
+    char path[128], victim[128], link[160];
+    path_of(path, sizeof path, "out.sat");
+    path_of(victim, sizeof victim, "victim");
+    sat_diag d = {0};
+    mode_t um = umask(0);
+
+    /* the mode asked for, exactly, whatever the umask */
+    CHECK_EQ_INT(write_small(path, 0640, &d), 0);
+    CHECK_EQ_INT(mode_of(path), 0640);
+    /* replacing a trace never loosens its mode */
+    chmod(path, 0600);
+    CHECK_EQ_INT(write_small(path, 0644, &d), 0);
+    CHECK_EQ_INT(mode_of(path), 0600);
+    chmod(path, 0640);
+    CHECK_EQ_INT(write_small(path, 0600, &d), 0);
+    CHECK_EQ_INT(mode_of(path), 0600);
+    unlink(path);
+    CHECK_EQ_INT(write_small(path, 0, &d), 0); /* default: 0600 */
+    CHECK_EQ_INT(mode_of(path), 0600);
+    unlink(path);
+
+    /* a FIFO at PATH is refused, not replaced (and never opened: no hang) */
+    CHECK_EQ_INT(mkfifo(path, 0644), 0);
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_INT(write_small(path, 0640, &d), SAT_E_USAGE);
+    CHECK(strstr(d.msg, "is a FIFO, not a regular file") != NULL);
+    struct stat st;
+    CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+    CHECK_EQ_INT(count_partials("out.sat"), 0);
+    unlink(path);
+
+    /* a symlink at PATH is neither followed nor replaced */
+    spit(victim, (const uint8_t *)"keep", 4);
+    CHECK_EQ_INT(symlink(victim, path), 0);
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_INT(write_small(path, 0640, &d), SAT_E_USAGE);
+    CHECK(strstr(d.msg, "is a symbolic link") != NULL);
+    CHECK(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    size_t n;
+    uint8_t *b = slurp(victim, &n);
+    CHECK(b && n == 4 && memcmp(b, "keep", 4) == 0);
+    free(b);
+    unlink(path);
+
+    /* a symlink planted at the old predictable name PATH.partial is not used */
+    snprintf(link, sizeof link, "%s.partial", path);
+    CHECK_EQ_INT(symlink(victim, link), 0);
+    CHECK_EQ_INT(write_small(path, 0640, &d), 0);
+    b = slurp(victim, &n);
+    CHECK(b && n == 4 && memcmp(b, "keep", 4) == 0);
+    free(b);
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK_EQ_INT(sat_trace_verify(path, NULL, NULL, &d), 0);
+    unlink(link);
+    unlink(path);
+    unlink(victim);
+
+    /* streamed to a pipe: the bytes are a complete trace */
+    int fds[2];
+    CHECK_EQ_INT(pipe(fds), 0);
+    sat_trace_writer *w = sat_trace_writer_create_fd(fds[1], "<pipe>", NULL, &d);
+    CHECK(w != NULL);
+    CHECK(sat_trace_writer_partial_path(w) == NULL);
+    anyrow r;
+    gen_row(SAT_TABLE_LDAP_OP, 1, &r, 0);
+    CHECK_EQ_INT(sat_trace_writer_append(w, SAT_TABLE_LDAP_OP, &r), 0);
+    CHECK_EQ_INT(sat_trace_writer_close(w, &d), 0);
+    close(fds[1]);
+    uint8_t buf[65536];
+    size_t got = 0;
+    ssize_t k;
+    while (got < sizeof buf && (k = read(fds[0], buf + got, sizeof buf - got)) > 0)
+        got += (size_t)k;
+    close(fds[0]);
+    CHECK_EQ_INT(sat_trace_verify_mem(buf, got, NULL, NULL, &d), 0);
+    umask(um);
+}
+
 static void test_newer_version(void)
 {
     char path[128];
@@ -1174,6 +1299,7 @@ int main(void)
     test_killed_writer();
     test_flipped_byte();
     test_damaged_blocks();
+    test_output_safety();
     test_newer_version();
     test_long_string();
     test_corpus_size();
