@@ -22,7 +22,7 @@ static volatile sig_atomic_t stop_sig;  /* the first signal's number */
 static volatile sig_atomic_t forwarded; /* a signal passed on to the main thread */
 static pthread_t main_thread;
 static struct sigaction old_int, old_term;
-static int installed;
+static int installed, have_int, have_term;
 
 static void on_signal(int sig)
 {
@@ -64,8 +64,12 @@ const volatile sig_atomic_t *sat_cli_interrupt_install(void)
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0; /* no SA_RESTART: a blocked read returns EINTR */
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    /* A signal the parent ignores stays ignored (nohup, a background job of
+     * a shell without job control), as the default action would have it. */
+    have_int = sigaction(SIGINT, NULL, &old_int) == 0 && old_int.sa_handler != SIG_IGN &&
+               sigaction(SIGINT, &sa, NULL) == 0;
+    have_term = sigaction(SIGTERM, NULL, &old_term) == 0 && old_term.sa_handler != SIG_IGN &&
+                sigaction(SIGTERM, &sa, NULL) == 0;
     installed = 1;
     return &stop_sig;
 }
@@ -74,8 +78,10 @@ void sat_cli_interrupt_restore(void)
 {
     if (!installed)
         return;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    if (have_int)
+        sigaction(SIGINT, &old_int, NULL);
+    if (have_term)
+        sigaction(SIGTERM, &old_term, NULL);
     installed = 0;
 }
 

@@ -620,8 +620,6 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     void *st = NULL;
     if (r->opts->parse_threads >= 2 && it->fmt->line_independent)
         pp = sat_pp_create(it->fmt, &ctx, r->opts->parse_chunk_bytes);
-    sat_pp_set_stop(pp, r->opts->stop);
-    int interrupted = 0;
     if (!pp)
         st = it->fmt->create(&ctx);
     if (!pp && !st) {
@@ -637,11 +635,9 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
         line_no = res.lines;
         cut_here = res.cut_lines;
         irc = res.input_rc;
-        interrupted = res.interrupted;
     } else {
         const char *line;
         size_t len;
-        const volatile sig_atomic_t *stop = r->opts->stop;
         while ((irc = sat_input_next_line(in, &line, &len, &d)) == 1) {
             line_no++;
             rc = it->fmt->line(st, line, len, line_no);
@@ -649,16 +645,12 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
                 break;
             if (r->opts->progress && (line_no & 0x3fff) == 0)
                 progress(r, it->path, in, line_no);
-            if (stop && *stop) {
-                interrupted = 1;
-                break;
-            }
         }
-        if (irc >= 0 && stop && *stop) /* a read ended by the interrupt */
-            interrupted = 1;
     }
-    if (interrupted) {
-        /* What was read is parsed and joined below; the rest is not read. */
+    if (rc >= 0 && sat_input_interrupted(in)) {
+        /* The input ended at the interrupt (sat_input_set_interrupt): the
+         * lines read before it are parsed and joined as usual, one of the
+         * two parser threads' chunks included; the rest is not read. */
         src.truncated = 1;
         r->stats->interrupted = 1;
         warn(r, it->path, "interrupted after %llu lines: the rest of this input was not read",

@@ -74,16 +74,9 @@ struct sat_pp {
     uint64_t next_join, next_read;
     int quit;
     int sync_ok;
-    const volatile sig_atomic_t *stop;
 
     char version[PP_HDR_MAX], name[PP_HDR_MAX];
 };
-
-void sat_pp_set_stop(sat_pp *pp, const volatile sig_atomic_t *stop)
-{
-    if (pp)
-        pp->stop = stop;
-}
 
 /* ---- parsing one chunk (either thread) ------------------------------------------ */
 static int in_chunk(const chunk *c, sat_str s)
@@ -376,12 +369,6 @@ int sat_pp_run(sat_pp *pp, sat_input *in, void (*progress)(void *u, uint64_t lin
         }
         /* 2. Keep the ring full, so the worker always has a chunk: reading
          * is this thread's alone. */
-        if (!eof && pp->stop && *pp->stop) {
-            /* interrupted: the chunks in hand are still parsed and joined */
-            eof = 1;
-            res->interrupted = 1;
-            continue;
-        }
         if (!eof && pp->next_read - pp->next_join < PP_SLOTS) {
             chunk *c = &pp->slots[pp->next_read % PP_SLOTS];
             pthread_mutex_unlock(&pp->mu);
@@ -395,8 +382,6 @@ int sat_pp_run(sat_pp *pp, sat_input *in, void (*progress)(void *u, uint64_t lin
                 eof = 1;
                 if (irc < 0)
                     res->input_rc = irc;
-                if (pp->stop && *pp->stop) /* the read ended by the interrupt */
-                    res->interrupted = 1;
             }
             continue;
         }

@@ -28,12 +28,7 @@ typedef struct sat_pp_result {
     uint64_t cut_lines; /* lines over 1 MiB cut here (the input counts its own) */
     int input_rc;       /* SAT_OK, or the input's error (diag set) after which
                            everything before was still parsed and joined */
-    int interrupted;    /* *stop ended the reading: the chunks read were
-                           parsed and joined, the rest of the input left */
 } sat_pp_result;
-
-/* The interrupt flag checked before each chunk is read (NULL: none). */
-void sat_pp_set_stop(sat_pp *pp, const volatile sig_atomic_t *stop);
 
 /* Reads `in` to its end. progress (may be NULL) is called on the calling
  * thread with the lines joined so far, every few chunks. Returns SAT_OK or the

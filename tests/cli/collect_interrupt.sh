@@ -4,12 +4,15 @@
 # of the lines read) and exit 128 + the signal after saying so.
 #   fifo   SIGINT while the log on a FIFO is read on two parser threads
 #   term   SIGTERM, the same on one thread (SAT_THREADS=1)
+#   gzfifo SIGINT, the log gzipped on the FIFO (read by the decoding thread)
 #   files  a.log read, the FIFO after it interrupted, c.log not started
 #   iface  --iface lo without --duration/--count, until SIGINT (needs the right
 #          to capture: skipped, visibly, without it)
 # The signal is sent once the whole log was written into the FIFO and the
-# collecting thread waits in a pipe read (/proc/PID/wchan), i.e. has read it all.
+# collecting thread waits on the empty pipe (/proc/PID/wchan), i.e. has read it all.
 S=$1; SRC=$2; CASE=$3
+# job control: background jobs keep SIGINT (a script's would otherwise ignore it)
+set -m
 LOG=$SRC/fixtures/incident/access
 tmp=$(mktemp -d) || exit 1
 feeder=
@@ -28,14 +31,15 @@ wait_drained() {
   local w
   for _ in $(seq 100); do
     w=$(cat /proc/$1/wchan 2>/dev/null)
-    case $w in *pipe_read*) sleep 0.3; return;; 0|'') sleep 3; return;; esac
+    # waiting in poll() or read() on the pipe: it holds nothing more
+    case $w in *pipe_read*|*poll*) sleep 0.3; return;; 0|'') sleep 3; return;; esac
     sleep 0.2
   done
 }
 
-fifo_case() { # signal, env
+fifo_case() { # signal, env, exit, feeder command
   mkfifo f
-  ( cat "$LOG"; touch sent; sleep 60 ) > f & feeder=$!
+  ( ${4:-cat} "$LOG"; touch sent; sleep 60 ) > f & feeder=$!
   env $2 "$S" collect f -o t.sat 2>err & pid=$!
   wait_drained $pid
   kill -$1 $pid; wait $pid; code=$?
@@ -53,6 +57,7 @@ fifo_case() { # signal, env
 case $CASE in
 fifo) fifo_case INT "" 130 ;;
 term) fifo_case TERM "SAT_THREADS=1" 143 ;;
+gzfifo) fifo_case INT "" 130 "gzip -c" ;; # decoded on the input's own thread
 files)
   cp "$LOG" a.log
   cp "$SRC"/fixtures/389ds/access-2.3.1.log c.log
