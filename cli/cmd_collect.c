@@ -254,7 +254,7 @@ static int run_collect(int argc, char **argv)
         fprintf(stderr,
                 "satscope collect: %s: %llu operations, %llu connections from %llu "
                 "input(s), %.1f MB, %llu lines (%llu rejected) in %.2f s (%.0f MB/s)\n",
-                output, (unsigned long long)st->ops, (unsigned long long)st->conns,
+                streaming ? "standard output" : output, (unsigned long long)st->ops, (unsigned long long)st->conns,
                 (unsigned long long)st->inputs, st->bytes / 1e6,
                 (unsigned long long)st->lines, (unsigned long long)st->rejects, dt,
                 dt > 0 ? st->bytes / 1e6 / dt : 0.0);

@@ -1208,8 +1208,13 @@ int sat_trace_writer_close(sat_trace_writer *w, sat_diag *diag)
         w->fd = -1;
     }
     unsigned old_mode;
-    if (rc == SAT_OK && (rc = check_target(w->path, &old_mode, diag)) != SAT_OK)
-        unlink(w->partial); /* something not a regular file appeared at PATH meanwhile */
+    if (rc == SAT_OK && (rc = check_target(w->path, &old_mode, diag)) != SAT_OK && diag) {
+        /* something not a regular file appeared at PATH meanwhile: the
+         * complete trace stays in the temporary file, and the message says so */
+        size_t l = strlen(diag->msg);
+        snprintf(diag->msg + l, sizeof diag->msg - l, "; the trace is left in %s",
+                 w->partial);
+    }
     if (rc == SAT_OK && rename(w->partial, w->path) != 0)
         rc = sat_diag_set(diag, SAT_E_IO, w->path, "cannot rename %s: %s",
                           w->partial, strerror(errno));

@@ -85,9 +85,10 @@ int sat_trace_writer_append(sat_trace_writer *w, int table_id, const void *row);
 /* A sink whose callbacks append to w (w must outlive the sink's use). */
 sat_event_sink sat_trace_writer_sink(sat_trace_writer *w);
 /* Flushes, writes the footer, fsyncs, renames the temporary file -> PATH
- * (refused, the temporary file removed, if something not a regular file
- * appeared at PATH meanwhile), frees w. On another failure the temporary file
- * is left for inspection and w is freed. */
+ * (refused with SAT_E_USAGE if something not a regular file appeared at PATH
+ * meanwhile: the complete trace stays in the temporary file, named in the
+ * message), frees w. On another failure the temporary file is left for
+ * inspection and w is freed. */
 int sat_trace_writer_close(sat_trace_writer *w, sat_diag *diag);
 /* Hands every filled block to the compression thread and waits until all are
  * written to PATH.partial (not fsynced): a writer killed after this leaves
