@@ -647,12 +647,9 @@ static uint64_t next_valid_block(sat_trace_reader *r, uint64_t from, uint64_t no
                 continue;
             bhdr h;
             sat_diag d = {0};
+            /* load_block_dir reads through r->hdr: p (in buf) stays valid */
             if (load_block_dir(r, (size_t)no, pos + i, &h, &d) == SAT_OK)
                 found = pos + i;
-            if (!r->mem) /* load_block_dir read through its own buffer */
-                p = src_get(r, pos, n, &buf);
-            if (!p)
-                break;
         }
         if (n < window)
             break;
@@ -1080,7 +1077,9 @@ int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
         int rc = read_block(r, bi, o, proj[b->table], sink, &done, &by_sink, &bd);
         if (rc == SAT_OK)
             continue;
-        if (by_sink || rc == SAT_E_NOMEM) {
+        if (by_sink) /* the sink's own status: passed back as it is */
+            return rc;
+        if (rc == SAT_E_NOMEM) {
             if (diag)
                 *diag = bd;
             return rc;
