@@ -858,8 +858,14 @@ static int collect_group(run *r, group *g)
         return SAT_E_NOMEM;
     sat_ldap_join_set_filter_shapes(join, !r->opts->no_filter_shapes);
     int rc = SAT_OK;
-    for (size_t i = 0; i < g->nitems && rc >= 0; i++)
+    for (size_t i = 0; i < g->nitems && rc >= 0; i++) {
+        if (r->opts->stop && *r->opts->stop) { /* interrupted: the rest of the set waits */
+            r->stats->interrupted = 1;
+            r->stats->not_started++;
+            continue;
+        }
         rc = collect_file(r, &r->items[g->items[i]], server, join);
+    }
     if (rc >= 0)
         rc = sat_ldap_join_finish(join);
     sat_join_stats js;

@@ -6,6 +6,7 @@
 #   term   SIGTERM, the same on one thread (SAT_THREADS=1)
 #   gzfifo SIGINT, the log gzipped on the FIFO (read by the decoding thread)
 #   files  a.log read, the FIFO after it interrupted, c.log not started
+#   rotated the older file of a rotated set on a FIFO interrupted, the newer not started
 #   iface  --iface lo without --duration/--count, until SIGINT (needs the right
 #          to capture: skipped, visibly, without it)
 # The signal is sent once the whole log was written into the FIFO and the
@@ -73,6 +74,22 @@ files)
   check "verify" "$("$S" verify t.sat)" "t.sat: ok"
   check "ldap_op rows (a.log, all of the FIFO, not c.log)" "$(rows t.sat ldap_op)" "$(rows ref.sat ldap_op)"
   check "sources (c.log not started)" "$(rows t.sat source)" 2
+  check "said" "$(grep -c 'interrupted by SIGINT: t.sat is a complete trace .* 1 input not started' err)" 1
+  ;;
+rotated)
+  # one server's rotated set: the older file arrives on a FIFO, the newer waits
+  zcat "$SRC"/fixtures/incident/access.20250609-133000.gz > old.log
+  cp "$LOG" access
+  mkfifo access.20250609-133000
+  ( cat old.log; touch sent; sleep 60 ) > access.20250609-133000 & feeder=$!
+  "$S" collect access.20250609-133000 access -o t.sat 2>err & pid=$!
+  wait_drained $pid
+  kill -INT $pid; wait $pid; code=$?
+  kill $feeder 2>/dev/null; feeder=
+  "$S" collect -q old.log -o ref.sat
+  check "exit" "$code" 130
+  check "verify" "$("$S" verify t.sat)" "t.sat: ok"
+  check "ldap_op rows (the older file only)" "$(rows t.sat ldap_op)" "$(rows ref.sat ldap_op)"
   check "said" "$(grep -c 'interrupted by SIGINT: t.sat is a complete trace .* 1 input not started' err)" 1
   ;;
 iface)
