@@ -25,15 +25,17 @@ check() { # what, got, want
 }
 rows() { "$S" info "$1" | awk -v t="$2" '$1 == t { print $2 }'; }
 
-# Waits until pid's collecting thread blocks reading an empty pipe (after the
+# Waits until a thread of pid blocks reading the empty pipe (after the
 # feeder wrote everything), at most 20 s; without wchan, 3 s.
 wait_drained() {
   for _ in $(seq 100); do [ -e sent ] && break; sleep 0.2; done
   local w
   for _ in $(seq 100); do
-    w=$(cat /proc/$1/wchan 2>/dev/null)
-    # waiting in poll() or read() on the pipe: it holds nothing more
-    case $w in *pipe_read*|*poll*) sleep 0.3; return;; 0|'') sleep 3; return;; esac
+    w=$(cat /proc/$1/task/*/wchan 2>/dev/null)
+    # a thread (the collecting one, or the decoder of a compressed input)
+    # waits in poll() or read() on the pipe: it holds nothing more
+    # (no wchan here: only zeros, or nothing) -> a fixed wait
+    case $w in *pipe_read*|*poll*) sleep 0.3; return;; *[!0]*) ;; *) sleep 3; return;; esac
     sleep 0.2
   done
 }
