@@ -221,7 +221,9 @@ static int run_collect(int argc, char **argv)
     double t0 = now_s();
     int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
     const sat_collect_stats *st = &c.stats;
-    int sig = st->interrupted ? sat_cli_interrupt_signal() : 0;
+    /* a signal after the last input was read still exits 128 + it: the
+     * trace is then whole, and the message says no input was left */
+    int sig = sat_cli_interrupt_signal();
     if (!sig && code == SAT_EXIT_UNREADABLE && st->lines == 0 && st->traces == 0 &&
         st->packets == 0 && st->cores == 0) {
         sat_cli_interrupt_restore();

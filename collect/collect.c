@@ -1094,6 +1094,9 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     r.opts = opts;
     r.sink = sink;
     r.stats = stats;
+    /* from here on (the first looks at the inputs included) an interrupt
+     * ends the read in hand, even one waiting on a FIFO */
+    sat_input_set_interrupt(opts->stop);
 
     int rc = SAT_OK;
     for (size_t i = 0; i < npaths && rc == SAT_OK; i++)
@@ -1113,7 +1116,6 @@ int sat_collect_run(const char *const *paths, size_t npaths,
 
     clock_gettime(CLOCK_MONOTONIC, &r.t0);
     r.last = r.t0;
-    sat_input_set_interrupt(opts->stop);
     if (rc == SAT_OK && opts->live_iface) {
         stats->inputs++;
         rc = collect_capture(&r, NULL);
