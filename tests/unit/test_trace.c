@@ -586,8 +586,11 @@ static void test_window(void)
     memset(&d, 0, sizeof d);
     memset(&x, 0, sizeof x);
     x.monotonic = 1;
+    x.first_index = 100; /* block 0 (rows 0..99) is skipped, the 9 others read */
     CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), SAT_E_CORRUPT);
     CHECK(strstr(d.where, "block 0 (offset 20)") != NULL);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_OP], 900);
+    CHECK_EQ_INT(x.bad, 0);
     sat_trace_reader_close(r);
 }
 
