@@ -41,8 +41,16 @@ typedef struct sat_cli_collect {
     const char *exe;             /* --exe: cores: the executable that crashed */
     const char *debuginfo_path;  /* --debuginfo-path: cores: debug files, modules */
     const char *sysroot;         /* --sysroot: cores: the paths they name, below it */
+    const volatile sig_atomic_t *stop; /* collect.h opts.stop (cli_interrupt.c) */
     sat_collect_stats stats;     /* filled by sat_cli_collect_run */
 } sat_cli_collect;
+
+/* SIGINT and SIGTERM (cli_interrupt.c): install returns the flag the first
+ * of them sets (its signal number) for sat_cli_collect.stop; a second one
+ * ends the process (default action). restore puts the old handlers back. */
+const volatile sig_atomic_t *sat_cli_interrupt_install(void);
+void sat_cli_interrupt_restore(void);
+int sat_cli_interrupt_signal(void); /* the signal received, 0 if none */
 
 /* Runs the collection; returns the exit code it deserves (0, 1 or 3). */
 int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,

@@ -177,6 +177,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.live_filter = c->live_filter;
     opts.live_duration = c->live_duration;
     opts.live_count = c->live_count;
+    opts.stop = c->stop;
     opts.ldap_port = c->ldap_port;
     opts.exe = c->exe;
     opts.debuginfo_path = c->debuginfo_path;
@@ -244,7 +245,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     if (st->unreadable ||
         (rc < 0 && st->lines == 0 && st->traces == 0 && st->packets == 0 && st->cores == 0))
         return SAT_EXIT_UNREADABLE;
-    if (st->rejects || st->truncated || rc < 0)
+    if (st->rejects || st->truncated || st->damaged_blocks || rc < 0)
         return SAT_EXIT_REJECTS;
     return SAT_EXIT_OK;
 }

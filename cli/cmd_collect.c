@@ -1,13 +1,27 @@
 /*
  * cmd_collect.c - `satscope collect INPUT... -o TRACE.sat`: logs (and traces)
  * in, one .sat trace out. The trace appears under its final name only when
- * complete (the writer works on TRACE.sat.partial and renames at the end).
+ * complete (the writer works on a temporary file beside it and renames it at
+ * the end); `-o -` streams it to standard output instead.
+ *
+ * The trace's mode: a trace holds DNs, client addresses and filter values,
+ * so it is never readable by others: 0640 less the umask, 0600 when an input
+ * is not readable by others itself (a file without o+r, standard input that
+ * is not such a file, a live capture), and never looser than the trace it
+ * replaces. A mode tighter than 0640-less-umask is said once, with why.
+ * SIGINT and SIGTERM end the collection where it is: the trace of what was
+ * read is closed (valid), and the exit is 128 + the signal (130, 143).
  */
+#include <dirent.h>
+#include <glob.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "satscope/trace.h"
@@ -31,17 +45,26 @@ static void usage(FILE *out)
             "build-id, fingerprint) and one frame row per frame of every thread,\n"
             "unwound with elfutils libdwfl. No process memory is copied.\n"
             "\n"
-            "  -o, --output FILE the trace to write (required)\n"
+            "  -o, --output FILE the trace to write (required); '-' = standard output\n"
+            "                  (not a terminal). FILE must be absent or a regular file:\n"
+            "                  a device node, FIFO, symlink or directory is refused.\n"
+            "                  Mode 0640 less the umask, 0600 when an input is not\n"
+            "                  readable by others; never looser than a trace replaced\n"
             "  --iface IF      also capture live on interface IF (needs the right to\n"
-            "                  capture: root or CAP_NET_RAW), bounded by:\n"
+            "                  capture: root or CAP_NET_RAW), until interrupted or:\n"
             "  --duration D    stop after D (30s, 5m, 1h, 500ms; plain number = s)\n"
             "  --count N       stop after N packets\n"
             "  --filter BPF    capture filter, e.g. 'tcp port 636'\n"
             SAT_CLI_COLLECT_HELP
             "  -h, --help      this text\n"
             "\n"
+            "SIGINT (Ctrl-C) or SIGTERM: the input in hand is closed where it is and\n"
+            "the trace of what was read is written (a second one quits at once).\n"
+            "\n"
             "exit: 0 ok, 1 some lines were rejected (counted in the trace's reject\n"
-            "table, the rest collected), 2 usage, 3 an input could not be read.\n");
+            "table, the rest collected), 2 usage (or FILE is not a regular file),\n"
+            "3 an input could not be read, 130/143 interrupted by SIGINT/SIGTERM\n"
+            "(the trace holds what was read).\n");
 }
 
 static double now_s(void)
@@ -49,6 +72,51 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Is input path not readable by others (no o+r)? "-" is standard input: a
+ * pipe or a terminal counts as private. A directory counts by its own mode
+ * and the files directly in it, a pattern by what it matches. */
+static int is_private_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !(st.st_mode & S_IROTH);
+}
+
+static int input_private(const char *path)
+{
+    struct stat st;
+    if (!strcmp(path, "-"))
+        return fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode) ||
+               !(st.st_mode & S_IROTH);
+    if (stat(path, &st) != 0) {
+        glob_t g;
+        int priv = 0;
+        if (strpbrk(path, "*?[") && glob(path, 0, NULL, &g) == 0) {
+            for (size_t i = 0; i < g.gl_pathc && !priv; i++)
+                priv = input_private(g.gl_pathv[i]);
+            globfree(&g);
+        }
+        return priv;
+    }
+    if (!(st.st_mode & S_IROTH))
+        return 1;
+    if (!S_ISDIR(st.st_mode))
+        return 0;
+    DIR *d = opendir(path);
+    if (!d)
+        return 1;
+    struct dirent *e;
+    int priv = 0;
+    char p[4096];
+    while (!priv && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        priv = is_private_file(p);
+    }
+    closedir(d);
+    return priv;
 }
 
 static int run_collect(int argc, char **argv)
@@ -101,38 +169,94 @@ static int run_collect(int argc, char **argv)
         return sat_cli_usage_error("collect", "no input given");
     if ((c.live_filter || c.live_duration || c.live_count) && !c.live_iface)
         return sat_cli_usage_error("collect", "--filter, --duration and --count need --iface");
-    if (c.live_iface && !c.live_duration && !c.live_count)
-        return sat_cli_usage_error("collect", "--iface needs --duration or --count");
+    int streaming = !strcmp(output, "-");
+    if (streaming && isatty(STDOUT_FILENO))
+        return sat_cli_usage_error("collect", "-o -: standard output is a terminal; "
+                                   "redirect it to a file or a pipe");
+
+    /* The trace's mode (see the top of this file). */
+    mode_t um = umask(0);
+    umask(um);
+    unsigned dflt = 0640u & ~(unsigned)um, mode = dflt;
+    const char *private_input = NULL, *private_why = "is not readable by others";
+    for (int i = optind; i < argc && !private_input; i++)
+        if (input_private(argv[i]))
+            private_input = !strcmp(argv[i], "-") ? "standard input" : argv[i];
+    if (!private_input && c.live_iface) {
+        private_input = "a live capture";
+        private_why = "holds the packets of every user of the interface";
+    }
+    if (private_input)
+        mode = 0600u & ~(unsigned)um;
+    struct stat old;
+    unsigned old_mode = !streaming && lstat(output, &old) == 0 && S_ISREG(old.st_mode)
+                            ? (unsigned)old.st_mode & 0777u : 0;
 
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
-    sat_trace_writer *w = sat_trace_writer_create(output, NULL, &diag);
+    sat_trace_write_opts wo;
+    memset(&wo, 0, sizeof wo);
+    wo.mode = mode;
+    sat_trace_writer *w = streaming
+        ? sat_trace_writer_create_fd(STDOUT_FILENO, "standard output", &wo, &diag)
+        : sat_trace_writer_create(output, &wo, &diag);
     if (!w) {
         fprintf(stderr, "satscope collect: %s: %s\n", output, diag.msg);
-        return SAT_EXIT_UNREADABLE;
+        return diag.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
     }
+    unsigned got = sat_trace_writer_mode(w);
+    if (!streaming && !c.quiet && got != dflt) {
+        if (old_mode && (got & ~old_mode) == 0 && (mode & ~old_mode) != 0)
+            fprintf(stderr, "satscope collect: %s: mode %04o, as the trace it replaces "
+                    "(not %04o)\n", output, got, dflt);
+        else if (private_input)
+            fprintf(stderr, "satscope collect: %s: mode %04o (not %04o): %s %s\n",
+                    output, got, dflt, private_input, private_why);
+    }
+    if (c.live_iface && !c.live_duration && !c.live_count && !c.quiet)
+        fprintf(stderr, "satscope collect: capturing on %s until interrupted (Ctrl-C)\n",
+                c.live_iface);
     sat_event_sink sink = sat_trace_writer_sink(w);
+    c.stop = sat_cli_interrupt_install();
     double t0 = now_s();
     int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
     const sat_collect_stats *st = &c.stats;
-    if (code == SAT_EXIT_UNREADABLE && st->lines == 0 && st->traces == 0 &&
+    /* a signal after the last input was read still exits 128 + it: the
+     * trace is then whole, and the message says no input was left */
+    int sig = sat_cli_interrupt_signal();
+    if (!sig && code == SAT_EXIT_UNREADABLE && st->lines == 0 && st->traces == 0 &&
         st->packets == 0 && st->cores == 0) {
+        sat_cli_interrupt_restore();
         sat_trace_writer_abort(w);
         fprintf(stderr, "satscope collect: nothing could be read; %s not written\n", output);
         return SAT_EXIT_UNREADABLE;
     }
     memset(&diag, 0, sizeof diag);
-    if (sat_trace_writer_close(w, &diag) < 0) {
+    int crc = sat_trace_writer_close(w, &diag);
+    sat_cli_interrupt_restore();
+    if (crc < 0) {
         fprintf(stderr, "satscope collect: %s: %s%s%s\n", output, diag.where,
                 diag.where[0] ? ": " : "", diag.msg);
-        return SAT_EXIT_UNREADABLE;
+        return diag.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
+    }
+    if (sig) {
+        /* said even with -q: the exit code alone would not say the trace is whole */
+        fprintf(stderr, "satscope collect: interrupted by %s: %s is a complete trace "
+                "of what was read before it (%llu lines, %llu packets, %llu operations, "
+                "%llu connections; %llu input%s not started)\n",
+                sig == SIGTERM ? "SIGTERM" : "SIGINT",
+                streaming ? "the trace on standard output" : output,
+                (unsigned long long)st->lines, (unsigned long long)st->packets,
+                (unsigned long long)st->ops, (unsigned long long)st->conns,
+                (unsigned long long)st->not_started, st->not_started == 1 ? "" : "s");
+        code = 128 + sig;
     }
     double dt = now_s() - t0;
     if (!c.quiet)
         fprintf(stderr,
                 "satscope collect: %s: %llu operations, %llu connections from %llu "
                 "input(s), %.1f MB, %llu lines (%llu rejected) in %.2f s (%.0f MB/s)\n",
-                output, (unsigned long long)st->ops, (unsigned long long)st->conns,
+                streaming ? "standard output" : output, (unsigned long long)st->ops, (unsigned long long)st->conns,
                 (unsigned long long)st->inputs, st->bytes / 1e6,
                 (unsigned long long)st->lines, (unsigned long long)st->rejects, dt,
                 dt > 0 ? st->bytes / 1e6 / dt : 0.0);

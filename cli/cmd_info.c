@@ -129,11 +129,23 @@ static void print_text(const char *path, const sat_trace_stat *st, const info_ct
 {
     char a[64], b[64];
     printf("trace      %s\n", path);
-    printf("format     %u.%u, %s, %llu bytes\n", st->format_version >> 16,
-           st->format_version & 0xffff, st->complete ? "complete" : "INCOMPLETE",
+    char dmg[64] = "";
+    if (st->ndamaged)
+        snprintf(dmg, sizeof dmg, ", DAMAGED (%zu block%s unreadable)", st->ndamaged,
+                 st->ndamaged == 1 ? "" : "s");
+    printf("format     %u.%u, %s%s, %llu bytes\n", st->format_version >> 16,
+           st->format_version & 0xffff, st->complete ? "complete" : "INCOMPLETE", dmg,
            (unsigned long long)st->file_bytes);
     if (warning)
         printf("warning    %s\n", warning);
+    /* The tables below count the intact blocks: what a read of the trace gives. */
+    for (size_t i = 0; i < st->ndamaged; i++) {
+        char what[600];
+        sat_trace_damage_describe(&st->damaged[i], what, sizeof what);
+        printf("damaged    block %llu (offset %llu): %s\n",
+               (unsigned long long)st->damaged[i].block,
+               (unsigned long long)st->damaged[i].offset, what);
+    }
 
     sat_ts_ns lo = 0, hi = 0;
     for (size_t i = 0; i < st->ntables; i++) {
@@ -227,6 +239,26 @@ static int print_json(const char *path, const sat_trace_stat *st, const info_ctx
     sat_json_str(&j, "format_version", ver);
     sat_json_bool(&j, "complete", st->complete);
     sat_json_str(&j, "warning", warning);
+    /* blocks whose rows are lost; "tables" counts the intact ones */
+    sat_json_array(&j, "damaged");
+    for (size_t i = 0; i < st->ndamaged; i++) {
+        const sat_trace_damage *d = &st->damaged[i];
+        const sat_table_def *def = d->table_id >= 0 ? sat_table_get(d->table_id) : NULL;
+        sat_json_object(&j, NULL);
+        sat_json_u64(&j, "block", d->block);
+        sat_json_u64(&j, "offset", d->offset);
+        sat_json_u64(&j, "bytes", d->length);
+        sat_json_str(&j, "table", def ? def->name : NULL);
+        if (d->rows)
+            sat_json_u64(&j, "rows", d->rows);
+        else
+            sat_json_null(&j, "rows");
+        json_ts(&j, "first", d->min_ts);
+        json_ts(&j, "last", d->max_ts);
+        sat_json_str(&j, "reason", d->reason);
+        sat_json_end(&j);
+    }
+    sat_json_end(&j);
     sat_json_u64(&j, "bytes", st->file_bytes);
     sat_json_array(&j, "tables");
     for (size_t i = 0; i < st->ntables; i++) {
@@ -311,8 +343,10 @@ static int run_info(int argc, char **argv)
                    "per table rows, blocks, time range and bytes on disk, per column\n"
                    "bytes after encoding and after compression, the sources it was\n"
                    "collected from, and the rejected lines (first ones shown).\n"
-                   "exit: 0 ok, 1 the trace is incomplete (its complete blocks are\n"
-                   "      shown), 2 usage, 3 not readable as a trace\n");
+                   "Damaged blocks (a checksum fails) are listed with the table,\n"
+                   "rows and time range they held; the tables count the intact ones.\n"
+                   "exit: 0 ok, 1 the trace is incomplete or damaged (its intact\n"
+                   "      blocks are shown), 2 usage, 3 not readable as a trace\n");
             return SAT_EXIT_OK;
         default: return SAT_EXIT_USAGE;
         }
@@ -358,6 +392,8 @@ static int run_info(int argc, char **argv)
     } else {
         print_text(path, &st, &c, partial ? warning : NULL);
     }
+    if (code == SAT_EXIT_OK && st.ndamaged)
+        code = SAT_EXIT_REJECTS;
     info_ctx_free(&c);
     sat_trace_reader_close(r);
     return code;

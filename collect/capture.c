@@ -138,6 +138,19 @@ static int drive(cap_run *c, pcap_t *pc, int live, sat_diag *err)
     const sat_collect_opts *o = c->job->opts;
     int r, rc = SAT_OK;
     for (;;) {
+        if (o->stop && *o->stop) {
+            /* interrupted: the packets read so far make the rows */
+            c->job->stats->interrupted = 1;
+            if (live)
+                say(c->job, "capture stopped by the interrupt after %llu packets",
+                    (unsigned long long)c->src.lines);
+            else
+                say(c->job, "interrupted after %llu packets: the rest of this capture "
+                    "was not read", (unsigned long long)c->src.lines);
+            if (!live)
+                c->src.truncated = 1;
+            break;
+        }
         if (live) {
             clock_gettime(CLOCK_MONOTONIC, &now);
             sat_dur_ns el = (sat_dur_ns)(now.tv_sec - t0.tv_sec) * 1000000000LL +

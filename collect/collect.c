@@ -647,6 +647,15 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
                 progress(r, it->path, in, line_no);
         }
     }
+    if (rc >= 0 && sat_input_interrupted(in)) {
+        /* The input ended at the interrupt (sat_input_set_interrupt): the
+         * lines read before it are parsed and joined as usual, one of the
+         * two parser threads' chunks included; the rest is not read. */
+        src.truncated = 1;
+        r->stats->interrupted = 1;
+        warn(r, it->path, "interrupted after %llu lines: the rest of this input was not read",
+             (unsigned long long)line_no);
+    }
     if (rc >= 0 && irc < 0) {
         /* Everything decodable was parsed; say what was lost. */
         src.truncated = 1;
@@ -852,8 +861,14 @@ static int collect_group(run *r, group *g)
         return SAT_E_NOMEM;
     sat_ldap_join_set_filter_shapes(join, !r->opts->no_filter_shapes);
     int rc = SAT_OK;
-    for (size_t i = 0; i < g->nitems && rc >= 0; i++)
+    for (size_t i = 0; i < g->nitems && rc >= 0; i++) {
+        if (r->opts->stop && *r->opts->stop) { /* interrupted: the rest of the set waits */
+            r->stats->interrupted = 1;
+            r->stats->not_started++;
+            continue;
+        }
         rc = collect_file(r, &r->items[g->items[i]], server, join);
+    }
     if (rc >= 0)
         rc = sat_ldap_join_finish(join);
     sat_join_stats js;
@@ -1021,6 +1036,22 @@ static int collect_trace(run *r, item *it)
         o.tables |= 1u << SAT_TABLE_FRAME;
     memset(&d, 0, sizeof d);
     int rc = sat_trace_read(tr, &o, &rs, &d);
+    if (rc == SAT_E_CORRUPT && n.sink_rc != rc) {
+        /* Damaged blocks were skipped, every other block read: name each
+         * loss (table, rows, time range) so that the figures can be judged. */
+        const sat_trace_damage *dm;
+        size_t nd = sat_trace_reader_damage(tr, &dm);
+        for (size_t i = 0; i < nd; i++) {
+            char where[600], what[600];
+            snprintf(where, sizeof where, "%s: block %llu (offset %llu)", it->path,
+                     (unsigned long long)dm[i].block, (unsigned long long)dm[i].offset);
+            sat_trace_damage_describe(&dm[i], what, sizeof what);
+            warn(r, where, "damaged block skipped: %s; the other blocks were read", what);
+        }
+        r->stats->damaged_blocks += nd;
+        problem(r, SAT_E_CORRUPT, d.where, d.msg);
+        rc = SAT_OK;
+    }
     sat_trace_reader_close(tr);
     if (n.any_server)
         r->next_server = n.server_base + n.max_server + 1;
@@ -1054,9 +1085,9 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     memset(stats, 0, sizeof *stats);
     if (!sink || (!paths && npaths))
         return sat_diag_set(diag, SAT_E_USAGE, "collect", "no sink or no inputs");
-    if (opts->live_iface && !opts->live_duration && !opts->live_count)
+    if (opts->live_iface && !opts->live_duration && !opts->live_count && !opts->stop)
         return sat_diag_set(diag, SAT_E_USAGE, "collect",
-                            "a live capture needs a duration or a packet count");
+                            "a live capture needs a duration, a packet count or a stop flag");
     if (opts->format && !sat_log_format_by_name(opts->format))
         return sat_diag_set(diag, SAT_E_USAGE, "collect", "unknown log format '%s'",
                             opts->format);
@@ -1066,6 +1097,9 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     r.opts = opts;
     r.sink = sink;
     r.stats = stats;
+    /* from here on (the first looks at the inputs included) an interrupt
+     * ends the read in hand, even one waiting on a FIFO */
+    sat_input_set_interrupt(opts->stop);
 
     int rc = SAT_OK;
     for (size_t i = 0; i < npaths && rc == SAT_OK; i++)
@@ -1097,6 +1131,13 @@ int sat_collect_run(const char *const *paths, size_t npaths,
         rc = SAT_E_NOMEM;
     for (size_t i = 0; i < r.nitems && rc >= 0; i++) {
         item *it = &r.items[i];
+        if (opts->stop && *opts->stop) {
+            stats->interrupted = 1;
+            if (it->kind != ITEM_BAD && it->kind != ITEM_SKIP &&
+                !(it->kind == ITEM_LOG && done_group[it->group]))
+                stats->not_started++;
+            continue;
+        }
         if (it->kind == ITEM_TRACE) {
             rc = collect_trace(&r, it);
         } else if (it->kind == ITEM_CAPTURE) {
@@ -1110,6 +1151,7 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     }
     free(done_group);
     progress_clear(&r);
+    sat_input_set_interrupt(NULL);
 
     for (size_t i = 0; i < r.nitems; i++) {
         sat_input_close(r.items[i].kept);
@@ -1127,15 +1169,16 @@ int sat_collect_run(const char *const *paths, size_t npaths,
             sat_diag_set(diag, rc, "collect", "out of memory");
         return rc; /* a sink's status or an allocation failure */
     }
-    if (stats->unreadable || stats->truncated) {
-        int code = stats->unreadable ? SAT_E_IO : SAT_E_TRUNCATED;
+    if (stats->unreadable || stats->truncated || stats->damaged_blocks) {
+        int code = stats->unreadable ? SAT_E_IO
+                   : stats->truncated ? SAT_E_TRUNCATED : SAT_E_CORRUPT;
+        uint64_t nprob = stats->unreadable + stats->truncated + stats->damaged_blocks;
         if (diag) {
             *diag = r.first_problem;
-            if (stats->unreadable + stats->truncated > 1) {
+            if (nprob > 1) {
                 char more[96];
                 snprintf(more, sizeof more, " (and %llu more input problem%s, see above)",
-                         (unsigned long long)(stats->unreadable + stats->truncated - 1),
-                         stats->unreadable + stats->truncated > 2 ? "s" : "");
+                         (unsigned long long)(nprob - 1), nprob > 2 ? "s" : "");
                 size_t l = strlen(diag->msg);
                 snprintf(diag->msg + l, sizeof diag->msg - l, "%s", more);
             }

@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <lzma.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -73,6 +74,8 @@ struct sat_input {
     uint64_t raw_bytes;      /* bytes read from the file */
     uint64_t raw_size;       /* file size if a regular file, else 0 */
     uint64_t cut_lines;      /* lines longer than LINE_MAX that were cut */
+    int regular;             /* a regular file (reads never wait) */
+    int interrupted;         /* ended by the interrupt flag */
     size_t fill_cap;         /* fill stops at buf[fill_cap]: the peek only
                                 decodes what it shows, not a whole buffer */
 
@@ -101,10 +104,37 @@ typedef struct outbuf {
     size_t len, cap;
 } outbuf;
 
-/* read() that retries on EINTR; returns bytes read, 0 at EOF, -1 on error. */
-static ssize_t read_full_once(int fd, void *p, size_t n)
+static const volatile sig_atomic_t *interrupt_flag;
+
+void sat_input_set_interrupt(const volatile sig_atomic_t *flag)
+{
+    interrupt_flag = flag;
+}
+
+int sat_input_interrupted(const sat_input *in)
+{
+    return in && in->interrupted;
+}
+
+/* read() that retries on EINTR; returns bytes read, 0 at EOF, -1 on error.
+ * Once the interrupt flag is set the input ends at its next read: the bytes
+ * already read (in the line buffer, in the decoder's queue) are still given,
+ * nothing more is read. A pipe, FIFO or terminal is waited on with poll() in
+ * steps of 200 ms, so that a read waiting for bytes that may never come ends
+ * too, on whichever thread it runs (the decoder's for a compressed input). */
+static ssize_t read_full_once(sat_input *in, int fd, void *p, size_t n)
 {
     for (;;) {
+        if (interrupt_flag && *interrupt_flag) {
+            in->interrupted = 1;
+            return 0;
+        }
+        if (interrupt_flag && !in->regular) {
+            struct pollfd pfd = {fd, POLLIN, 0};
+            int k = poll(&pfd, 1, 200);
+            if (k == 0 || (k < 0 && errno == EINTR))
+                continue;
+        }
         ssize_t r = read(fd, p, n);
         if (r >= 0 || errno != EINTR)
             return r;
@@ -126,6 +156,10 @@ static void set_err(sat_input *in, int code, const char *fmt, ...)
 
 static void stream_ends_early(sat_input *in)
 {
+    if (in->interrupted) { /* ended by the interrupt, not cut short */
+        in->d_eof = 1;
+        return;
+    }
     set_err(in, SAT_E_TRUNCATED,
             "%s stream ends early after %llu bytes of output (truncated file?)",
             comp_names[in->comp], (unsigned long long)in->dec_bytes);
@@ -145,7 +179,7 @@ static int read_raw(sat_input *in)
 {
     if (in->raw_eof)
         return 0;
-    ssize_t n = read_full_once(in->fd, in->raw, SAT_INPUT_RAW_CAP);
+    ssize_t n = read_full_once(in, in->fd, in->raw, SAT_INPUT_RAW_CAP);
     if (n < 0) {
         set_err(in, SAT_E_IO, "read error after %llu bytes: %s",
                 (unsigned long long)in->d_raw_bytes, strerror(errno));
@@ -165,7 +199,7 @@ static int read_raw(sat_input *in)
 
 static void fill_plain(sat_input *in, outbuf *o)
 {
-    ssize_t n = read_full_once(in->fd, o->p + o->len, o->cap - o->len);
+    ssize_t n = read_full_once(in, in->fd, o->p + o->len, o->cap - o->len);
     if (n < 0) {
         set_err(in, SAT_E_IO, "read error after %llu bytes: %s",
                 (unsigned long long)in->d_raw_bytes, strerror(errno));
@@ -586,6 +620,7 @@ sat_input *sat_input_open(const char *path, sat_diag *diag)
     in->buf = buf;
     if (S_ISREG(st.st_mode))
         in->raw_size = (uint64_t)st.st_size;
+    in->regular = S_ISREG(st.st_mode);
 #ifdef POSIX_FADV_SEQUENTIAL
     if (S_ISREG(st.st_mode))
         (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -595,7 +630,7 @@ sat_input *sat_input_open(const char *path, sat_diag *diag)
      * data is then already in place; a compressed file's are moved to raw. */
     size_t got = 0;
     while (got < 8) {
-        ssize_t n = read_full_once(fd, buf + got, SAT_INPUT_RAW_CAP - got);
+        ssize_t n = read_full_once(in, fd, buf + got, SAT_INPUT_RAW_CAP - got);
         if (n < 0) {
             sat_diag_set(diag, SAT_E_IO, path, "%s", strerror(errno));
             sat_input_close(in);

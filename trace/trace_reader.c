@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -23,7 +24,34 @@ typedef struct rblock {
     uint32_t nrows;
     uint64_t off, len;
     int64_t min_ts, max_ts;
+    uint64_t no; /* number in file order, damaged blocks included ("block N") */
 } rblock;
+
+/* Damaged blocks (FORMAT.md "Damaged blocks"). */
+typedef struct dlist {
+    sat_trace_damage *v;
+    size_t n, cap;
+} dlist;
+
+static int dlist_add(dlist *l, const sat_trace_damage *d)
+{
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? 2 * l->cap : 8;
+        sat_trace_damage *nv = (sat_trace_damage *)realloc(l->v, nc * sizeof *nv);
+        if (!nv)
+            return SAT_E_NOMEM;
+        l->v = nv;
+        l->cap = nc;
+    }
+    l->v[l->n++] = *d;
+    return SAT_OK;
+}
+
+static int cmp_damage(const void *a, const void *b)
+{
+    const sat_trace_damage *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
 
 typedef struct rbuf {
     uint8_t *p;
@@ -95,6 +123,9 @@ struct sat_trace_reader {
     char **names;
     size_t nnames;
     uint64_t blocks_decoded; /* for tests: blocks actually read */
+    dlist scan_dmg;  /* damage found while indexing by scanning */
+    dlist read_dmg;  /* damage the last sat_trace_read skipped */
+    dlist stat_dmg;  /* every damaged block, found by stat */
 };
 
 /* ---- byte source ---------------------------------------------------------- */
@@ -561,6 +592,7 @@ static int read_footer(sat_trace_reader *r, sat_diag *diag, uint64_t *footer_off
         b.len = sat_cursor_le64(&c);
         b.min_ts = (int64_t)sat_cursor_le64(&c);
         b.max_ts = (int64_t)sat_cursor_le64(&c);
+        b.no = i;
         if (c.err || b.off < prev_end || b.off > foff || b.len > foff - b.off ||
             b.len < SAT_BLOCK_HDR_LEN + 4 || b.nrows == 0 || b.nrows > SAT_MAX_ROWS) {
             r->nblocks = 0;
@@ -598,23 +630,83 @@ static int check_block_data(sat_trace_reader *r, size_t bi, uint64_t off,
     return SAT_OK;
 }
 
-/* Indexes by walking the blocks from the header; stops at the first block
- * that is incomplete or fails a checksum. *stop gets where it stopped and
- * stopdiag why. */
+/* Offset of the first block at or after `from` whose magic, header and
+ * directory are valid (its header checksum matches), or 0 if there is none. */
+static uint64_t next_valid_block(sat_trace_reader *r, uint64_t from, uint64_t no)
+{
+    const uint64_t window = 1u << 20;
+    rbuf buf = {NULL, 0};
+    uint64_t found = 0;
+    for (uint64_t pos = from; !found && pos + 4 <= r->size;) {
+        uint64_t n = r->size - pos < window ? r->size - pos : window;
+        const uint8_t *p = src_get(r, pos, n, &buf);
+        if (!p)
+            break;
+        for (uint64_t i = 0; i + 4 <= n && !found; i++) {
+            if (p[i] != 'S' || memcmp(p + i, "SATB", 4) != 0)
+                continue;
+            bhdr h;
+            sat_diag d = {0};
+            /* load_block_dir reads through r->hdr: p (in buf) stays valid */
+            if (load_block_dir(r, (size_t)no, pos + i, &h, &d) == SAT_OK)
+                found = pos + i;
+        }
+        if (n < window)
+            break;
+        pos += n - 3; /* a magic across the window's end is seen in the next */
+    }
+    free(buf.p);
+    return found;
+}
+
+/* Indexes by walking the blocks from the header (FORMAT.md "Damaged
+ * blocks"). A block whose header is valid but whose data fails a checksum is
+ * recorded as damaged and stepped over by its length; bytes that are not a
+ * valid block are damaged when a valid block follows them (the walk resumes
+ * there) and the cut-off tail of a partial trace when none does: the walk
+ * stops, *stop gets where and stopdiag why. */
 static int scan_blocks(sat_trace_reader *r, uint64_t *stop, sat_diag *stopdiag)
 {
     size_t cap = 0;
-    uint64_t off = SAT_FILE_HDR_LEN;
+    uint64_t off = SAT_FILE_HDR_LEN, no = 0;
     r->nblocks = 0;
+    r->scan_dmg.n = 0;
     while (off < r->size) {
         bhdr h;
-        size_t bi = r->nblocks;
-        if (load_block_dir(r, bi, off, &h, stopdiag) != SAT_OK ||
-            check_block_data(r, bi, off, &h, stopdiag) != SAT_OK)
+        sat_diag bd = {0};
+        sat_trace_damage dm;
+        memset(&dm, 0, sizeof dm);
+        dm.block = no;
+        dm.offset = off;
+        if (load_block_dir(r, (size_t)no, off, &h, &bd) == SAT_OK) {
+            if (check_block_data(r, (size_t)no, off, &h, &bd) == SAT_OK) {
+                rblock b = {h.table, h.nrows, off, h.total, h.min_ts, h.max_ts, no};
+                SAT_FORWARD_IF_ERROR(add_block(r, &cap, &b));
+            } else {
+                /* the header's checksum held: what was lost is known */
+                dm.table_id = h.table;
+                dm.length = h.total;
+                dm.rows = h.nrows;
+                dm.min_ts = h.min_ts;
+                dm.max_ts = h.max_ts;
+                snprintf(dm.reason, sizeof dm.reason, "%.200s", bd.msg);
+                SAT_FORWARD_IF_ERROR(dlist_add(&r->scan_dmg, &dm));
+            }
+            off += h.total;
+            no++;
+            continue;
+        }
+        uint64_t next = bd.code == SAT_E_NOMEM ? 0 : next_valid_block(r, off + 1, no + 1);
+        if (!next) {
+            *stopdiag = bd;
             break;
-        rblock b = {h.table, h.nrows, off, h.total, h.min_ts, h.max_ts};
-        SAT_FORWARD_IF_ERROR(add_block(r, &cap, &b));
-        off += h.total;
+        }
+        dm.table_id = -1;
+        dm.length = next - off;
+        snprintf(dm.reason, sizeof dm.reason, "%.200s", bd.msg);
+        SAT_FORWARD_IF_ERROR(dlist_add(&r->scan_dmg, &dm));
+        off = next;
+        no++;
     }
     *stop = off;
     return SAT_OK;
@@ -662,10 +754,14 @@ static sat_trace_reader *reader_index(sat_trace_reader *r, sat_diag *diag)
     char tail[300] = "";
     if (stop < r->size)
         snprintf(tail, sizeof tail, "; bytes from offset %" PRIu64
-                 " ignored (block %zu: %.200s)", stop, r->nblocks, stopd.msg);
+                 " ignored (block %zu: %.200s)", stop, r->nblocks + r->scan_dmg.n, stopd.msg);
+    char dmg[96] = "";
+    if (r->scan_dmg.n)
+        snprintf(dmg, sizeof dmg, "; %zu damaged block%s skipped", r->scan_dmg.n,
+                 r->scan_dmg.n == 1 ? "" : "s");
     sat_diag_set(diag, SAT_E_TRUNCATED, r->path ? r->path : "<memory>",
-                 "partial trace (%.100s): %zu complete blocks used%s", why.msg,
-                 r->nblocks, tail);
+                 "partial trace (%.100s): %zu complete blocks used%s%s", why.msg,
+                 r->nblocks, dmg, tail);
     return r;
 }
 
@@ -734,6 +830,9 @@ void sat_trace_reader_close(sat_trace_reader *r)
     for (size_t i = 0; i < r->nnames; i++)
         free(r->names[i]);
     free(r->names);
+    free(r->scan_dmg.v);
+    free(r->read_dmg.v);
+    free(r->stat_dmg.v);
     free(r);
 }
 
@@ -775,11 +874,14 @@ typedef union anyrow {
     sat_frame f;
 } anyrow;
 
-static int read_block(sat_trace_reader *r, size_t bi, const sat_trace_read_opts *o,
+/* Emits the rows of block ix. *done gets the rows decoded before a failure,
+ * *by_sink whether the failure is the sink's status. */
+static int read_block(sat_trace_reader *r, size_t ix, const sat_trace_read_opts *o,
                       const unsigned char *proj, const sat_event_sink *sink,
-                      sat_diag *diag)
+                      uint32_t *done, int *by_sink, sat_diag *diag)
 {
-    const rblock *rb = &r->blocks[bi];
+    const rblock *rb = &r->blocks[ix];
+    size_t bi = (size_t)rb->no;
     uint64_t off = rb->off;
     const sat_table_def *def = sat_table_get(rb->table);
     bhdr h;
@@ -823,6 +925,7 @@ static int read_block(sat_trace_reader *r, size_t bi, const sat_trace_read_opts 
         if (def->columns[c].type != SAT_COL_STR)
             store_field((char *)&base, &def->columns[c], sat_col_absent(rb->table, c));
     for (uint32_t i = 0; i < h.nrows; i++) {
+        *done = i;
         memcpy(&row, &base, def->row_size);
         for (size_t a = 0; a < nact; a++) {
             uint16_t k = active[a];
@@ -854,10 +957,79 @@ static int read_block(sat_trace_reader *r, size_t bi, const sat_trace_read_opts 
                 continue;
         }
         int rc = sat_sink_emit(sink, rb->table, &row);
-        if (rc != SAT_OK)
+        if (rc != SAT_OK) {
+            *by_sink = 1;
             return rc;
+        }
     }
+    *done = h.nrows;
     return SAT_OK;
+}
+
+static void fmt_ts(char *b, size_t n, int64_t ts)
+{
+    int64_t sec = ts / 1000000000, ns = ts % 1000000000;
+    if (ns < 0) {
+        ns += 1000000000;
+        sec--;
+    }
+    time_t t = (time_t)sec;
+    struct tm tm;
+    if (!gmtime_r(&t, &tm)) {
+        snprintf(b, n, "%" PRId64 "ns", ts);
+        return;
+    }
+    char frac[16] = "";
+    if (ns) {
+        snprintf(frac, sizeof frac, ".%09" PRId64, ns);
+        for (size_t l = strlen(frac); l > 1 && frac[l - 1] == '0'; l--)
+            frac[l - 1] = '\0';
+    }
+    snprintf(b, n, "%04d-%02d-%02dT%02d:%02d:%02d%sZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+}
+
+int sat_trace_damage_describe(const sat_trace_damage *d, char *buf, size_t n)
+{
+    const sat_table_def *def = d->table_id >= 0 ? sat_table_get(d->table_id) : NULL;
+    char tname[32], rows[48], when[112] = "", a[48], b[48];
+    if (def)
+        snprintf(tname, sizeof tname, "%s", def->name);
+    else if (d->table_id >= 0)
+        snprintf(tname, sizeof tname, "table#%d", d->table_id);
+    else
+        snprintf(tname, sizeof tname, "unknown table");
+    if (d->rows)
+        snprintf(rows, sizeof rows, "%" PRIu64 " row%s", d->rows, d->rows == 1 ? "" : "s");
+    else
+        snprintf(rows, sizeof rows, "%" PRIu64 " bytes (rows unknown)", d->length);
+    if (d->min_ts || d->max_ts) {
+        fmt_ts(a, sizeof a, d->min_ts);
+        fmt_ts(b, sizeof b, d->max_ts);
+        snprintf(when, sizeof when, " from %s to %s", a, b);
+    }
+    return snprintf(buf, n, "%s, %s%s lost (%s)", tname, rows, when, d->reason);
+}
+
+size_t sat_trace_reader_damage(const sat_trace_reader *r, const sat_trace_damage **out)
+{
+    if (out)
+        *out = r ? r->read_dmg.v : NULL;
+    return r ? r->read_dmg.n : 0;
+}
+
+/* Does damage d concern a read of these tables and window? */
+static int damage_wanted(const sat_trace_damage *d, const sat_trace_read_opts *o)
+{
+    if (d->table_id < 0)
+        return 1; /* it may have held anything */
+    const sat_table_def *def = sat_table_get(d->table_id);
+    if (!def || (o->tables && !(o->tables & (1u << d->table_id))))
+        return 0;
+    if (def->ts_column && (o->from_ns || o->to_ns) && (d->min_ts || d->max_ts) &&
+        ((o->from_ns && d->max_ts < o->from_ns) || (o->to_ns && d->min_ts >= o->to_ns)))
+        return 0;
+    return 1;
 }
 
 int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
@@ -881,6 +1053,11 @@ int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
             proj[t][c] = 1;
         }
     }
+    r->read_dmg.n = 0;
+    for (size_t i = 0; i < r->scan_dmg.n; i++)
+        if (damage_wanted(&r->scan_dmg.v[i], o) &&
+            dlist_add(&r->read_dmg, &r->scan_dmg.v[i]) != SAT_OK)
+            return sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
     for (size_t bi = 0; bi < r->nblocks; bi++) {
         const rblock *b = &r->blocks[bi];
         const sat_table_def *def = sat_table_get(b->table);
@@ -894,11 +1071,46 @@ int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
                 (o->to_ns && b->min_ts >= o->to_ns))
                 continue;
         }
-        int rc = read_block(r, bi, o, proj[b->table], sink, diag);
-        if (rc != SAT_OK)
+        uint32_t done = 0;
+        int by_sink = 0;
+        sat_diag bd = {0};
+        int rc = read_block(r, bi, o, proj[b->table], sink, &done, &by_sink, &bd);
+        if (rc == SAT_OK)
+            continue;
+        if (by_sink) /* the sink's own status: passed back as it is */
             return rc;
+        if (rc == SAT_E_NOMEM) {
+            if (diag)
+                *diag = bd;
+            return rc;
+        }
+        /* A damaged block: its rows are lost, the others are still read. */
+        sat_trace_damage dm;
+        memset(&dm, 0, sizeof dm);
+        dm.block = b->no;
+        dm.table_id = b->table;
+        dm.offset = b->off;
+        dm.length = b->len;
+        dm.rows = b->nrows - done;
+        dm.min_ts = b->min_ts;
+        dm.max_ts = b->max_ts;
+        if (done) /* decoding failed part-way: the rows before were given */
+            snprintf(dm.reason, sizeof dm.reason, "%.200s; its first %u rows were read",
+                     bd.msg, done);
+        else
+            snprintf(dm.reason, sizeof dm.reason, "%.200s", bd.msg);
+        if (dlist_add(&r->read_dmg, &dm) != SAT_OK)
+            return sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
     }
-    return SAT_OK;
+    if (r->read_dmg.n == 0)
+        return SAT_OK;
+    qsort(r->read_dmg.v, r->read_dmg.n, sizeof *r->read_dmg.v, cmp_damage);
+    const sat_trace_damage *first = &r->read_dmg.v[0];
+    char where[512], what[400];
+    where_block(where, sizeof where, r, (size_t)first->block, first->offset);
+    sat_trace_damage_describe(first, what, sizeof what);
+    return sat_diag_set(diag, SAT_E_CORRUPT, where, "%s%s", what,
+                        r->read_dmg.n > 1 ? " (and more damaged blocks)" : "");
 }
 
 uint64_t sat_trace_reader_blocks_decoded(const sat_trace_reader *r)
@@ -943,6 +1155,12 @@ int sat_trace_reader_stat(sat_trace_reader *r, sat_trace_stat *out, sat_diag *di
         return sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
     }
     int rc = SAT_OK;
+    r->stat_dmg.n = 0;
+    for (size_t i = 0; i < r->scan_dmg.n; i++)
+        if (dlist_add(&r->stat_dmg, &r->scan_dmg.v[i]) != SAT_OK) {
+            free(ccap);
+            return sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
+        }
     for (int t = 0; t < SAT_TABLE__COUNT; t++) {
         const sat_table_def *def = sat_table_get(t);
         sat_table_stat *ts = &r->tstats[r->ntstats];
@@ -986,6 +1204,32 @@ int sat_trace_reader_stat(sat_trace_reader *r, sat_trace_stat *out, sat_diag *di
             r->ntstats++;
         }
         sat_table_stat *ts = &r->tstats[ti];
+        bhdr h;
+        sat_diag bd = {0};
+        if (load_block_dir(r, (size_t)b->no, b->off, &h, &bd) != SAT_OK ||
+            check_block_data(r, (size_t)b->no, b->off, &h, &bd) != SAT_OK ||
+            h.table != b->table || h.nrows != b->nrows || h.total != b->len) {
+            if (bd.code == SAT_E_NOMEM) {
+                rc = sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
+                goto done;
+            }
+            sat_trace_damage dm;
+            memset(&dm, 0, sizeof dm);
+            dm.block = b->no;
+            dm.table_id = b->table;
+            dm.offset = b->off;
+            dm.length = b->len;
+            dm.rows = b->nrows;
+            dm.min_ts = b->min_ts;
+            dm.max_ts = b->max_ts;
+            snprintf(dm.reason, sizeof dm.reason, "%.200s",
+                     bd.code ? bd.msg : "block header does not match the footer index");
+            if (dlist_add(&r->stat_dmg, &dm) != SAT_OK) {
+                rc = sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
+                goto done;
+            }
+            continue;
+        }
         ts->rows += b->nrows;
         ts->blocks++;
         ts->compressed_bytes += b->len;
@@ -994,11 +1238,6 @@ int sat_trace_reader_stat(sat_trace_reader *r, sat_trace_stat *out, sat_diag *di
                 ts->min_ts = b->min_ts;
             if (b->max_ts > ts->max_ts)
                 ts->max_ts = b->max_ts;
-        }
-        bhdr h;
-        if (load_block_dir(r, bi, b->off, &h, diag) != SAT_OK) {
-            rc = diag ? diag->code : SAT_E_CORRUPT;
-            continue;
         }
         sat_column_stat *cs = r->cstats[ti];
         for (uint16_t k = 0; k < h.ncols; k++) {
@@ -1041,6 +1280,10 @@ done:
     out->complete = r->complete;
     out->ntables = r->ntstats;
     out->tables = r->tstats;
+    if (r->stat_dmg.n > 1)
+        qsort(r->stat_dmg.v, r->stat_dmg.n, sizeof *r->stat_dmg.v, cmp_damage);
+    out->ndamaged = r->stat_dmg.n;
+    out->damaged = r->stat_dmg.v;
     return rc;
 }
 
@@ -1068,13 +1311,24 @@ static int verify_reader(sat_trace_reader *r, sat_report_fn report, void *ctx,
     uint64_t foff = 0;
     int complete = read_footer(r, &d, &foff) == SAT_OK;
     if (!complete) {
+        char why[sizeof d.msg];
+        snprintf(why, sizeof why, "%s", d.msg); /* d.msg is rewritten below */
         sat_diag_set(&d, d.code, where, "%s: the trace is not complete "
-                     "(footer missing or invalid)", d.msg);
+                     "(footer missing or invalid)", why);
         REPORT(d);
         uint64_t stop = 0;
         sat_diag sd = {0};
         if (scan_blocks(r, &stop, &sd) != SAT_OK)
             return sat_diag_set(diag, SAT_E_NOMEM, where, "out of memory");
+        for (size_t i = 0; i < r->scan_dmg.n; i++) {
+            const sat_trace_damage *dm = &r->scan_dmg.v[i];
+            char w[512], what[512];
+            where_block(w, sizeof w, r, (size_t)dm->block, dm->offset);
+            sat_trace_damage_describe(dm, what, sizeof what);
+            memset(&d, 0, sizeof d);
+            sat_diag_set(&d, SAT_E_CORRUPT, w, "%s", what);
+            REPORT(d);
+        }
         if (stop < r->size && sd.code)
             REPORT(sd);
     } else {
@@ -1094,6 +1348,17 @@ static int verify_reader(sat_trace_reader *r, sat_report_fn report, void *ctx,
             expect = off + b->len;
             if (load_block_dir(r, bi, off, &h, &d) != SAT_OK ||
                 check_block_data(r, bi, off, &h, &d) != SAT_OK) {
+                sat_trace_damage dm;
+                memset(&dm, 0, sizeof dm);
+                dm.table_id = b->table;
+                dm.length = b->len;
+                dm.rows = b->nrows;
+                dm.min_ts = b->min_ts;
+                dm.max_ts = b->max_ts;
+                snprintf(dm.reason, sizeof dm.reason, "%.200s", d.msg);
+                char what[512];
+                sat_trace_damage_describe(&dm, what, sizeof what);
+                snprintf(d.msg, sizeof d.msg, "%s", what);
                 REPORT(d);
                 continue;
             }

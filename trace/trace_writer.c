@@ -6,16 +6,26 @@
  * one int64 array per column, strings interned in a per-block, per-column
  * dictionary (copies in the block's arena). A full block is handed to one
  * background thread that picks an encoding per column, compresses each column
- * with zstd and appends the block to PATH.partial, so parsing and compression
- * overlap. At most 2 finished blocks wait for that thread: memory is bounded
- * by (tables + 2) blocks whatever the input size. close() writes the footer
- * and trailer, fsyncs and renames PATH.partial to PATH.
+ * with zstd and appends the block to a temporary file beside PATH, so parsing
+ * and compression overlap. At most 2 finished blocks wait for that thread:
+ * memory is bounded by (tables + 2) blocks whatever the input size. close()
+ * writes the footer and trailer, fsyncs and renames the temporary file to PATH.
+ *
+ * Output safety (the trace holds DNs, client addresses and filter values):
+ * the temporary file is created in PATH's directory under an unpredictable
+ * name with O_CREAT|O_EXCL|O_NOFOLLOW (a planted file or symlink is never
+ * opened, let alone followed), with the caller's mode, never looser than a
+ * regular file it replaces; a PATH that exists and is not a regular file (a
+ * device node, FIFO, symlink, directory) is refused, never replaced. A trace
+ * can instead be streamed to a descriptor (standard output): the blocks and
+ * the footer are written in order, nothing is renamed.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -101,8 +111,9 @@ typedef struct wtable {
 
 struct sat_trace_writer {
     wtable tab[SAT_TABLE__COUNT];
-    char *path, *partial;
+    char *path, *partial; /* partial NULL: streaming to a borrowed fd */
     int fd;
+    unsigned mode;        /* permission bits the file was created with */
     uint32_t rows_per_block;
     int level;
     int ts_col[SAT_TABLE__COUNT];    /* index of the time column or -1 */
@@ -541,7 +552,7 @@ static int worker_fail(sat_trace_writer *w, int code, const char *fmt, int e)
     pthread_mutex_lock(&w->mu);
     if (!w->err) {
         w->err = code;
-        sat_diag_set(&w->diag, code, w->partial, fmt, strerror(e));
+        sat_diag_set(&w->diag, code, w->partial ? w->partial : w->path, fmt, strerror(e));
     }
     pthread_mutex_unlock(&w->mu);
     return code;
@@ -786,9 +797,130 @@ static wblock *take_block(sat_trace_writer *w, int t)
     return b;
 }
 
+/* What lstat says path is, for "is a FIFO, not a regular file". */
+static const char *file_kind(mode_t m)
+{
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISLNK(m)) return "a symbolic link";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+/* PATH must be absent or a regular file: anything else is refused, never
+ * replaced (a rename would put a regular file in place of a device node or
+ * FIFO, and a symlink at PATH is not followed). *old_mode gets the permission
+ * bits of a regular file there (0 when absent). */
+static int check_target(const char *path, unsigned *old_mode, sat_diag *diag)
+{
+    struct stat st;
+    *old_mode = 0;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return SAT_OK;
+        return sat_diag_set(diag, SAT_E_IO, path, "cannot look at it: %s", strerror(errno));
+    }
+    if (!S_ISREG(st.st_mode))
+        return sat_diag_set(diag, SAT_E_USAGE, path, "is %s, not a regular file: not "
+                            "replaced (write the trace to a regular file, or to "
+                            "standard output with -o -)", file_kind(st.st_mode));
+    *old_mode = (unsigned)st.st_mode & 0777u;
+    if (!*old_mode)
+        *old_mode = 0600; /* a 0000 file: keep the trace readable by its owner */
+    return SAT_OK;
+}
+
+/* Creates the temporary file beside path: "PATH.XXXXXX.partial" with six
+ * random characters, opened O_CREAT|O_EXCL|O_NOFOLLOW (mkstemp's rule: an
+ * existing name, a symlink included, is never opened) and given the mode:
+ * the caller's, never looser than the regular file it will replace. */
+static int create_temp(sat_trace_writer *w, const char *path, unsigned mode, sat_diag *diag)
+{
+    unsigned old_mode;
+    SAT_FORWARD_IF_ERROR(check_target(path, &old_mode, diag));
+    mode = (mode ? mode : 0600u) & 0777u;
+    if (old_mode)
+        mode &= old_mode;
+    mode |= 0600u; /* the owner must be able to write it and read it back */
+    size_t pl = strlen(path);
+    w->path = strdup(path);
+    w->partial = (char *)malloc(pl + 16);
+    if (!w->path || !w->partial)
+        return sat_diag_set(diag, SAT_E_NOMEM, path, "out of memory");
+    static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned char rnd[6];
+        if (getentropy(rnd, sizeof rnd) != 0) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            uint64_t x = (uint64_t)ts.tv_nsec * 6364136223846793005ull ^
+                         ((uint64_t)getpid() << 20) ^ (uint64_t)attempt;
+            for (int i = 0; i < 6; i++)
+                rnd[i] = (unsigned char)(x >> (8 * i));
+        }
+        char tag[7];
+        for (int i = 0; i < 6; i++)
+            tag[i] = set[rnd[i] % (sizeof set - 1)];
+        tag[6] = '\0';
+        snprintf(w->partial, pl + 16, "%s.%s.partial", path, tag);
+        w->fd = open(w->partial, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (w->fd >= 0)
+            break;
+        if (errno != EEXIST)
+            return sat_diag_set(diag, SAT_E_IO, w->partial, "cannot create: %s",
+                                strerror(errno));
+    }
+    if (w->fd < 0)
+        return sat_diag_set(diag, SAT_E_IO, w->partial, "cannot create a temporary file");
+    /* fchmod on the descriptor: exact bits, whatever the umask, and no path
+     * lookup that a swapped name could redirect */
+    if (fchmod(w->fd, (mode_t)mode) != 0) {
+        int e = errno;
+        close(w->fd);
+        w->fd = -1;
+        unlink(w->partial);
+        return sat_diag_set(diag, SAT_E_IO, w->partial, "cannot set its mode: %s",
+                            strerror(e));
+    }
+    w->mode = mode;
+    return SAT_OK;
+}
+
+static sat_trace_writer *writer_create(const char *path, int stream_fd,
+                                       const sat_trace_write_opts *opts, sat_diag *diag);
+
 sat_trace_writer *sat_trace_writer_create(const char *path,
                                           const sat_trace_write_opts *opts,
                                           sat_diag *diag)
+{
+    return writer_create(path, -1, opts, diag);
+}
+
+sat_trace_writer *sat_trace_writer_create_fd(int fd, const char *name,
+                                             const sat_trace_write_opts *opts,
+                                             sat_diag *diag)
+{
+    if (fd < 0) {
+        sat_diag_set(diag, SAT_E_USAGE, name ? name : "", "no output descriptor");
+        return NULL;
+    }
+    return writer_create(name ? name : "<stream>", fd, opts, diag);
+}
+
+const char *sat_trace_writer_partial_path(const sat_trace_writer *w)
+{
+    return w ? w->partial : NULL;
+}
+
+unsigned sat_trace_writer_mode(const sat_trace_writer *w)
+{
+    return w ? w->mode : 0;
+}
+
+static sat_trace_writer *writer_create(const char *path, int stream_fd,
+                                       const sat_trace_write_opts *opts, sat_diag *diag)
 {
     if (!path || !*path) {
         sat_diag_set(diag, SAT_E_USAGE, "", "no output path");
@@ -818,20 +950,19 @@ sat_trace_writer *sat_trace_writer_create(const char *path,
                 w->tab[t].str[w->tab[t].nstr++] = (uint16_t)c;
     }
     w->close_col = sat_col_index(sat_table_get(SAT_TABLE_LDAP_CONN), "close_ts", 8);
-    size_t pl = strlen(path);
-    w->path = (char *)malloc(pl + 1);
-    w->partial = (char *)malloc(pl + 9);
     w->cctx = ZSTD_createCCtx();
-    if (!w->path || !w->partial || !w->cctx) {
+    if (!w->cctx) {
         sat_diag_set(diag, SAT_E_NOMEM, path, "out of memory");
         goto fail;
     }
-    memcpy(w->path, path, pl + 1);
-    snprintf(w->partial, pl + 9, "%s.partial", path);
-    w->fd = open(w->partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (w->fd < 0) {
-        sat_diag_set(diag, SAT_E_IO, w->partial, "cannot create: %s",
-                     strerror(errno));
+    if (stream_fd >= 0) {
+        w->fd = stream_fd;
+        w->path = strdup(path);
+        if (!w->path) {
+            sat_diag_set(diag, SAT_E_NOMEM, path, "out of memory");
+            goto fail;
+        }
+    } else if (create_temp(w, path, opts ? opts->mode : 0, diag) != SAT_OK) {
         goto fail;
     }
     uint8_t hdr[SAT_FILE_HDR_LEN];
@@ -841,7 +972,7 @@ sat_trace_writer *sat_trace_writer_create(const char *path,
     sat_put_le32(hdr + 12, 0);
     sat_put_le32(hdr + 16, sat_trace_crc32(hdr, 16));
     if (write_all(w->fd, hdr, sizeof hdr)) {
-        sat_diag_set(diag, SAT_E_IO, w->partial, "write failed: %s",
+        sat_diag_set(diag, SAT_E_IO, w->partial ? w->partial : w->path, "write failed: %s",
                      strerror(errno));
         goto fail;
     }
@@ -859,7 +990,7 @@ sat_trace_writer *sat_trace_writer_create(const char *path,
     w->thr_started = 1;
     return w;
 fail:
-    if (w->fd >= 0) {
+    if (w->fd >= 0 && w->partial) {
         close(w->fd);
         unlink(w->partial);
     }
@@ -1002,7 +1133,7 @@ static void writer_teardown(sat_trace_writer *w)
 
 static void writer_free(sat_trace_writer *w)
 {
-    if (w->fd >= 0)
+    if (w->fd >= 0 && w->partial)
         close(w->fd);
     free(w->path);
     free(w->partial);
@@ -1035,7 +1166,7 @@ int sat_trace_writer_close(sat_trace_writer *w, sat_diag *diag)
         size_t flen = 8 + w->nfoot * SAT_FOOTER_ENTRY_LEN + 4;
         uint8_t *f = (uint8_t *)malloc(flen + SAT_TRAILER_LEN);
         if (!f) {
-            rc = sat_diag_set(diag, SAT_E_NOMEM, w->partial, "out of memory");
+            rc = sat_diag_set(diag, SAT_E_NOMEM, w->path, "out of memory");
         } else {
             memcpy(f, "SATF", 4);
             sat_put_le32(f + 4, (uint32_t)w->nfoot);
@@ -1056,17 +1187,33 @@ int sat_trace_writer_close(sat_trace_writer *w, sat_diag *diag)
             sat_put_le64(q + 8, flen);
             sat_put_le32(q + 16, sat_trace_crc32(q, 16));
             memcpy(q + 20, "SATE", 4);
-            if (write_all(w->fd, f, flen + SAT_TRAILER_LEN) || fsync(w->fd) != 0)
-                rc = sat_diag_set(diag, SAT_E_IO, w->partial,
+            /* a stream (pipe, terminal) has nothing to fsync */
+            if (write_all(w->fd, f, flen + SAT_TRAILER_LEN) ||
+                (w->partial && fsync(w->fd) != 0))
+                rc = sat_diag_set(diag, SAT_E_IO, w->partial ? w->partial : w->path,
                                   "write failed: %s", strerror(errno));
             free(f);
         }
+    }
+    if (!w->partial) { /* streamed: the descriptor is the caller's */
+        w->fd = -1;
+        writer_teardown(w);
+        writer_free(w);
+        return rc;
     }
     if (rc == SAT_OK) {
         if (close(w->fd) != 0)
             rc = sat_diag_set(diag, SAT_E_IO, w->partial, "close failed: %s",
                               strerror(errno));
         w->fd = -1;
+    }
+    unsigned old_mode;
+    if (rc == SAT_OK && (rc = check_target(w->path, &old_mode, diag)) != SAT_OK && diag) {
+        /* something not a regular file appeared at PATH meanwhile: the
+         * complete trace stays in the temporary file, and the message says so */
+        size_t l = strlen(diag->msg);
+        snprintf(diag->msg + l, sizeof diag->msg - l, "; the trace is left in %s",
+                 w->partial);
     }
     if (rc == SAT_OK && rename(w->partial, w->path) != 0)
         rc = sat_diag_set(diag, SAT_E_IO, w->path, "cannot rename %s: %s",
@@ -1095,11 +1242,11 @@ void sat_trace_writer_abort(sat_trace_writer *w)
     if (!w)
         return;
     writer_teardown(w);
-    if (w->fd >= 0) {
+    if (w->fd >= 0 && w->partial) {
         close(w->fd);
-        w->fd = -1;
+        unlink(w->partial);
     }
-    unlink(w->partial);
+    w->fd = -1;
     writer_free(w);
 }
 

@@ -20,12 +20,30 @@
 #include "satscope/event.h"
 
 #include <sys/types.h>
+/* sig_atomic_t alone: <signal.h> would bring glibc's si_addr and friends,
+ * macros that clash with field names of core.h */
+#if defined(__has_include)
+#if __has_include(<bits/types/sig_atomic_t.h>)
+#include <bits/types/sig_atomic_t.h>
+#else
+#include <signal.h>
+#endif
+#else
+#include <signal.h>
+#endif
 
 /* ---- one input --------------------------------------------------------------- */
 typedef struct sat_input sat_input;
 
 /* Opens path ("-" = stdin). NULL with diag set if it cannot be opened. */
 sat_input *sat_input_open(const char *path, sat_diag *diag);
+/* The process's interrupt flag (NULL: none): a read that a signal interrupts
+ * (EINTR) while *flag is non-zero ends the input there, as an end of file,
+ * instead of waiting on (a FIFO, a terminal, a pipe that stays open). Set by
+ * sat_collect_run from its opts for the time of the run. */
+void sat_input_set_interrupt(const volatile sig_atomic_t *flag);
+/* 1 when in ended because of that flag (the rest of it was not read). */
+int sat_input_interrupted(const sat_input *in);
 /* First decompressed bytes (up to 64 KiB) without consuming them; valid until
  * the next call on the input. */
 const char *sat_input_peek(sat_input *in, size_t *len);
@@ -80,6 +98,13 @@ typedef struct sat_collect_opts {
      * live_count packets (at least one of them must be set). */
     const char *live_iface;
     const char *live_filter;     /* BPF expression, NULL = everything */
+    /* Interruption: when *stop becomes non-zero (a signal handler sets it;
+     * library code installs none), the input being read is closed where it
+     * is - the lines or packets already read are parsed and joined, its
+     * source row is marked truncated - the inputs not started are left, and
+     * the run returns SAT_OK with stats.interrupted set. A live capture
+     * without duration or count runs until then. NULL: never. */
+    const volatile sig_atomic_t *stop;
     sat_dur_ns live_duration;    /* 0 = no time bound */
     uint64_t live_count;         /* 0 = no packet bound */
     uint16_t ldap_port;          /* captures: LDAP on this port whatever the content */
@@ -108,6 +133,10 @@ typedef struct sat_collect_stats {
     uint64_t flows, evicted, expired;
     /* core files */
     uint64_t cores, crashes, frames;
+    uint64_t damaged_blocks;       /* blocks of .sat inputs skipped as damaged
+                                      (warned one by one; the others read) */
+    uint64_t interrupted;          /* 1: *opts->stop ended the run early */
+    uint64_t not_started;          /* inputs left unread because of it */
 } sat_collect_stats;
 
 /* Collects every path into sink. Returns SAT_OK when everything was read

@@ -4,10 +4,11 @@
  *
  * Writer: rows are appended per table (structs of event.h); every N rows (or
  * when a block's buffers reach their bound) a table's block is encoded column
- * by column, compressed with zstd, checksummed and appended to PATH.partial.
+ * by column, compressed with zstd, checksummed and appended to a temporary
+ * file beside PATH (PATH.XXXXXX.partial, created with O_EXCL|O_NOFOLLOW).
  * Blocks are self-delimiting, so a killed writer leaves a readable prefix.
- * sat_trace_writer_close writes the footer index and renames PATH.partial to
- * PATH: the final name exists only for a complete trace.
+ * sat_trace_writer_close writes the footer index and renames the temporary
+ * file to PATH: the final name exists only for a complete trace.
  *
  * Reader: opens a trace (complete, or a partial one with a warning in the
  * diag), and replays rows into a sat_event_sink, reading only the blocks whose
@@ -54,25 +55,46 @@ typedef struct sat_trace_writer sat_trace_writer;
 typedef struct sat_trace_write_opts {
     uint32_t rows_per_block;  /* 0 -> default (see FORMAT.md) */
     int zstd_level;           /* 0 -> default */
+    unsigned mode;            /* permission bits of the new trace, applied
+                                 exactly (the caller applies its umask);
+                                 0 -> 0600. Never looser than a regular file
+                                 at PATH that it replaces; owner rw always. */
 } sat_trace_write_opts;
 
-/* Creates PATH.partial (truncating an old one). opts may be NULL. */
+/* Creates the temporary file in PATH's directory (an unpredictable name,
+ * O_CREAT|O_EXCL|O_NOFOLLOW: a planted file or symlink is never opened).
+ * NULL with SAT_E_USAGE when PATH exists and is not a regular file (device
+ * node, FIFO, symlink, directory): it is never replaced. opts may be NULL. */
 sat_trace_writer *sat_trace_writer_create(const char *path,
                                           const sat_trace_write_opts *opts,
                                           sat_diag *diag);
+/* A writer that streams the trace to fd (standard output, a pipe): blocks,
+ * then footer and trailer, in order; nothing is renamed or fsynced. fd is
+ * borrowed (never closed); name is for messages. A reader needs the whole
+ * stream in a regular file. */
+sat_trace_writer *sat_trace_writer_create_fd(int fd, const char *name,
+                                             const sat_trace_write_opts *opts,
+                                             sat_diag *diag);
+/* The temporary file being written (NULL when streaming); valid until close. */
+const char *sat_trace_writer_partial_path(const sat_trace_writer *w);
+/* The permission bits the file was created with (0 when streaming). */
+unsigned sat_trace_writer_mode(const sat_trace_writer *w);
 /* Appends one row of table_id (a pointer to the event.h struct). Strings are
  * copied. Returns SAT_OK or a negative status (I/O error: diag set). */
 int sat_trace_writer_append(sat_trace_writer *w, int table_id, const void *row);
 /* A sink whose callbacks append to w (w must outlive the sink's use). */
 sat_event_sink sat_trace_writer_sink(sat_trace_writer *w);
-/* Flushes, writes the footer, fsyncs, renames PATH.partial -> PATH, frees w.
- * On failure the partial file is left for inspection and w is freed. */
+/* Flushes, writes the footer, fsyncs, renames the temporary file -> PATH
+ * (refused with SAT_E_USAGE if something not a regular file appeared at PATH
+ * meanwhile: the complete trace stays in the temporary file, named in the
+ * message), frees w. On another failure the temporary file is left for
+ * inspection and w is freed. */
 int sat_trace_writer_close(sat_trace_writer *w, sat_diag *diag);
 /* Hands every filled block to the compression thread and waits until all are
  * written to PATH.partial (not fsynced): a writer killed after this leaves
  * every row appended so far readable. Not needed before close. */
 int sat_trace_writer_flush(sat_trace_writer *w);
-/* Frees w and removes PATH.partial (an aborted collection). NULL is fine. */
+/* Frees w and removes its temporary file (an aborted collection). NULL is fine. */
 void sat_trace_writer_abort(sat_trace_writer *w);
 
 /* ---- reader ---------------------------------------------------------------------- */
@@ -104,10 +126,35 @@ typedef struct sat_trace_read_opts {
 
 /* Replays rows in file order into sink (strings valid during the callback).
  * Blocks outside the window are skipped without being decompressed; rows of a
- * read block outside the window are filtered. Returns SAT_OK, the sink's
- * status, or a negative status with diag set (a corrupt block: "block N"). */
+ * read block outside the window are filtered. A damaged block (a checksum or
+ * its decoding fails) is skipped and every other block is still read
+ * (FORMAT.md "Damaged blocks"): the call then returns SAT_E_CORRUPT with diag
+ * naming the first one, and sat_trace_reader_damage lists them all. Returns
+ * SAT_OK, the sink's status (reading stops there), SAT_E_CORRUPT, or another
+ * negative status with diag set. */
 int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
                    const sat_event_sink *sink, sat_diag *diag);
+
+/* A block whose rows could not be read. */
+typedef struct sat_trace_damage {
+    uint64_t block;            /* its number in file order ("block N") */
+    int table_id;              /* -1: unknown (its header is unreadable and no
+                                  footer names it) */
+    uint64_t offset, length;   /* bytes of the file it spans */
+    uint64_t rows;             /* rows lost; 0 = unknown */
+    sat_ts_ns min_ts, max_ts;  /* time range of those rows; 0 = unknown or
+                                  none (the table has no time column) */
+    char reason[256];          /* "column ts_ns: checksum mismatch" */
+} sat_trace_damage;
+
+/* The damaged blocks skipped by the last sat_trace_read on r (only those of
+ * the tables and time window it was asked for), in file order. *out is owned
+ * by r and valid until the next read, stat or close. */
+size_t sat_trace_reader_damage(const sat_trace_reader *r, const sat_trace_damage **out);
+/* One line for d, the same wherever it is said: "ldap_op, 65536 rows from
+ * 2025-06-09T13:30:00.003148780Z to ...Z lost (column ts_ns: checksum
+ * mismatch)". Returns snprintf's count. */
+int sat_trace_damage_describe(const sat_trace_damage *d, char *buf, size_t n);
 
 /* ---- inspection (info / verify) ------------------------------------------------- */
 typedef struct sat_column_stat {
@@ -133,6 +180,11 @@ typedef struct sat_trace_stat {
     int complete;       /* footer present and valid */
     size_t ntables;
     const sat_table_stat *tables; /* owned by the reader, valid until close */
+    /* Every damaged block of the file (stat checks every checksum), in file
+     * order. tables[] counts the intact blocks only: their rows are what a
+     * read gives. Owned by the reader, valid until the next stat or close. */
+    size_t ndamaged;
+    const sat_trace_damage *damaged;
 } sat_trace_stat;
 
 int sat_trace_reader_stat(sat_trace_reader *r, sat_trace_stat *out, sat_diag *diag);

@@ -78,8 +78,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sat_event_sink sink = {&rows, on_source, on_reject, on_op, on_conn,
                                NULL, NULL, on_crash, on_frame};
         sat_trace_stat st;
-        (void)sat_trace_reader_stat(r, &st, &d);
+        char line[600];
+        if (sat_trace_reader_stat(r, &st, &d) == SAT_OK)
+            for (size_t i = 0; i < st.ndamaged; i++) /* every damaged block named */
+                (void)sat_trace_damage_describe(&st.damaged[i], line, sizeof line);
         (void)sat_trace_read(r, NULL, &sink, &d);
+        const sat_trace_damage *dm;
+        size_t nd = sat_trace_reader_damage(r, &dm);
+        for (size_t i = 0; i < nd; i++)
+            (void)sat_trace_damage_describe(&dm[i], line, sizeof line);
         static const char *const cols[] = {"etime", "result_ts_ns", "dn", NULL};
         sat_trace_read_opts o;
         memset(&o, 0, sizeof o);

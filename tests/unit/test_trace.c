@@ -3,8 +3,13 @@
  * every table with edge values, projection, time-window block skipping (the
  * crash table by its time, frames never), older minor versions read, a
  * writer killed part-way (every truncation of its partial file), a flipped
- * byte caught by verify with the block named, and refusal of a newer version.
+ * byte caught by verify with the block named, damaged blocks of every table
+ * (first, middle, last; data or header; with and without footer) skipped
+ * with every other block read, where and how the writer creates its file
+ * (modes, FIFO and symlinks refused, no predictable temporary name, streaming
+ * to a pipe), and refusal of a newer version.
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -368,6 +373,24 @@ static void spit(const char *path, const uint8_t *b, size_t n)
     }
 }
 
+/* Temporary files "NAME.XXXXXX.partial" left in tmpdir. */
+static int count_partials(const char *name)
+{
+    DIR *dir = opendir(tmpdir);
+    int n = 0;
+    struct dirent *e;
+    size_t l = strlen(name);
+    while (dir && (e = readdir(dir)) != NULL) {
+        size_t el = strlen(e->d_name);
+        if (el > l + 9 && strncmp(e->d_name, name, l) == 0 && e->d_name[l] == '.' &&
+            strcmp(e->d_name + el - 8, ".partial") == 0)
+            n++;
+    }
+    if (dir)
+        closedir(dir);
+    return n;
+}
+
 /* Offset of the k-th block (k-th "SATB" after the header). */
 static size_t block_offset(const uint8_t *b, size_t n, int k)
 {
@@ -383,9 +406,7 @@ static void test_round_trip(uint32_t rpb)
     path_of(path, sizeof path, "rt.sat");
     uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300};
     CHECK_EQ_INT(write_trace(path, counts, rpb, 0), 0);
-    char partial[160];
-    snprintf(partial, sizeof partial, "%s.partial", path);
-    CHECK(access(partial, F_OK) != 0);
+    CHECK_EQ_INT(count_partials("rt.sat"), 0); /* the temporary file became rt.sat */
     sat_diag d = {0};
     sat_trace_reader *r = sat_trace_reader_open(path, &d);
     CHECK(r != NULL);
@@ -565,8 +586,11 @@ static void test_window(void)
     memset(&d, 0, sizeof d);
     memset(&x, 0, sizeof x);
     x.monotonic = 1;
+    x.first_index = 100; /* block 0 (rows 0..99) is skipped, the 9 others read */
     CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), SAT_E_CORRUPT);
     CHECK(strstr(d.where, "block 0 (offset 20)") != NULL);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_OP], 900);
+    CHECK_EQ_INT(x.bad, 0);
     sat_trace_reader_close(r);
 }
 
@@ -718,12 +742,15 @@ static void test_killed_writer(void)
 {
     char path[128], partial[160], cut[160];
     path_of(path, sizeof path, "killed.sat");
-    snprintf(partial, sizeof partial, "%s.partial", path);
     path_of(cut, sizeof cut, "cut.sat");
     sat_diag d = {0};
-    sat_trace_write_opts wo = {10, 0};
+    sat_trace_write_opts wo = {10, 0, 0};
     sat_trace_writer *w = sat_trace_writer_create(path, &wo, &d);
     CHECK(w != NULL);
+    snprintf(partial, sizeof partial, "%s", sat_trace_writer_partial_path(w));
+    /* beside the trace, under a name nobody could plant a link at in advance */
+    CHECK(strncmp(partial, path, strlen(path)) == 0 && strstr(partial, ".partial") != NULL);
+    CHECK(strlen(partial) == strlen(path) + 15);
     for (uint64_t i = 0; i < 95; i++) {
         anyrow r;
         gen_row(SAT_TABLE_LDAP_OP, i, &r, 0);
@@ -774,8 +801,12 @@ static void test_killed_writer(void)
 
     /* abort removes the partial file */
     w = sat_trace_writer_create(path, &wo, &d);
+    CHECK(w != NULL);
+    snprintf(partial, sizeof partial, "%s", sat_trace_writer_partial_path(w));
+    CHECK(access(partial, F_OK) == 0);
     sat_trace_writer_abort(w);
     CHECK(access(partial, F_OK) != 0);
+    CHECK_EQ_INT(count_partials("killed.sat"), 0);
 }
 
 static int reports;
@@ -812,6 +843,314 @@ static void test_flipped_byte(void)
     CHECK_EQ_INT(sat_trace_verify(path, on_report, NULL, &d), SAT_E_CORRUPT);
     CHECK(strstr(first_report, "block 3") != NULL);
     free(buf);
+}
+
+/* ---- damaged blocks: skipped, every other block read (FORMAT.md) ---------- */
+typedef struct cctx {
+    uint64_t n[SAT_TABLE__COUNT];
+} cctx;
+static int cc_any(cctx *x, int t) { x->n[t]++; return 0; }
+static int cc_source(void *c, const sat_source *s) { (void)s; return cc_any(c, SAT_TABLE_SOURCE); }
+static int cc_reject(void *c, const sat_reject *s) { (void)s; return cc_any(c, SAT_TABLE_REJECT); }
+static int cc_op(void *c, const sat_ldap_op *s) { (void)s; return cc_any(c, SAT_TABLE_LDAP_OP); }
+static int cc_conn(void *c, const sat_ldap_conn *s) { (void)s; return cc_any(c, SAT_TABLE_LDAP_CONN); }
+static int cc_tcp(void *c, const sat_tcp_conn *s) { (void)s; return cc_any(c, SAT_TABLE_TCP_CONN); }
+static int cc_tls(void *c, const sat_tls_hs *s) { (void)s; return cc_any(c, SAT_TABLE_TLS_HS); }
+static int cc_crash(void *c, const sat_crash *s) { (void)s; return cc_any(c, SAT_TABLE_CRASH); }
+static int cc_frame(void *c, const sat_frame *s) { (void)s; return cc_any(c, SAT_TABLE_FRAME); }
+
+typedef struct blk {
+    size_t off, len, data_off, data_len;
+    int table;
+    uint32_t nrows;
+    int64_t min_ts, max_ts;
+} blk;
+
+static uint64_t le(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* The blocks of a complete trace, walked by their headers up to the footer. */
+static size_t list_blocks(const uint8_t *b, size_t n, blk *out, size_t cap, size_t *footer)
+{
+    *footer = (size_t)le(b + n - 24, 8);
+    size_t k = 0;
+    for (size_t off = 20; off < *footer && k < cap; k++) {
+        blk *x = &out[k];
+        x->off = off;
+        x->table = (int)le(b + off + 4, 2);
+        x->nrows = (uint32_t)le(b + off + 8, 4);
+        size_t dir = (size_t)le(b + off + 12, 4);
+        x->data_len = (size_t)le(b + off + 16, 4);
+        x->min_ts = (int64_t)le(b + off + 20, 8);
+        x->max_ts = (int64_t)le(b + off + 28, 8);
+        x->data_off = off + 40 + dir;
+        x->len = 40 + dir + x->data_len;
+        off += x->len;
+    }
+    return k;
+}
+
+/* Damages block `which` of buf (in its column data, or in its header), reads
+ * the copy (with its footer, or cut before it: indexed by scanning) and
+ * checks that exactly that block's rows are missing and named. */
+static int check_damage(const char *path, const uint8_t *orig, size_t n, const blk *bl,
+                        size_t nbl, size_t footer, size_t which, int in_header,
+                        int partial, const uint64_t counts[SAT_TABLE__COUNT])
+{
+    int fails0 = check_failed;
+    uint8_t *buf = malloc(n);
+    memcpy(buf, orig, n);
+    const blk *x = &bl[which];
+    if (in_header)
+        buf[x->off + 9] ^= 0x10;
+    else
+        buf[x->data_off + x->data_len / 2] ^= 0x01;
+    spit(path, buf, partial ? footer : n);
+    free(buf);
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    CHECK(r != NULL);
+    if (!r)
+        return 1;
+    CHECK_EQ_INT(d.code, partial ? SAT_E_TRUNCATED : 0);
+    cctx c = {{0}};
+    sat_event_sink sink = {&c, cc_source, cc_reject, cc_op, cc_conn, cc_tcp, cc_tls,
+                           cc_crash, cc_frame};
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), SAT_E_CORRUPT);
+    char want[64];
+    snprintf(want, sizeof want, "block %zu (offset %zu)", which, x->off);
+    CHECK(strstr(d.where, want) != NULL);
+    for (int t = 0; t < SAT_TABLE__COUNT; t++)
+        CHECK_EQ_INT(c.n[t], counts[t] - (t == x->table ? x->nrows : 0));
+    const sat_trace_damage *dm;
+    CHECK_EQ_INT(sat_trace_reader_damage(r, &dm), 1);
+    /* a header that fails its checksum in a trace without footer names no
+     * table: nothing trustworthy says what it held */
+    int known = !(partial && in_header);
+    CHECK_EQ_INT(dm[0].block, which);
+    CHECK_EQ_INT(dm[0].offset, x->off);
+    CHECK_EQ_INT(dm[0].length, x->len);
+    CHECK_EQ_INT(dm[0].table_id, known ? x->table : -1);
+    CHECK_EQ_INT(dm[0].rows, known ? x->nrows : 0);
+    CHECK_EQ_INT(dm[0].min_ts, known ? x->min_ts : 0);
+    CHECK_EQ_INT(dm[0].max_ts, known ? x->max_ts : 0);
+    char line[600];
+    sat_trace_damage_describe(&dm[0], line, sizeof line);
+    CHECK(strstr(line, known ? sat_table_get(x->table)->name : "unknown table") != NULL);
+    CHECK(strstr(line, "lost (") != NULL);
+    /* reading only the other tables meets no damage (a known table) */
+    if (known) {
+        sat_trace_read_opts o;
+        memset(&o, 0, sizeof o);
+        o.tables = 0xffu & ~(1u << x->table);
+        memset(&c, 0, sizeof c);
+        CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), 0);
+        CHECK_EQ_INT(sat_trace_reader_damage(r, &dm), 0);
+    }
+    /* stat (info) names it and counts only the intact blocks */
+    sat_trace_stat st;
+    CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
+    CHECK_EQ_INT(st.ndamaged, 1);
+    CHECK_EQ_INT(st.complete, !partial);
+    if (st.ndamaged == 1)
+        CHECK_EQ_INT(st.damaged[0].offset, x->off);
+    CHECK_EQ_INT(st.tables[x->table].rows, counts[x->table] - x->nrows);
+    sat_trace_reader_close(r);
+    /* verify names it, with its table when known */
+    reports = 0;
+    CHECK(sat_trace_verify(path, on_report, NULL, &d) == SAT_E_CORRUPT);
+    CHECK_EQ_INT(reports, partial ? 2 : 1); /* partial: and "not complete" */
+    (void)nbl;
+    return check_failed != fails0;
+}
+
+static void test_damaged_blocks(void)
+{
+    char path[128], dpath[128];
+    path_of(path, sizeof path, "dmg.sat");
+    path_of(dpath, sizeof dpath, "dmg2.sat");
+    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300};
+    CHECK_EQ_INT(write_trace(path, counts, 50, 1), 0);
+    size_t n, footer;
+    uint8_t *buf = slurp(path, &n);
+    CHECK(buf != NULL);
+    if (!buf)
+        return;
+    blk bl[256];
+    size_t nbl = list_blocks(buf, n, bl, 256, &footer);
+    CHECK(nbl > 40);
+    int cases = 0, failed = 0;
+    for (int t = 0; t < SAT_TABLE__COUNT; t++) {
+        size_t of_t[64], k = 0;
+        for (size_t i = 0; i < nbl && k < 64; i++)
+            if (bl[i].table == t)
+                of_t[k++] = i;
+        CHECK(k >= 1);
+        if (!k)
+            continue;
+        size_t pick3[3] = {of_t[0], of_t[k / 2], of_t[k - 1]}; /* first, middle, last */
+        for (int p = 0; p < 3; p++)
+            for (int hdr = 0; hdr < 2; hdr++)
+                for (int partial = 0; partial < 2; partial++) {
+                    /* bytes that are no block at the end of a trace without
+                     * footer are its cut-off tail, not damage (FORMAT.md) */
+                    if (partial && hdr && pick3[p] == nbl - 1)
+                        continue;
+                    cases++;
+                    if (check_damage(dpath, buf, n, bl, nbl, footer, pick3[p], hdr,
+                                     partial, counts)) {
+                        failed++;
+                        fprintf(stderr, "  damaged block %zu (table %d, header %d, "
+                                "partial %d)\n", pick3[p], t, hdr, partial);
+                    }
+                }
+    }
+    CHECK(cases >= 8 * 3 * 3);
+    CHECK_EQ_INT(failed, 0);
+
+    /* two damaged blocks of one table: both skipped, both named */
+    uint8_t *two = malloc(n);
+    memcpy(two, buf, n);
+    size_t a = 0, b = 0;
+    for (size_t i = 0; i < nbl; i++)
+        if (bl[i].table == SAT_TABLE_LDAP_OP) {
+            if (!a)
+                a = i + 1;
+            else
+                b = i + 1;
+        }
+    two[bl[a - 1].data_off + 3] ^= 0x80;
+    two[bl[b - 1].data_off + 3] ^= 0x80;
+    spit(dpath, two, n);
+    free(two);
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(dpath, &d);
+    cctx c = {{0}};
+    sat_event_sink sink = {&c, cc_source, cc_reject, cc_op, cc_conn, cc_tcp, cc_tls,
+                           cc_crash, cc_frame};
+    CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), SAT_E_CORRUPT);
+    const sat_trace_damage *dm;
+    CHECK_EQ_INT(sat_trace_reader_damage(r, &dm), 2);
+    CHECK_EQ_INT(c.n[SAT_TABLE_LDAP_OP], 1000 - bl[a - 1].nrows - bl[b - 1].nrows);
+    CHECK_EQ_INT(c.n[SAT_TABLE_LDAP_CONN], 111);
+    /* a time window that excludes the damaged blocks does not meet them */
+    sat_trace_read_opts o;
+    memset(&o, 0, sizeof o);
+    o.tables = 1u << SAT_TABLE_LDAP_OP;
+    o.from_ns = bl[b - 1].max_ts + 1;
+    if (bl[a - 1].max_ts < o.from_ns && o.from_ns > 0) {
+        CHECK_EQ_INT(sat_trace_read(r, &o, &sink, &d), 0);
+        CHECK_EQ_INT(sat_trace_reader_damage(r, &dm), 0);
+    }
+    sat_trace_reader_close(r);
+    unlink(dpath);
+    unlink(path);
+    free(buf);
+}
+
+/* ---- where the writer puts the trace, and with which mode ------------------- */
+static int write_small(const char *path, unsigned mode, sat_diag *d)
+{
+    sat_trace_write_opts o = {0, 0, mode};
+    sat_trace_writer *w = sat_trace_writer_create(path, &o, d);
+    if (!w)
+        return d->code ? d->code : -1;
+    anyrow r;
+    gen_row(SAT_TABLE_LDAP_OP, 1, &r, 0);
+    sat_trace_writer_append(w, SAT_TABLE_LDAP_OP, &r);
+    return sat_trace_writer_close(w, d);
+}
+
+static unsigned mode_of(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 ? (unsigned)st.st_mode & 07777u : 0xffffu;
+}
+
+static void test_output_safety(void)
+{
+    char path[128], victim[128], link[160];
+    path_of(path, sizeof path, "out.sat");
+    path_of(victim, sizeof victim, "victim");
+    sat_diag d = {0};
+    mode_t um = umask(0);
+
+    /* the mode asked for, exactly, whatever the umask */
+    CHECK_EQ_INT(write_small(path, 0640, &d), 0);
+    CHECK_EQ_INT(mode_of(path), 0640);
+    /* replacing a trace never loosens its mode */
+    chmod(path, 0600);
+    CHECK_EQ_INT(write_small(path, 0644, &d), 0);
+    CHECK_EQ_INT(mode_of(path), 0600);
+    chmod(path, 0640);
+    CHECK_EQ_INT(write_small(path, 0600, &d), 0);
+    CHECK_EQ_INT(mode_of(path), 0600);
+    unlink(path);
+    CHECK_EQ_INT(write_small(path, 0, &d), 0); /* default: 0600 */
+    CHECK_EQ_INT(mode_of(path), 0600);
+    unlink(path);
+
+    /* a FIFO at PATH is refused, not replaced (and never opened: no hang) */
+    CHECK_EQ_INT(mkfifo(path, 0644), 0);
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_INT(write_small(path, 0640, &d), SAT_E_USAGE);
+    CHECK(strstr(d.msg, "is a FIFO, not a regular file") != NULL);
+    struct stat st;
+    CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+    CHECK_EQ_INT(count_partials("out.sat"), 0);
+    unlink(path);
+
+    /* a symlink at PATH is neither followed nor replaced */
+    spit(victim, (const uint8_t *)"keep", 4);
+    CHECK_EQ_INT(symlink(victim, path), 0);
+    memset(&d, 0, sizeof d);
+    CHECK_EQ_INT(write_small(path, 0640, &d), SAT_E_USAGE);
+    CHECK(strstr(d.msg, "is a symbolic link") != NULL);
+    CHECK(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    size_t n;
+    uint8_t *b = slurp(victim, &n);
+    CHECK(b && n == 4 && memcmp(b, "keep", 4) == 0);
+    free(b);
+    unlink(path);
+
+    /* a symlink planted at the old predictable name PATH.partial is not used */
+    snprintf(link, sizeof link, "%s.partial", path);
+    CHECK_EQ_INT(symlink(victim, link), 0);
+    CHECK_EQ_INT(write_small(path, 0640, &d), 0);
+    b = slurp(victim, &n);
+    CHECK(b && n == 4 && memcmp(b, "keep", 4) == 0);
+    free(b);
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK_EQ_INT(sat_trace_verify(path, NULL, NULL, &d), 0);
+    unlink(link);
+    unlink(path);
+    unlink(victim);
+
+    /* streamed to a pipe: the bytes are a complete trace */
+    int fds[2];
+    CHECK_EQ_INT(pipe(fds), 0);
+    sat_trace_writer *w = sat_trace_writer_create_fd(fds[1], "<pipe>", NULL, &d);
+    CHECK(w != NULL);
+    CHECK(sat_trace_writer_partial_path(w) == NULL);
+    anyrow r;
+    gen_row(SAT_TABLE_LDAP_OP, 1, &r, 0);
+    CHECK_EQ_INT(sat_trace_writer_append(w, SAT_TABLE_LDAP_OP, &r), 0);
+    CHECK_EQ_INT(sat_trace_writer_close(w, &d), 0);
+    close(fds[1]);
+    uint8_t buf[65536];
+    size_t got = 0;
+    ssize_t k;
+    while (got < sizeof buf && (k = read(fds[0], buf + got, sizeof buf - got)) > 0)
+        got += (size_t)k;
+    close(fds[0]);
+    CHECK_EQ_INT(sat_trace_verify_mem(buf, got, NULL, NULL, &d), 0);
+    umask(um);
 }
 
 static void test_newer_version(void)
@@ -962,6 +1301,8 @@ int main(void)
     test_window_crash();
     test_killed_writer();
     test_flipped_byte();
+    test_damaged_blocks();
+    test_output_safety();
     test_newer_version();
     test_long_string();
     test_corpus_size();
