@@ -1,8 +1,9 @@
 /*
  * core_collect.c - one core file into rows: frame rows, then the crash row
  * (collect/core_unwind.c), then its sat_source (kind "core", format
- * "elf-core-x86_64" / "-aarch64" / "-i386"; its time is the file's modification time: a core holds no
- * clock).
+ * "elf-core-x86_64" / "-aarch64" / "-i386"; its time: --crash-time, else the
+ * time in the file's name, else the file's modification time: a core holds
+ * no clock; the crash row says which, event.h's sat_crash_time_source).
  *
  * The image: a plain core file is mapped privately (copy-on-write: libelf
  * may write into the image, never into the file); a compressed one (.gz,
@@ -213,15 +214,29 @@ int sat_core_collect(sat_core_job *job)
     }
 
     const sat_collect_opts *o = job->opts;
-    int in_window = (!o->from_ns || job->mtime >= o->from_ns) && (!o->to_ns || job->mtime < o->to_ns);
+    /* The crash's time (event.h, sat_crash_time_source): the user's word, the
+     * time in the core's name, else the file's mtime, which the analyzer may
+     * still replace by a log line about the same process. */
+    sat_ts_ns ts = job->mtime;
+    uint8_t tsrc = job->mtime > 0 ? SAT_CRASH_TIME_MTIME : SAT_CRASH_TIME_UNKNOWN;
+    sat_ts_ns named = sat_core_name_time(job->path, f.pid);
+    if (o->crash_time > 0) {
+        ts = o->crash_time;
+        tsrc = SAT_CRASH_TIME_OPTION;
+    } else if (named > 0) {
+        ts = named;
+        tsrc = SAT_CRASH_TIME_CORE_NAME;
+    }
+    int in_window = (!o->from_ns || ts >= o->from_ns) && (!o->to_ns || ts < o->to_ns);
     if (in_window) {
         sat_core_unwind_opts uo;
         memset(&uo, 0, sizeof uo);
         uo.exe = o->exe;
         uo.debuginfo_path = o->debuginfo_path;
         uo.sysroot = o->sysroot;
+        uo.time_source = tsrc;
         sat_core_unwind_result res;
-        rc = sat_core_unwind_emit(im.p, im.len, &f, &uo, job->source_id, 1, job->mtime,
+        rc = sat_core_unwind_emit(im.p, im.len, &f, &uo, job->source_id, 1, ts,
                                   job->rows, &res);
         if (rc >= 0) {
             job->stats->crashes++;
@@ -250,7 +265,7 @@ int sat_core_collect(sat_core_job *job)
         src.server_name = SAT_STR_NONE;
         src.server_version = SAT_STR_NONE;
         src.bytes = im.len;
-        src.first_ts = src.last_ts = job->mtime;
+        src.first_ts = src.last_ts = ts;
         src.truncated = (uint8_t)job->truncated;
         job->stats->bytes += im.len;
         rc = sat_sink_emit(job->sink, SAT_TABLE_SOURCE, &src);

@@ -662,6 +662,11 @@ static int emit_crash(uw *u, int unwound, uint16_t *flags_out)
                                                                : SAT_ABSENT;
     c.si_code = (f->have & SAT_CORE_HAVE_SIGINFO) ? f->si_code : SAT_ABSENT;
     c.fault_addr = f->si_addr_valid ? (int64_t)f->si_addr : SAT_ABSENT;
+    if ((f->have & SAT_CORE_HAVE_SIGINFO) && f->si_pid > 0) {
+        c.sender_pid = f->si_pid;
+        c.sender_uid = f->si_uid;
+    }
+    c.time_source = u->ts > 0 ? u->o->time_source : SAT_CRASH_TIME_UNKNOWN;
     c.orig_signal = SAT_ABSENT;
     c.orig_fault_addr = SAT_ABSENT;
     c.threads = (int32_t)(f->nthreads ? f->nthreads : u->threads_unwound);

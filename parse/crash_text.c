@@ -868,6 +868,7 @@ static int emit_block(sat_crash_text *ct, block *b)
     sat_crash c;
     memset(&c, 0, sizeof c);
     c.ts = b->ts;
+    c.time_source = b->ts > 0 ? SAT_CRASH_TIME_LOG : SAT_CRASH_TIME_UNKNOWN;
     c.source = ct->opts.source;
     c.crash = id;
     c.host = view(b, b->host);
