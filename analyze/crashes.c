@@ -51,6 +51,7 @@ typedef struct cr_load {
 typedef struct cr_entry {
     sat_crash row;       /* strings in the arena */
     int have_row;
+    int matched;         /* a log line about a core's crash, merged into it */
     sat_frame *frames;   /* every thread, as they came */
     size_t nframes, cap;
 } cr_entry;
@@ -576,6 +577,70 @@ static int cmp_group(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
+static sat_str base_of(sat_str s)
+{
+    size_t b = 0;
+    for (size_t i = 0; i < s.len; i++)
+        if (s.ptr[i] == '/')
+            b = i + 1;
+    return sat_str_make(s.ptr + b, s.len - b);
+}
+
+/* A log line's command (the kernel's comm: the first 15 bytes of the
+ * executable's name) names the process of a core when it starts the core's
+ * executable name or the first word of its command line. */
+static int same_command(const sat_crash *core, sat_str comm)
+{
+    if (!comm.len)
+        return 0;
+    sat_str cands[2] = {base_of(core->exe), core->command};
+    if (cands[1].len) {
+        size_t w = 0;
+        while (w < cands[1].len && cands[1].ptr[w] != ' ')
+            w++;
+        cands[1] = base_of(sat_str_make(cands[1].ptr, w));
+    }
+    for (int i = 0; i < 2; i++)
+        if (cands[i].len >= comm.len && !memcmp(cands[i].ptr, comm.ptr, comm.len))
+            return 1;
+    return 0;
+}
+
+/* The kernel's or systemd-coredump's log line about a crash and the core of
+ * that crash (or its backtrace written in a log) are one crash: same pid, same
+ * command, and the line not later than the core's file was last written (plus
+ * a minute). The core keeps its facts; it takes the line's time unless
+ * --crash-time or its name gave one, and the line's fault address when it has
+ * none. */
+static void match_log_lines(sat_crashes *c, sat_crashes_view *v)
+{
+    for (size_t i = 0; i < c->nentries; i++) {
+        cr_entry *k = &c->entries[i];
+        if (!k->have_row || k->row.origin != SAT_CRASH_TEXT_KERNEL || k->row.pid <= 0)
+            continue;
+        for (size_t j = 0; j < c->nentries; j++) {
+            cr_entry *e = &c->entries[j];
+            if (!e->have_row || e->row.origin == SAT_CRASH_TEXT_KERNEL ||
+                e->row.pid != k->row.pid || !same_command(&e->row, k->row.command))
+                continue;
+            if (e->row.signal == k->row.signal && e->row.fault_addr == SAT_ABSENT)
+                e->row.fault_addr = k->row.fault_addr;
+            int dated = e->row.time_source == SAT_CRASH_TIME_OPTION ||
+                        e->row.time_source == SAT_CRASH_TIME_CORE_NAME;
+            if (e->row.time_source == SAT_CRASH_TIME_MTIME && k->row.ts > 0 &&
+                k->row.ts > e->row.ts + 60 * (sat_ts_ns)1000000000)
+                continue; /* a later process with the same pid */
+            if (!dated && k->row.ts > 0 && e->row.origin == SAT_CRASH_CORE) {
+                e->row.ts = k->row.ts;
+                e->row.time_source = SAT_CRASH_TIME_LOG;
+            }
+            if (!k->matched)
+                v->log_lines_matched++;
+            k->matched = 1;
+        }
+    }
+}
+
 int sat_crashes_finish(sat_crashes *c)
 {
     if (!c)
@@ -588,8 +653,11 @@ int sat_crashes_finish(sat_crashes *c)
     v->have_load = c->have_load;
     v->dropped = c->dropped;
     v->frames_cut = c->frames_cut;
+    match_log_lines(c, v);
     size_t n = 0;
     for (size_t i = 0; i < c->nentries; i++) {
+        if (c->entries[i].matched)
+            continue;
         if (c->entries[i].have_row)
             n++;
         else
@@ -602,7 +670,7 @@ int sat_crashes_finish(sat_crashes *c)
     n = 0;
     for (size_t i = 0; i < c->nentries && rc >= 0; i++) {
         cr_entry *e = &c->entries[i];
-        if (!e->have_row)
+        if (!e->have_row || e->matched)
             continue;
         memset(&ci[n], 0, sizeof ci[n]);
         ci[n].row = e->row;

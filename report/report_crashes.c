@@ -15,11 +15,12 @@
 
 static const char *const origin_label[SAT_CRASH_ORIGIN__COUNT] = {
     "?", "core file", "Ceph-style backtrace in a log", "glibc backtrace in a log",
-    "gdb backtrace in a log"};
-static const char *const origin_key[SAT_CRASH_ORIGIN__COUNT] = {"?", "core", "text_ceph",
-                                                                "text_glibc", "text_gdb"};
+    "gdb backtrace in a log", "kernel or systemd-coredump log line"};
+static const char *const origin_key[SAT_CRASH_ORIGIN__COUNT] = {
+    "?", "core", "text_ceph", "text_glibc", "text_gdb", "text_kernel"};
 static const char *const origin_short[SAT_CRASH_ORIGIN__COUNT] = {
-    "?", "core files", "Ceph-style text", "glibc backtraces", "gdb backtraces"};
+    "?", "core files", "Ceph-style text", "glibc backtraces", "gdb backtraces",
+    "kernel log lines"};
 static const char *const arch_name[] = {"?", "x86_64", "aarch64", "i386"};
 
 static const char *const time_key[SAT_CRASH_TIME__COUNT] = {NULL, "file_mtime", "core_name",
@@ -351,6 +352,11 @@ static int render_text(const void *vp, FILE *out)
     if (v->frames_cut)
         fprintf(out, "  (%" PRIu64 " frames past the deepest kept per thread were left out)\n",
                 v->frames_cut);
+    if (v->log_lines_matched)
+        fprintf(out, "  (%" PRIu64 " kernel or systemd-coredump log line%s about a crashed process "
+                     "matched %s core: listed with it)\n",
+                v->log_lines_matched, v->log_lines_matched == 1 ? "" : "s",
+                v->log_lines_matched == 1 ? "its" : "their");
     if (!v->ncrashes) {
         fprintf(out, "\nNo crash: no core file and no backtrace in the inputs.\n");
         return SAT_OK;
@@ -360,7 +366,8 @@ static int render_text(const void *vp, FILE *out)
         if (rc < 0)
             return rc;
     }
-    fprintf(out, "\nGROUPS (by fingerprint: the same top frames, module-relative)\n");
+    fprintf(out, "\nGROUPS (by fingerprint: the same top frames, module-relative; and crashes of\n"
+                 "one build at the same offsets, named or not)\n");
     tbl t;
     sat_tbl_init(&t, "rrllll");
     const char *hdr[6] = {"group", "crashes", "first", "last", "fingerprint", "frames"};
@@ -448,6 +455,7 @@ static int render_json(const void *vp, FILE *out)
     sat_json_u64(&j, "count", v->ncrashes);
     sat_json_u64(&j, "not_detailed", v->dropped);
     sat_json_u64(&j, "orphan_frames", v->orphan_frames);
+    sat_json_u64(&j, "log_lines_matched", v->log_lines_matched);
     sat_json_array(&j, "crashes");
     for (size_t i = 0; i < v->ncrashes; i++) {
         const sat_crash_info *c = &v->crashes[i];

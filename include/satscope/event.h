@@ -355,6 +355,8 @@ enum sat_crash_origin {
     SAT_CRASH_TEXT_CEPH,     /* "*** Caught signal (...) **" block in a log */
     SAT_CRASH_TEXT_GLIBC,    /* backtrace_symbols() lines: "./prog(+0x11be)[0x...]" */
     SAT_CRASH_TEXT_GDB,      /* gdb "bt" / "thread apply all bt" output */
+    SAT_CRASH_TEXT_KERNEL,   /* the kernel's "segfault at" / "traps:" line, systemd-
+                                coredump's "dumped core": one line, the process's pid */
     SAT_CRASH_ORIGIN__COUNT
 };
 enum sat_crash_arch { SAT_ARCH_UNKNOWN = 0, SAT_ARCH_X86_64, SAT_ARCH_AARCH64, SAT_ARCH_I386 };
