@@ -182,6 +182,7 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.debuginfo_path = c->debuginfo_path;
     opts.sysroot = c->sysroot;
     opts.crash_time = c->crash_time;
+    opts.no_source_lines = c->no_source_lines;
     opts.warn = warn_stderr;
     opts.warn_ctx = &t;
 
@@ -298,6 +299,9 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
         c->sysroot = arg;
         return 1;
     }
+    case SAT_OPT_NO_SOURCE_LINES:
+        c->no_source_lines = 1;
+        return 1;
     case SAT_OPT_CRASH_TIME:
         if (sat_cli_parse_rfc3339(arg, &c->crash_time) < 0)
             return sat_cli_usage_error(cmd, "bad --crash-time '%s' (RFC 3339, with a zone: "

@@ -235,6 +235,7 @@ int sat_core_collect(sat_core_job *job)
         uo.debuginfo_path = o->debuginfo_path;
         uo.sysroot = o->sysroot;
         uo.time_source = tsrc;
+        uo.no_source_lines = o->no_source_lines;
         sat_core_unwind_result res;
         rc = sat_core_unwind_emit(im.p, im.len, &f, &uo, job->source_id, 1, ts,
                                   job->rows, &res);

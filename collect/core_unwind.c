@@ -476,7 +476,7 @@ static int on_frame(Dwfl_Frame *state, void *arg)
             fr->function = sat_str_cstr(fn);
             fr->fn_offset = (int64_t)(off + (pc - look));
         }
-        Dwfl_Line *line = dwfl_module_getsrc(mod, look);
+        Dwfl_Line *line = u->o->no_source_lines ? NULL : dwfl_module_getsrc(mod, look);
         if (line) {
             int lineno = 0;
             const char *src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);

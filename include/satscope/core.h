@@ -167,6 +167,9 @@ typedef struct sat_core_unwind_opts {
     const char *sysroot;        /* --sysroot: the core's paths are looked up below it */
     unsigned max_frames;        /* per thread; 0 -> 256 */
     uint8_t time_source;        /* enum sat_crash_time_source of the ts given */
+    int no_source_lines;        /* frames without file and line: libdw inflates every
+                                   compressed DWARF section of a module on its first
+                                   line lookup (libc6-dbg's: ~50 ms) */
 } sat_core_unwind_opts;
 
 typedef struct sat_core_unwind_result {
