@@ -22,6 +22,8 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   gdb libc6-dbg util-linux  (fixtures/cores/make-cores.sh; libc6-dbg also gives glibc's
 #                     internal frames the names that fixtures/cores/*/*.expected list)
 #   gdb               (fixtures/crashtext/make-fixture.sh)
+#   util-linux elfutils (fixtures/cores/make-extra-cores.sh: setarch, dmesg, eu-readelf)
+#   slapd ldap-utils elfutils  (bench/make_slapd_core.sh, the large core of bench/run_cores.sh)
 
 install_missing() {
     local missing=()
