@@ -52,6 +52,7 @@ typedef struct cr_entry {
     sat_crash row;       /* strings in the arena */
     int have_row;
     int matched;         /* a log line about a core's crash, merged into it */
+    int time_by_kernel;  /* its time is a kernel line's */
     sat_frame *frames;   /* every thread, as they came */
     size_t nframes, cap;
 } cr_entry;
@@ -606,33 +607,51 @@ static int same_command(const sat_crash *core, sat_str comm)
     return 0;
 }
 
-/* The kernel's or systemd-coredump's log line about a crash and the core of
- * that crash (or its backtrace written in a log) are one crash: same pid, same
- * command, and the line not later than the core's file was last written (plus
- * a minute). The core keeps its facts; it takes the line's time unless
- * --crash-time or its name gave one, and the line's fault address when it has
- * none. */
+/* A crash report in the logs and the core of the same crash are one crash:
+ * same pid, same command (the kernel's 15-byte comm, or the executable the
+ * text names), and the report not later than the core's file was last
+ * written (plus a minute). The reports: the kernel's or systemd-coredump's
+ * line, and a backtrace the process wrote (its pid from a syslog prefix). The
+ * core keeps its facts; it takes the report's time unless --crash-time or its
+ * name gave one, and the kernel line's fault address when it has none. A
+ * kernel line about a process whose backtrace is in the logs is that crash
+ * too. */
 static void match_log_lines(sat_crashes *c, sat_crashes_view *v)
 {
     for (size_t i = 0; i < c->nentries; i++) {
         cr_entry *k = &c->entries[i];
-        if (!k->have_row || k->row.origin != SAT_CRASH_TEXT_KERNEL || k->row.pid <= 0)
+        if (!k->have_row || k->row.origin == SAT_CRASH_CORE || k->row.pid <= 0)
             continue;
+        int kernel = k->row.origin == SAT_CRASH_TEXT_KERNEL;
+        sat_str comm = k->row.command.len && kernel ? k->row.command : base_of(k->row.exe);
+        if (!comm.len)
+            comm = k->row.command;
         for (size_t j = 0; j < c->nentries; j++) {
             cr_entry *e = &c->entries[j];
-            if (!e->have_row || e->row.origin == SAT_CRASH_TEXT_KERNEL ||
-                e->row.pid != k->row.pid || !same_command(&e->row, k->row.command))
+            if (j == i || !e->have_row || e->matched || e->row.origin == SAT_CRASH_TEXT_KERNEL ||
+                (!kernel && e->row.origin != SAT_CRASH_CORE) || e->row.pid != k->row.pid ||
+                !same_command(&e->row, comm))
                 continue;
-            if (e->row.signal == k->row.signal && e->row.fault_addr == SAT_ABSENT)
-                e->row.fault_addr = k->row.fault_addr;
+            int core = e->row.origin == SAT_CRASH_CORE;
             int dated = e->row.time_source == SAT_CRASH_TIME_OPTION ||
                         e->row.time_source == SAT_CRASH_TIME_CORE_NAME;
-            if (e->row.time_source == SAT_CRASH_TIME_MTIME && k->row.ts > 0 &&
-                k->row.ts > e->row.ts + 60 * (sat_ts_ns)1000000000)
-                continue; /* a later process with the same pid */
-            if (!dated && k->row.ts > 0 && e->row.origin == SAT_CRASH_CORE) {
+            const sat_ts_ns minute = 60 * (sat_ts_ns)1000000000;
+            if (!kernel && k->row.ts <= 0)
+                continue; /* a backtrace of no known time: maybe another process */
+            /* a core dated by its mtime crashed before it; any other time is
+             * the crash's own, and the report must be of then */
+            if (k->row.ts > 0 && e->row.ts > 0 &&
+                (k->row.ts > e->row.ts + minute ||
+                 (e->row.time_source != SAT_CRASH_TIME_MTIME && k->row.ts < e->row.ts - minute)))
+                continue; /* another process with the same pid, or another time */
+            if (kernel && e->row.signal == k->row.signal && e->row.fault_addr == SAT_ABSENT)
+                e->row.fault_addr = k->row.fault_addr;
+            /* the kernel's line (written at the fault) before a backtrace */
+            if (core && !dated && k->row.ts > 0 &&
+                (e->row.time_source != SAT_CRASH_TIME_LOG || (kernel && !e->time_by_kernel))) {
                 e->row.ts = k->row.ts;
                 e->row.time_source = SAT_CRASH_TIME_LOG;
+                e->time_by_kernel = kernel;
             }
             if (!k->matched)
                 v->log_lines_matched++;

@@ -353,10 +353,10 @@ static int render_text(const void *vp, FILE *out)
         fprintf(out, "  (%" PRIu64 " frames past the deepest kept per thread were left out)\n",
                 v->frames_cut);
     if (v->log_lines_matched)
-        fprintf(out, "  (%" PRIu64 " kernel or systemd-coredump log line%s about a crashed process "
-                     "matched %s core: listed with it)\n",
-                v->log_lines_matched, v->log_lines_matched == 1 ? "" : "s",
-                v->log_lines_matched == 1 ? "its" : "their");
+        fprintf(out, "  (%" PRIu64 " crash report%s in the logs (a kernel or systemd-coredump "
+                     "line, a backtrace) about a process of another crash here: listed with "
+                     "it)\n",
+                v->log_lines_matched, v->log_lines_matched == 1 ? "" : "s");
     if (!v->ncrashes) {
         fprintf(out, "\nNo crash: no core file and no backtrace in the inputs.\n");
         return SAT_OK;

@@ -712,8 +712,10 @@ typedef struct sat_crashes_view {
     int have_load;           /* operations or wire rows were read */
     sat_ts_ns load_first_ts, load_last_ts; /* the period those rows cover */
     uint64_t load_cut;       /* load rows past the analyzer's bound, not counted */
-    uint64_t log_lines_matched; /* kernel / systemd-coredump log lines merged into the
-                                   core of the same crash (not listed on their own) */
+    uint64_t log_lines_matched; /* crash reports in logs (kernel / systemd-coredump
+                                   lines, backtraces) merged into the core of the same
+                                   crash, or a kernel line into the backtrace (not listed
+                                   on their own) */
     sat_dur_ns context;      /* the length of "before it" (opts.context) */
     const sat_storms_view *storms; /* of the same inputs (NULL without load rows) */
 } sat_crashes_view;

@@ -301,8 +301,61 @@ static void check_build_key_links(void)
     sat_crashes_free(c);
 }
 
+/* A core dated by its mtime (a copy, a day later) and the kernel's line and a
+ * logged backtrace of the same pid: one crash, at the line's time; a line of
+ * another pid, or later than the core, is a crash of its own. */
+static void check_log_time(void)
+{
+    sat_crashes *c = sat_crashes_create(NULL);
+    if (!c)
+        return;
+    sat_event_sink k = sat_crashes_sink(c);
+    sat_crash core = crash_row(1, T0 + 86400 * S, "fp:core", "bk:core");
+    core.time_source = SAT_CRASH_TIME_MTIME;
+    core.fault_addr = SAT_ABSENT;
+    k.on_crash(k.ctx, &core);
+    sat_crash line = crash_row(1, T0 + 5 * S, "fp:line", "bk:line");
+    line.source = 1;
+    line.origin = SAT_CRASH_TEXT_KERNEL;
+    line.exe = SAT_STR_NONE;
+    line.command = sat_str_cstr("ns-slapd");
+    line.fault_addr = 0x28;
+    line.time_source = SAT_CRASH_TIME_LOG;
+    k.on_crash(k.ctx, &line);
+    sat_crash bt = line; /* its own backtrace, logged a moment before */
+    bt.source = 2;
+    bt.ts = T0 + 4 * S;
+    bt.origin = SAT_CRASH_TEXT_GLIBC;
+    bt.exe = sat_str_cstr("/usr/sbin/ns-slapd");
+    bt.command = SAT_STR_NONE;
+    k.on_crash(k.ctx, &bt);
+    sat_crash other = line; /* another process */
+    other.source = 3;
+    other.pid = 4243;
+    k.on_crash(k.ctx, &other);
+    sat_crash later = line; /* the same pid, after the core was written: another one */
+    later.source = 4;
+    later.ts = T0 + 90000 * S;
+    k.on_crash(k.ctx, &later);
+    CHECK_EQ_INT(sat_crashes_finish(c), SAT_OK);
+    const sat_crashes_view *v = sat_crashes_get_view(c);
+    CHECK_EQ_INT(v->ncrashes, 3);
+    CHECK_EQ_INT(v->log_lines_matched, 2);
+    if (v->ncrashes == 3) {
+        const sat_crash *r = &v->crashes[0].row; /* time order */
+        CHECK_EQ_INT(r->origin, SAT_CRASH_CORE);
+        CHECK_EQ_INT(r->ts, T0 + 5 * S); /* the kernel line's, not the backtrace's */
+        CHECK_EQ_INT(r->time_source, SAT_CRASH_TIME_LOG);
+        CHECK_EQ_INT(r->fault_addr, 0x28);
+        CHECK_EQ_INT(v->crashes[1].row.pid, 4243);
+        CHECK_EQ_INT(v->crashes[2].row.ts, T0 + 90000 * S);
+    }
+    sat_crashes_free(c);
+}
+
 int main(void)
 {
+    check_log_time();
     check_minute_before();
     check_build_key_links();
     sat_crashes *one = sat_crashes_create(NULL);
