@@ -184,7 +184,7 @@ static void print_context(const sat_crashes_view *v, const sat_crash_info *c, FI
         sat_report_fmt_num(usual, sizeof usual, x->usual_ops, 1);
         fprintf(out, "usual %s: the %.0f s before", usual, secs);
     } else {
-        fprintf(out, "usual unknown: no log before");
+        fprintf(out, "usual unknown: too little log before it");
     }
     fprintf(out, "), %" PRIu64 " errors,\n              %" PRIu64 " connections opened",
             x->errors, x->conn_opens);
