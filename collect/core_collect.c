@@ -51,6 +51,21 @@ static int map_fd(image *im, int fd, size_t len, sat_diag *d, const char *path)
     return SAT_OK;
 }
 
+#define SPILL_PAGE 4096
+
+static int all_zero(const char *p, size_t n)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        acc |= w;
+        if (acc)
+            return 0;
+    }
+    return 1;
+}
+
 /* Decompresses in into an unlinked temporary file and maps it. */
 static int spill(image *im, sat_input *in, sat_diag *d, const char *path)
 {
@@ -88,8 +103,36 @@ static int spill(image *im, sat_input *in, sat_diag *d, const char *path)
                          (unsigned long long)(CORE_MAX_BYTES >> 30));
             break;
         }
+        /* Pages of zeros are left as holes (lseek past them): a core is mostly
+         * untouched stack and heap the kernel dumped as holes, and writing them
+         * out (hundreds of MB for a server's core) is what a decompressed core
+         * waited on, the page cache flushing to disk. They read back as zeros. */
         for (ssize_t off = 0; off < n;) {
-            ssize_t w = write(fd, buf + off, (size_t)(n - off));
+            size_t run = (size_t)(n - off) < SPILL_PAGE ? (size_t)(n - off) : SPILL_PAGE;
+            if (run == SPILL_PAGE && all_zero(buf + off, run)) {
+                size_t hole = run; /* the whole run of zero pages, one seek */
+                while ((size_t)off + hole + SPILL_PAGE <= (size_t)n &&
+                       all_zero(buf + off + hole, SPILL_PAGE))
+                    hole += SPILL_PAGE;
+                if (lseek(fd, (off_t)hole, SEEK_CUR) < 0) {
+                    rc = sat_diag_set(d, SAT_E_IO, path, "cannot seek in the temporary file: %s",
+                                      strerror(errno));
+                    break;
+                }
+                off += (ssize_t)hole;
+                continue;
+            }
+            /* the data up to the next page of zeros */
+            size_t len = run;
+            while ((size_t)off + len < (size_t)n) {
+                size_t next = (size_t)n - ((size_t)off + len) < SPILL_PAGE
+                                  ? (size_t)n - ((size_t)off + len)
+                                  : SPILL_PAGE;
+                if (next == SPILL_PAGE && all_zero(buf + off + len, next))
+                    break;
+                len += next;
+            }
+            ssize_t w = write(fd, buf + off, len);
             if (w < 0 && errno == EINTR)
                 continue;
             if (w <= 0) {
@@ -104,6 +147,10 @@ static int spill(image *im, sat_input *in, sat_diag *d, const char *path)
         total += (uint64_t)n;
     }
     free(buf);
+    /* trailing holes: the file's size is the core's */
+    if (rc >= 0 && ftruncate(fd, (off_t)total) != 0)
+        rc = sat_diag_set(d, SAT_E_IO, path, "cannot size the temporary file: %s",
+                          strerror(errno));
     if (rc < 0) {
         close(fd);
         return rc;
