@@ -352,6 +352,10 @@ static int render_text(const void *vp, FILE *out)
     if (v->frames_cut)
         fprintf(out, "  (%" PRIu64 " frames past the deepest kept per thread were left out)\n",
                 v->frames_cut);
+    if (v->load_cut)
+        fprintf(out, "  (%" PRIu64 " operations, connections or handshakes past the analyzer's "
+                     "bound were not counted: the load before each crash is partial)\n",
+                v->load_cut);
     if (v->log_lines_matched)
         fprintf(out, "  (%" PRIu64 " crash report%s in the logs (a kernel or systemd-coredump "
                      "line, a backtrace) about a process of another crash here: listed with "
@@ -456,6 +460,7 @@ static int render_json(const void *vp, FILE *out)
     sat_json_u64(&j, "not_detailed", v->dropped);
     sat_json_u64(&j, "orphan_frames", v->orphan_frames);
     sat_json_u64(&j, "log_lines_matched", v->log_lines_matched);
+    sat_json_u64(&j, "load_rows_not_counted", v->load_cut);
     sat_json_array(&j, "crashes");
     for (size_t i = 0; i < v->ncrashes; i++) {
         const sat_crash_info *c = &v->crashes[i];
