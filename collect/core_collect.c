@@ -2,8 +2,12 @@
  * core_collect.c - one core file into rows: frame rows, then the crash row
  * (collect/core_unwind.c), then its sat_source (kind "core", format
  * "elf-core-x86_64" / "-aarch64" / "-i386"; its time: --crash-time, else the
- * time in the file's name, else the file's modification time: a core holds
- * no clock; the crash row says which, event.h's sat_crash_time_source).
+ * time in the file's name, else the file's modification time; the crash row
+ * says which, event.h's sat_crash_time_source). A core holds no wall clock:
+ * NT_PRPSINFO has none, NT_PRSTATUS's pr_utime/pr_stime are CPU times, the
+ * auxiliary vector holds addresses and ids, and the vvar page where the
+ * kernel keeps the time is never dumped (VM_IO/PFNMAP); the kernel's
+ * core_pattern %t and systemd-coredump put it in the file's name instead.
  *
  * The image: a plain core file is mapped privately (copy-on-write: libelf
  * may write into the image, never into the file); a compressed one (.gz,
