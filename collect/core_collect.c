@@ -6,7 +6,7 @@
  * says which, event.h's sat_crash_time_source). A core holds no wall clock:
  * NT_PRPSINFO has none, NT_PRSTATUS's pr_utime/pr_stime are CPU times, the
  * auxiliary vector holds addresses and ids, and the vvar page where the
- * kernel keeps the time is never dumped (VM_IO/PFNMAP); the kernel's
+ * kernel keeps the time is never dumped (VM_DONTDUMP); the kernel's
  * core_pattern %t and systemd-coredump put it in the file's name instead.
  *
  * The image: a plain core file is mapped privately (copy-on-write: libelf
