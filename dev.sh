@@ -23,6 +23,8 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   gdb libc6-dbg util-linux  (fixtures/cores/make-cores.sh; libc6-dbg also gives glibc's
 #                     internal frames the names that fixtures/cores/*/*.expected list)
 #   gdb               (fixtures/crashtext/make-fixture.sh)
+#   util-linux elfutils (fixtures/cores/make-extra-cores.sh: setarch, dmesg, eu-readelf)
+#   slapd ldap-utils elfutils  (bench/make_slapd_core.sh, the large core of bench/run_cores.sh)
 
 install_missing() {
     local missing=()
@@ -62,13 +64,10 @@ demo)
     # the incident's storm of client failures: what triggered it, whether it outlived it
     build/cli/satscope storms fixtures/incident/access*
     echo
-    # a crash beside it: a real core of fixtures/cores, dated inside the storm (a core's
-    # time is its file's), read with the incident's logs
-    core=$(mktemp --suffix=.core.gz)
-    cp fixtures/cores/segv_chain/segv_chain-O0-kernel.core.gz "$core"
-    touch -d 2025-06-09T14:24:10Z "$core"
-    build/cli/satscope crashes --exe fixtures/cores/bin/segv_chain-O0 "$core" fixtures/incident/access* || true
-    rm -f "$core"
+    # a crash beside it: a real core of fixtures/cores, dated inside the storm (a core
+    # holds no clock: --crash-time says when), read with the incident's logs
+    build/cli/satscope crashes --crash-time 2025-06-09T14:24:10Z --exe fixtures/cores/bin/segv_chain-O0 \
+        fixtures/cores/segv_chain/segv_chain-O0-kernel.core.gz fixtures/incident/access* || true
     ;;
 build)
     install_missing

@@ -10,27 +10,49 @@
  * against its usual level, the errors, and the storms of client failures
  * (the storms analyzer, run on the same rows).
  *
+ * The minute before a crash is [ts - context, ts]: it ends at the crash
+ * itself, not at a window boundary (a kill 6.7 s after one would leave out
+ * the busiest seconds). "Usual" is the same length of time just before it,
+ * [ts - 2 context, ts - context), scaled up from the part the inputs cover
+ * when they start later (and the report says so), never the whole input. As
+ * crash rows may come before or after the rows of their period (cores first,
+ * a trace's crash table last), the load rows are kept as a compact stream of
+ * (time in microseconds, kind), delta-coded varints of about 2 bytes each,
+ * and counted per crash at the end.
+ *
+ * Crashes are grouped by fingerprint, and two groups are one when a crash of
+ * each has the same exact-build key: the same core read with and without its
+ * executable (named frames, then module+offset frames) is one bug.
+ *
  * Bounded memory: at most CR_MAX crashes are kept in detail (the rest are
- * counted), at most opts.max_frames frames per thread; the load is kept in
- * 10 s windows that widen (winseries.c) past CR_WINDOWS_MAX.
+ * counted), at most opts.max_frames frames per thread, at most CR_LOAD_BYTES
+ * of load stream (past it the later load rows are counted as left out and
+ * the report says the figures are partial).
  */
 #include "satscope/analyze.h"
 
 #include "strtab.h"
-#include "winseries.h"
 
 #define CR_MAX 10000
 #define CR_FRAMES_MAX 100000 /* frames of one crash, all threads */
-#define CR_WINDOWS_MAX 8192
-#define CR_STEP (10 * (sat_dur_ns)1000000000)
+#define CR_LOAD_BYTES ((size_t)64 << 20)
 
-typedef struct cr_win {
-    uint64_t ops, errors, opens, hs, hs_full;
-} cr_win;
+/* kinds of load rows in the stream (3 bits) */
+enum { LK_OP, LK_OP_ERR, LK_OPEN, LK_HS, LK_HS_FULL };
+
+typedef struct cr_load {
+    uint8_t *b;
+    size_t len, cap;
+    int64_t prev_us;     /* the previous row's time, the base of the next delta */
+    uint64_t rows, cut;  /* rows kept / left out past CR_LOAD_BYTES */
+    sat_ts_ns first, last;
+} cr_load;
 
 typedef struct cr_entry {
     sat_crash row;       /* strings in the arena */
     int have_row;
+    int matched;         /* a log line about a core's crash, merged into it */
+    int time_by_kernel;  /* its time is a kernel line's */
     sat_frame *frames;   /* every thread, as they came */
     size_t nframes, cap;
 } cr_entry;
@@ -42,8 +64,7 @@ struct sat_crashes {
     cr_entry *entries;
     size_t nentries, cap;
     uint64_t dropped, frames_cut;
-    sat_strtab windows;  /* int64 window -> cr_win */
-    sat_dur_ns step;
+    cr_load load;
     int have_load;
     sat_storms *storms;
     int nomem;
@@ -143,27 +164,67 @@ static int on_frame(void *ctx, const sat_frame *f)
     return SAT_OK;
 }
 
-static void win_add(void *into, const void *from)
+static void load_put(cr_load *l, sat_ts_ns ts, unsigned kind)
 {
-    cr_win *a = (cr_win *)into;
-    const cr_win *b = (const cr_win *)from;
-    a->ops += b->ops;
-    a->errors += b->errors;
-    a->opens += b->opens;
-    a->hs += b->hs;
-    a->hs_full += b->hs_full;
+    if (l->len + 11 > l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : (size_t)64 << 10;
+        if (ncap > CR_LOAD_BYTES)
+            ncap = CR_LOAD_BYTES;
+        uint8_t *nb = ncap > l->cap ? (uint8_t *)realloc(l->b, ncap) : NULL;
+        if (!nb) {
+            l->cut++;
+            return;
+        }
+        l->b = nb;
+        l->cap = ncap;
+    }
+    int64_t us = ts / 1000;
+    int64_t d = us - l->prev_us;
+    uint64_t z = ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+    uint64_t v = (z << 3) | kind;
+    if (z >> 60) { /* a delta too wide for the kind bits: never for real times */
+        l->cut++;
+        return;
+    }
+    while (v >= 0x80) {
+        l->b[l->len++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    l->b[l->len++] = (uint8_t)v;
+    l->prev_us = us;
+    l->rows++;
+    if (!l->first || ts < l->first)
+        l->first = ts;
+    if (ts > l->last)
+        l->last = ts;
 }
 
-static cr_win *win(sat_crashes *c, sat_ts_ns ts)
+/* The next row of a stream from *pos: its time in microseconds (running from
+ * *us) and its kind; 0 at the end. */
+static int load_next(const cr_load *l, size_t *pos, int64_t *us, unsigned *kind)
 {
-    if (ts <= 0 || c->nomem)
-        return NULL;
+    uint64_t v = 0;
+    unsigned shift = 0;
+    while (*pos < l->len && shift < 64) {
+        uint8_t b = l->b[(*pos)++];
+        v |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) {
+            *kind = (unsigned)(v & 7);
+            uint64_t z = v >> 3;
+            *us += (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void load(sat_crashes *c, sat_ts_ns ts, unsigned kind)
+{
+    if (ts <= 0)
+        return;
     c->have_load = 1;
-    cr_win *w = (cr_win *)sat_win_at(&c->windows, &c->step, ts, CR_WINDOWS_MAX, sizeof(cr_win),
-                                     win_add);
-    if (!w)
-        c->nomem = 1;
-    return w;
+    load_put(&c->load, ts, kind);
 }
 
 static int on_op(void *ctx, const sat_ldap_op *op)
@@ -173,11 +234,8 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     k.on_ldap_op(k.ctx, op);
     if (op->internal_depth || op->type == SAT_OP_ABANDON || op->type == SAT_OP_UNBIND)
         return SAT_OK;
-    cr_win *w = win(c, op->ts_ns);
-    if (w) {
-        w->ops++;
-        w->errors += op->err > 0 && op->err != 5 && op->err != 6 && op->err != 14;
-    }
+    load(c, op->ts_ns, op->err > 0 && op->err != 5 && op->err != 6 && op->err != 14 ? LK_OP_ERR
+                                                                                     : LK_OP);
     return SAT_OK;
 }
 
@@ -186,9 +244,7 @@ static int on_conn(void *ctx, const sat_ldap_conn *x)
     sat_crashes *c = (sat_crashes *)ctx;
     sat_event_sink k = sat_storms_sink(c->storms);
     k.on_ldap_conn(k.ctx, x);
-    cr_win *w = win(c, x->open_ts);
-    if (w)
-        w->opens++;
+    load(c, x->open_ts, LK_OPEN);
     return SAT_OK;
 }
 
@@ -197,11 +253,7 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     sat_crashes *c = (sat_crashes *)ctx;
     sat_event_sink k = sat_storms_sink(c->storms);
     k.on_tls_hs(k.ctx, h);
-    cr_win *w = win(c, h->ts);
-    if (w) {
-        w->hs++;
-        w->hs_full += h->outcome == SAT_TLS_FULL;
-    }
+    load(c, h->ts, h->outcome == SAT_TLS_FULL ? LK_HS_FULL : LK_HS);
     return SAT_OK;
 }
 
@@ -210,11 +262,8 @@ static int on_tcp(void *ctx, const sat_tcp_conn *x)
     sat_crashes *c = (sat_crashes *)ctx;
     sat_event_sink k = sat_storms_sink(c->storms);
     k.on_tcp_conn(k.ctx, x);
-    if (!(x->flags & SAT_TCPF_NO_SYN)) {
-        cr_win *w = win(c, x->syn_ts);
-        if (w)
-            w->opens++;
-    }
+    if (!(x->flags & SAT_TCPF_NO_SYN))
+        load(c, x->syn_ts, LK_OPEN);
     return SAT_OK;
 }
 
@@ -230,10 +279,8 @@ sat_crashes *sat_crashes_create(const sat_crashes_opts *opts)
         c->opts.context = 60 * (sat_dur_ns)1000000000;
     if (!c->opts.max_frames)
         c->opts.max_frames = 128;
-    c->step = CR_STEP;
     c->arena.chunk_size = (size_t)64 << 10;
     sat_strtab_init(&c->index, sizeof(uint32_t), CR_MAX);
-    sat_strtab_init(&c->windows, sizeof(cr_win), 0);
     c->storms = sat_storms_create(NULL);
     if (!c->storms) {
         sat_crashes_free(c);
@@ -270,9 +317,17 @@ int sat_crashes_merge(sat_crashes *into, const sat_crashes *from)
     into->dropped += from->dropped;
     into->frames_cut += from->frames_cut;
     into->have_load |= from->have_load;
-    if (sat_win_merge(&into->windows, &into->step, &from->windows, from->step, CR_WINDOWS_MAX,
-                      sizeof(cr_win), win_add) < 0)
-        into->nomem = 1;
+    size_t pos = 0;
+    int64_t us = 0;
+    unsigned kind;
+    while (load_next(&from->load, &pos, &us, &kind))
+        load_put(&into->load, (sat_ts_ns)us * 1000, kind);
+    into->load.cut += from->load.cut;
+    /* the bounds in ns, not the microseconds the stream holds */
+    if (from->load.first && (!into->load.first || from->load.first < into->load.first))
+        into->load.first = from->load.first;
+    if (from->load.last > into->load.last)
+        into->load.last = from->load.last;
     if (sat_storms_merge(into->storms, from->storms) < 0)
         into->nomem = 1;
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
@@ -286,7 +341,7 @@ void sat_crashes_free(sat_crashes *c)
         free(c->entries[i].frames);
     free(c->entries);
     sat_strtab_free(&c->index);
-    sat_strtab_free(&c->windows);
+    free(c->load.b);
     sat_storms_free(c->storms);
     sat_arena_free(&c->arena);
     free(c);
@@ -409,69 +464,99 @@ static int build_stacks(sat_crashes *c, sat_crash_info *ci, cr_entry *e)
     return SAT_OK;
 }
 
-static int cmp_u64(const void *a, const void *b)
+typedef struct cr_when {
+    int64_t to_us, from_us, from2_us; /* ts, ts - context, ts - 2 context */
+    size_t i;                         /* the crash */
+    uint64_t usual;                   /* operations in [from2, from) */
+} cr_when;
+
+static int cmp_when(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    const cr_when *x = a, *y = b;
+    return x->to_us < y->to_us ? -1 : x->to_us > y->to_us;
 }
 
-/* The windows of [ts - context, ts) and the usual load over windows of that
- * length (the median of every such run of the input). */
-static void context_of(sat_crashes *c, sat_crash_info *ci, const sat_storms_view *sv)
+/* The load of [ts - context, ts] and of the same length before it, for every
+ * crash with a time, in one pass over the load stream. */
+static int contexts(sat_crashes *c, sat_crash_info *ci, size_t n, const sat_storms_view *sv)
 {
-    sat_crash_context *x = &ci->ctx;
-    x->storm = -1;
-    sat_ts_ns ts = ci->row.ts;
-    if (!c->have_load || ts <= 0)
-        return;
-    int64_t hi = sat_win_index(ts, c->step); /* the crash's window is not "before" */
-    int64_t span = (c->opts.context + c->step - 1) / c->step;
-    if (span < 1)
-        span = 1;
-    int64_t lo = hi - span;
-    x->from_ts = lo * c->step;
-    x->to_ts = hi * c->step;
-    for (int64_t k = lo; k < hi; k++) {
-        const cr_win *w = (const cr_win *)sat_strtab_find(&c->windows, &k, sizeof k);
-        if (!w)
+    for (size_t i = 0; i < n; i++)
+        ci[i].ctx.storm = -1;
+    if (!c->have_load)
+        return SAT_OK;
+    sat_dur_ns ctx = c->opts.context;
+    cr_when *w = (cr_when *)calloc(n + 1, sizeof *w);
+    if (!w)
+        return SAT_E_NOMEM;
+    size_t nw = 0;
+    for (size_t i = 0; i < n; i++) {
+        sat_ts_ns ts = ci[i].row.ts;
+        if (ts <= 0)
             continue;
-        x->have = 1;
-        x->ops += w->ops;
-        x->errors += w->errors;
-        x->conn_opens += w->opens;
-        x->handshakes += w->hs;
-        x->hs_full += w->hs_full;
+        w[nw].to_us = ts / 1000;
+        w[nw].from_us = (ts - ctx) / 1000;
+        w[nw].from2_us = (ts - 2 * ctx) / 1000;
+        w[nw].i = i;
+        nw++;
     }
-    /* usual: operations per `span` windows, the median over the input */
-    int64_t wlo = INT64_MAX, whi = INT64_MIN;
-    for (size_t i = 0; i < c->windows.n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&c->windows, i), sizeof k);
-        wlo = k < wlo ? k : wlo;
-        whi = k > whi ? k : whi;
-    }
-    size_t nruns = whi >= wlo ? (size_t)((whi - wlo + 1 + span - 1) / span) : 0;
-    uint64_t *runs = nruns ? (uint64_t *)calloc(nruns, sizeof *runs) : NULL;
-    if (runs) {
-        for (size_t i = 0; i < c->windows.n; i++) {
-            int64_t k;
-            memcpy(&k, sat_strtab_key(&c->windows, i), sizeof k);
-            runs[(k - wlo) / span] += ((const cr_win *)sat_strtab_val(&c->windows, i))->ops;
+    qsort(w, nw, sizeof *w, cmp_when);
+    size_t pos = 0;
+    int64_t us = 0;
+    unsigned kind;
+    while (nw && load_next(&c->load, &pos, &us, &kind)) {
+        /* the crashes whose two periods hold us: to >= us and from2 <= us
+         * (every period has the same length, so from2 grows with to) */
+        size_t lo = 0, hi = nw;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (w[mid].to_us < us)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-        qsort(runs, nruns, sizeof *runs, cmp_u64);
-        x->usual_ops = nruns % 2 ? (double)runs[nruns / 2]
-                                 : ((double)runs[nruns / 2 - 1] + (double)runs[nruns / 2]) / 2;
-        free(runs);
-    }
-    /* failures in the period: from the storms analyzer's windows is not
-     * exposed, so count the storms overlapping it and their failures */
-    for (size_t i = 0; sv && i < sv->nstorms; i++) {
-        const sat_storm *s = &sv->storms[i];
-        if (s->start_ts <= ts && s->end_ts >= x->from_ts) {
-            x->storm = (int)i;
-            break;
+        for (size_t k = lo; k < nw && w[k].from2_us <= us; k++) {
+            if (us < w[k].from_us) {
+                w[k].usual += kind == LK_OP || kind == LK_OP_ERR;
+                continue;
+            }
+            sat_crash_context *x = &ci[w[k].i].ctx;
+            x->have = 1;
+            x->ops += kind == LK_OP || kind == LK_OP_ERR;
+            x->errors += kind == LK_OP_ERR;
+            x->conn_opens += kind == LK_OPEN;
+            x->handshakes += kind == LK_HS || kind == LK_HS_FULL;
+            x->hs_full += kind == LK_HS_FULL;
         }
     }
+    for (size_t k = 0; k < nw; k++) {
+        sat_crash_info *info = &ci[w[k].i];
+        sat_crash_context *x = &info->ctx;
+        sat_ts_ns ts = info->row.ts;
+        x->from_ts = ts - ctx;
+        x->to_ts = ts;
+        /* the inputs cover the period when their load rows run across it */
+        if (c->load.first <= ts && c->load.last >= x->from_ts)
+            x->have = 1;
+        x->usual_from_ts = ts - 2 * ctx;
+        if (c->load.first > x->usual_from_ts)
+            x->usual_from_ts = c->load.first;
+        sat_dur_ns covered = x->from_ts - x->usual_from_ts;
+        /* scaled from what the inputs hold of it; a sliver (under a tenth of
+         * the period, or a second) says nothing */
+        if (covered >= ctx / 10 && covered >= 1000000000)
+            x->usual_ops = (double)w[k].usual * (double)ctx / (double)covered;
+        else
+            x->usual_ops = -1;
+        for (size_t i = 0; sv && i < sv->nstorms; i++) {
+            const sat_storm *st = &sv->storms[i];
+            if (st->start_ts <= ts && st->end_ts >= x->from_ts) {
+                x->storm = (int)i;
+                break;
+            }
+        }
+    }
+    free(w);
+    return SAT_OK;
 }
 
 static int cmp_info(const void *a, const void *b)
@@ -493,6 +578,88 @@ static int cmp_group(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
+static sat_str base_of(sat_str s)
+{
+    size_t b = 0;
+    for (size_t i = 0; i < s.len; i++)
+        if (s.ptr[i] == '/')
+            b = i + 1;
+    return sat_str_make(s.ptr + b, s.len - b);
+}
+
+/* A log line's command (the kernel's comm: the first 15 bytes of the
+ * executable's name) names the process of a core when it starts the core's
+ * executable name or the first word of its command line. */
+static int same_command(const sat_crash *core, sat_str comm)
+{
+    if (!comm.len)
+        return 0;
+    sat_str cands[2] = {base_of(core->exe), core->command};
+    if (cands[1].len) {
+        size_t w = 0;
+        while (w < cands[1].len && cands[1].ptr[w] != ' ')
+            w++;
+        cands[1] = base_of(sat_str_make(cands[1].ptr, w));
+    }
+    for (int i = 0; i < 2; i++)
+        if (cands[i].len >= comm.len && !memcmp(cands[i].ptr, comm.ptr, comm.len))
+            return 1;
+    return 0;
+}
+
+/* A crash report in the logs and the core of the same crash are one crash:
+ * same pid, same command (the kernel's 15-byte comm, or the executable the
+ * text names), and the report not later than the core's file was last
+ * written (plus a minute). The reports: the kernel's or systemd-coredump's
+ * line, and a backtrace the process wrote (its pid from a syslog prefix). The
+ * core keeps its facts; it takes the report's time unless --crash-time or its
+ * name gave one, and the kernel line's fault address when it has none. A
+ * kernel line about a process whose backtrace is in the logs is that crash
+ * too. */
+static void match_log_lines(sat_crashes *c, sat_crashes_view *v)
+{
+    for (size_t i = 0; i < c->nentries; i++) {
+        cr_entry *k = &c->entries[i];
+        if (!k->have_row || k->row.origin == SAT_CRASH_CORE || k->row.pid <= 0)
+            continue;
+        int kernel = k->row.origin == SAT_CRASH_TEXT_KERNEL;
+        sat_str comm = k->row.command.len && kernel ? k->row.command : base_of(k->row.exe);
+        if (!comm.len)
+            comm = k->row.command;
+        for (size_t j = 0; j < c->nentries; j++) {
+            cr_entry *e = &c->entries[j];
+            if (j == i || !e->have_row || e->matched || e->row.origin == SAT_CRASH_TEXT_KERNEL ||
+                (!kernel && e->row.origin != SAT_CRASH_CORE) || e->row.pid != k->row.pid ||
+                !same_command(&e->row, comm))
+                continue;
+            int core = e->row.origin == SAT_CRASH_CORE;
+            int dated = e->row.time_source == SAT_CRASH_TIME_OPTION ||
+                        e->row.time_source == SAT_CRASH_TIME_CORE_NAME;
+            const sat_ts_ns minute = 60 * (sat_ts_ns)1000000000;
+            if (!kernel && k->row.ts <= 0)
+                continue; /* a backtrace of no known time: maybe another process */
+            /* a core dated by its mtime crashed before it; any other time is
+             * the crash's own, and the report must be of then */
+            if (k->row.ts > 0 && e->row.ts > 0 &&
+                (k->row.ts > e->row.ts + minute ||
+                 (e->row.time_source != SAT_CRASH_TIME_MTIME && k->row.ts < e->row.ts - minute)))
+                continue; /* another process with the same pid, or another time */
+            if (kernel && e->row.signal == k->row.signal && e->row.fault_addr == SAT_ABSENT)
+                e->row.fault_addr = k->row.fault_addr;
+            /* the kernel's line (written at the fault) before a backtrace */
+            if (core && !dated && k->row.ts > 0 &&
+                (e->row.time_source != SAT_CRASH_TIME_LOG || (kernel && !e->time_by_kernel))) {
+                e->row.ts = k->row.ts;
+                e->row.time_source = SAT_CRASH_TIME_LOG;
+                e->time_by_kernel = kernel;
+            }
+            if (!k->matched)
+                v->log_lines_matched++;
+            k->matched = 1;
+        }
+    }
+}
+
 int sat_crashes_finish(sat_crashes *c)
 {
     if (!c)
@@ -505,8 +672,11 @@ int sat_crashes_finish(sat_crashes *c)
     v->have_load = c->have_load;
     v->dropped = c->dropped;
     v->frames_cut = c->frames_cut;
+    match_log_lines(c, v);
     size_t n = 0;
     for (size_t i = 0; i < c->nentries; i++) {
+        if (c->entries[i].matched)
+            continue;
         if (c->entries[i].have_row)
             n++;
         else
@@ -519,7 +689,7 @@ int sat_crashes_finish(sat_crashes *c)
     n = 0;
     for (size_t i = 0; i < c->nentries && rc >= 0; i++) {
         cr_entry *e = &c->entries[i];
-        if (!e->have_row)
+        if (!e->have_row || e->matched)
             continue;
         memset(&ci[n], 0, sizeof ci[n]);
         ci[n].row = e->row;
@@ -531,54 +701,94 @@ int sat_crashes_finish(sat_crashes *c)
     if (rc < 0)
         return rc;
     qsort(ci, n, sizeof *ci, cmp_info);
-    /* groups by fingerprint, in order of their first crash, then by size */
+    /* Groups: crashes with the same fingerprint, and those linked by the same
+     * exact-build key (one build, one place: the same bug whether its frames
+     * were named or not), in order of their first crash, then by size. */
     size_t ng = 0;
-    sat_strtab fps, builds;
-    sat_strtab_init(&fps, sizeof(uint32_t), 0);
+    size_t *root = (size_t *)calloc(n + 1, sizeof *root);
+    if (!root)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        root[i] = i;
+    sat_strtab firsts, builds;
+    sat_strtab_init(&firsts, sizeof(uint32_t), 0);
     sat_strtab_init(&builds, sizeof(uint32_t), 0);
-    for (size_t i = 0; i < n; i++) {
-        sat_str fp = ci[i].row.fingerprint;
-        if (!fp.len)
-            fp = sat_str_cstr("fp:?");
-        int is_new, capped;
-        uint32_t *g = (uint32_t *)sat_strtab_upsert(&fps, fp.ptr, fp.len, &is_new, &capped);
-        if (!g) {
-            rc = SAT_E_NOMEM;
-            break;
+    for (size_t i = 0; i < n && rc >= 0; i++) {
+        for (int k = 0; k < 2; k++) {
+            sat_str key = k ? ci[i].row.build_key : ci[i].row.fingerprint;
+            if (!key.len)
+                key = k ? SAT_STR_NONE : sat_str_cstr("fp:?");
+            if (!key.len)
+                continue;
+            char kb[128];
+            int kl = snprintf(kb, sizeof kb, "%c%.*s", k ? 'b' : 'f', (int)key.len, key.ptr);
+            int is_new, capped;
+            uint32_t *first = (uint32_t *)sat_strtab_upsert(
+                &firsts, kb, (size_t)kl < sizeof kb ? (size_t)kl : sizeof kb - 1, &is_new,
+                &capped);
+            if (!first) {
+                rc = SAT_E_NOMEM;
+                break;
+            }
+            if (is_new) {
+                *first = (uint32_t)i;
+                continue;
+            }
+            /* union: the later root points at the earlier one */
+            size_t a = *first, b = i;
+            while (root[a] != a)
+                a = root[a];
+            while (root[b] != b)
+                b = root[b];
+            if (a < b)
+                root[b] = a;
+            else if (b < a)
+                root[a] = b;
         }
-        if (is_new) {
-            *g = (uint32_t)ng;
+    }
+    sat_strtab_free(&firsts);
+    for (size_t i = 0; i < n && rc >= 0; i++) {
+        size_t r = i;
+        while (root[r] != r)
+            r = root[r];
+        root[i] = r;
+        if (r == i) { /* roots come in index (time) order */
             memset(&gr[ng], 0, sizeof gr[ng]);
-            gr[ng].fingerprint = sat_strtab_key(&fps, fps.n - 1);
-            gr[ng].signature = ci[i].row.signature.len ? ci[i].row.signature.ptr : "?";
             gr[ng].first = i;
             gr[ng].first_ts = ci[i].row.ts;
-            ng++;
+            ci[i].group = ng++;
+        } else {
+            ci[i].group = ci[r].group;
         }
-        sat_crash_group *G = &gr[*g];
+        sat_crash_group *G = &gr[ci[i].group];
         G->count++;
         if (ci[i].row.ts > 0 && (!G->first_ts || ci[i].row.ts < G->first_ts))
             G->first_ts = ci[i].row.ts;
         if (ci[i].row.ts > G->last_ts)
             G->last_ts = ci[i].row.ts;
+        /* the group's name: the fingerprint of its crash with the most named
+         * frames (the fewest "+0x" offsets in its signature), the first on a tie */
+        sat_str sig = ci[i].row.signature;
+        size_t unnamed = 0;
+        for (size_t p = 0; sig.len && p + 3 <= sig.len; p++)
+            unnamed += !memcmp(sig.ptr + p, "+0x", 3);
+        if (r == i || unnamed < G->unnamed_) {
+            G->unnamed_ = unnamed;
+            G->fingerprint = ci[i].row.fingerprint.len ? ci[i].row.fingerprint.ptr : "fp:?";
+            G->signature = sig.len ? sig.ptr : "?";
+        }
         /* distinct builds per group: key = group + build key */
         char bk[96];
-        int bl = snprintf(bk, sizeof bk, "%u|%.*s", *g, (int)ci[i].row.build_key.len,
+        int bl = snprintf(bk, sizeof bk, "%zu|%.*s", ci[i].group, (int)ci[i].row.build_key.len,
                           ci[i].row.build_key.ptr ? ci[i].row.build_key.ptr : "");
+        int is_new, capped;
         if (bl > 0 && sat_strtab_upsert(&builds, bk, (size_t)bl < sizeof bk ? (size_t)bl
                                                                               : sizeof bk - 1,
                                         &is_new, &capped) && is_new)
             G->builds++;
-        ci[i].group = *g;
     }
-    /* the fingerprint strings live in fps: copy them before it goes */
-    for (size_t g = 0; g < ng && rc >= 0; g++) {
-        sat_str s = sat_str_cstr(gr[g].fingerprint);
-        sat_str k = keep(c, s);
-        gr[g].fingerprint = k.ptr ? k.ptr : "fp:?";
-    }
-    sat_strtab_free(&fps);
     sat_strtab_free(&builds);
+    free(root);
     if (rc < 0)
         return rc;
     /* groups by size (then by their first crash); crashes follow their group */
@@ -591,8 +801,11 @@ int sat_crashes_finish(sat_crashes *c)
     for (size_t i = 0; i < n; i++)
         ci[i].group = remap[ci[i].group];
     free(remap);
-    for (size_t i = 0; i < n; i++)
-        context_of(c, &ci[i], sv);
+    rc = contexts(c, ci, n, sv);
+    v->load_first_ts = c->load.first;
+    v->load_last_ts = c->load.last;
+    v->load_cut = c->load.cut;
+    v->context = c->opts.context;
     v->crashes = ci;
     v->ncrashes = n;
     v->groups = gr;

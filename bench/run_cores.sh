@@ -9,19 +9,32 @@
 # (they must agree: a run whose frame counts differ is refused), and satscope's fixed cost
 # (collect of an empty log: start-up, the trace) for reference.
 #
+# Then, for a large core of a real server (bench/make_slapd_core.sh: Debian's slapd under
+# load, killed with SIGSEGV: ~340 MB, 12 threads), the same two plus the command a user runs
+# and eu-stack without source lines or modules:
+#   satscope crashes CORE --exe /usr/sbin/slapd      the report
+#   eu-stack -n 0 -e /usr/sbin/slapd --core CORE      frames and names only (no -m -s)
+#
 # usage: bench/run_cores.sh [--corpus DIR] [--runs N] [--build DIR]
+#                           [--slapd-core FILE | --make-slapd-core DIR | --no-slapd-core]
+#   --slapd-core FILE   the large core (default: /tmp/satscope-slapd-core/slapd.core if there)
+#   --make-slapd-core DIR  make it first (bench/make_slapd_core.sh DIR; ~15 s, port 38941)
 # needs: eu-stack (package elfutils); a Release build for satscope figures.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 CORPUS=$here/../shared/corpus/cores
 RUNS=5
 BUILD=""
+SLAPD_CORE=/tmp/satscope-slapd-core/slapd.core
 while [ $# -gt 0 ]; do
     case "$1" in
+    --slapd-core) SLAPD_CORE=$2; shift 2 ;;
+    --make-slapd-core) bash "$here/bench/make_slapd_core.sh" "$2" >&2; SLAPD_CORE=$2/slapd.core; shift 2 ;;
+    --no-slapd-core) SLAPD_CORE=""; shift ;;
     --corpus) CORPUS=$2; shift 2 ;;
     --runs) RUNS=$2; shift 2 ;;
     --build) BUILD=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "run_cores.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -115,6 +128,54 @@ for pair in "${cores[@]}"; do
         worst_cpu=$(awk -v w="${worst_cpu:-0}" -v a="$c_sat" -v b="$c_eu" 'BEGIN{r = b > 0 ? a/b : 0; print (r > w ? r : w)}')
     fi
 done
+
+# ---- a large core of a real server
+if [ -n "$SLAPD_CORE" ] && [ -f "$SLAPD_CORE" ] && [ -x /usr/sbin/slapd ]; then
+    C=$(realpath "$SLAPD_CORE"); E=/usr/sbin/slapd
+    cat "$C" "$E" > /dev/null
+    T_EU=(); T_EU0=(); T_SAT=(); T_CR=(); T_CR0=()
+    T_EU_CPU=(); T_EU0_CPU=(); T_SAT_CPU=(); T_CR_CPU=(); T_CR0_CPU=()
+    cd "$WORK"
+    for ((i = 0; i < RUNS; i++)); do
+        TIMES=T_EU run1 eu-stack -m -s -n 0 -e "$E" --core "$C"
+        F_EU=$(grep -c '^#' "$WORK/out" || true)
+        TIMES=T_EU0 run1 eu-stack -n 0 -e "$E" --core "$C"
+        TIMES=T_SAT run1 "$SAT" collect "$C" --exe "$E" -o "$TRACE_DIR/x.sat"
+        F_SAT=$(sed -n 's/.*crash(es), \([0-9]*\) frames.*/\1/p' "$WORK/err")
+        TIMES=T_CR run1 "$SAT" crashes "$C" --exe "$E"
+        TIMES=T_CR0 run1 "$SAT" crashes --no-source-lines "$C" --exe "$E"
+    done
+    if [ "$F_SAT" != "$F_EU" ]; then
+        echo "run_cores.sh: $C: satscope found ${F_SAT:-?} frames, eu-stack $F_EU: refused" >&2
+        exit 1
+    fi
+    echo
+    echo "large core: $C ($(awk -v b="$(stat -c%s "$C")" 'BEGIN{printf "%.1f", b/1e6}') MB, $(du -k "$C" | cut -f1) KiB on disk), $F_EU frames; median wall (cpu)"
+    m_eu=$(median_ms "${T_EU[@]}"); m_eu0=$(median_ms "${T_EU0[@]}")
+    m_sat=$(median_ms "${T_SAT[@]}"); m_cr=$(median_ms "${T_CR[@]}"); m_cr0=$(median_ms "${T_CR0[@]}")
+    c_eu=""; c_eu0=""; c_sat=""; c_cr=""; c_cr0=""
+    if [ -n "$PERF" ]; then
+        c_eu=$(median_ms "${T_EU_CPU[@]}"); c_eu0=$(median_ms "${T_EU0_CPU[@]}")
+        c_sat=$(median_ms "${T_SAT_CPU[@]}"); c_cr=$(median_ms "${T_CR_CPU[@]}")
+        c_cr0=$(median_ms "${T_CR0_CPU[@]}")
+    fi
+    printf '  %-44s %8s ms (%s ms)\n' "eu-stack -m -s -n 0 (modules, source lines)" "$m_eu" "${c_eu:--}"
+    printf '  %-44s %8s ms (%s ms)\n' "eu-stack -n 0 (no modules, no source lines)" "$m_eu0" "${c_eu0:--}"
+    printf '  %-44s %8s ms (%s ms)  %s of eu-stack -m -s, %s of eu-stack (cpu %s, %s)\n' \
+        "satscope collect --exe" "$m_sat" "${c_sat:--}" "$(ratio "$m_sat" "$m_eu")" "$(ratio "$m_sat" "$m_eu0")" \
+        "$(ratio "${c_sat:-0}" "${c_eu:-0}")" "$(ratio "${c_sat:-0}" "${c_eu0:-0}")"
+    printf '  %-44s %8s ms (%s ms)  %s of eu-stack -m -s, %s of eu-stack (cpu %s, %s)\n' \
+        "satscope crashes --exe" "$m_cr" "${c_cr:--}" "$(ratio "$m_cr" "$m_eu")" "$(ratio "$m_cr" "$m_eu0")" \
+        "$(ratio "${c_cr:-0}" "${c_eu:-0}")" "$(ratio "${c_cr:-0}" "${c_eu0:-0}")"
+    printf '  %-44s %8s ms (%s ms)  %s of eu-stack -m -s, %s of eu-stack (cpu %s, %s)\n' \
+        "satscope crashes --no-source-lines --exe" "$m_cr0" "${c_cr0:--}" "$(ratio "$m_cr0" "$m_eu")" \
+        "$(ratio "$m_cr0" "$m_eu0")" "$(ratio "${c_cr0:-0}" "${c_eu:-0}")" "$(ratio "${c_cr0:-0}" "${c_eu0:-0}")"
+    echo "  (source lines: libdw inflates all of libc6-dbg's compressed DWARF on the first lookup,"
+    echo "   for eu-stack -s as for satscope; eu-stack -n 0 names frames from .symtab only)"
+elif [ -n "$SLAPD_CORE" ]; then
+    echo
+    echo "large core: skipped ($SLAPD_CORE absent; make it with --make-slapd-core DIR)"
+fi
 echo
 echo "satscope-0: satscope collect of an empty log (its start-up and trace, no core)"
 echo "worst satscope / eu-stack: $(printf '%.2fx' "$worst") wall (target: within 2x)"

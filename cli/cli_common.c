@@ -182,6 +182,8 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.exe = c->exe;
     opts.debuginfo_path = c->debuginfo_path;
     opts.sysroot = c->sysroot;
+    opts.crash_time = c->crash_time;
+    opts.no_source_lines = c->no_source_lines;
     opts.warn = warn_stderr;
     opts.warn_ctx = &t;
 
@@ -298,6 +300,15 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
         c->sysroot = arg;
         return 1;
     }
+    case SAT_OPT_NO_SOURCE_LINES:
+        c->no_source_lines = 1;
+        return 1;
+    case SAT_OPT_CRASH_TIME:
+        if (sat_cli_parse_rfc3339(arg, &c->crash_time) < 0)
+            return sat_cli_usage_error(cmd, "bad --crash-time '%s' (RFC 3339, with a zone: "
+                                            "2025-06-09T14:24:16Z, 2025-06-09T16:24:16.5+02:00)",
+                                       arg);
+        return 1;
     default:
         return 0;
     }
@@ -435,4 +446,47 @@ int sat_cli_parse_time(const char *s, sat_ts_ns *out)
         }
     }
     return -1;
+}
+
+int sat_cli_parse_rfc3339(const char *s, sat_ts_ns *out)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *p = strptime(s, "%Y-%m-%d", &tm);
+    if (!p || (*p != 'T' && *p != 't' && *p != ' '))
+        return -1;
+    p = strptime(p + 1, "%H:%M:%S", &tm);
+    if (!p)
+        return -1;
+    int64_t frac = 0;
+    if (*p == '.') {
+        int digits = 0;
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+            if (digits < 9)
+                frac = frac * 10 + (*p - '0');
+        if (!digits)
+            return -1;
+        for (; digits < 9; digits++)
+            frac *= 10;
+    }
+    int64_t off = 0;
+    if (*p == 'Z' || *p == 'z') {
+        p++;
+    } else if (*p == '+' || *p == '-') {
+        int sign = *p == '-' ? -1 : 1;
+        if (!(p[1] >= '0' && p[1] <= '2' && p[2] >= '0' && p[2] <= '9' && p[3] == ':' &&
+              p[4] >= '0' && p[4] <= '5' && p[5] >= '0' && p[5] <= '9'))
+            return -1;
+        off = sign * (((p[1] - '0') * 10 + (p[2] - '0')) * 3600 + ((p[4] - '0') * 10 + (p[5] - '0')) * 60);
+        p += 6;
+    } else {
+        return -1;
+    }
+    if (*p)
+        return -1;
+    time_t t = timegm(&tm);
+    if (t <= 0)
+        return -1;
+    *out = ((sat_ts_ns)t - off) * 1000000000LL + frac;
+    return 0;
 }

@@ -1,8 +1,13 @@
 /*
  * core_collect.c - one core file into rows: frame rows, then the crash row
  * (collect/core_unwind.c), then its sat_source (kind "core", format
- * "elf-core-x86_64" / "-aarch64" / "-i386"; its time is the file's modification time: a core holds no
- * clock).
+ * "elf-core-x86_64" / "-aarch64" / "-i386"; its time: --crash-time, else the
+ * time in the file's name, else the file's modification time; the crash row
+ * says which, event.h's sat_crash_time_source). A core holds no wall clock:
+ * NT_PRPSINFO has none, NT_PRSTATUS's pr_utime/pr_stime are CPU times, the
+ * auxiliary vector holds addresses and ids, and the vvar page where the
+ * kernel keeps the time is never dumped (VM_DONTDUMP); the kernel's
+ * core_pattern %t and systemd-coredump put it in the file's name instead.
  *
  * The image: a plain core file is mapped privately (copy-on-write: libelf
  * may write into the image, never into the file); a compressed one (.gz,
@@ -50,6 +55,21 @@ static int map_fd(image *im, int fd, size_t len, sat_diag *d, const char *path)
     return SAT_OK;
 }
 
+#define SPILL_PAGE 4096
+
+static int all_zero(const char *p, size_t n)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        acc |= w;
+        if (acc)
+            return 0;
+    }
+    return 1;
+}
+
 /* Decompresses in into an unlinked temporary file and maps it. */
 static int spill(image *im, sat_input *in, sat_diag *d, const char *path)
 {
@@ -87,8 +107,36 @@ static int spill(image *im, sat_input *in, sat_diag *d, const char *path)
                          (unsigned long long)(CORE_MAX_BYTES >> 30));
             break;
         }
+        /* Pages of zeros are left as holes (lseek past them): a core is mostly
+         * untouched stack and heap the kernel dumped as holes, and writing them
+         * out (hundreds of MB for a server's core) is what a decompressed core
+         * waited on, the page cache flushing to disk. They read back as zeros. */
         for (ssize_t off = 0; off < n;) {
-            ssize_t w = write(fd, buf + off, (size_t)(n - off));
+            size_t run = (size_t)(n - off) < SPILL_PAGE ? (size_t)(n - off) : SPILL_PAGE;
+            if (run == SPILL_PAGE && all_zero(buf + off, run)) {
+                size_t hole = run; /* the whole run of zero pages, one seek */
+                while ((size_t)off + hole + SPILL_PAGE <= (size_t)n &&
+                       all_zero(buf + off + hole, SPILL_PAGE))
+                    hole += SPILL_PAGE;
+                if (lseek(fd, (off_t)hole, SEEK_CUR) < 0) {
+                    rc = sat_diag_set(d, SAT_E_IO, path, "cannot seek in the temporary file: %s",
+                                      strerror(errno));
+                    break;
+                }
+                off += (ssize_t)hole;
+                continue;
+            }
+            /* the data up to the next page of zeros */
+            size_t len = run;
+            while ((size_t)off + len < (size_t)n) {
+                size_t next = (size_t)n - ((size_t)off + len) < SPILL_PAGE
+                                  ? (size_t)n - ((size_t)off + len)
+                                  : SPILL_PAGE;
+                if (next == SPILL_PAGE && all_zero(buf + off + len, next))
+                    break;
+                len += next;
+            }
+            ssize_t w = write(fd, buf + off, len);
             if (w < 0 && errno == EINTR)
                 continue;
             if (w <= 0) {
@@ -103,6 +151,10 @@ static int spill(image *im, sat_input *in, sat_diag *d, const char *path)
         total += (uint64_t)n;
     }
     free(buf);
+    /* trailing holes: the file's size is the core's */
+    if (rc >= 0 && ftruncate(fd, (off_t)total) != 0)
+        rc = sat_diag_set(d, SAT_E_IO, path, "cannot size the temporary file: %s",
+                          strerror(errno));
     if (rc < 0) {
         close(fd);
         return rc;
@@ -213,15 +265,30 @@ int sat_core_collect(sat_core_job *job)
     }
 
     const sat_collect_opts *o = job->opts;
-    int in_window = (!o->from_ns || job->mtime >= o->from_ns) && (!o->to_ns || job->mtime < o->to_ns);
+    /* The crash's time (event.h, sat_crash_time_source): the user's word, the
+     * time in the core's name, else the file's mtime, which the analyzer may
+     * still replace by a log line about the same process. */
+    sat_ts_ns ts = job->mtime;
+    uint8_t tsrc = job->mtime > 0 ? SAT_CRASH_TIME_MTIME : SAT_CRASH_TIME_UNKNOWN;
+    sat_ts_ns named = sat_core_name_time(job->path, f.pid);
+    if (o->crash_time > 0) {
+        ts = o->crash_time;
+        tsrc = SAT_CRASH_TIME_OPTION;
+    } else if (named > 0) {
+        ts = named;
+        tsrc = SAT_CRASH_TIME_CORE_NAME;
+    }
+    int in_window = (!o->from_ns || ts >= o->from_ns) && (!o->to_ns || ts < o->to_ns);
     if (in_window) {
         sat_core_unwind_opts uo;
         memset(&uo, 0, sizeof uo);
         uo.exe = o->exe;
         uo.debuginfo_path = o->debuginfo_path;
         uo.sysroot = o->sysroot;
+        uo.time_source = tsrc;
+        uo.no_source_lines = o->no_source_lines;
         sat_core_unwind_result res;
-        rc = sat_core_unwind_emit(im.p, im.len, &f, &uo, job->source_id, 1, job->mtime,
+        rc = sat_core_unwind_emit(im.p, im.len, &f, &uo, job->source_id, 1, ts,
                                   job->rows, &res);
         if (rc >= 0) {
             job->stats->crashes++;
@@ -250,7 +317,7 @@ int sat_core_collect(sat_core_job *job)
         src.server_name = SAT_STR_NONE;
         src.server_version = SAT_STR_NONE;
         src.bytes = im.len;
-        src.first_ts = src.last_ts = job->mtime;
+        src.first_ts = src.last_ts = ts;
         src.truncated = (uint8_t)job->truncated;
         job->stats->bytes += im.len;
         rc = sat_sink_emit(job->sink, SAT_TABLE_SOURCE, &src);

@@ -476,7 +476,7 @@ static int on_frame(Dwfl_Frame *state, void *arg)
             fr->function = sat_str_cstr(fn);
             fr->fn_offset = (int64_t)(off + (pc - look));
         }
-        Dwfl_Line *line = dwfl_module_getsrc(mod, look);
+        Dwfl_Line *line = u->o->no_source_lines ? NULL : dwfl_module_getsrc(mod, look);
         if (line) {
             int lineno = 0;
             const char *src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
@@ -662,6 +662,11 @@ static int emit_crash(uw *u, int unwound, uint16_t *flags_out)
                                                                : SAT_ABSENT;
     c.si_code = (f->have & SAT_CORE_HAVE_SIGINFO) ? f->si_code : SAT_ABSENT;
     c.fault_addr = f->si_addr_valid ? (int64_t)f->si_addr : SAT_ABSENT;
+    if ((f->have & SAT_CORE_HAVE_SIGINFO) && f->si_pid > 0) {
+        c.sender_pid = f->si_pid;
+        c.sender_uid = f->si_uid;
+    }
+    c.time_source = u->ts > 0 ? u->o->time_source : SAT_CRASH_TIME_UNKNOWN;
     c.orig_signal = SAT_ABSENT;
     c.orig_fault_addr = SAT_ABSENT;
     c.threads = (int32_t)(f->nthreads ? f->nthreads : u->threads_unwound);

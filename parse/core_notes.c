@@ -444,6 +444,21 @@ static void note_siginfo(reader *r, const uint8_t *d, size_t n)
     f->si_errno = (int32_t)(d[4] | d[5] << 8 | d[6] << 16 | (uint32_t)d[7] << 24);
     f->si_addr = addr;
     f->si_addr_valid = sat_core_signal_has_addr(signo, code);
+    /* kill(2), tgkill(2), sigqueue(3), mq_notify: the kernel fills in who sent it
+     * (the union is 8-aligned in ELF64, so it starts at 16, at 12 in ELF32) */
+    f->si_pid = f->si_uid = 0;
+    if (code == 0 || code == -1 || code == -3 || code == -6) {
+        size_t at = f->elfclass == 64 ? 16 : 12;
+        if (n >= at + 8) {
+            sat_cursor c = sat_cursor_make(d + at, 8);
+            int32_t pid = (int32_t)sat_cursor_le32(&c);
+            int32_t uid = (int32_t)sat_cursor_le32(&c);
+            if (!c.err && pid > 0) {
+                f->si_pid = pid;
+                f->si_uid = uid;
+            }
+        }
+    }
     f->have |= SAT_CORE_HAVE_SIGINFO;
 }
 
@@ -1065,4 +1080,34 @@ int sat_core_parse(const void *bytes, size_t len, sat_core_facts *out, sat_diag 
     if (r.oom)
         return sat_diag_set(diag, SAT_E_NOMEM, "core", "out of memory reading the core");
     return SAT_OK;
+}
+
+/* ---- the time in a core's file name --------------------------------------------- */
+sat_ts_ns sat_core_name_time(const char *name, int32_t pid)
+{
+    if (!name)
+        return 0;
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    /* 2001-01-01 .. 2100-01-01 */
+    const uint64_t lo = 978307200ULL, hi = 4102444800ULL;
+    for (const char *p = base; *p;) {
+        size_t n = 0;
+        while (p[n] >= '0' && p[n] <= '9')
+            n++;
+        int whole = n && (p == base || strchr("._-", p[-1])) && (!p[n] || strchr("._-", p[n]));
+        if (whole && n <= 16) {
+            uint64_t v = 0;
+            for (size_t i = 0; i < n; i++)
+                v = v * 10 + (uint64_t)(p[i] - '0');
+            if (pid == SAT_ABSENT || v != (uint64_t)(uint32_t)pid) {
+                if ((n == 9 || n == 10) && v >= lo && v < hi)
+                    return (sat_ts_ns)v * 1000000000LL;
+                if ((n == 15 || n == 16) && v / 1000000 >= lo && v / 1000000 < hi)
+                    return (sat_ts_ns)v * 1000LL;
+            }
+        }
+        p += n ? n : 1;
+    }
+    return 0;
 }

@@ -15,12 +15,16 @@
 
 static const char *const origin_label[SAT_CRASH_ORIGIN__COUNT] = {
     "?", "core file", "Ceph-style backtrace in a log", "glibc backtrace in a log",
-    "gdb backtrace in a log"};
-static const char *const origin_key[SAT_CRASH_ORIGIN__COUNT] = {"?", "core", "text_ceph",
-                                                                "text_glibc", "text_gdb"};
+    "gdb backtrace in a log", "kernel or systemd-coredump log line"};
+static const char *const origin_key[SAT_CRASH_ORIGIN__COUNT] = {
+    "?", "core", "text_ceph", "text_glibc", "text_gdb", "text_kernel"};
 static const char *const origin_short[SAT_CRASH_ORIGIN__COUNT] = {
-    "?", "core files", "Ceph-style text", "glibc backtraces", "gdb backtraces"};
+    "?", "core files", "Ceph-style text", "glibc backtraces", "gdb backtraces",
+    "kernel log lines"};
 static const char *const arch_name[] = {"?", "x86_64", "aarch64", "i386"};
+
+static const char *const time_key[SAT_CRASH_TIME__COUNT] = {NULL, "file_mtime", "core_name",
+                                                            "log", "option"};
 
 static const char *arch_of(int a) { return a >= 0 && a <= SAT_ARCH_I386 ? arch_name[a] : "?"; }
 static const char *origin_of(int o)
@@ -107,6 +111,56 @@ static void stack_summary(char *b, size_t n, const sat_crash_stack *s)
         snprintf(b + len, n - len, " < ...");
 }
 
+/* Where the crash's time came from, in words. */
+static const char *time_words(const sat_crash *r)
+{
+    switch (r->time_source) {
+    case SAT_CRASH_TIME_MTIME:
+        return "the core file's modification time (a core holds no clock; a copy or a "
+               "decompression resets it: --crash-time sets it)";
+    case SAT_CRASH_TIME_CORE_NAME:
+        return "the core file's name (the core_pattern time field)";
+    case SAT_CRASH_TIME_LOG:
+        return r->origin == SAT_CRASH_CORE ? "a log line about the same process"
+                                           : "the log line of the crash";
+    case SAT_CRASH_TIME_OPTION:
+        return "--crash-time";
+    default:
+        return NULL;
+    }
+}
+
+/* A core dated by its file's mtime while logs of another period were given
+ * beside it: the mtime is most likely that of a copy. "" if not so. */
+static void mtime_warning(const sat_crashes_view *v, const sat_crash *r, sat_dur_ns context,
+                          char *b, size_t n)
+{
+    b[0] = '\0';
+    if (r->time_source != SAT_CRASH_TIME_MTIME || !v->have_load || !v->load_first_ts ||
+        r->ts <= 0)
+        return;
+    if (r->ts >= v->load_first_ts && r->ts <= v->load_last_ts + context)
+        return;
+    char a[64], z[64];
+    sat_report_fmt_ts(a, sizeof a, v->load_first_ts);
+    sat_report_fmt_ts(z, sizeof z, v->load_last_ts);
+    snprintf(b, n, "the core's mtime is outside the period of the logs and captures given "
+                   "(%s .. %s): it is probably the time of a copy or a decompression, and the "
+                   "load before the crash cannot be found; give --crash-time", a, z);
+}
+
+/* How the signal was sent when a process sent it (si_code <= 0). */
+static const char *sent_with(int32_t si_code)
+{
+    switch (si_code) {
+    case 0: return "kill(2)";
+    case -1: return "sigqueue(3)";
+    case -3: return "a message queue notification";
+    case -6: return "tkill(2)/tgkill(2)";
+    default: return "a system call";
+    }
+}
+
 static void print_context(const sat_crashes_view *v, const sat_crash_info *c, FILE *out)
 {
     const sat_crash_context *x = &c->ctx;
@@ -123,15 +177,29 @@ static void print_context(const sat_crashes_view *v, const sat_crash_info *c, FI
     }
     char from[64], usual[64];
     sat_report_fmt_ts(from, sizeof from, x->from_ts);
-    sat_report_fmt_num(usual, sizeof usual, x->usual_ops, 1);
     double secs = (double)(x->to_ts - x->from_ts) / 1e9;
-    fprintf(out, "  before it   %.0f s from %s: %" PRIu64 " operations (usual %s), %" PRIu64
-                 " errors,\n"
-                 "              %" PRIu64 " connections opened",
-            secs, from + 11, x->ops, usual, x->errors, x->conn_opens);
+    fprintf(out, "  before it   %.0f s from %s to the crash: %" PRIu64 " operations (", secs,
+            from + 11, x->ops);
+    if (x->usual_ops >= 0) {
+        sat_report_fmt_num(usual, sizeof usual, x->usual_ops, 1);
+        fprintf(out, "usual %s: the %.0f s before", usual, secs);
+    } else {
+        fprintf(out, "usual unknown: too little log before it");
+    }
+    fprintf(out, "), %" PRIu64 " errors,\n              %" PRIu64 " connections opened",
+            x->errors, x->conn_opens);
     if (x->handshakes)
         fprintf(out, ", %" PRIu64 " TLS handshakes (%" PRIu64 " full)", x->handshakes, x->hs_full);
     fprintf(out, "\n");
+    sat_ts_ns usual_start = x->from_ts - (x->to_ts - x->from_ts);
+    if (v->load_first_ts > x->from_ts)
+        fprintf(out, "              the logs start %.1f s before the crash: the rest of that "
+                     "period is not in them\n",
+                (double)(x->to_ts - v->load_first_ts) / 1e9);
+    else if (x->usual_from_ts > usual_start)
+        fprintf(out, "              only %.1f s of log before that: the usual is scaled up "
+                     "from them\n",
+                (double)(x->from_ts - x->usual_from_ts) / 1e9);
     if (x->ops && x->usual_ops > 0 && (double)x->ops > 2 * x->usual_ops)
         fprintf(out, "              the load was %.1fx the usual\n", (double)x->ops / x->usual_ops);
     if (x->storm >= 0 && v->storms && (size_t)x->storm < v->storms->nstorms) {
@@ -161,7 +229,11 @@ static int render_crash_text(const sat_crashes_view *v, const sat_crash_info *c,
     fprintf(out, "\nCRASH %zu  %s  %s", i + 1, ts, base ? base + 1 : exe);
     if (r->pid != SAT_ABSENT)
         fprintf(out, " (pid %d)", r->pid);
-    fprintf(out, "  %s\n", sig);
+    int self = r->sender_pid > 0 && r->pid != SAT_ABSENT && r->sender_pid == r->pid;
+    if (r->sender_pid > 0 && !self)
+        fprintf(out, "  %s sent by pid %d\n", sig, r->sender_pid);
+    else
+        fprintf(out, "  %s\n", sig);
     fprintf(out, "  from        %s", origin_of(r->origin));
     if (r->origin == SAT_CRASH_CORE)
         fprintf(out, " (%s, written by %s)", arch_of(r->arch),
@@ -176,15 +248,24 @@ static int render_crash_text(const sat_crashes_view *v, const sat_crash_info *c,
         fprintf(out, "  host        %s\n", r->host.ptr);
     /* si_addr means a fault address only for SIGSEGV, SIGBUS, SIGILL, SIGFPE */
     int64_t fault = sat_signal_has_fault_addr(r->signal) ? r->fault_addr : SAT_ABSENT;
-    if (r->si_code != SAT_ABSENT || fault != SAT_ABSENT) {
+    const char *cn = r->si_code != SAT_ABSENT ? sat_si_code_name(r->signal, r->si_code) : NULL;
+    char code[32];
+    snprintf(code, sizeof code, "si_code %d", r->si_code);
+    if (r->sender_pid > 0) {
+        /* sent, not a fault: say by whom, in place of the fault line */
+        if (self)
+            fprintf(out, "  sent by     the process itself (pid %d) with %s (%s): raise(), "
+                         "abort() or pthread_kill()\n",
+                    r->sender_pid, sent_with(r->si_code), cn ? cn : code);
+        else
+            fprintf(out, "  sent by     pid %d (uid %d) with %s (%s): another process sent the "
+                         "signal; the stack shows where the process was when it came, not a "
+                         "fault of its own\n",
+                    r->sender_pid, r->sender_uid, sent_with(r->si_code), cn ? cn : code);
+    } else if (r->si_code != SAT_ABSENT || fault != SAT_ABSENT) {
         fprintf(out, "  fault      ");
-        if (r->si_code != SAT_ABSENT) {
-            const char *cn = sat_si_code_name(r->signal, r->si_code);
-            if (cn)
-                fprintf(out, " %s", cn);
-            else
-                fprintf(out, " si_code %d", r->si_code);
-        }
+        if (r->si_code != SAT_ABSENT)
+            fprintf(out, " %s", cn ? cn : code);
         if (fault != SAT_ABSENT)
             fprintf(out, " at address 0x%" PRIx64, (uint64_t)fault);
         fprintf(out, "\n");
@@ -198,6 +279,13 @@ static int render_crash_text(const sat_crashes_view *v, const sat_crash_info *c,
         fprintf(out, ": a signal handler caught it, then the process died of %s\n",
                 sat_signal_name(r->signal) ? sat_signal_name(r->signal) : "another signal");
     }
+    const char *tw = time_words(r);
+    if (tw)
+        fprintf(out, "  time from   %s\n", tw);
+    char warn[512];
+    mtime_warning(v, r, v->context, warn, sizeof warn);
+    if (warn[0])
+        fprintf(out, "  WARNING     %s\n", warn);
     fprintf(out, "  threads     %d", r->threads);
     if (r->crashing_tid != SAT_ABSENT)
         fprintf(out, "; crashing thread %d", r->crashing_tid);
@@ -264,6 +352,15 @@ static int render_text(const void *vp, FILE *out)
     if (v->frames_cut)
         fprintf(out, "  (%" PRIu64 " frames past the deepest kept per thread were left out)\n",
                 v->frames_cut);
+    if (v->load_cut)
+        fprintf(out, "  (%" PRIu64 " operations, connections or handshakes past the analyzer's "
+                     "bound were not counted: the load before each crash is partial)\n",
+                v->load_cut);
+    if (v->log_lines_matched)
+        fprintf(out, "  (%" PRIu64 " crash report%s in the logs (a kernel or systemd-coredump "
+                     "line, a backtrace) about a process of another crash here: listed with "
+                     "it)\n",
+                v->log_lines_matched, v->log_lines_matched == 1 ? "" : "s");
     if (!v->ncrashes) {
         fprintf(out, "\nNo crash: no core file and no backtrace in the inputs.\n");
         return SAT_OK;
@@ -273,7 +370,8 @@ static int render_text(const void *vp, FILE *out)
         if (rc < 0)
             return rc;
     }
-    fprintf(out, "\nGROUPS (by fingerprint: the same top frames, module-relative)\n");
+    fprintf(out, "\nGROUPS (by fingerprint: the same top frames, module-relative; and crashes of\n"
+                 "one build at the same offsets, named or not)\n");
     tbl t;
     sat_tbl_init(&t, "rrllll");
     const char *hdr[6] = {"group", "crashes", "first", "last", "fingerprint", "frames"};
@@ -361,6 +459,8 @@ static int render_json(const void *vp, FILE *out)
     sat_json_u64(&j, "count", v->ncrashes);
     sat_json_u64(&j, "not_detailed", v->dropped);
     sat_json_u64(&j, "orphan_frames", v->orphan_frames);
+    sat_json_u64(&j, "log_lines_matched", v->log_lines_matched);
+    sat_json_u64(&j, "load_rows_not_counted", v->load_cut);
     sat_json_array(&j, "crashes");
     for (size_t i = 0; i < v->ncrashes; i++) {
         const sat_crash_info *c = &v->crashes[i];
@@ -384,6 +484,20 @@ static int render_json(const void *vp, FILE *out)
                                              ? sat_si_code_name(r->signal, r->si_code) : NULL);
         json_hex(&j, "fault_addr",
                  sat_signal_has_fault_addr(r->signal) ? r->fault_addr : SAT_ABSENT);
+        sat_json_str(&j, "time_source",
+                     r->time_source < SAT_CRASH_TIME__COUNT ? time_key[r->time_source] : NULL);
+        char warn[512];
+        mtime_warning(v, r, v->context, warn, sizeof warn);
+        sat_json_str(&j, "time_warning", warn[0] ? warn : NULL);
+        if (r->sender_pid > 0) {
+            sat_json_object(&j, "sender");
+            sat_json_i64(&j, "pid", r->sender_pid);
+            sat_json_i64(&j, "uid", r->sender_uid);
+            sat_json_bool(&j, "self", r->pid != SAT_ABSENT && r->sender_pid == r->pid);
+            sat_json_end(&j);
+        } else {
+            sat_json_null(&j, "sender");
+        }
         if (r->flags & SAT_CRASHF_HANDLER) {
             sat_json_object(&j, "first_fault");
             json_i(&j, "signal", r->orig_signal);
@@ -420,7 +534,11 @@ static int render_json(const void *vp, FILE *out)
             json_ts(&j, "from_ts", x->from_ts);
             json_ts(&j, "to_ts", x->to_ts);
             sat_json_u64(&j, "ops", x->ops);
-            sat_json_num(&j, "usual_ops", x->usual_ops, 1);
+            if (x->usual_ops >= 0)
+                sat_json_num(&j, "usual_ops", x->usual_ops, 1);
+            else
+                sat_json_null(&j, "usual_ops");
+            json_ts(&j, "usual_from_ts", x->usual_from_ts);
             sat_json_u64(&j, "errors", x->errors);
             sat_json_u64(&j, "conn_opens", x->conn_opens);
             sat_json_u64(&j, "handshakes", x->handshakes);

@@ -185,10 +185,14 @@ static const sat_column_def crash_cols[] = {
     COL(sat_crash, signature, SAT_COL_STR),
     COL(sat_crash, build_key, SAT_COL_STR),
     COL(sat_crash, missing, SAT_COL_STR),
+    COL(sat_crash, time_source, SAT_COL_U8),
+    COL(sat_crash, sender_pid, SAT_COL_I32),
+    COL(sat_crash, sender_uid, SAT_COL_I32),
 };
 static const int64_t crash_absent[] = {0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT, 0, 0, 0,
                                        SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT,
-                                       SAT_ABSENT, 0, SAT_ABSENT, 0, 0, 0, 0, 0, 0, 0};
+                                       SAT_ABSENT, 0, SAT_ABSENT, 0, 0, 0, 0, 0, 0, 0,
+                                       0, 0, 0};
 
 static const sat_column_def frame_cols[] = {
     COL(sat_frame, source, SAT_COL_I32),

@@ -739,12 +739,15 @@ typedef struct sat_crash_stack {  /* threads whose stacks are identical */
     int crashing;                 /* holds the crashing thread (then listed first) */
 } sat_crash_stack;
 
-typedef struct sat_crash_context { /* [ts - context, ts) */
-    int have;                /* rows of that period were read (else nothing below) */
-    sat_ts_ns from_ts, to_ts;/* the windows actually covered (10 s steps, widened on long
-                                inputs) */
+typedef struct sat_crash_context { /* [ts - context, ts]: up to the crash itself */
+    int have;                /* the inputs' load rows cover that period (else nothing below) */
+    sat_ts_ns from_ts, to_ts;/* ts - context, ts */
     uint64_t ops, errors, conn_opens, handshakes, hs_full;
-    double usual_ops;        /* median operations over windows of the same length */
+    double usual_ops;        /* operations in the same length of time just before,
+                                [ts - 2 context, from_ts), scaled up to that length from
+                                usual_from_ts when the inputs start later; < 0 when they
+                                hold too little of it (under a tenth, or 1 s) to say */
+    sat_ts_ns usual_from_ts; /* ts - 2 context, or the inputs' first load row if later */
     int storm;               /* index into `storms` of a storm overlapping it, -1 none */
 } sat_crash_context;
 
@@ -763,6 +766,7 @@ typedef struct sat_crash_group {
     sat_ts_ns first_ts, last_ts;
     size_t first;            /* index into crashes of its first crash */
     uint64_t builds;         /* distinct exact-build keys */
+    size_t unnamed_;         /* private: unnamed frames of the signature shown */
 } sat_crash_group;
 
 typedef struct sat_crashes_view {
@@ -773,6 +777,13 @@ typedef struct sat_crashes_view {
     uint64_t orphan_frames;  /* frame rows of no crash row */
     uint64_t frames_cut;     /* frames past max_frames */
     int have_load;           /* operations or wire rows were read */
+    sat_ts_ns load_first_ts, load_last_ts; /* the period those rows cover */
+    uint64_t load_cut;       /* load rows past the analyzer's bound, not counted */
+    uint64_t log_lines_matched; /* crash reports in logs (kernel / systemd-coredump
+                                   lines, backtraces) merged into the core of the same
+                                   crash, or a kernel line into the backtrace (not listed
+                                   on their own) */
+    sat_dur_ns context;      /* the length of "before it" (opts.context) */
     const sat_storms_view *storms; /* of the same inputs (NULL without load rows) */
 } sat_crashes_view;
 

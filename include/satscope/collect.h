@@ -114,6 +114,9 @@ typedef struct sat_collect_opts {
     const char *debuginfo_path;  /* ':'-separated directories of debug files and
                                     copies of the modules */
     const char *sysroot;         /* the core's paths are looked up below it */
+    sat_ts_ns crash_time;        /* --crash-time: the time of every core given, whatever
+                                    its name or mtime say; 0 = find it (core.h) */
+    int no_source_lines;         /* cores: no source file and line per frame */
     /* warnings and per-input errors are reported here (file: message);
      * NULL -> stderr */
     void (*warn)(void *ctx, const char *where, const char *msg);

@@ -89,6 +89,10 @@ typedef struct sat_core_facts {
     uint64_t si_addr;         /* meaningful for a fault (si_code > 0 and a
                                  SIGSEGV/SIGBUS/SIGILL/SIGFPE/SIGTRAP) */
     int si_addr_valid;
+    int32_t si_pid, si_uid;   /* the sender of a signal sent by a process (si_code
+                                 SI_USER 0, SI_QUEUE -1, SI_MESGQ -3, SI_TKILL -6: the
+                                 union's first member is then {si_pid, si_uid});
+                                 0 otherwise */
     /* NT_AUXV (0 when absent) */
     uint64_t at_phdr, at_entry, at_base, at_pagesz, at_sysinfo_ehdr, at_execfn;
     int64_t at_uid, at_euid, at_gid, at_egid, at_secure; /* SAT_ABSENT if absent */
@@ -146,6 +150,14 @@ int sat_core_signal_has_addr(int32_t signo, int32_t code);
 int sat_core_handler_signal(const sat_core_facts *f, const void *bytes, size_t len,
                             uint64_t sp, int32_t *signo, int64_t *fault_addr);
 
+/* The time a core's file name holds: a dot-, dash- or underscore-separated
+ * field of digits only that reads as a time from 2001 to 2100, in seconds (9
+ * or 10 digits: the kernel's core_pattern %t, apport's names) or microseconds
+ * (15 or 16 digits: systemd-coredump's "core.COMM.UID.BOOTID.PID.USEC.zst"),
+ * not equal to pid (SAT_ABSENT: any). name may be a path (its last part is
+ * read). Returns the time in ns, or 0 when the name holds none. */
+sat_ts_ns sat_core_name_time(const char *name, int32_t pid);
+
 /* ---- collect/core_unwind.c (libdwfl) --------------------------------------------- */
 typedef struct sat_core_unwind_opts {
     const char *exe;            /* --exe: the executable, whatever the core's paths say */
@@ -154,6 +166,10 @@ typedef struct sat_core_unwind_opts {
                                    or by name) and copies of the modules */
     const char *sysroot;        /* --sysroot: the core's paths are looked up below it */
     unsigned max_frames;        /* per thread; 0 -> 256 */
+    uint8_t time_source;        /* enum sat_crash_time_source of the ts given */
+    int no_source_lines;        /* frames without file and line: libdw inflates every
+                                   compressed DWARF section of a module on its first
+                                   line lookup (libc6-dbg's: ~50 ms) */
 } sat_core_unwind_opts;
 
 typedef struct sat_core_unwind_result {

@@ -367,6 +367,8 @@ enum sat_crash_origin {
     SAT_CRASH_TEXT_CEPH,     /* "*** Caught signal (...) **" block in a log */
     SAT_CRASH_TEXT_GLIBC,    /* backtrace_symbols() lines: "./prog(+0x11be)[0x...]" */
     SAT_CRASH_TEXT_GDB,      /* gdb "bt" / "thread apply all bt" output */
+    SAT_CRASH_TEXT_KERNEL,   /* the kernel's "segfault at" / "traps:" line, systemd-
+                                coredump's "dumped core": one line, the process's pid */
     SAT_CRASH_ORIGIN__COUNT
 };
 enum sat_crash_arch { SAT_ARCH_UNKNOWN = 0, SAT_ARCH_X86_64, SAT_ARCH_AARCH64, SAT_ARCH_I386 };
@@ -380,9 +382,24 @@ enum sat_crash_flags {
     SAT_CRASHF_UNWIND_CUT = 1 << 5   /* the crashing thread's unwind stopped on an error */
 };
 
+/* Where a crash's time came from, best first: a core holds no clock, so its
+ * time is, in this order, what --crash-time says, the time in the core's file
+ * name (core_pattern %t, systemd-coredump's and apport's names), a log line
+ * about that very process (the kernel's "segfault at" line, systemd-coredump's
+ * "dumped core"), and last the core file's modification time, which a copy or
+ * a decompression resets. A crash written as text in a log has its line's. */
+enum sat_crash_time_source {
+    SAT_CRASH_TIME_UNKNOWN = 0,
+    SAT_CRASH_TIME_MTIME,    /* "file_mtime" */
+    SAT_CRASH_TIME_CORE_NAME,/* "core_name" */
+    SAT_CRASH_TIME_LOG,      /* "log": the crash text's line, or a log line naming the pid */
+    SAT_CRASH_TIME_OPTION,   /* "option": --crash-time */
+    SAT_CRASH_TIME__COUNT
+};
+
 typedef struct sat_crash {
-    sat_ts_ns ts;            /* when: the log line's time; for a core, its file's
-                                modification time (a core holds no clock); 0 unknown */
+    sat_ts_ns ts;            /* when: the log line's time; for a core, see
+                                sat_crash_time_source; 0 unknown */
     uint32_t source;         /* sat_source.id */
     uint32_t crash;          /* number within the source, from 1; frame rows carry it */
     sat_str host;            /* SAT_STR_NONE if unknown */
@@ -408,6 +425,10 @@ typedef struct sat_crash {
     sat_str build_key;       /* exact-build key "bk:...": build-id + those frames' offsets */
     sat_str missing;         /* what was missing ("executable", "debuginfo of libc.so.6"),
                                 SAT_STR_NONE if nothing */
+    uint8_t time_source;     /* enum sat_crash_time_source: where ts came from */
+    int32_t sender_pid;      /* a signal sent by a process (si_code SI_USER, SI_TKILL,
+                                SI_QUEUE, SI_MESGQ): NT_SIGINFO's si_pid; 0 otherwise */
+    int32_t sender_uid;      /* its si_uid (meaningful when sender_pid > 0) */
 } sat_crash;
 
 /* ---- frame: one stack frame of one thread of a crash ------------------------- */

@@ -52,7 +52,7 @@ static int on_crash(void *ctx, const sat_crash *c)
     touch(c->build_key);
     touch(c->missing);
     if (c->crash != ++st->crashes || c->origin < SAT_CRASH_TEXT_CEPH ||
-        c->origin > SAT_CRASH_TEXT_GDB || c->threads < 1)
+        c->origin > SAT_CRASH_TEXT_KERNEL || c->threads < 1)
         abort();
     st->pending_frames = 0;
     return 0;

@@ -155,6 +155,56 @@ static int program_frames_in_order(const got *g, const char *program, int32_t ti
 
 static got g;
 
+/* A number after "key: " in a make-extra-cores.sh .expected file, -1 if none. */
+static long expected_number(const char *path, const char *key)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    long v = -1;
+    size_t n = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n) && line[n] == ':')
+            v = strtol(line + n + 1, NULL, 10);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* killed/: kill -SEGV from another process: NT_SIGINFO names the sender */
+static void check_killed(const char *src)
+{
+    char core[512], exp[512], exe[512];
+    snprintf(core, sizeof core, "%s/fixtures/cores/killed/idle_loop-O0-kernel.core.gz", src);
+    snprintf(exp, sizeof exp, "%s/fixtures/cores/killed/idle_loop-O0-kernel.expected", src);
+    snprintf(exe, sizeof exe, "%s/fixtures/cores/bin/idle_loop-O0", src);
+    long sender = expected_number(exp, "sender_pid"), uid = expected_number(exp, "sender_uid");
+    long pid = expected_number(exp, "pid");
+    CHECK(sender > 0 && uid >= 0 && pid > 0 && sender != pid);
+    memset(&g, 0, sizeof g);
+    sat_event_sink sink;
+    memset(&sink, 0, sizeof sink);
+    sink.ctx = &g;
+    sink.on_crash = on_crash;
+    sink.on_frame = on_frame;
+    sat_collect_opts o;
+    memset(&o, 0, sizeof o);
+    o.exe = exe;
+    sat_collect_stats st;
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    const char *paths[1] = {core};
+    CHECK_EQ_INT(sat_collect_run(paths, 1, &o, &sink, &st, &d), SAT_OK);
+    CHECK(g.have);
+    CHECK_EQ_INT(g.crash.signal, 11);
+    CHECK_EQ_INT(g.crash.si_code, 0); /* SI_USER */
+    CHECK_EQ_INT(g.crash.fault_addr, SAT_ABSENT);
+    CHECK_EQ_INT(g.crash.pid, pid);
+    CHECK_EQ_INT(g.crash.sender_pid, sender);
+    CHECK_EQ_INT(g.crash.sender_uid, uid);
+    CHECK_EQ_INT(g.crash.time_source, SAT_CRASH_TIME_MTIME);
+    CHECK(program_frames_in_order(&g, "wait_for_event serve_forever main", (int32_t)pid));
+}
+
 int main(void)
 {
     const char *src = getenv("SAT_SRC");
@@ -223,6 +273,12 @@ int main(void)
                     CHECK_EQ_INT(g.crash.orig_signal, wt.orig_signal);
                     CHECK_EQ_INT(g.crash.orig_fault_addr, wt.orig_fault);
                 }
+                /* raise()/abort() send their own signal (tgkill: SI_TKILL, si_pid the
+                 * process); a fault has no sender */
+                if (wt.si_code == -6)
+                    CHECK_EQ_INT(g.crash.sender_pid, g.crash.pid);
+                else if (wt.si_code > 0)
+                    CHECK_EQ_INT(g.crash.sender_pid, 0);
                 CHECK(program_frames_in_order(&g, wt.program, wt.crashing_tid));
                 /* the crashing thread's frames: the same as eu-stack's, pc for pc
                  * (with this machine's libc: names too) */
@@ -248,6 +304,7 @@ int main(void)
                 }
             }
     CHECK_EQ_INT(cores, 20);
+    check_killed(src);
     if (full < cores)
         fprintf(stderr, "NOTE: libc here (%s) is not the fixtures' build: %d of %d cores compared"
                         " frame by frame, the rest by the program's own frames\n",

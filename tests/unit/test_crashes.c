@@ -177,22 +177,187 @@ static void check_view(const sat_crashes_view *v)
             CHECK_EQ_INT(c->stacks[2].tids[0], 100);
         }
     }
-    /* the minute before crash 1: 20 ops/s against 1 usually, in a storm */
+    /* the minute before crash 1, up to the crash itself (the op stamped at
+     * its very time is in): 20 ops/s against 1 in the minute before that */
     CHECK(a->ctx.have);
     CHECK_EQ_INT(a->ctx.from_ts, T0 + 600 * S);
     CHECK_EQ_INT(a->ctx.to_ts, T0 + 660 * S);
-    CHECK_EQ_INT(a->ctx.ops, 1200);
+    CHECK_EQ_INT(a->ctx.ops, 1201);
     CHECK(a->ctx.usual_ops > 59 && a->ctx.usual_ops < 61);
     CHECK(a->ctx.storm >= 0);
     /* crash 2: a quiet minute, no storm; crash 3: no time, no context */
-    CHECK_EQ_INT(b->ctx.ops, 60);
+    CHECK_EQ_INT(b->ctx.ops, 61);
     CHECK_EQ_INT(b->ctx.storm, -1);
     CHECK(!x->ctx.have);
     CHECK_EQ_INT(x->nframes, 1);
 }
 
+/* The minute before a crash 6.7 s after a 10 s boundary, with a burst in
+ * those last seconds; the load from `start` on (1 op/s, 100 ops/s from
+ * 653.3 s). Returns the analyzer, finished, crash at 666.7 s. */
+#define KILL_AT (T0 + 666 * S + 7 * S / 10)
+static sat_ts_ns op_time(int i) /* the i-th op: 1 a second, then the burst */
+{
+    return i < 1200 ? T0 + (sat_ts_ns)i * S : T0 + 653 * S + 3 * S / 10 + (i - 1200) * (S / 100);
+}
+static sat_crashes *killed(int start, uint64_t *want_before, uint64_t *want_usual)
+{
+    sat_crashes *c = sat_crashes_create(NULL);
+    if (!c)
+        return NULL;
+    sat_event_sink k = sat_crashes_sink(c);
+    sat_crash r = crash_row(1, KILL_AT, "fp:kill", "bk:kill");
+    k.on_crash(k.ctx, &r); /* the core first, as on a command line */
+    *want_before = *want_usual = 0;
+    for (int i = 0; i < 1200 + 1340; i++) {
+        sat_ts_ns t = op_time(i);
+        if (t < T0 + (sat_ts_ns)start * S || (i < 1200 && t > KILL_AT))
+            continue;
+        sat_ldap_op o = op(t, SAT_OP_SRCH);
+        k.on_ldap_op(k.ctx, &o);
+        *want_before += t >= KILL_AT - 60 * S && t <= KILL_AT;
+        *want_usual += t >= KILL_AT - 120 * S && t < KILL_AT - 60 * S;
+    }
+    CHECK_EQ_INT(sat_crashes_finish(c), SAT_OK);
+    return c;
+}
+
+static void check_minute_before(void)
+{
+    uint64_t before, usual;
+    sat_crashes *c = killed(0, &before, &usual);
+    const sat_crashes_view *v = c ? sat_crashes_get_view(c) : NULL;
+    CHECK(v && v->ncrashes == 1);
+    if (v && v->ncrashes == 1) {
+        const sat_crash_context *x = &v->crashes[0].ctx;
+        CHECK_EQ_INT(before, 60 + 1340); /* 607 .. 666 s, and the whole burst */
+        CHECK_EQ_INT(x->from_ts, KILL_AT - 60 * S);
+        CHECK_EQ_INT(x->to_ts, KILL_AT);
+        CHECK_EQ_INT(x->ops, before);
+        CHECK_EQ_INT(usual, 60);
+        CHECK(x->usual_ops == 60.0);
+        CHECK_EQ_INT(x->usual_from_ts, KILL_AT - 120 * S);
+    }
+    sat_crashes_free(c);
+    /* the log starts 36.7 s into the usual period: scaled up from what is there */
+    c = killed(570, &before, &usual);
+    v = c ? sat_crashes_get_view(c) : NULL;
+    if (v && v->ncrashes == 1) {
+        const sat_crash_context *x = &v->crashes[0].ctx;
+        CHECK_EQ_INT(x->ops, before);
+        CHECK_EQ_INT(usual, 37);
+        CHECK_EQ_INT(x->usual_from_ts, T0 + 570 * S);
+        CHECK(x->usual_ops > 60.49 && x->usual_ops < 60.50); /* 37 * 60 / 36.7 */
+    }
+    sat_crashes_free(c);
+    /* it starts inside the minute before: no usual at all */
+    c = killed(630, &before, &usual);
+    v = c ? sat_crashes_get_view(c) : NULL;
+    if (v && v->ncrashes == 1) {
+        const sat_crash_context *x = &v->crashes[0].ctx;
+        CHECK(x->have);
+        CHECK_EQ_INT(x->ops, before);
+        CHECK(x->usual_ops < 0);
+        CHECK_EQ_INT(v->load_first_ts, T0 + 630 * S);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        CHECK_EQ_INT(sat_report_crashes(c, SAT_REPORT_TEXT, m, NULL), SAT_OK);
+        fclose(m);
+        CHECK(buf && strstr(buf, "usual unknown: too little log before it"));
+        CHECK(buf && strstr(buf, "the logs start 36.7 s before the crash"));
+        free(buf);
+    }
+    sat_crashes_free(c);
+}
+
+/* The same core read with and without its executable: named frames, then
+ * module+offset frames, the same exact-build key: one group, named. */
+static void check_build_key_links(void)
+{
+    sat_crashes *c = sat_crashes_create(NULL);
+    if (!c)
+        return;
+    sat_event_sink k = sat_crashes_sink(c);
+    sat_crash r = crash_row(1, T0, "fp:unnamed", "bk:same");
+    r.signature = sat_str_cstr("prog+0x114d|prog+0x1183");
+    k.on_crash(k.ctx, &r);
+    r = crash_row(2, T0 + S, "fp:other", "bk:other");
+    k.on_crash(k.ctx, &r);
+    r = crash_row(3, T0 + 2 * S, "fp:named", "bk:same");
+    r.signature = sat_str_cstr("prog:store_byte|prog:copy_field");
+    k.on_crash(k.ctx, &r);
+    CHECK_EQ_INT(sat_crashes_finish(c), SAT_OK);
+    const sat_crashes_view *v = sat_crashes_get_view(c);
+    CHECK_EQ_INT(v->ngroups, 2);
+    if (v->ngroups == 2) {
+        CHECK_EQ_INT(v->groups[0].count, 2);
+        CHECK_EQ_INT(v->groups[0].builds, 1);
+        CHECK_EQ_STR(v->groups[0].fingerprint, "fp:named");
+        CHECK_EQ_STR(v->groups[0].signature, "prog:store_byte|prog:copy_field");
+        CHECK_EQ_INT(v->crashes[0].group, v->crashes[2].group);
+        CHECK(v->crashes[1].group != v->crashes[0].group);
+    }
+    sat_crashes_free(c);
+}
+
+/* A core dated by its mtime (a copy, a day later) and the kernel's line and a
+ * logged backtrace of the same pid: one crash, at the line's time; a line of
+ * another pid, or later than the core, is a crash of its own. */
+static void check_log_time(void)
+{
+    sat_crashes *c = sat_crashes_create(NULL);
+    if (!c)
+        return;
+    sat_event_sink k = sat_crashes_sink(c);
+    sat_crash core = crash_row(1, T0 + 86400 * S, "fp:core", "bk:core");
+    core.time_source = SAT_CRASH_TIME_MTIME;
+    core.fault_addr = SAT_ABSENT;
+    k.on_crash(k.ctx, &core);
+    sat_crash line = crash_row(1, T0 + 5 * S, "fp:line", "bk:line");
+    line.source = 1;
+    line.origin = SAT_CRASH_TEXT_KERNEL;
+    line.exe = SAT_STR_NONE;
+    line.command = sat_str_cstr("ns-slapd");
+    line.fault_addr = 0x28;
+    line.time_source = SAT_CRASH_TIME_LOG;
+    k.on_crash(k.ctx, &line);
+    sat_crash bt = line; /* its own backtrace, logged a moment before */
+    bt.source = 2;
+    bt.ts = T0 + 4 * S;
+    bt.origin = SAT_CRASH_TEXT_GLIBC;
+    bt.exe = sat_str_cstr("/usr/sbin/ns-slapd");
+    bt.command = SAT_STR_NONE;
+    k.on_crash(k.ctx, &bt);
+    sat_crash other = line; /* another process */
+    other.source = 3;
+    other.pid = 4243;
+    k.on_crash(k.ctx, &other);
+    sat_crash later = line; /* the same pid, after the core was written: another one */
+    later.source = 4;
+    later.ts = T0 + 90000 * S;
+    k.on_crash(k.ctx, &later);
+    CHECK_EQ_INT(sat_crashes_finish(c), SAT_OK);
+    const sat_crashes_view *v = sat_crashes_get_view(c);
+    CHECK_EQ_INT(v->ncrashes, 3);
+    CHECK_EQ_INT(v->log_lines_matched, 2);
+    if (v->ncrashes == 3) {
+        const sat_crash *r = &v->crashes[0].row; /* time order */
+        CHECK_EQ_INT(r->origin, SAT_CRASH_CORE);
+        CHECK_EQ_INT(r->ts, T0 + 5 * S); /* the kernel line's, not the backtrace's */
+        CHECK_EQ_INT(r->time_source, SAT_CRASH_TIME_LOG);
+        CHECK_EQ_INT(r->fault_addr, 0x28);
+        CHECK_EQ_INT(v->crashes[1].row.pid, 4243);
+        CHECK_EQ_INT(v->crashes[2].row.ts, T0 + 90000 * S);
+    }
+    sat_crashes_free(c);
+}
+
 int main(void)
 {
+    check_log_time();
+    check_minute_before();
+    check_build_key_links();
     sat_crashes *one = sat_crashes_create(NULL);
     CHECK(one != NULL);
     if (!one)

@@ -218,6 +218,9 @@ static void gen_row(int t, uint64_t i, anyrow *r, int monotonic)
         k->threads = (int32_t)(i % 9);
         k->crashing_tid = i % 4 == 2 ? SAT_ABSENT : 4000 + (int32_t)i;
         k->origin = (uint8_t)(1 + i % (SAT_CRASH_ORIGIN__COUNT - 1));
+        k->time_source = (uint8_t)(i % SAT_CRASH_TIME__COUNT);
+        k->sender_pid = i % 3 ? 0 : 1000 + (int32_t)i;
+        k->sender_uid = i % 3 ? 0 : 389;
         k->arch = (uint8_t)(i % 4);
         k->fingerprint = pick(fingerprints, 3, i, 0);
         k->build_key = i % 2 ? sat_str_cstr("5e0e1d2c:+0x11be|+0x2f00") : SAT_STR_NONE;
