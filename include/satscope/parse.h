@@ -63,6 +63,11 @@ typedef struct sat_join_stats {
     uint64_t results_without_request;
     uint64_t restarts;            /* server restarts detected */
     uint64_t evicted;             /* pending ops evicted at the capacity bound */
+    /* what was taken for each restart: the server's start line, or an open
+     * line whose number was opened already or lies below the window */
+    uint64_t restarts_by_start_line, restarts_by_number;
+    uint64_t opens_out_of_order;  /* open lines below a higher one: disorder */
+    uint64_t opens_after_lines;   /* open lines after their connection's own */
 } sat_join_stats;
 
 /* Creates a joiner that stamps `server` on every row and emits into `sink`
@@ -81,8 +86,10 @@ void sat_ldap_join_stats(const sat_ldap_join *j, sat_join_stats *out);
  * looks at shapes (etime not grouped by filter) turns them off: computing
  * one per search is work on the parsing thread's hot path. */
 void sat_ldap_join_set_filter_shapes(sat_ldap_join *j, int on);
-/* Whether a CONNECT whose number is not above the highest seen so far means
- * the server restarted (default: yes, as log connection numbers only grow).
+/* Whether a CONNECT whose number was opened already in this epoch, or lies far
+ * below the highest (ldap_join.c says how far), means the server restarted
+ * (default: yes: log connection numbers only grow, give or take the disorder
+ * of several threads writing open lines).
  * Wire dissectors number connections by flow and open them when their first
  * LDAP message arrives, which need not be in flow order: a joiner fed from a
  * capture turns this off. */
