@@ -12,6 +12,11 @@
  * Malloc'd (caller frees), NULL on allocation failure. "-" stays "-". */
 char *sat_collect_group_key(const char *path);
 
+/* The N of a rotated file "name.N" (compression suffixes aside): 1 for
+ * "slapd.log.1.gz", 0 for the live file or any other name. A higher N is
+ * an older file. */
+int sat_collect_rotation_index(const char *path);
+
 /* Names that a directory or pattern expansion leaves out because they are
  * bookkeeping, not logs (389's access.rotationinfo). */
 int sat_collect_skip_name(const char *base);

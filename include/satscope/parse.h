@@ -159,7 +159,21 @@ typedef struct sat_log_format {
      * lines of one file may then be parsed in chunks on several threads,
      * each with its own state, and joined in order (collect/). */
     int line_independent;
+    /* Optional, for formats whose timestamps carry no year (BSD syslog
+     * "Mon dd HH:MM:SS"): the year assumed for the first such line of buf
+     * and that line's time, by sat_year_for with ref = the time the input was
+     * last written (its mtime). SAT_E_FORMAT when buf has no year-less
+     * timestamp before the first dated one. */
+    int (*first_year)(const char *buf, size_t len, sat_ts_ns ref, int *year,
+                      sat_ts_ns *ts);
 } sat_log_format;
+
+/* The one year inference for timestamps without a year: the latest year in
+ * which month/day secs (seconds into the day, UTC) is not after ref plus one
+ * day (the slack of a time zone): a line is never written after its file was
+ * last modified. ref <= 0: now. Later lines of one input move on to the next
+ * year when the months wrap Dec -> Jan. */
+int sat_year_for(int month, int day, int secs, sat_ts_ns ref);
 
 /* NULL-terminated registry of formats (parse/registry.c). */
 const sat_log_format *const *sat_log_formats(void);
