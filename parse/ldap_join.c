@@ -152,7 +152,7 @@ struct sat_ldap_join {
     int64_t first_conn;      /* first CONNECT of this epoch */
     sat_ts_ns first_conn_ts;
     sat_ts_ns cur_ts;        /* the record being joined */
-    char restart_why[96];    /* close_reason of rows a restart ends, or "" */
+    char restart_why[128];   /* close_reason of rows a restart ends, or "" */
     uint64_t *holes;         /* CONN_WINDOW bits, by number mod CONN_WINDOW */
     int finished;
     int no_shapes;           /* sat_ldap_join_set_filter_shapes(j, 0) */
@@ -1039,16 +1039,22 @@ static int restart(sat_ldap_join *j, const char *why)
 
 static int on_connect(sat_ldap_join *j, const sat_ldap_record *rec)
 {
-    int rc = 0;
+    int rc = 0, restart_open = 0;
     int32_t ci = NIL;
     if (!j->no_restarts && !conn_number_fits(j, rec->conn, rec->ts)) {
         char why[sizeof j->restart_why];
-        snprintf(why, sizeof why,
-                 "server restart: conn=%lld opened again after conn=%lld",
-                 (long long)rec->conn, (long long)j->max_conn_opened);
+        if (rec->conn > j->max_conn_opened - CONN_WINDOW)
+            snprintf(why, sizeof why,
+                     "server restart: conn=%lld opened again after conn=%lld",
+                     (long long)rec->conn, (long long)j->max_conn_opened);
+        else
+            snprintf(why, sizeof why,
+                     "server restart: conn=%lld far below conn=%lld (numbers started again)",
+                     (long long)rec->conn, (long long)j->max_conn_opened);
         rc = restart(j, why);
         j->st.restarts_by_number++;
         conn_number_fits(j, rec->conn, rec->ts);
+        restart_open = 1;
     } else {
         ci = conn_find(j, rec->conn);
         if (ci != NIL && (!(j->cv[ci].row.flags & SAT_CONNF_NO_OPEN) ||
@@ -1089,6 +1095,8 @@ static int on_connect(sat_ldap_join *j, const sat_ldap_record *rec)
                                    : 0));
     if (f->listener == SAT_LISTENER_LDAPS)
         c->row.flags |= SAT_CONNF_TLS;
+    if (restart_open)
+        c->row.flags |= SAT_CONNF_RESTART_OPEN;
     /* a connection whose open line carries no time counts as one without
      * an open line (open from the start), as analyzers read open_ts == 0 */
     if (rec->ts > 0) {

@@ -460,7 +460,10 @@ static void test_restart_evidence(void)
     CHECK(k && (k->flags & SAT_CONNF_RESTART));
     if (k)
         CHECK_EQ_SSTR(k->close_reason, "server restart: the server's start line");
-    CHECK(conn_row(&c, 500, 1) != NULL);
+    k = conn_row(&c, 500, 1);
+    CHECK(k && (k->flags & SAT_CONNF_RESTART_OPEN)); /* the open taken for it */
+    k = conn_row(&c, 501, 0);
+    CHECK(k && !(k->flags & SAT_CONNF_RESTART_OPEN));
     sat_ldap_join_free(j);
     coll_free(&c);
 }
