@@ -22,6 +22,10 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   gdb libc6-dbg util-linux  (fixtures/cores/make-cores.sh; libc6-dbg also gives glibc's
 #                     internal frames the names that fixtures/cores/*/*.expected list)
 #   gdb               (fixtures/crashtext/make-fixture.sh)
+#   slapd ldap-utils python3-ldap rsyslog faketime util-linux zstd
+#                     (fixtures/slapd-load/make-fixture.sh: concurrent clients, the
+#                      syslog copy, the run across midnight of fixtures/slapd-midnight)
+#   389-ds-base python3-lib389 python3-ldap zstd  (fixtures/389ds-load/make-fixture.sh)
 
 install_missing() {
     local missing=()

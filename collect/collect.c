@@ -476,15 +476,15 @@ static sat_ts_ns in_year(sat_ts_ns ts, int y)
 }
 
 /* A rotated set is written in its rotation order (slapd.log.2, .1, then the
- * live file): the file's own year is an upper bound (no line is written after
+ * live file): the file's own year (by its mtime) is an upper bound (no line is written after
  * the file was last modified, and a copy only makes the mtime later), so an
  * older file whose first line, in its year, comes after the first line of the
  * next newer one belongs to the year before (slapd.log.1 ending on Dec 31,
  * slapd.log starting on Jan 1, both copied later). */
 static void order_years(run *r, group *g)
 {
-    if (r->opts->year)
-        return;
+    /* --year gives the oldest file's year: newer files move on instead */
+    int forward = r->opts->year != 0;
     for (int moved = 1; moved;) {
         moved = 0;
         for (size_t a = 0; a < g->nitems; a++) {
@@ -496,10 +496,13 @@ static void order_years(run *r, group *g)
                 item *newer = &r->items[g->items[b]];
                 if (!newer->yearless || sat_collect_rotation_index(newer->path) >= ra)
                     continue;
-                while (older->first_ts > newer->first_ts && older->year > 1970) {
-                    older->year--;
-                    older->first_ts = in_year(older->first_ts, older->year);
-                    older->year_why = "before the newer files of its rotated set";
+                while (older->first_ts > newer->first_ts && older->year > 1970 &&
+                       newer->year < 9999) {
+                    item *it = forward ? newer : older;
+                    it->year += forward ? 1 : -1;
+                    it->first_ts = in_year(it->first_ts, it->year);
+                    it->year_why = forward ? "after the older files of its rotated set"
+                                           : "before the newer files of its rotated set";
                     moved = 1;
                 }
             }
@@ -695,7 +698,7 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     /* Syslog timestamps have no year: the year found for the file's first
      * line (see the probe and order_years), said once; the parser bumps it
      * itself when the months wrap Dec -> Jan. */
-    ctx.default_year = r->opts->year ? r->opts->year : it->year;
+    ctx.default_year = it->yearless || !r->opts->year ? it->year : r->opts->year;
     if (it->yearless)
         warn(r, it->path, "syslog timestamps carry no year: %d assumed for the first line (%s)",
              ctx.default_year, it->year_why);

@@ -22,7 +22,7 @@ row() { # name satscope driven log
 }
 L=$(kv "$logc" binds)
 if [ -n "$L" ]; then   # OpenLDAP counts
-    row connections "$(val 'Total connections:')" "$(kv "$driven" connections)" "$L"
+    row connections "$(val 'Total connections:')" "$(kv "$driven" connections)" "$(kv "$logc" connections)"
     row BIND "$(val 'Binds:')" "$(kv "$driven" binds)" "$(kv "$logc" binds)"
     row SRCH "$(val 'Searches:')" "$(kv "$driven" searches)" "$(kv "$logc" searches)"
     row CMP "$(val 'Compares:')" "$(kv "$driven" compares)" "$(kv "$logc" compares)"
