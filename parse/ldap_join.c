@@ -597,7 +597,6 @@ static int expire_zombies(sat_ldap_join *j, sat_ts_ns now)
     return rc;
 }
 
-
 static void await_unlink(sat_ldap_join *j, int32_t ci)
 {
     jconn *c = &j->cv[ci];

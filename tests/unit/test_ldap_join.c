@@ -468,6 +468,49 @@ static void test_restart_evidence(void)
     coll_free(&c);
 }
 
+/* A connection closed before any open line waits 2 s of log time for one;
+ * none came: a row without an open line, counted as closed from the start. */
+static void test_close_without_open_line(void)
+{
+    coll c;
+    memset(&c, 0, sizeof c);
+    sat_event_sink sink = coll_sink(&c);
+    sat_ldap_join *j = sat_ldap_join_create(0, &sink, 0);
+    connect_ip(j, 0, 100, "10.0.0.1");
+    bind_pair(j, 1, 101, 0);
+    close_conn(j, 2, 101);          /* its ACCEPT may still come */
+    CHECK_EQ_INT(c.nconns, 0);
+    connect_ip(j, 1000, 102, "10.0.0.1"); /* 1 s later: still waiting */
+    CHECK_EQ_INT(c.nconns, 0);
+    connect_ip(j, 2500, 103, "10.0.0.1"); /* past 2 s: no open line after all */
+    CHECK_EQ_INT(c.nconns, 1);
+    const sat_ldap_conn *k = conn_row(&c, 101, 0);
+    CHECK(k && (k->flags & SAT_CONNF_NO_OPEN) && k->open_ts == 0 && k->close_ts > 0);
+    if (k)
+        CHECK_EQ_SSTR(k->close_reason, "closed");
+    k = conn_row(&c, 103, 0);
+    CHECK(k == NULL); /* still open */
+    /* a number seen without an open line whose ACCEPT comes 3 s later: not
+     * written late by another thread, another view of the number */
+    bind_pair(j, 3000, 200, 0);
+    connect_ip(j, 6000, 200, "10.0.0.5");
+    sat_ldap_join_finish(j);
+    k = conn_row(&c, 103, 0);
+    /* 100, 102, 103 open; 101 closed without an open line before 103 opened */
+    CHECK(k && k->concurrent == 3 && k->preopen_closed == 1);
+    int views = 0;
+    for (size_t i = 0; i < c.nconns; i++)
+        if (c.conns[i].conn == 200)
+            views++;
+    CHECK_EQ_INT(views, 2);
+    sat_join_stats st;
+    sat_ldap_join_stats(j, &st);
+    CHECK_EQ_INT(st.opens_after_lines, 0);
+    CHECK_EQ_INT(st.restarts, 0);
+    sat_ldap_join_free(j);
+    coll_free(&c);
+}
+
 int main(void)
 {
     test_concurrency_counts();
@@ -477,5 +520,6 @@ int main(void)
     test_churn();
     test_open_lines_out_of_order();
     test_restart_evidence();
+    test_close_without_open_line();
     return CHECK_DONE();
 }
