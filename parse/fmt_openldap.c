@@ -27,8 +27,6 @@
 #include "satscope/parse.h"
 #include "timefmt.h"
 
-#include <time.h>
-
 /* ctx->source->server_name / server_version point into this state: valid
  * until destroy (collect/ emits the source row before destroying it). */
 typedef struct ol_state {
