@@ -589,7 +589,9 @@ static int64_t scan_for_crashes(run *r, item *it, sat_input *in, sat_source *src
     job.in = in;
     job.sink = r->sink;
     job.src = src;
-    job.year = r->opts->year ? r->opts->year : it->year;
+    /* the year the log lines of this file were given, or the same rule */
+    job.year = r->opts->year ? r->opts->year : it->yearless ? it->year : 0;
+    job.year_ref = it->mtime;
     job.from_ns = r->opts->from_ns;
     job.to_ns = r->opts->to_ns;
     int rc = sat_collect_crash_scan(&job);

@@ -60,7 +60,9 @@ typedef struct sat_crash_scan_job {
     sat_input *in;               /* opened; read to its end here */
     const sat_event_sink *sink;  /* crash and frame rows */
     sat_source *src;             /* its id goes on the rows; first/last ts widened */
-    int year;                    /* of syslog timestamps */
+    int year;                    /* of syslog timestamps; 0: by sat_year_for against
+                                    year_ref */
+    sat_ts_ns year_ref;          /* the input's mtime, 0 = now */
     sat_ts_ns from_ns, to_ns;    /* crashes outside are left out (unknown times kept) */
     /* out */
     uint64_t crashes, lines;
