@@ -25,6 +25,10 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   gdb               (fixtures/crashtext/make-fixture.sh)
 #   util-linux elfutils (fixtures/cores/make-extra-cores.sh: setarch, dmesg, eu-readelf)
 #   slapd ldap-utils elfutils  (bench/make_slapd_core.sh, the large core of bench/run_cores.sh)
+#   slapd ldap-utils python3-ldap rsyslog faketime util-linux zstd
+#                     (fixtures/slapd-load/make-fixture.sh: concurrent clients, the
+#                      syslog copy, the run across midnight of fixtures/slapd-midnight)
+#   389-ds-base python3-lib389 python3-ldap zstd  (fixtures/389ds-load/make-fixture.sh)
 
 install_missing() {
     local missing=()

@@ -166,6 +166,10 @@ struct sat_etime {
     uint32_t last_peak_server;
     et_peak *last_peak; /* payloads never move */
     sat_strtab epochs; /* key server u32, val u32 max epoch */
+    /* what was taken for each restart, from the rows it ended (their
+     * close_reason, parse/ldap_join.c): key {server, epoch ended} u32 x2,
+     * val uint8 RK_* */
+    sat_strtab restart_kinds;
 
     /* which fields the inputs can carry (fields.h): OR over the inputs with
      * LDAP rows, and per field how many cannot and why (the first's format) */
@@ -511,6 +515,7 @@ sat_etime *sat_etime_create(const sat_etime_opts *opts)
     sat_strtab_init(&e->unidx, sizeof(et_unidx), ET_UNINDEXED_MAX);
     sat_strtab_init(&e->ldapi, sizeof(et_ldapi), 0);
     sat_strtab_init(&e->epochs, sizeof(uint32_t), 0);
+    sat_strtab_init(&e->restart_kinds, 1, 0);
     sat_strtab_init(&e->peaks, sizeof(et_peak), 0);
     for (size_t i = 0; ktabs(e, i); i++)
         ktab_init(ktabs(e, i), e->opts.max_keys);
@@ -539,6 +544,7 @@ void sat_etime_free(sat_etime *e)
     sat_strtab_free(&e->unidx);
     sat_strtab_free(&e->ldapi);
     sat_strtab_free(&e->epochs);
+    sat_strtab_free(&e->restart_kinds);
     sat_strtab_free(&e->peaks);
     for (size_t i = 0; ktabs(e, i); i++)
         ktab_free(ktabs(e, i));
@@ -656,6 +662,37 @@ static void note_epoch(sat_etime *e, uint32_t server, uint32_t epoch)
     }
     if (epoch > *m)
         *m = epoch;
+}
+
+enum { RK_START_LINE = 1, RK_NUMBER = 2 };
+
+static void note_restart_kind(sat_etime *e, uint32_t server, uint32_t epoch, uint8_t kind)
+{
+    uint32_t key[2] = {server, epoch};
+    uint8_t *k = (uint8_t *)sat_strtab_upsert(&e->restart_kinds, key, sizeof key, NULL, NULL);
+    if (!k) {
+        e->nomem = 1;
+        return;
+    }
+    *k = kind;
+}
+
+/* A row a restart ended says what was taken for it, and so does the row
+ * whose open line was taken for one. */
+static void note_restart_row(sat_etime *e, const sat_ldap_conn *c)
+{
+    static const char start[] = "server restart: the server's start line";
+    static const char number[] = "server restart: conn=";
+    if ((c->flags & SAT_CONNF_RESTART_OPEN) && c->conn_epoch > 0)
+        note_restart_kind(e, c->server, c->conn_epoch - 1, RK_NUMBER);
+    if (!(c->flags & SAT_CONNF_RESTART) || !c->close_reason.ptr)
+        return;
+    if (c->close_reason.len >= sizeof start - 1 &&
+        memcmp(c->close_reason.ptr, start, sizeof start - 1) == 0)
+        note_restart_kind(e, c->server, c->conn_epoch, RK_START_LINE);
+    else if (c->close_reason.len >= sizeof number - 1 &&
+             memcmp(c->close_reason.ptr, number, sizeof number - 1) == 0)
+        note_restart_kind(e, c->server, c->conn_epoch, RK_NUMBER);
 }
 
 static void widen(sat_ts_ns *first, sat_ts_ns *last, sat_ts_ns ts)
@@ -798,6 +835,7 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
         }
     }
     note_epoch(e, c->server, c->conn_epoch);
+    note_restart_row(e, c);
     widen(&e->cfirst_ts, &e->clast_ts, c->open_ts);
     widen(&e->cfirst_ts, &e->clast_ts, c->close_ts);
     if (e->ldapi.n)
@@ -1439,7 +1477,7 @@ static size_t etime_bytes(const sat_etime *e)
         b += sat_qsketch_bytes(&e->optype[i].q);
     b += sat_qsketch_bytes(&e->all.q) + sat_qsketch_bytes(&e->gother.q);
     b += sat_strtab_bytes(&e->unidx) + sat_strtab_bytes(&e->ldapi) +
-         sat_strtab_bytes(&e->err_other) + sat_strtab_bytes(&e->epochs) +
+         sat_strtab_bytes(&e->err_other) + sat_strtab_bytes(&e->epochs) + sat_strtab_bytes(&e->restart_kinds) +
          sat_strtab_bytes(&e->peaks);
     for (size_t i = 0; ktabs((sat_etime *)e, i); i++)
         b += sat_strtab_bytes(&ktabs((sat_etime *)e, i)->t);
@@ -1687,6 +1725,12 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
         uint32_t server;
         memcpy(&server, sat_strtab_key(&from->epochs, i), sizeof server);
         note_epoch(e, server, *(const uint32_t *)sat_strtab_val(&from->epochs, i));
+    }
+    for (size_t i = 0; i < from->restart_kinds.n; i++) {
+        uint32_t key[2];
+        memcpy(key, sat_strtab_key(&from->restart_kinds, i), sizeof key);
+        note_restart_kind(e, key[0], key[1],
+                          *(const uint8_t *)sat_strtab_val(&from->restart_kinds, i));
     }
 
     /* sources: ids of `from` shifted past ours so reject samples still
@@ -2062,6 +2106,13 @@ int sat_etime_finish(sat_etime *e)
     v->whole_base_searches = e->whole_base;
     for (size_t i = 0; i < e->epochs.n; i++)
         v->restarts += *(const uint32_t *)sat_strtab_val(&e->epochs, i);
+    for (size_t i = 0; i < e->restart_kinds.n; i++) {
+        uint8_t k = *(const uint8_t *)sat_strtab_val(&e->restart_kinds, i);
+        if (k == RK_START_LINE)
+            v->restarts_start_line++;
+        else if (k == RK_NUMBER)
+            v->restarts_number++;
+    }
 
     sat_etime_row *oprows = (sat_etime_row *)sat_arena_alloc(
         &e->view_arena, SAT_OP__COUNT * sizeof *oprows);

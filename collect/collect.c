@@ -52,10 +52,15 @@ typedef struct item {
     int size_known;             /* a regular file (not a pipe or stdin) */
     dev_t dev;                  /* identity of a regular file, to read it once */
     ino_t ino;
-    int year;                   /* mtime's year (syslog timestamps have none) */
+    int year;                   /* year of year-less timestamps (syslog): the
+                                   first line's by sat_year_for the mtime */
+    int yearless;               /* its first timestamp had no year */
+    const char *year_why;       /* where year came from, for the note */
     int expanded;               /* found by expanding a directory or a pattern */
     sat_ts_ns mtime;            /* modification time (a core's crash time), 0 unknown */
 } item;
+
+static sat_ts_ns year_end(int y);
 
 typedef struct group {
     char *key;        /* owned: directory + base name without rotation suffixes */
@@ -420,11 +425,89 @@ static void look(run *r, item *it)
     if (it->fmt && it->fmt->first_ts && plen &&
         it->fmt->first_ts(peek, plen, &it->first_ts) == SAT_OK)
         it->has_ts = 1;
+    /* Year-less timestamps: the one rule (sat_year_for) against the time the
+     * file was last written, or the year given; the rotated-set order may
+     * move it back (order_years). Ordering and parsing use the same year. */
+    int y;
+    sat_ts_ns yts;
+    if (it->fmt && it->fmt->first_year && plen) {
+        sat_ts_ns ref = it->mtime;
+        it->year_why = is_stdin || !ref ? "the current year (no file time)"
+                                        : "from the file's modification time";
+        if (r->opts->year) {
+            ref = year_end(r->opts->year);
+            it->year_why = "given with --year";
+        }
+        if (it->fmt->first_year(peek, plen, ref, &y, &yts) == SAT_OK) {
+            it->year = y;
+            it->first_ts = yts;
+            it->has_ts = 1;
+            it->yearless = 1;
+        }
+    }
     sanitise(peek, plen < 24 ? plen : 24, it->first_bytes, sizeof it->first_bytes);
     if (is_stdin)
         it->kept = in; /* cannot be opened twice */
     else
         sat_input_close(in);
+}
+
+/* ---- years of year-less timestamps --------------------------------------------------------- */
+/* Dec 30 of year y, 00:00 UTC: sat_year_for against it gives y for any date. */
+static sat_ts_ns year_end(int y)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    tm.tm_year = y - 1900;
+    tm.tm_mon = 11;
+    tm.tm_mday = 30;
+    return (sat_ts_ns)timegm(&tm) * 1000000000LL;
+}
+
+/* ts moved to the same date and time of day in year y. */
+static sat_ts_ns in_year(sat_ts_ns ts, int y)
+{
+    time_t t = (time_t)(ts / 1000000000LL);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm))
+        return ts;
+    tm.tm_year = y - 1900;
+    return (sat_ts_ns)timegm(&tm) * 1000000000LL + ts % 1000000000LL;
+}
+
+/* A rotated set is written in its rotation order (slapd.log.2, .1, then the
+ * live file): the file's own year (by its mtime) is an upper bound (no line is written after
+ * the file was last modified, and a copy only makes the mtime later), so an
+ * older file whose first line, in its year, comes after the first line of the
+ * next newer one belongs to the year before (slapd.log.1 ending on Dec 31,
+ * slapd.log starting on Jan 1, both copied later). */
+static void order_years(run *r, group *g)
+{
+    /* --year gives the oldest file's year: newer files move on instead */
+    int forward = r->opts->year != 0;
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (size_t a = 0; a < g->nitems; a++) {
+            item *older = &r->items[g->items[a]];
+            int ra = sat_collect_rotation_index(older->path);
+            if (!older->yearless || ra == 0)
+                continue;
+            for (size_t b = 0; b < g->nitems; b++) {
+                item *newer = &r->items[g->items[b]];
+                if (!newer->yearless || sat_collect_rotation_index(newer->path) >= ra)
+                    continue;
+                while (older->first_ts > newer->first_ts && older->year > 1970 &&
+                       newer->year < 9999) {
+                    item *it = forward ? newer : older;
+                    it->year += forward ? 1 : -1;
+                    it->first_ts = in_year(it->first_ts, it->year);
+                    it->year_why = forward ? "after the older files of its rotated set"
+                                           : "before the newer files of its rotated set";
+                    moved = 1;
+                }
+            }
+        }
+    }
 }
 
 /* ---- grouping ------------------------------------------------------------------------- */
@@ -506,7 +589,9 @@ static int64_t scan_for_crashes(run *r, item *it, sat_input *in, sat_source *src
     job.in = in;
     job.sink = r->sink;
     job.src = src;
-    job.year = r->opts->year ? r->opts->year : it->year;
+    /* the year the log lines of this file were given, or the same rule */
+    job.year = r->opts->year ? r->opts->year : it->yearless ? it->year : 0;
+    job.year_ref = it->mtime;
     job.from_ns = r->opts->from_ns;
     job.to_ns = r->opts->to_ns;
     int rc = sat_collect_crash_scan(&job);
@@ -612,9 +697,13 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     ctx.sink = r->sink;
     ctx.source = &src;
     ctx.reject_sample_max = r->opts->reject_sample_max ? r->opts->reject_sample_max : 100;
-    /* Syslog timestamps have no year: the file's mtime year (stdin: now).
-     * The parser bumps it itself when the months wrap Dec -> Jan. */
-    ctx.default_year = r->opts->year ? r->opts->year : it->year;
+    /* Syslog timestamps have no year: the year found for the file's first
+     * line (see the probe and order_years), said once; the parser bumps it
+     * itself when the months wrap Dec -> Jan. */
+    ctx.default_year = it->yearless || !r->opts->year ? it->year : r->opts->year;
+    if (it->yearless)
+        warn(r, it->path, "syslog timestamps carry no year: %d assumed for the first line (%s)",
+             ctx.default_year, it->year_why);
 
     sat_pp *pp = NULL;
     void *st = NULL;
@@ -847,6 +936,7 @@ static int collect_core(run *r, item *it)
 static int collect_group(run *r, group *g)
 {
     uint32_t server = r->next_server++;
+    order_years(r, g);
     sort_base = r->items;
     qsort(g->items, g->nitems, sizeof *g->items, cmp_items);
     window win = {r->sink, r->opts->from_ns, r->opts->to_ns};

@@ -12,6 +12,11 @@
  * Malloc'd (caller frees), NULL on allocation failure. "-" stays "-". */
 char *sat_collect_group_key(const char *path);
 
+/* The N of a rotated file "name.N" (compression suffixes aside): 1 for
+ * "slapd.log.1.gz", 0 for the live file or any other name. A higher N is
+ * an older file. */
+int sat_collect_rotation_index(const char *path);
+
 /* Names that a directory or pattern expansion leaves out because they are
  * bookkeeping, not logs (389's access.rotationinfo). */
 int sat_collect_skip_name(const char *base);
@@ -55,7 +60,9 @@ typedef struct sat_crash_scan_job {
     sat_input *in;               /* opened; read to its end here */
     const sat_event_sink *sink;  /* crash and frame rows */
     sat_source *src;             /* its id goes on the rows; first/last ts widened */
-    int year;                    /* of syslog timestamps */
+    int year;                    /* of syslog timestamps; 0: by sat_year_for against
+                                    year_ref */
+    sat_ts_ns year_ref;          /* the input's mtime, 0 = now */
     sat_ts_ns from_ns, to_ns;    /* crashes outside are left out (unknown times kept) */
     /* out */
     uint64_t crashes, lines;

@@ -60,6 +60,7 @@ int sat_collect_crash_scan(sat_crash_scan_job *job)
     memset(&o, 0, sizeof o);
     o.source = job->src->id;
     o.default_year = job->year;
+    o.year_ref = job->year_ref;
     o.from_ns = job->from_ns;
     o.to_ns = job->to_ns;
     sat_crash_text *ct = sat_crash_text_create(&o, &sink);

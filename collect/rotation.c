@@ -92,3 +92,29 @@ int sat_collect_skip_name(const char *base)
     size_t n = strlen(base);
     return ends_with(base, n, ".rotationinfo");
 }
+
+int sat_collect_rotation_index(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t n = strlen(base);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (const char *const *s = comp_suffixes; *s; s++) {
+            if (ends_with(base, n, *s)) {
+                n -= strlen(*s);
+                changed = 1;
+            }
+        }
+    }
+    size_t i = n;
+    while (i > 0 && base[i - 1] >= '0' && base[i - 1] <= '9')
+        i--;
+    /* ".N" with a short N: a date ("-20250608") or a time is not an index */
+    if (i == n || n - i > 4 || i < 2 || base[i - 1] != '.')
+        return 0;
+    int v = 0;
+    for (size_t k = i; k < n; k++)
+        v = v * 10 + (base[k] - '0');
+    return v;
+}

@@ -27,9 +27,8 @@
  * it. Nothing here does I/O; memory is bounded (crash.h).
  */
 #include "satscope/crash.h"
+#include "satscope/parse.h"
 #include "timefmt.h"
-
-#include <time.h>
 
 #define PREFIX_MAX 192          /* bytes of a block's prefix kept for matching */
 #define RING 6                  /* lines kept for the glibc run's announcing line */
@@ -453,6 +452,8 @@ static int syslog_ts(sat_crash_text *ct, const char *p, const char *end, sat_ts_
         !digs(t + 7, 2))
         return 0;
     int h = dig2(t + 1), mi = dig2(t + 4), s = dig2(t + 7);
+    if (!ct->year) /* the one year rule, as for every year-less log */
+        ct->year = sat_year_for(mo, d, h * 3600 + mi * 60 + s, ct->opts.year_ref);
     if (ct->last_month == 12 && mo == 1)
         ct->year++; /* the log went past New Year */
     ct->last_month = mo;
@@ -1839,12 +1840,7 @@ sat_crash_text *sat_crash_text_create(const sat_crash_text_opts *opts,
     if (!ct->opts.max_frames)
         ct->opts.max_frames = FRAMES_DEFAULT;
     ct->sink = sink;
-    ct->year = ct->opts.default_year;
-    if (!ct->year) {
-        time_t now = time(NULL);
-        struct tm tm;
-        ct->year = gmtime_r(&now, &tm) ? tm.tm_year + 1900 : 1970;
-    }
+    ct->year = ct->opts.default_year; /* 0: from the first syslog line */
     for (int i = 0; i < SAT_CRASH_TEXT_BLOCKS; i++)
         block_clear(&ct->blocks[i]);
     return ct;

@@ -13,7 +13,8 @@
  *   conn=N op=N RESULT oid= err= ... text=       conn=N fd=N closed [(reason)]
  *
  * behind one of three prefixes: BSD syslog "Mon dd HH:MM:SS host slapd[pid]: "
- * (no year: ctx->default_year, bumped when the month wraps Dec -> Jan),
+ * (no year: ctx->default_year, which collect/ takes from ol_first_year, i.e.
+ * sat_year_for the file's mtime; bumped when the month wraps Dec -> Jan),
  * RFC 3339 syslog "2024-05-01T12:00:00.123456+02:00 host slapd[pid]: ", and
  * the 2.5 debug / 2.6 logfile "hexsec.hexnsec threadid ". qtime (time queued
  * before a thread took the operation) is the wait time; OpenLDAP's etime
@@ -25,8 +26,6 @@
  */
 #include "satscope/parse.h"
 #include "timefmt.h"
-
-#include <time.h>
 
 /* ctx->source->server_name / server_version point into this state: valid
  * until destroy (collect/ emits the source row before destroying it). */
@@ -250,15 +249,6 @@ static const char *bsd_time(const char *p, const char *end, int *mon, int *day, 
     *day = d;
     *secs = h * 3600 + mi * 60 + s;
     return p + 15;
-}
-
-static int current_year(void)
-{
-    time_t now = time(NULL);
-    struct tm tmv;
-    if (!gmtime_r(&now, &tmv))
-        return 1970;
-    return tmv.tm_year + 1900;
 }
 
 enum { PFX_NONE = 0, PFX_HEX, PFX_RFC3339, PFX_BSD };
@@ -660,7 +650,7 @@ static void *ol_create(sat_parse_ctx *ctx)
     if (!s)
         return NULL;
     s->ctx = ctx;
-    s->year = ctx->default_year > 0 ? ctx->default_year : current_year();
+    s->year = ctx->default_year > 0 ? ctx->default_year : 0; /* 0: from the first line */
     return s;
 }
 
@@ -690,6 +680,8 @@ static int ol_line(void *state, const char *line, size_t len, uint64_t line_no)
     if (!parse_prefix(p, end, &px))
         return sat_parse_reject(ctx, line_no, "no timestamp", line, len);
     if (px.kind == PFX_BSD) {
+        if (!s->year)
+            s->year = sat_year_for(px.mon, px.day, px.secs, 0);
         if (s->last_month && px.mon < s->last_month && s->last_month - px.mon >= 6)
             s->year++; /* Dec -> Jan within one file */
         s->last_month = px.mon;
@@ -806,22 +798,40 @@ static int ol_sniff(const char *buf, size_t len)
     return prefixed ? 25 : 0;
 }
 
-static int ol_first_ts(const char *buf, size_t len, sat_ts_ns *ts)
+/* The first line with a prefix; 0 when none. */
+static int first_prefix(const char *buf, size_t len, prefix *px)
 {
     const char *p = buf, *end = buf + len;
     while (p < end) {
         const char *nl = (const char *)memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
-        prefix px;
-        if (p < e && parse_prefix(p, e, &px)) {
-            *ts = px.kind == PFX_BSD ? bsd_ts(current_year(), &px) : px.ts;
-            return SAT_OK;
-        }
+        if (p < e && parse_prefix(p, e, px))
+            return 1;
         if (!nl)
             break;
         p = nl + 1;
     }
-    return SAT_E_FORMAT;
+    return 0;
+}
+
+static int ol_first_year(const char *buf, size_t len, sat_ts_ns ref, int *year, sat_ts_ns *ts)
+{
+    prefix px;
+    if (!first_prefix(buf, len, &px) || px.kind != PFX_BSD)
+        return SAT_E_FORMAT;
+    *year = sat_year_for(px.mon, px.day, px.secs, ref);
+    *ts = bsd_ts(*year, &px);
+    return SAT_OK;
+}
+
+/* Without the file's time: the same rule against now. */
+static int ol_first_ts(const char *buf, size_t len, sat_ts_ns *ts)
+{
+    prefix px;
+    if (!first_prefix(buf, len, &px))
+        return SAT_E_FORMAT;
+    *ts = px.kind == PFX_BSD ? bsd_ts(sat_year_for(px.mon, px.day, px.secs, 0), &px) : px.ts;
+    return SAT_OK;
 }
 
 const sat_log_format sat_fmt_openldap = {
@@ -833,4 +843,6 @@ const sat_log_format sat_fmt_openldap = {
     ol_line,
     ol_finish,
     ol_destroy,
+    0,
+    ol_first_year,
 };

@@ -103,6 +103,12 @@ static void jstr_free(jstr *s)
     s->set = 0;
 }
 
+/* How late (log time) an open line may come after its connection's own
+ * lines, or after the epoch's first open line for a number just below it:
+ * open lines written late by another thread come within milliseconds
+ * (syslog copies have whole seconds). */
+#define LATE_OPEN_NS (2LL * 1000000000LL)
+
 /* ---- tables ---------------------------------------------------------------------- */
 enum { PS_DN, PS_FILTER, PS_ATTRS, PS_METHOD, PS_EXTRA, PS_TEXT, PS_DETAILS,
        PS_SID, PS_ENTRY_DNS, PS__COUNT };
@@ -121,14 +127,18 @@ typedef struct pend {
 } pend;
 
 enum { CS_IP, CS_SADDR, CS_TLSV, CS_CIPHER, CS_CERT, CS_BINDDN, CS_SID,
-       CS__COUNT };
+       CS_REASON, CS__COUNT };
 
 typedef struct jconn {
     int64_t conn;
+    sat_ts_ns first_ts;       /* time of the first line seen for it */
     uint8_t in_use;
     uint8_t closed;           /* row emitted; kept only for late RESULTs */
+    uint8_t await_open;       /* closed before any open line, row not emitted:
+                                 its open line may still follow */
     int32_t hnext;
-    int32_t zprev, znext;     /* closed-connection list, in close order */
+    int32_t zprev, znext;     /* closed-connection list (or the awaiting
+                                 one), in close order */
     int32_t phead, ptail;     /* pending requests of this connection */
     sat_ldap_conn row;
     jstr s[CS__COUNT];
@@ -140,6 +150,11 @@ struct sat_ldap_join {
     size_t max_pending;
     uint32_t epoch;
     int64_t max_conn_opened; /* highest CONNECT in this epoch, -1 none */
+    int64_t first_conn;      /* first CONNECT of this epoch */
+    sat_ts_ns first_conn_ts;
+    sat_ts_ns cur_ts;        /* the record being joined */
+    char restart_why[128];   /* close_reason of rows a restart ends, or "" */
+    uint64_t *holes;         /* CONN_WINDOW bits, by number mod CONN_WINDOW */
     int finished;
     int no_shapes;           /* sat_ldap_join_set_filter_shapes(j, 0) */
     int no_restarts;         /* sat_ldap_join_set_restart_detection(j, 0) */
@@ -165,6 +180,7 @@ struct sat_ldap_join {
     size_t cnb;
 
     int32_t zhead, ztail; /* closed connections awaiting late RESULTs */
+    int32_t ahead, atail; /* closed connections awaiting their open line */
 
     char *shape;
     size_t shape_cap;
@@ -198,6 +214,7 @@ sat_ldap_join *sat_ldap_join_create(uint32_t server, const sat_event_sink *sink,
     j->pfree = j->cfree = NIL;
     j->fhead = j->ftail = NIL;
     j->zhead = j->ztail = NIL;
+    j->ahead = j->atail = NIL;
     j->pnb = 1024;
     j->cnb = 1024;
     j->pbucket = (int32_t *)malloc(j->pnb * sizeof(int32_t));
@@ -229,6 +246,7 @@ void sat_ldap_join_free(sat_ldap_join *j)
     free(j->cbucket);
     free(j->stack);
     free(j->shape);
+    free(j->holes);
     free(j);
 }
 
@@ -298,7 +316,15 @@ static int conn_rehash(sat_ldap_join *j)
 static int32_t conn_find(const sat_ldap_join *j, int64_t conn)
 {
     int32_t i = j->cbucket[sat_hash_u64((uint64_t)conn) & (j->cnb - 1)];
-    while (i != NIL && (j->cv[i].conn != conn || j->cv[i].closed))
+    while (i != NIL && (j->cv[i].conn != conn || j->cv[i].closed || j->cv[i].await_open))
+        i = j->cv[i].hnext;
+    return i;
+}
+
+static int32_t conn_find_awaiting(const sat_ldap_join *j, int64_t conn)
+{
+    int32_t i = j->cbucket[sat_hash_u64((uint64_t)conn) & (j->cnb - 1)];
+    while (i != NIL && (j->cv[i].conn != conn || !j->cv[i].await_open))
         i = j->cv[i].hnext;
     return i;
 }
@@ -325,8 +351,10 @@ static int32_t conn_new(sat_ldap_join *j, int64_t conn)
     j->cfree = c->hnext;
     c->in_use = 1;
     c->closed = 0;
+    c->await_open = 0;
     c->zprev = c->znext = NIL;
     c->conn = conn;
+    c->first_ts = j->cur_ts;
     c->phead = c->ptail = NIL;
     for (int k = 0; k < CS__COUNT; k++)
         c->s[k].set = 0;
@@ -577,6 +605,37 @@ static int expire_zombies(sat_ldap_join *j, sat_ts_ns now)
     return rc;
 }
 
+static void await_unlink(sat_ldap_join *j, int32_t ci)
+{
+    jconn *c = &j->cv[ci];
+    if (c->zprev != NIL) j->cv[c->zprev].znext = c->znext; else j->ahead = c->znext;
+    if (c->znext != NIL) j->cv[c->znext].zprev = c->zprev; else j->atail = c->zprev;
+    c->zprev = c->znext = NIL;
+    c->await_open = 0;
+}
+
+/* No open line came: a connection without one after all, closed when its
+ * close line said (counted now, as it would have been then). */
+static int await_expire(sat_ldap_join *j, int32_t ci)
+{
+    await_unlink(j, ci);
+    j->preopen_closed++;
+    j->cv[ci].row.close_reason = jstr_view(&j->cv[ci].s[CS_REASON]);
+    return conn_emit_ex(j, ci, 1);
+}
+
+static int expire_awaiting(sat_ldap_join *j, sat_ts_ns now, int all)
+{
+    int rc = 0, r;
+    while (j->ahead != NIL &&
+           (all || now - j->cv[j->ahead].row.close_ts > LATE_OPEN_NS)) {
+        r = await_expire(j, j->ahead);
+        if (r < 0 && rc >= 0)
+            rc = r;
+    }
+    return rc;
+}
+
 /* Everything of the current epoch ends: pending → unfinished, conns →
  * unclosed (with extra flags). */
 static int flush_all(sat_ldap_join *j, uint8_t conn_flags)
@@ -593,6 +652,9 @@ static int flush_all(sat_ldap_join *j, uint8_t conn_flags)
         }
         pi = next;
     }
+    r = expire_awaiting(j, 0, 1);
+    if (r < 0 && rc >= 0)
+        rc = r;
     while (j->zhead != NIL) {
         r = zombie_expire(j, j->zhead);
         if (r < 0 && rc >= 0)
@@ -602,6 +664,8 @@ static int flush_all(sat_ldap_join *j, uint8_t conn_flags)
         if (!j->cv[i].in_use)
             continue;
         j->cv[i].row.flags |= conn_flags;
+        if ((conn_flags & SAT_CONNF_RESTART) && j->restart_why[0] && !j->cv[i].closed)
+            j->cv[i].row.close_reason = sat_str_cstr(j->restart_why);
         r = conn_emit(j, (int32_t)i);
         if (r < 0 && rc >= 0)
             rc = r;
@@ -899,12 +963,91 @@ static int on_result(sat_ldap_join *j, const sat_ldap_record *rec)
     return rc;
 }
 
-static int restart(sat_ldap_join *j)
+/* ---- connection order ---------------------------------------------------------------
+ * See the opening comment: a window of holes below the highest number opened
+ * tells disorder from numbers that start again. */
+#define CONN_WINDOW 65536 /* numbers; 8 KiB of bits */
+
+static size_t hole_bit(int64_t n) { return (size_t)((uint64_t)n % CONN_WINDOW); }
+static int hole_get(const sat_ldap_join *j, int64_t n)
+{
+    size_t b = hole_bit(n);
+    return (int)((j->holes[b / 64] >> (b % 64)) & 1u);
+}
+static void hole_put(sat_ldap_join *j, int64_t n, int v)
+{
+    size_t b = hole_bit(n);
+    if (v)
+        j->holes[b / 64] |= (uint64_t)1 << (b % 64);
+    else
+        j->holes[b / 64] &= ~((uint64_t)1 << (b % 64));
+}
+static void holes_fill(sat_ldap_join *j)
+{
+    memset(j->holes, 0xff, CONN_WINDOW / 8);
+}
+
+/* The open line for number n in this epoch: 1 when it is disorder or new
+ * (the window is updated), 0 when it is evidence of a restart (n was opened
+ * already in this epoch, or lies below what disorder can explain). */
+static int conn_number_fits(sat_ldap_join *j, int64_t n, sat_ts_ns ts)
+{
+    if (!j->holes) {
+        j->holes = (uint64_t *)malloc(CONN_WINDOW / 8);
+        if (!j->holes)
+            return 1; /* without the window, no restart by number */
+    }
+    if (j->max_conn_opened < 0) {
+        /* the epoch's first: what lies just below may still come */
+        holes_fill(j);
+        hole_put(j, n, 0);
+        j->max_conn_opened = n;
+        j->first_conn = n;
+        j->first_conn_ts = ts;
+        return 1;
+    }
+    int64_t max = j->max_conn_opened;
+    if (n > max) {
+        if (n - max >= CONN_WINDOW)
+            holes_fill(j);
+        else
+            for (int64_t k = max + 1; k < n; k++)
+                hole_put(j, k, 1);
+        hole_put(j, n, 0);
+        j->max_conn_opened = n;
+        return 1;
+    }
+    if (n <= max - CONN_WINDOW || !hole_get(j, n))
+        return 0;
+    if (n < j->first_conn && (ts <= 0 || j->first_conn_ts <= 0 ||
+                              ts - j->first_conn_ts > LATE_OPEN_NS ||
+                              j->first_conn_ts - ts > LATE_OPEN_NS))
+        return 0;
+    hole_put(j, n, 0);
+    j->st.opens_out_of_order++;
+    return 1;
+}
+
+/* A connection closed without an open line may get one yet: its number is
+ * above every number opened in this epoch, or a hole inside their range. */
+static int open_may_follow(const sat_ldap_join *j, int64_t n)
+{
+    if (j->no_restarts || !j->holes || j->max_conn_opened < 0)
+        return 0;
+    int64_t max = j->max_conn_opened;
+    return n > max || (n > j->first_conn && n > max - CONN_WINDOW && hole_get(j, n));
+}
+
+static int restart(sat_ldap_join *j, const char *why)
 {
     /* "slapd starting" at the top of a log is a start, not a restart */
-    if (j->max_conn_opened < 0 && j->ccount == 0 && j->pcount == 0)
+    if (j->max_conn_opened < 0 && j->ccount == 0 && j->pcount == 0) {
+        j->max_conn_opened = -1;
         return 0;
+    }
+    snprintf(j->restart_why, sizeof j->restart_why, "%s", why);
     int rc = flush_all(j, SAT_CONNF_UNCLOSED | SAT_CONNF_RESTART);
+    j->restart_why[0] = '\0';
     j->epoch++;
     j->max_conn_opened = -1;
     j->st.restarts++;
@@ -913,38 +1056,84 @@ static int restart(sat_ldap_join *j)
 
 static int on_connect(sat_ldap_join *j, const sat_ldap_record *rec)
 {
-    int rc = 0;
-    if (rec->conn <= j->max_conn_opened && !j->no_restarts)
-        rc = restart(j);
-    else if (conn_find(j, rec->conn) != NIL) {
-        /* seen lazily before its open line (out-of-order excerpt): that
-         * earlier view ends here */
-        rc = conn_emit(j, conn_find(j, rec->conn));
+    int rc = 0, restart_open = 0;
+    int32_t ci = NIL;
+    if (!j->no_restarts && !conn_number_fits(j, rec->conn, rec->ts)) {
+        char why[sizeof j->restart_why];
+        if (rec->conn > j->max_conn_opened - CONN_WINDOW)
+            snprintf(why, sizeof why,
+                     "server restart: conn=%lld opened again after conn=%lld",
+                     (long long)rec->conn, (long long)j->max_conn_opened);
+        else
+            snprintf(why, sizeof why,
+                     "server restart: conn=%lld far below conn=%lld (numbers started again)",
+                     (long long)rec->conn, (long long)j->max_conn_opened);
+        rc = restart(j, why);
+        j->st.restarts_by_number++;
+        conn_number_fits(j, rec->conn, rec->ts);
+        restart_open = 1;
+    } else {
+        ci = conn_find(j, rec->conn);
+        if (ci != NIL && (!(j->cv[ci].row.flags & SAT_CONNF_NO_OPEN) ||
+                          (rec->ts > 0 && j->cv[ci].first_ts > 0 &&
+                           rec->ts - j->cv[ci].first_ts > LATE_OPEN_NS))) {
+            /* an earlier view of this number that is not this connection's:
+             * it ends here */
+            rc = conn_emit(j, ci);
+            ci = NIL;
+        }
     }
-    j->max_conn_opened = rec->conn;
-    int32_t ci = conn_new(j, rec->conn);
+    if (j->no_restarts && rec->conn > j->max_conn_opened)
+        j->max_conn_opened = rec->conn;
+    int done = 0; /* closed already: its close line came first */
+    if (ci == NIL && (ci = conn_find_awaiting(j, rec->conn)) != NIL) {
+        await_unlink(j, ci);
+        done = 1;
+    }
+    int late = ci != NIL; /* its lines came before its open line */
+    if (!late)
+        ci = conn_new(j, rec->conn);
     if (ci == NIL)
         return SAT_E_NOMEM;
     jconn *c = &j->cv[ci];
     const sat_ldap_conn *f = &rec->conn_fields;
     c->row.open_ts = rec->ts;
+    if (late) {
+        j->st.opens_after_lines++;
+        if (c->first_ts > 0 && (rec->ts <= 0 || c->first_ts < rec->ts))
+            c->row.open_ts = c->first_ts;
+    }
     c->row.fd = f->fd;
     c->row.client_port = f->client_port;
     c->row.listener = f->listener;
-    c->row.flags = (uint8_t)(SAT_CONNF_COUNTED | (f->flags & SAT_CONNF_TLS));
+    c->row.flags = (uint8_t)(SAT_CONNF_COUNTED | (f->flags & SAT_CONNF_TLS) |
+                             (late ? c->row.flags & (SAT_CONNF_TLS | SAT_CONNF_CERT_BOUND |
+                                                     SAT_CONNF_CERT_MAP_FAILED)
+                                   : 0));
     if (f->listener == SAT_LISTENER_LDAPS)
         c->row.flags |= SAT_CONNF_TLS;
+    if (restart_open)
+        c->row.flags |= SAT_CONNF_RESTART_OPEN;
     /* a connection whose open line carries no time counts as one without
      * an open line (open from the start), as analyzers read open_ts == 0 */
     if (rec->ts > 0) {
-        c->row.concurrent = ++j->open_opened;
+        /* one closed already is not open now: it adds to no count */
+        c->row.concurrent = done ? j->open_opened : ++j->open_opened;
         c->row.preopen_closed = j->preopen_closed;
     }
-    /* a connection seen opening is anonymous until a BIND succeeds */
-    if (jstr_set(&c->s[CS_BINDDN], sat_str_make("", 0)) < 0 ||
-        jstr_set(&c->s[CS_IP], f->client_ip) < 0 ||
+    /* a connection seen opening is anonymous until a BIND succeeds (one
+     * whose BIND was answered before its open line keeps that bind) */
+    if ((!late || !c->s[CS_BINDDN].set) &&
+        jstr_set(&c->s[CS_BINDDN], sat_str_make("", 0)) < 0)
+        return SAT_E_NOMEM;
+    if (jstr_set(&c->s[CS_IP], f->client_ip) < 0 ||
         jstr_set(&c->s[CS_SADDR], f->server_addr) < 0)
         return SAT_E_NOMEM;
+    if (done) {
+        c->row.close_reason = jstr_view(&c->s[CS_REASON]);
+        int r = conn_emit_ex(j, ci, 1);
+        return rc < 0 ? rc : r;
+    }
     return rc;
 }
 
@@ -957,6 +1146,20 @@ static int on_close(sat_ldap_join *j, const sat_ldap_record *rec)
     const sat_ldap_conn *f = &rec->conn_fields;
     c->row.close_ts = rec->ts;
     c->row.close_code = f->close_code ? f->close_code : SAT_CLOSE_OTHER;
+    if ((c->row.flags & SAT_CONNF_NO_OPEN) && rec->ts > 0 && open_may_follow(j, rec->conn)) {
+        /* its open line may still come (written late by another thread):
+         * the row waits for it, a bounded time */
+        if (c->row.fd == SAT_ABSENT)
+            c->row.fd = f->fd;
+        if (jstr_set(&c->s[CS_REASON], f->close_reason) < 0)
+            return SAT_E_NOMEM;
+        c->await_open = 1;
+        c->zprev = j->atail;
+        c->znext = NIL;
+        if (j->atail != NIL) j->cv[j->atail].znext = ci; else j->ahead = ci;
+        j->atail = ci;
+        return 0;
+    }
     /* only a close with a time leaves the count: analyzers take a row
      * without close_ts as open to the end */
     if (rec->ts > 0) {
@@ -979,6 +1182,9 @@ int sat_ldap_join_record(sat_ldap_join *j, const sat_ldap_record *rec)
     if (!j || !rec)
         return SAT_E_USAGE;
     j->finished = 0;
+    j->cur_ts = rec->ts;
+    if (j->ahead != NIL)
+        SAT_FORWARD_IF_ERROR(expire_awaiting(j, rec->ts, 0));
     if (j->zhead != NIL)
         SAT_FORWARD_IF_ERROR(expire_zombies(j, rec->ts));
     switch (rec->kind) {
@@ -1034,8 +1240,13 @@ int sat_ldap_join_record(sat_ldap_join *j, const sat_ldap_record *rec)
     }
     case SAT_REC_CLOSE:
         return on_close(j, rec);
-    case SAT_REC_RESTART:
-        return restart(j);
+    case SAT_REC_RESTART: {
+        uint64_t before = j->st.restarts;
+        int rc = restart(j, "server restart: the server's start line");
+        if (j->st.restarts != before)
+            j->st.restarts_by_start_line++;
+        return rc;
+    }
     default:
         return SAT_E_USAGE;
     }

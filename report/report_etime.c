@@ -441,6 +441,21 @@ static int render_text(const sat_etime_view *v, FILE *out)
         notes_col[8] = "(subtree, filter (objectclass=*) or (objectclass=top))";
         if (v->internal_ops)
             notes_col[5] = "(see Internal operations above)";
+        /* what was taken for a restart (parse/ldap_join.c): disorder of
+         * connection numbers never is */
+        char why[160];
+        if (v->restarts) {
+            uint64_t rest = v->restarts - v->restarts_start_line - v->restarts_number;
+            snprintf(why, sizeof why,
+                     "(taken for one: the server's start line %llu, connection numbers "
+                     "starting again %llu%s",
+                     (unsigned long long)v->restarts_start_line,
+                     (unsigned long long)v->restarts_number, rest ? ", " : ")");
+            if (rest)
+                snprintf(why + strlen(why), sizeof why - strlen(why),
+                         "not said %llu)", (unsigned long long)rest);
+            notes_col[sizeof rows / sizeof rows[0] - 1] = why;
+        }
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             int fl = rows[i].field1 - 1;
             const char *usual = notes_col[i] ? notes_col[i] : "";
@@ -1009,6 +1024,10 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_u64(&j, "abandons", v->abandons);
     sat_json_u64(&j, "unbinds", v->unbinds);
     sat_json_u64(&j, "restarts", v->restarts);
+    if (v->restarts) {
+        sat_json_u64(&j, "restarts_start_line", v->restarts_start_line);
+        sat_json_u64(&j, "restarts_connection_number", v->restarts_number);
+    }
     sat_json_end(&j);
 
     sat_json_object(&j, "unindexed");

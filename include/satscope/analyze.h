@@ -201,6 +201,10 @@ typedef struct sat_etime_view {
     uint64_t persistent, paged, entries, ext_ops, abandons, unbinds;
     uint64_t whole_base_searches; /* subtree searches for (objectclass=*|top) */
     uint64_t restarts;
+    /* what was taken for them (the rest ended no open connection, which is
+     * where the joiner says it): the server's start line, a connection
+     * number opened again or far below the others */
+    uint64_t restarts_start_line, restarts_number;
     const sat_etime_row *ops_rows; /* per op type, in enum order, types seen */
     size_t nops_rows;
     sat_etime_row all;             /* over every operation with a RESULT */

@@ -89,11 +89,13 @@ typedef struct sat_crash_text sat_crash_text;
 
 typedef struct sat_crash_text_opts {
     uint32_t source;          /* stamped on every row */
-    int default_year;         /* year of syslog timestamps; 0 = the current UTC year
+    int default_year;         /* year of syslog timestamps; 0 = by sat_year_for
+                                 (parse.h) of the first one against year_ref
                                  (bumped when the months wrap Dec -> Jan) */
     sat_ts_ns from_ns, to_ns; /* keep crashes whose time is in [from, to) or unknown;
                                  0 = unbounded */
     uint32_t max_frames;      /* frames kept per crash; 0 = 4096 */
+    sat_ts_ns year_ref;       /* when the input was last written (its mtime); 0 = now */
 } sat_crash_text_opts;
 
 typedef struct sat_crash_text_stats {

@@ -183,8 +183,11 @@ enum sat_ldap_conn_flags {
     SAT_CONNF_RESTART = 1 << 3,  /* ended by a server restart, not a close line */
     SAT_CONNF_CERT_BOUND = 1 << 4, /* "SSL|TLS1.x client bound as ...": certificate bind */
     SAT_CONNF_CERT_MAP_FAILED = 1 << 5, /* "... failed to map client certificate to LDAP DN" */
-    SAT_CONNF_COUNTED = 1 << 6   /* `concurrent` and `preopen_closed` are filled
+    SAT_CONNF_COUNTED = 1 << 6,  /* `concurrent` and `preopen_closed` are filled
                                     (rows of the joiner; trace format 1.1+) */
+    SAT_CONNF_RESTART_OPEN = 1 << 7 /* its open line was taken for a server restart:
+                                       its number was opened already, or lies far
+                                       below the others (parse/ldap_join.c) */
 };
 
 typedef struct sat_ldap_conn {

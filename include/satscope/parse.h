@@ -64,6 +64,11 @@ typedef struct sat_join_stats {
     uint64_t results_without_request;
     uint64_t restarts;            /* server restarts detected */
     uint64_t evicted;             /* pending ops evicted at the capacity bound */
+    /* what was taken for each restart: the server's start line, or an open
+     * line whose number was opened already or lies below the window */
+    uint64_t restarts_by_start_line, restarts_by_number;
+    uint64_t opens_out_of_order;  /* open lines below a higher one: disorder */
+    uint64_t opens_after_lines;   /* open lines after their connection's own */
 } sat_join_stats;
 
 /* Creates a joiner that stamps `server` on every row and emits into `sink`
@@ -82,8 +87,10 @@ void sat_ldap_join_stats(const sat_ldap_join *j, sat_join_stats *out);
  * looks at shapes (etime not grouped by filter) turns them off: computing
  * one per search is work on the parsing thread's hot path. */
 void sat_ldap_join_set_filter_shapes(sat_ldap_join *j, int on);
-/* Whether a CONNECT whose number is not above the highest seen so far means
- * the server restarted (default: yes, as log connection numbers only grow).
+/* Whether a CONNECT whose number was opened already in this epoch, or lies far
+ * below the highest (ldap_join.c says how far), means the server restarted
+ * (default: yes: log connection numbers only grow, give or take the disorder
+ * of several threads writing open lines).
  * Wire dissectors number connections by flow and open them when their first
  * LDAP message arrives, which need not be in flow order: a joiner fed from a
  * capture turns this off. */
@@ -161,7 +168,21 @@ typedef struct sat_log_format {
      * lines of one file may then be parsed in chunks on several threads,
      * each with its own state, and joined in order (collect/). */
     int line_independent;
+    /* Optional, for formats whose timestamps carry no year (BSD syslog
+     * "Mon dd HH:MM:SS"): the year assumed for the first such line of buf
+     * and that line's time, by sat_year_for with ref = the time the input was
+     * last written (its mtime). SAT_E_FORMAT when buf has no year-less
+     * timestamp before the first dated one. */
+    int (*first_year)(const char *buf, size_t len, sat_ts_ns ref, int *year,
+                      sat_ts_ns *ts);
 } sat_log_format;
+
+/* The one year inference for timestamps without a year: the latest year in
+ * which month/day secs (seconds into the day, UTC) is not after ref plus one
+ * day (the slack of a time zone): a line is never written after its file was
+ * last modified. ref <= 0: now. Later lines of one input move on to the next
+ * year when the months wrap Dec -> Jan. */
+int sat_year_for(int month, int day, int secs, sat_ts_ns ref);
 
 /* NULL-terminated registry of formats (parse/registry.c). */
 const sat_log_format *const *sat_log_formats(void);

@@ -608,6 +608,13 @@ static void test_group_keys(void)
     free(k);
     CHECK(sat_collect_skip_name("access.rotationinfo"));
     CHECK(!sat_collect_skip_name("access.1"));
+    /* the rotation index orders year-less rotated sets */
+    CHECK_EQ_INT(sat_collect_rotation_index("d/slapd.log"), 0);
+    CHECK_EQ_INT(sat_collect_rotation_index("d/slapd.log.1"), 1);
+    CHECK_EQ_INT(sat_collect_rotation_index("d/slapd.log.12.gz"), 12);
+    CHECK_EQ_INT(sat_collect_rotation_index("d/access.20250608-071914"), 0);
+    CHECK_EQ_INT(sat_collect_rotation_index("d/access-20250608.gz"), 0);
+    CHECK_EQ_INT(sat_collect_rotation_index("20250608.log"), 0);
 }
 
 int main(void)

@@ -835,6 +835,17 @@ static void test_window_year_errors(void)
     }
     rec_free(&r);
 
+    /* no year given: the one rule against the file's time (written on
+     * 2025-01-01 00:05): the Dec 31 line is 2024's, not the mtime's year */
+    o.default_year = 0;
+    o.year_ref = NS(1735690000);
+    rec y = {0};
+    CHECK_EQ_INT(feed_text(&y, t, strlen(t), &o), SAT_OK);
+    CHECK(y.ncr == 3 && y.cr[0].c.ts == NS(1735689599) && y.cr[1].c.ts == NS(1735689601));
+    rec_free(&y);
+    o.year_ref = 0;
+    o.default_year = 2024;
+
     /* the window keeps the crash inside it and the one without a time */
     o.from_ns = NS(1735689600);
     o.to_ns = NS(1735689700);

@@ -210,6 +210,28 @@ static void test_sniff(void)
     CHECK_EQ_INT(ts, 0x6b0ce3dfLL * 1000000000LL + 0x240af1db);
 }
 
+/* The one year rule for year-less syslog stamps: the latest year in which
+ * the line is not after the file's time (plus a day of time-zone slack). */
+static void test_year_inference(void)
+{
+    const sat_ts_ns jan1_2026 = 1767225600LL * 1000000000LL; /* 2026-01-01T00:00:00Z */
+    CHECK_EQ_INT(sat_year_for(12, 31, 86399, jan1_2026 + 30 * 1000000000LL), 2025);
+    CHECK_EQ_INT(sat_year_for(1, 1, 10, jan1_2026 + 30 * 1000000000LL), 2026);
+    CHECK_EQ_INT(sat_year_for(1, 2, 0, jan1_2026), 2026);   /* within the day of slack */
+    CHECK_EQ_INT(sat_year_for(1, 3, 0, jan1_2026), 2025);
+    CHECK_EQ_INT(sat_year_for(6, 1, 0, jan1_2026 + 200LL * 86400 * 1000000000LL), 2026);
+    CHECK_EQ_INT(sat_year_for(12, 31, 0, 1798675200LL * 1000000000LL), 2026); /* 2026-12-31 */
+    const char *dec = "Dec 31 23:59:58 h slapd[7]: conn=1000 fd=12 ACCEPT from IP=127.0.0.1:1 (IP=127.0.0.1:389)\n";
+    int y = 0;
+    sat_ts_ns ts = 0;
+    CHECK(FMT->first_year != NULL);
+    CHECK_EQ_INT(FMT->first_year(dec, strlen(dec), jan1_2026 + 60 * 1000000000LL, &y, &ts), SAT_OK);
+    CHECK_EQ_INT(y, 2025);
+    CHECK_EQ_INT(ts, jan1_2026 - 2 * 1000000000LL);
+    const char *hex = "6b0ce3df.2723b328 0x7fb0b0854200 slapd starting\n";
+    CHECK(FMT->first_year(hex, strlen(hex), jan1_2026, &y, &ts) < 0); /* has its year */
+}
+
 /* The real slapd 2.5.13 fixture: counts listed in fixtures/slapd/README.md. */
 static void test_fixture(void)
 {
@@ -290,6 +312,7 @@ int main(void)
     test_syslog_session();
     test_prefixes();
     test_year_rollover_and_rejects();
+    test_year_inference();
     test_sniff();
     test_fixture();
     return CHECK_DONE();
