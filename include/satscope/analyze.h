@@ -418,6 +418,9 @@ enum sat_storm_kind {
     SAT_STORM_CLOSED_WAITING, /* a log's connection closed while a request of it had no
                                  RESULT (OpenLDAP's "closed (connection lost)" after a
                                  BIND the frozen server never answered) */
+    SAT_STORM_SYN_UNANSWERED, /* a connection attempt the server never answered (no
+                                 SYN/ACK: a full listen queue drops SYNs) before the
+                                 client gave up (tcp_conn SAT_TCPF_SYN_GAVE_UP) */
     SAT_STORM_KIND__COUNT
 };
 const char *sat_storm_kind_name(int k); /* "abandon", "time_limit", ... "syn_retry" */
@@ -439,7 +442,8 @@ enum sat_storm_signal {
 const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */
 
 typedef struct sat_storms_opts {
-    sat_dur_ns window;   /* 0 = 10 s; widened (doubling) past 4096 windows */
+    sat_dur_ns window;   /* 0 = chosen per period of the input (1, 2, 5 or 10 s:
+                            sat_storms_period.why); widened (doubling) past 4096 windows */
     size_t top_clients;  /* clients listed per storm, 0 = 5 */
     sat_dur_ns retry_window; /* a new connection this soon after an unanswered one
                                 from the same client to the same server is its retry;
@@ -489,10 +493,42 @@ typedef struct sat_storm {
     int ongoing;             /* still high in the last window of the input */
     const char *heavy_client;/* the busiest client of the lead-up (SAT_SIG_HEAVY_CLIENT),
                                 NULL if none */
+    sat_dur_ns window;       /* the step of its period */
+    size_t period;           /* index into sat_storms_view.periods */
 } sat_storm;
 
+/* Why a period was analysed at its window (sat_storms_period.why). */
+enum sat_storm_window_why {
+    SAT_STORM_WIN_OPTION,   /* --window (sat_storms_opts.window) */
+    SAT_STORM_WIN_LONGEST,  /* 10 s, the longest step: the period has >= 30 windows of it */
+    SAT_STORM_WIN_SHORTER,  /* the longest step giving the period >= 30 windows (a
+                               baseline: the detector's warm-up and each storm's look
+                               back are 30 windows) */
+    SAT_STORM_WIN_SHORTEST  /* 1 s: < 30 windows even so; clients give up after a second
+                               or more, shorter windows would cut one wave of give-ups */
+};
+#define SAT_STORM_BASELINE_WINDOWS 30
+#define SAT_STORM_PERIOD_GAP_NS (3600LL * 1000000000LL) /* a silence this long (no row of
+                               any input) separates two periods, each analysed on its own */
+
+typedef struct sat_storms_period {
+    sat_ts_ns start_ts, end_ts; /* its first window's start, its last window's end (at
+                                   the finest step counted) */
+    sat_dur_ns window;       /* the step it was analysed at */
+    sat_dur_ns chosen;       /* the step chosen (window is larger when memory widened it) */
+    int why;                 /* enum sat_storm_window_why */
+    size_t nwindows;
+    int64_t windows_at_longest; /* windows it would have at 10 s (for the why) */
+    uint64_t events;         /* failures in it */
+    size_t first_storm, nstorms;
+    uint64_t busiest_events; /* its window with the most failures */
+    sat_ts_ns busiest_ts;
+    const char *const *inputs; size_t ninputs; /* inputs whose time range meets it, in the
+                                                 order read; paths as given */
+} sat_storms_period;
+
 typedef struct sat_storms_view {
-    sat_dur_ns window;       /* step used */
+    sat_dur_ns window;       /* step used (of the first period, when several) */
     sat_ts_ns first_ts, last_ts;
     size_t nwindows;
     uint64_t events;         /* all failures, deduplicated */
@@ -505,6 +541,10 @@ typedef struct sat_storms_view {
     const sat_storm *storms; size_t nstorms;
     uint64_t busiest_events; /* the window with the most failures, storm or not */
     sat_ts_ns busiest_ts;    /* its start (0 if no failure) */
+    sat_dur_ns busiest_window; /* its step */
+    int window_auto;         /* 1: no --window, each period's step was chosen */
+    const sat_storms_period *periods; size_t nperiods; /* in time order; storms of period
+                                                          p are [first_storm, +nstorms) */
 } sat_storms_view;
 
 typedef struct sat_storms sat_storms;
