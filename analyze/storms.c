@@ -1521,8 +1521,9 @@ static int period_inputs(sat_storms *s, sat_storms_period *pp)
 /* One period at one series: its dense windows (a period longer than
  * 4 x ST_WINDOWS_MAX of them is read at a power-of-two multiple of the
  * step, so the dense array stays bounded too), the detector, its storms. */
-static int analyse_period(sat_storms *s, const st_series *se, sat_storms_period *pp,
-                          size_t pidx, sat_storm **all, size_t *ns, size_t *cap)
+static int analyse_period(sat_storms *s, const st_series *se, const int64_t *keys,
+                          sat_storms_period *pp, size_t pidx, sat_storm **all, size_t *ns,
+                          size_t *cap)
 {
     int64_t lo = sat_win_index(pp->start_ts, se->window);
     int64_t hi = sat_win_index(pp->end_ts - 1, se->window);
@@ -1538,13 +1539,18 @@ static int analyse_period(sat_storms *s, const st_series *se, sat_storms_period 
     uint64_t *x = (uint64_t *)calloc(n, sizeof *x);
     sat_storm_span *sp = (sat_storm_span *)calloc(n, sizeof *sp);
     int rc = w && x && sp ? SAT_OK : SAT_E_NOMEM;
-    for (size_t i = 0; i < se->windows.n && rc == SAT_OK; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&se->windows, i), sizeof k);
-        if (k < lo || k > hi)
-            continue;
-        win_add(&w[sat_win_index(k * se->window, step) - dlo],
-                (const st_win *)sat_strtab_val(&se->windows, i));
+    size_t a = 0, b = se->windows.n; /* the first key >= lo (keys: sorted) */
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (keys[m] < lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    for (size_t i = a; i < se->windows.n && keys[i] <= hi && rc == SAT_OK; i++) {
+        const st_win *sw = (const st_win *)sat_strtab_find(&se->windows, &keys[i], sizeof keys[i]);
+        if (sw)
+            win_add(&w[sat_win_index(keys[i] * se->window, step) - dlo], sw);
     }
     for (size_t t = 0; t < n && rc == SAT_OK; t++) {
         x[t] = w[t].events;
@@ -1618,6 +1624,7 @@ int sat_storms_finish(sat_storms *s)
                                                                  nper * sizeof *vp);
     size_t cap = 16, ns = 0;
     sat_storm *all = (sat_storm *)malloc(cap * sizeof *all);
+    int64_t *keys[ST_SERIES_MAX] = {NULL};
     if (!vp || !all)
         rc = SAT_E_NOMEM;
     for (size_t p = 0; p < nper && rc == SAT_OK; p++) {
@@ -1627,7 +1634,11 @@ int sat_storms_finish(sat_storms *s)
         pp->end_ts = per[p].end_ts;
         int si = choose_step(s, pp);
         pp->first_storm = ns;
-        rc = analyse_period(s, &s->ser[si], pp, p, &all, &ns, &cap);
+        if (!keys[si] && !(keys[si] = sorted_keys(&s->ser[si]))) {
+            rc = SAT_E_NOMEM;
+            break;
+        }
+        rc = analyse_period(s, &s->ser[si], keys[si], pp, p, &all, &ns, &cap);
         if (rc == SAT_OK)
             rc = period_inputs(s, pp);
         v->nwindows += pp->nwindows;
@@ -1638,6 +1649,8 @@ int sat_storms_finish(sat_storms *s)
         }
     }
     free(per);
+    for (int i = 0; i < ST_SERIES_MAX; i++)
+        free(keys[i]);
     sat_storm *st = rc == SAT_OK ? (sat_storm *)sat_arena_alloc(&s->view_arena,
                                                                 (ns + 1) * sizeof *st)
                                  : NULL;

@@ -1,5 +1,5 @@
 /*
- * cmd_storms.c - `satscope storms INPUT... [--window 10s] [--json]` (issue 4):
+ * cmd_storms.c - `satscope storms INPUT... [--window DUR] [--json]` (issue 4):
  * storms of client failures (timeouts, abandons, busy answers, abrupt closes,
  * abandoned TLS handshakes, resets) found against their own baseline, on a
  * timeline with what rose before each and whether it outlived its trigger.
@@ -33,7 +33,10 @@ static void usage(FILE *out)
             "the server took to answer handshakes), the retries and reconnects, and\n"
             "whether the failures outlived the trigger (a metastable failure).\n"
             "\n"
-            "  --window DUR        step of the series (default 10s; e.g. 1s, 1m)\n"
+            "  --window DUR        step of the series (e.g. 1s, 1m); by default it follows\n"
+            "                      the input: the longest of 10s, 5s, 2s, 1s that gives 30\n"
+            "                      windows (a baseline), each period of the input on its own\n"
+            "                      (inputs 1 h or more apart are separate periods)\n"
             "  --top N             clients listed per storm (default 5)\n"
             "  --retry-window DUR  a reconnect this soon after an unanswered connection\n"
             "                      is its retry (default 10s, as for handshakes)\n"

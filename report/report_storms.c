@@ -259,8 +259,15 @@ static void print_periods(const sat_storms_view *v, FILE *out)
     fprintf(out, "Periods: the inputs cover %zu periods that do not overlap (at least %s without\n"
                  "  a row between them); each is analysed on its own, at its own window:\n",
             v->nperiods, gap);
+    /* the periods with storms, and the first ones, at most 20 lines of them */
+    size_t shown = 0, quiet = 0;
     for (size_t i = 0; i < v->nperiods; i++) {
         const sat_storms_period *p = &v->periods[i];
+        if (shown >= 20 || (!p->nstorms && i >= 10)) {
+            quiet++;
+            continue;
+        }
+        shown++;
         char a[64], b[64], d[64], w[64];
         sat_report_fmt_ts(a, sizeof a, p->start_ts);
         sat_report_fmt_ts(b, sizeof b, p->end_ts);
@@ -276,6 +283,9 @@ static void print_periods(const sat_storms_view *v, FILE *out)
             fprintf(out, "%s%s", k ? ", " : "", p->inputs[k]);
         fprintf(out, "%s\n", p->ninputs ? "" : "(not named)");
     }
+    if (quiet)
+        fprintf(out, "  ... and %zu more period%s (--json lists them all)\n", quiet,
+                quiet == 1 ? "" : "s");
 }
 
 static int render_text(const void *vp, FILE *out)

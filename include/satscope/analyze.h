@@ -361,6 +361,28 @@ double sat_usl_x(double sigma, double kappa, double lambda, double n);
  * narrow a range of N). Never allocates. */
 void sat_usl_fit_points(const double *n, const double *x, size_t count, sat_usl_fit *fit);
 
+/* What a capture says of the TLS handshakes a server can take (saturation.c):
+ * per second, connections offered against handshakes answered; a second that
+ * turned attempts away (a SYN or ClientHello never answered before the
+ * client gave up) is saturated. Rates are per second over those seconds;
+ * NAN when none. */
+typedef struct sat_hs_capacity {
+    uint64_t tcp_conns;        /* tcp_conn rows seen (0: no capture) */
+    sat_dur_ns step;           /* 1 s, widened past 4096 windows */
+    uint64_t offered;          /* new connections (first SYNs) */
+    uint64_t gave_up;          /* of them, never answered before the client gave up */
+    uint64_t hello_unanswered; /* ClientHellos not answered before the client left */
+    uint64_t full, resumed;    /* handshakes answered */
+    size_t saturated;          /* saturated windows */
+    sat_ts_ns saturated_first_ts, saturated_end_ts;
+    double offered_rate;       /* connections offered a second, while saturated */
+    double sustained_rate, sustained_full_rate; /* handshakes answered a second then */
+    double peak_rate;          /* the most answered in one window, a second */
+    sat_ts_ns peak_ts;
+    double cpu_model;          /* CPU seconds a second they cost, by full/resumed_cost_us */
+    double cost_bound_s;       /* 1 / sustained_rate: what each cost one saturated worker */
+} sat_hs_capacity;
+
 typedef struct sat_saturation_view {
     const sat_saturation_point *points; size_t npoints; /* windows in time order, then added */
     sat_dur_ns window;       /* the step used; 0 when only added points */
@@ -379,11 +401,12 @@ typedef struct sat_saturation_view {
     double hs_per_op;        /* handshakes per answered operation */
     double resumed_share, whatif_share, whatif_lambda, whatif_x_max;
     double full_cost_us, resumed_cost_us;
+    sat_hs_capacity capacity; /* captures: handshakes answered against offered */
 } sat_saturation_view;
 
 typedef struct sat_saturation sat_saturation;
 sat_saturation *sat_saturation_create(const sat_saturation_opts *opts); /* NULL: no memory */
-sat_event_sink sat_saturation_sink(sat_saturation *s); /* ldap_op and tls_hs rows */
+sat_event_sink sat_saturation_sink(sat_saturation *s); /* ldap_op, tls_hs, tcp_conn rows */
 /* A measured point (concurrency, throughput ops/s); SAT_E_USAGE if not finite
  * and positive, SAT_E_NOMEM. At most 100000 are kept. */
 int sat_saturation_add_point(sat_saturation *s, double n, double x);
