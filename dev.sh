@@ -22,6 +22,7 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   gdb libc6-dbg util-linux  (fixtures/cores/make-cores.sh; libc6-dbg also gives glibc's
 #                     internal frames the names that fixtures/cores/*/*.expected list)
 #   gdb               (fixtures/crashtext/make-fixture.sh)
+#   nginx httperf openssl tshark iproute2  (fixtures/tls-overload/make-fixture.sh)
 
 install_missing() {
     local missing=()
