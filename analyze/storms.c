@@ -30,7 +30,10 @@
  * later, more specific row moves the count.
  *
  * The detector (sat_storms_detect), on x_t = failures in window t:
- *   baseline  mu: the lower median of the first min(n, 30) windows, then an
+ *   baseline  mu: the lower median of the first 30 windows (a series shorter
+ *             than that starts at the floor below: it has no baseline of its
+ *             own, and a capture taken during an incident may be mostly
+ *             storm, which the median would take for the usual), then an
  *             EWMA (alpha 1/30) of the windows outside storms, each clipped to
  *             lam0 +- (4 sqrt(lam0) + 1) first, so the first windows of a storm
  *             (before its alarm) barely move it, nor does one empty window
@@ -260,7 +263,11 @@ size_t sat_storms_detect(const uint64_t *x, size_t n, double floor, sat_storm_sp
     size_t nw = n < ST_WARM ? n : ST_WARM;
     memcpy(warm, x, nw * sizeof *warm);
     qsort(warm, nw, sizeof *warm, cmp_u64);
-    double mu = (double)warm[(nw - 1) / 2]; /* lower median */
+    /* lower median; a series shorter than the warm-up has no baseline of
+     * its own (a capture taken during the incident may be mostly storm,
+     * and the median would be the storm's level): it is measured against
+     * the floor, the next to no failures of a healthy server */
+    double mu = n < ST_WARM ? floor : (double)warm[(nw - 1) / 2];
     double s = 0.0;
     size_t found = 0, exc_start = 0;
     const double ln2 = 0.6931471805599453;

@@ -213,7 +213,9 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
 /* Why the period's window is what it is, in one sentence (after "Window: 2 s"). */
 static void print_why(FILE *out, const sat_storms_period *p, const char *indent)
 {
-    char span[64], w[64], lw[64];
+    char span[64], w[64], lw[64], flo[32];
+    double fl = 0.05 * (double)p->window / 1e9;
+    sat_report_fmt_num(flo, sizeof flo, fl < 0.5 ? fl : 0.5, 3);
     fmt_dur(span, sizeof span, ts_diff_s(p->end_ts, p->start_ts));
     fmt_dur(w, sizeof w, (double)p->window / 1e9);
     fmt_dur(lw, sizeof lw, 10.0);
@@ -231,12 +233,16 @@ static void print_why(FILE *out, const sat_storms_period *p, const char *indent)
                 (long long)p->windows_at_longest);
         break;
     default:
-        fprintf(out, ", the shortest chosen: %s of input give %zu windows, fewer than\n"
-                     "%sthe %d of a baseline even so (clients give up after a second or more:\n"
-                     "%sshorter windows would cut one wave of give-ups); --window sets another",
-                span, p->nwindows, indent, SAT_STORM_BASELINE_WINDOWS, indent);
+        fprintf(out, ", the shortest chosen: %s of input give %zu windows (clients give\n"
+                     "%sup after a second or more: shorter windows would cut one wave of\n"
+                     "%sgive-ups); --window sets another",
+                span, p->nwindows, indent, indent);
         break;
     }
+    if (p->nwindows < SAT_STORM_BASELINE_WINDOWS)
+        fprintf(out, "\n%sToo short for a baseline of its own (that takes %d windows): measured\n"
+                     "%sagainst next to no failures (%s per %s window), a healthy server's",
+                indent, SAT_STORM_BASELINE_WINDOWS, indent, flo, w);
     if (p->window != p->chosen) {
         char c[64];
         fmt_dur(c, sizeof c, (double)p->chosen / 1e9);
@@ -334,6 +340,7 @@ static int render_text(const void *vp, FILE *out)
             fprintf(out, "The busiest %s window, from %s, had %llu.\n", ws, bt,
                     (unsigned long long)v->busiest_events);
         }
+
         return SAT_OK;
     }
     for (size_t i = 0; i < v->nstorms; i++) {
