@@ -262,9 +262,21 @@ static void print_periods(const sat_storms_view *v, FILE *out)
     }
     char gap[64];
     fmt_dur(gap, sizeof gap, (double)SAT_STORM_PERIOD_GAP_NS / 1e9);
-    fprintf(out, "Periods: the inputs cover %zu periods that do not overlap (at least %s without\n"
-                 "  a row between them); each is analysed on its own, at its own window:\n",
-            v->nperiods, gap);
+    /* the inputs do not overlap when none of them meets two periods */
+    int shared = 0;
+    for (size_t i = 1; i < v->nperiods && !shared; i++)
+        for (size_t a = 0; a < v->periods[i].ninputs && !shared; a++)
+            for (size_t j = 0; j < i && !shared; j++)
+                for (size_t b = 0; b < v->periods[j].ninputs && !shared; b++)
+                    shared = !strcmp(v->periods[i].inputs[a], v->periods[j].inputs[b]);
+    if (shared)
+        fprintf(out, "Periods: %zu periods, with at least %s without a row between them (an input\n"
+                     "  has such a silence inside); each is analysed on its own, at its own window:\n",
+                v->nperiods, gap);
+    else
+        fprintf(out, "Periods: the inputs do not overlap: they cover %zu periods, with at least %s\n"
+                     "  without a row between them; each is analysed on its own, at its own window:\n",
+                v->nperiods, gap);
     /* the periods with storms, and the first ones, at most 20 lines of them */
     size_t shown = 0, quiet = 0;
     for (size_t i = 0; i < v->nperiods; i++) {
