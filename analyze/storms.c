@@ -158,6 +158,9 @@ typedef struct st_series {
     sat_dur_ns window;  /* the step, widened (doubling) past ST_WINDOWS_MAX windows */
     sat_dur_ns base;    /* the step it was created with */
     sat_strtab windows; /* int64 window index -> st_win */
+    int dropped;        /* a finer series past ST_WINDOWS_MAX windows: no longer counted
+                           (whatever needs that many windows of it is long enough for a
+                           coarser step; widened it would only copy the next series) */
 } st_series;
 
 #define ST_SERIES_MAX 4
@@ -399,7 +402,19 @@ static void widen(sat_storms *s, st_series *se, int64_t f)
         s->nomem = 1;
 }
 
-/* The window of series i that holds ts (NULL: no time, or out of memory). */
+/* Stops counting a finer series (st_series.dropped): NULL. Whether it
+ * happens depends only on how many windows the input fills, not on the
+ * order of the rows nor on merges. */
+static st_win *drop_series(st_series *se)
+{
+    sat_strtab_free(&se->windows);
+    sat_strtab_init(&se->windows, sizeof(st_win), 0);
+    se->dropped = 1;
+    return NULL;
+}
+
+/* The window of series i that holds ts (NULL: no time, out of memory, or a
+ * series dropped). */
 static st_win *window_at(sat_storms *s, int i, sat_ts_ns ts)
 {
     if (ts <= 0)
@@ -409,10 +424,16 @@ static st_win *window_at(sat_storms *s, int i, sat_ts_ns ts)
     if (ts > s->last_ts)
         s->last_ts = ts;
     st_series *se = &s->ser[i];
-    st_win *w = NULL;
-    if (!s->nomem && !(w = (st_win *)sat_win_at(&se->windows, &se->window, ts, ST_WINDOWS_MAX,
-                                                 sizeof(st_win), win_add_v)))
+    if (se->dropped || s->nomem)
+        return NULL;
+    int droppable = i < s->nser - 1;
+    st_win *w = (st_win *)sat_win_at(&se->windows, &se->window, ts,
+                                     droppable ? SIZE_MAX : ST_WINDOWS_MAX, sizeof(st_win),
+                                     win_add_v);
+    if (!w)
         s->nomem = 1;
+    else if (droppable && se->windows.n > ST_WINDOWS_MAX)
+        w = drop_series(se);
     return w;
 }
 
@@ -930,6 +951,12 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
 {
     st_series *ise = &into->ser[si];
     const st_series *fse = &from->ser[si];
+    int droppable = si < into->nser - 1;
+    if (ise->dropped || fse->dropped) {
+        if (!ise->dropped)
+            drop_series(ise);
+        return SAT_OK;
+    }
     uint32_t *map = (uint32_t *)calloc(from->peers.n + 1, sizeof *map);
     sat_strtab tmp;
     sat_strtab_init(&tmp, sizeof(st_win), 0);
@@ -961,8 +988,10 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
         }
     }
     if (rc == SAT_OK)
-        rc = sat_win_merge(&ise->windows, &ise->window, &tmp, fse->window, ST_WINDOWS_MAX,
-                           sizeof(st_win), win_add_v);
+        rc = sat_win_merge(&ise->windows, &ise->window, &tmp, fse->window,
+                           droppable ? SIZE_MAX : ST_WINDOWS_MAX, sizeof(st_win), win_add_v);
+    if (rc == SAT_OK && droppable && ise->windows.n > ST_WINDOWS_MAX)
+        drop_series(ise);
     sat_strtab_free(&tmp);
     free(map);
     return rc;
@@ -1068,7 +1097,8 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         into->attempts[into->nattempts++].client = *nid;
     }
     for (int si = 0; si < into->nser; si++)
-        while (into->ser[si].windows.n > ST_WINDOWS_MAX && !into->nomem)
+        while (!into->ser[si].dropped && into->ser[si].windows.n > ST_WINDOWS_MAX &&
+               !into->nomem)
             widen(into, &into->ser[si], 2);
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
 }
@@ -1444,9 +1474,17 @@ static int64_t *sorted_keys(const st_series *se)
  * different times (last month's log and today's capture) are then analysed
  * each on its own: one baseline across a month of nothing would mean nothing,
  * and a step to span both would drown the storms. */
+static const st_series *finest(const sat_storms *s)
+{
+    int i = 0;
+    while (i < s->nser - 1 && s->ser[i].dropped)
+        i++;
+    return &s->ser[i];
+}
+
 static st_period *find_periods(sat_storms *s, size_t *np)
 {
-    const st_series *f = &s->ser[0];
+    const st_series *f = finest(s);
     int64_t *k = sorted_keys(f);
     st_period *p = (st_period *)malloc((f->windows.n + 1) * sizeof *p);
     if (!k || !p) {
@@ -1456,7 +1494,8 @@ static st_period *find_periods(sat_storms *s, size_t *np)
     }
     sat_dur_ns widest = 0;
     for (int i = 0; i < s->nser; i++)
-        widest = s->ser[i].window > widest ? s->ser[i].window : widest;
+        if (!s->ser[i].dropped)
+            widest = s->ser[i].window > widest ? s->ser[i].window : widest;
     sat_dur_ns gap = SAT_STORM_PERIOD_GAP_NS > 2 * widest ? SAT_STORM_PERIOD_GAP_NS : 2 * widest;
     size_t n = 0;
     for (size_t i = 0; i < f->windows.n; i++) {
@@ -1503,6 +1542,8 @@ static int choose_step(const sat_storms *s, sat_storms_period *pp)
             }
     }
     pp->chosen = s->ser[si].base;
+    while (si < s->nser - 1 && s->ser[si].dropped)
+        si++; /* a long input beside this period: the finest step still counted */
     return si;
 }
 
@@ -1618,9 +1659,9 @@ int sat_storms_finish(sat_storms *s)
     v->ldap_conns = s->ldap_conns;
     v->tls_hs = s->tls_hs;
     v->tcp_conns = s->tcp_conns;
-    v->window = s->ser[0].window;
+    v->window = finest(s)->window;
     v->window_auto = s->auto_window;
-    if (!s->ser[0].windows.n)
+    if (!finest(s)->windows.n)
         return s->nomem ? SAT_E_NOMEM : SAT_OK;
     int rc = SAT_OK;
     size_t nper = 0;

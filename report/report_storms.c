@@ -246,7 +246,8 @@ static void print_why(FILE *out, const sat_storms_period *p, const char *indent)
     if (p->window != p->chosen) {
         char c[64];
         fmt_dur(c, sizeof c, (double)p->chosen / 1e9);
-        fprintf(out, "\n%s(widened from %s to bound memory)", indent, c);
+        fprintf(out, "\n%s(%s wanted: not kept, the inputs fill more than 4,096 windows of it,\n"
+                     "%sor memory widened it)", indent, c, indent);
     }
     fprintf(out, "\n");
 }

@@ -538,7 +538,9 @@ typedef struct sat_storms_period {
     sat_ts_ns start_ts, end_ts; /* its first window's start, its last window's end (at
                                    the finest step counted) */
     sat_dur_ns window;       /* the step it was analysed at */
-    sat_dur_ns chosen;       /* the step chosen (window is larger when memory widened it) */
+    sat_dur_ns chosen;       /* the step chosen (window is larger when that series was not
+                                kept - a finer one past 4096 windows is dropped - or memory
+                                widened it) */
     int why;                 /* enum sat_storm_window_why */
     size_t nwindows;
     int64_t windows_at_longest; /* windows it would have at 10 s (for the why) */

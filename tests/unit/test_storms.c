@@ -828,6 +828,36 @@ static void test_periods(void)
     sat_storms_free(b);
 }
 
+/* Two hours of log (7,200 one-second windows: the 1 s series is no longer
+ * counted past 4,096) and a 20 s capture a day later: the capture gets the
+ * finest step still counted, 2 s, and says it wanted 1 s; the same in
+ * either order of the rows. */
+static void test_dropped_series(void)
+{
+    for (int order = 0; order < 2; order++) {
+        sat_storms *s = sat_storms_create(NULL);
+        CHECK(s != NULL);
+        if (!s)
+            return;
+        sat_event_sink k = sat_storms_sink(s);
+        for (int i = 0; i < 7200 + 20; i++) {
+            int t = order ? 7200 + 20 - 1 - i : i;
+            sat_ts_ns ts = t < 7200 ? T0 + (sat_ts_ns)t * S : T0 + 86400 * S + (sat_ts_ns)(t - 7200) * S;
+            sat_ldap_conn r = conn_row(ts, t, SAT_CLOSE_U1, "10.0.0.1");
+            k.on_ldap_conn(k.ctx, &r);
+        }
+        CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+        const sat_storms_view *v = sat_storms_get_view(s);
+        CHECK_EQ_INT(v->nperiods, 2);
+        if (v->nperiods == 2) {
+            CHECK_EQ_INT(v->periods[0].window, 10 * S);
+            CHECK_EQ_INT(v->periods[1].chosen, S);
+            CHECK_EQ_INT(v->periods[1].window, 2 * S);
+        }
+        sat_storms_free(s);
+    }
+}
+
 /* A connection attempt never answered is one failure, dated when the client
  * gave up (its RST, else its last SYN + 1 s), and takes the place of the
  * SYN retry the same connection shows; a SYN answered after a retry stays a
@@ -888,5 +918,6 @@ int main(void)
     test_choose_step();
     test_periods();
     test_syn_unanswered();
+    test_dropped_series();
     return CHECK_DONE();
 }
