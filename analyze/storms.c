@@ -76,7 +76,15 @@
  * Sustained (metastable): the storm's failures stayed high for at least 3
  * more windows after the trigger was back at its threshold.
  *
- * Bounded memory: windows widen (doubling) past 4096; distinct clients per
+ * Windows: with --window, that step; without, every row is counted at 1, 2,
+ * 5 and 10 s at once, the input is cut into periods at silences of an hour
+ * or more (find_periods: last month's log and today's capture are two), and
+ * each period is read at the longest step that gives it 30 windows, else 1 s
+ * (choose_step). A storm, its baseline and its look back belong to one period.
+ *
+ * Bounded memory: windows widen (doubling) past 4096 (a finer series of the
+ * default steps is dropped instead: the 10 s one covers what needs that
+ * many windows); distinct clients per
  * window are a 4096-bit linear count; failures per client and window (at
  * the --window step, so exact whatever the order of the rows) a table of at
  * most 250,000 pairs; the client and dedup tables are capped (their overflow
