@@ -4,7 +4,10 @@
  * kinds, which clients, what rose before it, whether it outlived its
  * trigger), as text for a person woken at 3 a.m., or JSON with the keys of
  * the issue: storms[{start_ts, end_ts, peak_ts (epoch seconds), events,
- * clients, kinds, trigger, sustained}].
+ * clients, kinds, trigger, sustained}]. Before them, the window each period
+ * was read at and why (window_chosen, periods[{start_ts, end_ts, window_s,
+ * window_why, windows, events, storms, inputs}]), and in text, when the
+ * inputs cover periods apart, which inputs cover which.
  */
 #include <math.h>
 
