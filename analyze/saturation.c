@@ -435,7 +435,7 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
 static int on_tls(void *ctx, const sat_tls_hs *h)
 {
     sat_saturation *s = (sat_saturation *)ctx;
-    if (h->ts > 0 && !(h->flags & SAT_TLSF_NO_CLIENT_HELLO)) {
+    if (h->ts > 0) { /* answered is answered, whether the ClientHello was seen whole or not */
         int done = h->outcome == SAT_TLS_FULL || h->outcome == SAT_TLS_RESUMED;
         sat_hs_sec *sw = sec_at(s, done && h->server_hello_ts > 0 ? h->server_hello_ts : h->ts);
         if (sw) {
