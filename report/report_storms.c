@@ -172,7 +172,17 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
                 cause ? "the first cause to rise" : "the first to rise; no cause did",
                 sg->back_ts ? "; back to baseline at " : "; still high at the end of the input",
                 bt);
-        if (st->trigger == SAT_SIG_HS_ANSWER_P90 && isinf(sg->before))
+        const sat_storm_sig *co = &st->sig[SAT_SIG_CONN_OPENS];
+        if (st->trigger == SAT_SIG_FULL_HS_SHARE && co->rose) {
+            char b0[48], b1[48], f0[48], f1[48];
+            fmt_sig(b0, sizeof b0, SAT_SIG_CONN_OPENS, co->base);
+            fmt_sig(b1, sizeof b1, SAT_SIG_CONN_OPENS, co->before);
+            fmt_sig(f0, sizeof f0, SAT_SIG_FULL_HS_SHARE, sg->base);
+            fmt_sig(f1, sizeof f1, SAT_SIG_FULL_HS_SHARE, sg->before);
+            fprintf(out, "            new connections that all need a full handshake: %s opened a\n"
+                         "            window against %s, %s of handshakes full against %s\n",
+                    b1, b0, f1, f0);
+        } else if (st->trigger == SAT_SIG_HS_ANSWER_P90 && isinf(sg->before))
             fprintf(out, "            the server stopped answering TLS handshakes\n");
         else if (st->trigger == SAT_SIG_ETIME_P90 && isinf(sg->before))
             fprintf(out, "            the server stopped answering: requests went unanswered\n"
