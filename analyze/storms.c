@@ -18,8 +18,10 @@
  *             (SAT_TCPF_SYN_GAVE_UP: a full listen queue drops SYNs), dated
  *             when it gave up (its RST or FIN, else its last SYN + 1 s, the
  *             least a stack waits before sending it again: RFC 6298 2.1); a
- *             connection whose SYN had to be sent again; a connection given
- *             up for a retry (finish_retries)
+ *             connection whose SYN had to be sent again and that carried no
+ *             byte of the client (answered too late: it gave up at once; one
+ *             that went on to carry its request was slow, not failed); a
+ *             connection given up for a retry (finish_retries)
  * Deduplication: an ABANDON and the A1 close of the same connection (key
  * server + conn_epoch + conn) are one failure, counted as the ABANDON; on the
  * wire one failure per connection (key source + flow), counted as the most
@@ -904,7 +906,7 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
         count_wire(s, c->source, c->flow, left, SAT_STORM_RST_CLIENT, c->client_ip);
     else if (c->end == SAT_TCP_END_FIN_CLIENT && waiting)
         count_wire(s, c->source, c->flow, left, SAT_STORM_FIN_WAITING, c->client_ip);
-    else if (c->syn_retrans)
+    else if (c->syn_retrans && !c->bytes_c2s)
         count_wire(s, c->source, c->flow, c->syn_ts, SAT_STORM_SYN_RETRY, c->client_ip);
     keep_attempt(s, c);
     return SAT_OK;

@@ -433,7 +433,8 @@ enum sat_storm_kind {
     SAT_STORM_TLS_INCOMPLETE, /* ClientHello never answered before the client left */
     SAT_STORM_TLS_FAILED,     /* an alert ended the handshake */
     SAT_STORM_RST_CLIENT,     /* the client reset the connection */
-    SAT_STORM_SYN_RETRY,      /* the client had to send its SYN again */
+    SAT_STORM_SYN_RETRY,      /* the client had to send its SYN again, and sent nothing on
+                                 the connection (answered too late, it gave up at once) */
     SAT_STORM_FIN_WAITING,    /* the client closed (FIN) with a request unanswered */
     SAT_STORM_RETRIED,        /* the client gave up on a connection the server had not
                                  answered and connected again within opts.retry_window

@@ -860,8 +860,8 @@ static void test_dropped_series(void)
 
 /* A connection attempt never answered is one failure, dated when the client
  * gave up (its RST, else its last SYN + 1 s), and takes the place of the
- * SYN retry the same connection shows; a SYN answered after a retry stays a
- * syn_retry. */
+ * SYN retry the same connection shows; a SYN answered after a retry is a
+ * syn_retry when the client then sent nothing on it. */
 static void test_syn_unanswered(void)
 {
     sat_storms *s = sat_storms_create(NULL);
@@ -880,7 +880,10 @@ static void test_syn_unanswered(void)
     c.client_left_ts = T0 + 5 * S;
     k.on_tcp_conn(k.ctx, &c);
     c = tcp_row(T0, T0 + 3 * S, 3, "10.0.0.1", SAT_TCP_END_FIN_SERVER, 10, 10);
-    c.syn_retrans = 1; /* answered after a retry */
+    c.syn_retrans = 1; /* answered after a retry, then served: slow, not failed */
+    k.on_tcp_conn(k.ctx, &c);
+    c = tcp_row(T0, T0 + 3 * S, 5, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 0, 0);
+    c.syn_retrans = 1; /* answered after a retry, too late: the client left at once */
     k.on_tcp_conn(k.ctx, &c);
     c = tcp_row(T0, T0 + 3 * S, 4, "10.0.0.1", SAT_TCP_END_NONE, 0, 0);
     c.flags = 0; /* unanswered, but the capture ended before its timeout: nothing */
