@@ -39,10 +39,11 @@
  *    delivery stay with the old dissector (StartTLS answers end a segment);
  *  - a SYN never answered by a SYN/ACK (or by one that came after the client
  *    had gone: it answers with a RST, having acknowledged nothing) is a
- *    client that gave up (SAT_TCPF_SYN_GAVE_UP) once it resets or closes, or once the capture has
- *    gone on past the retransmission it would have sent next (RFC 6298: 1 s
- *    after the first SYN, doubling) without one; a SYN still within that time
- *    when the capture ends may yet have been answered: not flagged.
+ *    client that gave up (SAT_TCPF_SYN_GAVE_UP) once it resets or closes, or
+ *    once the capture has gone on past the retransmission it would have sent
+ *    next (RFC 6298: 1 s after the first SYN, doubling) without one; a SYN
+ *    still within that time when the capture ends may yet have been
+ *    answered: not flagged.
  */
 #include "satscope/wire.h"
 
