@@ -179,7 +179,6 @@ static const sat_dur_ns st_auto_steps[ST_SERIES_MAX] = {
 
 typedef struct st_src { /* an input, for the periods it covers */
     sat_ts_ns first_ts, last_ts;
-    uint32_t order, pad;
 } st_src;
 
 struct sat_storms {
@@ -688,7 +687,6 @@ static void keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns f
     if (is_new) {
         r->first_ts = first;
         r->last_ts = last;
-        r->order = (uint32_t)(s->sources.n - 1);
         return;
     }
     r->first_ts = first < r->first_ts ? first : r->first_ts;
@@ -1565,12 +1563,11 @@ static int period_inputs(sat_storms *s, sat_storms_period *pp)
     if (!in)
         return SAT_E_NOMEM;
     size_t n = 0;
-    for (uint32_t o = 0; o < s->sources.n; o++)
-        for (size_t i = 0; i < s->sources.n; i++) {
-            const st_src *r = (const st_src *)sat_strtab_val(&s->sources, i);
-            if (r->order == o && r->first_ts < pp->end_ts && r->last_ts >= pp->start_ts)
-                in[n++] = sat_strtab_key(&s->sources, i);
-        }
+    for (size_t i = 0; i < s->sources.n; i++) { /* the table keeps the order read */
+        const st_src *r = (const st_src *)sat_strtab_val(&s->sources, i);
+        if (r->first_ts < pp->end_ts && r->last_ts >= pp->start_ts)
+            in[n++] = sat_strtab_key(&s->sources, i);
+    }
     pp->inputs = in;
     pp->ninputs = n;
     return SAT_OK;
