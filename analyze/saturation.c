@@ -29,8 +29,9 @@
  * TLS capacity (captures: tcp_conn and tls_hs rows), per second: the
  * connections offered (first SYNs), the attempts turned away (a SYN never
  * answered before the client gave up, SAT_TCPF_SYN_GAVE_UP, or a ClientHello
- * never answered) and the handshakes the server answered (full, resumed; in
- * the second of their ServerHello). A second that turned attempts away is
+ * never answered) and the handshakes the server answered (full, resumed, and
+ * those that failed after the ServerHello, which cost a full one; in the
+ * second of their ServerHello). A second that turned attempts away is
  * "saturated": the server took all it could, so the handshakes it answered
  * then are the rate it sustains at most, set against the rate offered then.
  * Their CPU: the cost model's (full_cost_us each), and the measured bound
@@ -58,6 +59,7 @@ typedef struct sat_win {
 
 typedef struct sat_hs_sec { /* a second (or wider, past SAT_WINDOWS_MAX) of a capture */
     uint64_t offered, gave_up, hello_unanswered, full, resumed;
+    uint64_t failed_sh; /* failed after the server's ServerHello: answered at full cost */
 } sat_hs_sec;
 
 struct sat_saturation {
@@ -350,6 +352,7 @@ static void add_sec_v(void *into, const void *from)
     a->hello_unanswered += b->hello_unanswered;
     a->full += b->full;
     a->resumed += b->resumed;
+    a->failed_sh += b->failed_sh;
 }
 
 static sat_hs_sec *sec_at(sat_saturation *s, sat_ts_ns ts)
@@ -446,11 +449,15 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     note_failed_after_sh((sat_saturation *)ctx, h);
     sat_saturation *s = (sat_saturation *)ctx;
     if (h->ts > 0) { /* answered is answered, whether the ClientHello was seen whole or not */
-        int done = h->outcome == SAT_TLS_FULL || h->outcome == SAT_TLS_RESUMED;
-        sat_hs_sec *sw = sec_at(s, done && h->server_hello_ts > 0 ? h->server_hello_ts : h->ts);
+        /* a handshake that failed after the ServerHello was answered too: the
+         * server signed and sent its certificate before the client gave up */
+        int answered = h->outcome == SAT_TLS_FULL || h->outcome == SAT_TLS_RESUMED ||
+                       (h->outcome == SAT_TLS_FAILED && h->server_hello_ts > 0);
+        sat_hs_sec *sw = sec_at(s, answered && h->server_hello_ts > 0 ? h->server_hello_ts : h->ts);
         if (sw) {
             sw->full += h->outcome == SAT_TLS_FULL;
             sw->resumed += h->outcome == SAT_TLS_RESUMED;
+            sw->failed_sh += h->outcome == SAT_TLS_FAILED && h->server_hello_ts > 0;
             sw->hello_unanswered += h->outcome == SAT_TLS_INCOMPLETE;
         }
     }
@@ -572,6 +579,7 @@ static void finish_capacity(const sat_saturation *s, sat_hs_capacity *c)
     c->step = s->hs_step;
     c->offered_rate = c->sustained_rate = c->sustained_full_rate = c->peak_rate = NAN;
     c->cpu_model = c->cost_bound_s = NAN;
+    /* full counts the failures after a ServerHello: they cost what a full one does */
     uint64_t sat_off = 0, sat_full = 0, sat_res = 0, peak = 0;
     for (size_t i = 0; i < s->hs_secs.n; i++) {
         int64_t k;
@@ -583,15 +591,17 @@ static void finish_capacity(const sat_saturation *s, sat_hs_capacity *c)
         c->hello_unanswered += w->hello_unanswered;
         c->full += w->full;
         c->resumed += w->resumed;
-        if (w->full + w->resumed > peak || (w->full + w->resumed == peak && peak && t < c->peak_ts)) {
-            peak = w->full + w->resumed;
+        c->failed_after_server_hello += w->failed_sh;
+        uint64_t answered = w->full + w->resumed + w->failed_sh;
+        if (answered > peak || (answered == peak && peak && t < c->peak_ts)) {
+            peak = answered;
             c->peak_ts = t;
         }
         if (!w->gave_up && !w->hello_unanswered)
             continue;
         c->saturated++;
         sat_off += w->offered;
-        sat_full += w->full;
+        sat_full += w->full + w->failed_sh;
         sat_res += w->resumed;
         if (!c->saturated_first_ts || t < c->saturated_first_ts)
             c->saturated_first_ts = t;

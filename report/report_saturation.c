@@ -237,9 +237,13 @@ static void print_capacity(const sat_hs_capacity *c, double v_full_us, double v_
                  "              client gave up, %llu ClientHellos not answered before it left\n",
             (unsigned long long)c->offered, (unsigned long long)c->gave_up,
             (unsigned long long)c->hello_unanswered);
-    fprintf(out, "  answered    %llu handshakes (%llu full, %llu resumed)", 
-            (unsigned long long)(c->full + c->resumed), (unsigned long long)c->full,
-            (unsigned long long)c->resumed);
+    fprintf(out, "  answered    %llu handshakes (%llu full, %llu resumed",
+            (unsigned long long)(c->full + c->resumed + c->failed_after_server_hello),
+            (unsigned long long)c->full, (unsigned long long)c->resumed);
+    if (c->failed_after_server_hello)
+        fprintf(out, ", %llu failed after the ServerHello, costed as full",
+                (unsigned long long)c->failed_after_server_hello);
+    fprintf(out, ")");
     if (pt[0])
         fprintf(out, "; at most %s a second (%s)", pk, pt + 11);
     fprintf(out, "\n");
@@ -406,6 +410,7 @@ static int render_json(const void *vp, FILE *out)
         sat_json_u64(&j, "client_hellos_unanswered", c->hello_unanswered);
         sat_json_u64(&j, "full", c->full);
         sat_json_u64(&j, "resumed", c->resumed);
+        sat_json_u64(&j, "failed_after_server_hello", c->failed_after_server_hello);
         jnum(&j, "peak_per_s", c->peak_rate, 3);
         sat_json_u64(&j, "saturated_windows", c->saturated);
         if (c->saturated) {

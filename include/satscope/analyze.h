@@ -430,6 +430,8 @@ typedef struct sat_hs_capacity {
     uint64_t gave_up;          /* of them, never answered before the client gave up */
     uint64_t hello_unanswered; /* ClientHellos not answered before the client left */
     uint64_t full, resumed;    /* handshakes answered */
+    uint64_t failed_after_server_hello; /* answered too, then failed: costed as full, in
+                                           the sustained and full rates */
     size_t saturated;          /* saturated windows */
     sat_ts_ns saturated_first_ts, saturated_end_ts;
     double offered_rate;       /* connections offered a second, while saturated */

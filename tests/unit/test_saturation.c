@@ -265,8 +265,10 @@ static void test_whatif(void)
 
 /* A capture's TLS capacity: 10 s calm (5 connections and handshakes a
  * second, none turned away), then 4 s offered 100 a second of which the
- * server answers 20 a second (full) and 80 a second are never answered.
- * Sustained: 20 a second against 100 offered, over the 4 saturated seconds. */
+ * server answers 20 a second (full: 16 complete, 4 that the client then
+ * failed, a certificate it rejected) and 80 a second are never answered.
+ * Sustained: 20 a second against 100 offered, over the 4 saturated seconds:
+ * a handshake that failed after the ServerHello was answered at full cost. */
 static void test_tls_capacity(void)
 {
     sat_saturation *s = sat_saturation_create(NULL);
@@ -292,6 +294,8 @@ static void test_tls_capacity(void)
                 h.server_hello_ts = t + S / 500;
                 h.flow = flow;
                 h.outcome = burst || i % 5 == 0 ? SAT_TLS_FULL : SAT_TLS_RESUMED;
+                if (burst && i % 5 == 4)
+                    h.outcome = SAT_TLS_FAILED;
                 k.on_tls_hs(k.ctx, &h);
             }
             flow++;
@@ -301,7 +305,8 @@ static void test_tls_capacity(void)
     const sat_hs_capacity *c = &sat_saturation_get_view(s)->capacity;
     CHECK_EQ_INT(c->offered, 450);
     CHECK_EQ_INT(c->gave_up, 320);
-    CHECK_EQ_INT(c->full + c->resumed, 130);
+    CHECK_EQ_INT(c->full + c->resumed + c->failed_after_server_hello, 130);
+    CHECK_EQ_INT(c->failed_after_server_hello, 16);
     CHECK_EQ_INT(c->resumed, 40);
     CHECK_EQ_INT(c->saturated, 4);
     CHECK_EQ_INT(c->saturated_first_ts, T0 + 10 * S);
