@@ -22,14 +22,14 @@ CLIENTS=${CLIENTS:-8}
 LOAD_SECONDS=${LOAD_SECONDS:-8}
 ENTRIES=${ENTRIES:-10000}
 URL="ldap://127.0.0.1:$PORT"
-BASE="dc=example,dc=com"
 command -v slapd >/dev/null || PATH=$PATH:/usr/sbin
 command -v slapd >/dev/null || { echo "make_slapd_core.sh: slapd missing (apt-get install slapd ldap-utils)" >&2; exit 2; }
 case $(cat /proc/sys/kernel/core_pattern) in
     *'|'*|*/*|*%*) echo "make_slapd_core.sh: core_pattern '$(cat /proc/sys/kernel/core_pattern)' is not a plain name: set it to 'core' for the run" >&2; exit 2 ;;
 esac
 TMP=$(mktemp -d /tmp/satscope-slapd-core.XXXXXX)
-SLAPD_PID=""
+SLAPD_DIR=$TMP
+source "${BASH_SOURCE[0]%/*}/../fixtures/lib/slapd-instance.sh"   # slapd_conf, slapd_load, slapd_start; BASE
 LOADERS=()
 cleanup() {
     for p in "${LOADERS[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -37,47 +37,23 @@ cleanup() {
     rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
-mkdir -p "$TMP/db" "$TMP/run" "$OUT"
-cat > "$TMP/slapd.conf" <<CONF
-include /etc/ldap/schema/core.schema
-include /etc/ldap/schema/cosine.schema
-include /etc/ldap/schema/inetorgperson.schema
-modulepath /usr/lib/ldap
-moduleload back_mdb
-loglevel stats
-threads 16
-sizelimit unlimited
-database mdb
+mkdir -p "$TMP/run" "$OUT"
+slapd_conf "threads 16" "sizelimit unlimited" <<CONF
 maxsize 1073741824
-suffix "$BASE"
-rootdn "cn=admin,$BASE"
-rootpw bench-secret
-directory $TMP/db
 index objectClass eq
 index uid eq
 access to * by * read
 CONF
-{
-    printf 'dn: %s\nobjectClass: dcObject\nobjectClass: organization\no: Example\ndc: example\n\n' "$BASE"
-    printf 'dn: ou=people,%s\nobjectClass: organizationalUnit\nou: people\n\n' "$BASE"
-    pad=$(head -c 450 /dev/zero | tr '\0' x)
-    awk -v n="$ENTRIES" -v base="$BASE" -v pad="$pad" 'BEGIN {
-        for (i = 1; i <= n; i++)
-            printf "dn: uid=u%d,ou=people,%s\nobjectClass: inetOrgPerson\nuid: u%d\ncn: user %d\nsn: user\ndescription: bench user %d %s\n\n", i, base, i, i, i, pad }' 
-} > "$TMP/base.ldif"
-slapadd -q -f "$TMP/slapd.conf" -l "$TMP/base.ldif"
+pad=$(head -c 450 /dev/zero | tr '\0' x)
+awk -v n="$ENTRIES" -v base="$BASE" -v pad="$pad" 'BEGIN {
+    for (i = 1; i <= n; i++)
+        printf "dn: uid=u%d,ou=people,%s\nobjectClass: inetOrgPerson\nuid: u%d\ncn: user %d\nsn: user\ndescription: bench user %d %s\n\n", i, base, i, i, i, pad }' | slapd_load
 
 # slapd in the foreground (-d), as root (no -u: a process that changed its uid is not dumped),
 # with core dumps on, in a directory of its own where the kernel writes "core"
-( cd "$TMP/run" && ulimit -c unlimited && exec env -i PATH=/usr/bin:/bin:/usr/sbin LC_ALL=C \
-    slapd -f "$TMP/slapd.conf" -h "$URL/" -d stats 2> "$TMP/slapd.log" ) &
-SLAPD_PID=$!
-i=0
-until ldapsearch -LLL -x -H "$URL" -s base -b "" namingContexts >/dev/null 2>&1; do
-    i=$((i + 1)); [ $i -lt 100 ] || { echo "slapd did not start" >&2; tail "$TMP/slapd.log" >&2; exit 1; }
-    sleep 0.1
-done
-# the real slapd pid (the subshell exec'd env, which exec'd slapd: same pid)
+slapd_start "$URL/" "$TMP/slapd.log" sh -c 'cd "$1" && ulimit -c unlimited && shift && exec "$@"' sh "$TMP/run" \
+    env -i PATH=/usr/bin:/bin:/usr/sbin LC_ALL=C
+# the real slapd pid (sh exec'd env, which exec'd slapd: same pid)
 SPID=$SLAPD_PID
 # CLIENTS loops, each at most 5000 searches and LOAD_SECONDS + 10 s
 for c in $(seq 1 "$CLIENTS"); do
