@@ -1,9 +1,13 @@
 /*
- * storms.c - the timeout-storm analyzer (issue 4 "satscope storms"): client
+ * storms.c - the timeout-storm analyzer ("satscope storms"): client
  * failures from every source, counted per window, a detector that finds the
  * windows where they rose above the series' own baseline, adjacent windows
  * merged into storms, and per storm what rose before it and whether the
  * failures outlived their trigger (a metastable failure).
+ *
+ * This file: the names of the failure kinds and signals, create, the view,
+ * free. The rest of the analyzer, sharing storms_internal.h:
+ *   storms_windows.c   the windows of a series (st_win)
  *
  * Failures (enum sat_storm_kind), one per failed operation or connection:
  *   ldap_op   ABANDON; results err=3 (timeLimitExceeded), 11 (adminLimit-
@@ -21,7 +25,7 @@
  *             connection whose SYN had to be sent again and that carried no
  *             byte of the client (answered too late: it gave up at once; one
  *             that went on to carry its request was slow, not failed); a
- *             connection given up for a retry (finish_retries)
+ *             connection given up for a retry (st_finish_retries)
  * Deduplication: an ABANDON and the A1 close of the same connection (key
  * server + conn_epoch + conn) are one failure, counted as the ABANDON; on the
  * wire one failure per connection (key source + flow), counted as the most
@@ -83,32 +87,11 @@
  * or more (find_periods: last month's log and today's capture are two), and
  * each period is read at the longest step that gives it 30 windows, else 1 s
  * (choose_step). A storm, its baseline and its look back belong to one period.
- *
- * Bounded memory: windows widen (doubling) past 4096 (a finer series of the
- * default steps is dropped instead: the 10 s one covers what needs that
- * many windows); distinct clients per
- * window are a 4096-bit linear count; failures per client and window (at
- * the --window step, so exact whatever the order of the rows) a table of at
- * most 250,000 pairs; the client and dedup tables are capped (their overflow
- * is still counted, only without a name or a dedup).
  */
 #include <math.h>
 
-#include "satscope/analyze.h"
+#include "storms_internal.h"
 
-#include "strtab.h"
-#include "winseries.h"
-
-#define ST_WINDOWS_MAX 4096
-#define ST_BITS 4096
-#define ST_CW_MAX 250000
-#define ST_HIST 80
-#define ST_CLIENTS_MAX 100000
-#define ST_DEDUP_MAX 1000000
-#define ST_MG 4 /* heavy hitters kept per window (Misra-Gries) */
-#define ST_ATTEMPTS_MAX 2000000
-
-#define ST_FLOOR 0.5
 #define ST_H 6.0
 #define ST_ALPHA (1.0 / 30.0)
 #define ST_WARM 30
@@ -116,98 +99,8 @@
 #define ST_MIN_EVENTS 5
 #define ST_SPIKE_P 1e-5
 
-typedef struct st_win {
-    uint64_t kinds[SAT_STORM_KIND__COUNT];
-    uint64_t events;
-    uint64_t bits[ST_BITS / 64];
-    uint64_t ops, unindexed, opens, hs_full, hs_resumed, timed, wtime_n;
-    double wtime_sum_s;
-    uint32_t hist[ST_HIST + 1]; /* etime; [ST_HIST]: never answered (its connection
-                                   closed first) */
-    uint64_t answered, retries;
-    uint32_t mg_id[ST_MG], mg_n[ST_MG]; /* busiest clients by operations: peers ids,
-                                           Misra-Gries counts (a lower bound each) */
-    uint32_t ans_hist[ST_HIST + 1]; /* ClientHello -> ServerHello; [ST_HIST]: never */
-} st_win;
-
-typedef struct st_connkey {
-    uint32_t server, epoch;
-    int64_t conn;
-} st_connkey;
-
-typedef struct st_waiting { /* keep_closed_waiting */
-    st_connkey key;
-    sat_ts_ns ts;
-    uint32_t client, pad;   /* id in the peers table, UINT32_MAX none */
-} st_waiting;
-
-/* A TCP connection, kept for the retry rule (sat_storms_opts.retry_window). */
-typedef struct st_attempt {
-    uint64_t peer;          /* hash of source, client, server address and port */
-    sat_ts_ns syn_ts, end_ts;
-    uint32_t source, flow;
-    uint32_t client;        /* id in the peers table */
-    uint8_t unanswered;     /* the client sent bytes, the server none */
-} st_attempt;
-
-typedef struct st_cwkey {
-    uint32_t id, pad;
-    int64_t widx; /* window at the opts.window step (never widened) */
-} st_cwkey;
-
-typedef struct st_dedup {
-    sat_ts_ns ts;
-    uint8_t kind, has;
-} st_dedup;
-
-/* One series of windows at one step (window). Without --window the rows are
- * counted at every step of st_auto_steps at once, each series exact, and each
- * period of the input is analysed at the step that suits its length
- * (choose_step); with --window, at that one step. */
-typedef struct st_series {
-    sat_dur_ns window;  /* the step, widened (doubling) past ST_WINDOWS_MAX windows */
-    sat_dur_ns base;    /* the step it was created with */
-    sat_strtab windows; /* int64 window index -> st_win */
-    int dropped;        /* a finer series past ST_WINDOWS_MAX windows: no longer counted
-                           (whatever needs that many windows of it is long enough for a
-                           coarser step; widened it would only copy the next series) */
-} st_series;
-
-#define ST_SERIES_MAX 4
-static const sat_dur_ns st_auto_steps[ST_SERIES_MAX] = {
+const sat_dur_ns st_auto_steps[ST_SERIES_MAX] = {
     1000000000LL, 2000000000LL, 5000000000LL, 10000000000LL};
-
-typedef struct st_src { /* an input, for the periods it covers */
-    sat_ts_ns first_ts, last_ts;
-} st_src;
-
-struct sat_storms {
-    sat_storms_opts opts;
-    int auto_window;    /* no --window: the step follows each period */
-    int nser;
-    st_series ser[ST_SERIES_MAX]; /* finest first */
-    sat_strtab sources; /* path -> st_src */
-    sat_strtab clients; /* client string -> uint32 id (= insertion index) */
-    sat_strtab cw;      /* st_cwkey -> uint64 failures of that client in that window */
-    sat_strtab ldap_dedup, wire_dedup;
-    sat_strtab peers;       /* client address -> uint32 id (insertion index): of the
-                               attempts, the requests left at a close, the heavy
-                               hitters */
-    sat_strtab wire_servers;/* uint32 server -> (nothing): LDAP rows of captures */
-    st_attempt *attempts;
-    size_t nattempts, attempts_cap;
-    st_waiting *waiting;
-    size_t nwaiting, waiting_cap;
-    uint64_t waiting_lost;
-    uint64_t attempts_lost, retries;
-    uint64_t kinds[SAT_STORM_KIND__COUNT], events, deduped;
-    uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns;
-    sat_ts_ns first_ts, last_ts;
-    int nomem;
-    int clients_lost; /* a client or client-window pair past its table's cap */
-    sat_storms_view view;
-    sat_arena view_arena;
-};
 
 const char *sat_storm_kind_name(int k)
 {
@@ -332,136 +225,13 @@ size_t sat_storms_detect(const uint64_t *x, size_t n, double floor, sat_storm_sp
     return found;
 }
 
-/* ---- windows --------------------------------------------------------------------------- */
-static int64_t window_of(sat_ts_ns ts, sat_dur_ns w)
-{
-    return sat_win_index(ts, w);
-}
-
-/* Misra-Gries over a window's operations: n more of client id. A full table
- * takes the newcomer in place of its smallest entry if it is larger (merge),
- * else every count goes down by n (the classic decrement). */
-static void mg_add(st_win *w, uint32_t id, uint32_t n)
-{
-    int free_slot = -1, min = 0;
-    for (int i = 0; i < ST_MG; i++) {
-        if (w->mg_n[i] && w->mg_id[i] == id) {
-            w->mg_n[i] += n;
-            return;
-        }
-        if (!w->mg_n[i] && free_slot < 0)
-            free_slot = i;
-        if (w->mg_n[i] < w->mg_n[min])
-            min = i;
-    }
-    if (free_slot >= 0) {
-        w->mg_id[free_slot] = id;
-        w->mg_n[free_slot] = n;
-    } else if (n > w->mg_n[min]) {
-        w->mg_id[min] = id;
-        w->mg_n[min] = n;
-    } else {
-        for (int i = 0; i < ST_MG; i++)
-            w->mg_n[i] -= w->mg_n[i] < n ? w->mg_n[i] : n;
-    }
-}
-
-static uint32_t mg_count(const st_win *w, uint32_t id)
-{
-    for (int i = 0; i < ST_MG; i++)
-        if (w->mg_n[i] && w->mg_id[i] == id)
-            return w->mg_n[i];
-    return 0;
-}
-
-static void win_add(st_win *into, const st_win *from)
-{
-    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
-        into->kinds[k] += from->kinds[k];
-    into->events += from->events;
-    for (int i = 0; i < ST_BITS / 64; i++)
-        into->bits[i] |= from->bits[i];
-    into->ops += from->ops;
-    into->unindexed += from->unindexed;
-    into->opens += from->opens;
-    into->hs_full += from->hs_full;
-    into->hs_resumed += from->hs_resumed;
-    into->timed += from->timed;
-    into->wtime_n += from->wtime_n;
-    into->wtime_sum_s += from->wtime_sum_s;
-    for (int i = 0; i <= ST_HIST; i++) {
-        into->hist[i] += from->hist[i];
-        into->ans_hist[i] += from->ans_hist[i];
-    }
-    into->answered += from->answered;
-    into->retries += from->retries;
-    for (int i = 0; i < ST_MG; i++)
-        if (from->mg_n[i])
-            mg_add(into, from->mg_id[i], from->mg_n[i]);
-}
-
-static void win_add_v(void *into, const void *from)
-{
-    win_add((st_win *)into, (const st_win *)from);
-}
-
-static void widen(sat_storms *s, st_series *se, int64_t f)
-{
-    if (sat_win_widen(&se->windows, &se->window, f, sizeof(st_win), win_add_v) < 0)
-        s->nomem = 1;
-}
-
-/* Stops counting a finer series (st_series.dropped): NULL. Whether it
- * happens depends only on how many windows the input fills, not on the
- * order of the rows nor on merges. */
-static st_win *drop_series(st_series *se)
-{
-    sat_strtab_free(&se->windows);
-    sat_strtab_init(&se->windows, sizeof(st_win), 0);
-    se->dropped = 1;
-    return NULL;
-}
-
-/* The window of series i that holds ts (NULL: no time, out of memory, or a
- * series dropped). */
-static st_win *window_at(sat_storms *s, int i, sat_ts_ns ts)
-{
-    if (ts <= 0)
-        return NULL;
-    if (!s->first_ts || ts < s->first_ts)
-        s->first_ts = ts;
-    if (ts > s->last_ts)
-        s->last_ts = ts;
-    st_series *se = &s->ser[i];
-    if (se->dropped || s->nomem)
-        return NULL;
-    int droppable = i < s->nser - 1;
-    st_win *w = (st_win *)sat_win_at(&se->windows, &se->window, ts,
-                                     droppable ? SIZE_MAX : ST_WINDOWS_MAX, sizeof(st_win),
-                                     win_add_v);
-    if (!w)
-        s->nomem = 1;
-    else if (droppable && se->windows.n > ST_WINDOWS_MAX)
-        w = drop_series(se);
-    return w;
-}
-
 /* Every series' window that holds ts, in turn: a row counts at every step. */
 #define FOR_EACH_WINDOW(s, ts, w)                                                            \
     for (int i_ = 0; i_ < (s)->nser; i_++)                                                   \
-        for (st_win *w = window_at((s), i_, (ts)); w; w = NULL)
-
-/* Log histogram of durations: bucket 0 up to 10 us, then factors of 1.25
- * (+-12%); the last bucket takes everything from about 6 minutes on. */
-static int hist_bucket(sat_dur_ns d)
-{
-    double us = (double)d / 1e3;
-    int b = us <= 10.0 ? 0 : 1 + (int)(log(us / 10.0) / log(1.25));
-    return b < 0 ? 0 : b >= ST_HIST ? ST_HIST - 1 : b;
-}
+        for (st_win *w = st_window_at((s), i_, (ts)); w; w = NULL)
 
 /* ---- counting ------------------------------------------------------------------------ */
-static uint64_t *client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem)
+static uint64_t *st_client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem)
 {
     st_cwkey k;
     memset(&k, 0, sizeof k);
@@ -489,7 +259,7 @@ static void count_client(sat_storms *s, sat_ts_ns ts, sat_str client, int add)
     }
     if (is_new)
         *id = (uint32_t)(s->clients.n - 1);
-    uint64_t *n = client_window(&s->cw, *id, window_of(ts, s->opts.window), &s->nomem);
+    uint64_t *n = st_client_window(&s->cw, *id, st_window_of(ts, s->opts.window), &s->nomem);
     s->clients_lost |= !n;
     if (n && add)
         (*n)++;
@@ -543,7 +313,6 @@ static int wire_prio(int kind)
     default: return 0; /* retried: only when nothing else said it failed */
     }
 }
-
 
 static void mark(st_dedup *d, int kind, sat_ts_ns ts)
 {
@@ -610,17 +379,16 @@ static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t kl
     mark(d, kind, ts);
 }
 
-
 static int is_wire_server(const sat_storms *s, uint32_t server)
 {
     return s->wire_servers.n && sat_strtab_find(&s->wire_servers, &server, sizeof server);
 }
 
 /* A request whose connection closed before its RESULT: a failure of kind
- * closed_waiting, counted at finish (finish_closed_waiting), once the source
+ * closed_waiting, counted at finish (st_finish_closed_waiting), once the source
  * rows (which come last) have said which servers are captures: on the wire
  * the TCP rule (SAT_TCPF_CLIENT_LEFT_WAITING) counts it already. */
-static void keep_closed_waiting(sat_storms *s, const sat_ldap_op *op)
+static void st_keep_closed_waiting(sat_storms *s, const sat_ldap_op *op)
 {
     if (s->nwaiting == s->waiting_cap) {
         if (s->waiting_cap >= ST_DEDUP_MAX) {
@@ -654,7 +422,7 @@ static void keep_closed_waiting(sat_storms *s, const sat_ldap_op *op)
     w->client = client;
 }
 
-static void finish_closed_waiting(sat_storms *s)
+static void st_finish_closed_waiting(sat_storms *s)
 {
     for (size_t i = 0; i < s->nwaiting; i++) {
         const st_waiting *w = &s->waiting[i];
@@ -673,7 +441,7 @@ static void finish_closed_waiting(sat_storms *s)
 
 /* An input's time range, for the periods it covers (by path: ids differ
  * between analyzers that merge). */
-static void keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first,
+static void st_keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first,
                         sat_ts_ns last)
 {
     if (!len || first <= 0)
@@ -696,7 +464,7 @@ static void keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns f
 static int on_source(void *ctx, const sat_source *src)
 {
     sat_storms *s = (sat_storms *)ctx;
-    keep_source(s, src->path.ptr, src->path.len, src->first_ts, src->last_ts);
+    st_keep_source(s, src->path.ptr, src->path.len, src->first_ts, src->last_ts);
     if (src->kind.len == 4 && !memcmp(src->kind.ptr, "pcap", 4)) {
         int capped;
         if (!sat_strtab_upsert(&s->wire_servers, &src->server, sizeof src->server, NULL,
@@ -740,7 +508,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         return SAT_OK;
     if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
         !(op->flags & SAT_OPF_PERSISTENT))
-        keep_closed_waiting(s, op);
+        st_keep_closed_waiting(s, op);
     uint32_t *id = NULL;
     if (op->client_ip.len) {
         int is_new, capped;
@@ -758,7 +526,7 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
 {
     w->ops++;
     if (id)
-        mg_add(w, *id, 1);
+        st_mg_add(w, *id, 1);
     if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
         w->unindexed++;
     if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
@@ -766,7 +534,7 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
         w->hist[ST_HIST]++; /* never answered: the longest wait of all */
         w->timed++;
     } else if (op->etime >= 0) {
-        w->hist[hist_bucket(op->etime)]++;
+        w->hist[st_hist_bucket(op->etime)]++;
         w->timed++;
     }
     if (op->wtime >= 0) {
@@ -825,7 +593,7 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
                 w->ans_hist[ST_HIST]++;
                 w->answered++;
             } else if (h->server_hello_ts >= h->ts && h->server_hello_ts > 0) {
-                w->ans_hist[hist_bucket(h->server_hello_ts - h->ts)]++;
+                w->ans_hist[st_hist_bucket(h->server_hello_ts - h->ts)]++;
                 w->answered++;
             }
         }
@@ -838,7 +606,7 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     return SAT_OK;
 }
 
-/* Remember the connection for the retry rule (finish_retries). Without its
+/* Remember the connection for the retry rule (st_finish_retries). Without its
  * SYN the connection started before the capture: not a retry of anything. */
 static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
 {
@@ -962,7 +730,7 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
     int droppable = si < into->nser - 1;
     if (ise->dropped || fse->dropped) {
         if (!ise->dropped)
-            drop_series(ise);
+            st_drop_series(ise);
         return SAT_OK;
     }
     uint32_t *map = (uint32_t *)calloc(from->peers.n + 1, sizeof *map);
@@ -997,9 +765,9 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
     }
     if (rc == SAT_OK)
         rc = sat_win_merge(&ise->windows, &ise->window, &tmp, fse->window,
-                           droppable ? SIZE_MAX : ST_WINDOWS_MAX, sizeof(st_win), win_add_v);
+                           droppable ? SIZE_MAX : ST_WINDOWS_MAX, sizeof(st_win), st_win_add_v);
     if (rc == SAT_OK && droppable && ise->windows.n > ST_WINDOWS_MAX)
-        drop_series(ise);
+        st_drop_series(ise);
     sat_strtab_free(&tmp);
     free(map);
     return rc;
@@ -1027,7 +795,7 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
             into->nomem = 1;
     for (size_t i = 0; i < from->sources.n; i++) {
         const st_src *r = (const st_src *)sat_strtab_val(&from->sources, i);
-        keep_source(into, sat_strtab_key(&from->sources, i), sat_strtab_len(&from->sources, i),
+        st_keep_source(into, sat_strtab_key(&from->sources, i), sat_strtab_len(&from->sources, i),
                     r->first_ts, r->last_ts);
     }
     /* client ids are per analyzer: map them through the names */
@@ -1048,7 +816,7 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         if (is_new)
             *nid = (uint32_t)(into->clients.n - 1);
         sat_ts_ns ts = fk.widx * from->opts.window;
-        uint64_t *n = client_window(&into->cw, *nid, window_of(ts, into->opts.window),
+        uint64_t *n = st_client_window(&into->cw, *nid, st_window_of(ts, into->opts.window),
                                     &into->nomem);
         if (n)
             *n += *(const uint64_t *)sat_strtab_val(&from->cw, i);
@@ -1059,7 +827,7 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
     into->waiting_lost += from->waiting_lost;
     for (size_t i = 0; i < from->nwaiting && !into->nomem; i++) {
         const st_waiting *fw = &from->waiting[i];
-        sat_ldap_op op; /* through keep_closed_waiting, for the client's id here */
+        sat_ldap_op op; /* through st_keep_closed_waiting, for the client's id here */
         memset(&op, 0, sizeof op);
         op.server = fw->key.server;
         op.conn_epoch = fw->key.epoch;
@@ -1069,7 +837,7 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
             op.client_ip.ptr = sat_strtab_key(&from->peers, fw->client);
             op.client_ip.len = sat_strtab_len(&from->peers, fw->client);
         }
-        keep_closed_waiting(into, &op);
+        st_keep_closed_waiting(into, &op);
     }
     for (size_t i = 0; i < from->wire_servers.n; i++) {
         int capped;
@@ -1107,7 +875,7 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
     for (int si = 0; si < into->nser; si++)
         while (!into->ser[si].dropped && into->ser[si].windows.n > ST_WINDOWS_MAX &&
                !into->nomem)
-            widen(into, &into->ser[si], 2);
+            st_widen(into, &into->ser[si], 2);
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -1145,7 +913,7 @@ static double signal_of(const st_win *w, int sig, uint32_t heavy)
     case SAT_SIG_CONN_OPENS: return (double)w->opens;
     case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->answered);
     case SAT_SIG_HEAVY_CLIENT:
-        return heavy != UINT32_MAX && w->ops ? (double)mg_count(w, heavy) : NAN;
+        return heavy != UINT32_MAX && w->ops ? (double)st_mg_count(w, heavy) : NAN;
     default: return NAN;
     }
 }
@@ -1205,11 +973,11 @@ static int new_heavy(const st_win *w, const sat_storm_span *sp, uint32_t heavy)
     size_t a = sp->start >= 33 ? sp->start - 33 : 0, b = sp->start >= 4 ? sp->start - 4 : 0;
     for (size_t t = a; sp->start >= 4 && t <= b; t++) {
         base += w[t].ops;
-        base_h += mg_count(&w[t], heavy);
+        base_h += st_mg_count(&w[t], heavy);
     }
     for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++) {
         lead += w[t].ops;
-        lead_h += mg_count(&w[t], heavy);
+        lead_h += st_mg_count(&w[t], heavy);
     }
     double share = lead ? (double)lead_h / (double)lead : 0.0;
     return share >= 0.25 && (!base || (double)base_h / (double)base < share / 2.0);
@@ -1337,7 +1105,7 @@ static int cmp_cl(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static int build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
+static int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
                        const sat_storm_span *sp, sat_ts_ns lo_ts, sat_dur_ns step)
 {
     memset(st, 0, sizeof *st);
@@ -1425,7 +1193,7 @@ static int cmp_attempt(const void *a, const void *b)
  * the connection given up is a failure of kind "retried" unless another kind
  * already counts it. Parallel clients behind one address look like one
  * client: any next connection of theirs counts. */
-static void finish_retries(sat_storms *s)
+static void st_finish_retries(sat_storms *s)
 {
     if (!s->nattempts)
         return;
@@ -1605,7 +1373,7 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
     for (size_t i = a; i < se->windows.n && keys[i] <= hi && rc == SAT_OK; i++) {
         const st_win *sw = (const st_win *)sat_strtab_find(&se->windows, &keys[i], sizeof keys[i]);
         if (sw)
-            win_add(&w[sat_win_index(keys[i] * se->window, step) - dlo], sw);
+            st_win_add(&w[sat_win_index(keys[i] * se->window, step) - dlo], sw);
     }
     for (size_t t = 0; t < n && rc == SAT_OK; t++) {
         x[t] = w[t].events;
@@ -1632,7 +1400,7 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
             *all = na;
             *cap *= 2;
         }
-        rc = build_storm(s, &(*all)[*ns], w, n, &sp[i], dlo * step, step);
+        rc = st_build_storm(s, &(*all)[*ns], w, n, &sp[i], dlo * step, step);
         if (rc == SAT_OK) {
             (*all)[*ns].period = pidx;
             (*ns)++;
@@ -1649,8 +1417,8 @@ int sat_storms_finish(sat_storms *s)
 {
     if (!s)
         return SAT_E_USAGE;
-    finish_closed_waiting(s); /* before the retries: they yield to what a key holds */
-    finish_retries(s);
+    st_finish_closed_waiting(s); /* before the retries: they yield to what a key holds */
+    st_finish_retries(s);
     sat_arena_free(&s->view_arena);
     s->view_arena.chunk_size = (size_t)64 << 10;
     sat_storms_view *v = &s->view;
