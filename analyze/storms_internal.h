@@ -137,4 +137,12 @@ st_win *st_drop_series(st_series *se);
 st_win *st_window_at(sat_storms *s, int i, sat_ts_ns ts);
 int st_hist_bucket(sat_dur_ns d);
 
+/* storms_classify.c */
+uint64_t *st_client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem);
+void st_keep_closed_waiting(sat_storms *s, const sat_ldap_op *op);
+void st_finish_closed_waiting(sat_storms *s);
+void st_keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first,
+                    sat_ts_ns last);
+void st_finish_retries(sat_storms *s);
+
 #endif
