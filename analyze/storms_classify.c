@@ -20,7 +20,7 @@
  *             connection whose SYN had to be sent again and that carried no
  *             byte of the client (answered too late: it gave up at once; one
  *             that went on to carry its request was slow, not failed); a
- *             connection given up for a retry (finish_retries)
+ *             connection given up for a retry (st_finish_retries)
  * Deduplication: an ABANDON and the A1 close of the same connection (key
  * server + conn_epoch + conn) are one failure, counted as the ABANDON; on the
  * wire one failure per connection (key source + flow), counted as the most
