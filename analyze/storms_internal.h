@@ -145,4 +145,8 @@ void st_keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first
                     sat_ts_ns last);
 void st_finish_retries(sat_storms *s);
 
+/* storms_chain.c */
+int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
+                   const sat_storm_span *sp, sat_ts_ns lo_ts, sat_dur_ns step);
+
 #endif
