@@ -50,21 +50,30 @@ uint64_t *st_client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem
     return n;
 }
 
+/* The id of key in t, a table of uint32 ids numbered in the order the keys
+ * came (the clients and peers tables): a new key gets the next one. NULL
+ * when the table is full (*capped) or out of memory. */
+uint32_t *st_intern(sat_strtab *t, const void *key, size_t len, int *capped)
+{
+    int is_new;
+    uint32_t *id = (uint32_t *)sat_strtab_upsert(t, key, len, &is_new, capped);
+    if (id && is_new)
+        *id = (uint32_t)(t->n - 1);
+    return id;
+}
+
 /* +1 / -1 failure of this client in the window of ts */
 static void count_client(sat_storms *s, sat_ts_ns ts, sat_str client, int add)
 {
     if (!client.len || !client.ptr)
         return;
-    int is_new, capped;
-    uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->clients, client.ptr, client.len, &is_new,
-                                                 &capped);
+    int capped;
+    uint32_t *id = st_intern(&s->clients, client.ptr, client.len, &capped);
     if (!id) {
         s->nomem |= !capped;
         s->clients_lost = 1;
         return;
     }
-    if (is_new)
-        *id = (uint32_t)(s->clients.n - 1);
     uint64_t *n = st_client_window(&s->cw, *id, st_window_of(ts, s->opts.window), &s->nomem);
     s->clients_lost |= !n;
     if (n && add)
@@ -212,11 +221,8 @@ void st_keep_closed_waiting(sat_storms *s, const sat_ldap_op *op)
     }
     uint32_t client = UINT32_MAX;
     if (op->client_ip.len) {
-        int is_new, capped;
-        uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->peers, op->client_ip.ptr,
-                                                     op->client_ip.len, &is_new, &capped);
-        if (id && is_new)
-            *id = (uint32_t)(s->peers.n - 1);
+        int capped;
+        uint32_t *id = st_intern(&s->peers, op->client_ip.ptr, op->client_ip.len, &capped);
         client = id ? *id : UINT32_MAX;
     }
     st_waiting *w = &s->waiting[s->nwaiting++];
@@ -317,11 +323,8 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         st_keep_closed_waiting(s, op);
     uint32_t *id = NULL;
     if (op->client_ip.len) {
-        int is_new, capped;
-        id = (uint32_t *)sat_strtab_upsert(&s->peers, op->client_ip.ptr, op->client_ip.len,
-                                           &is_new, &capped);
-        if (id && is_new)
-            *id = (uint32_t)(s->peers.n - 1);
+        int capped;
+        id = st_intern(&s->peers, op->client_ip.ptr, op->client_ip.len, &capped);
     }
     FOR_EACH_WINDOW(s, op->ts_ns, w)
         op_window(w, op, id);
@@ -432,16 +435,13 @@ static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
         s->attempts = na;
         s->attempts_cap = ncap;
     }
-    int is_new, capped;
-    uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->peers, c->client_ip.ptr, c->client_ip.len,
-                                                 &is_new, &capped);
+    int capped;
+    uint32_t *id = st_intern(&s->peers, c->client_ip.ptr, c->client_ip.len, &capped);
     if (!id) {
         s->nomem |= !capped;
         s->attempts_lost++;
         return;
     }
-    if (is_new)
-        *id = (uint32_t)(s->peers.n - 1);
     /* by address, not id: ids differ between analyzers that merge */
     uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
     h ^= sat_strtab_hash(c->server_ip.ptr, c->server_ip.len);

@@ -138,6 +138,7 @@ st_win *st_window_at(sat_storms *s, int i, sat_ts_ns ts);
 int st_hist_bucket(sat_dur_ns d);
 
 /* storms_classify.c */
+uint32_t *st_intern(sat_strtab *t, const void *key, size_t len, int *capped);
 uint64_t *st_client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem);
 void st_keep_closed_waiting(sat_storms *s, const sat_ldap_op *op);
 void st_finish_closed_waiting(sat_storms *s);

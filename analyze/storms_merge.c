@@ -22,12 +22,9 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
     sat_strtab_init(&tmp, sizeof(st_win), 0);
     int rc = map ? SAT_OK : SAT_E_NOMEM;
     for (size_t i = 0; i < from->peers.n && rc == SAT_OK; i++) {
-        int is_new, capped;
-        uint32_t *id = (uint32_t *)sat_strtab_upsert(&into->peers, sat_strtab_key(&from->peers, i),
-                                                     sat_strtab_len(&from->peers, i), &is_new,
-                                                     &capped);
-        if (id && is_new)
-            *id = (uint32_t)(into->peers.n - 1);
+        int capped;
+        uint32_t *id = st_intern(&into->peers, sat_strtab_key(&from->peers, i),
+                                 sat_strtab_len(&from->peers, i), &capped);
         map[i] = id ? *id : UINT32_MAX;
     }
     for (size_t i = 0; i < fse->windows.n && rc == SAT_OK; i++) {
@@ -88,17 +85,14 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         memcpy(&fk, sat_strtab_key(&from->cw, i), sizeof fk);
         if (fk.id >= from->clients.n)
             continue;
-        int is_new, capped;
-        uint32_t *nid = (uint32_t *)sat_strtab_upsert(
-            &into->clients, sat_strtab_key(&from->clients, fk.id),
-            sat_strtab_len(&from->clients, fk.id), &is_new, &capped);
+        int capped;
+        uint32_t *nid = st_intern(&into->clients, sat_strtab_key(&from->clients, fk.id),
+                                  sat_strtab_len(&from->clients, fk.id), &capped);
         if (!nid) {
             into->nomem |= !capped;
             into->clients_lost = 1;
             continue;
         }
-        if (is_new)
-            *nid = (uint32_t)(into->clients.n - 1);
         sat_ts_ns ts = fk.widx * from->opts.window;
         uint64_t *n = st_client_window(&into->cw, *nid, st_window_of(ts, into->opts.window),
                                     &into->nomem);
@@ -142,17 +136,14 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
             into->attempts = na;
             into->attempts_cap = ncap;
         }
-        int is_new, capped;
-        uint32_t *nid = (uint32_t *)sat_strtab_upsert(
-            &into->peers, sat_strtab_key(&from->peers, a->client),
-            sat_strtab_len(&from->peers, a->client), &is_new, &capped);
+        int capped;
+        uint32_t *nid = st_intern(&into->peers, sat_strtab_key(&from->peers, a->client),
+                                  sat_strtab_len(&from->peers, a->client), &capped);
         if (!nid) {
             into->nomem |= !capped;
             into->attempts_lost++;
             continue;
         }
-        if (is_new)
-            *nid = (uint32_t)(into->peers.n - 1);
         into->attempts[into->nattempts] = *a;
         into->attempts[into->nattempts++].client = *nid;
     }
