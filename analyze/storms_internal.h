@@ -32,7 +32,7 @@
 #define ST_MG 4 /* heavy hitters kept per window (Misra-Gries) */
 #define ST_ATTEMPTS_MAX 2000000
 
-#define ST_FLOOR 0.5
+#define ST_FLOOR 0.5 /* the detector's floor at most (storms_detect.c, storms_period.c) */
 
 typedef struct st_win {
     uint64_t kinds[SAT_STORM_KIND__COUNT];
