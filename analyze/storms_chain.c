@@ -1,0 +1,319 @@
+/*
+ * storms_chain.c - one storm described (st_build_storm): its failures, its
+ * clients, and the chain of signals that led to it: what rose before it, the
+ * trigger, whether the failures outlived it.
+ *
+ * Signals per window, for the chain: unindexed searches, external operations,
+ * the full-handshake share, etime p90 (a log histogram, factor 1.25: +-12%),
+ * wtime mean, connections opened. For each: base = median of the windows
+ * [start-33, start-4], before = the highest of [start-3, start], "rose" when
+ * before > max(2 base, base + a floor per signal); onset = where the run of
+ * windows above that threshold that reaches the lead-up began (a gap of one
+ * window allowed, 30 windows at most; for a signal that did not rise, the
+ * first window above it during the storm), back = the first window after
+ * the rise that begins three in a row at or below it. The trigger is the
+ * risen cause (unindexed searches, load, a new heavy client - preferred to
+ * the load it makes -, full-handshake share) with the earliest onset; only
+ * when no cause rose, the risen effect (etime, wtime, connections opened,
+ * handshake answer time) with the earliest onset.
+ * Sustained (metastable): the storm's failures stayed high for at least 3
+ * more windows after the trigger was back at its threshold.
+ */
+#include <math.h>
+
+#include "storms_internal.h"
+
+/* p90 by nearest rank, the middle of its bucket; a rank in bucket
+ * [ST_HIST] ("never", only in ans_hist) is +inf. */
+static double hist_p90_s(const uint32_t *hist, int nbuckets, uint64_t n)
+{
+    if (!n)
+        return NAN;
+    uint64_t rank = (uint64_t)ceil(0.9 * (double)n), seen = 0;
+    int b = 0;
+    for (; b < nbuckets; b++) {
+        seen += hist[b];
+        if (seen >= rank)
+            break;
+    }
+    if (b == 0)
+        return 5e-6;
+    if (b >= ST_HIST)
+        return INFINITY;
+    return 10e-6 * pow(1.25, (double)b - 0.5);
+}
+
+static double signal_of(const st_win *w, int sig, uint32_t heavy)
+{
+    switch (sig) {
+    case SAT_SIG_UNINDEXED: return (double)w->unindexed;
+    case SAT_SIG_OPS: return (double)w->ops;
+    case SAT_SIG_FULL_HS_SHARE:
+        return w->hs_full + w->hs_resumed
+                   ? (double)w->hs_full / (double)(w->hs_full + w->hs_resumed) : NAN;
+    case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST + 1, w->timed);
+    case SAT_SIG_WTIME_MEAN: return w->wtime_n ? w->wtime_sum_s / (double)w->wtime_n : NAN;
+    case SAT_SIG_CONN_OPENS: return (double)w->opens;
+    case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->answered);
+    case SAT_SIG_HEAVY_CLIENT:
+        return heavy != UINT32_MAX && w->ops ? (double)st_mg_count(w, heavy) : NAN;
+    default: return NAN;
+    }
+}
+
+static int above(const st_win *w, size_t t, int g, double thr, uint32_t heavy)
+{
+    double v = signal_of(&w[t], g, heavy);
+    return !isnan(v) && v > thr;
+}
+
+/* The smallest rise that counts, per signal, above twice the base. */
+static const double sig_floor[SAT_SIG__COUNT] = {2.0, 10.0, 0.2, 0.05, 0.01, 5.0, 0.05, 10.0};
+
+static int is_cause(int g)
+{
+    return g <= SAT_SIG_FULL_HS_SHARE || g == SAT_SIG_HEAVY_CLIENT;
+}
+
+/* The busiest client of the lead-up (the 3 windows before the start and
+ * the first), by the windows' heavy hitters; UINT32_MAX if none. */
+static uint32_t heavy_of(const st_win *w, const sat_storm_span *sp)
+{
+    uint32_t ids[4 * ST_MG], best = UINT32_MAX;
+    uint64_t sums[4 * ST_MG], top = 0;
+    size_t n = 0;
+    for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++)
+        for (int i = 0; i < ST_MG; i++) {
+            if (!w[t].mg_n[i])
+                continue;
+            size_t k = 0;
+            while (k < n && ids[k] != w[t].mg_id[i])
+                k++;
+            if (k == n) {
+                ids[n] = w[t].mg_id[i];
+                sums[n++] = 0;
+            }
+            sums[k] += w[t].mg_n[i];
+            if (sums[k] > top) {
+                top = sums[k];
+                best = ids[k];
+            }
+        }
+    return best;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A new heavy client: a quarter or more of the lead-up's operations, and
+ * at least twice the share it had in the windows before. */
+static int new_heavy(const st_win *w, const sat_storm_span *sp, uint32_t heavy)
+{
+    uint64_t lead = 0, lead_h = 0, base = 0, base_h = 0;
+    size_t a = sp->start >= 33 ? sp->start - 33 : 0, b = sp->start >= 4 ? sp->start - 4 : 0;
+    for (size_t t = a; sp->start >= 4 && t <= b; t++) {
+        base += w[t].ops;
+        base_h += st_mg_count(&w[t], heavy);
+    }
+    for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++) {
+        lead += w[t].ops;
+        lead_h += st_mg_count(&w[t], heavy);
+    }
+    double share = lead ? (double)lead_h / (double)lead : 0.0;
+    return share >= 0.25 && (!base || (double)base_h / (double)base < share / 2.0);
+}
+
+static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span *sp,
+                  sat_ts_ns lo_ts, sat_dur_ns step)
+{
+    st->trigger = -1;
+    uint32_t heavy = heavy_of(w, sp);
+    sat_ts_ns best = 0;
+    int best_cause = 0;
+    for (int g = 0; g < SAT_SIG__COUNT; g++) {
+        sat_storm_sig *sg = &st->sig[g];
+        double vals[30];
+        size_t nv = 0;
+        size_t a = sp->start >= 33 ? sp->start - 33 : 0;
+        size_t b = sp->start >= 4 ? sp->start - 4 : 0;
+        for (size_t t = a; sp->start >= 4 && t <= b && nv < 30; t++) {
+            double v = signal_of(&w[t], g, heavy);
+            if (!isnan(v))
+                vals[nv++] = v;
+        }
+        if (nv) {
+            qsort(vals, nv, sizeof *vals, cmp_dbl);
+            sg->base = vals[(nv - 1) / 2];
+        } else {
+            sg->base = NAN;
+        }
+        sg->before = NAN;
+        for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++) {
+            double v = signal_of(&w[t], g, heavy);
+            if (!isnan(v) && (isnan(sg->before) || v > sg->before))
+                sg->before = v;
+        }
+        sg->during = NAN;
+        for (size_t t = sp->start; t <= sp->end; t++) {
+            double v = signal_of(&w[t], g, heavy);
+            if (!isnan(v) && (isnan(sg->during) || v > sg->during))
+                sg->during = v;
+        }
+        if (isnan(sg->base))
+            continue;
+        double thr = 2.0 * sg->base > sg->base + sig_floor[g] ? 2.0 * sg->base
+                                                              : sg->base + sig_floor[g];
+        sg->rose = !isnan(sg->before) && sg->before > thr;
+        if (g == SAT_SIG_HEAVY_CLIENT && sg->rose && !new_heavy(w, sp, heavy))
+            sg->rose = 0; /* the client every other window has: not new */
+        size_t on = SIZE_MAX, from = SIZE_MAX;
+        if (sg->rose) {
+            /* the rise that reaches the storm: back from its last high
+             * window of the lead-up, over windows above the threshold (one
+             * window without data or below it does not break the run), at
+             * most 30 windows; so an earlier blip is not its onset */
+            for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++)
+                if (above(w, t, g, thr, heavy))
+                    from = t;
+            on = from;
+            size_t lim = from >= 30 ? from - 30 : 0;
+            while (on > lim) {
+                if (above(w, on - 1, g, thr, heavy))
+                    on--;
+                else if (on - 1 > lim && above(w, on - 2, g, thr, heavy))
+                    on -= 2;
+                else
+                    break;
+            }
+        } else {
+            /* shown only: the first window above it during the storm (an
+             * effect of it, not a cause) */
+            for (size_t t = sp->start; t <= sp->end; t++)
+                if (above(w, t, g, thr, heavy)) {
+                    on = from = t;
+                    break;
+                }
+        }
+        if (on == SIZE_MAX)
+            continue;
+        sg->onset_ts = lo_ts + (sat_ts_ns)on * step;
+        /* back: three windows in a row at or below it after the rise (or up
+         * to the end), so one quiet window inside a long rise does not end it */
+        for (size_t t = from + 1; t < n; t++) {
+            size_t u = t;
+            while (u < n && u < t + 3 && !above(w, u, g, thr, heavy))
+                u++;
+            if (!isnan(signal_of(&w[t], g, heavy)) && (u == n || u == t + 3)) {
+                sg->back_ts = lo_ts + (sat_ts_ns)t * step;
+                break;
+            }
+        }
+        /* causes (load, unindexed searches, full handshakes) before effects
+         * (latency, reconnects): etime rises with any storm, so it names the
+         * trigger only when no cause rose */
+        int cause = is_cause(g);
+        /* one client's rise that is (most of) the load's names it better */
+        int narrower = g == SAT_SIG_HEAVY_CLIENT && st->trigger == SAT_SIG_OPS &&
+                       sg->onset_ts <= best;
+        if (sg->rose && (st->trigger < 0 || (cause && !best_cause) ||
+                         (cause == best_cause && sg->onset_ts < best) || narrower)) {
+            st->trigger = g;
+            best = sg->onset_ts;
+            best_cause = cause;
+        }
+    }
+    if (st->trigger >= 0) {
+        sat_ts_ns back = st->sig[st->trigger].back_ts;
+        sat_ts_ns last = lo_ts + (sat_ts_ns)sp->end * step; /* the last high window */
+        if (back && last >= back) {
+            st->sustained_s = (double)(last + step - back) / 1e9;
+            st->sustained = last + step - back >= 3 * step;
+        }
+    }
+}
+
+typedef struct st_cl {
+    uint32_t id;
+    uint64_t n;
+} st_cl;
+
+static int cmp_cl(const void *a, const void *b)
+{
+    const st_cl *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
+                       const sat_storm_span *sp, sat_ts_ns lo_ts, sat_dur_ns step)
+{
+    memset(st, 0, sizeof *st);
+    st->window = step;
+    st->start_ts = lo_ts + (sat_ts_ns)sp->start * step;
+    st->end_ts = lo_ts + (sat_ts_ns)(sp->end + 1) * step;
+    st->peak_ts = lo_ts + (sat_ts_ns)sp->peak * step;
+    st->peak_events = w[sp->peak].events;
+    st->expected = sp->expected;
+    uint64_t bits[ST_BITS / 64];
+    memset(bits, 0, sizeof bits);
+    for (size_t t = sp->start; t <= sp->end; t++) {
+        st->events += w[t].events;
+        for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
+            st->kinds[k] += w[t].kinds[k];
+        for (int i = 0; i < ST_BITS / 64; i++)
+            bits[i] |= w[t].bits[i];
+        st->conn_opens += w[t].opens;
+        st->hs_full += w[t].hs_full;
+        st->hs_total += w[t].hs_full + w[t].hs_resumed;
+        st->retries += w[t].retries;
+    }
+    st->ongoing = sp->end + 1 == n;
+    size_t zero = 0;
+    for (int i = 0; i < ST_BITS / 64; i++)
+        for (uint64_t b = ~bits[i]; b; b &= b - 1)
+            zero++;
+    double est = zero ? -(double)ST_BITS * log((double)zero / ST_BITS) : (double)ST_BITS * 8;
+    /* failures per client within [start_ts, end_ts) */
+    size_t ncl = 0;
+    st_cl *cl = (st_cl *)calloc(s->clients.n + 1, sizeof *cl);
+    if (!cl)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < s->clients.n; i++)
+        cl[i].id = (uint32_t)i;
+    for (size_t i = 0; i < s->cw.n; i++) {
+        st_cwkey k;
+        memcpy(&k, sat_strtab_key(&s->cw, i), sizeof k);
+        sat_ts_ns ts = k.widx * s->opts.window;
+        if (ts >= st->start_ts && ts < st->end_ts && k.id < s->clients.n)
+            cl[k.id].n += *(const uint64_t *)sat_strtab_val(&s->cw, i);
+    }
+    ncl = s->clients.n;
+    qsort(cl, ncl, sizeof *cl, cmp_cl);
+    while (ncl && !cl[ncl - 1].n)
+        ncl--;
+    /* exact from the table, the linear count once a table overflowed */
+    st->clients = s->clients_lost ? (uint64_t)llround(est) : ncl;
+    size_t ntop = ncl < s->opts.top_clients ? ncl : s->opts.top_clients;
+    sat_storm_client *top = (sat_storm_client *)sat_arena_alloc(&s->view_arena,
+                                                                (ntop + 1) * sizeof *top);
+    if (!top) {
+        free(cl);
+        return SAT_E_NOMEM;
+    }
+    for (size_t i = 0; i < ntop; i++) {
+        top[i].client = cl[i].id < s->clients.n ? sat_strtab_key(&s->clients, cl[i].id) : "?";
+        top[i].events = cl[i].n;
+    }
+    free(cl);
+    st->top = top;
+    st->ntop = ntop;
+    chain(st, w, n, sp, lo_ts, step);
+    uint32_t heavy = heavy_of(w, sp);
+    if (heavy != UINT32_MAX && heavy < s->peers.n && !isnan(st->sig[SAT_SIG_HEAVY_CLIENT].before))
+        st->heavy_client = sat_strtab_key(&s->peers, heavy);
+    return SAT_OK;
+}

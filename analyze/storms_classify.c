@@ -1,0 +1,543 @@
+/*
+ * storms_classify.c - the storms analyzer's event sink: each row (LDAP operation
+ * and connection, TLS handshake, TCP connection, source) classified as a client
+ * failure or not, deduplicated, and counted in the windows of every series;
+ * the requests left at a close and the retry rule, counted at finish.
+ *
+ * Failures (enum sat_storm_kind), one per failed operation or connection:
+ *   ldap_op   ABANDON; results err=3 (timeLimitExceeded), 11 (adminLimit-
+ *             Exceeded), 51 (busy), 52 (unavailable), 80 (other) - RFC 4511
+ *             4.1.9; external operations only (internal ones are the server's)
+ *   ldap_conn 389 close codes A1 (client abandoned / closed with an op
+ *             outstanding), B1, B4, T1, T2, T3 (event.h sat_close_code)
+ *   tls_hs    incomplete (ClientHello never answered) and failed handshakes
+ *   tcp_conn  a client RST or FIN with a request unanswered (the dissector's
+ *             view, event.h SAT_TCPF_CLIENT_LEFT_WAITING); a connection
+ *             attempt the server never answered before the client gave up
+ *             (SAT_TCPF_SYN_GAVE_UP: a full listen queue drops SYNs), dated
+ *             when it gave up (its RST or FIN, else its last SYN + 1 s, the
+ *             least a stack waits before sending it again: RFC 6298 2.1); a
+ *             connection whose SYN had to be sent again and that carried no
+ *             byte of the client (answered too late: it gave up at once; one
+ *             that went on to carry its request was slow, not failed); a
+ *             connection given up for a retry (st_finish_retries)
+ * Deduplication: an ABANDON and the A1 close of the same connection (key
+ * server + conn_epoch + conn) are one failure, counted as the ABANDON; on the
+ * wire one failure per connection (key source + flow), counted as the most
+ * specific kind (TLS > client RST or FIN or SYN never answered > SYN retry
+ * > retried), so an
+ * incomplete handshake, the client's FIN or RST that followed it and its
+ * retry are one. The rule does not depend on the order rows arrive in: a
+ * later, more specific row moves the count.
+ */
+#include "storms_internal.h"
+
+/* Every series' window that holds ts, in turn: a row counts at every step. */
+#define FOR_EACH_WINDOW(s, ts, w)                                                            \
+    for (int i_ = 0; i_ < (s)->nser; i_++)                                                   \
+        for (st_win *w = st_window_at((s), i_, (ts)); w; w = NULL)
+
+uint64_t *st_client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem)
+{
+    st_cwkey k;
+    memset(&k, 0, sizeof k);
+    k.id = id;
+    k.widx = widx;
+    int capped;
+    uint64_t *n = (uint64_t *)sat_strtab_upsert(cw, &k, sizeof k, NULL, &capped);
+    if (!n && !capped)
+        *nomem = 1;
+    return n;
+}
+
+/* The id of key in t, a table of uint32 ids numbered in the order the keys
+ * came (the clients and peers tables): a new key gets the next one. NULL
+ * when the table is full (*capped) or out of memory. */
+uint32_t *st_intern(sat_strtab *t, const void *key, size_t len, int *capped)
+{
+    int is_new;
+    uint32_t *id = (uint32_t *)sat_strtab_upsert(t, key, len, &is_new, capped);
+    if (id && is_new)
+        *id = (uint32_t)(t->n - 1);
+    return id;
+}
+
+/* +1 / -1 failure of this client in the window of ts */
+static void count_client(sat_storms *s, sat_ts_ns ts, sat_str client, int add)
+{
+    if (!client.len || !client.ptr)
+        return;
+    int capped;
+    uint32_t *id = st_intern(&s->clients, client.ptr, client.len, &capped);
+    if (!id) {
+        s->nomem |= !capped;
+        s->clients_lost = 1;
+        return;
+    }
+    uint64_t *n = st_client_window(&s->cw, *id, st_window_of(ts, s->opts.window), &s->nomem);
+    s->clients_lost |= !n;
+    if (n && add)
+        (*n)++;
+    else if (n && *n)
+        (*n)--;
+}
+
+static void count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
+{
+    s->kinds[kind]++;
+    s->events++;
+    int any = 0;
+    FOR_EACH_WINDOW(s, ts, w) {
+        any = 1;
+        w->kinds[kind]++;
+        w->events++;
+        if (client.len && client.ptr) {
+            uint64_t h = sat_strtab_hash(client.ptr, client.len);
+            w->bits[(h >> 7) % ST_BITS / 64] |= (uint64_t)1 << ((h >> 7) % 64);
+        }
+    }
+    if (!any || !client.len || !client.ptr)
+        return;
+    count_client(s, ts, client, 1);
+}
+
+static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
+{
+    count_client(s, ts, client, 0); /* the same connection: the same client */
+    if (s->kinds[kind])
+        s->kinds[kind]--;
+    if (s->events)
+        s->events--;
+    FOR_EACH_WINDOW(s, ts, w) {
+        if (w->kinds[kind]) {
+            w->kinds[kind]--;
+            w->events--;
+        }
+    }
+}
+
+static int wire_prio(int kind)
+{
+    switch (kind) {
+    case SAT_STORM_TLS_INCOMPLETE:
+    case SAT_STORM_TLS_FAILED: return 3;
+    case SAT_STORM_RST_CLIENT:
+    case SAT_STORM_SYN_UNANSWERED:
+    case SAT_STORM_FIN_WAITING: return 2; /* (a connection ends one way only) */
+    case SAT_STORM_SYN_RETRY: return 1;
+    default: return 0; /* retried: only when nothing else said it failed */
+    }
+}
+
+static void mark(st_dedup *d, int kind, sat_ts_ns ts)
+{
+    d->has = 1;
+    d->kind = (uint8_t)kind;
+    d->ts = ts;
+}
+
+/* The rows of one LDAP connection that are one failure: an ABANDON counts
+ * (one per abandoned operation) and so does a B1..T3 close; the A1 close of
+ * a connection with an ABANDON does not (the client gave up, then left: one
+ * failure, counted as the ABANDON, whichever row comes first); a request
+ * left unanswered at a close counts only when nothing else of its
+ * connection does. */
+static void ldap_keyed(sat_storms *s, st_dedup *d, sat_ts_ns ts, int kind, sat_str client)
+{
+    int had = d->has ? d->kind : -1;
+    if (had < 0) {
+        count(s, ts, kind, client);
+        mark(d, kind, ts);
+    } else if (kind == SAT_STORM_CLOSED_WAITING) {
+        s->deduped++;
+    } else if (had == SAT_STORM_CLOSED_WAITING ||
+               (had == SAT_STORM_CLOSE_A1 && kind == SAT_STORM_ABANDON)) {
+        uncount(s, d->ts, had, client); /* the more specific row takes its place */
+        count(s, ts, kind, client);
+        s->deduped++;
+        mark(d, kind, ts);
+    } else if (kind == SAT_STORM_CLOSE_A1 && had == SAT_STORM_ABANDON) {
+        s->deduped++;
+    } else {
+        count(s, ts, kind, client); /* another ABANDON, or a B1..T3 close */
+        if (had != SAT_STORM_ABANDON)
+            mark(d, kind, ts);
+    }
+}
+
+/* One failure per key: the first row counts; a later row of a more specific
+ * kind moves the count to itself (ldap_keyed for LDAP connections). */
+static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t klen,
+                        sat_ts_ns ts, int kind, sat_str client, int ldap)
+{
+    int capped;
+    st_dedup *d = (st_dedup *)sat_strtab_upsert(t, key, klen, NULL, &capped);
+    if (!d) {
+        s->nomem |= !capped;
+        count(s, ts, kind, client);
+        return;
+    }
+    if (ldap) {
+        ldap_keyed(s, d, ts, kind, client);
+        return;
+    }
+    if (!d->has) {
+        count(s, ts, kind, client);
+    } else if (wire_prio(kind) > wire_prio(d->kind)) {
+        uncount(s, d->ts, d->kind, client);
+        count(s, ts, kind, client);
+        s->deduped++;
+    } else {
+        s->deduped++;
+        return;
+    }
+    mark(d, kind, ts);
+}
+
+static int is_wire_server(const sat_storms *s, uint32_t server)
+{
+    return s->wire_servers.n && sat_strtab_find(&s->wire_servers, &server, sizeof server);
+}
+
+/* A request whose connection closed before its RESULT: a failure of kind
+ * closed_waiting, counted at finish (st_finish_closed_waiting), once the source
+ * rows (which come last) have said which servers are captures: on the wire
+ * the TCP rule (SAT_TCPF_CLIENT_LEFT_WAITING) counts it already. */
+void st_keep_closed_waiting(sat_storms *s, const sat_ldap_op *op)
+{
+    if (s->nwaiting == s->waiting_cap) {
+        if (s->waiting_cap >= ST_DEDUP_MAX) {
+            s->waiting_lost++;
+            return;
+        }
+        size_t ncap = s->waiting_cap ? s->waiting_cap * 2 : 256;
+        st_waiting *nw = (st_waiting *)realloc(s->waiting, ncap * sizeof *nw);
+        if (!nw) {
+            s->nomem = 1;
+            return;
+        }
+        s->waiting = nw;
+        s->waiting_cap = ncap;
+    }
+    uint32_t client = UINT32_MAX;
+    if (op->client_ip.len) {
+        int capped;
+        uint32_t *id = st_intern(&s->peers, op->client_ip.ptr, op->client_ip.len, &capped);
+        client = id ? *id : UINT32_MAX;
+    }
+    st_waiting *w = &s->waiting[s->nwaiting++];
+    memset(w, 0, sizeof *w);
+    w->key.server = op->server;
+    w->key.epoch = op->conn_epoch;
+    w->key.conn = op->conn;
+    w->ts = op->ts_ns;
+    w->client = client;
+}
+
+void st_finish_closed_waiting(sat_storms *s)
+{
+    for (size_t i = 0; i < s->nwaiting; i++) {
+        const st_waiting *w = &s->waiting[i];
+        if (is_wire_server(s, w->key.server))
+            continue;
+        sat_str client = SAT_STR_NONE;
+        if (w->client != UINT32_MAX) {
+            client.ptr = sat_strtab_key(&s->peers, w->client);
+            client.len = sat_strtab_len(&s->peers, w->client);
+        }
+        count_keyed(s, &s->ldap_dedup, &w->key, sizeof w->key, w->ts, SAT_STORM_CLOSED_WAITING,
+                    client, 1);
+    }
+    s->nwaiting = 0; /* counted: a second finish must not count them again */
+}
+
+/* An input's time range, for the periods it covers (by path: ids differ
+ * between analyzers that merge). */
+void st_keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first,
+                        sat_ts_ns last)
+{
+    if (!len || first <= 0)
+        return;
+    int is_new, capped;
+    st_src *r = (st_src *)sat_strtab_upsert(&s->sources, path, len, &is_new, &capped);
+    if (!r) {
+        s->nomem |= !capped;
+        return;
+    }
+    if (is_new) {
+        r->first_ts = first;
+        r->last_ts = last;
+        return;
+    }
+    r->first_ts = first < r->first_ts ? first : r->first_ts;
+    r->last_ts = last > r->last_ts ? last : r->last_ts;
+}
+
+static int on_source(void *ctx, const sat_source *src)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    st_keep_source(s, src->path.ptr, src->path.len, src->first_ts, src->last_ts);
+    if (src->kind.len == 4 && !memcmp(src->kind.ptr, "pcap", 4)) {
+        int capped;
+        if (!sat_strtab_upsert(&s->wire_servers, &src->server, sizeof src->server, NULL,
+                               &capped))
+            s->nomem |= !capped;
+    }
+    return SAT_OK;
+}
+
+static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id);
+
+static int on_op(void *ctx, const sat_ldap_op *op)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    s->ldap_ops++;
+    if (op->internal_depth)
+        return SAT_OK;
+    sat_ts_ns rts = op->result_ts_ns ? op->result_ts_ns : op->ts_ns;
+    if (op->type == SAT_OP_ABANDON) {
+        st_connkey k;
+        memset(&k, 0, sizeof k);
+        k.server = op->server;
+        k.epoch = op->conn_epoch;
+        k.conn = op->conn;
+        count_keyed(s, &s->ldap_dedup, &k, sizeof k, op->ts_ns, SAT_STORM_ABANDON,
+                    op->client_ip, 1);
+    } else {
+        int kind = -1;
+        switch (op->err) {
+        case 3: kind = SAT_STORM_ERR_TIMELIMIT; break;
+        case 11: kind = SAT_STORM_ERR_ADMINLIMIT; break;
+        case 51: kind = SAT_STORM_ERR_BUSY; break;
+        case 52: kind = SAT_STORM_ERR_UNAVAILABLE; break;
+        case 80: kind = SAT_STORM_ERR_OTHER; break;
+        default: break;
+        }
+        if (kind >= 0)
+            count(s, rts, kind, op->client_ip);
+    }
+    if (op->type == SAT_OP_UNBIND || op->type == SAT_OP_ABANDON || op->ts_ns <= 0)
+        return SAT_OK;
+    if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
+        !(op->flags & SAT_OPF_PERSISTENT))
+        st_keep_closed_waiting(s, op);
+    uint32_t *id = NULL;
+    if (op->client_ip.len) {
+        int capped;
+        id = st_intern(&s->peers, op->client_ip.ptr, op->client_ip.len, &capped);
+    }
+    FOR_EACH_WINDOW(s, op->ts_ns, w)
+        op_window(w, op, id);
+    return SAT_OK;
+}
+
+static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
+{
+    w->ops++;
+    if (id)
+        st_mg_add(w, *id, 1);
+    if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
+        w->unindexed++;
+    if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
+        !(op->flags & SAT_OPF_PERSISTENT)) {
+        w->hist[ST_HIST]++; /* never answered: the longest wait of all */
+        w->timed++;
+    } else if (op->etime >= 0) {
+        w->hist[st_hist_bucket(op->etime)]++;
+        w->timed++;
+    }
+    if (op->wtime >= 0) {
+        w->wtime_sum_s += (double)op->wtime / 1e9;
+        w->wtime_n++;
+    }
+}
+
+static int on_conn(void *ctx, const sat_ldap_conn *c)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    s->ldap_conns++;
+    if (c->open_ts > 0)
+        FOR_EACH_WINDOW(s, c->open_ts, w)
+            w->opens++;
+    int kind = -1;
+    switch (c->close_code) {
+    case SAT_CLOSE_A1: kind = SAT_STORM_CLOSE_A1; break;
+    case SAT_CLOSE_B1: kind = SAT_STORM_CLOSE_B1; break;
+    case SAT_CLOSE_B4: kind = SAT_STORM_CLOSE_B4; break;
+    case SAT_CLOSE_T1: kind = SAT_STORM_CLOSE_T1; break;
+    case SAT_CLOSE_T2: kind = SAT_STORM_CLOSE_T2; break;
+    case SAT_CLOSE_T3: kind = SAT_STORM_CLOSE_T3; break;
+    default: break;
+    }
+    if (kind < 0 || c->close_ts <= 0)
+        return SAT_OK;
+    st_connkey k;
+    memset(&k, 0, sizeof k);
+    k.server = c->server;
+    k.epoch = c->conn_epoch;
+    k.conn = c->conn;
+    count_keyed(s, &s->ldap_dedup, &k, sizeof k, c->close_ts, kind, c->client_ip, 1);
+    return SAT_OK;
+}
+
+static void count_wire(sat_storms *s, uint32_t source, uint32_t flow, sat_ts_ns ts, int kind,
+                       sat_str client)
+{
+    uint32_t k[2] = {source, flow};
+    count_keyed(s, &s->wire_dedup, k, sizeof k, ts, kind, client, 0);
+}
+
+static int on_tls(void *ctx, const sat_tls_hs *h)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    s->tls_hs++;
+    FOR_EACH_WINDOW(s, h->ts, w) {
+        w->hs_full += h->outcome == SAT_TLS_FULL;
+        w->hs_resumed += h->outcome == SAT_TLS_RESUMED;
+        /* how long the server took to answer; a ClientHello the client gave
+         * up on is the longest wait (an alert before any ServerHello is an
+         * answer, but its time is not kept) */
+        if (!(h->flags & SAT_TLSF_NO_CLIENT_HELLO)) {
+            if (h->outcome == SAT_TLS_INCOMPLETE) {
+                w->ans_hist[ST_HIST]++;
+                w->answered++;
+            } else if (h->server_hello_ts >= h->ts && h->server_hello_ts > 0) {
+                w->ans_hist[st_hist_bucket(h->server_hello_ts - h->ts)]++;
+                w->answered++;
+            }
+        }
+    }
+    if (h->outcome == SAT_TLS_INCOMPLETE || h->outcome == SAT_TLS_FAILED)
+        count_wire(s, h->source, h->flow, h->ts,
+                   h->outcome == SAT_TLS_INCOMPLETE ? SAT_STORM_TLS_INCOMPLETE
+                                                    : SAT_STORM_TLS_FAILED,
+                   h->client_ip);
+    return SAT_OK;
+}
+
+/* Remember the connection for the retry rule (st_finish_retries). Without its
+ * SYN the connection started before the capture: not a retry of anything. */
+static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
+{
+    if ((c->flags & SAT_TCPF_NO_SYN) || c->syn_ts <= 0 || !c->client_ip.len || s->nomem)
+        return;
+    if (s->nattempts == s->attempts_cap) {
+        if (s->attempts_cap >= ST_ATTEMPTS_MAX) {
+            s->attempts_lost++;
+            return;
+        }
+        size_t ncap = s->attempts_cap ? s->attempts_cap * 2 : 1024;
+        st_attempt *na = (st_attempt *)realloc(s->attempts, ncap * sizeof *na);
+        if (!na) {
+            s->nomem = 1;
+            return;
+        }
+        s->attempts = na;
+        s->attempts_cap = ncap;
+    }
+    int capped;
+    uint32_t *id = st_intern(&s->peers, c->client_ip.ptr, c->client_ip.len, &capped);
+    if (!id) {
+        s->nomem |= !capped;
+        s->attempts_lost++;
+        return;
+    }
+    /* by address, not id: ids differ between analyzers that merge */
+    uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
+    h ^= sat_strtab_hash(c->server_ip.ptr, c->server_ip.len);
+    h ^= sat_hash_u64((uint64_t)c->source << 32 | c->server_port);
+    st_attempt *a = &s->attempts[s->nattempts++];
+    a->peer = h;
+    a->syn_ts = c->syn_ts;
+    a->end_ts = c->end_ts > c->syn_ts ? c->end_ts : c->syn_ts;
+    a->source = c->source;
+    a->flow = c->flow;
+    a->client = *id;
+    a->unanswered = c->bytes_c2s > 0 && c->bytes_s2c == 0;
+}
+
+static int on_tcp(void *ctx, const sat_tcp_conn *c)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    s->tcp_conns++;
+    if (!(c->flags & SAT_TCPF_NO_SYN))
+        FOR_EACH_WINDOW(s, c->syn_ts, w)
+            w->opens++;
+    /* a client that resets or closes a connection it was done with is not
+     * failing: only one leaving a request unanswered is */
+    int waiting = (c->flags & SAT_TCPF_CLIENT_LEFT_WAITING) != 0;
+    /* dated when the client gave up, not when the connection ended (a frozen
+     * server answers and closes dead connections much later) */
+    sat_ts_ns left = c->client_left_ts > 0 ? c->client_left_ts : c->end_ts;
+    if (c->flags & SAT_TCPF_SYN_GAVE_UP)
+        count_wire(s, c->source, c->flow,
+                   c->client_left_ts > 0 ? c->client_left_ts
+                                         : c->end_ts + (sat_dur_ns)1000000000,
+                   SAT_STORM_SYN_UNANSWERED, c->client_ip);
+    else if (c->end == SAT_TCP_END_RST_CLIENT && waiting)
+        count_wire(s, c->source, c->flow, left, SAT_STORM_RST_CLIENT, c->client_ip);
+    else if (c->end == SAT_TCP_END_FIN_CLIENT && waiting)
+        count_wire(s, c->source, c->flow, left, SAT_STORM_FIN_WAITING, c->client_ip);
+    else if (c->syn_retrans && !c->bytes_c2s)
+        count_wire(s, c->source, c->flow, c->syn_ts, SAT_STORM_SYN_RETRY, c->client_ip);
+    keep_attempt(s, c);
+    return SAT_OK;
+}
+
+sat_event_sink sat_storms_sink(sat_storms *s)
+{
+    sat_event_sink k;
+    memset(&k, 0, sizeof k);
+    k.ctx = s;
+    k.on_source = on_source;
+    k.on_ldap_op = on_op;
+    k.on_ldap_conn = on_conn;
+    k.on_tls_hs = on_tls;
+    k.on_tcp_conn = on_tcp;
+    return k;
+}
+
+static int cmp_attempt(const void *a, const void *b)
+{
+    const st_attempt *x = a, *y = b;
+    if (x->peer != y->peer)
+        return x->peer < y->peer ? -1 : 1;
+    if (x->syn_ts != y->syn_ts)
+        return x->syn_ts < y->syn_ts ? -1 : 1;
+    return x->flow < y->flow ? -1 : x->flow > y->flow;
+}
+
+/* The retry rule: from one client address to one server address and port,
+ * a connection that starts at most retry_window after the previous one ended
+ * (or while it was still open), when that previous one failed (a failure is
+ * counted on it) or was never answered (the client sent bytes, the server
+ * none), retried it. The retry is counted where it started (amplification);
+ * the connection given up is a failure of kind "retried" unless another kind
+ * already counts it. Parallel clients behind one address look like one
+ * client: any next connection of theirs counts. */
+void st_finish_retries(sat_storms *s)
+{
+    if (!s->nattempts)
+        return;
+    qsort(s->attempts, s->nattempts, sizeof *s->attempts, cmp_attempt);
+    for (size_t i = 1; i < s->nattempts; i++) {
+        const st_attempt *prev = &s->attempts[i - 1], *cur = &s->attempts[i];
+        if (cur->peer != prev->peer || cur->syn_ts > prev->end_ts + s->opts.retry_window)
+            continue;
+        uint32_t key[2] = {prev->source, prev->flow};
+        int failed = sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;
+        if (!failed && !prev->unanswered)
+            continue;
+        s->retries++;
+        FOR_EACH_WINDOW(s, cur->syn_ts, w)
+            w->retries++;
+        if (!failed) {
+            sat_str client;
+            client.ptr = sat_strtab_key(&s->peers, prev->client);
+            client.len = sat_strtab_len(&s->peers, prev->client);
+            sat_ts_ns gave_up = prev->end_ts < cur->syn_ts ? prev->end_ts : cur->syn_ts;
+            count_wire(s, prev->source, prev->flow, gave_up, SAT_STORM_RETRIED, client);
+        }
+    }
+    s->nattempts = 0; /* counted: a second finish must not count them again */
+}
