@@ -57,6 +57,22 @@ static const char *scope_name(int s)
     }
 }
 
+/* Pushes the rows of a list (first, then their next links) on the stack at
+ * sp, reversed, so that they pop in the list's order; the new height. */
+static size_t push_list(const sat_iops *a, int32_t *stack, size_t sp, int32_t first)
+{
+    size_t from = sp;
+    for (int32_t c = first; c != NIL;
+         c = ((irow_acc *)sat_strtab_val(&a->rows, (size_t)c))->next)
+        stack[sp++] = c;
+    for (size_t x = from, y = sp; x + 1 < y; x++, y--) {
+        int32_t t = stack[x];
+        stack[x] = stack[y - 1];
+        stack[y - 1] = t;
+    }
+    return sp;
+}
+
 int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
 {
     int rc = sat_iop_orphans_into(a, a);
@@ -152,16 +168,7 @@ int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
         o->share = g->parents_timed && g->pe_sum ? (double)g->d1_sum_tp / (double)g->pe_sum : NAN;
         o->rows = rows + nrows;
         /* depth first, siblings in sorted order */
-        /* a list is pushed reversed, so that it pops in its order */
-        size_t sp = 0, base_sp = 0;
-        for (int32_t c = g->first; c != NIL;
-             c = ((irow_acc *)sat_strtab_val(&a->rows, (size_t)c))->next)
-            stack[sp++] = c;
-        for (size_t x = base_sp, y = sp; x + 1 < y; x++, y--) {
-            int32_t t = stack[x];
-            stack[x] = stack[y - 1];
-            stack[y - 1] = t;
-        }
+        size_t sp = push_list(a, stack, 0, g->first);
         while (sp > 0) {
             size_t i = (size_t)stack[--sp];
             const irow_acc *r = (const irow_acc *)sat_strtab_val(&a->rows, i);
@@ -192,15 +199,7 @@ int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
             w->share = g->parents_timed && g->pe_sum && r->timed && (r->esum_tp || !r->esum)
                            ? (double)r->esum_tp / (double)g->pe_sum
                            : NAN;
-            size_t from = sp;
-            for (int32_t c = r->first; c != NIL;
-                 c = ((irow_acc *)sat_strtab_val(&a->rows, (size_t)c))->next)
-                stack[sp++] = c;
-            for (size_t x = from, y = sp; x + 1 < y; x++, y--) {
-                int32_t t = stack[x];
-                stack[x] = stack[y - 1];
-                stack[y - 1] = t;
-            }
+            sp = push_list(a, stack, sp, r->first);
         }
         o->nrows = (size_t)(rows + nrows - o->rows);
     }
