@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "satscope/analyze.h"
+#include "satscope/parse.h"
 #include "satscope/report.h"
 
 extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime,
@@ -252,21 +253,62 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     return SAT_EXIT_OK;
 }
 
+/* The input options: text for a help column 22 wide (lines up to 58). */
+const sat_cli_opt sat_cli_collect_opts[] = {
+    {"format", SAT_OPT_FORMAT, 0, "NAME", "force a log format: 389-text, 389-json, openldap",
+     "389-text 389-json openldap"},
+    {"from", SAT_OPT_FROM, 0, "TIME", "only events from TIME on (ISO-8601 UTC or epoch s)", NULL},
+    {"to", SAT_OPT_TO, 0, "TIME", "only events before TIME", NULL},
+    {"year", SAT_OPT_YEAR, 0, "YYYY",
+     "year of syslog timestamps, which carry none (default:\n"
+     "each file's modification year)", NULL},
+    {"ldap-port", SAT_OPT_LDAP_PORT, 0, "N",
+     "captures: decode port N as LDAP whatever its bytes\n"
+     "look like (LDAP is otherwise found by content)", NULL},
+    {"exe", SAT_OPT_EXE, 0, "FILE",
+     "cores: the executable that crashed (else found by\n"
+     "the core's paths and build-ids)", NULL},
+    {"debuginfo-path", SAT_OPT_DEBUGINFO_PATH, 0, "DIRS",
+     "cores: ':'-separated directories of debug files\n"
+     "(.build-id/xx/yyyy.debug, NAME.debug) and module copies", NULL},
+    {"sysroot", SAT_OPT_SYSROOT, 0, "DIR", "cores: look up the paths the core names below DIR",
+     NULL},
+    {"crash-time", SAT_OPT_CRASH_TIME, 0, "T",
+     "cores: when they crashed, RFC 3339\n"
+     "(2025-06-09T14:24:16.7Z, +02:00): a core holds no\n"
+     "clock; else the time in its file name (core_pattern\n"
+     "time field), a log line naming its pid, or its file's\n"
+     "modification time, in that order", NULL},
+    {"no-source-lines", SAT_OPT_NO_SOURCE_LINES, 0, NULL,
+     "cores: no file:line for frames (a C library's\n"
+     "compressed debug info, libc6-dbg's, costs ~50 ms to\n"
+     "inflate per run)", NULL},
+    {"quiet", SAT_OPT_QUIET, 'q', NULL, "no summary or warnings on stderr", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL}};
+
 int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg)
 {
     switch (opt) {
-    case 'f':
+    case SAT_OPT_FORMAT:
+        /* a usage error here, not an unreadable input later */
+        if (!sat_log_format_by_name(arg)) {
+            char names[256] = "";
+            for (const sat_log_format *const *f = sat_log_formats(); *f; f++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         names[0] ? ", " : "", (*f)->name);
+            return sat_cli_usage_error(cmd, "unknown --format '%s' (one of %s)", arg, names);
+        }
         c->format = arg;
         return 1;
-    case 'F':
+    case SAT_OPT_FROM:
         if (sat_cli_parse_time(arg, &c->from_ns))
             return sat_cli_usage_error(cmd, "bad --from time '%s'", arg);
         return 1;
-    case 'T':
+    case SAT_OPT_TO:
         if (sat_cli_parse_time(arg, &c->to_ns))
             return sat_cli_usage_error(cmd, "bad --to time '%s'", arg);
         return 1;
-    case 'Y': {
+    case SAT_OPT_YEAR: {
         char *end;
         long y = strtol(arg, &end, 10);
         if (*end || y < 1970 || y > 2261)
@@ -274,7 +316,7 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
         c->year = (int)y;
         return 1;
     }
-    case 'L': {
+    case SAT_OPT_LDAP_PORT: {
         char *end;
         long port = strtol(arg, &end, 10);
         if (*end || port < 1 || port > 65535)
@@ -282,7 +324,7 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
         c->ldap_port = (uint16_t)port;
         return 1;
     }
-    case 'q':
+    case SAT_OPT_QUIET:
         c->quiet = 1;
         return 1;
     case SAT_OPT_EXE:
@@ -312,25 +354,6 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     default:
         return 0;
     }
-}
-
-int sat_cli_shared_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg,
-                          int *fmt, void (*usage)(FILE *out))
-{
-    if (opt == 'j') {
-        *fmt = SAT_REPORT_JSON;
-        return -1;
-    }
-    if (opt == 'h') {
-        usage(stdout);
-        return SAT_EXIT_OK;
-    }
-    int r = sat_cli_collect_option(c, cmd, opt, arg);
-    if (r == 1)
-        return -1;
-    if (r == 0)
-        usage(stderr);
-    return SAT_EXIT_USAGE;
 }
 
 int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts, int fmt,
@@ -364,6 +387,10 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
         fprintf(stderr, "satscope %s: nothing could be read\n", name);
         return SAT_EXIT_UNREADABLE;
     }
+    if (code != SAT_EXIT_UNREADABLE && sat_cli_no_events(c, name, paths, npaths)) {
+        a->free(obj);
+        return code;
+    }
     if (a->finish(obj) < 0)
         fprintf(stderr, "satscope %s: out of memory: the figures are incomplete\n", name);
     sat_diag diag;
@@ -376,6 +403,25 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
         code = SAT_EXIT_UNREADABLE;
     a->free(obj);
     return code;
+}
+
+int sat_cli_no_events(const sat_cli_collect *c, const char *cmd, char *const *paths,
+                      size_t npaths)
+{
+    const sat_collect_stats *st = &c->stats;
+    if (st->ops || st->conns || st->flows || st->crashes || st->frames || st->interrupted)
+        return 0;
+    if (c->quiet)
+        return 1;
+    fprintf(stderr, "satscope %s: ", cmd);
+    for (size_t i = 0; i < npaths && i < 3; i++)
+        fprintf(stderr, "%s%s", i ? ", " : "", !strcmp(paths[i], "-") ? "standard input"
+                                                                     : paths[i]);
+    if (npaths > 3)
+        fprintf(stderr, " and %zu more", npaths - 3);
+    fprintf(stderr, " %s no events%s\n", npaths == 1 ? "holds" : "hold",
+            c->from_ns || c->to_ns ? " in the --from/--to range" : "");
+    return 1;
 }
 
 sat_dur_ns sat_cli_parse_duration(const char *s)
