@@ -107,6 +107,10 @@ struct sat_cli_collect {
     sat_ts_ns crash_time;        /* --crash-time: cores: when they crashed */
     int no_source_lines;         /* --no-source-lines: cores: frames without file:line */
     sat_collect_stats stats;     /* filled by sat_cli_collect_run */
+    uint64_t events;             /* by sat_cli_collect_run: the rows given to the
+                                    sink beyond sources and rejects */
+    uint64_t timed_sources;      /* and the sources with a time range (read or
+                                    replayed): those that held anything dated */
 };
 
 /* SIGINT and SIGTERM (cli_interrupt.c): install returns the flag the first
@@ -132,9 +136,12 @@ int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts,
  * finishes it and renders it in fmt on stdout. Returns the exit code. */
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                     char *const *paths, size_t npaths);
-/* When the collection read its inputs but they hold no event (no LDAP
- * operation or connection, TCP connection, crash): says so on stderr, naming
- * them, and returns 1, for the command to print no report of zeros; else 0. */
+/* When the collection read its inputs but they hold no event: the sink took
+ * none and no input held anything with a time (a line, a packet, a core;
+ * what a trace replays says the same of its sources): says so on stderr,
+ * naming them, and returns 1, for the command to print no report of zeros;
+ * else 0. An input with events of other kinds only gets its report (which
+ * says what it lacks). */
 int sat_cli_no_events(const sat_cli_collect *c, const char *cmd, char *const *paths,
                       size_t npaths);
 /* "10s", "500ms", "250us", "2m", "1h" or plain seconds -> ns (1 us .. ~30 years);

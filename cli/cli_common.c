@@ -63,6 +63,8 @@ typedef struct tee_ctx {
     size_t nshown;
     char **paths; /* by source id, for naming rejects */
     size_t npaths;
+    uint64_t events; /* rows of the event tables passed on */
+    uint64_t timed_sources;
 } tee_ctx;
 
 static char *dup_str(sat_str s)
@@ -92,6 +94,8 @@ static int tee_reject(void *vctx, const sat_reject *r)
 static int tee_source(void *vctx, const sat_source *s)
 {
     tee_ctx *t = vctx;
+    if (s->first_ts || s->last_ts)
+        t->timed_sources++;
     if (s->id < 1u << 20 && s->id >= t->npaths) {
         size_t n = (size_t)s->id + 1;
         char **np = realloc(t->paths, n * sizeof *np);
@@ -108,37 +112,43 @@ static int tee_source(void *vctx, const sat_source *s)
 
 static int tee_op(void *vctx, const sat_ldap_op *op)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_ldap_op(t->inner->ctx, op);
 }
 
 static int tee_conn(void *vctx, const sat_ldap_conn *c)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_ldap_conn(t->inner->ctx, c);
 }
 
 static int tee_tcp(void *vctx, const sat_tcp_conn *c)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_tcp_conn(t->inner->ctx, c);
 }
 
 static int tee_tls(void *vctx, const sat_tls_hs *h)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_tls_hs(t->inner->ctx, h);
 }
 
 static int tee_crash(void *vctx, const sat_crash *c)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_crash(t->inner->ctx, c);
 }
 
 static int tee_frame(void *vctx, const sat_frame *f)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_frame(t->inner->ctx, f);
 }
 
@@ -217,6 +227,8 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
         sat_diag_set(&diag, prc, "", "%s", sat_strerror(prc));
     }
     const sat_collect_stats *st = &c->stats;
+    c->events = t.events;
+    c->timed_sources = t.timed_sources;
 
     if (!c->quiet) {
         for (size_t i = 0; i < t.nshown; i++) {
@@ -408,8 +420,7 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
 int sat_cli_no_events(const sat_cli_collect *c, const char *cmd, char *const *paths,
                       size_t npaths)
 {
-    const sat_collect_stats *st = &c->stats;
-    if (st->ops || st->conns || st->flows || st->crashes || st->frames || st->interrupted)
+    if (c->events || c->timed_sources || c->stats.interrupted)
         return 0;
     if (c->quiet)
         return 1;
