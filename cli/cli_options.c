@@ -373,8 +373,9 @@ void sat_cli_print_completion(FILE *out)
 void sat_cli_path_error(const char *cmd, const char *path, const char *where, const char *msg)
 {
     size_t n = path ? strlen(path) : 0;
-    /* the library's `where` usually begins with the path ("t.sat: block 3") */
-    int named = where && n && !strncmp(where, path, n) && (where[n] == '\0' || where[n] == ':');
+    /* the library's `where` usually begins with the path ("t.sat: block 3",
+     * or the temporary file beside it, "t.sat.XXXXXX.partial") */
+    int named = where && n && !strncmp(where, path, n);
     fprintf(stderr, "satscope %s: ", cmd);
     if (path && *path && !named)
         fprintf(stderr, "%s: ", path);
