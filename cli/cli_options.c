@@ -84,12 +84,27 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
         switch (opt) {
         case -1:
             return -1;
-        case '?':
-            if (optopt && optopt < 0x100)
+        case '?': {
+            const char *bad = argv[optind - 1];
+            if (optopt && optopt < 0x100) {
                 a->exit = sat_cli_usage_error(cmd, "unknown option '-%c'", optopt);
+                return -1;
+            }
+            /* getopt_long takes a unique prefix of a name; say which names a
+             * shared prefix could be */
+            char names[256] = "";
+            size_t len = strcspn(bad + 2, "="), n = 0;
+            for (size_t i = 0; i < nl && !strncmp(bad, "--", 2); i++)
+                if (!strncmp(longopts[i].name, bad + 2, len) && n++ < 4)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s--%s",
+                             names[0] ? ", " : "", longopts[i].name);
+            if (n >= 2)
+                a->exit = sat_cli_usage_error(cmd, "ambiguous option '%s' (%s%s)", bad, names,
+                                              n > 4 ? ", ..." : "");
             else
-                a->exit = sat_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+                a->exit = sat_cli_usage_error(cmd, "unknown option '%s'", bad);
             return -1;
+        }
         case ':':
             if (optopt && optopt < 0x100 && argv[optind - 1][1] != '-')
                 a->exit = sat_cli_usage_error(cmd, "option '-%c' needs a value", optopt);
