@@ -29,6 +29,7 @@ PACKAGES=(build-essential clang cmake pkg-config
 #                     (fixtures/slapd-load/make-fixture.sh: concurrent clients, the
 #                      syslog copy, the run across midnight of fixtures/slapd-midnight)
 #   389-ds-base python3-lib389 python3-ldap zstd  (fixtures/389ds-load/make-fixture.sh)
+#   nginx httperf openssl tshark iproute2  (fixtures/tls-overload/make-fixture.sh)
 
 install_missing() {
     local missing=()

@@ -26,8 +26,20 @@
  * an extrapolation, reported as such up to SAT_USL_EXTRAPOLATE_MAX times the
  * largest N seen, and refused beyond.
  *
+ * TLS capacity (captures: tcp_conn and tls_hs rows), per second: the
+ * connections offered (first SYNs), the attempts turned away (a SYN never
+ * answered before the client gave up, SAT_TCPF_SYN_GAVE_UP, or a ClientHello
+ * never answered) and the handshakes the server answered (full, resumed, and
+ * those that failed after the ServerHello, which cost a full one; in the
+ * second of their ServerHello). A second that turned attempts away is
+ * "saturated": the server took all it could, so the handshakes it answered
+ * then are the rate it sustains at most, set against the rate offered then.
+ * Their CPU: the cost model's (full_cost_us each), and the measured bound
+ * 1 / sustained rate (what one worker saturated by them spends on each).
+ *
  * Bounded memory: windows widen (doubling) past SAT_WINDOWS_MAX, as in
- * analyze/handshakes.c; measured points are capped at SAT_ADDED_MAX.
+ * analyze/handshakes.c (the per-second TLS series too); measured points are
+ * capped at SAT_ADDED_MAX.
  */
 #include <math.h>
 
@@ -45,10 +57,18 @@ typedef struct sat_win {
     double etime_s, wtime_s, optime_s;
 } sat_win;
 
+typedef struct sat_hs_sec { /* a second (or wider, past SAT_WINDOWS_MAX) of a capture */
+    uint64_t offered, gave_up, hello_unanswered, full, resumed;
+    uint64_t failed_sh; /* failed after the server's ServerHello: answered at full cost */
+} sat_hs_sec;
+
 struct sat_saturation {
     sat_saturation_opts opts;
     sat_dur_ns window;
     sat_strtab windows; /* int64 window index -> sat_win */
+    sat_dur_ns hs_step;
+    sat_strtab hs_secs; /* int64 index at hs_step -> sat_hs_sec */
+    uint64_t tcp_conns;
     sat_ts_ns first_ts, last_ts;
     uint64_t ops, timed, skipped, wt_n, ot_n, hs_full, hs_resumed;
     uint64_t hs_failed_sh; /* failed after the ServerHello: full cost, no share */
@@ -323,6 +343,28 @@ static sat_win *win_at(sat_saturation *s, sat_ts_ns ts)
     return w;
 }
 
+static void add_sec_v(void *into, const void *from)
+{
+    sat_hs_sec *a = (sat_hs_sec *)into;
+    const sat_hs_sec *b = (const sat_hs_sec *)from;
+    a->offered += b->offered;
+    a->gave_up += b->gave_up;
+    a->hello_unanswered += b->hello_unanswered;
+    a->full += b->full;
+    a->resumed += b->resumed;
+    a->failed_sh += b->failed_sh;
+}
+
+static sat_hs_sec *sec_at(sat_saturation *s, sat_ts_ns ts)
+{
+    sat_hs_sec *w = NULL;
+    if (ts > 0 && !s->nomem &&
+        !(w = (sat_hs_sec *)sat_win_at(&s->hs_secs, &s->hs_step, ts, SAT_WINDOWS_MAX,
+                                       sizeof(sat_hs_sec), add_sec_v)))
+        s->nomem = 1;
+    return w;
+}
+
 static void note_ts(sat_saturation *s, sat_ts_ns ts)
 {
     if (!s->first_ts || ts < s->first_ts)
@@ -388,10 +430,37 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     return SAT_OK;
 }
 
+static int on_tcp(void *ctx, const sat_tcp_conn *c)
+{
+    sat_saturation *s = (sat_saturation *)ctx;
+    s->tcp_conns++;
+    if (c->flags & SAT_TCPF_NO_SYN)
+        return SAT_OK; /* opened before the capture: not offered in it */
+    sat_hs_sec *w = sec_at(s, c->syn_ts);
+    if (w) {
+        w->offered++;
+        w->gave_up += (c->flags & SAT_TCPF_SYN_GAVE_UP) != 0;
+    }
+    return SAT_OK;
+}
+
 static int on_tls(void *ctx, const sat_tls_hs *h)
 {
     note_failed_after_sh((sat_saturation *)ctx, h);
     sat_saturation *s = (sat_saturation *)ctx;
+    if (h->ts > 0) { /* answered is answered, whether the ClientHello was seen whole or not */
+        /* a handshake that failed after the ServerHello was answered too: the
+         * server signed and sent its certificate before the client gave up */
+        int answered = h->outcome == SAT_TLS_FULL || h->outcome == SAT_TLS_RESUMED ||
+                       (h->outcome == SAT_TLS_FAILED && h->server_hello_ts > 0);
+        sat_hs_sec *sw = sec_at(s, answered && h->server_hello_ts > 0 ? h->server_hello_ts : h->ts);
+        if (sw) {
+            sw->full += h->outcome == SAT_TLS_FULL;
+            sw->resumed += h->outcome == SAT_TLS_RESUMED;
+            sw->failed_sh += h->outcome == SAT_TLS_FAILED && h->server_hello_ts > 0;
+            sw->hello_unanswered += h->outcome == SAT_TLS_INCOMPLETE;
+        }
+    }
     if (h->ts <= 0 || (h->outcome != SAT_TLS_FULL && h->outcome != SAT_TLS_RESUMED))
         return SAT_OK;
     sat_win *w = win_at(s, h->ts);
@@ -427,6 +496,8 @@ sat_saturation *sat_saturation_create(const sat_saturation_opts *opts)
         s->opts.resumed_share = 0;
     s->window = s->opts.window;
     sat_strtab_init(&s->windows, sizeof(sat_win), 0);
+    s->hs_step = 1000000000LL;
+    sat_strtab_init(&s->hs_secs, sizeof(sat_hs_sec), 0);
     return s;
 }
 
@@ -437,6 +508,7 @@ sat_event_sink sat_saturation_sink(sat_saturation *s)
     k.ctx = s;
     k.on_ldap_op = on_op;
     k.on_tls_hs = on_tls;
+    k.on_tcp_conn = on_tcp;
     return k;
 }
 
@@ -481,6 +553,11 @@ int sat_saturation_merge(sat_saturation *into, const sat_saturation *from)
     into->hs_failed_sh += from->hs_failed_sh;
     into->hs_full += from->hs_full;
     into->hs_resumed += from->hs_resumed;
+    into->tcp_conns += from->tcp_conns;
+    if (!into->nomem && sat_win_merge(&into->hs_secs, &into->hs_step, &from->hs_secs,
+                                      from->hs_step, SAT_WINDOWS_MAX, sizeof(sat_hs_sec),
+                                      add_sec_v) < 0)
+        into->nomem = 1;
     for (size_t i = 0; i < from->nadded; i++)
         if (sat_saturation_add_point(into, from->added[2 * i], from->added[2 * i + 1]) ==
             SAT_E_NOMEM)
@@ -492,6 +569,60 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The TLS capacity of a capture (see the opening comment). */
+static void finish_capacity(const sat_saturation *s, sat_hs_capacity *c)
+{
+    memset(c, 0, sizeof *c);
+    c->tcp_conns = s->tcp_conns;
+    c->step = s->hs_step;
+    c->offered_rate = c->sustained_rate = c->sustained_full_rate = c->peak_rate = NAN;
+    c->cpu_model = c->cost_bound_s = NAN;
+    /* full counts the failures after a ServerHello: they cost what a full one does */
+    uint64_t sat_off = 0, sat_full = 0, sat_res = 0, peak = 0;
+    for (size_t i = 0; i < s->hs_secs.n; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&s->hs_secs, i), sizeof k);
+        const sat_hs_sec *w = (const sat_hs_sec *)sat_strtab_val(&s->hs_secs, i);
+        sat_ts_ns t = k * s->hs_step;
+        c->offered += w->offered;
+        c->gave_up += w->gave_up;
+        c->hello_unanswered += w->hello_unanswered;
+        c->full += w->full;
+        c->resumed += w->resumed;
+        c->failed_after_server_hello += w->failed_sh;
+        uint64_t answered = w->full + w->resumed + w->failed_sh;
+        if (answered > peak || (answered == peak && peak && t < c->peak_ts)) {
+            peak = answered;
+            c->peak_ts = t;
+        }
+        if (!w->gave_up && !w->hello_unanswered)
+            continue;
+        c->saturated++;
+        sat_off += w->offered;
+        sat_full += w->full + w->failed_sh;
+        sat_res += w->resumed;
+        if (!c->saturated_first_ts || t < c->saturated_first_ts)
+            c->saturated_first_ts = t;
+        if (t + s->hs_step > c->saturated_end_ts)
+            c->saturated_end_ts = t + s->hs_step;
+    }
+    double step_s = (double)s->hs_step / 1e9;
+    if (peak)
+        c->peak_rate = (double)peak / step_s;
+    if (!c->saturated)
+        return;
+    double len = (double)c->saturated * step_s;
+    c->offered_rate = (double)sat_off / len;
+    c->sustained_rate = (double)(sat_full + sat_res) / len;
+    c->sustained_full_rate = (double)sat_full / len;
+    /* CPU seconds a second by the cost model, and the bound the rate itself
+     * sets: a server that could answer no more spent 1/rate on each */
+    c->cpu_model = ((double)sat_full * s->opts.full_cost_us +
+                    (double)sat_res * s->opts.resumed_cost_us) / 1e6 / len;
+    if (sat_full + sat_res)
+        c->cost_bound_s = 1.0 / c->sustained_rate;
 }
 
 int sat_saturation_finish(sat_saturation *s)
@@ -650,6 +781,7 @@ int sat_saturation_finish(sat_saturation *s)
             v->whatif_x_max = isfinite(xm) ? xm * v->whatif_lambda / u->lambda : NAN;
         }
     }
+    finish_capacity(s, &v->capacity);
     return s->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -663,6 +795,7 @@ void sat_saturation_free(sat_saturation *s)
     if (!s)
         return;
     sat_strtab_free(&s->windows);
+    sat_strtab_free(&s->hs_secs);
     free(s->added);
     free(s->vpoints);
     free(s);

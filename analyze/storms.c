@@ -13,19 +13,29 @@
  *             outstanding), B1, B4, T1, T2, T3 (event.h sat_close_code)
  *   tls_hs    incomplete (ClientHello never answered) and failed handshakes
  *   tcp_conn  a client RST or FIN with a request unanswered (the dissector's
- *             view, event.h SAT_TCPF_CLIENT_LEFT_WAITING); a connection whose
- *             SYN had to be sent again; a connection given up for a retry
- *             (finish_retries)
+ *             view, event.h SAT_TCPF_CLIENT_LEFT_WAITING); a connection
+ *             attempt the server never answered before the client gave up
+ *             (SAT_TCPF_SYN_GAVE_UP: a full listen queue drops SYNs), dated
+ *             when it gave up (its RST or FIN, else its last SYN + 1 s, the
+ *             least a stack waits before sending it again: RFC 6298 2.1); a
+ *             connection whose SYN had to be sent again and that carried no
+ *             byte of the client (answered too late: it gave up at once; one
+ *             that went on to carry its request was slow, not failed); a
+ *             connection given up for a retry (finish_retries)
  * Deduplication: an ABANDON and the A1 close of the same connection (key
  * server + conn_epoch + conn) are one failure, counted as the ABANDON; on the
  * wire one failure per connection (key source + flow), counted as the most
- * specific kind (TLS > client RST or FIN > SYN retry > retried), so an
+ * specific kind (TLS > client RST or FIN or SYN never answered > SYN retry
+ * > retried), so an
  * incomplete handshake, the client's FIN or RST that followed it and its
  * retry are one. The rule does not depend on the order rows arrive in: a
  * later, more specific row moves the count.
  *
  * The detector (sat_storms_detect), on x_t = failures in window t:
- *   baseline  mu: the lower median of the first min(n, 30) windows, then an
+ *   baseline  mu: the lower median of the first 30 windows (a series shorter
+ *             than that starts at the floor below: it has no baseline of its
+ *             own, and a capture taken during an incident may be mostly
+ *             storm, which the median would take for the usual), then an
  *             EWMA (alpha 1/30) of the windows outside storms, each clipped to
  *             lam0 +- (4 sqrt(lam0) + 1) first, so the first windows of a storm
  *             (before its alarm) barely move it, nor does one empty window
@@ -68,7 +78,15 @@
  * Sustained (metastable): the storm's failures stayed high for at least 3
  * more windows after the trigger was back at its threshold.
  *
- * Bounded memory: windows widen (doubling) past 4096; distinct clients per
+ * Windows: with --window, that step; without, every row is counted at 1, 2,
+ * 5 and 10 s at once, the input is cut into periods at silences of an hour
+ * or more (find_periods: last month's log and today's capture are two), and
+ * each period is read at the longest step that gives it 30 windows, else 1 s
+ * (choose_step). A storm, its baseline and its look back belong to one period.
+ *
+ * Bounded memory: windows widen (doubling) past 4096 (a finer series of the
+ * default steps is dropped instead: the 10 s one covers what needs that
+ * many windows); distinct clients per
  * window are a 4096-bit linear count; failures per client and window (at
  * the --window step, so exact whatever the order of the rows) a table of at
  * most 250,000 pairs; the client and dedup tables are capped (their overflow
@@ -142,10 +160,33 @@ typedef struct st_dedup {
     uint8_t kind, has;
 } st_dedup;
 
+/* One series of windows at one step (window). Without --window the rows are
+ * counted at every step of st_auto_steps at once, each series exact, and each
+ * period of the input is analysed at the step that suits its length
+ * (choose_step); with --window, at that one step. */
+typedef struct st_series {
+    sat_dur_ns window;  /* the step, widened (doubling) past ST_WINDOWS_MAX windows */
+    sat_dur_ns base;    /* the step it was created with */
+    sat_strtab windows; /* int64 window index -> st_win */
+    int dropped;        /* a finer series past ST_WINDOWS_MAX windows: no longer counted
+                           (whatever needs that many windows of it is long enough for a
+                           coarser step; widened it would only copy the next series) */
+} st_series;
+
+#define ST_SERIES_MAX 4
+static const sat_dur_ns st_auto_steps[ST_SERIES_MAX] = {
+    1000000000LL, 2000000000LL, 5000000000LL, 10000000000LL};
+
+typedef struct st_src { /* an input, for the periods it covers */
+    sat_ts_ns first_ts, last_ts;
+} st_src;
+
 struct sat_storms {
     sat_storms_opts opts;
-    sat_dur_ns window;
-    sat_strtab windows; /* int64 window index -> st_win */
+    int auto_window;    /* no --window: the step follows each period */
+    int nser;
+    st_series ser[ST_SERIES_MAX]; /* finest first */
+    sat_strtab sources; /* path -> st_src */
     sat_strtab clients; /* client string -> uint32 id (= insertion index) */
     sat_strtab cw;      /* st_cwkey -> uint64 failures of that client in that window */
     sat_strtab ldap_dedup, wire_dedup;
@@ -174,7 +215,7 @@ const char *sat_storm_kind_name(int k)
         "abandon", "time_limit", "admin_limit", "busy", "unavailable", "other_error",
         "close_A1", "close_B1", "close_B4", "close_T1", "close_T2", "close_T3",
         "tls_incomplete", "tls_failed", "rst_client", "syn_retry", "fin_waiting", "retried",
-        "closed_waiting"};
+        "closed_waiting", "syn_unanswered"};
     return k >= 0 && k < SAT_STORM_KIND__COUNT ? names[k] : "?";
 }
 
@@ -234,7 +275,11 @@ size_t sat_storms_detect(const uint64_t *x, size_t n, double floor, sat_storm_sp
     size_t nw = n < ST_WARM ? n : ST_WARM;
     memcpy(warm, x, nw * sizeof *warm);
     qsort(warm, nw, sizeof *warm, cmp_u64);
-    double mu = (double)warm[(nw - 1) / 2]; /* lower median */
+    /* lower median; a series shorter than the warm-up has no baseline of
+     * its own (a capture taken during the incident may be mostly storm,
+     * and the median would be the storm's level): it is measured against
+     * the floor, the next to no failures of a healthy server */
+    double mu = n < ST_WARM ? floor : (double)warm[(nw - 1) / 2];
     double s = 0.0;
     size_t found = 0, exc_start = 0;
     const double ln2 = 0.6931471805599453;
@@ -360,13 +405,26 @@ static void win_add_v(void *into, const void *from)
     win_add((st_win *)into, (const st_win *)from);
 }
 
-static void widen(sat_storms *s, int64_t f)
+static void widen(sat_storms *s, st_series *se, int64_t f)
 {
-    if (sat_win_widen(&s->windows, &s->window, f, sizeof(st_win), win_add_v) < 0)
+    if (sat_win_widen(&se->windows, &se->window, f, sizeof(st_win), win_add_v) < 0)
         s->nomem = 1;
 }
 
-static st_win *window_at(sat_storms *s, sat_ts_ns ts)
+/* Stops counting a finer series (st_series.dropped): NULL. Whether it
+ * happens depends only on how many windows the input fills, not on the
+ * order of the rows nor on merges. */
+static st_win *drop_series(st_series *se)
+{
+    sat_strtab_free(&se->windows);
+    sat_strtab_init(&se->windows, sizeof(st_win), 0);
+    se->dropped = 1;
+    return NULL;
+}
+
+/* The window of series i that holds ts (NULL: no time, out of memory, or a
+ * series dropped). */
+static st_win *window_at(sat_storms *s, int i, sat_ts_ns ts)
 {
     if (ts <= 0)
         return NULL;
@@ -374,12 +432,24 @@ static st_win *window_at(sat_storms *s, sat_ts_ns ts)
         s->first_ts = ts;
     if (ts > s->last_ts)
         s->last_ts = ts;
-    st_win *w = NULL;
-    if (!s->nomem && !(w = (st_win *)sat_win_at(&s->windows, &s->window, ts, ST_WINDOWS_MAX,
-                                                 sizeof(st_win), win_add_v)))
+    st_series *se = &s->ser[i];
+    if (se->dropped || s->nomem)
+        return NULL;
+    int droppable = i < s->nser - 1;
+    st_win *w = (st_win *)sat_win_at(&se->windows, &se->window, ts,
+                                     droppable ? SIZE_MAX : ST_WINDOWS_MAX, sizeof(st_win),
+                                     win_add_v);
+    if (!w)
         s->nomem = 1;
+    else if (droppable && se->windows.n > ST_WINDOWS_MAX)
+        w = drop_series(se);
     return w;
 }
+
+/* Every series' window that holds ts, in turn: a row counts at every step. */
+#define FOR_EACH_WINDOW(s, ts, w)                                                            \
+    for (int i_ = 0; i_ < (s)->nser; i_++)                                                   \
+        for (st_win *w = window_at((s), i_, (ts)); w; w = NULL)
 
 /* Log histogram of durations: bucket 0 up to 10 us, then factors of 1.25
  * (+-12%); the last bucket takes everything from about 6 minutes on. */
@@ -431,15 +501,18 @@ static void count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
 {
     s->kinds[kind]++;
     s->events++;
-    st_win *w = window_at(s, ts);
-    if (!w)
+    int any = 0;
+    FOR_EACH_WINDOW(s, ts, w) {
+        any = 1;
+        w->kinds[kind]++;
+        w->events++;
+        if (client.len && client.ptr) {
+            uint64_t h = sat_strtab_hash(client.ptr, client.len);
+            w->bits[(h >> 7) % ST_BITS / 64] |= (uint64_t)1 << ((h >> 7) % 64);
+        }
+    }
+    if (!any || !client.len || !client.ptr)
         return;
-    w->kinds[kind]++;
-    w->events++;
-    if (!client.len || !client.ptr)
-        return;
-    uint64_t h = sat_strtab_hash(client.ptr, client.len);
-    w->bits[(h >> 7) % ST_BITS / 64] |= (uint64_t)1 << ((h >> 7) % 64);
     count_client(s, ts, client, 1);
 }
 
@@ -450,10 +523,11 @@ static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
         s->kinds[kind]--;
     if (s->events)
         s->events--;
-    st_win *w = window_at(s, ts);
-    if (w && w->kinds[kind]) {
-        w->kinds[kind]--;
-        w->events--;
+    FOR_EACH_WINDOW(s, ts, w) {
+        if (w->kinds[kind]) {
+            w->kinds[kind]--;
+            w->events--;
+        }
     }
 }
 
@@ -463,6 +537,7 @@ static int wire_prio(int kind)
     case SAT_STORM_TLS_INCOMPLETE:
     case SAT_STORM_TLS_FAILED: return 3;
     case SAT_STORM_RST_CLIENT:
+    case SAT_STORM_SYN_UNANSWERED:
     case SAT_STORM_FIN_WAITING: return 2; /* (a connection ends one way only) */
     case SAT_STORM_SYN_RETRY: return 1;
     default: return 0; /* retried: only when nothing else said it failed */
@@ -596,9 +671,32 @@ static void finish_closed_waiting(sat_storms *s)
     s->nwaiting = 0; /* counted: a second finish must not count them again */
 }
 
+/* An input's time range, for the periods it covers (by path: ids differ
+ * between analyzers that merge). */
+static void keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first,
+                        sat_ts_ns last)
+{
+    if (!len || first <= 0)
+        return;
+    int is_new, capped;
+    st_src *r = (st_src *)sat_strtab_upsert(&s->sources, path, len, &is_new, &capped);
+    if (!r) {
+        s->nomem |= !capped;
+        return;
+    }
+    if (is_new) {
+        r->first_ts = first;
+        r->last_ts = last;
+        return;
+    }
+    r->first_ts = first < r->first_ts ? first : r->first_ts;
+    r->last_ts = last > r->last_ts ? last : r->last_ts;
+}
+
 static int on_source(void *ctx, const sat_source *src)
 {
     sat_storms *s = (sat_storms *)ctx;
+    keep_source(s, src->path.ptr, src->path.len, src->first_ts, src->last_ts);
     if (src->kind.len == 4 && !memcmp(src->kind.ptr, "pcap", 4)) {
         int capped;
         if (!sat_strtab_upsert(&s->wire_servers, &src->server, sizeof src->server, NULL,
@@ -607,6 +705,8 @@ static int on_source(void *ctx, const sat_source *src)
     }
     return SAT_OK;
 }
+
+static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id);
 
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
@@ -641,19 +741,24 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
         !(op->flags & SAT_OPF_PERSISTENT))
         keep_closed_waiting(s, op);
-    st_win *w = window_at(s, op->ts_ns);
-    if (!w)
-        return SAT_OK;
-    w->ops++;
+    uint32_t *id = NULL;
     if (op->client_ip.len) {
         int is_new, capped;
-        uint32_t *id = (uint32_t *)sat_strtab_upsert(&s->peers, op->client_ip.ptr,
-                                                     op->client_ip.len, &is_new, &capped);
+        id = (uint32_t *)sat_strtab_upsert(&s->peers, op->client_ip.ptr, op->client_ip.len,
+                                           &is_new, &capped);
         if (id && is_new)
             *id = (uint32_t)(s->peers.n - 1);
-        if (id)
-            mg_add(w, *id, 1);
     }
+    FOR_EACH_WINDOW(s, op->ts_ns, w)
+        op_window(w, op, id);
+    return SAT_OK;
+}
+
+static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
+{
+    w->ops++;
+    if (id)
+        mg_add(w, *id, 1);
     if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
         w->unindexed++;
     if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
@@ -668,18 +773,15 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         w->wtime_sum_s += (double)op->wtime / 1e9;
         w->wtime_n++;
     }
-    return SAT_OK;
 }
 
 static int on_conn(void *ctx, const sat_ldap_conn *c)
 {
     sat_storms *s = (sat_storms *)ctx;
     s->ldap_conns++;
-    if (c->open_ts > 0) {
-        st_win *w = window_at(s, c->open_ts);
-        if (w)
+    if (c->open_ts > 0)
+        FOR_EACH_WINDOW(s, c->open_ts, w)
             w->opens++;
-    }
     int kind = -1;
     switch (c->close_code) {
     case SAT_CLOSE_A1: kind = SAT_STORM_CLOSE_A1; break;
@@ -712,8 +814,7 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
 {
     sat_storms *s = (sat_storms *)ctx;
     s->tls_hs++;
-    st_win *w = window_at(s, h->ts);
-    if (w) {
+    FOR_EACH_WINDOW(s, h->ts, w) {
         w->hs_full += h->outcome == SAT_TLS_FULL;
         w->hs_resumed += h->outcome == SAT_TLS_RESUMED;
         /* how long the server took to answer; a ClientHello the client gave
@@ -785,22 +886,25 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
 {
     sat_storms *s = (sat_storms *)ctx;
     s->tcp_conns++;
-    if (!(c->flags & SAT_TCPF_NO_SYN)) {
-        st_win *w = window_at(s, c->syn_ts);
-        if (w)
+    if (!(c->flags & SAT_TCPF_NO_SYN))
+        FOR_EACH_WINDOW(s, c->syn_ts, w)
             w->opens++;
-    }
     /* a client that resets or closes a connection it was done with is not
      * failing: only one leaving a request unanswered is */
     int waiting = (c->flags & SAT_TCPF_CLIENT_LEFT_WAITING) != 0;
     /* dated when the client gave up, not when the connection ended (a frozen
      * server answers and closes dead connections much later) */
     sat_ts_ns left = c->client_left_ts > 0 ? c->client_left_ts : c->end_ts;
-    if (c->end == SAT_TCP_END_RST_CLIENT && waiting)
+    if (c->flags & SAT_TCPF_SYN_GAVE_UP)
+        count_wire(s, c->source, c->flow,
+                   c->client_left_ts > 0 ? c->client_left_ts
+                                         : c->end_ts + (sat_dur_ns)1000000000,
+                   SAT_STORM_SYN_UNANSWERED, c->client_ip);
+    else if (c->end == SAT_TCP_END_RST_CLIENT && waiting)
         count_wire(s, c->source, c->flow, left, SAT_STORM_RST_CLIENT, c->client_ip);
     else if (c->end == SAT_TCP_END_FIN_CLIENT && waiting)
         count_wire(s, c->source, c->flow, left, SAT_STORM_FIN_WAITING, c->client_ip);
-    else if (c->syn_retrans)
+    else if (c->syn_retrans && !c->bytes_c2s)
         count_wire(s, c->source, c->flow, c->syn_ts, SAT_STORM_SYN_RETRY, c->client_ip);
     keep_attempt(s, c);
     return SAT_OK;
@@ -814,14 +918,18 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
         return NULL;
     if (opts)
         s->opts = *opts;
-    if (s->opts.window <= 0)
-        s->opts.window = 10 * (sat_dur_ns)1000000000;
+    s->auto_window = s->opts.window <= 0;
+    s->nser = s->auto_window ? ST_SERIES_MAX : 1;
+    for (int i = 0; i < s->nser; i++) {
+        s->ser[i].base = s->ser[i].window = s->auto_window ? st_auto_steps[i] : s->opts.window;
+        sat_strtab_init(&s->ser[i].windows, sizeof(st_win), 0);
+    }
+    s->opts.window = s->ser[0].base; /* the client-window table: the finest step */
+    sat_strtab_init(&s->sources, sizeof(st_src), ST_CLIENTS_MAX);
     if (!s->opts.top_clients)
         s->opts.top_clients = 5;
     if (s->opts.retry_window <= 0) /* the handshakes analyzer's default too */
         s->opts.retry_window = 10 * (sat_dur_ns)1000000000;
-    s->window = s->opts.window;
-    sat_strtab_init(&s->windows, sizeof(st_win), 0);
     sat_strtab_init(&s->clients, sizeof(uint32_t), ST_CLIENTS_MAX);
     sat_strtab_init(&s->cw, sizeof(uint64_t), ST_CW_MAX);
     sat_strtab_init(&s->ldap_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
@@ -847,8 +955,16 @@ sat_event_sink sat_storms_sink(sat_storms *s)
 
 /* from's windows into into's, their heavy hitters' client ids mapped from
  * from's peers table to into's (ids are per analyzer) */
-static int merge_windows(sat_storms *into, const sat_storms *from)
+static int merge_windows(sat_storms *into, const sat_storms *from, int si)
 {
+    st_series *ise = &into->ser[si];
+    const st_series *fse = &from->ser[si];
+    int droppable = si < into->nser - 1;
+    if (ise->dropped || fse->dropped) {
+        if (!ise->dropped)
+            drop_series(ise);
+        return SAT_OK;
+    }
     uint32_t *map = (uint32_t *)calloc(from->peers.n + 1, sizeof *map);
     sat_strtab tmp;
     sat_strtab_init(&tmp, sizeof(st_win), 0);
@@ -862,14 +978,14 @@ static int merge_windows(sat_storms *into, const sat_storms *from)
             *id = (uint32_t)(into->peers.n - 1);
         map[i] = id ? *id : UINT32_MAX;
     }
-    for (size_t i = 0; i < from->windows.n && rc == SAT_OK; i++) {
-        st_win *w = (st_win *)sat_strtab_upsert(&tmp, sat_strtab_key(&from->windows, i),
-                                                sat_strtab_len(&from->windows, i), NULL, NULL);
+    for (size_t i = 0; i < fse->windows.n && rc == SAT_OK; i++) {
+        st_win *w = (st_win *)sat_strtab_upsert(&tmp, sat_strtab_key(&fse->windows, i),
+                                                sat_strtab_len(&fse->windows, i), NULL, NULL);
         if (!w) {
             rc = SAT_E_NOMEM;
             break;
         }
-        *w = *(const st_win *)sat_strtab_val(&from->windows, i);
+        *w = *(const st_win *)sat_strtab_val(&fse->windows, i);
         for (int k = 0; k < ST_MG; k++) {
             uint32_t to = w->mg_n[k] && w->mg_id[k] < from->peers.n ? map[w->mg_id[k]]
                                                                      : UINT32_MAX;
@@ -880,8 +996,10 @@ static int merge_windows(sat_storms *into, const sat_storms *from)
         }
     }
     if (rc == SAT_OK)
-        rc = sat_win_merge(&into->windows, &into->window, &tmp, from->window, ST_WINDOWS_MAX,
-                           sizeof(st_win), win_add_v);
+        rc = sat_win_merge(&ise->windows, &ise->window, &tmp, fse->window,
+                           droppable ? SIZE_MAX : ST_WINDOWS_MAX, sizeof(st_win), win_add_v);
+    if (rc == SAT_OK && droppable && ise->windows.n > ST_WINDOWS_MAX)
+        drop_series(ise);
     sat_strtab_free(&tmp);
     free(map);
     return rc;
@@ -889,8 +1007,9 @@ static int merge_windows(sat_storms *into, const sat_storms *from)
 
 int sat_storms_merge(sat_storms *into, const sat_storms *from)
 {
-    if (!into || !from)
-        return SAT_E_USAGE;
+    if (!into || !from || into->nser != from->nser ||
+        into->ser[0].base != from->ser[0].base)
+        return SAT_E_USAGE; /* made with other options */
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
         into->kinds[k] += from->kinds[k];
     into->events += from->events;
@@ -903,8 +1022,14 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         into->first_ts = from->first_ts;
     if (from->last_ts > into->last_ts)
         into->last_ts = from->last_ts;
-    if (!into->nomem && merge_windows(into, from) < 0)
-        into->nomem = 1;
+    for (int si = 0; si < into->nser; si++)
+        if (!into->nomem && merge_windows(into, from, si) < 0)
+            into->nomem = 1;
+    for (size_t i = 0; i < from->sources.n; i++) {
+        const st_src *r = (const st_src *)sat_strtab_val(&from->sources, i);
+        keep_source(into, sat_strtab_key(&from->sources, i), sat_strtab_len(&from->sources, i),
+                    r->first_ts, r->last_ts);
+    }
     /* client ids are per analyzer: map them through the names */
     for (size_t i = 0; i < from->cw.n && !into->nomem; i++) {
         st_cwkey fk;
@@ -979,8 +1104,10 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         into->attempts[into->nattempts] = *a;
         into->attempts[into->nattempts++].client = *nid;
     }
-    while (into->windows.n > ST_WINDOWS_MAX && !into->nomem)
-        widen(into, 2);
+    for (int si = 0; si < into->nser; si++)
+        while (!into->ser[si].dropped && into->ser[si].windows.n > ST_WINDOWS_MAX &&
+               !into->nomem)
+            widen(into, &into->ser[si], 2);
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -1211,10 +1338,10 @@ static int cmp_cl(const void *a, const void *b)
 }
 
 static int build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
-                       const sat_storm_span *sp, sat_ts_ns lo_ts)
+                       const sat_storm_span *sp, sat_ts_ns lo_ts, sat_dur_ns step)
 {
-    sat_dur_ns step = s->window;
     memset(st, 0, sizeof *st);
+    st->window = step;
     st->start_ts = lo_ts + (sat_ts_ns)sp->start * step;
     st->end_ts = lo_ts + (sat_ts_ns)(sp->end + 1) * step;
     st->peak_ts = lo_ts + (sat_ts_ns)sp->peak * step;
@@ -1312,8 +1439,7 @@ static void finish_retries(sat_storms *s)
         if (!failed && !prev->unanswered)
             continue;
         s->retries++;
-        st_win *w = window_at(s, cur->syn_ts);
-        if (w)
+        FOR_EACH_WINDOW(s, cur->syn_ts, w)
             w->retries++;
         if (!failed) {
             sat_str client;
@@ -1326,6 +1452,199 @@ static void finish_retries(sat_storms *s)
     s->nattempts = 0; /* counted: a second finish must not count them again */
 }
 
+/* ---- periods and their steps ---------------------------------------------------------- */
+typedef struct st_period {
+    sat_ts_ns start_ts, end_ts;
+} st_period;
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The sorted window indexes of a series (malloc'd; NULL when out of memory). */
+static int64_t *sorted_keys(const st_series *se)
+{
+    int64_t *k = (int64_t *)malloc((se->windows.n + 1) * sizeof *k);
+    if (!k)
+        return NULL;
+    for (size_t i = 0; i < se->windows.n; i++)
+        memcpy(&k[i], sat_strtab_key(&se->windows, i), sizeof *k);
+    qsort(k, se->windows.n, sizeof *k, cmp_i64);
+    return k;
+}
+
+/* The periods of the input: runs of the finest series' windows (any row of
+ * any table makes a window) separated by a silence of at least
+ * SAT_STORM_PERIOD_GAP_NS, and at least twice the widest step counted (so
+ * that no window of any step holds rows of two periods). Inputs from
+ * different times (last month's log and today's capture) are then analysed
+ * each on its own: one baseline across a month of nothing would mean nothing,
+ * and a step to span both would drown the storms. */
+static const st_series *finest(const sat_storms *s)
+{
+    int i = 0;
+    while (i < s->nser - 1 && s->ser[i].dropped)
+        i++;
+    return &s->ser[i];
+}
+
+static st_period *find_periods(sat_storms *s, size_t *np)
+{
+    const st_series *f = finest(s);
+    int64_t *k = sorted_keys(f);
+    st_period *p = (st_period *)malloc((f->windows.n + 1) * sizeof *p);
+    if (!k || !p) {
+        free(k);
+        free(p);
+        return NULL;
+    }
+    sat_dur_ns widest = 0;
+    for (int i = 0; i < s->nser; i++)
+        if (!s->ser[i].dropped)
+            widest = s->ser[i].window > widest ? s->ser[i].window : widest;
+    sat_dur_ns gap = SAT_STORM_PERIOD_GAP_NS > 2 * widest ? SAT_STORM_PERIOD_GAP_NS : 2 * widest;
+    size_t n = 0;
+    for (size_t i = 0; i < f->windows.n; i++) {
+        sat_ts_ns a = k[i] * f->window, b = a + f->window;
+        if (n && a - p[n - 1].end_ts < gap) {
+            p[n - 1].end_ts = b;
+            continue;
+        }
+        p[n].start_ts = a;
+        p[n++].end_ts = b;
+    }
+    free(k);
+    *np = n;
+    return p;
+}
+
+/* windows of step w over [a, b) */
+static int64_t windows_over(sat_ts_ns a, sat_ts_ns b, sat_dur_ns w)
+{
+    return sat_win_index(b - 1, w) - sat_win_index(a, w) + 1;
+}
+
+/* The step of a period: the option's; else the longest of st_auto_steps
+ * that gives it at least SAT_STORM_BASELINE_WINDOWS windows (the
+ * detector's warm-up and each storm's look back at what rose are 30
+ * windows: fewer and there is no baseline to stand out from), else the
+ * shortest, 1 s (a client gives up after a second or more: shorter windows
+ * would only cut one wave of give-ups into pieces). 10 s, the longest, is
+ * what a log of an hour or more gets. Returns the series' index. */
+static int choose_step(const sat_storms *s, sat_storms_period *pp)
+{
+    int si = 0;
+    pp->windows_at_longest = windows_over(pp->start_ts, pp->end_ts, st_auto_steps[ST_SERIES_MAX - 1]);
+    if (!s->auto_window) {
+        pp->why = SAT_STORM_WIN_OPTION;
+    } else {
+        pp->why = SAT_STORM_WIN_SHORTEST;
+        for (int i = s->nser - 1; i >= 0; i--)
+            if (windows_over(pp->start_ts, pp->end_ts, s->ser[i].base) >=
+                SAT_STORM_BASELINE_WINDOWS) {
+                si = i;
+                pp->why = i == s->nser - 1 ? SAT_STORM_WIN_LONGEST : SAT_STORM_WIN_SHORTER;
+                break;
+            }
+    }
+    pp->chosen = s->ser[si].base;
+    while (si < s->nser - 1 && s->ser[si].dropped)
+        si++; /* a long input beside this period: the finest step still counted */
+    return si;
+}
+
+/* The inputs whose time range meets the period, in the order read. */
+static int period_inputs(sat_storms *s, sat_storms_period *pp)
+{
+    const char **in = (const char **)sat_arena_alloc(&s->view_arena,
+                                                     (s->sources.n + 1) * sizeof *in);
+    if (!in)
+        return SAT_E_NOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < s->sources.n; i++) { /* the table keeps the order read */
+        const st_src *r = (const st_src *)sat_strtab_val(&s->sources, i);
+        if (r->first_ts < pp->end_ts && r->last_ts >= pp->start_ts)
+            in[n++] = sat_strtab_key(&s->sources, i);
+    }
+    pp->inputs = in;
+    pp->ninputs = n;
+    return SAT_OK;
+}
+
+/* One period at one series: its dense windows (a period longer than
+ * 4 x ST_WINDOWS_MAX of them is read at a power-of-two multiple of the
+ * step, so the dense array stays bounded too), the detector, its storms. */
+static int analyse_period(sat_storms *s, const st_series *se, const int64_t *keys,
+                          sat_storms_period *pp, size_t pidx, sat_storm **all, size_t *ns,
+                          size_t *cap)
+{
+    int64_t lo = sat_win_index(pp->start_ts, se->window);
+    int64_t hi = sat_win_index(pp->end_ts - 1, se->window);
+    int64_t f = 1;
+    while ((hi / f - lo / f) >= 4 * ST_WINDOWS_MAX)
+        f *= 2;
+    sat_dur_ns step = se->window * f;
+    int64_t dlo = sat_win_index(lo * se->window, step);
+    size_t n = (size_t)(sat_win_index(hi * se->window, step) - dlo + 1);
+    pp->window = step;
+    pp->nwindows = n;
+    st_win *w = (st_win *)calloc(n, sizeof *w);
+    uint64_t *x = (uint64_t *)calloc(n, sizeof *x);
+    sat_storm_span *sp = (sat_storm_span *)calloc(n, sizeof *sp);
+    int rc = w && x && sp ? SAT_OK : SAT_E_NOMEM;
+    size_t a = 0, b = se->windows.n; /* the first key >= lo (keys: sorted) */
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (keys[m] < lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    for (size_t i = a; i < se->windows.n && keys[i] <= hi && rc == SAT_OK; i++) {
+        const st_win *sw = (const st_win *)sat_strtab_find(&se->windows, &keys[i], sizeof keys[i]);
+        if (sw)
+            win_add(&w[sat_win_index(keys[i] * se->window, step) - dlo], sw);
+    }
+    for (size_t t = 0; t < n && rc == SAT_OK; t++) {
+        x[t] = w[t].events;
+        pp->events += x[t];
+        if (x[t] > pp->busiest_events) {
+            pp->busiest_events = x[t];
+            pp->busiest_ts = (dlo + (int64_t)t) * step;
+        }
+    }
+    /* the floor of the baseline: half a failure per 10 s (a handful stands
+     * out from none), less in shorter windows, at most 0.5 a window */
+    double floor = 0.05 * (double)step / 1e9;
+    size_t found = rc == SAT_OK ? sat_storms_detect(x, n, floor < ST_FLOOR ? floor : ST_FLOOR,
+                                                    sp, n) : 0;
+    if (found > n)
+        found = n;
+    for (size_t i = 0; i < found && rc == SAT_OK; i++) {
+        if (*ns == *cap) {
+            sat_storm *na = (sat_storm *)realloc(*all, 2 * *cap * sizeof *na);
+            if (!na) {
+                rc = SAT_E_NOMEM;
+                break;
+            }
+            *all = na;
+            *cap *= 2;
+        }
+        rc = build_storm(s, &(*all)[*ns], w, n, &sp[i], dlo * step, step);
+        if (rc == SAT_OK) {
+            (*all)[*ns].period = pidx;
+            (*ns)++;
+            pp->nstorms++;
+        }
+    }
+    free(w);
+    free(x);
+    free(sp);
+    return rc;
+}
+
 int sat_storms_finish(sat_storms *s)
 {
     if (!s)
@@ -1336,7 +1655,6 @@ int sat_storms_finish(sat_storms *s)
     s->view_arena.chunk_size = (size_t)64 << 10;
     sat_storms_view *v = &s->view;
     memset(v, 0, sizeof *v);
-    v->window = s->window;
     v->first_ts = s->first_ts;
     v->last_ts = s->last_ts;
     v->events = s->events;
@@ -1348,70 +1666,61 @@ int sat_storms_finish(sat_storms *s)
     v->ldap_conns = s->ldap_conns;
     v->tls_hs = s->tls_hs;
     v->tcp_conns = s->tcp_conns;
-    if (!s->windows.n)
+    v->window = finest(s)->window;
+    v->window_auto = s->auto_window;
+    if (!finest(s)->windows.n)
         return s->nomem ? SAT_E_NOMEM : SAT_OK;
-
-    /* dense windows from the first to the last; a sparse span (events far
-     * apart) is widened until the dense series is bounded too */
-    int64_t lo, hi;
-    for (;;) {
-        lo = INT64_MAX;
-        hi = INT64_MIN;
-        for (size_t i = 0; i < s->windows.n; i++) {
-            int64_t k;
-            memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
-            lo = k < lo ? k : lo;
-            hi = k > hi ? k : hi;
-        }
-        if (hi - lo < 4 * ST_WINDOWS_MAX || s->nomem)
-            break;
-        widen(s, 2);
-    }
-    if (s->nomem)
-        return SAT_E_NOMEM;
-    size_t n = (size_t)(hi - lo + 1);
-    st_win *w = (st_win *)calloc(n, sizeof *w);
-    uint64_t *x = (uint64_t *)calloc(n, sizeof *x);
-    sat_storm_span *sp = (sat_storm_span *)calloc(n, sizeof *sp);
-    if (!w || !x || !sp) {
-        free(w);
-        free(x);
-        free(sp);
-        return SAT_E_NOMEM;
-    }
-    for (size_t i = 0; i < s->windows.n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
-        w[k - lo] = *(const st_win *)sat_strtab_val(&s->windows, i);
-    }
-    v->window = s->window; /* widened above, maybe */
-    for (size_t t = 0; t < n; t++) {
-        x[t] = w[t].events;
-        if (x[t] > v->busiest_events) {
-            v->busiest_events = x[t];
-            v->busiest_ts = (lo + (int64_t)t) * s->window;
-        }
-    }
-    /* the floor of the baseline: half a failure per 10 s (a handful stands
-     * out from none), less in shorter windows, at most 0.5 a window */
-    double floor = 0.05 * (double)s->window / 1e9;
-    size_t ns = sat_storms_detect(x, n, floor < ST_FLOOR ? floor : ST_FLOOR, sp, n);
-    if (ns > n)
-        ns = n;
     int rc = SAT_OK;
-    sat_storm *st = (sat_storm *)sat_arena_alloc(&s->view_arena, (ns + 1) * sizeof *st);
-    if (!st)
+    size_t nper = 0;
+    st_period *per = find_periods(s, &nper);
+    if (!per)
+        return SAT_E_NOMEM;
+    sat_storms_period *vp = (sat_storms_period *)sat_arena_alloc(&s->view_arena,
+                                                                 nper * sizeof *vp);
+    size_t cap = 16, ns = 0;
+    sat_storm *all = (sat_storm *)malloc(cap * sizeof *all);
+    int64_t *keys[ST_SERIES_MAX] = {NULL};
+    if (!vp || !all)
         rc = SAT_E_NOMEM;
-    for (size_t i = 0; i < ns && rc == SAT_OK; i++)
-        rc = build_storm(s, &st[i], w, n, &sp[i], lo * s->window);
+    for (size_t p = 0; p < nper && rc == SAT_OK; p++) {
+        sat_storms_period *pp = &vp[p];
+        memset(pp, 0, sizeof *pp);
+        pp->start_ts = per[p].start_ts;
+        pp->end_ts = per[p].end_ts;
+        int si = choose_step(s, pp);
+        pp->first_storm = ns;
+        if (!keys[si] && !(keys[si] = sorted_keys(&s->ser[si]))) {
+            rc = SAT_E_NOMEM;
+            break;
+        }
+        rc = analyse_period(s, &s->ser[si], keys[si], pp, p, &all, &ns, &cap);
+        if (rc == SAT_OK)
+            rc = period_inputs(s, pp);
+        v->nwindows += pp->nwindows;
+        if (pp->busiest_events > v->busiest_events) {
+            v->busiest_events = pp->busiest_events;
+            v->busiest_ts = pp->busiest_ts;
+            v->busiest_window = pp->window;
+        }
+    }
+    free(per);
+    for (int i = 0; i < ST_SERIES_MAX; i++)
+        free(keys[i]);
+    sat_storm *st = rc == SAT_OK ? (sat_storm *)sat_arena_alloc(&s->view_arena,
+                                                                (ns + 1) * sizeof *st)
+                                 : NULL;
+    if (rc == SAT_OK && !st)
+        rc = SAT_E_NOMEM;
     if (rc == SAT_OK) {
+        if (ns)
+            memcpy(st, all, ns * sizeof *st);
         v->storms = st;
         v->nstorms = ns;
+        v->periods = vp;
+        v->nperiods = nper;
+        v->window = vp[0].window;
     }
-    v->nwindows = n;
-    free(w);
-    free(x);
-    free(sp);
+    free(all);
     if (rc < 0)
         return rc;
     return s->nomem ? SAT_E_NOMEM : SAT_OK;
@@ -1423,7 +1732,9 @@ void sat_storms_free(sat_storms *s)
 {
     if (!s)
         return;
-    sat_strtab_free(&s->windows);
+    for (int i = 0; i < s->nser; i++)
+        sat_strtab_free(&s->ser[i].windows);
+    sat_strtab_free(&s->sources);
     sat_strtab_free(&s->clients);
     sat_strtab_free(&s->cw);
     sat_strtab_free(&s->ldap_dedup);

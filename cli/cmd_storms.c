@@ -1,5 +1,5 @@
 /*
- * cmd_storms.c - `satscope storms INPUT... [--window 10s] [--json]` (issue 4):
+ * cmd_storms.c - `satscope storms INPUT... [--window DUR] [--json]` (issue 4):
  * storms of client failures (timeouts, abandons, busy answers, abrupt closes,
  * abandoned TLS handshakes, resets) found against their own baseline, on a
  * timeline with what rose before each and whether it outlived its trigger.
@@ -18,7 +18,11 @@ extern const sat_command sat_cmd_storms;
 enum { OPT_WINDOW = 0x100, OPT_TOP, OPT_RETRY_WINDOW };
 
 static const sat_cli_opt storms_opts[] = {
-    {"window", OPT_WINDOW, 0, "DUR", "step of the series (default 10s; e.g. 1s, 1m)", NULL},
+    {"window", OPT_WINDOW, 0, "DUR",
+     "step of the series (e.g. 1s, 1m); by default it follows\n"
+     "the input: the longest of 10s, 5s, 2s, 1s that gives 30\n"
+     "windows (a baseline), each period of the input on its\n"
+     "own (inputs 1 h or more apart are separate periods)", NULL},
     {"top", OPT_TOP, 0, "N", "clients listed per storm (default 5)", NULL},
     {"retry-window", OPT_RETRY_WINDOW, 0, "DUR",
      "a reconnect this soon after an unanswered connection\n"
@@ -63,9 +67,11 @@ const sat_command sat_cmd_storms = {
     "Storms of client failures in access logs (389, OpenLDAP), packet captures\n"
     "or .sat traces: ABANDONs, results err=3/11/51/52/80, closes A1 B1 B4 T1\n"
     "T2 T3, TLS handshakes the client gave up on or that failed, client RSTs,\n"
-    "clients closing (FIN) with a request unanswered, SYN retries, and\n"
-    "connections given up for a retry (the same client connecting again to the\n"
-    "same server within --retry-window of one the server had not answered) -\n"
+    "clients closing (FIN) with a request unanswered, connection attempts\n"
+    "never answered before the client gave up, SYN retries of connections\n"
+    "the client then sent nothing on, and connections given up for a retry\n"
+    "(the same client connecting again to the same server within\n"
+    "--retry-window of one the server had not answered) -\n"
     "one per failed operation or connection (an ABANDON and the A1 close after\n"
     "it count once; so do an abandoned handshake, its RST and its retry).\n"
     "A storm is a run of windows where they rose clearly above their own\n"

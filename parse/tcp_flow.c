@@ -36,7 +36,14 @@
  *  - a RST of an unknown connection starts no flow (no row: nothing else is
  *    known of it);
  *  - on SAT_STREAM_UPGRADE_TLS the bytes after the upgrade point in the same
- *    delivery stay with the old dissector (StartTLS answers end a segment).
+ *    delivery stay with the old dissector (StartTLS answers end a segment);
+ *  - a SYN never answered by a SYN/ACK (or by one that came after the client
+ *    had gone: it answers with a RST, having acknowledged nothing) is a
+ *    client that gave up (SAT_TCPF_SYN_GAVE_UP) once it resets or closes, or
+ *    once the capture has gone on past the retransmission it would have sent
+ *    next (RFC 6298: 1 s after the first SYN, doubling) without one; a SYN
+ *    still within that time when the capture ends may yet have been
+ *    answered: not flagged.
  */
 #include "satscope/wire.h"
 
@@ -592,6 +599,20 @@ static void note_client_leaving(flow *f, sat_ts_ns ts)
         f->row.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
 }
 
+/* A SYN never answered: did the client give up by `now` (see the rules above)?
+ * A SYN/ACK the client answers with a RST, having acknowledged nothing, came
+ * after it had gone (its socket was closed): not an answer either. */
+static void note_syn_unanswered(flow *f, sat_ts_ns now, int client_left)
+{
+    if (!f->syn_seen || (f->synack_seen && !(client_left && !f->rtt_done &&
+                                             !f->d[SAT_DIR_C2S].last_payload_ts)))
+        return;
+    unsigned k = f->row.syn_retrans < 6 ? f->row.syn_retrans : 6;
+    sat_dur_ns next_rto = (sat_dur_ns)1000000000 << k;
+    if (client_left || now - f->last_ts > next_rto)
+        f->row.flags |= SAT_TCPF_SYN_GAVE_UP;
+}
+
 /* The connection ended: flush, let the dissector finish, write the row. The
  * flow moves to the closed list (keep) or is released. */
 static int end_flow(sat_flow_table *t, flow *f, int how, sat_ts_ns ts, int keep)
@@ -640,6 +661,7 @@ static int expire(sat_flow_table *t, sat_ts_ns now)
     while (rc >= 0 && t->open.head && now - t->open.head->last_ts > t->opts.idle_timeout) {
         flow *f = t->open.head;
         t->stats.expired++;
+        note_syn_unanswered(f, now, 0);
         rc = end_flow(t, f, SAT_TCP_END_IDLE, f->last_ts, 0);
     }
     return rc;
@@ -654,6 +676,7 @@ static flow *new_flow(sat_flow_table *t, const sat_packet *p, uint64_t h, int *d
         } else if (t->open.head) {
             flow *old = t->open.head;
             t->stats.evicted++;
+            note_syn_unanswered(old, p->ts, 0);
             *rc = end_flow(t, old, SAT_TCP_END_EVICTED, old->last_ts, 0);
             if (*rc < 0)
                 return NULL;
@@ -767,6 +790,8 @@ static int process(sat_flow_table *t, flow *f, int dir, const sat_packet *p)
     if (fl & SAT_TCP_RST) {
         if (dir == SAT_DIR_C2S && f->first_fin < 0)
             note_client_leaving(f, p->ts);
+        if (dir == SAT_DIR_C2S)
+            note_syn_unanswered(f, p->ts, 1);
         return end_flow(t, f, dir == SAT_DIR_C2S ? SAT_TCP_END_RST_CLIENT
                                                  : SAT_TCP_END_RST_SERVER, p->ts, 1);
     }
@@ -790,6 +815,8 @@ static int process(sat_flow_table *t, flow *f, int dir, const sat_packet *p)
                 if (dir == SAT_DIR_C2S)
                     note_client_leaving(f, p->ts);
             }
+            if (dir == SAT_DIR_C2S)
+                note_syn_unanswered(f, p->ts, 1);
             if (f->dis && f->dst && f->dis->closed)
                 rc = f->dis->closed(f->dst, dir, p->ts);
             if (rc < 0)
@@ -858,10 +885,12 @@ int sat_flow_packet(sat_flow_table *t, const sat_packet *p)
 
 int sat_flow_finish(sat_flow_table *t, sat_ts_ns end_ts)
 {
-    (void)end_ts; /* rows end at their last packet ("else the last packet") */
+    /* rows end at their last packet ("else the last packet"); end_ts, the
+     * capture's end, says how long an unanswered SYN was seen not retried */
     int rc = SAT_OK;
     while (t->open.head) {
         flow *f = t->open.head;
+        note_syn_unanswered(f, end_ts, 0);
         int r2 = end_flow(t, f, SAT_TCP_END_NONE, f->last_ts, 0);
         if (r2 < 0 && rc >= 0)
             rc = r2;

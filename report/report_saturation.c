@@ -220,6 +220,60 @@ static void print_whatif(const sat_saturation_view *v, FILE *out)
     }
 }
 
+/* What a capture says of the handshakes the server can take. */
+static void print_capacity(const sat_hs_capacity *c, double v_full_us, double v_res_us,
+                           FILE *out)
+{
+    if (!c->tcp_conns)
+        return;
+    char st[32], pk[32] = "-", pt[64] = "";
+    num(st, sizeof st, (double)c->step / 1e9, 3);
+    if (isfinite(c->peak_rate)) {
+        num(pk, sizeof pk, c->peak_rate, 1);
+        sat_report_fmt_ts(pt, sizeof pt, c->peak_ts);
+    }
+    fprintf(out, "\nTLS capacity (captures, per %s s): handshakes answered against connections offered\n", st);
+    fprintf(out, "  offered     %llu new connections (first SYNs); %llu never answered before the\n"
+                 "              client gave up, %llu ClientHellos not answered before it left\n",
+            (unsigned long long)c->offered, (unsigned long long)c->gave_up,
+            (unsigned long long)c->hello_unanswered);
+    fprintf(out, "  answered    %llu handshakes (%llu full, %llu resumed",
+            (unsigned long long)(c->full + c->resumed + c->failed_after_server_hello),
+            (unsigned long long)c->full, (unsigned long long)c->resumed);
+    if (c->failed_after_server_hello)
+        fprintf(out, ", %llu failed after the ServerHello, costed as full",
+                (unsigned long long)c->failed_after_server_hello);
+    fprintf(out, ")");
+    if (pt[0])
+        fprintf(out, "; at most %s a second (%s)", pk, pt + 11);
+    fprintf(out, "\n");
+    if (!c->saturated) {
+        fprintf(out, "  saturated   never: no connection attempt was turned away\n");
+        return;
+    }
+    char a[64], b[64], off[32], sus[32], full[32], model[32], bound[32];
+    sat_report_fmt_ts(a, sizeof a, c->saturated_first_ts);
+    sat_report_fmt_ts(b, sizeof b, c->saturated_end_ts);
+    num(off, sizeof off, c->offered_rate, 1);
+    num(sus, sizeof sus, c->sustained_rate, 1);
+    num(full, sizeof full, c->sustained_full_rate, 1);
+    num(model, sizeof model, c->cpu_model, 4);
+    fprintf(out, "  saturated   %zu windows turned attempts away, %s .. %s; in them\n"
+                 "              %s connections offered a second, %s handshakes answered a second\n"
+                 "              (%s full): the rate the server sustained\n",
+            c->saturated, a, b + 11, off, sus, full);
+    fprintf(out, "  CPU         by the cost model (full %.0f us, resumed %.0f us each): %s CPU s a\n"
+                 "              second\n",
+            v_full_us, v_res_us, model);
+    if (isfinite(c->cost_bound_s)) {
+        num(bound, sizeof bound, c->cost_bound_s * 1e3, 3);
+        fprintf(out, "              measured: 1 / %s a second = %s ms of a worker per handshake,\n"
+                     "              if the handshakes are what held the server back (not, say, a\n"
+                     "              stopped process)\n",
+                sus, bound);
+    }
+}
+
 static int render_text(const void *vp, FILE *out)
 {
     const sat_saturation_view *v = (const sat_saturation_view *)vp;
@@ -237,6 +291,7 @@ static int render_text(const void *vp, FILE *out)
     }
     if (v->added && v->window)
         fprintf(out, "  plus %llu measured points\n", (unsigned long long)v->added);
+    print_capacity(&v->capacity, v->full_cost_us, v->resumed_cost_us, out);
     if (!v->npoints) {
         fprintf(out, "\nNo answered operation in these inputs: saturation needs LDAP access\n"
                      "logs, LDAP captures, or a CSV of concurrency,throughput points.\n");
@@ -346,6 +401,32 @@ static int render_json(const void *vp, FILE *out)
     jnum(&j, "whatif_lambda", v->whatif_lambda, 4);
     jnum(&j, "whatif_x_max", v->whatif_x_max, 3);
     sat_json_end(&j);
+    const sat_hs_capacity *c = &v->capacity;
+    if (c->tcp_conns) { /* captures only */
+        sat_json_object(&j, "tls_capacity");
+        sat_json_num(&j, "step_s", (double)c->step / 1e9, 3);
+        sat_json_u64(&j, "offered", c->offered);
+        sat_json_u64(&j, "gave_up_unanswered", c->gave_up);
+        sat_json_u64(&j, "client_hellos_unanswered", c->hello_unanswered);
+        sat_json_u64(&j, "full", c->full);
+        sat_json_u64(&j, "resumed", c->resumed);
+        sat_json_u64(&j, "failed_after_server_hello", c->failed_after_server_hello);
+        jnum(&j, "peak_per_s", c->peak_rate, 3);
+        sat_json_u64(&j, "saturated_windows", c->saturated);
+        if (c->saturated) {
+            sat_json_i64(&j, "saturated_first_ts", c->saturated_first_ts / 1000000000);
+            sat_json_i64(&j, "saturated_end_ts", c->saturated_end_ts / 1000000000);
+        } else {
+            sat_json_null(&j, "saturated_first_ts");
+            sat_json_null(&j, "saturated_end_ts");
+        }
+        jnum(&j, "offered_per_s", c->offered_rate, 3);
+        jnum(&j, "sustained_per_s", c->sustained_rate, 3);
+        jnum(&j, "sustained_full_per_s", c->sustained_full_rate, 3);
+        jnum(&j, "cpu_s_per_s_model", c->cpu_model, 6);
+        jnum(&j, "cost_per_handshake_s_measured", c->cost_bound_s, 6);
+        sat_json_end(&j);
+    }
     sat_json_array(&j, "points");
     for (size_t i = 0; i < v->npoints; i++) {
         const sat_saturation_point *p = &v->points[i];

@@ -4,7 +4,10 @@
  * kinds, which clients, what rose before it, whether it outlived its
  * trigger), as text for a person woken at 3 a.m., or JSON with the keys of
  * the issue: storms[{start_ts, end_ts, peak_ts (epoch seconds), events,
- * clients, kinds, trigger, sustained}].
+ * clients, kinds, trigger, sustained}]. Before them, the window each period
+ * was read at and why (window_chosen, periods[{start_ts, end_ts, window_s,
+ * window_why, windows, events, storms, inputs}]), and in text, when the
+ * inputs cover periods apart, which inputs cover which.
  */
 #include <math.h>
 
@@ -84,9 +87,12 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
     sat_report_fmt_ts(b, sizeof b, st->end_ts);
     sat_report_fmt_ts(p, sizeof p, st->peak_ts);
     fmt_dur(d, sizeof d, ts_diff_s(st->end_ts, st->start_ts));
-    fmt_dur(ws, sizeof ws, (double)v->window / 1e9);
+    fmt_dur(ws, sizeof ws, (double)st->window / 1e9);
     sat_report_fmt_num(ex, sizeof ex, st->expected, 1);
-    fprintf(out, "\nSTORM %zu  %s .. %s  (%s)\n", i + 1, a, b, d);
+    if (v->nperiods > 1)
+        fprintf(out, "\nSTORM %zu  %s .. %s  (%s; period %zu)\n", i + 1, a, b, d, st->period + 1);
+    else
+        fprintf(out, "\nSTORM %zu  %s .. %s  (%s)\n", i + 1, a, b, d);
     fprintf(out, "  size      %llu client failures from %llu client%s; peak %llu in the %s from %s\n"
                  "            (baseline %s per %s)\n",
             (unsigned long long)st->events, (unsigned long long)st->clients,
@@ -166,7 +172,17 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
                 cause ? "the first cause to rise" : "the first to rise; no cause did",
                 sg->back_ts ? "; back to baseline at " : "; still high at the end of the input",
                 bt);
-        if (st->trigger == SAT_SIG_HS_ANSWER_P90 && isinf(sg->before))
+        const sat_storm_sig *co = &st->sig[SAT_SIG_CONN_OPENS];
+        if (st->trigger == SAT_SIG_FULL_HS_SHARE && co->rose) {
+            char b0[48], b1[48], f0[48], f1[48];
+            fmt_sig(b0, sizeof b0, SAT_SIG_CONN_OPENS, co->base);
+            fmt_sig(b1, sizeof b1, SAT_SIG_CONN_OPENS, co->before);
+            fmt_sig(f0, sizeof f0, SAT_SIG_FULL_HS_SHARE, sg->base);
+            fmt_sig(f1, sizeof f1, SAT_SIG_FULL_HS_SHARE, sg->before);
+            fprintf(out, "            new connections that all need a full handshake: %s opened a\n"
+                         "            window against %s, %s of handshakes full against %s\n",
+                    b1, b0, f1, f0);
+        } else if (st->trigger == SAT_SIG_HS_ANSWER_P90 && isinf(sg->before))
             fprintf(out, "            the server stopped answering TLS handshakes\n");
         else if (st->trigger == SAT_SIG_ETIME_P90 && isinf(sg->before))
             fprintf(out, "            the server stopped answering: requests went unanswered\n"
@@ -186,7 +202,7 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
         fprintf(out, "  sustained unknown (no trigger to compare with)\n");
     }
     if (st->conn_opens || st->hs_total) {
-        double nwin = (double)(st->end_ts - st->start_ts) / (double)v->window;
+        double nwin = (double)(st->end_ts - st->start_ts) / (double)st->window;
         char per[64], base[64] = "-";
         sat_report_fmt_num(per, sizeof per, (double)st->conn_opens / nwin, 1);
         if (!isnan(st->sig[SAT_SIG_CONN_OPENS].base))
@@ -207,6 +223,103 @@ static int render_storm_text(const sat_storms_view *v, const sat_storm *st, size
     return t.err ? SAT_E_NOMEM : SAT_OK;
 }
 
+/* Why the period's window is what it is, in one sentence (after "Window: 2 s"). */
+static void print_why(FILE *out, const sat_storms_period *p, const char *indent)
+{
+    char span[64], w[64], lw[64], flo[32];
+    double fl = 0.05 * (double)p->window / 1e9;
+    sat_report_fmt_num(flo, sizeof flo, fl < 0.5 ? fl : 0.5, 3);
+    fmt_dur(span, sizeof span, ts_diff_s(p->end_ts, p->start_ts));
+    fmt_dur(w, sizeof w, (double)p->window / 1e9);
+    fmt_dur(lw, sizeof lw, 10.0);
+    switch (p->why) {
+    case SAT_STORM_WIN_OPTION:
+        fprintf(out, " (--window): %zu windows", p->nwindows);
+        break;
+    case SAT_STORM_WIN_LONGEST:
+        fprintf(out, ", the longest step: %zu windows over %s", p->nwindows, span);
+        break;
+    case SAT_STORM_WIN_SHORTER:
+        fprintf(out, ", chosen for %s of input: %zu windows, the longest step that\n"
+                     "%sgives a baseline of %d (%s would give %lld); --window sets another",
+                span, p->nwindows, indent, SAT_STORM_BASELINE_WINDOWS, lw,
+                (long long)p->windows_at_longest);
+        break;
+    default:
+        fprintf(out, ", the shortest chosen: %s of input give %zu windows (clients give\n"
+                     "%sup after a second or more: shorter windows would cut one wave of\n"
+                     "%sgive-ups); --window sets another",
+                span, p->nwindows, indent, indent);
+        break;
+    }
+    if (p->nwindows < SAT_STORM_BASELINE_WINDOWS)
+        fprintf(out, "\n%sToo short for a baseline of its own (that takes %d windows): measured\n"
+                     "%sagainst next to no failures (%s per %s window), a healthy server's",
+                indent, SAT_STORM_BASELINE_WINDOWS, indent, flo, w);
+    if (p->window != p->chosen) {
+        char c[64];
+        fmt_dur(c, sizeof c, (double)p->chosen / 1e9);
+        fprintf(out, "\n%s(%s wanted: not kept, the inputs fill more than 4,096 windows of it,\n"
+                     "%sor memory widened it)", indent, c, indent);
+    }
+    fprintf(out, "\n");
+}
+
+static void print_periods(const sat_storms_view *v, FILE *out)
+{
+    if (v->nperiods == 1) {
+        char w[64];
+        fmt_dur(w, sizeof w, (double)v->periods[0].window / 1e9);
+        fprintf(out, "Window: %s", w);
+        print_why(out, &v->periods[0], "  ");
+        return;
+    }
+    char gap[64];
+    fmt_dur(gap, sizeof gap, (double)SAT_STORM_PERIOD_GAP_NS / 1e9);
+    /* the inputs do not overlap when none of them meets two periods */
+    int shared = 0;
+    for (size_t i = 1; i < v->nperiods && !shared; i++)
+        for (size_t a = 0; a < v->periods[i].ninputs && !shared; a++)
+            for (size_t j = 0; j < i && !shared; j++)
+                for (size_t b = 0; b < v->periods[j].ninputs && !shared; b++)
+                    shared = !strcmp(v->periods[i].inputs[a], v->periods[j].inputs[b]);
+    if (shared)
+        fprintf(out, "Periods: %zu periods, with at least %s without a row between them (an input\n"
+                     "  has such a silence inside); each is analysed on its own, at its own window:\n",
+                v->nperiods, gap);
+    else
+        fprintf(out, "Periods: the inputs do not overlap: they cover %zu periods, with at least %s\n"
+                     "  without a row between them; each is analysed on its own, at its own window:\n",
+                v->nperiods, gap);
+    /* the periods with storms, and the first ones, at most 20 lines of them */
+    size_t shown = 0, quiet = 0;
+    for (size_t i = 0; i < v->nperiods; i++) {
+        const sat_storms_period *p = &v->periods[i];
+        if (shown >= 20 || (!p->nstorms && i >= 10)) {
+            quiet++;
+            continue;
+        }
+        shown++;
+        char a[64], b[64], d[64], w[64];
+        sat_report_fmt_ts(a, sizeof a, p->start_ts);
+        sat_report_fmt_ts(b, sizeof b, p->end_ts);
+        fmt_dur(d, sizeof d, ts_diff_s(p->end_ts, p->start_ts));
+        fmt_dur(w, sizeof w, (double)p->window / 1e9);
+        fprintf(out, "  %zu  %s .. %s (%s): %llu failure%s, %zu storm%s\n", i + 1, a, b, d,
+                (unsigned long long)p->events, p->events == 1 ? "" : "s", p->nstorms,
+                p->nstorms == 1 ? "" : "s");
+        fprintf(out, "     window %s", w);
+        print_why(out, p, "     ");
+        fprintf(out, "     inputs ");
+        for (size_t k = 0; k < p->ninputs; k++)
+            fprintf(out, "%s%s", k ? ", " : "", p->inputs[k]);
+        fprintf(out, "%s\n", p->ninputs ? "" : "(not named)");
+    }
+    if (quiet)
+        fprintf(out, "  ... and %zu more period%s (--json lists them all)\n", quiet,
+                quiet == 1 ? "" : "s");
+}
+
 static int render_text(const void *vp, FILE *out)
 {
     const sat_storms_view *v = (const sat_storms_view *)vp;
@@ -216,8 +329,13 @@ static int render_text(const void *vp, FILE *out)
         sat_report_fmt_ts(b, sizeof b, v->last_ts);
     }
     fmt_dur(ws, sizeof ws, (double)v->window / 1e9);
-    fprintf(out, "satscope storms: %zu storm%s in %s .. %s (%zu window%s of %s)\n", v->nstorms,
-            v->nstorms == 1 ? "" : "s", a, b, v->nwindows, v->nwindows == 1 ? "" : "s", ws);
+    if (v->nperiods > 1)
+        fprintf(out, "satscope storms: %zu storm%s in %s .. %s (%zu windows in %zu periods)\n",
+                v->nstorms, v->nstorms == 1 ? "" : "s", a, b, v->nwindows, v->nperiods);
+    else
+        fprintf(out, "satscope storms: %zu storm%s in %s .. %s (%zu window%s of %s)\n",
+                v->nstorms, v->nstorms == 1 ? "" : "s", a, b, v->nwindows,
+                v->nwindows == 1 ? "" : "s", ws);
     fprintf(out, "Client failures: %llu (", (unsigned long long)v->events);
     print_kinds(out, v->kinds);
     fprintf(out, ")\n");
@@ -236,7 +354,10 @@ static int render_text(const void *vp, FILE *out)
     if (v->attempts_lost)
         fprintf(out, "  (%llu connections or requests past a table's cap were not looked at)\n",
                 (unsigned long long)v->attempts_lost);
+    if (v->nperiods)
+        print_periods(v, out);
     if (!v->nstorms) {
+        fmt_dur(ws, sizeof ws, (double)v->busiest_window / 1e9);
         fprintf(out, "\nNo storm: the failures never rose clearly above their own baseline\n"
                      "(a storm needs at least 5 failures and a window well above the usual).\n");
         if (v->busiest_ts) {
@@ -245,6 +366,7 @@ static int render_text(const void *vp, FILE *out)
             fprintf(out, "The busiest %s window, from %s, had %llu.\n", ws, bt,
                     (unsigned long long)v->busiest_events);
         }
+
         return SAT_OK;
     }
     for (size_t i = 0; i < v->nstorms; i++) {
@@ -280,6 +402,7 @@ static int render_json(const void *vp, FILE *out)
     sat_json_set_compact_depth(&j, 4);
     sat_json_object(&j, NULL);
     sat_json_num(&j, "window_s", (double)v->window / 1e9, 3);
+    sat_json_str(&j, "window_chosen", v->window_auto ? "auto" : "option");
     json_ts(&j, "first_ts", v->first_ts);
     json_ts(&j, "last_ts", v->last_ts);
     sat_json_u64(&j, "windows", v->nwindows);
@@ -296,10 +419,35 @@ static int render_json(const void *vp, FILE *out)
     sat_json_u64(&j, "tls_hs", v->tls_hs);
     sat_json_u64(&j, "tcp_conn", v->tcp_conns);
     sat_json_end(&j);
+    static const char *const whys[] = {"option", "longest", "shorter", "shortest"};
+    sat_json_array(&j, "periods");
+    for (size_t i = 0; i < v->nperiods; i++) {
+        const sat_storms_period *p = &v->periods[i];
+        sat_json_object(&j, NULL);
+        json_ts(&j, "start_ts", p->start_ts);
+        json_ts(&j, "end_ts", p->end_ts);
+        sat_json_num(&j, "window_s", (double)p->window / 1e9, 3);
+        sat_json_num(&j, "window_chosen_s", (double)p->chosen / 1e9, 3);
+        sat_json_str(&j, "window_why", p->why >= 0 && p->why < 4 ? whys[p->why] : "?");
+        sat_json_u64(&j, "windows", p->nwindows);
+        sat_json_i64(&j, "windows_at_10s", p->windows_at_longest);
+        sat_json_u64(&j, "events", p->events);
+        sat_json_u64(&j, "storms", p->nstorms);
+        sat_json_u64(&j, "busiest_window_events", p->busiest_events);
+        json_ts(&j, "busiest_window_ts", p->busiest_ts);
+        sat_json_array(&j, "inputs");
+        for (size_t k = 0; k < p->ninputs; k++)
+            sat_json_str(&j, NULL, p->inputs[k]);
+        sat_json_end(&j);
+        sat_json_end(&j);
+    }
+    sat_json_end(&j);
     sat_json_array(&j, "storms");
     for (size_t i = 0; i < v->nstorms; i++) {
         const sat_storm *st = &v->storms[i];
         sat_json_object(&j, NULL);
+        sat_json_u64(&j, "period", st->period + 1);
+        sat_json_num(&j, "window_s", (double)st->window / 1e9, 3);
         json_ts(&j, "start_ts", st->start_ts);
         json_ts(&j, "end_ts", st->end_ts);
         json_ts(&j, "peak_ts", st->peak_ts);

@@ -418,6 +418,30 @@ double sat_usl_x(double sigma, double kappa, double lambda, double n);
  * narrow a range of N). Never allocates. */
 void sat_usl_fit_points(const double *n, const double *x, size_t count, sat_usl_fit *fit);
 
+/* What a capture says of the TLS handshakes a server can take (saturation.c):
+ * per second, connections offered against handshakes answered; a second that
+ * turned attempts away (a SYN or ClientHello never answered before the
+ * client gave up) is saturated. Rates are per second over those seconds;
+ * NAN when none. */
+typedef struct sat_hs_capacity {
+    uint64_t tcp_conns;        /* tcp_conn rows seen (0: no capture) */
+    sat_dur_ns step;           /* 1 s, widened past 4096 windows */
+    uint64_t offered;          /* new connections (first SYNs) */
+    uint64_t gave_up;          /* of them, never answered before the client gave up */
+    uint64_t hello_unanswered; /* ClientHellos not answered before the client left */
+    uint64_t full, resumed;    /* handshakes answered */
+    uint64_t failed_after_server_hello; /* answered too, then failed: costed as full, in
+                                           the sustained and full rates */
+    size_t saturated;          /* saturated windows */
+    sat_ts_ns saturated_first_ts, saturated_end_ts;
+    double offered_rate;       /* connections offered a second, while saturated */
+    double sustained_rate, sustained_full_rate; /* handshakes answered a second then */
+    double peak_rate;          /* the most answered in one window, a second */
+    sat_ts_ns peak_ts;
+    double cpu_model;          /* CPU seconds a second they cost, by full/resumed_cost_us */
+    double cost_bound_s;       /* 1 / sustained_rate: what each cost one saturated worker */
+} sat_hs_capacity;
+
 typedef struct sat_saturation_view {
     const sat_saturation_point *points; size_t npoints; /* windows in time order, then added */
     sat_dur_ns window;       /* the step used; 0 when only added points */
@@ -438,11 +462,12 @@ typedef struct sat_saturation_view {
     double hs_per_op;        /* handshakes per answered operation */
     double resumed_share, whatif_share, whatif_lambda, whatif_x_max;
     double full_cost_us, resumed_cost_us;
+    sat_hs_capacity capacity; /* captures: handshakes answered against offered */
 } sat_saturation_view;
 
 typedef struct sat_saturation sat_saturation;
 sat_saturation *sat_saturation_create(const sat_saturation_opts *opts); /* NULL: no memory */
-sat_event_sink sat_saturation_sink(sat_saturation *s); /* ldap_op and tls_hs rows */
+sat_event_sink sat_saturation_sink(sat_saturation *s); /* ldap_op, tls_hs, tcp_conn rows */
 /* A measured point (concurrency, throughput ops/s); SAT_E_USAGE if not finite
  * and positive, SAT_E_NOMEM. At most 100000 are kept. */
 int sat_saturation_add_point(sat_saturation *s, double n, double x);
@@ -469,7 +494,8 @@ enum sat_storm_kind {
     SAT_STORM_TLS_INCOMPLETE, /* ClientHello never answered before the client left */
     SAT_STORM_TLS_FAILED,     /* an alert ended the handshake */
     SAT_STORM_RST_CLIENT,     /* the client reset the connection */
-    SAT_STORM_SYN_RETRY,      /* the client had to send its SYN again */
+    SAT_STORM_SYN_RETRY,      /* the client had to send its SYN again, and sent nothing on
+                                 the connection (answered too late, it gave up at once) */
     SAT_STORM_FIN_WAITING,    /* the client closed (FIN) with a request unanswered */
     SAT_STORM_RETRIED,        /* the client gave up on a connection the server had not
                                  answered and connected again within opts.retry_window
@@ -477,6 +503,9 @@ enum sat_storm_kind {
     SAT_STORM_CLOSED_WAITING, /* a log's connection closed while a request of it had no
                                  RESULT (OpenLDAP's "closed (connection lost)" after a
                                  BIND the frozen server never answered) */
+    SAT_STORM_SYN_UNANSWERED, /* a connection attempt the server never answered (no
+                                 SYN/ACK: a full listen queue drops SYNs) before the
+                                 client gave up (tcp_conn SAT_TCPF_SYN_GAVE_UP) */
     SAT_STORM_KIND__COUNT
 };
 const char *sat_storm_kind_name(int k); /* "abandon", "time_limit", ... "syn_retry" */
@@ -498,7 +527,8 @@ enum sat_storm_signal {
 const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */
 
 typedef struct sat_storms_opts {
-    sat_dur_ns window;   /* 0 = 10 s; widened (doubling) past 4096 windows */
+    sat_dur_ns window;   /* 0 = chosen per period of the input (1, 2, 5 or 10 s:
+                            sat_storms_period.why); widened (doubling) past 4096 windows */
     size_t top_clients;  /* clients listed per storm, 0 = 5 */
     sat_dur_ns retry_window; /* a new connection this soon after an unanswered one
                                 from the same client to the same server is its retry;
@@ -548,10 +578,44 @@ typedef struct sat_storm {
     int ongoing;             /* still high in the last window of the input */
     const char *heavy_client;/* the busiest client of the lead-up (SAT_SIG_HEAVY_CLIENT),
                                 NULL if none */
+    sat_dur_ns window;       /* the step of its period */
+    size_t period;           /* index into sat_storms_view.periods */
 } sat_storm;
 
+/* Why a period was analysed at its window (sat_storms_period.why). */
+enum sat_storm_window_why {
+    SAT_STORM_WIN_OPTION,   /* --window (sat_storms_opts.window) */
+    SAT_STORM_WIN_LONGEST,  /* 10 s, the longest step: the period has >= 30 windows of it */
+    SAT_STORM_WIN_SHORTER,  /* the longest step giving the period >= 30 windows (a
+                               baseline: the detector's warm-up and each storm's look
+                               back are 30 windows) */
+    SAT_STORM_WIN_SHORTEST  /* 1 s: < 30 windows even so; clients give up after a second
+                               or more, shorter windows would cut one wave of give-ups */
+};
+#define SAT_STORM_BASELINE_WINDOWS 30
+#define SAT_STORM_PERIOD_GAP_NS (3600LL * 1000000000LL) /* a silence this long (no row of
+                               any input) separates two periods, each analysed on its own */
+
+typedef struct sat_storms_period {
+    sat_ts_ns start_ts, end_ts; /* its first window's start, its last window's end (at
+                                   the finest step counted) */
+    sat_dur_ns window;       /* the step it was analysed at */
+    sat_dur_ns chosen;       /* the step chosen (window is larger when that series was not
+                                kept - a finer one past 4096 windows is dropped - or memory
+                                widened it) */
+    int why;                 /* enum sat_storm_window_why */
+    size_t nwindows;
+    int64_t windows_at_longest; /* windows it would have at 10 s (for the why) */
+    uint64_t events;         /* failures in it */
+    size_t first_storm, nstorms;
+    uint64_t busiest_events; /* its window with the most failures */
+    sat_ts_ns busiest_ts;
+    const char *const *inputs; size_t ninputs; /* inputs whose time range meets it, in the
+                                                 order read; paths as given */
+} sat_storms_period;
+
 typedef struct sat_storms_view {
-    sat_dur_ns window;       /* step used */
+    sat_dur_ns window;       /* step used (of the first period, when several) */
     sat_ts_ns first_ts, last_ts;
     size_t nwindows;
     uint64_t events;         /* all failures, deduplicated */
@@ -564,6 +628,10 @@ typedef struct sat_storms_view {
     const sat_storm *storms; size_t nstorms;
     uint64_t busiest_events; /* the window with the most failures, storm or not */
     sat_ts_ns busiest_ts;    /* its start (0 if no failure) */
+    sat_dur_ns busiest_window; /* its step */
+    int window_auto;         /* 1: no --window, each period's step was chosen */
+    const sat_storms_period *periods; size_t nperiods; /* in time order; storms of period
+                                                          p are [first_storm, +nstorms) */
 } sat_storms_view;
 
 typedef struct sat_storms sat_storms;

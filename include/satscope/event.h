@@ -278,10 +278,16 @@ enum sat_tcp_conn_flags {
     SAT_TCPF_LDAP = 1 << 3,       /* LDAP messages seen */
     SAT_TCPF_TRUNCATED = 1 << 4,  /* payload missing (snaplen or lost segments) */
     SAT_TCPF_IPV6 = 1 << 5,
-    SAT_TCPF_CLIENT_LEFT_WAITING = 1 << 6 /* the client closed first (FIN) or reset
+    SAT_TCPF_CLIENT_LEFT_WAITING = 1 << 6, /* the client closed first (FIN) or reset
                                      while a request of its was unanswered (the
                                      dissector's view, else: its last payload
                                      came after the server's last) */
+    SAT_TCPF_SYN_GAVE_UP = 1 << 7  /* the server never answered the SYN (no SYN/ACK,
+                                     or one the client, gone, answered with a RST)
+                                     and the client gave up: it reset or closed, or
+                                     the capture went on past its next SYN
+                                     retransmission timeout (1 s after the first
+                                     SYN, doubling: RFC 6298 5.5) without one */
 };
 
 typedef struct sat_tcp_conn {

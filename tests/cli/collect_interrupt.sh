@@ -99,12 +99,15 @@ iface)
     echo "SKIP: no live capture here (root or CAP_NET_RAW needed): $(cat probe.err)"
     exit 77
   fi
-  "$S" collect --iface lo --filter 'tcp port 44331' -o t.sat 2>err & pid=$!
+  # a port of this run's own (another build's tests may run this case at the
+  # same time on the same loopback)
+  port=$((44100 + $$ % 800))
+  "$S" collect --iface lo --filter "tcp port $port" -o t.sat 2>err & pid=$!
   for _ in $(seq 50); do grep -q 'until interrupted' err && break; sleep 0.1; done
-  sleep 0.5
+  sleep 1
   # three connection attempts to a closed port: SYN, then RST
-  for _ in 1 2 3; do (exec 3<>/dev/tcp/127.0.0.1/44331) 2>/dev/null; done
-  sleep 0.5
+  for _ in 1 2 3; do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; done
+  sleep 1
   kill -INT $pid; wait $pid; code=$?
   check "exit" "$code" 130
   check "verify" "$("$S" verify t.sat)" "t.sat: ok"

@@ -3,7 +3,8 @@
  * Universal Scalability Law fit recovers known parameters from noisy points
  * (fixed seed), refuses too few points or an unvarying concurrency, reads a
  * flat series as a ceiling; Little's law and the windows on made-up ldap_op
- * rows; the knee's extrapolation limits; the what-ifs.
+ * rows; the knee's extrapolation limits; the what-ifs; the TLS capacity of a
+ * capture (handshakes answered against connections offered).
  */
 #include <math.h>
 
@@ -262,6 +263,69 @@ static void test_whatif(void)
     sat_saturation_free(s);
 }
 
+/* A capture's TLS capacity: 10 s calm (5 connections and handshakes a
+ * second, none turned away), then 4 s offered 100 a second of which the
+ * server answers 20 a second (full: 16 complete, 4 that the client then
+ * failed, a certificate it rejected) and 80 a second are never answered.
+ * Sustained: 20 a second against 100 offered, over the 4 saturated seconds:
+ * a handshake that failed after the ServerHello was answered at full cost. */
+static void test_tls_capacity(void)
+{
+    sat_saturation *s = sat_saturation_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_saturation_sink(s);
+    uint32_t flow = 1;
+    for (int sec = 0; sec < 14; sec++) {
+        int burst = sec >= 10, n = burst ? 100 : 5, answered = burst ? 20 : 5;
+        for (int i = 0; i < n; i++) {
+            sat_ts_ns t = T0 + (sat_ts_ns)sec * S + (sat_ts_ns)i * (S / n);
+            sat_tcp_conn c;
+            memset(&c, 0, sizeof c);
+            c.syn_ts = t;
+            c.flow = flow;
+            c.flags = i < answered ? SAT_TCPF_SYNACK | SAT_TCPF_TLS : SAT_TCPF_SYN_GAVE_UP;
+            k.on_tcp_conn(k.ctx, &c);
+            if (i < answered) {
+                sat_tls_hs h;
+                memset(&h, 0, sizeof h);
+                h.ts = t + S / 1000;
+                h.server_hello_ts = t + S / 500;
+                h.flow = flow;
+                h.outcome = burst || i % 5 == 0 ? SAT_TLS_FULL : SAT_TLS_RESUMED;
+                if (burst && i % 5 == 4)
+                    h.outcome = SAT_TLS_FAILED;
+                k.on_tls_hs(k.ctx, &h);
+            }
+            flow++;
+        }
+    }
+    CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
+    const sat_hs_capacity *c = &sat_saturation_get_view(s)->capacity;
+    CHECK_EQ_INT(c->offered, 450);
+    CHECK_EQ_INT(c->gave_up, 320);
+    CHECK_EQ_INT(c->full + c->resumed + c->failed_after_server_hello, 130);
+    CHECK_EQ_INT(c->failed_after_server_hello, 16);
+    CHECK_EQ_INT(c->resumed, 40);
+    CHECK_EQ_INT(c->saturated, 4);
+    CHECK_EQ_INT(c->saturated_first_ts, T0 + 10 * S);
+    CHECK_EQ_INT(c->saturated_end_ts, T0 + 14 * S);
+    CHECK(fabs(c->offered_rate - 100.0) < 1e-9);
+    CHECK(fabs(c->sustained_rate - 20.0) < 1e-9);
+    CHECK(fabs(c->sustained_full_rate - 20.0) < 1e-9);
+    CHECK(fabs(c->cost_bound_s - 0.05) < 1e-12);
+    CHECK(fabs(c->cpu_model - 20.0 * SAT_HS_FULL_COST_US_DEFAULT / 1e6) < 1e-12);
+    CHECK(fabs(c->peak_rate - 20.0) < 1e-9);
+    sat_saturation_free(s);
+    /* no capture, no capacity */
+    s = sat_saturation_create(NULL);
+    CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
+    CHECK_EQ_INT(sat_saturation_get_view(s)->capacity.tcp_conns, 0);
+    CHECK(isnan(sat_saturation_get_view(s)->capacity.sustained_rate));
+    sat_saturation_free(s);
+}
+
 int main(void)
 {
     test_fit_recovers();
@@ -271,5 +335,6 @@ int main(void)
     test_little();
     test_whatif_failed_after_sh();
     test_whatif();
+    test_tls_capacity();
     return CHECK_DONE();
 }

@@ -7,7 +7,10 @@
  * a client's FIN with its request unanswered; the retry rule, also across a
  * merge); a frozen TLS server named as the trigger by its handshake answer
  * time, with and without failures that outlive it;
- * a storm found from rows with its clients, kinds and trigger.
+ * a storm found from rows with its clients, kinds and trigger; the window
+ * chosen for the input (a 6 s capture, an hour of log), inputs from different
+ * periods analysed each on its own (also across a merge), and connection
+ * attempts never answered.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <math.h>
@@ -623,6 +626,281 @@ static void test_widening(void)
     sat_storms_free(s);
 }
 
+/* A short capture: a TLS server frozen while 4 clients give up 3 times each
+ * (12 handshakes abandoned, 6 completed) in 6 s. The default follows the
+ * input (1 s here) and finds one storm of 12, though the storm fills half
+ * the windows (too short for a baseline of its own: measured against the
+ * floor); an explicit --window is obeyed. */
+static void feed_short_capture(sat_storms *s)
+{
+    sat_event_sink k = sat_storms_sink(s);
+    sat_ts_ns t0 = T0 + S / 10;
+    uint32_t flow = 1;
+    static const double ok_at[6] = {0.1, 0.4, 0.8, 4.6, 5.2, 5.9};
+    for (int i = 0; i < 6; i++) {
+        sat_tls_hs h;
+        memset(&h, 0, sizeof h);
+        h.ts = t0 + (sat_ts_ns)(ok_at[i] * 1e9);
+        h.server_hello_ts = h.ts + S / 100;
+        h.flow = flow++;
+        h.outcome = SAT_TLS_FULL;
+        h.client_ip = sat_str_cstr("10.0.0.1");
+        k.on_tls_hs(k.ctx, &h);
+    }
+    static const char *const clients[4] = {"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"};
+    for (int c = 0; c < 4; c++)
+        for (int n = 0; n < 3; n++) {
+            sat_tls_hs h;
+            memset(&h, 0, sizeof h);
+            h.ts = t0 + S + (sat_ts_ns)c * S / 4 + (sat_ts_ns)n * S;
+            h.flow = flow++;
+            h.outcome = SAT_TLS_INCOMPLETE;
+            h.client_ip = sat_str_cstr(clients[c]);
+            k.on_tls_hs(k.ctx, &h);
+        }
+}
+
+static void test_short_mostly_storm(void)
+{
+    /* 7 windows of 1 s, 4 of them the storm: the lower median (1) would be
+     * the storm's own level; a series this short is measured against the floor */
+    static const uint64_t x[7] = {0, 3, 4, 4, 1, 0, 0};
+    sat_storm_span sp[4];
+    CHECK_EQ_INT(sat_storms_detect(x, 7, 0.05, sp, 4), 1);
+    CHECK_EQ_INT(sp[0].start, 1);
+    CHECK(sp[0].end >= 3 && sp[0].end <= 4);
+}
+
+static void test_window_follows_input(void)
+{
+    static const sat_dur_ns windows[3] = {0, 10 * S, S};
+    for (int i = 0; i < 3; i++) {
+        sat_storms_opts o;
+        memset(&o, 0, sizeof o);
+        o.window = windows[i];
+        sat_storms *s = sat_storms_create(&o);
+        CHECK(s != NULL);
+        if (!s)
+            return;
+        feed_short_capture(s);
+        CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+        const sat_storms_view *v = sat_storms_get_view(s);
+        CHECK_EQ_INT(v->events, 12);
+        CHECK_EQ_INT(v->nperiods, 1);
+        CHECK_EQ_INT(v->window_auto, i == 0);
+        CHECK_EQ_INT(v->window, i == 1 ? 10 * S : S);
+        CHECK_EQ_INT(v->periods[0].why, i == 0 ? SAT_STORM_WIN_SHORTEST : SAT_STORM_WIN_OPTION);
+        CHECK_EQ_INT(v->nstorms, 1);
+        if (v->nstorms) {
+            CHECK_EQ_INT(v->storms[0].events, 12);
+            CHECK_EQ_INT(v->storms[0].clients, 4);
+            CHECK_EQ_INT(v->storms[0].window, v->window);
+        }
+        sat_storms_free(s);
+    }
+}
+
+/* The step each length of input gets: the longest of 10, 5, 2, 1 s giving
+ * 30 windows, else 1 s. */
+static void test_choose_step(void)
+{
+    static const struct {
+        int span_s;
+        sat_dur_ns want;
+        int why;
+    } cases[] = {{3600, 10 * S, SAT_STORM_WIN_LONGEST}, {300, 10 * S, SAT_STORM_WIN_LONGEST},
+                 {180, 5 * S, SAT_STORM_WIN_SHORTER},  {68, 2 * S, SAT_STORM_WIN_SHORTER},
+                 {40, S, SAT_STORM_WIN_SHORTER},       {6, S, SAT_STORM_WIN_SHORTEST}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sat_storms *s = sat_storms_create(NULL);
+        CHECK(s != NULL);
+        if (!s)
+            return;
+        sat_event_sink k = sat_storms_sink(s);
+        /* a connection opened each second, a clean close: rows, no failure */
+        for (int t = 0; t < cases[c].span_s; t++) {
+            sat_ldap_conn r = conn_row(T0 + (sat_ts_ns)(t + 1) * S, t, SAT_CLOSE_U1, "10.0.0.1");
+            k.on_ldap_conn(k.ctx, &r);
+        }
+        CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+        const sat_storms_view *v = sat_storms_get_view(s);
+        CHECK_EQ_INT(v->nperiods, 1);
+        CHECK_EQ_INT(v->window, cases[c].want);
+        CHECK_EQ_INT(v->periods[0].why, cases[c].why);
+        CHECK(cases[c].why == SAT_STORM_WIN_SHORTEST ||
+              v->periods[0].nwindows >= SAT_STORM_BASELINE_WINDOWS);
+        sat_storms_free(s);
+    }
+}
+
+/* Last month's log with its incident and a capture taken today, read
+ * together (and split over two analyzers that merge): two periods, each at
+ * its own step with its own storm, each named with its inputs. One 10 s
+ * series over both would have 5,000 s windows and no storm. */
+static void feed_month_old_log(sat_storms *s, sat_ts_ns t0)
+{
+    sat_event_sink k = sat_storms_sink(s);
+    sat_source src;
+    memset(&src, 0, sizeof src);
+    src.path = sat_str_cstr("old/access");
+    src.kind = sat_str_cstr("log");
+    src.first_ts = t0 + S;
+    src.last_ts = t0 + 3600 * S;
+    int64_t conn = 1;
+    for (int t = 1; t <= 3600; t++) {
+        sat_ldap_conn r = conn_row(t0 + (sat_ts_ns)t * S, conn++, SAT_CLOSE_U1, "10.0.0.1");
+        k.on_ldap_conn(k.ctx, &r);
+        if (t >= 1200 && t < 1260 && t % 3 == 0) { /* the incident: 20 abrupt closes */
+            r = conn_row(t0 + (sat_ts_ns)t * S + S / 2, conn++, SAT_CLOSE_B1, "10.0.0.2");
+            k.on_ldap_conn(k.ctx, &r);
+        }
+    }
+    k.on_source(k.ctx, &src);
+}
+
+static void feed_todays_capture(sat_storms *s, sat_ts_ns t0)
+{
+    sat_event_sink k = sat_storms_sink(s);
+    sat_source src;
+    memset(&src, 0, sizeof src);
+    src.path = sat_str_cstr("today.pcap");
+    src.kind = sat_str_cstr("pcap");
+    src.first_ts = t0;
+    src.last_ts = t0 + 40 * S;
+    for (int i = 0; i < 400; i++) { /* 10 connections a second; 20 s in, 100 never answered */
+        sat_tcp_conn c = tcp_row(t0 + (sat_ts_ns)i * S / 10, t0 + (sat_ts_ns)i * S / 10 + S / 5,
+                                 (uint32_t)i + 1, "10.1.0.1", SAT_TCP_END_FIN_CLIENT, 100, 100);
+        if (i >= 200 && i < 300) {
+            c.flags = SAT_TCPF_SYN_GAVE_UP;
+            c.end = SAT_TCP_END_NONE;
+            c.end_ts = c.syn_ts;
+            c.bytes_c2s = c.bytes_s2c = 0;
+        }
+        k.on_tcp_conn(k.ctx, &c);
+    }
+    k.on_source(k.ctx, &src);
+}
+
+static void check_two_periods(const sat_storms_view *v, sat_ts_ns today)
+{
+    CHECK_EQ_INT(v->nperiods, 2);
+    if (v->nperiods != 2)
+        return;
+    CHECK_EQ_INT(v->periods[0].window, 10 * S);
+    CHECK_EQ_INT(v->periods[0].why, SAT_STORM_WIN_LONGEST);
+    CHECK_EQ_INT(v->periods[1].window, S);
+    CHECK(v->periods[1].start_ts >= today - S && v->periods[1].end_ts <= today + 42 * S);
+    CHECK_EQ_INT(v->periods[0].ninputs, 1);
+    CHECK_EQ_INT(v->periods[1].ninputs, 1);
+    if (v->periods[0].ninputs == 1 && v->periods[1].ninputs == 1) {
+        CHECK_EQ_STR(v->periods[0].inputs[0], "old/access");
+        CHECK_EQ_STR(v->periods[1].inputs[0], "today.pcap");
+    }
+    CHECK_EQ_INT(v->nstorms, 2);
+    if (v->nstorms == 2) {
+        CHECK_EQ_INT(v->storms[0].period, 0);
+        CHECK_EQ_INT(v->storms[0].kinds[SAT_STORM_CLOSE_B1], 20);
+        CHECK_EQ_INT(v->storms[1].period, 1);
+        CHECK_EQ_INT(v->storms[1].kinds[SAT_STORM_SYN_UNANSWERED], 100);
+        CHECK_EQ_INT(v->storms[1].window, S);
+    }
+}
+
+static void test_periods(void)
+{
+    sat_ts_ns month_ago = T0, today = T0 + 30LL * 86400 * S;
+    sat_storms *whole = sat_storms_create(NULL), *a = sat_storms_create(NULL),
+               *b = sat_storms_create(NULL);
+    CHECK(whole && a && b);
+    if (!whole || !a || !b)
+        return;
+    feed_month_old_log(whole, month_ago);
+    feed_todays_capture(whole, today);
+    CHECK_EQ_INT(sat_storms_finish(whole), SAT_OK);
+    check_two_periods(sat_storms_get_view(whole), today);
+    feed_month_old_log(a, month_ago);
+    feed_todays_capture(b, today);
+    CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
+    CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
+    check_two_periods(sat_storms_get_view(a), today);
+    sat_storms_free(whole);
+    sat_storms_free(a);
+    sat_storms_free(b);
+}
+
+/* Two hours of log (7,200 one-second windows: the 1 s series is no longer
+ * counted past 4,096) and a 20 s capture a day later: the capture gets the
+ * finest step still counted, 2 s, and says it wanted 1 s; the same in
+ * either order of the rows. */
+static void test_dropped_series(void)
+{
+    for (int order = 0; order < 2; order++) {
+        sat_storms *s = sat_storms_create(NULL);
+        CHECK(s != NULL);
+        if (!s)
+            return;
+        sat_event_sink k = sat_storms_sink(s);
+        for (int i = 0; i < 7200 + 20; i++) {
+            int t = order ? 7200 + 20 - 1 - i : i;
+            sat_ts_ns ts = t < 7200 ? T0 + (sat_ts_ns)t * S : T0 + 86400 * S + (sat_ts_ns)(t - 7200) * S;
+            sat_ldap_conn r = conn_row(ts, t, SAT_CLOSE_U1, "10.0.0.1");
+            k.on_ldap_conn(k.ctx, &r);
+        }
+        CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+        const sat_storms_view *v = sat_storms_get_view(s);
+        CHECK_EQ_INT(v->nperiods, 2);
+        if (v->nperiods == 2) {
+            CHECK_EQ_INT(v->periods[0].window, 10 * S);
+            CHECK_EQ_INT(v->periods[1].chosen, S);
+            CHECK_EQ_INT(v->periods[1].window, 2 * S);
+        }
+        sat_storms_free(s);
+    }
+}
+
+/* A connection attempt never answered is one failure, dated when the client
+ * gave up (its RST, else its last SYN + 1 s), and takes the place of the
+ * SYN retry the same connection shows; a SYN answered after a retry is a
+ * syn_retry when the client then sent nothing on it. */
+static void test_syn_unanswered(void)
+{
+    sat_storms *s = sat_storms_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_storms_sink(s);
+    sat_tcp_conn c = tcp_row(T0, T0 + S, 1, "10.0.0.1", SAT_TCP_END_NONE, 0, 0);
+    c.flags = SAT_TCPF_SYN_GAVE_UP;
+    c.syn_retrans = 1;
+    k.on_tcp_conn(k.ctx, &c);
+    c.flow = 2; /* reset by the client when the late SYN/ACK came */
+    c.flags = SAT_TCPF_SYN_GAVE_UP | SAT_TCPF_SYNACK;
+    c.syn_retrans = 0;
+    c.end = SAT_TCP_END_RST_CLIENT;
+    c.client_left_ts = T0 + 5 * S;
+    k.on_tcp_conn(k.ctx, &c);
+    c = tcp_row(T0, T0 + 3 * S, 3, "10.0.0.1", SAT_TCP_END_FIN_SERVER, 10, 10);
+    c.syn_retrans = 1; /* answered after a retry, then served: slow, not failed */
+    k.on_tcp_conn(k.ctx, &c);
+    c = tcp_row(T0, T0 + 3 * S, 5, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 0, 0);
+    c.syn_retrans = 1; /* answered after a retry, too late: the client left at once */
+    k.on_tcp_conn(k.ctx, &c);
+    c = tcp_row(T0, T0 + 3 * S, 4, "10.0.0.1", SAT_TCP_END_NONE, 0, 0);
+    c.flags = 0; /* unanswered, but the capture ended before its timeout: nothing */
+    k.on_tcp_conn(k.ctx, &c);
+    CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(s);
+    CHECK_EQ_INT(v->kinds[SAT_STORM_SYN_UNANSWERED], 2);
+    CHECK_EQ_INT(v->kinds[SAT_STORM_SYN_RETRY], 1);
+    CHECK_EQ_INT(v->events, 3);
+    /* the reset one dated at its RST (T0 + 5 s): the input's last window */
+    CHECK_EQ_INT(v->nperiods, 1);
+    if (v->nperiods)
+        CHECK_EQ_INT(v->periods[0].end_ts, T0 + 6 * S);
+    CHECK_EQ_STR(sat_storm_kind_name(SAT_STORM_SYN_UNANSWERED), "syn_unanswered");
+    sat_storms_free(s);
+}
+
 int main(void)
 {
     test_false_alarms();
@@ -638,5 +916,11 @@ int main(void)
     test_heavy_client();
     test_metastable_and_merge();
     test_widening();
+    test_short_mostly_storm();
+    test_window_follows_input();
+    test_choose_step();
+    test_periods();
+    test_syn_unanswered();
+    test_dropped_series();
     return CHECK_DONE();
 }

@@ -4,7 +4,8 @@
  * of order and retransmitted (delivered once, in order, to a recording test
  * dissector), a capture started mid-connection, idle expiry, eviction at
  * capacity, sequence wraparound, a hole the receiver acknowledged past,
- * snaplen-cut payload, and the StartTLS upgrade to "tls".
+ * snaplen-cut payload, the StartTLS upgrade to "tls", and SYNs never answered
+ * (when the client gave up).
  * The test dissectors live here only: the library registers the real ones.
  */
 #include <stdlib.h>
@@ -602,6 +603,63 @@ static void test_ipv6(void)
     sat_flow_table_free(t);
 }
 
+static const sat_tcp_conn *row_of(uint16_t cport)
+{
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].client_port == cport)
+            return &rows[i];
+    return NULL;
+}
+
+/* A SYN never answered: the client gave up once the capture went on past
+ * its next retransmission timeout (1 s, then 2 s, ...) without a SYN, or
+ * once it reset; not while that timeout may still be running at the end,
+ * nor when the server answered (even refusing); a SYN/ACK the client
+ * answers with a RST, having gone, was no answer either. */
+static void test_syn_gave_up(void)
+{
+    sat_flow_table *t = table(0, 0);
+    pkt(t, S(0), 1, 41001, 100, 0, SYN, NULL);            /* never again: gave up */
+    pkt(t, S(0), 1, 41002, 200, 0, SYN, NULL);            /* retried at 1 s and 3 s */
+    pkt(t, S(1), 1, 41002, 200, 0, SYN, NULL);
+    pkt(t, S(3), 1, 41002, 200, 0, SYN, NULL);
+    pkt(t, S(9), 1, 41003, 300, 0, SYN, NULL);            /* 0.5 s before the end */
+    pkt(t, S(7), 1, 41004, 400, 0, SYN, NULL);            /* retried at 8 s: its next */
+    pkt(t, S(8), 1, 41004, 400, 0, SYN, NULL);            /* timeout (2 s) not over */
+    pkt(t, S(2), 1, 41005, 500, 0, SYN, NULL);            /* answered late, after the */
+    pkt(t, S(3), 0, 41005, 9000, 501, SYN | ACK, NULL);   /* client had gone: its */
+    pkt(t, S(3) + 10, 1, 41005, 501, 0, RST, NULL);       /* kernel resets */
+    pkt(t, S(2), 1, 41006, 600, 0, SYN, NULL);            /* refused: an answer */
+    pkt(t, S(2) + 10, 0, 41006, 0, 601, RST | ACK, NULL);
+    pkt(t, S(2), 1, 41007, 700, 0, SYN, NULL);            /* connected: not this */
+    pkt(t, S(2) + 10, 0, 41007, 7000, 701, SYN | ACK, NULL);
+    pkt(t, S(2) + 20, 1, 41007, 701, 7001, ACK, NULL);
+    pkt(t, S(2) + 30, 1, 41007, 701, 7001, RST, NULL);
+    sat_flow_finish(t, S(9) + MS(500));
+    CHECK_EQ_INT(nrows, 7);
+    const sat_tcp_conn *r;
+    CHECK((r = row_of(41001)) && (r->flags & SAT_TCPF_SYN_GAVE_UP) && r->end_ts == S(0));
+    CHECK((r = row_of(41002)) && (r->flags & SAT_TCPF_SYN_GAVE_UP) && r->syn_retrans == 2 &&
+          r->end_ts == S(3));
+    CHECK((r = row_of(41003)) && !(r->flags & SAT_TCPF_SYN_GAVE_UP));
+    CHECK((r = row_of(41004)) && !(r->flags & SAT_TCPF_SYN_GAVE_UP));
+    CHECK((r = row_of(41005)) && (r->flags & SAT_TCPF_SYN_GAVE_UP) &&
+          (r->flags & SAT_TCPF_SYNACK) && r->client_left_ts == S(3) + 10);
+    CHECK((r = row_of(41006)) && !(r->flags & SAT_TCPF_SYN_GAVE_UP));
+    CHECK((r = row_of(41007)) && !(r->flags & SAT_TCPF_SYN_GAVE_UP));
+    sat_flow_table_free(t);
+    /* idle expiry at 300 s: long past any timeout */
+    t = table(0, S(300));
+    pkt(t, S(0), 1, 41011, 100, 0, SYN, NULL);
+    pkt(t, S(400), 1, 41012, 100, 0, SYN, NULL);
+    CHECK_EQ_INT(nrows, 1);
+    CHECK((r = row_of(41011)) && r->end == SAT_TCP_END_IDLE &&
+          (r->flags & SAT_TCPF_SYN_GAVE_UP));
+    sat_flow_finish(t, S(400));
+    CHECK((r = row_of(41012)) && !(r->flags & SAT_TCPF_SYN_GAVE_UP));
+    sat_flow_table_free(t);
+}
+
 int main(void)
 {
     test_handshake_fin();
@@ -614,6 +672,7 @@ int main(void)
     test_upgrade();
     test_sniff_wait();
     test_ipv6();
+    test_syn_gave_up();
     reset_recs();
     return CHECK_DONE();
 }

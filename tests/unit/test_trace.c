@@ -426,7 +426,7 @@ static void test_round_trip(uint32_t rpb)
     sat_trace_stat st;
     CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
     CHECK(st.complete);
-    CHECK_EQ_INT(st.format_version, (1u << 16) | 3u); /* 1.3 */
+    CHECK_EQ_INT(st.format_version, (1u << 16) | 4u); /* 1.4 */
     CHECK_EQ_INT(st.ntables, SAT_TABLE__COUNT);
     const sat_table_stat *ops = &st.tables[SAT_TABLE_LDAP_OP];
     CHECK_EQ_STR(ops->name, "ldap_op");
