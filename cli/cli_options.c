@@ -332,8 +332,8 @@ static void completion_values(const sat_cli_opt *t, FILE *out)
         else if (!arg_is_path(o->arg))
             fprintf(out, "        --%s) COMPREPLY=(); return;;\n", o->name);
         else
-            fprintf(out, "        --%s) COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n",
-                    o->name);
+            fprintf(out, "        --%s) COMPREPLY=($(compgen -%c -- \"$cur\")); return;;\n",
+                    o->name, !strcmp(o->arg, "DIR") ? 'd' : 'f');
     }
 }
 
