@@ -138,7 +138,8 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
                     char *const *paths, size_t npaths);
 /* When the collection read its inputs but they hold no event: the sink took
  * none and no input held anything with a time (a line, a packet, a core;
- * what a trace replays says the same of its sources): says so on stderr,
+ * what a trace replays says the same of its sources), or none in the
+ * --from/--to range when there is one: says so on stderr,
  * naming them, and returns 1, for the command to print no report of zeros;
  * else 0. An input with events of other kinds only gets its report (which
  * says what it lacks). */

@@ -420,7 +420,8 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
 int sat_cli_no_events(const sat_cli_collect *c, const char *cmd, char *const *paths,
                       size_t npaths)
 {
-    if (c->events || c->timed_sources || c->stats.interrupted)
+    int ranged = c->from_ns || c->to_ns;
+    if (c->events || (c->timed_sources && !ranged) || c->stats.interrupted)
         return 0;
     if (c->quiet)
         return 1;
@@ -431,7 +432,7 @@ int sat_cli_no_events(const sat_cli_collect *c, const char *cmd, char *const *pa
     if (npaths > 3)
         fprintf(stderr, " and %zu more", npaths - 3);
     fprintf(stderr, " %s no events%s\n", npaths == 1 ? "holds" : "hold",
-            c->from_ns || c->to_ns ? " in the --from/--to range" : "");
+            ranged ? " in the --from/--to range" : "");
     return 1;
 }
 
