@@ -6,6 +6,8 @@
 #ifndef SAT_CLI_H
 #define SAT_CLI_H
 
+#include <stdio.h>
+
 #include "satscope/collect.h"
 
 enum sat_exit {
@@ -15,11 +17,70 @@ enum sat_exit {
     SAT_EXIT_UNREADABLE = 3
 };
 
+/* One option of a command, the one table that drives getopt_long, --help,
+ * the man page and the bash completion (cli_options.c), so that they cannot
+ * disagree. */
+typedef struct sat_cli_opt {
+    const char *name;   /* long name, without "--"; NULL ends a table */
+    int code;           /* what the parser returns for it */
+    char shortname;     /* also -X, or 0 */
+    const char *arg;    /* the value's name in help ("DUR"), NULL: a flag */
+    const char *help;   /* lines separated by '\n', without indentation */
+    const char *values; /* the values it takes, space-separated, for the
+                           completion; NULL: any (a file when arg names one) */
+} sat_cli_opt;
+
+/* option codes every command may use: the parser itself takes these */
+enum { SAT_OPT_JSON = 0x1d0, SAT_OPT_CSV, SAT_OPT_HELP = 'h', SAT_OPT_VERSION = 0x1d2 };
+
+/* which shared option groups a command takes besides its own table */
+enum { SAT_CLI_INPUT_OPTS = 1 }; /* the collect options (sat_cli_collect_opts) */
+
 typedef struct sat_command {
     const char *name;
     const char *summary; /* one line for `satscope --help` */
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *synopsis; /* after "satscope NAME " in usage lines */
+    const char *about;    /* --help's text before the options ('\n\n' between paragraphs) */
+    const sat_cli_opt *opts; /* its own options, NULL-name ended */
+    unsigned groups;      /* SAT_CLI_INPUT_OPTS, ... */
+    const char *notes;    /* --help's text after the options, exit codes included */
 } sat_command;
+
+/* The input options every collecting command shares (--format, --from,
+ * --to, --year, --ldap-port, --exe, --debuginfo-path, --sysroot,
+ * --crash-time, --no-source-lines, --quiet). */
+extern const sat_cli_opt sat_cli_collect_opts[];
+/* The exit codes of an analysis command, for its notes. */
+#define SAT_CLI_EXIT_NOTE                                                    \
+    "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"  \
+    "      3 an input could not be read"
+
+/* The parser every command runs: getopt_long over the command's table and
+ * its groups, and what every command does the same way: --help (usage on
+ * stdout, exit 0), --version, --json / --csv (mutually exclusive), the input
+ * options (applied to `collect`), and any usage error as one line naming
+ * the command with a hint (exit 2). */
+typedef struct sat_cli_args {
+    const sat_command *cmd;
+    struct sat_cli_collect *collect; /* where the input options go (NULL: none) */
+    int fmt;                          /* SAT_REPORT_TEXT, _JSON or _CSV */
+    int exit;                         /* >= 0: return it now */
+    int started;
+} sat_cli_args;
+void sat_cli_args_init(sat_cli_args *a, const sat_command *cmd, struct sat_cli_collect *c);
+/* The code of the next option of the command's own table (optarg set), or
+ * -1 at the end of the options or when a->exit says to return. */
+int sat_cli_args_next(sat_cli_args *a, int argc, char **argv);
+/* Prints cmd's --help. */
+void sat_cli_print_help(const sat_command *cmd, FILE *out);
+/* The man page satscope(1) in roff, and the bash completion script: both
+ * from the command table (the hidden `satscope --man` / `--completion`). */
+void sat_cli_print_man(FILE *out);
+void sat_cli_print_completion(FILE *out);
+/* The one line naming a path whatever the library put in `where` (which
+ * often starts with the path already): "satscope CMD: PATH: WHERE: MSG". */
+void sat_cli_path_error(const char *cmd, const char *path, const char *where, const char *msg);
 
 /* NULL-terminated, in the order `satscope --help` lists them. */
 extern const sat_command *const sat_commands[];
@@ -28,7 +89,8 @@ extern const sat_command *const sat_commands[];
  * lines (file:line: reason) on stderr, a progress line when stderr is a
  * terminal, and the exit code the outcome deserves. `sink` receives every
  * event. */
-typedef struct sat_cli_collect {
+typedef struct sat_cli_collect sat_cli_collect;
+struct sat_cli_collect {
     const char *format;          /* --format, NULL to sniff */
     sat_ts_ns from_ns, to_ns;    /* --from/--to */
     int quiet;                   /* no summary/warnings on stderr */
@@ -45,7 +107,11 @@ typedef struct sat_cli_collect {
     sat_ts_ns crash_time;        /* --crash-time: cores: when they crashed */
     int no_source_lines;         /* --no-source-lines: cores: frames without file:line */
     sat_collect_stats stats;     /* filled by sat_cli_collect_run */
-} sat_cli_collect;
+    uint64_t events;             /* by sat_cli_collect_run: the rows given to the
+                                    sink beyond sources and rejects */
+    uint64_t timed_sources;      /* and the sources with a time range (read or
+                                    replayed): those that held anything dated */
+};
 
 /* SIGINT and SIGTERM (cli_interrupt.c): install returns the flag the first
  * of them sets (its signal number) for sat_cli_collect.stop; a second one
@@ -58,16 +124,10 @@ int sat_cli_interrupt_signal(void); /* the signal received, 0 if none */
 int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
                         const sat_event_sink *sink);
 
-/* The options every command that collects shares (--format, --from, --to,
- * --year, --ldap-port, --exe, --debuginfo-path, --sysroot, --quiet): returns 1 if opt was one of them (and applied), 0 if not,
- * or SAT_EXIT_USAGE after printing why the value is bad. */
+/* One input option (sat_cli_collect_opts' codes): returns 1 if opt was one
+ * of them (and applied), 0 if not, or SAT_EXIT_USAGE after printing why the
+ * value is bad. */
 int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg);
-/* What every analysis command does with an option that is not its own:
- * --json sets *fmt, --help prints usage on stdout, the collect options are
- * applied, anything else prints usage on stderr. Returns -1 when the option
- * was taken (parse on), else the exit code to return now. */
-int sat_cli_shared_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg,
-                          int *fmt, void (*usage)(FILE *out));
 /* After getopt: "no input given", or sat_cli_analyze on argv[optind..]. */
 int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                          int argc, char **argv);
@@ -76,6 +136,15 @@ int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts,
  * finishes it and renders it in fmt on stdout. Returns the exit code. */
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                     char *const *paths, size_t npaths);
+/* When the collection read its inputs but they hold no event: the sink took
+ * none and no input held anything with a time (a line, a packet, a core;
+ * what a trace replays says the same of its sources), or none in the
+ * --from/--to range when there is one: says so on stderr,
+ * naming them, and returns 1, for the command to print no report of zeros;
+ * else 0. An input with events of other kinds only gets its report (which
+ * says what it lacks). */
+int sat_cli_no_events(const sat_cli_collect *c, const char *cmd, char *const *paths,
+                      size_t npaths);
 /* "10s", "500ms", "250us", "2m", "1h" or plain seconds -> ns (1 us .. ~30 years);
  * < 0 if bad. */
 sat_dur_ns sat_cli_parse_duration(const char *s);
@@ -83,52 +152,10 @@ sat_dur_ns sat_cli_parse_duration(const char *s);
 int sat_cli_parse_number(const char *s, double lo, double hi, double *out);
 /* --top N (1 .. 100000): 0 and *out set, or SAT_EXIT_USAGE after saying why. */
 int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out);
-/* option codes of the long-only options (beyond any short letter) */
+/* option codes of the input options */
 enum { SAT_OPT_EXE = 0x1c0, SAT_OPT_DEBUGINFO_PATH, SAT_OPT_SYSROOT, SAT_OPT_CRASH_TIME,
-       SAT_OPT_NO_SOURCE_LINES };
-#define SAT_CLI_COLLECT_LONGOPTS                                             \
-    {"exe", required_argument, NULL, SAT_OPT_EXE},                           \
-    {"debuginfo-path", required_argument, NULL, SAT_OPT_DEBUGINFO_PATH},     \
-    {"sysroot", required_argument, NULL, SAT_OPT_SYSROOT},                   \
-    {"crash-time", required_argument, NULL, SAT_OPT_CRASH_TIME},             \
-    {"no-source-lines", no_argument, NULL, SAT_OPT_NO_SOURCE_LINES},         \
-    {"format", required_argument, NULL, 'f'},                                \
-    {"from", required_argument, NULL, 'F'},                                  \
-    {"to", required_argument, NULL, 'T'},                                    \
-    {"year", required_argument, NULL, 'Y'},                                  \
-    {"ldap-port", required_argument, NULL, 'L'},                             \
-    {"quiet", no_argument, NULL, 'q'}
-/* The end of every analysis command's --help, after SAT_CLI_COLLECT_HELP. */
-#define SAT_CLI_HELP_TAIL                                                    \
-    "  -h, --help          this text\n"                                      \
-    "\n"                                                                      \
-    "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"   \
-    "      3 an input could not be read\n"
-/* The options every analysis command ends its getopt table with (taken by
- * sat_cli_shared_option), and the table's end. */
-#define SAT_CLI_SHARED_LONGOPTS                                              \
-    {"json", no_argument, NULL, 'j'}, SAT_CLI_COLLECT_LONGOPTS,               \
-        {"help", no_argument, NULL, 'h'}, { NULL, 0, NULL, 0 }
-#define SAT_CLI_COLLECT_HELP                                                 \
-    "  --format NAME   force a log format: 389-text, 389-json, openldap\n"   \
-    "  --from TIME     only events from TIME on (ISO-8601 UTC or epoch s)\n" \
-    "  --to TIME       only events before TIME\n"                            \
-    "  --year YYYY     year of syslog timestamps, which carry none (default:\n" \
-    "                  each file's modification year)\n"                     \
-    "  --ldap-port N   captures: decode port N as LDAP whatever its bytes look\n" \
-    "                  like (LDAP is otherwise found by content)\n"          \
-    "  --exe FILE      cores: the executable that crashed (else found by the\n" \
-    "                  core's paths and build-ids)\n"                        \
-    "  --debuginfo-path DIRS  cores: ':'-separated directories of debug files\n" \
-    "                  (.build-id/xx/yyyy.debug, NAME.debug) and module copies\n" \
-    "  --sysroot DIR   cores: look up the paths the core names below DIR\n"  \
-    "  --crash-time T  cores: when they crashed, RFC 3339 (2025-06-09T14:24:16.7Z,\n" \
-    "                  +02:00): a core holds no clock; else the time in its file\n" \
-    "                  name (core_pattern time field), a log line naming its pid,\n" \
-    "                  or its file's modification time, in that order\n"  \
-    "  --no-source-lines  cores: no file:line for frames (a C library's compressed\n" \
-    "                  debug info, libc6-dbg's, costs ~50 ms to inflate per run)\n" \
-    "  -q, --quiet     no summary or warnings on stderr\n"
+       SAT_OPT_NO_SOURCE_LINES, SAT_OPT_FORMAT, SAT_OPT_FROM, SAT_OPT_TO, SAT_OPT_YEAR,
+       SAT_OPT_LDAP_PORT, SAT_OPT_QUIET = 'q' };
 
 /* Parses "2025-06-08T07:19:14Z", "2025-06-08 07:19", epoch seconds;
  * returns 0 and sets *out, or -1. */

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "satscope/analyze.h"
+#include "satscope/parse.h"
 #include "satscope/report.h"
 
 extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime,
@@ -62,6 +63,8 @@ typedef struct tee_ctx {
     size_t nshown;
     char **paths; /* by source id, for naming rejects */
     size_t npaths;
+    uint64_t events; /* rows of the event tables passed on */
+    uint64_t timed_sources;
 } tee_ctx;
 
 static char *dup_str(sat_str s)
@@ -91,6 +94,8 @@ static int tee_reject(void *vctx, const sat_reject *r)
 static int tee_source(void *vctx, const sat_source *s)
 {
     tee_ctx *t = vctx;
+    if (s->first_ts || s->last_ts)
+        t->timed_sources++;
     if (s->id < 1u << 20 && s->id >= t->npaths) {
         size_t n = (size_t)s->id + 1;
         char **np = realloc(t->paths, n * sizeof *np);
@@ -107,37 +112,43 @@ static int tee_source(void *vctx, const sat_source *s)
 
 static int tee_op(void *vctx, const sat_ldap_op *op)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_ldap_op(t->inner->ctx, op);
 }
 
 static int tee_conn(void *vctx, const sat_ldap_conn *c)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_ldap_conn(t->inner->ctx, c);
 }
 
 static int tee_tcp(void *vctx, const sat_tcp_conn *c)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_tcp_conn(t->inner->ctx, c);
 }
 
 static int tee_tls(void *vctx, const sat_tls_hs *h)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_tls_hs(t->inner->ctx, h);
 }
 
 static int tee_crash(void *vctx, const sat_crash *c)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_crash(t->inner->ctx, c);
 }
 
 static int tee_frame(void *vctx, const sat_frame *f)
 {
-    const tee_ctx *t = vctx;
+    tee_ctx *t = vctx;
+    t->events++;
     return t->inner->on_frame(t->inner->ctx, f);
 }
 
@@ -216,6 +227,8 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
         sat_diag_set(&diag, prc, "", "%s", sat_strerror(prc));
     }
     const sat_collect_stats *st = &c->stats;
+    c->events = t.events;
+    c->timed_sources = t.timed_sources;
 
     if (!c->quiet) {
         for (size_t i = 0; i < t.nshown; i++) {
@@ -252,21 +265,62 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     return SAT_EXIT_OK;
 }
 
+/* The input options: text for a help column 22 wide (lines up to 58). */
+const sat_cli_opt sat_cli_collect_opts[] = {
+    {"format", SAT_OPT_FORMAT, 0, "NAME", "force a log format: 389-text, 389-json, openldap",
+     "389-text 389-json openldap"},
+    {"from", SAT_OPT_FROM, 0, "TIME", "only events from TIME on (ISO-8601 UTC or epoch s)", NULL},
+    {"to", SAT_OPT_TO, 0, "TIME", "only events before TIME", NULL},
+    {"year", SAT_OPT_YEAR, 0, "YYYY",
+     "year of syslog timestamps, which carry none (default:\n"
+     "each file's modification year)", NULL},
+    {"ldap-port", SAT_OPT_LDAP_PORT, 0, "N",
+     "captures: decode port N as LDAP whatever its bytes\n"
+     "look like (LDAP is otherwise found by content)", NULL},
+    {"exe", SAT_OPT_EXE, 0, "FILE",
+     "cores: the executable that crashed (else found by\n"
+     "the core's paths and build-ids)", NULL},
+    {"debuginfo-path", SAT_OPT_DEBUGINFO_PATH, 0, "DIRS",
+     "cores: ':'-separated directories of debug files\n"
+     "(.build-id/xx/yyyy.debug, NAME.debug) and module copies", NULL},
+    {"sysroot", SAT_OPT_SYSROOT, 0, "DIR", "cores: look up the paths the core names below DIR",
+     NULL},
+    {"crash-time", SAT_OPT_CRASH_TIME, 0, "T",
+     "cores: when they crashed, RFC 3339\n"
+     "(2025-06-09T14:24:16.7Z, +02:00): a core holds no\n"
+     "clock; else the time in its file name (core_pattern\n"
+     "time field), a log line naming its pid, or its file's\n"
+     "modification time, in that order", NULL},
+    {"no-source-lines", SAT_OPT_NO_SOURCE_LINES, 0, NULL,
+     "cores: no file:line for frames (a C library's\n"
+     "compressed debug info, libc6-dbg's, costs ~50 ms to\n"
+     "inflate per run)", NULL},
+    {"quiet", SAT_OPT_QUIET, 'q', NULL, "no summary or warnings on stderr", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL}};
+
 int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg)
 {
     switch (opt) {
-    case 'f':
+    case SAT_OPT_FORMAT:
+        /* a usage error here, not an unreadable input later */
+        if (!sat_log_format_by_name(arg)) {
+            char names[256] = "";
+            for (const sat_log_format *const *f = sat_log_formats(); *f; f++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         names[0] ? ", " : "", (*f)->name);
+            return sat_cli_usage_error(cmd, "unknown --format '%s' (one of %s)", arg, names);
+        }
         c->format = arg;
         return 1;
-    case 'F':
+    case SAT_OPT_FROM:
         if (sat_cli_parse_time(arg, &c->from_ns))
             return sat_cli_usage_error(cmd, "bad --from time '%s'", arg);
         return 1;
-    case 'T':
+    case SAT_OPT_TO:
         if (sat_cli_parse_time(arg, &c->to_ns))
             return sat_cli_usage_error(cmd, "bad --to time '%s'", arg);
         return 1;
-    case 'Y': {
+    case SAT_OPT_YEAR: {
         char *end;
         long y = strtol(arg, &end, 10);
         if (*end || y < 1970 || y > 2261)
@@ -274,7 +328,7 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
         c->year = (int)y;
         return 1;
     }
-    case 'L': {
+    case SAT_OPT_LDAP_PORT: {
         char *end;
         long port = strtol(arg, &end, 10);
         if (*end || port < 1 || port > 65535)
@@ -282,7 +336,7 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
         c->ldap_port = (uint16_t)port;
         return 1;
     }
-    case 'q':
+    case SAT_OPT_QUIET:
         c->quiet = 1;
         return 1;
     case SAT_OPT_EXE:
@@ -312,25 +366,6 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     default:
         return 0;
     }
-}
-
-int sat_cli_shared_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg,
-                          int *fmt, void (*usage)(FILE *out))
-{
-    if (opt == 'j') {
-        *fmt = SAT_REPORT_JSON;
-        return -1;
-    }
-    if (opt == 'h') {
-        usage(stdout);
-        return SAT_EXIT_OK;
-    }
-    int r = sat_cli_collect_option(c, cmd, opt, arg);
-    if (r == 1)
-        return -1;
-    if (r == 0)
-        usage(stderr);
-    return SAT_EXIT_USAGE;
 }
 
 int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts, int fmt,
@@ -364,6 +399,10 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
         fprintf(stderr, "satscope %s: nothing could be read\n", name);
         return SAT_EXIT_UNREADABLE;
     }
+    if (code != SAT_EXIT_UNREADABLE && sat_cli_no_events(c, name, paths, npaths)) {
+        a->free(obj);
+        return code;
+    }
     if (a->finish(obj) < 0)
         fprintf(stderr, "satscope %s: out of memory: the figures are incomplete\n", name);
     sat_diag diag;
@@ -376,6 +415,25 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
         code = SAT_EXIT_UNREADABLE;
     a->free(obj);
     return code;
+}
+
+int sat_cli_no_events(const sat_cli_collect *c, const char *cmd, char *const *paths,
+                      size_t npaths)
+{
+    int ranged = c->from_ns || c->to_ns;
+    if (c->events || (c->timed_sources && !ranged) || c->stats.interrupted)
+        return 0;
+    if (c->quiet)
+        return 1;
+    fprintf(stderr, "satscope %s: ", cmd);
+    for (size_t i = 0; i < npaths && i < 3; i++)
+        fprintf(stderr, "%s%s", i ? ", " : "", !strcmp(paths[i], "-") ? "standard input"
+                                                                     : paths[i]);
+    if (npaths > 3)
+        fprintf(stderr, " and %zu more", npaths - 3);
+    fprintf(stderr, " %s no events%s\n", npaths == 1 ? "holds" : "hold",
+            ranged ? " in the --from/--to range" : "");
+    return 1;
 }
 
 sat_dur_ns sat_cli_parse_duration(const char *s)

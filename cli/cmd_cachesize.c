@@ -9,7 +9,7 @@
 #include <strings.h> /* strncasecmp */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optarg */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,50 +19,9 @@
 #include "satscope/analyze.h"
 #include "satscope/report.h"
 
-#define MONITOR_MAX_BYTES (16u << 20)
+extern const sat_command sat_cmd_cachesize;
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: satscope cachesize INPUT... [--target 0.95,0.99] [--entry-size BYTES]\n"
-            "                          [--monitor FILE]... [--ldif FILE] [--db-dir DIR] [--json]\n"
-            "\n"
-            "How big the 389 entry cache, DN cache and DB cache must be for a target hit\n"
-            "ratio, from the entries the access logs (389, OpenLDAP), captures or .sat\n"
-            "traces name. The reference stream: the DN of every BIND with a DN, ADD, MOD,\n"
-            "DEL, CMP, MODRDN (the old DN and the new one), and the base of every\n"
-            "scope=base search, internal operations included; DNs compared in lower\n"
-            "case without blanks after commas. Not references: the root DSE, cn=config,\n"
-            "cn=schema, cn=monitor and the root DN (no backend entry). One-level and\n"
-            "subtree searches read entries the log does not name: they are counted and\n"
-            "their share reported as the part of the load the curve cannot see (also\n"
-            "389 ENTRY lines, whose DNs are not kept).\n"
-            "The curve is LRU's hit ratio for every cache size: exact (Mattson stack\n"
-            "distances) while the references fit --max-refs, else SHARDS sampling\n"
-            "(Waldspurger et al., FAST'15); the report says which. Cold misses count:\n"
-            "a short log cannot show a hit ratio above 1 - distinct / references.\n"
-            "\n"
-            "  --target LIST       target hit ratios, comma-separated (default 0.95,0.99)\n"
-            "  --entry-size BYTES  mean in-memory size of an entry\n"
-            "  --monitor FILE      ldapsearch LDIF of cn=monitor,cn=BACKEND,cn=ldbm database,\n"
-            "                      cn=plugins,cn=config: entry size (currententrycachesize /\n"
-            "                      currententrycachecount), the current sizes and measured hit\n"
-            "                      ratios; give two snapshots (two files, or two entries) for\n"
-            "                      the hit ratio between them\n"
-            "  --ldif FILE         an LDIF export (db2ldif, ldapsearch): mean bytes per entry\n"
-            "                      (text bytes: less than the in-memory size)\n"
-            "  --db-dir DIR        the backend's database directory: nsslapd-dbcachesize is\n"
-            "                      the BerkeleyDB index files the workload reads (entryrdn,\n"
-            "                      ancestorid for subtree searches, the attributes the logged\n"
-            "                      filters test) and the part of id2entry.db its distinct\n"
-            "                      entries make (with --ldif); LMDB (data.mdb) has no DB cache\n"
-            "  --max-refs N        references kept before sampling (default 16777216)\n"
-            "  --shards            SHARDS even when every reference fits\n"
-            "  --shards-smax N     SHARDS sample set size (default 32768)\n"
-            "  --json              JSON (references, unique, mrc, recommend, unseen_share,\n"
-            "                      method)\n"
-            SAT_CLI_COLLECT_HELP SAT_CLI_HELP_TAIL);
-}
+#define MONITOR_MAX_BYTES (16u << 20)
 
 static int parse_targets(const char *arg, sat_cs_opts *o)
 {
@@ -216,18 +175,36 @@ static int read_db_dir(const char *dir, sat_cs_opts *o)
 enum { OPT_ENTRY_SIZE = 0x300, OPT_MONITOR, OPT_LDIF, OPT_DB_DIR, OPT_MAX_REFS, OPT_SHARDS,
        OPT_SMAX };
 
+static const sat_cli_opt cs_opts[] = {
+    {"target", 't', 0, "LIST", "target hit ratios, comma-separated (default 0.95,0.99)", NULL},
+    {"entry-size", OPT_ENTRY_SIZE, 0, "BYTES", "mean in-memory size of an entry", NULL},
+    {"monitor", OPT_MONITOR, 0, "FILE",
+     "ldapsearch LDIF of cn=monitor,cn=BACKEND,cn=ldbm\n"
+     "database,cn=plugins,cn=config: entry size\n"
+     "(currententrycachesize / currententrycachecount), the\n"
+     "current sizes and measured hit ratios; give two\n"
+     "snapshots (two files, or two entries) for the hit ratio\n"
+     "between them", NULL},
+    {"ldif", OPT_LDIF, 0, "FILE",
+     "an LDIF export (db2ldif, ldapsearch): mean bytes per\n"
+     "entry (text bytes: less than the in-memory size)", NULL},
+    {"db-dir", OPT_DB_DIR, 0, "DIR",
+     "the backend's database directory: nsslapd-dbcachesize\n"
+     "is the BerkeleyDB index files the workload reads\n"
+     "(entryrdn, ancestorid for subtree searches, the\n"
+     "attributes the logged filters test) and the part of\n"
+     "id2entry.db its distinct entries make (with --ldif);\n"
+     "LMDB (data.mdb) has no DB cache", NULL},
+    {"max-refs", OPT_MAX_REFS, 0, "N", "references kept before sampling (default 16777216)", NULL},
+    {"shards", OPT_SHARDS, 0, NULL, "SHARDS even when every reference fits", NULL},
+    {"shards-smax", OPT_SMAX, 0, "N", "SHARDS sample set size (default 32768)", NULL},
+    {"json", SAT_OPT_JSON, 0, NULL,
+     "JSON (references, unique, mrc, recommend, unseen_share,\n"
+     "method)", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL}};
+
 static int run_cachesize(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"target", required_argument, NULL, 't'},
-        {"entry-size", required_argument, NULL, OPT_ENTRY_SIZE},
-        {"monitor", required_argument, NULL, OPT_MONITOR},
-        {"ldif", required_argument, NULL, OPT_LDIF},
-        {"db-dir", required_argument, NULL, OPT_DB_DIR},
-        {"max-refs", required_argument, NULL, OPT_MAX_REFS},
-        {"shards", no_argument, NULL, OPT_SHARDS},
-        {"shards-smax", required_argument, NULL, OPT_SMAX},
-        SAT_CLI_SHARED_LONGOPTS};
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
     c.no_filter_shapes = 1;
@@ -235,10 +212,11 @@ static int run_cachesize(int argc, char **argv)
     memset(&o, 0, sizeof o);
     sat_cs_monitor mon[2];
     size_t nmon = 0;
-    int fmt = SAT_REPORT_TEXT, partial = 0;
+    int partial = 0;
+    sat_cli_args a;
+    sat_cli_args_init(&a, &sat_cmd_cachesize, &c);
     int opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+    while ((opt = sat_cli_args_next(&a, argc, argv)) != -1) {
         switch (opt) {
         case 't':
             if (parse_targets(optarg, &o))
@@ -297,17 +275,13 @@ static int run_cachesize(int argc, char **argv)
             o.shards_smax = (size_t)v;
             break;
         }
-        default: {
-            int r = sat_cli_shared_option(&c, "cachesize", opt, optarg, &fmt, usage);
-            if (r >= 0)
-                return r;
-            break;
-        }
         }
     }
+    if (a.exit >= 0)
+        return a.exit;
     o.monitor = mon;
     o.nmonitor = nmon;
-    int code = sat_cli_analyze_args(&c, "cachesize", &o, fmt, argc, argv);
+    int code = sat_cli_analyze_args(&c, "cachesize", &o, a.fmt, argc, argv);
     for (size_t i = 0; i < o.db_nlist; i++)
         free((void *)o.db_list[i].name);
     free((void *)o.db_list);
@@ -316,4 +290,21 @@ static int run_cachesize(int argc, char **argv)
 
 const sat_command sat_cmd_cachesize = {
     "cachesize", "entry, DN and DB cache sizes for target hit ratios, from the access pattern",
-    run_cachesize};
+    run_cachesize,
+    "INPUT... [--target 0.95,0.99] [--entry-size BYTES]\n"
+    "                          [--monitor FILE]... [--ldif FILE] [--db-dir DIR] [--json]",
+    "How big the 389 entry cache, DN cache and DB cache must be for a target hit\n"
+    "ratio, from the entries the access logs (389, OpenLDAP), captures or .sat\n"
+    "traces name. The reference stream: the DN of every BIND with a DN, ADD, MOD,\n"
+    "DEL, CMP, MODRDN (the old DN and the new one), and the base of every\n"
+    "scope=base search, internal operations included; DNs compared in lower\n"
+    "case without blanks after commas. Not references: the root DSE, cn=config,\n"
+    "cn=schema, cn=monitor and the root DN (no backend entry). One-level and\n"
+    "subtree searches read entries the log does not name: they are counted and\n"
+    "their share reported as the part of the load the curve cannot see (also\n"
+    "389 ENTRY lines, whose DNs are not kept).\n"
+    "The curve is LRU's hit ratio for every cache size: exact (Mattson stack\n"
+    "distances) while the references fit --max-refs, else SHARDS sampling\n"
+    "(Waldspurger et al., FAST'15); the report says which. Cold misses count:\n"
+    "a short log cannot show a hit ratio above 1 - distinct / references.",
+    cs_opts, SAT_CLI_INPUT_OPTS, SAT_CLI_EXIT_NOTE};

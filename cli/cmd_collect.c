@@ -26,46 +26,26 @@
 #include "cli.h"
 #include "satscope/trace.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: satscope collect INPUT... -o TRACE.sat [options]\n"
-            "\n"
-            "Reads access logs (389 DS text and JSON, OpenLDAP stats; plain, .gz,\n"
-            ".bz2, .xz, .zst, or '-' for stdin) and .sat traces, and writes one\n"
-            "columnar trace. Formats are detected from the content; rotated sets\n"
-            "are ordered by the time of their content, not their names.\n"
-            "\n"
-            "Packet captures (pcap, pcapng, plain or compressed) are read beside\n"
-            "the logs: one tcp_conn row per TCP connection, TLS handshakes and LDAP\n"
-            "operations decoded from the wire.\n"
-            "\n"
-            "ELF core files (plain or compressed; x86_64, aarch64, i386; written by\n"
-            "the kernel or gdb) give one crash row (signal, fault address, threads,\n"
-            "build-id, fingerprint) and one frame row per frame of every thread,\n"
-            "unwound with elfutils libdwfl. No process memory is copied.\n"
-            "\n"
-            "  -o, --output FILE the trace to write (required); '-' = standard output\n"
-            "                  (not a terminal). FILE must be absent or a regular file:\n"
-            "                  a device node, FIFO, symlink or directory is refused.\n"
-            "                  Mode 0640 less the umask, 0600 when an input is not\n"
-            "                  readable by others; never looser than a trace replaced\n"
-            "  --iface IF      also capture live on interface IF (needs the right to\n"
-            "                  capture: root or CAP_NET_RAW), until interrupted or:\n"
-            "  --duration D    stop after D (30s, 5m, 1h, 500ms; plain number = s)\n"
-            "  --count N       stop after N packets\n"
-            "  --filter BPF    capture filter, e.g. 'tcp port 636'\n"
-            SAT_CLI_COLLECT_HELP
-            "  -h, --help      this text\n"
-            "\n"
-            "SIGINT (Ctrl-C) or SIGTERM: the input in hand is closed where it is and\n"
-            "the trace of what was read is written (a second one quits at once).\n"
-            "\n"
-            "exit: 0 ok, 1 some lines were rejected (counted in the trace's reject\n"
-            "table, the rest collected), 2 usage (or FILE is not a regular file),\n"
-            "3 an input could not be read, 130/143 interrupted by SIGINT/SIGTERM\n"
-            "(the trace holds what was read).\n");
-}
+enum { OPT_OUTPUT = 'o', OPT_IFACE = 0x100, OPT_FILTER, OPT_DURATION, OPT_COUNT };
+
+static const sat_cli_opt collect_opts[] = {
+    {"output", OPT_OUTPUT, 'o', "FILE",
+     "the trace to write (required); '-' = standard output\n"
+     "(not a terminal). FILE must be absent or a regular\n"
+     "file: a device node, FIFO, symlink or directory is\n"
+     "refused. Mode 0640 less the umask, 0600 when an input\n"
+     "is not readable by others; never looser than a trace\n"
+     "replaced", NULL},
+    {"iface", OPT_IFACE, 0, "IF",
+     "also capture live on interface IF (needs the right to\n"
+     "capture: root or CAP_NET_RAW), until interrupted or:", NULL},
+    {"duration", OPT_DURATION, 0, "D", "stop after D (30s, 5m, 1h, 500ms; plain number = s)",
+     NULL},
+    {"count", OPT_COUNT, 0, "N", "stop after N packets", NULL},
+    {"filter", OPT_FILTER, 0, "BPF", "capture filter, e.g. 'tcp port 636'", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL}};
+
+extern const sat_command sat_cmd_collect;
 
 static double now_s(void)
 {
@@ -121,30 +101,22 @@ static int input_private(const char *path)
 
 static int run_collect(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"iface", required_argument, NULL, 'I'},
-        {"filter", required_argument, NULL, 'B'},
-        {"duration", required_argument, NULL, 'D'},
-        {"count", required_argument, NULL, 'N'},
-        SAT_CLI_COLLECT_LONGOPTS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
     const char *output = NULL;
+    sat_cli_args a;
+    sat_cli_args_init(&a, &sat_cmd_collect, &c);
     int opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+    while ((opt = sat_cli_args_next(&a, argc, argv)) != -1) {
         switch (opt) {
-        case 'o': output = optarg; break;
-        case 'I': c.live_iface = optarg; break;
-        case 'B': c.live_filter = optarg; break;
-        case 'D':
+        case OPT_OUTPUT: output = optarg; break;
+        case OPT_IFACE: c.live_iface = optarg; break;
+        case OPT_FILTER: c.live_filter = optarg; break;
+        case OPT_DURATION:
             if ((c.live_duration = sat_cli_parse_duration(optarg)) < 0)
                 return sat_cli_usage_error("collect", "bad --duration '%s'", optarg);
             break;
-        case 'N': {
+        case OPT_COUNT: {
             char *end;
             unsigned long long n = strtoull(optarg, &end, 10);
             if (!*optarg || *end || n == 0)
@@ -152,17 +124,10 @@ static int run_collect(int argc, char **argv)
             c.live_count = n;
             break;
         }
-        case 'h': usage(stdout); return SAT_EXIT_OK;
-        default: {
-            int r = sat_cli_collect_option(&c, "collect", opt, optarg);
-            if (r == 1)
-                break;
-            if (r == 0)
-                usage(stderr);
-            return SAT_EXIT_USAGE;
-        }
         }
     }
+    if (a.exit >= 0)
+        return a.exit;
     if (!output)
         return sat_cli_usage_error("collect", "missing -o TRACE.sat");
     if (optind >= argc && !c.live_iface)
@@ -201,7 +166,7 @@ static int run_collect(int argc, char **argv)
         ? sat_trace_writer_create_fd(STDOUT_FILENO, "standard output", &wo, &diag)
         : sat_trace_writer_create(output, &wo, &diag);
     if (!w) {
-        fprintf(stderr, "satscope collect: %s: %s\n", output, diag.msg);
+        sat_cli_path_error("collect", output, diag.where, diag.msg);
         return diag.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
     }
     unsigned got = sat_trace_writer_mode(w);
@@ -235,8 +200,7 @@ static int run_collect(int argc, char **argv)
     int crc = sat_trace_writer_close(w, &diag);
     sat_cli_interrupt_restore();
     if (crc < 0) {
-        fprintf(stderr, "satscope collect: %s: %s%s%s\n", output, diag.where,
-                diag.where[0] ? ": " : "", diag.msg);
+        sat_cli_path_error("collect", output, diag.where, diag.msg);
         return diag.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
     }
     if (sig) {
@@ -275,4 +239,26 @@ static int run_collect(int argc, char **argv)
 }
 
 const sat_command sat_cmd_collect = {
-    "collect", "read logs and traces into one .sat trace", run_collect};
+    "collect", "read logs and traces into one .sat trace", run_collect,
+    "INPUT... -o TRACE.sat [options]",
+    "Reads access logs (389 DS text and JSON, OpenLDAP stats; plain, .gz,\n"
+    ".bz2, .xz, .zst, or '-' for stdin) and .sat traces, and writes one\n"
+    "columnar trace. Formats are detected from the content; rotated sets\n"
+    "are ordered by the time of their content, not their names.\n"
+    "\n"
+    "Packet captures (pcap, pcapng, plain or compressed) are read beside\n"
+    "the logs: one tcp_conn row per TCP connection, TLS handshakes and LDAP\n"
+    "operations decoded from the wire.\n"
+    "\n"
+    "ELF core files (plain or compressed; x86_64, aarch64, i386; written by\n"
+    "the kernel or gdb) give one crash row (signal, fault address, threads,\n"
+    "build-id, fingerprint) and one frame row per frame of every thread,\n"
+    "unwound with elfutils libdwfl. No process memory is copied.",
+    collect_opts, SAT_CLI_INPUT_OPTS,
+    "SIGINT (Ctrl-C) or SIGTERM: the input in hand is closed where it is and\n"
+    "the trace of what was read is written (a second one quits at once).\n"
+    "\n"
+    "exit: 0 ok, 1 some lines were rejected (counted in the trace's reject\n"
+    "table, the rest collected), 2 usage (or FILE is not a regular file),\n"
+    "3 an input could not be read, 130/143 interrupted by SIGINT/SIGTERM\n"
+    "(the trace holds what was read)."};

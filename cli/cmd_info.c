@@ -4,7 +4,7 @@
  * column encoded and compressed bytes, the sources it was collected from and
  * the rejected lines (counted per source, the first few shown).
  */
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,8 @@
 #include "cli.h"
 #include "satscope/report.h"
 #include "satscope/trace.h"
+
+extern const sat_command sat_cmd_info;
 
 #define INFO_REJECTS_SHOWN 20
 
@@ -326,31 +328,19 @@ static int print_json(const char *path, const sat_trace_stat *st, const info_ctx
     return sat_json_finish(&j);
 }
 
+static const sat_cli_opt info_opts[] = {
+    {"json", SAT_OPT_JSON, 0, NULL, "JSON", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL}};
+
 static int run_info(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    int json = 0, opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'j': json = 1; break;
-        case 'h':
-            printf("usage: satscope info TRACE.sat [--json]\n"
-                   "\n"
-                   "What a trace holds: format version and whether it is complete,\n"
-                   "per table rows, blocks, time range and bytes on disk, per column\n"
-                   "bytes after encoding and after compression, the sources it was\n"
-                   "collected from, and the rejected lines (first ones shown).\n"
-                   "Damaged blocks (a checksum fails) are listed with the table,\n"
-                   "rows and time range they held; the tables count the intact ones.\n"
-                   "exit: 0 ok, 1 the trace is incomplete or damaged (its intact\n"
-                   "      blocks are shown), 2 usage, 3 not readable as a trace\n");
-            return SAT_EXIT_OK;
-        default: return SAT_EXIT_USAGE;
-        }
-    }
+    sat_cli_args a;
+    sat_cli_args_init(&a, &sat_cmd_info, NULL);
+    while (sat_cli_args_next(&a, argc, argv) != -1)
+        ;
+    if (a.exit >= 0)
+        return a.exit;
+    int json = a.fmt == SAT_REPORT_JSON;
     if (optind != argc - 1)
         return sat_cli_usage_error("info", "give exactly one trace");
     const char *path = argv[optind];
@@ -359,8 +349,7 @@ static int run_info(int argc, char **argv)
     memset(&diag, 0, sizeof diag);
     sat_trace_reader *r = sat_trace_reader_open(path, &diag);
     if (!r) {
-        fprintf(stderr, "satscope info: %s: %s%s%s\n", path, diag.where,
-                diag.where[0] ? ": " : "", diag.msg);
+        sat_cli_path_error("info", path, diag.where, diag.msg);
         return SAT_EXIT_UNREADABLE;
     }
     char warning[sizeof diag.msg];
@@ -378,13 +367,12 @@ static int run_info(int argc, char **argv)
     memset(&diag, 0, sizeof diag);
     int rc = sat_trace_read(r, &ro, &sink, &diag);
     if (rc < 0) {
-        fprintf(stderr, "satscope info: %s: %s%s%s\n", path, diag.where,
-                diag.where[0] ? ": " : "", diag.msg);
+        sat_cli_path_error("info", path, diag.where, diag.msg);
         code = SAT_EXIT_REJECTS;
     }
     memset(&diag, 0, sizeof diag);
     if (sat_trace_reader_stat(r, &st, &diag) < 0) {
-        fprintf(stderr, "satscope info: %s: %s\n", path, diag.msg);
+        sat_cli_path_error("info", path, diag.where, diag.msg);
         code = SAT_EXIT_UNREADABLE;
     } else if (json) {
         if (print_json(path, &st, &c, partial ? warning : NULL) < 0)
@@ -400,4 +388,14 @@ static int run_info(int argc, char **argv)
 }
 
 const sat_command sat_cmd_info = {
-    "info", "what a trace holds: tables, columns, sizes, sources, rejects", run_info};
+    "info", "what a trace holds: tables, columns, sizes, sources, rejects", run_info,
+    "TRACE.sat [--json]",
+    "What a trace holds: format version and whether it is complete,\n"
+    "per table rows, blocks, time range and bytes on disk, per column\n"
+    "bytes after encoding and after compression, the sources it was\n"
+    "collected from, and the rejected lines (first ones shown).\n"
+    "Damaged blocks (a checksum fails) are listed with the table,\n"
+    "rows and time range they held; the tables count the intact ones.",
+    info_opts, 0,
+    "exit: 0 ok, 1 the trace is incomplete or damaged (its intact\n"
+    "      blocks are shown), 2 usage, 3 not readable as a trace"};

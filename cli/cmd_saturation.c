@@ -21,44 +21,37 @@
 #include "satscope/analyze.h"
 #include "satscope/report.h"
 
+extern const sat_command sat_cmd_saturation;
+
 #define CSV_HEADER "concurrency,throughput"
 #define CSV_LINE_MAX 4096
 #define CSV_SHOWN_REJECTS 10
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: satscope saturation INPUT... [--window DUR] [--json|--csv]\n"
-            "\n"
-            "How close the server runs to saturation. Per window of the LDAP access\n"
-            "logs (or LDAP captures, or .sat traces): throughput X (operations answered\n"
-            "per second) and concurrency N by Little's law (their summed etime / the\n"
-            "window), queue wait (wtime) vs service time (optime); then the Universal\n"
-            "Scalability Law X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) fitted\n"
-            "to those points: contention sigma, coherency kappa, the peak X_max at\n"
-            "N* = sqrt((1 - sigma) / kappa), and whether the data reach that knee (a\n"
-            "knee beyond %.0fx the highest concurrency seen is not reported).\n"
-            "\n"
-            "An INPUT may also be a CSV of measured points (e.g. from a load test):\n"
-            "a header line `concurrency,throughput`, then one `N,X` per line.\n"
-            "\n"
-            "  --window DUR        window length (default 60s; e.g. 10s, 5m)\n"
-            "  --min-ops N         windows answering fewer operations are not fitted\n"
-            "                      (default 10)\n"
-            "  --cpus K            what-if: K times the CPUs (lambda scales with them,\n"
-            "                      sigma and kappa stay: an upper bound)\n"
-            "  --resumed-share P   what-if: the share of TLS handshakes resumed, 0..1\n"
-            "                      (default 0: every handshake full); needs captures\n"
-            "  --full-cost-us X    server CPU of a full handshake (default %.0f)\n"
-            "  --resumed-cost-us X of a resumed one (default %.0f)\n"
-            "  --json              JSON (usl: sigma, kappa, lambda, n_star, x_max, r2;\n"
-            "                      points: n, x, start_ts in epoch seconds)\n"
-            "  --csv               CSV: one row per point\n"
-            SAT_CLI_COLLECT_HELP
-            SAT_CLI_HELP_TAIL,
-            SAT_USL_EXTRAPOLATE_MAX, SAT_HS_FULL_COST_US_DEFAULT,
-            SAT_HS_RESUMED_COST_US_DEFAULT);
-}
+enum { OPT_WINDOW = 0x100, OPT_MIN_OPS, OPT_CPUS, OPT_RESUMED_SHARE, OPT_FULL_COST,
+       OPT_RESUMED_COST };
+
+/* the defaults the help states */
+_Static_assert((int)SAT_USL_EXTRAPOLATE_MAX == 4 && (int)SAT_HS_FULL_COST_US_DEFAULT == 330 &&
+               (int)SAT_HS_RESUMED_COST_US_DEFAULT == 3, "saturation --help states them");
+
+static const sat_cli_opt sat_opts[] = {
+    {"window", OPT_WINDOW, 0, "DUR", "window length (default 60s; e.g. 10s, 5m)", NULL},
+    {"min-ops", OPT_MIN_OPS, 0, "N",
+     "windows answering fewer operations are not fitted\n"
+     "(default 10)", NULL},
+    {"cpus", OPT_CPUS, 0, "K",
+     "what-if: K times the CPUs (lambda scales with them,\n"
+     "sigma and kappa stay: an upper bound)", NULL},
+    {"resumed-share", OPT_RESUMED_SHARE, 0, "P",
+     "what-if: the share of TLS handshakes resumed, 0..1\n"
+     "(default 0: every handshake full); needs captures", NULL},
+    {"full-cost-us", OPT_FULL_COST, 0, "X", "server CPU of a full handshake (default 330)", NULL},
+    {"resumed-cost-us", OPT_RESUMED_COST, 0, "X", "of a resumed one (default 3)", NULL},
+    {"json", SAT_OPT_JSON, 0, NULL,
+     "JSON (usl: sigma, kappa, lambda, n_star, x_max, r2;\n"
+     "points: n, x, start_ts in epoch seconds)", NULL},
+    {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per point", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The header, ASCII case-insensitive, blanks around fields ignored. */
 static int is_header(const char *line)
@@ -198,60 +191,47 @@ static int worse(int a, int b)
 
 static int run_saturation(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"window", required_argument, NULL, 'w'},
-        {"min-ops", required_argument, NULL, 'm'},
-        {"cpus", required_argument, NULL, 'k'},
-        {"resumed-share", required_argument, NULL, 'r'},
-        {"full-cost-us", required_argument, NULL, '1'},
-        {"resumed-cost-us", required_argument, NULL, '2'},
-        {"csv", no_argument, NULL, 'c'},
-        SAT_CLI_SHARED_LONGOPTS};
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
     sat_saturation_opts so;
     memset(&so, 0, sizeof so);
-    int fmt = SAT_REPORT_TEXT;
+    sat_cli_args a;
+    sat_cli_args_init(&a, &sat_cmd_saturation, &c);
     int opt;
     double d;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+    while ((opt = sat_cli_args_next(&a, argc, argv)) != -1) {
         switch (opt) {
-        case 'w':
+        case OPT_WINDOW:
             if ((so.window = sat_cli_parse_duration(optarg)) < 0)
                 return sat_cli_usage_error("saturation", "bad --window '%s'", optarg);
             break;
-        case 'm':
+        case OPT_MIN_OPS:
             if (sat_cli_parse_number(optarg, 1, 1e12, &d))
                 return sat_cli_usage_error("saturation", "bad --min-ops '%s'", optarg);
             so.min_ops = (uint64_t)d;
             break;
-        case 'k':
+        case OPT_CPUS:
             if (sat_cli_parse_number(optarg, 0.01, 1e4, &so.cpus))
                 return sat_cli_usage_error("saturation", "bad --cpus '%s'", optarg);
             break;
-        case 'r':
+        case OPT_RESUMED_SHARE:
             if (sat_cli_parse_number(optarg, 0, 1, &so.resumed_share))
                 return sat_cli_usage_error("saturation", "bad --resumed-share '%s' (0..1)",
                                            optarg);
             break;
-        case '1':
+        case OPT_FULL_COST:
             if (sat_cli_parse_number(optarg, 1e-3, 1e7, &so.full_cost_us))
                 return sat_cli_usage_error("saturation", "bad --full-cost-us '%s'", optarg);
             break;
-        case '2':
+        case OPT_RESUMED_COST:
             if (sat_cli_parse_number(optarg, 1e-3, 1e7, &so.resumed_cost_us))
                 return sat_cli_usage_error("saturation", "bad --resumed-cost-us '%s'", optarg);
             break;
-        case 'c': fmt = SAT_REPORT_CSV; break;
-        default: {
-            int r = sat_cli_shared_option(&c, "saturation", opt, optarg, &fmt, usage);
-            if (r >= 0)
-                return r;
-            break;
-        }
         }
     }
+    if (a.exit >= 0)
+        return a.exit;
+    int fmt = a.fmt;
     if (optind >= argc)
         return sat_cli_usage_error("saturation", "no input given");
 
@@ -289,6 +269,11 @@ static int run_saturation(int argc, char **argv)
             return SAT_EXIT_UNREADABLE;
         }
         code = worse(code, rc);
+        if (points == 0 && sat_cli_no_events(&c, "saturation", rest, nrest)) {
+            free(rest);
+            sat_saturation_free(s);
+            return code;
+        }
     } else if (points == 0 && code == SAT_EXIT_UNREADABLE) {
         free(rest);
         sat_saturation_free(s);
@@ -312,4 +297,16 @@ static int run_saturation(int argc, char **argv)
 
 const sat_command sat_cmd_saturation = {
     "saturation", "throughput vs concurrency and the USL fit: how close to saturation",
-    run_saturation};
+    run_saturation, "INPUT... [--window DUR] [--json|--csv] [options]",
+    "How close the server runs to saturation. Per window of the LDAP access\n"
+    "logs (or LDAP captures, or .sat traces): throughput X (operations answered\n"
+    "per second) and concurrency N by Little's law (their summed etime / the\n"
+    "window), queue wait (wtime) vs service time (optime); then the Universal\n"
+    "Scalability Law X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) fitted\n"
+    "to those points: contention sigma, coherency kappa, the peak X_max at\n"
+    "N* = sqrt((1 - sigma) / kappa), and whether the data reach that knee (a\n"
+    "knee beyond 4x the highest concurrency seen is not reported).\n"
+    "\n"
+    "An INPUT may also be a CSV of measured points (e.g. from a load test):\n"
+    "a header line `concurrency,throughput`, then one `N,X` per line.",
+    sat_opts, SAT_CLI_INPUT_OPTS, SAT_CLI_EXIT_NOTE};

@@ -2,12 +2,14 @@
  * cmd_verify.c - `satscope verify TRACE.sat`: every block checksum and the
  * footer; exit 0 only if the trace is intact and complete.
  */
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "satscope/trace.h"
+
+extern const sat_command sat_cmd_verify;
 
 typedef struct verify_ctx {
     const char *path;
@@ -24,20 +26,16 @@ static void report_problem(void *vctx, const char *where, const char *msg)
 
 static int run_verify(int argc, char **argv)
 {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: satscope verify TRACE.sat...\n"
-               "\n"
-               "Checks every block checksum and the footer index of each trace.\n"
-               "exit: 0 every trace intact and complete, 1 damaged or incomplete,\n"
-               "      2 usage, 3 a file could not be read\n");
-        return SAT_EXIT_OK;
-    }
-    if (argc < 2)
+    sat_cli_args a;
+    sat_cli_args_init(&a, &sat_cmd_verify, NULL);
+    while (sat_cli_args_next(&a, argc, argv) != -1)
+        ;
+    if (a.exit >= 0)
+        return a.exit;
+    if (optind >= argc)
         return sat_cli_usage_error("verify", "no trace given");
     int code = SAT_EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-')
-            return sat_cli_usage_error("verify", "unknown option '%s'", argv[i]);
+    for (int i = optind; i < argc; i++) {
         verify_ctx v = {argv[i], 0};
         sat_diag diag;
         memset(&diag, 0, sizeof diag);
@@ -45,7 +43,7 @@ static int run_verify(int argc, char **argv)
         if (rc == SAT_OK) {
             printf("%s: ok\n", argv[i]);
         } else if (rc == SAT_E_IO) {
-            fprintf(stderr, "satscope verify: %s: %s\n", argv[i], diag.msg);
+            sat_cli_path_error("verify", argv[i], diag.where, diag.msg);
             code = SAT_EXIT_UNREADABLE;
         } else {
             if (v.problems == 0)
@@ -60,4 +58,9 @@ static int run_verify(int argc, char **argv)
 }
 
 const sat_command sat_cmd_verify = {
-    "verify", "check a trace's checksums (exit 0 only if intact)", run_verify};
+    "verify", "check a trace's checksums (exit 0 only if intact)", run_verify,
+    "TRACE.sat...",
+    "Checks every block checksum and the footer index of each trace.",
+    NULL, 0,
+    "exit: 0 every trace intact and complete, 1 damaged or incomplete,\n"
+    "      2 usage, 3 a file could not be read"};

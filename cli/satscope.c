@@ -9,6 +9,10 @@
 
 #include "cli.h"
 
+#ifndef SAT_VERSION
+#define SAT_VERSION "0.1.0"
+#endif
+
 static void print_help(FILE *out)
 {
     fprintf(out,
@@ -22,7 +26,8 @@ static void print_help(FILE *out)
         fprintf(out, "  %-10s %s\n", (*c)->name, (*c)->summary);
     fprintf(out,
             "\n"
-            "Every command has --help. Inputs may be logs (plain, .gz, .bz2,\n"
+            "satscope help COMMAND (= satscope COMMAND --help) tells more; every\n"
+            "command has --help and --version. Inputs may be logs (plain, .gz, .bz2,\n"
             ".xz, .zst, '-' for stdin; kinds detected by content) or .sat traces.\n"
             "exit codes: 0 ok, 1 some input was rejected (the rest analysed),\n"
             "            2 usage error, 3 an input could not be read at all\n");
@@ -66,20 +71,43 @@ int main(int argc, char **argv)
 {
     tune_malloc(argv);
     if (argc < 2) {
-        print_help(stderr);
+        fprintf(stderr, "usage: satscope COMMAND [ARGS...] (see satscope --help)\n");
         return SAT_EXIT_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h") || (!strcmp(name, "help") && argc == 2)) {
         print_help(stdout);
         return SAT_EXIT_OK;
     }
-    if (!strcmp(argv[1], "--version")) {
-        printf("satscope 0.1.0\n");
+    if (!strcmp(name, "--version")) {
+        printf("satscope %s\n", SAT_VERSION);
         return SAT_EXIT_OK;
     }
+    /* hidden: what the build installs, made from the commands' option tables */
+    if (!strcmp(name, "--man")) {
+        sat_cli_print_man(stdout);
+        return fflush(stdout) ? SAT_EXIT_UNREADABLE : SAT_EXIT_OK;
+    }
+    if (!strcmp(name, "--completion")) {
+        sat_cli_print_completion(stdout);
+        return fflush(stdout) ? SAT_EXIT_UNREADABLE : SAT_EXIT_OK;
+    }
+    int help = !strcmp(name, "help"); /* `satscope help CMD` = `satscope CMD --help` */
+    if (help) {
+        if (argc > 3) {
+            fprintf(stderr, "satscope help: one command at most (see satscope --help)\n");
+            return SAT_EXIT_USAGE;
+        }
+        name = argv[2];
+    }
     for (const sat_command *const *c = sat_commands; *c; c++)
-        if (!strcmp((*c)->name, argv[1]))
+        if (!strcmp((*c)->name, name)) {
+            if (help) {
+                sat_cli_print_help(*c, stdout);
+                return SAT_EXIT_OK;
+            }
             return (*c)->run(argc - 1, argv + 1);
-    fprintf(stderr, "satscope: unknown command '%s' (see satscope --help)\n", argv[1]);
+        }
+    fprintf(stderr, "satscope: unknown command '%s' (see satscope --help)\n", name);
     return SAT_EXIT_USAGE;
 }

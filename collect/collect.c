@@ -256,8 +256,14 @@ static int add_directory(run *r, const char *dir)
         free(names[i]);
     }
     free(names);
-    if (rc == SAT_OK && n == 0)
+    /* the user named it as an input: one that gives nothing to read is an
+     * unreadable input, as a missing file is */
+    if (rc == SAT_OK && n == 0) {
+        r->stats->inputs++;
+        r->stats->unreadable++;
         warn(r, dir, "directory has no regular files");
+        problem(r, SAT_E_IO, dir, "directory has no regular files");
+    }
     return rc;
 }
 
