@@ -2,12 +2,14 @@
  * trace_internal.h - what the files of the .sat trace share beyond trace.h:
  * format constants (FORMAT.md), CRC, varint helpers and the absent value of
  * every column (schema.c); the reader's state, shared by trace_reader.c,
- * trace_scan.c and trace_decode.c.
+ * trace_scan.c and trace_decode.c; the writer's state, shared by
+ * trace_writer.c, trace_encode.c and trace_output.c.
  */
 #ifndef SAT_TRACE_INTERNAL_H
 #define SAT_TRACE_INTERNAL_H
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,5 +238,101 @@ int sat_trace_scan_blocks(sat_trace_reader *r, uint64_t *stop, sat_diag *stopdia
 int sat_trace_read_block(sat_trace_reader *r, size_t ix, const sat_trace_read_opts *o,
                          const unsigned char *proj, const sat_event_sink *sink,
                          uint32_t *done, int *by_sink, sat_diag *diag);
+
+/* ---- writer (trace_writer.c, trace_encode.c, trace_output.c) -------------- */
+/* ---- per-block string dictionary ---------------------------------------- */
+typedef struct strent {
+    const char *p;
+    uint32_t len;
+    uint32_t hash;
+} strent;
+
+typedef struct strdict {
+    uint32_t *slots; /* entry index + 1, 0 = empty */
+    uint32_t cap;    /* power of two */
+    strent *ents;
+    uint32_t n, ecap;
+    uint32_t last; /* code of the previous row's value (fast path), 0 none */
+} strdict;
+
+typedef struct wblock {
+    int table;
+    const sat_table_def *def;
+    uint32_t nrows, cap_rows;
+    uint8_t *rows; /* cap_rows row structs, copied as appended; each sat_str
+                    * field holds its dictionary code (uint32) instead. Row-
+                    * major staging keeps append() to one sequential copy; the
+                    * worker transposes to columns in cache-sized tiles. */
+    strdict *dicts;
+    sat_arena arena;
+    size_t str_bytes;
+    int64_t min_ts, max_ts;
+    struct wblock *next;
+} wblock;
+
+typedef struct footer_ent {
+    uint16_t table;
+    uint32_t nrows;
+    uint64_t off, len;
+    int64_t min_ts, max_ts;
+} footer_ent;
+
+/* Growable byte buffer used by the compression thread. */
+typedef struct bbuf {
+    uint8_t *p;
+    size_t len, cap;
+} bbuf;
+
+/* Per table: which columns are strings (append() interns only those). */
+typedef struct wtable {
+    uint16_t str[SAT_MAX_COLS_TABLE];
+    size_t nstr;
+} wtable;
+
+struct sat_trace_writer {
+    wtable tab[SAT_TABLE__COUNT];
+    char *path, *partial; /* partial NULL: streaming to a borrowed fd */
+    int fd;
+    unsigned mode;        /* permission bits the file was created with */
+    uint32_t rows_per_block;
+    int level;
+    int ts_col[SAT_TABLE__COUNT];    /* index of the time column or -1 */
+    int close_col;                   /* ldap_conn close_ts index */
+    wblock *cur[SAT_TABLE__COUNT];
+    wblock *free_[SAT_TABLE__COUNT];
+
+    /* worker state, guarded by mu */
+    pthread_t thr;
+    int thr_started;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_work, cv_space;
+    wblock *q_head, *q_tail;
+    int q_len; /* queued + being processed */
+    int stop;
+    int err;
+    sat_diag diag;
+
+    /* worker-owned */
+    uint64_t off;
+    footer_ent *foot;
+    size_t nfoot, capfoot;
+    ZSTD_CCtx *cctx;
+    bbuf enc, enc2, dir, data, cbuf, cbuf2, nums;
+    int64_t *wide[SAT_MAX_COLS_TABLE]; /* worker: one int64 array per column */
+    uint32_t wide_rows;
+};
+
+
+/* trace_encode.c: encodes, compresses and appends one block (worker thread). */
+int sat_trace_write_block(sat_trace_writer *w, wblock *b);
+
+/* trace_output.c: the output file. */
+/* Writes all n bytes to fd (retrying on EINTR); -1 with errno on failure. */
+int sat_trace_write_all(int fd, const uint8_t *p, size_t n);
+/* Creates the temporary file beside path (w->path, w->partial, w->fd, w->mode). */
+int sat_trace_create_temp(sat_trace_writer *w, const char *path, unsigned mode,
+                          sat_diag *diag);
+/* close(): closes the complete temporary file and renames it to PATH. */
+int sat_trace_commit_output(sat_trace_writer *w, int rc, sat_diag *diag);
 
 #endif
