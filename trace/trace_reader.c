@@ -218,6 +218,21 @@ size_t sat_trace_reader_damage(const sat_trace_reader *r, const sat_trace_damage
     return r ? r->read_dmg.n : 0;
 }
 
+/* The damage record of block b of the index, every row of it lost: what the
+ * footer says the block held, and why it is lost. */
+static void block_damage(sat_trace_damage *dm, const rblock *b, const char *reason)
+{
+    memset(dm, 0, sizeof *dm);
+    dm->block = b->no;
+    dm->table_id = b->table;
+    dm->offset = b->off;
+    dm->length = b->len;
+    dm->rows = b->nrows;
+    dm->min_ts = b->min_ts;
+    dm->max_ts = b->max_ts;
+    snprintf(dm->reason, sizeof dm->reason, "%.200s", reason);
+}
+
 /* Does damage d concern a read of these tables and window? */
 static int damage_wanted(const sat_trace_damage *d, const sat_trace_read_opts *o)
 {
@@ -286,19 +301,11 @@ int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
         }
         /* A damaged block: its rows are lost, the others are still read. */
         sat_trace_damage dm;
-        memset(&dm, 0, sizeof dm);
-        dm.block = b->no;
-        dm.table_id = b->table;
-        dm.offset = b->off;
-        dm.length = b->len;
+        block_damage(&dm, b, bd.msg);
         dm.rows = b->nrows - done;
-        dm.min_ts = b->min_ts;
-        dm.max_ts = b->max_ts;
         if (done) /* decoding failed part-way: the rows before were given */
             snprintf(dm.reason, sizeof dm.reason, "%.200s; its first %u rows were read",
                      bd.msg, done);
-        else
-            snprintf(dm.reason, sizeof dm.reason, "%.200s", bd.msg);
         if (dlist_add(&r->read_dmg, &dm) != SAT_OK)
             return sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
     }
@@ -414,16 +421,8 @@ int sat_trace_reader_stat(sat_trace_reader *r, sat_trace_stat *out, sat_diag *di
                 goto done;
             }
             sat_trace_damage dm;
-            memset(&dm, 0, sizeof dm);
-            dm.block = b->no;
-            dm.table_id = b->table;
-            dm.offset = b->off;
-            dm.length = b->len;
-            dm.rows = b->nrows;
-            dm.min_ts = b->min_ts;
-            dm.max_ts = b->max_ts;
-            snprintf(dm.reason, sizeof dm.reason, "%.200s",
-                     bd.code ? bd.msg : "block header does not match the footer index");
+            block_damage(&dm, b, bd.code ? bd.msg
+                                         : "block header does not match the footer index");
             if (dlist_add(&r->stat_dmg, &dm) != SAT_OK) {
                 rc = sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
                 goto done;
@@ -549,13 +548,7 @@ static int verify_reader(sat_trace_reader *r, sat_report_fn report, void *ctx,
             if (sat_trace_load_block_dir(r, bi, off, &h, &d) != SAT_OK ||
                 sat_trace_check_block_data(r, bi, off, &h, &d) != SAT_OK) {
                 sat_trace_damage dm;
-                memset(&dm, 0, sizeof dm);
-                dm.table_id = b->table;
-                dm.length = b->len;
-                dm.rows = b->nrows;
-                dm.min_ts = b->min_ts;
-                dm.max_ts = b->max_ts;
-                snprintf(dm.reason, sizeof dm.reason, "%.200s", d.msg);
+                block_damage(&dm, b, d.msg);
                 char what[512];
                 sat_trace_damage_describe(&dm, what, sizeof what);
                 snprintf(d.msg, sizeof d.msg, "%s", what);
