@@ -22,7 +22,7 @@ static const sat_cli_opt crashes_opts[] = {
      "how long before each crash to look (default 60s), up to\n"
      "the crash itself; \"usual\" is the same length before it", NULL},
     {"max-frames", OPT_MAX_FRAMES, 0, "N", "frames kept per thread (default 128)", NULL},
-    {"json", SAT_OPT_JSON, 0, NULL, "JSON (timestamps in epoch seconds)", NULL},
+    {"json", SAT_OPT_JSON, 0, NULL, "JSON (times as RFC 3339 UTC strings)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_crashes(int argc, char **argv)

@@ -218,24 +218,13 @@ static void print_text(const char *path, const sat_trace_stat *st, const info_ct
                or_dash(c->rejects[i].excerpt));
 }
 
-static void json_ts(sat_json *j, const char *key, sat_ts_ns ts)
-{
-    char buf[64];
-    if (!ts) {
-        sat_json_null(j, key);
-        return;
-    }
-    sat_report_fmt_ts(buf, sizeof buf, ts);
-    sat_json_str(j, key, buf);
-}
-
 static int print_json(const char *path, const sat_trace_stat *st, const info_ctx *c,
                       const char *warning)
 {
     sat_json j;
     char ver[32];
     sat_json_init(&j, stdout);
-    sat_json_object(&j, NULL);
+    sat_json_document(&j);
     sat_json_str(&j, "path", path);
     snprintf(ver, sizeof ver, "%u.%u", st->format_version >> 16, st->format_version & 0xffff);
     sat_json_str(&j, "format_version", ver);
@@ -255,8 +244,8 @@ static int print_json(const char *path, const sat_trace_stat *st, const info_ctx
             sat_json_u64(&j, "rows", d->rows);
         else
             sat_json_null(&j, "rows");
-        json_ts(&j, "first", d->min_ts);
-        json_ts(&j, "last", d->max_ts);
+        sat_json_ts(&j, "first", d->min_ts);
+        sat_json_ts(&j, "last", d->max_ts);
         sat_json_str(&j, "reason", d->reason);
         sat_json_end(&j);
     }
@@ -270,8 +259,8 @@ static int print_json(const char *path, const sat_trace_stat *st, const info_ctx
         sat_json_u64(&j, "rows", t->rows);
         sat_json_u64(&j, "blocks", t->blocks);
         sat_json_u64(&j, "bytes", t->compressed_bytes);
-        json_ts(&j, "first", t->min_ts);
-        json_ts(&j, "last", t->max_ts);
+        sat_json_ts(&j, "first", t->min_ts);
+        sat_json_ts(&j, "last", t->max_ts);
         sat_json_array(&j, "columns");
         sat_json_set_compact_depth(&j, 5);
         for (size_t k = 0; k < t->ncolumns; k++) {
@@ -302,8 +291,8 @@ static int print_json(const char *path, const sat_trace_stat *st, const info_ctx
         sat_json_u64(&j, "bytes", s->row.bytes);
         sat_json_u64(&j, "lines", s->row.lines);
         sat_json_u64(&j, "rejects", s->row.rejects);
-        json_ts(&j, "first", s->row.first_ts);
-        json_ts(&j, "last", s->row.last_ts);
+        sat_json_ts(&j, "first", s->row.first_ts);
+        sat_json_ts(&j, "last", s->row.last_ts);
         sat_json_i64(&j, "utc_offset_s", s->row.utc_offset_s);
         sat_json_bool(&j, "truncated", s->row.truncated);
         sat_json_end(&j);

@@ -49,7 +49,7 @@ static const sat_cli_opt sat_opts[] = {
     {"resumed-cost-us", OPT_RESUMED_COST, 0, "X", "of a resumed one (default 3)", NULL},
     {"json", SAT_OPT_JSON, 0, NULL,
      "JSON (usl: sigma, kappa, lambda, n_star, x_max, r2;\n"
-     "points: n, x, start_ts in epoch seconds)", NULL},
+     "points: n, x, start_ts as RFC 3339 UTC)", NULL},
     {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per point", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 

@@ -27,7 +27,7 @@ static const sat_cli_opt storms_opts[] = {
     {"retry-window", OPT_RETRY_WINDOW, 0, "DUR",
      "a reconnect this soon after an unanswered connection\n"
      "is its retry (default 10s, as for handshakes)", NULL},
-    {"json", SAT_OPT_JSON, 0, NULL, "JSON (timestamps in epoch seconds)", NULL},
+    {"json", SAT_OPT_JSON, 0, NULL, "JSON (times as RFC 3339 UTC strings)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_storms(int argc, char **argv)

@@ -7,7 +7,9 @@
  * by U+FFFD one byte at a time, so any input (log text is untrusted) yields
  * valid JSON. Numbers never go through the locale: %.*f with the "C" decimal
  * point is what printf does in the default locale, which library code never
- * changes.
+ * changes. Every point in time goes through sat_json_ts (RFC 3339 UTC, the
+ * fraction trimmed) and every document opens with sat_json_document (the
+ * "schema" key): the conventions of docs/output.md.
  */
 #include <math.h>
 #include <time.h>
@@ -259,6 +261,23 @@ void sat_json_num(sat_json *j, const char *key, double v, int decimals)
 
 void sat_json_bool(sat_json *j, const char *key, int v) { scalar(j, key, v ? "true" : "false"); }
 void sat_json_null(sat_json *j, const char *key) { scalar(j, key, "null"); }
+
+void sat_json_document(sat_json *j)
+{
+    sat_json_object(j, NULL);
+    sat_json_str(j, "schema", SAT_JSON_SCHEMA);
+}
+
+void sat_json_ts(sat_json *j, const char *key, int64_t ts_ns)
+{
+    if (!ts_ns) {
+        sat_json_null(j, key);
+        return;
+    }
+    char b[48];
+    sat_report_fmt_ts(b, sizeof b, ts_ns);
+    sat_json_str(j, key, b);
+}
 
 int sat_json_finish(sat_json *j)
 {

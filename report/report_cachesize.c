@@ -310,19 +310,14 @@ static int render_json(const void *view, FILE *out)
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 3);
-    sat_json_object(&j, NULL);
+    sat_json_document(&j);
     sat_json_str(&j, "method", method_name(v->method));
     sat_json_u64(&j, "references", v->references);
     sat_json_num(&j, "unique", v->unique, 0);
     sat_json_num(&j, "max_hit_ratio", v->max_hit_ratio, 6);
     sat_json_num(&j, "unseen_share", v->unseen_share, 6);
-    if (v->first_ts) {
-        sat_json_num(&j, "first_ts", (double)v->first_ts / 1e9, 3);
-        sat_json_num(&j, "last_ts", (double)v->last_ts / 1e9, 3);
-    } else {
-        sat_json_null(&j, "first_ts");
-        sat_json_null(&j, "last_ts");
-    }
+    sat_json_ts(&j, "first_ts", v->first_ts);
+    sat_json_ts(&j, "last_ts", v->first_ts ? v->last_ts : 0);
     sat_json_object(&j, "sampling");
     sat_json_u64(&j, "kept", v->kept);
     sat_json_num(&j, "keep_rate", v->keep_rate, 9);
@@ -366,7 +361,7 @@ static int render_json(const void *view, FILE *out)
     sat_json_array(&j, "working_set");
     for (size_t i = 0; i < v->nhours; i++) {
         sat_json_object(&j, NULL);
-        sat_json_num(&j, "hour_ts", (double)v->hours[i].start / 1e9, 0);
+        sat_json_ts(&j, "hour_ts", v->hours[i].start);
         sat_json_u64(&j, "references", v->hours[i].refs);
         sat_json_num(&j, "distinct", v->hours[i].distinct, 0);
         sat_json_end(&j);

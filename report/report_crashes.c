@@ -423,10 +423,7 @@ static void json_hex(sat_json *j, const char *k, int64_t v)
 
 static void json_ts(sat_json *j, const char *k, sat_ts_ns ts)
 {
-    if (ts > 0)
-        sat_json_num(j, k, (double)ts / 1e9, 3);
-    else
-        sat_json_null(j, k);
+    sat_json_ts(j, k, ts > 0 ? ts : 0); /* a time before 1970 is a bad clock: not known */
 }
 
 static void json_frames(sat_json *j, const char *key, const sat_frame *f, size_t n)
@@ -455,7 +452,7 @@ static int render_json(const void *vp, FILE *out)
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 5);
-    sat_json_object(&j, NULL);
+    sat_json_document(&j);
     sat_json_u64(&j, "count", v->ncrashes);
     sat_json_u64(&j, "not_detailed", v->dropped);
     sat_json_u64(&j, "orphan_frames", v->orphan_frames);

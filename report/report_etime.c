@@ -891,17 +891,6 @@ static void json_kv(sat_json *j, const char *key, const sat_etime_kvlist *l)
     sat_json_end(j);
 }
 
-static void json_ts(sat_json *j, const char *key, sat_ts_ns ts)
-{
-    if (!ts) {
-        sat_json_null(j, key);
-        return;
-    }
-    char b[48];
-    sat_report_fmt_ts(b, sizeof b, ts);
-    sat_json_str(j, key, b);
-}
-
 /* a count from field f, null when no input can carry f (fields.h) */
 static void json_cnt(sat_json *j, const char *key, const sat_etime_view *v, int f, uint64_t n)
 {
@@ -916,11 +905,11 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 3); /* each row of an array on one line */
-    sat_json_object(&j, NULL);
+    sat_json_document(&j);
     sat_json_u64(&j, "rejects", v->rejects);
     sat_json_object(&j, "span");
-    json_ts(&j, "first", v->first_ts);
-    json_ts(&j, "last", v->last_ts);
+    sat_json_ts(&j, "first", v->first_ts);
+    sat_json_ts(&j, "last", v->last_ts);
     sat_json_num(&j, "seconds", v->span_s, DUR_DECIMALS);
     sat_json_end(&j);
     if (v->by == SAT_ETIME_BY_NONE) {
@@ -943,7 +932,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
     sat_json_object(&j, "connections");
     sat_json_u64(&j, "total", v->conns);
     sat_json_u64(&j, "peak_concurrent", v->peak_concurrent);
-    json_ts(&j, "peak_at", v->peak_concurrent ? v->peak_at : 0);
+    sat_json_ts(&j, "peak_at", v->peak_concurrent ? v->peak_at : 0);
     sat_json_str(&j, "peak_method",
                  "connections open at once per server, counted in log order as they "
                  "open and close; a connection without an open line counts from the "
@@ -1053,7 +1042,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
             sat_json_i64(&j, "nentries_max", u->nentries_max);
         else
             sat_json_null(&j, "nentries_max");
-        json_ts(&j, "first", u->first_ts);
+        sat_json_ts(&j, "first", u->first_ts);
         sat_json_i64(&j, "conn", u->first_conn);
         sat_json_i64(&j, "op", u->first_op);
         sat_json_end(&j);
@@ -1100,7 +1089,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
     for (size_t i = 0; i < v->nabandon_list; i++) {
         const sat_etime_abandon *a = &v->abandon_list[i];
         sat_json_object(&j, NULL);
-        json_ts(&j, "ts", a->ts);
+        sat_json_ts(&j, "ts", a->ts);
         sat_json_i64(&j, "conn", a->conn);
         sat_json_i64(&j, "op", a->op);
         if (a->target_op >= 0)
@@ -1117,7 +1106,7 @@ static int render_json(const sat_etime_view *v, FILE *out)
     for (size_t i = 0; i < v->nminutes; i++) {
         const sat_etime_minute *m = &v->minutes[i];
         sat_json_object(&j, NULL);
-        json_ts(&j, "start", m->start);
+        sat_json_ts(&j, "start", m->start);
         sat_json_u64(&j, "ops", m->ops);
         sat_json_u64(&j, "errors", m->errors);
         sat_json_num(&j, "mean_s", m->mean_s, DUR_DECIMALS);

@@ -294,27 +294,14 @@ static int render_json(const void *vp, FILE *out)
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 3);
-    sat_json_object(&j, NULL);
+    sat_json_document(&j);
     json_counts(&j, &v->all);
-    char ts[64];
-    if (v->first_ts) {
-        sat_report_fmt_ts(ts, sizeof ts, v->first_ts);
-        sat_json_str(&j, "first", ts);
-        sat_report_fmt_ts(ts, sizeof ts, v->last_ts);
-        sat_json_str(&j, "last", ts);
-    } else {
-        sat_json_null(&j, "first");
-        sat_json_null(&j, "last");
-    }
+    sat_json_ts(&j, "first", v->first_ts);
+    sat_json_ts(&j, "last", v->first_ts ? v->last_ts : 0);
     sat_json_num(&j, "span_s", v->span_s, 3);
     sat_json_num(&j, "rate_per_s", v->rate_per_s, 3);
     sat_json_num(&j, "peak_rate_per_s", v->peak_rate_per_s, 3);
-    if (v->peak_ts) {
-        sat_report_fmt_ts(ts, sizeof ts, v->peak_ts);
-        sat_json_str(&j, "peak_at", ts);
-    } else {
-        sat_json_null(&j, "peak_at");
-    }
+    sat_json_ts(&j, "peak_at", v->peak_ts);
     sat_json_object(&j, "cost_us");
     sat_json_num(&j, "full", v->full_cost_us, 1);
     sat_json_num(&j, "resumed", v->resumed_cost_us, 1);
@@ -374,8 +361,7 @@ static int render_json(const void *vp, FILE *out)
     sat_json_array(&j, "windows");
     for (size_t i = 0; i < v->nwindows; i++) {
         sat_json_object(&j, NULL);
-        sat_report_fmt_ts(ts, sizeof ts, v->windows[i].start_ts);
-        sat_json_str(&j, "start_ts", ts);
+        sat_json_ts(&j, "start_ts", v->windows[i].start_ts);
         json_counts(&j, &v->windows[i].c);
         sat_json_end(&j);
     }

@@ -5,7 +5,7 @@
  * what it means for the admin (where the server peaks, where it runs now,
  * whether the knee was seen or extrapolated), and the what-ifs. JSON has
  * `usl: {sigma, kappa, lambda, n_star, x_max, r2}` and `points` [{n, x,
- * start_ts (epoch seconds)}]; CSV is one row per point.
+ * start_ts (RFC 3339 UTC)}]; CSV is one row per point.
  */
 #include <math.h>
 
@@ -338,21 +338,13 @@ static int render_json(const void *vp, FILE *out)
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 3);
-    sat_json_object(&j, NULL);
+    sat_json_document(&j);
     sat_json_u64(&j, "ops", v->ops);
     sat_json_u64(&j, "timed", v->timed);
     sat_json_u64(&j, "skipped", v->skipped);
     sat_json_u64(&j, "measured_points", v->added);
-    char ts[64];
-    if (v->first_ts) {
-        sat_report_fmt_ts(ts, sizeof ts, v->first_ts);
-        sat_json_str(&j, "first", ts);
-        sat_report_fmt_ts(ts, sizeof ts, v->last_ts);
-        sat_json_str(&j, "last", ts);
-    } else {
-        sat_json_null(&j, "first");
-        sat_json_null(&j, "last");
-    }
+    sat_json_ts(&j, "first", v->first_ts);
+    sat_json_ts(&j, "last", v->first_ts ? v->last_ts : 0);
     if (v->window)
         sat_json_num(&j, "window_s", (double)v->window / 1e9, 3);
     else
@@ -413,13 +405,8 @@ static int render_json(const void *vp, FILE *out)
         sat_json_u64(&j, "failed_after_server_hello", c->failed_after_server_hello);
         jnum(&j, "peak_per_s", c->peak_rate, 3);
         sat_json_u64(&j, "saturated_windows", c->saturated);
-        if (c->saturated) {
-            sat_json_i64(&j, "saturated_first_ts", c->saturated_first_ts / 1000000000);
-            sat_json_i64(&j, "saturated_end_ts", c->saturated_end_ts / 1000000000);
-        } else {
-            sat_json_null(&j, "saturated_first_ts");
-            sat_json_null(&j, "saturated_end_ts");
-        }
+        sat_json_ts(&j, "saturated_first_ts", c->saturated ? c->saturated_first_ts : 0);
+        sat_json_ts(&j, "saturated_end_ts", c->saturated ? c->saturated_end_ts : 0);
         jnum(&j, "offered_per_s", c->offered_rate, 3);
         jnum(&j, "sustained_per_s", c->sustained_rate, 3);
         jnum(&j, "sustained_full_per_s", c->sustained_full_rate, 3);
@@ -433,10 +420,7 @@ static int render_json(const void *vp, FILE *out)
         sat_json_object(&j, NULL);
         jnum(&j, "n", p->n, 4);
         jnum(&j, "x", p->x, 4);
-        if (p->start_ts)
-            sat_json_i64(&j, "start_ts", p->start_ts / 1000000000);
-        else
-            sat_json_null(&j, "start_ts");
+        sat_json_ts(&j, "start_ts", p->start_ts);
         sat_json_u64(&j, "ops", p->ops);
         if (p->start_ts)
             sat_json_num(&j, "length_s", p->length_s, 3);

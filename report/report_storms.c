@@ -3,7 +3,7 @@
  * the storms of client failures, one block per storm (when, how big, what
  * kinds, which clients, what rose before it, whether it outlived its
  * trigger), as text for a person woken at 3 a.m., or JSON with the keys of
- * the issue: storms[{start_ts, end_ts, peak_ts (epoch seconds), events,
+ * the issue: storms[{start_ts, end_ts, peak_ts (RFC 3339 UTC), events,
  * clients, kinds, trigger, sustained}]. Before them, the window each period
  * was read at and why (window_chosen, periods[{start_ts, end_ts, window_s,
  * window_why, windows, events, storms, inputs}]), and in text, when the
@@ -378,14 +378,6 @@ static int render_text(const void *vp, FILE *out)
 }
 
 /* ---- JSON ------------------------------------------------------------------------------ */
-static void json_ts(sat_json *j, const char *k, sat_ts_ns ts)
-{
-    if (ts)
-        sat_json_num(j, k, (double)ts / 1e9, 3);
-    else
-        sat_json_null(j, k);
-}
-
 static void json_kinds(sat_json *j, const uint64_t *kinds)
 {
     sat_json_object(j, "kinds");
@@ -400,11 +392,11 @@ static int render_json(const void *vp, FILE *out)
     sat_json j;
     sat_json_init(&j, out);
     sat_json_set_compact_depth(&j, 4);
-    sat_json_object(&j, NULL);
+    sat_json_document(&j);
     sat_json_num(&j, "window_s", (double)v->window / 1e9, 3);
     sat_json_str(&j, "window_chosen", v->window_auto ? "auto" : "option");
-    json_ts(&j, "first_ts", v->first_ts);
-    json_ts(&j, "last_ts", v->last_ts);
+    sat_json_ts(&j, "first_ts", v->first_ts);
+    sat_json_ts(&j, "last_ts", v->last_ts);
     sat_json_u64(&j, "windows", v->nwindows);
     sat_json_u64(&j, "events", v->events);
     json_kinds(&j, v->kinds);
@@ -412,7 +404,7 @@ static int render_json(const void *vp, FILE *out)
     sat_json_u64(&j, "retries", v->retries);
     sat_json_u64(&j, "retry_attempts_not_examined", v->attempts_lost);
     sat_json_u64(&j, "busiest_window_events", v->busiest_events);
-    json_ts(&j, "busiest_window_ts", v->busiest_ts);
+    sat_json_ts(&j, "busiest_window_ts", v->busiest_ts);
     sat_json_object(&j, "rows");
     sat_json_u64(&j, "ldap_op", v->ldap_ops);
     sat_json_u64(&j, "ldap_conn", v->ldap_conns);
@@ -424,8 +416,8 @@ static int render_json(const void *vp, FILE *out)
     for (size_t i = 0; i < v->nperiods; i++) {
         const sat_storms_period *p = &v->periods[i];
         sat_json_object(&j, NULL);
-        json_ts(&j, "start_ts", p->start_ts);
-        json_ts(&j, "end_ts", p->end_ts);
+        sat_json_ts(&j, "start_ts", p->start_ts);
+        sat_json_ts(&j, "end_ts", p->end_ts);
         sat_json_num(&j, "window_s", (double)p->window / 1e9, 3);
         sat_json_num(&j, "window_chosen_s", (double)p->chosen / 1e9, 3);
         sat_json_str(&j, "window_why", p->why >= 0 && p->why < 4 ? whys[p->why] : "?");
@@ -434,7 +426,7 @@ static int render_json(const void *vp, FILE *out)
         sat_json_u64(&j, "events", p->events);
         sat_json_u64(&j, "storms", p->nstorms);
         sat_json_u64(&j, "busiest_window_events", p->busiest_events);
-        json_ts(&j, "busiest_window_ts", p->busiest_ts);
+        sat_json_ts(&j, "busiest_window_ts", p->busiest_ts);
         sat_json_array(&j, "inputs");
         for (size_t k = 0; k < p->ninputs; k++)
             sat_json_str(&j, NULL, p->inputs[k]);
@@ -448,9 +440,9 @@ static int render_json(const void *vp, FILE *out)
         sat_json_object(&j, NULL);
         sat_json_u64(&j, "period", st->period + 1);
         sat_json_num(&j, "window_s", (double)st->window / 1e9, 3);
-        json_ts(&j, "start_ts", st->start_ts);
-        json_ts(&j, "end_ts", st->end_ts);
-        json_ts(&j, "peak_ts", st->peak_ts);
+        sat_json_ts(&j, "start_ts", st->start_ts);
+        sat_json_ts(&j, "end_ts", st->end_ts);
+        sat_json_ts(&j, "peak_ts", st->peak_ts);
         sat_json_u64(&j, "events", st->events);
         sat_json_u64(&j, "peak_events", st->peak_events);
         sat_json_num(&j, "baseline_per_window", st->expected, 3);
@@ -467,8 +459,8 @@ static int render_json(const void *vp, FILE *out)
         sat_json_object(&j, "trigger");
         if (st->trigger >= 0) {
             sat_json_str(&j, "signal", sat_storm_signal_name(st->trigger));
-            json_ts(&j, "onset_ts", st->sig[st->trigger].onset_ts);
-            json_ts(&j, "back_ts", st->sig[st->trigger].back_ts);
+            sat_json_ts(&j, "onset_ts", st->sig[st->trigger].onset_ts);
+            sat_json_ts(&j, "back_ts", st->sig[st->trigger].back_ts);
         } else {
             sat_json_null(&j, "signal");
             sat_json_null(&j, "onset_ts");
@@ -482,8 +474,8 @@ static int render_json(const void *vp, FILE *out)
             sat_json_num(&j, "base", sg->base, 6);
             sat_json_num(&j, "before", sg->before, 6);
             sat_json_num(&j, "during", sg->during, 6);
-            json_ts(&j, "onset_ts", sg->onset_ts);
-            json_ts(&j, "back_ts", sg->back_ts);
+            sat_json_ts(&j, "onset_ts", sg->onset_ts);
+            sat_json_ts(&j, "back_ts", sg->back_ts);
             if (g == SAT_SIG_HEAVY_CLIENT)
                 sat_json_str(&j, "client", st->heavy_client);
             if (g == SAT_SIG_HS_ANSWER_P90 || g == SAT_SIG_ETIME_P90) /* +inf: null, said here */

@@ -75,6 +75,16 @@ void sat_json_i64(sat_json *j, const char *key, int64_t v);
 void sat_json_num(sat_json *j, const char *key, double v, int decimals);
 void sat_json_bool(sat_json *j, const char *key, int v);
 void sat_json_null(sat_json *j, const char *key);
+/* The version of every command's JSON document, written as its first key by
+ * sat_json_document (docs/output.md): bumped when a key changes meaning or
+ * goes away. */
+#define SAT_JSON_SCHEMA "satscope/1"
+/* Opens the top-level object of a command's document and writes "schema". */
+void sat_json_document(sat_json *j);
+/* A point in time: an RFC 3339 UTC string with the precision known
+ * (sat_report_fmt_ts), or null when ts_ns is 0, the "not known" of every
+ * view. */
+void sat_json_ts(sat_json *j, const char *key, int64_t ts_ns);
 /* Finishes the document (newline); SAT_OK or the sticky error. */
 int sat_json_finish(sat_json *j);
 
