@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# json_schema.py SATSCOPE SRC - every command's --json follows docs/output.md.
+#
+# Runs each command that has --json on the fixtures and checks that the output
+# is one JSON object (RFC 8259: no NaN, no duplicate keys) whose first key is
+# "schema" = "satscope/1", and that every point in time is null or an RFC 3339
+# UTC string with the fraction trimmed: keys ending in _ts, the time keys
+# without the suffix (TIME_KEYS), and any string that starts like a date. A
+# command with --json in its --help that is not run here fails the test, so a
+# new command cannot skip the check.
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SCHEMA = "satscope/1"
+TIME_KEYS = {"first", "last", "start", "ts", "peak_at"}
+RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,8}[1-9])?Z\Z")
+DATE_LIKE = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\S*\Z")
+
+INC = "src/fixtures/incident/access src/fixtures/incident/access.20250609-133000.gz"
+CASES = [
+    ("etime", f"etime --json {INC}"),
+    ("etime", "etime --json --by filter src/fixtures/incident/access"),
+    ("etime", "etime --json --by minute src/fixtures/incident/access"),
+    ("etime", "etime --json --by client src/fixtures/incident/access"),
+    ("etime", "etime --json --from 2025-06-09T14:20:00Z --to 2025-06-09T14:25:00 "
+              "src/fixtures/incident/access"),
+    ("etime", "etime --json --by internal src/fixtures/internal/access.zst"),
+    ("handshakes", "handshakes --json --window 2s src/fixtures/tls/tls-storm.pcap"),
+    ("handshakes", "handshakes --json src/fixtures/tls/tls-abort.pcap"),
+    ("saturation", f"saturation --json --window 5m {INC}"),
+    ("saturation", "saturation --json src/fixtures/tls-overload/overload.pcap.zst"),
+    ("storms", f"storms --json {INC} src/fixtures/tls-overload/overload.pcap.zst"),
+    ("storms", "storms --json src/fixtures/storm/storm-tls.pcap"),
+    ("crashes", "crashes --json --exe src/fixtures/cores/bin/abort_threads-O2 "
+                "--debuginfo-path src/fixtures/cores/debug "
+                "src/fixtures/cores/abort_threads/abort_threads-O2-gdb.core.zst"),
+    ("crashes", "crashes --json --crash-time 2025-06-09T16:24:16.7+02:00 "
+                "--exe src/fixtures/cores/bin/idle_loop-O0 "
+                f"src/fixtures/cores/killed/idle_loop-O0-kernel.core.gz {INC}"),
+    ("cachesize", f"cachesize --json --entry-size 2048 --target 0.5,0.6 {INC}"),
+    ("cachesize", f"cachesize --json --shards --shards-smax 256 {INC}"),
+    ("info", f"collect -q {INC} -o t.sat && \"$SATSCOPE\" info --json t.sat"),
+]
+
+
+def no_dups(pairs):
+    keys = [k for k, _ in pairs]
+    dup = {k for k in keys if keys.count(k) > 1}
+    if dup:
+        raise ValueError("duplicate keys " + ", ".join(sorted(dup)))
+    return dict(pairs)
+
+
+def bad_constant(name):
+    raise ValueError("not JSON: " + name)
+
+
+def walk(v, path, errs):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            p = f"{path}.{k}"
+            if k.endswith("_ts") or k in TIME_KEYS:
+                if not (x is None or (isinstance(x, str) and RFC3339.match(x))):
+                    errs.append(f"{p}: {x!r} is not null or an RFC 3339 UTC time")
+                continue
+            walk(x, p, errs)
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            walk(x, f"{path}[{i}]", errs)
+    elif isinstance(v, str) and DATE_LIKE.match(v) and not RFC3339.match(v):
+        errs.append(f"{path}: {v!r} looks like a time but is not RFC 3339 UTC")
+
+
+def main():
+    satscope, src = sys.argv[1], sys.argv[2]
+    env = dict(os.environ, SATSCOPE=satscope, TZ="UTC", LC_ALL="C")
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        os.symlink(src, os.path.join(tmp, "src"))
+        for cmd, args in CASES:
+            r = subprocess.run(f'"$SATSCOPE" {args}', shell=True, cwd=tmp, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            errs = []
+            if r.returncode not in (0, 1):
+                errs.append(f"exit {r.returncode}: {r.stderr.strip()}")
+            try:
+                doc = json.loads(r.stdout, object_pairs_hook=no_dups,
+                                 parse_constant=bad_constant)
+                if not isinstance(doc, dict):
+                    errs.append("the document is not an object")
+                elif next(iter(doc), None) != "schema" or doc["schema"] != SCHEMA:
+                    errs.append(f'the first key is not "schema": "{SCHEMA}"')
+                else:
+                    walk(doc, "$", errs)
+            except ValueError as e:
+                errs.append(f"does not parse: {e}")
+            print(("FAIL" if errs else "ok") + f"  satscope {args}")
+            for e in errs[:20]:
+                print("    " + e)
+            failed += bool(errs)
+    # every command that offers --json is run above
+    helptext = subprocess.run([satscope, "--help"], stdout=subprocess.PIPE, text=True).stdout
+    commands = re.findall(r"^  ([a-z]+) ", helptext.split("commands:", 1)[1], re.M)
+    tested = {c for c, _ in CASES}
+    for c in commands:
+        h = subprocess.run([satscope, c, "--help"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True).stdout
+        if "--json" in h and c not in tested:
+            print(f"FAIL  {c} has --json but no case here")
+            failed += 1
+    if not commands:
+        print("FAIL  no commands found in satscope --help")
+        failed += 1
+    print(f"{len(CASES)} documents of {len(tested)} commands checked, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
