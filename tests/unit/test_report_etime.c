@@ -352,6 +352,33 @@ static void test_json_writer(void)
     CHECK_EQ_INT(sat_report_fmt_parse("csv"), SAT_REPORT_CSV);
 }
 
+/* a document opens with the schema key; times are RFC 3339 UTC strings with the
+ * precision known, null when not known (docs/output.md) */
+static void test_json_document_and_times(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    sat_json j;
+    sat_json_init(&j, f);
+    sat_json_document(&j);
+    sat_json_ts(&j, "ns_ts", T0 + 1324512);
+    sat_json_ts(&j, "whole_ts", T0);
+    sat_json_ts(&j, "ms_ts", T0 + 120000000);
+    sat_json_ts(&j, "none_ts", 0);
+    sat_json_end(&j);
+    CHECK_EQ_INT(sat_json_finish(&j), 0);
+    fclose(f);
+    CHECK(json_valid(buf));
+    static const char head[] = "{\n  \"schema\": \"" SAT_JSON_SCHEMA "\",\n";
+    CHECK(strncmp(buf, head, sizeof head - 1) == 0);
+    CHECK(strstr(buf, "\"ns_ts\": \"2025-06-08T07:00:00.001324512Z\"") != NULL);
+    CHECK(strstr(buf, "\"whole_ts\": \"2025-06-08T07:00:00Z\"") != NULL);
+    CHECK(strstr(buf, "\"ms_ts\": \"2025-06-08T07:00:00.12Z\"") != NULL);
+    CHECK(strstr(buf, "\"none_ts\": null") != NULL);
+    free(buf);
+}
+
 /* random bytes (a cheap fuzz): the writer's output always validates */
 static void test_json_random_bytes(void)
 {
@@ -389,6 +416,7 @@ int main(void)
 {
     test_json_random_bytes();
     test_json_writer();
+    test_json_document_and_times();
     test_json();
     test_text_and_csv();
     return CHECK_DONE();
