@@ -439,30 +439,27 @@ static int render_json(const void *vp, FILE *out)
 }
 
 /* ---- CSV ------------------------------------------------------------------------------- */
-static void cnum(FILE *out, double v, int dec)
-{
-    char b[64] = "";
-    if (isfinite(v))
-        sat_report_fmt_num(b, sizeof b, v, dec);
-    fprintf(out, ",%s", b);
-}
-
 static int render_csv(const void *vp, FILE *out)
 {
     const sat_saturation_view *v = (const sat_saturation_view *)vp;
-    fprintf(out, "start_ts,concurrency,throughput,ops,wtime_mean_s,optime_mean_s,hs_full,"
-                 "hs_resumed,used\n");
+    static const char *const cols[] = {"start_ts", "concurrency", "throughput", "ops",
+                                       "wtime_mean_s", "optime_mean_s", "hs_full", "hs_resumed",
+                                       "used", NULL};
+    sat_csv c;
+    sat_csv_init(&c, out);
+    sat_csv_header(&c, cols);
     for (size_t i = 0; i < v->npoints; i++) {
         const sat_saturation_point *p = &v->points[i];
-        if (p->start_ts)
-            fprintf(out, "%lld", (long long)(p->start_ts / 1000000000));
-        cnum(out, p->n, 4);
-        cnum(out, p->x, 4);
-        fprintf(out, ",%llu", (unsigned long long)p->ops);
-        cnum(out, p->wtime_mean_s, 6);
-        cnum(out, p->optime_mean_s, 6);
-        fprintf(out, ",%llu,%llu,%d\n", (unsigned long long)p->hs_full,
-                (unsigned long long)p->hs_resumed, p->used);
+        sat_csv_ts(&c, p->start_ts);
+        sat_csv_num(&c, p->n, 4);
+        sat_csv_num(&c, p->x, 4);
+        sat_csv_u64(&c, p->ops);
+        sat_csv_num(&c, p->wtime_mean_s, 6);
+        sat_csv_num(&c, p->optime_mean_s, 6);
+        sat_csv_u64(&c, p->hs_full);
+        sat_csv_u64(&c, p->hs_resumed);
+        sat_csv_i64(&c, p->used);
+        sat_csv_end_row(&c);
     }
     return ferror(out) ? SAT_E_IO : SAT_OK;
 }

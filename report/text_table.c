@@ -1,5 +1,5 @@
 /*
- * text_table.c - aligned text tables and CSV fields for the reports (text_table.h).
+ * text_table.c - aligned text tables for the reports (text_table.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -95,20 +95,4 @@ void sat_tbl_print(tbl *t, FILE *out, const char *indent)
     free(t->cells);
     t->cells = NULL;
     t->nrows = t->cap = 0;
-}
-
-/* RFC 4180: quoted only when it must be, quotes doubled. */
-void sat_csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    putc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            putc('"', out);
-        putc(*s, out);
-    }
-    putc('"', out);
 }

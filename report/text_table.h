@@ -25,7 +25,7 @@ void sat_tbl_row(tbl *t, const char *const *vals);
 /* Prints every row with `indent` before it, then empties the table. */
 void sat_tbl_print(tbl *t, FILE *out, const char *indent);
 
-/* One CSV field (RFC 4180). */
-void sat_csv_field(FILE *out, const char *s);
+/* sat_csv_field (one CSV field) lives in the CSV writer. */
+#include "csv_writer.h"
 
 #endif

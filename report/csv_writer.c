@@ -1,0 +1,95 @@
+/*
+ * csv_writer.c - the CSV writer behind every --csv (RFC 4180; csv_writer.h).
+ *
+ * Quoting is the minimal one RFC 4180 allows: a field is quoted only when it
+ * holds a comma, a double quote, CR or LF, and a double quote inside a quoted
+ * field is doubled. Rows end with LF (the line end of every CSV satscope has
+ * written so far; RFC 4180's CRLF is accepted by every reader of LF files).
+ * Times share sat_report_fmt_ts with sat_json_ts, so a CSV column and the JSON
+ * key of the same name hold the same string.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "csv_writer.h"
+#include "satscope/report.h"
+
+void sat_csv_init(sat_csv *c, FILE *out)
+{
+    c->out = out;
+    c->nfield = 0;
+}
+
+void sat_csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    putc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            putc('"', out);
+        putc(*s, out);
+    }
+    putc('"', out);
+}
+
+static void sep(sat_csv *c)
+{
+    if (c->nfield++)
+        putc(',', c->out);
+}
+
+void sat_csv_str(sat_csv *c, const char *s)
+{
+    sep(c);
+    if (s)
+        sat_csv_field(c->out, s);
+}
+
+void sat_csv_u64(sat_csv *c, uint64_t v)
+{
+    sep(c);
+    fprintf(c->out, "%" PRIu64, v);
+}
+
+void sat_csv_i64(sat_csv *c, int64_t v)
+{
+    sep(c);
+    fprintf(c->out, "%" PRId64, v);
+}
+
+void sat_csv_num(sat_csv *c, double v, int decimals)
+{
+    sep(c);
+    if (!isfinite(v))
+        return;
+    char b[64];
+    sat_report_fmt_num(b, sizeof b, v, decimals);
+    fputs(b, c->out);
+}
+
+void sat_csv_ts(sat_csv *c, int64_t ts_ns)
+{
+    sep(c);
+    if (!ts_ns)
+        return;
+    char b[48];
+    sat_report_fmt_ts(b, sizeof b, ts_ns);
+    fputs(b, c->out);
+}
+
+void sat_csv_header(sat_csv *c, const char *const *names)
+{
+    for (; *names; names++)
+        sat_csv_str(c, *names);
+    sat_csv_end_row(c);
+}
+
+void sat_csv_end_row(sat_csv *c)
+{
+    putc('\n', c->out);
+    c->nfield = 0;
+}
