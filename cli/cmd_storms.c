@@ -28,6 +28,7 @@ static const sat_cli_opt storms_opts[] = {
      "a reconnect this soon after an unanswered connection\n"
      "is its retry (default 10s, as for handshakes)", NULL},
     {"json", SAT_OPT_JSON, 0, NULL, "JSON (times as RFC 3339 UTC strings)", NULL},
+    {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per storm, the JSON's key names", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_storms(int argc, char **argv)
@@ -63,7 +64,7 @@ static int run_storms(int argc, char **argv)
 
 const sat_command sat_cmd_storms = {
     "storms", "storms of client timeouts and failures, and what caused them", run_storms,
-    "INPUT... [--window DUR] [--json] [options]",
+    "INPUT... [--window DUR] [--json|--csv] [options]",
     "Storms of client failures in access logs (389, OpenLDAP), packet captures\n"
     "or .sat traces: ABANDONs, results err=3/11/51/52/80, closes A1 B1 B4 T1\n"
     "T2 T3, TLS handshakes the client gave up on or that failed, client RSTs,\n"

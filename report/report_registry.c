@@ -83,6 +83,11 @@ static int st_json(const void *r, FILE *out, sat_diag *d)
 }
 static const sat_renderer r_st_text = {"storms", SAT_REPORT_TEXT, st_text};
 static const sat_renderer r_st_json = {"storms", SAT_REPORT_JSON, st_json};
+static int st_csv(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_storms((const sat_storms *)r, SAT_REPORT_CSV, out, d);
+}
+static const sat_renderer r_st_csv = {"storms", SAT_REPORT_CSV, st_csv};
 
 static int cr_text(const void *r, FILE *out, sat_diag *d)
 {
@@ -108,7 +113,7 @@ static const sat_renderer r_cs_json = {"cachesize", SAT_REPORT_JSON, cs_json};
 
 static const sat_renderer *const sat_renderers[] = {
     &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
-    &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_cr_text, &r_cr_json,
+    &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json,
     &r_cs_text, &r_cs_json,
 };
 

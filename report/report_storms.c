@@ -498,7 +498,60 @@ static int render_json(const void *vp, FILE *out)
     return sat_json_finish(&j);
 }
 
+/* CSV, the main section: one row per storm, the scalar keys of its JSON
+ * object under the same names; a nested object's keys are named by their
+ * path (kinds.abandon, trigger.signal). The arrays (top_clients) and the
+ * per-signal objects stay in the JSON. */
+static int render_csv(const void *vp, FILE *out)
+{
+    const sat_storms_view *v = (const sat_storms_view *)vp;
+    sat_csv c;
+    sat_csv_init(&c, out);
+    static const char *const head[] = {"period",      "window_s",           "start_ts",
+                                       "end_ts",      "peak_ts",            "events",
+                                       "peak_events", "baseline_per_window", "clients", NULL};
+    static const char *const tail[] = {"trigger.signal", "trigger.onset_ts", "trigger.back_ts",
+                                       "sustained",      "sustained_s",      "conn_opens",
+                                       "full_handshakes", "handshakes",      "retries",
+                                       "ongoing",        NULL};
+    for (const char *const *h = head; *h; h++)
+        sat_csv_str(&c, *h);
+    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "kinds.%s", sat_storm_kind_name(k));
+        sat_csv_str(&c, name);
+    }
+    sat_csv_header(&c, tail);
+    for (size_t i = 0; i < v->nstorms; i++) {
+        const sat_storm *st = &v->storms[i];
+        sat_csv_u64(&c, st->period + 1);
+        sat_csv_num(&c, (double)st->window / 1e9, 3);
+        sat_csv_ts(&c, st->start_ts);
+        sat_csv_ts(&c, st->end_ts);
+        sat_csv_ts(&c, st->peak_ts);
+        sat_csv_u64(&c, st->events);
+        sat_csv_u64(&c, st->peak_events);
+        sat_csv_num(&c, st->expected, 3);
+        sat_csv_u64(&c, st->clients);
+        for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
+            sat_csv_u64(&c, st->kinds[k]);
+        int t = st->trigger;
+        sat_csv_str(&c, t >= 0 ? sat_storm_signal_name(t) : NULL);
+        sat_csv_ts(&c, t >= 0 ? st->sig[t].onset_ts : 0);
+        sat_csv_ts(&c, t >= 0 ? st->sig[t].back_ts : 0);
+        sat_csv_str(&c, st->sustained ? "true" : "false");
+        sat_csv_num(&c, st->sustained_s, 3);
+        sat_csv_u64(&c, st->conn_opens);
+        sat_csv_u64(&c, st->hs_full);
+        sat_csv_u64(&c, st->hs_total);
+        sat_csv_u64(&c, st->retries);
+        sat_csv_str(&c, st->ongoing ? "true" : "false");
+        sat_csv_end_row(&c);
+    }
+    return ferror(out) ? SAT_E_IO : SAT_OK;
+}
+
 int sat_report_storms(const sat_storms *s, int fmt, FILE *out, sat_diag *diag)
 {
-    return sat_report_render(sat_storms_get_view(s), fmt, render_text, render_json, NULL, out, diag);
+    return sat_report_render(sat_storms_get_view(s), fmt, render_text, render_json, render_csv, out, diag);
 }
