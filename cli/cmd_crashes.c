@@ -23,6 +23,7 @@ static const sat_cli_opt crashes_opts[] = {
      "the crash itself; \"usual\" is the same length before it", NULL},
     {"max-frames", OPT_MAX_FRAMES, 0, "N", "frames kept per thread (default 128)", NULL},
     {"json", SAT_OPT_JSON, 0, NULL, "JSON (times as RFC 3339 UTC strings)", NULL},
+    {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per crash, the JSON's key names", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_crashes(int argc, char **argv)
@@ -57,7 +58,7 @@ static int run_crashes(int argc, char **argv)
 
 const sat_command sat_cmd_crashes = {
     "crashes", "crashes from core files and logged backtraces, grouped, with the load before",
-    run_crashes, "INPUT... [--json] [options]",
+    run_crashes, "INPUT... [--json|--csv] [options]",
     "Crashes from ELF core files (plain or .gz/.zst/.xz; x86_64, aarch64, i386;\n"
     "written by the kernel or by gdb) and from backtraces written in logs\n"
     "(Ceph-style \"*** Caught signal\" blocks, glibc backtrace_symbols lines, gdb\n"

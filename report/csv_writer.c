@@ -21,20 +21,26 @@ void sat_csv_init(sat_csv *c, FILE *out)
     c->nfield = 0;
 }
 
-void sat_csv_field(FILE *out, const char *s)
+static void field_n(FILE *out, const char *s, size_t n)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
+    size_t len = strnlen(s, n);
+    int quote = 0;
+    for (size_t i = 0; i < len && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+    if (!quote) {
+        fwrite(s, 1, len, out);
         return;
     }
     putc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '"')
             putc('"', out);
-        putc(*s, out);
+        putc(s[i], out);
     }
     putc('"', out);
 }
+
+void sat_csv_field(FILE *out, const char *s) { field_n(out, s, strlen(s)); }
 
 static void sep(sat_csv *c)
 {
@@ -47,6 +53,13 @@ void sat_csv_str(sat_csv *c, const char *s)
     sep(c);
     if (s)
         sat_csv_field(c->out, s);
+}
+
+void sat_csv_strn(sat_csv *c, const char *s, size_t n)
+{
+    sep(c);
+    if (s)
+        field_n(c->out, s, n);
 }
 
 void sat_csv_u64(sat_csv *c, uint64_t v)

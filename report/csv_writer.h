@@ -8,6 +8,7 @@
 #ifndef SAT_REPORT_CSV_WRITER_H
 #define SAT_REPORT_CSV_WRITER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -23,6 +24,8 @@ void sat_csv_field(FILE *out, const char *s);
  * most `decimals` decimals, trailing zeros trimmed (not finite: empty), a
  * point in time in ns since the epoch (0 = not known: empty). */
 void sat_csv_str(sat_csv *c, const char *s);
+/* n bytes of s (NULL or n == 0: empty); a NUL byte ends the field early. */
+void sat_csv_strn(sat_csv *c, const char *s, size_t n);
 void sat_csv_u64(sat_csv *c, uint64_t v);
 void sat_csv_i64(sat_csv *c, int64_t v);
 void sat_csv_num(sat_csv *c, double v, int decimals);

@@ -8,6 +8,7 @@
  * offset, pc}], threads_detail, fingerprint}].
  */
 #include <inttypes.h>
+#include <math.h>
 
 #include "render.h"
 #include "satscope/signals.h"
@@ -566,7 +567,110 @@ static int render_json(const void *vp, FILE *out)
     return sat_json_finish(&j);
 }
 
+/* ---- CSV ------------------------------------------------------------------------------- */
+/* The main section: one row per crash, the scalar keys of its JSON object
+ * under the same names, those of the nested objects by path (sender.pid,
+ * before.ops); the frames and threads_detail arrays stay in the JSON. Every
+ * row has every column: a value the JSON has as null or leaves out is empty. */
+static void csv_s(sat_csv *c, sat_str s) { sat_csv_strn(c, s.ptr, s.len); }
+
+static void csv_i(sat_csv *c, int64_t v)
+{
+    if (v == SAT_ABSENT)
+        sat_csv_str(c, NULL);
+    else
+        sat_csv_i64(c, v);
+}
+
+static void csv_hex(sat_csv *c, int64_t v)
+{
+    char b[32];
+    if (v == SAT_ABSENT) {
+        sat_csv_str(c, NULL);
+        return;
+    }
+    snprintf(b, sizeof b, "0x%" PRIx64, (uint64_t)v);
+    sat_csv_str(c, b);
+}
+
+static void csv_ts(sat_csv *c, sat_ts_ns ts) { sat_csv_ts(c, ts > 0 ? ts : 0); }
+
+static const char *csv_bool(int v) { return v ? "true" : "false"; }
+
+static int render_csv(const void *vp, FILE *out)
+{
+    const sat_crashes_view *v = (const sat_crashes_view *)vp;
+    static const char *const cols[] = {
+        "ts", "origin", "arch", "host", "pid", "uid", "executable", "command", "build_id",
+        "signal", "signal_name", "si_code", "si_code_name", "fault_addr", "time_source",
+        "time_warning", "sender.pid", "sender.uid", "sender.self", "first_fault.signal",
+        "first_fault.signal_name", "first_fault.fault_addr", "threads", "crashing_tid",
+        "fingerprint", "signature", "build_key", "group", "truncated", "missing",
+        "before.from_ts", "before.to_ts", "before.ops", "before.usual_ops",
+        "before.usual_from_ts", "before.errors", "before.conn_opens", "before.handshakes",
+        "before.full_handshakes", "before.storm", NULL};
+    sat_csv c;
+    sat_csv_init(&c, out);
+    sat_csv_header(&c, cols);
+    for (size_t i = 0; i < v->ncrashes; i++) {
+        const sat_crash_info *ci = &v->crashes[i];
+        const sat_crash *r = &ci->row;
+        csv_ts(&c, r->ts);
+        sat_csv_str(&c, r->origin < SAT_CRASH_ORIGIN__COUNT ? origin_key[r->origin] : "?");
+        sat_csv_str(&c, arch_of(r->arch));
+        csv_s(&c, r->host);
+        csv_i(&c, r->pid);
+        csv_i(&c, r->uid);
+        csv_s(&c, r->exe);
+        csv_s(&c, r->command);
+        csv_s(&c, r->build_id);
+        csv_i(&c, r->signal);
+        sat_csv_str(&c, r->signal != SAT_ABSENT ? sat_signal_name(r->signal) : NULL);
+        csv_i(&c, r->si_code);
+        sat_csv_str(&c, r->si_code != SAT_ABSENT ? sat_si_code_name(r->signal, r->si_code) : NULL);
+        csv_hex(&c, sat_signal_has_fault_addr(r->signal) ? r->fault_addr : SAT_ABSENT);
+        sat_csv_str(&c, r->time_source < SAT_CRASH_TIME__COUNT ? time_key[r->time_source] : NULL);
+        char warn[512];
+        mtime_warning(v, r, v->context, warn, sizeof warn);
+        sat_csv_str(&c, warn[0] ? warn : NULL);
+        int sender = r->sender_pid > 0;
+        csv_i(&c, sender ? r->sender_pid : SAT_ABSENT);
+        csv_i(&c, sender ? r->sender_uid : SAT_ABSENT);
+        sat_csv_str(&c, sender ? csv_bool(r->pid != SAT_ABSENT && r->sender_pid == r->pid) : NULL);
+        int ff = (r->flags & SAT_CRASHF_HANDLER) != 0;
+        csv_i(&c, ff ? r->orig_signal : SAT_ABSENT);
+        sat_csv_str(&c, ff ? sat_signal_name(r->orig_signal) : NULL);
+        csv_hex(&c, ff ? r->orig_fault_addr : SAT_ABSENT);
+        sat_csv_i64(&c, r->threads);
+        csv_i(&c, r->crashing_tid);
+        csv_s(&c, r->fingerprint);
+        csv_s(&c, r->signature);
+        csv_s(&c, r->build_key);
+        sat_csv_u64(&c, ci->group + 1);
+        sat_csv_str(&c, csv_bool((r->flags & SAT_CRASHF_TRUNCATED) != 0));
+        csv_s(&c, r->missing);
+        if (v->have_load && r->ts > 0) {
+            const sat_crash_context *x = &ci->ctx;
+            csv_ts(&c, x->from_ts);
+            csv_ts(&c, x->to_ts);
+            sat_csv_u64(&c, x->ops);
+            sat_csv_num(&c, x->usual_ops >= 0 ? x->usual_ops : NAN, 1);
+            csv_ts(&c, x->usual_from_ts);
+            sat_csv_u64(&c, x->errors);
+            sat_csv_u64(&c, x->conn_opens);
+            sat_csv_u64(&c, x->handshakes);
+            sat_csv_u64(&c, x->hs_full);
+            csv_i(&c, x->storm >= 0 ? x->storm + 1 : SAT_ABSENT);
+        } else {
+            for (int k = 0; k < 10; k++)
+                sat_csv_str(&c, NULL);
+        }
+        sat_csv_end_row(&c);
+    }
+    return ferror(out) ? SAT_E_IO : SAT_OK;
+}
+
 int sat_report_crashes(const sat_crashes *c, int fmt, FILE *out, sat_diag *diag)
 {
-    return sat_report_render(sat_crashes_get_view(c), fmt, render_text, render_json, NULL, out, diag);
+    return sat_report_render(sat_crashes_get_view(c), fmt, render_text, render_json, render_csv, out, diag);
 }

@@ -99,6 +99,11 @@ static int cr_json(const void *r, FILE *out, sat_diag *d)
 }
 static const sat_renderer r_cr_text = {"crashes", SAT_REPORT_TEXT, cr_text};
 static const sat_renderer r_cr_json = {"crashes", SAT_REPORT_JSON, cr_json};
+static int cr_csv(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_CSV, out, d);
+}
+static const sat_renderer r_cr_csv = {"crashes", SAT_REPORT_CSV, cr_csv};
 
 static int cs_text(const void *r, FILE *out, sat_diag *d)
 {
@@ -113,7 +118,7 @@ static const sat_renderer r_cs_json = {"cachesize", SAT_REPORT_JSON, cs_json};
 
 static const sat_renderer *const sat_renderers[] = {
     &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
-    &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json,
+    &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
     &r_cs_text, &r_cs_json,
 };
 

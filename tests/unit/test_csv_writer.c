@@ -57,8 +57,20 @@ static void row_values(sat_csv *c)
     sat_csv_end_row(c);
 }
 
+static void row_strn(sat_csv *c)
+{
+    sat_csv_strn(c, "a,b-not-this", 3);
+    sat_csv_strn(c, NULL, 4);
+    sat_csv_strn(c, "x\0y", 3);
+    sat_csv_end_row(c);
+}
+
 int main(void)
 {
+    char *n = written(row_strn);
+    CHECK_EQ_STR(n, "\"a,b\",,x\n");
+    free(n);
+
     char *s = written(row_quoting);
     CHECK_EQ_STR(s, "dn,filter,note\n"
                     "\"cn=\"\"Doe, John\"\",ou=People,dc=example,dc=com\",(cn=plain),"
