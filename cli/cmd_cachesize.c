@@ -201,6 +201,9 @@ static const sat_cli_opt cs_opts[] = {
     {"json", SAT_OPT_JSON, 0, NULL,
      "JSON (references, unique, mrc, recommend, unseen_share,\n"
      "method)", NULL},
+    {"csv", SAT_OPT_CSV, 0, NULL,
+     "CSV: the recommendation, one row per target (hit_ratio,\n"
+     "reachable, entries, bytes)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_cachesize(int argc, char **argv)
@@ -292,7 +295,7 @@ const sat_command sat_cmd_cachesize = {
     "cachesize", "entry, DN and DB cache sizes for target hit ratios, from the access pattern",
     run_cachesize,
     "INPUT... [--target 0.95,0.99] [--entry-size BYTES]\n"
-    "                          [--monitor FILE]... [--ldif FILE] [--db-dir DIR] [--json]",
+    "                          [--monitor FILE]... [--ldif FILE] [--db-dir DIR] [--json|--csv]",
     "How big the 389 entry cache, DN cache and DB cache must be for a target hit\n"
     "ratio, from the entries the access logs (389, OpenLDAP), captures or .sat\n"
     "traces name. The reference stream: the DN of every BIND with a DN, ADD, MOD,\n"

@@ -437,7 +437,27 @@ static int render_json(const void *view, FILE *out)
     return sat_json_finish(&j);
 }
 
+/* CSV, the main section: the recommendation, one row per target hit ratio,
+ * named as the keys of recommend.targets in the JSON. */
+static int render_csv(const void *view, FILE *out)
+{
+    const sat_cs_view *v = (const sat_cs_view *)view;
+    static const char *const cols[] = {"hit_ratio", "reachable", "entries", "bytes", NULL};
+    sat_csv c;
+    sat_csv_init(&c, out);
+    sat_csv_header(&c, cols);
+    for (size_t i = 0; i < v->ntargets; i++) {
+        const sat_cs_target *g = &v->targets[i];
+        sat_csv_num(&c, g->target, 6);
+        sat_csv_str(&c, g->reachable ? "true" : "false");
+        sat_csv_u64(&c, g->entries);
+        sat_csv_num(&c, g->bytes, 0);
+        sat_csv_end_row(&c);
+    }
+    return ferror(out) ? SAT_E_IO : SAT_OK;
+}
+
 int sat_report_cachesize(const sat_cs *c, int fmt, FILE *out, sat_diag *diag)
 {
-    return sat_report_render(sat_cs_get_view(c), fmt, render_text, render_json, NULL, out, diag);
+    return sat_report_render(sat_cs_get_view(c), fmt, render_text, render_json, render_csv, out, diag);
 }

@@ -115,11 +115,16 @@ static int cs_json(const void *r, FILE *out, sat_diag *d)
 }
 static const sat_renderer r_cs_text = {"cachesize", SAT_REPORT_TEXT, cs_text};
 static const sat_renderer r_cs_json = {"cachesize", SAT_REPORT_JSON, cs_json};
+static int cs_csv(const void *r, FILE *out, sat_diag *d)
+{
+    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_CSV, out, d);
+}
+static const sat_renderer r_cs_csv = {"cachesize", SAT_REPORT_CSV, cs_csv};
 
 static const sat_renderer *const sat_renderers[] = {
     &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
     &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
-    &r_cs_text, &r_cs_json,
+    &r_cs_text, &r_cs_json, &r_cs_csv,
 };
 
 const sat_renderer *const *sat_renderer_list(size_t *n)
