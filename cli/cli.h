@@ -31,7 +31,8 @@ typedef struct sat_cli_opt {
 } sat_cli_opt;
 
 /* option codes every command may use: the parser itself takes these */
-enum { SAT_OPT_JSON = 0x1d0, SAT_OPT_CSV, SAT_OPT_HELP = 'h', SAT_OPT_VERSION = 0x1d2 };
+enum { SAT_OPT_JSON = 0x1d0, SAT_OPT_CSV, SAT_OPT_HELP = 'h', SAT_OPT_VERSION = 0x1d2,
+       SAT_OPT_CSV_DIR };
 
 /* which shared option groups a command takes besides its own table */
 enum { SAT_CLI_INPUT_OPTS = 1 }; /* the collect options (sat_cli_collect_opts) */
@@ -96,6 +97,8 @@ struct sat_cli_collect {
     int quiet;                   /* no summary/warnings on stderr */
     int year;                    /* --year: for syslog timestamps without one */
     int no_filter_shapes;        /* the consumer never reads filter shapes */
+    const char *csv_table;       /* --csv NAME: that CSV table (NULL: the main one) */
+    const char *csv_dir;         /* --csv-dir DIR: every CSV table as DIR/NAME.csv */
     const char *live_iface, *live_filter; /* collect --iface/--filter */
     sat_dur_ns live_duration;    /* --duration */
     uint64_t live_count;         /* --count */

@@ -376,6 +376,38 @@ int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts,
     return sat_cli_analyze(c, name, opts, fmt, argv + optind, (size_t)(argc - optind));
 }
 
+/* --csv-dir: every CSV table of the report as DIR/NAME.csv (DIR made if
+ * missing). 0, or -1 after a message naming the file. */
+static int csv_dir_write(const char *dir, const char *name, const void *obj)
+{
+    const char *const *tables = sat_csv_tables(name);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "satscope %s: %s: %s\n", name, dir, strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; tables && tables[i]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.csv", dir, tables[i]);
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            fprintf(stderr, "satscope %s: %s: %s\n", name, path, strerror(errno));
+            return -1;
+        }
+        sat_diag diag;
+        memset(&diag, 0, sizeof diag);
+        int rc = sat_report_csv_table(name, obj, tables[i], f, &diag);
+        if (fclose(f) != 0 && rc >= 0) {
+            rc = SAT_E_IO;
+            snprintf(diag.msg, sizeof diag.msg, "%s", strerror(errno));
+        }
+        if (rc < 0) {
+            fprintf(stderr, "satscope %s: %s: %s\n", name, path, diag.msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                     char *const *paths, size_t npaths)
 {
@@ -407,7 +439,12 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
         fprintf(stderr, "satscope %s: out of memory: the figures are incomplete\n", name);
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
-    if (r->render(obj, stdout, &diag) < 0) {
+    if (fmt == SAT_REPORT_CSV && c->csv_dir) {
+        if (csv_dir_write(c->csv_dir, name, obj) < 0)
+            code = SAT_EXIT_UNREADABLE;
+    } else if ((fmt == SAT_REPORT_CSV && c->csv_table
+                    ? sat_report_csv_table(name, obj, c->csv_table, stdout, &diag)
+                    : r->render(obj, stdout, &diag)) < 0) {
         fprintf(stderr, "satscope %s: %s\n", name, diag.msg);
         code = SAT_EXIT_UNREADABLE;
     }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* access */
 
 #include "cli.h"
 #include "satscope/report.h"
@@ -37,6 +38,32 @@ static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[3])
         t[n++] = sat_cli_collect_opts;
     t[n++] = common_opts;
     return n;
+}
+
+/* `--csv NAME`: the word after --csv names a CSV table of the command when
+ * the command has several and the word is not an option, holds no '/' or
+ * '.' and is no file here (an input, then); a name not among the tables is a
+ * usage error listing them. 0, or -1 with a->exit set. */
+static int csv_table_arg(sat_cli_args *a, int argc, char **argv)
+{
+    const char *const *names = sat_csv_tables(a->cmd->name);
+    if (!names || !a->collect || optind >= argc)
+        return 0;
+    const char *w = argv[optind];
+    if (!w[0] || w[0] == '-' || strpbrk(w, "/.") || access(w, F_OK) == 0)
+        return 0;
+    char list[256] = "";
+    for (size_t i = 0; names[i]; i++) {
+        if (strcmp(names[i], w) == 0) {
+            a->collect->csv_table = w;
+            optind++;
+            return 0;
+        }
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                 names[i]);
+    }
+    a->exit = sat_cli_usage_error(a->cmd->name, "no CSV table '%s' (tables: %s)", w, list);
+    return -1;
 }
 
 void sat_cli_args_init(sat_cli_args *a, const sat_command *cmd, sat_cli_collect *c)
@@ -130,8 +157,19 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
                 return -1;
             }
             a->fmt = fmt;
+            if (opt == SAT_OPT_CSV && csv_table_arg(a, argc, argv) < 0)
+                return -1;
             continue;
         }
+        case SAT_OPT_CSV_DIR:
+            if (a->fmt == SAT_REPORT_JSON) {
+                a->exit = sat_cli_usage_error(cmd, "--json and --csv-dir are mutually exclusive");
+                return -1;
+            }
+            a->fmt = SAT_REPORT_CSV;
+            if (a->collect)
+                a->collect->csv_dir = optarg;
+            continue;
         default:
             if (a->collect) {
                 int r = sat_cli_collect_option(a->collect, cmd, opt, optarg);

@@ -204,6 +204,9 @@ static const sat_cli_opt cs_opts[] = {
     {"csv", SAT_OPT_CSV, 0, NULL,
      "CSV: the recommendation, one row per target (hit_ratio,\n"
      "reachable, entries, bytes)", NULL},
+    {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR",
+     "every CSV table as DIR/NAME.csv; --csv NAME prints\n"
+     "one (tables: targets, mrc, working_set)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_cachesize(int argc, char **argv)

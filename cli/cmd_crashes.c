@@ -24,6 +24,9 @@ static const sat_cli_opt crashes_opts[] = {
     {"max-frames", OPT_MAX_FRAMES, 0, "N", "frames kept per thread (default 128)", NULL},
     {"json", SAT_OPT_JSON, 0, NULL, "JSON (times as RFC 3339 UTC strings)", NULL},
     {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per crash, the JSON's key names", NULL},
+    {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR",
+     "every CSV table as DIR/NAME.csv; --csv NAME prints\n"
+     "one (tables: crashes, groups)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_crashes(int argc, char **argv)

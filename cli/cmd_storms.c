@@ -29,6 +29,9 @@ static const sat_cli_opt storms_opts[] = {
      "is its retry (default 10s, as for handshakes)", NULL},
     {"json", SAT_OPT_JSON, 0, NULL, "JSON (times as RFC 3339 UTC strings)", NULL},
     {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per storm, the JSON's key names", NULL},
+    {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR",
+     "every CSV table as DIR/NAME.csv; --csv NAME prints\n"
+     "one (tables: storms, periods, top_clients)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_storms(int argc, char **argv)

@@ -16,4 +16,14 @@ typedef int (*sat_render_fn)(const void *view, FILE *out);
 int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_fn json,
                       sat_render_fn csv, FILE *out, sat_diag *diag);
 
+/* The CSV tables of one report (sat_csv_tables): view turns the analyzer
+ * into its view, write[i] writes the table names[i] of that view. */
+typedef struct sat_csv_report {
+    const char *analyzer;
+    const void *(*view)(const void *result);
+    const char *const *names; /* NULL-terminated, main first */
+    const sat_render_fn *write;
+} sat_csv_report;
+extern const sat_csv_report sat_csv_storms, sat_csv_crashes, sat_csv_cachesize;
+
 #endif

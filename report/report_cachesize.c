@@ -457,6 +457,45 @@ static int render_csv(const void *view, FILE *out)
     return ferror(out) ? SAT_E_IO : SAT_OK;
 }
 
+/* The miss ratio curve, one row per point (mrc[] of the JSON). */
+static int csv_mrc(const void *view, FILE *out)
+{
+    const sat_cs_view *v = (const sat_cs_view *)view;
+    static const char *const cols[] = {"entries", "bytes", "hit_ratio", NULL};
+    sat_csv c;
+    sat_csv_init(&c, out);
+    sat_csv_header(&c, cols);
+    for (size_t i = 0; i < v->nmrc; i++) {
+        sat_csv_u64(&c, v->mrc[i].entries);
+        sat_csv_num(&c, v->mrc[i].bytes, 0);
+        sat_csv_num(&c, v->mrc[i].hit_ratio, 6);
+        sat_csv_end_row(&c);
+    }
+    return ferror(out) ? SAT_E_IO : SAT_OK;
+}
+
+/* The working set, one row per hour (working_set[] of the JSON). */
+static int csv_working_set(const void *view, FILE *out)
+{
+    const sat_cs_view *v = (const sat_cs_view *)view;
+    static const char *const cols[] = {"hour_ts", "references", "distinct", NULL};
+    sat_csv c;
+    sat_csv_init(&c, out);
+    sat_csv_header(&c, cols);
+    for (size_t i = 0; i < v->nhours; i++) {
+        sat_csv_ts(&c, v->hours[i].start);
+        sat_csv_u64(&c, v->hours[i].refs);
+        sat_csv_num(&c, v->hours[i].distinct, 0);
+        sat_csv_end_row(&c);
+    }
+    return ferror(out) ? SAT_E_IO : SAT_OK;
+}
+
+static const void *cs_view(const void *r) { return sat_cs_get_view((const sat_cs *)r); }
+static const char *const csv_names[] = {"targets", "mrc", "working_set", NULL};
+static const sat_render_fn csv_write[] = {render_csv, csv_mrc, csv_working_set};
+const sat_csv_report sat_csv_cachesize = {"cachesize", cs_view, csv_names, csv_write};
+
 int sat_report_cachesize(const sat_cs *c, int fmt, FILE *out, sat_diag *diag)
 {
     return sat_report_render(sat_cs_get_view(c), fmt, render_text, render_json, render_csv, out, diag);

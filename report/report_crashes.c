@@ -670,6 +670,36 @@ static int render_csv(const void *vp, FILE *out)
     return ferror(out) ? SAT_E_IO : SAT_OK;
 }
 
+/* The groups, one row per group (groups[] of the JSON). */
+static int csv_groups(const void *vp, FILE *out)
+{
+    const sat_crashes_view *v = (const sat_crashes_view *)vp;
+    static const char *const cols[] = {"fingerprint", "signature", "count", "builds",
+                                       "first_ts", "last_ts", NULL};
+    sat_csv c;
+    sat_csv_init(&c, out);
+    sat_csv_header(&c, cols);
+    for (size_t g = 0; g < v->ngroups; g++) {
+        const sat_crash_group *G = &v->groups[g];
+        sat_csv_str(&c, G->fingerprint);
+        sat_csv_str(&c, G->signature);
+        sat_csv_u64(&c, G->count);
+        sat_csv_u64(&c, G->builds);
+        csv_ts(&c, G->first_ts);
+        csv_ts(&c, G->last_ts);
+        sat_csv_end_row(&c);
+    }
+    return ferror(out) ? SAT_E_IO : SAT_OK;
+}
+
+static const void *crashes_view(const void *r)
+{
+    return sat_crashes_get_view((const sat_crashes *)r);
+}
+static const char *const csv_names[] = {"crashes", "groups", NULL};
+static const sat_render_fn csv_write[] = {render_csv, csv_groups};
+const sat_csv_report sat_csv_crashes = {"crashes", crashes_view, csv_names, csv_write};
+
 int sat_report_crashes(const sat_crashes *c, int fmt, FILE *out, sat_diag *diag)
 {
     return sat_report_render(sat_crashes_get_view(c), fmt, render_text, render_json, render_csv, out, diag);

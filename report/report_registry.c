@@ -2,6 +2,8 @@
  * report_registry.c - the table of renderers, one per (analyzer, format)
  * (DESIGN.md: plug-ins are tables). A new analyzer's report adds its lines.
  */
+#include <string.h>
+
 #include "render.h"
 
 int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_fn json,
@@ -142,4 +144,33 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
         if (sat_renderers[i]->fmt == fmt && strcmp(sat_renderers[i]->analyzer, analyzer) == 0)
             return sat_renderers[i];
     return NULL;
+}
+
+static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_storms, &sat_csv_crashes,
+                                                        &sat_csv_cachesize};
+
+static const sat_csv_report *csv_report(const char *analyzer)
+{
+    for (size_t i = 0; analyzer && i < sizeof sat_csv_reports / sizeof sat_csv_reports[0]; i++)
+        if (strcmp(sat_csv_reports[i]->analyzer, analyzer) == 0)
+            return sat_csv_reports[i];
+    return NULL;
+}
+
+const char *const *sat_csv_tables(const char *analyzer)
+{
+    const sat_csv_report *r = csv_report(analyzer);
+    return r ? r->names : NULL;
+}
+
+int sat_report_csv_table(const char *analyzer, const void *result, const char *name, FILE *out,
+                         sat_diag *diag)
+{
+    const sat_csv_report *r = csv_report(analyzer);
+    for (size_t i = 0; r && name && r->names[i]; i++)
+        if (strcmp(r->names[i], name) == 0)
+            return sat_report_render(r->view(result), SAT_REPORT_CSV, NULL, NULL, r->write[i],
+                                     out, diag);
+    return sat_diag_set(diag, SAT_E_USAGE, "report", "no CSV table '%s' in %s",
+                        name ? name : "", analyzer ? analyzer : "?");
 }

@@ -551,6 +551,60 @@ static int render_csv(const void *vp, FILE *out)
     return ferror(out) ? SAT_E_IO : SAT_OK;
 }
 
+/* The periods, one row per period (periods[] of the JSON; inputs stay there). */
+static int csv_periods(const void *vp, FILE *out)
+{
+    const sat_storms_view *v = (const sat_storms_view *)vp;
+    static const char *const cols[] = {"start_ts", "end_ts", "window_s", "window_chosen_s",
+                                       "window_why", "windows", "windows_at_10s", "events",
+                                       "storms", "busiest_window_events", "busiest_window_ts",
+                                       NULL};
+    static const char *const whys[] = {"option", "longest", "shorter", "shortest"};
+    sat_csv c;
+    sat_csv_init(&c, out);
+    sat_csv_header(&c, cols);
+    for (size_t i = 0; i < v->nperiods; i++) {
+        const sat_storms_period *p = &v->periods[i];
+        sat_csv_ts(&c, p->start_ts);
+        sat_csv_ts(&c, p->end_ts);
+        sat_csv_num(&c, (double)p->window / 1e9, 3);
+        sat_csv_num(&c, (double)p->chosen / 1e9, 3);
+        sat_csv_str(&c, p->why >= 0 && p->why < 4 ? whys[p->why] : "?");
+        sat_csv_u64(&c, p->nwindows);
+        sat_csv_i64(&c, p->windows_at_longest);
+        sat_csv_u64(&c, p->events);
+        sat_csv_u64(&c, p->nstorms);
+        sat_csv_u64(&c, p->busiest_events);
+        sat_csv_ts(&c, p->busiest_ts);
+        sat_csv_end_row(&c);
+    }
+    return ferror(out) ? SAT_E_IO : SAT_OK;
+}
+
+/* The top clients of every storm (storms[].top_clients[] of the JSON), the
+ * storm named by its number in the storms table (1 = first row). */
+static int csv_top_clients(const void *vp, FILE *out)
+{
+    const sat_storms_view *v = (const sat_storms_view *)vp;
+    static const char *const cols[] = {"storm", "client", "events", NULL};
+    sat_csv c;
+    sat_csv_init(&c, out);
+    sat_csv_header(&c, cols);
+    for (size_t i = 0; i < v->nstorms; i++)
+        for (size_t k = 0; k < v->storms[i].ntop; k++) {
+            sat_csv_u64(&c, i + 1);
+            sat_csv_str(&c, v->storms[i].top[k].client);
+            sat_csv_u64(&c, v->storms[i].top[k].events);
+            sat_csv_end_row(&c);
+        }
+    return ferror(out) ? SAT_E_IO : SAT_OK;
+}
+
+static const void *storms_view(const void *r) { return sat_storms_get_view((const sat_storms *)r); }
+static const char *const csv_names[] = {"storms", "periods", "top_clients", NULL};
+static const sat_render_fn csv_write[] = {render_csv, csv_periods, csv_top_clients};
+const sat_csv_report sat_csv_storms = {"storms", storms_view, csv_names, csv_write};
+
 int sat_report_storms(const sat_storms *s, int fmt, FILE *out, sat_diag *diag)
 {
     return sat_report_render(sat_storms_get_view(s), fmt, render_text, render_json, render_csv, out, diag);

@@ -46,6 +46,15 @@ typedef struct sat_renderer {
 const sat_renderer *sat_renderer_find(const char *analyzer, int fmt);
 const sat_renderer *const *sat_renderer_list(size_t *n);
 
+/* CSV tables: the sections of a report one can ask for as CSV (--csv NAME,
+ * --csv-dir), the main one (what --csv alone prints) first. The names, NULL
+ * terminated, or NULL when the analyzer's report has only its main table. */
+const char *const *sat_csv_tables(const char *analyzer);
+/* Writes table `name` of result (a finished analyzer of that name) to out;
+ * SAT_E_USAGE when there is no such table, SAT_E_IO when the write failed. */
+int sat_report_csv_table(const char *analyzer, const void *result, const char *name, FILE *out,
+                         sat_diag *diag);
+
 /* ---- JSON writer ----------------------------------------------------------------
  * Pretty-printed (two-space indent), one key per line; keys in the order
  * written. Errors are sticky: check sat_json_end's result once. */
