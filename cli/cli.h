@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "satscope/analyze.h"
 #include "satscope/collect.h"
 
 enum sat_exit {
@@ -32,10 +33,11 @@ typedef struct sat_cli_opt {
 
 /* option codes every command may use: the parser itself takes these */
 enum { SAT_OPT_JSON = 0x1d0, SAT_OPT_CSV, SAT_OPT_HELP = 'h', SAT_OPT_VERSION = 0x1d2,
-       SAT_OPT_CSV_DIR };
+       SAT_OPT_CSV_DIR, SAT_OPT_WIDE };
 
 /* which shared option groups a command takes besides its own table */
-enum { SAT_CLI_INPUT_OPTS = 1 }; /* the collect options (sat_cli_collect_opts) */
+enum { SAT_CLI_INPUT_OPTS = 1,  /* the collect options (sat_cli_collect_opts) */
+       SAT_CLI_REPORT_OPTS = 2 }; /* the report options of the analysis commands (--wide) */
 
 typedef struct sat_command {
     const char *name;
@@ -99,6 +101,7 @@ struct sat_cli_collect {
     int no_filter_shapes;        /* the consumer never reads filter shapes */
     const char *csv_table;       /* --csv NAME: that CSV table (NULL: the main one) */
     const char *csv_dir;         /* --csv-dir DIR: every CSV table as DIR/NAME.csv */
+    int wide;                    /* --wide: text lines past 100 columns */
     const char *live_iface, *live_filter; /* collect --iface/--filter */
     sat_dur_ns live_duration;    /* --duration */
     uint64_t live_count;         /* --count */
@@ -134,6 +137,9 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
 /* After getopt: "no input given", or sat_cli_analyze on argv[optind..]. */
 int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                          int argc, char **argv);
+/* Prints the report of analyzer `a` (obj finished) in format fmt on stdout,
+ * or the CSV tables in c->csv_dir; 0, or -1 after a message on stderr. */
+int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *obj, int fmt);
 /* The run every analyzer command shares, through the registries (analyze.h,
  * report.h): creates analyzer `name` with its opts, collects paths into it,
  * finishes it and renders it in fmt on stdout. Returns the exit code. */

@@ -408,12 +408,72 @@ static int csv_dir_write(const char *dir, const char *name, const void *obj)
     return 0;
 }
 
+/* The report of a finished analyzer in the format asked for: from its result
+ * sections (one JSON, CSV and text path for every command) when it builds
+ * them, else from its own renderer. 0, or -1 after a message. */
+static int render_result(const sat_cli_collect *c, const sat_analyzer *a, const void *obj,
+                         int fmt)
+{
+    sat_result *res = sat_result_new(a->name);
+    if (!res || a->result(obj, res) < 0 || sat_result_status(res) != SAT_OK) {
+        sat_result_free(res);
+        fprintf(stderr, "satscope %s: out of memory\n", a->name);
+        return -1;
+    }
+    sat_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc;
+    if (fmt == SAT_REPORT_JSON) {
+        rc = sat_result_json(res, stdout, &diag);
+    } else if (fmt == SAT_REPORT_CSV) {
+        rc = c->csv_dir ? sat_result_csv_dir(res, c->csv_dir, &diag)
+                        : sat_result_csv(res, c->csv_table, stdout, &diag);
+    } else {
+        const sat_text_report *tr = sat_text_report_find(a->name);
+        sat_text t;
+        sat_text_init(&t, stdout, c->wide);
+        rc = tr ? tr->render(res, &t) : SAT_E_USAGE;
+        if (rc >= 0)
+            rc = sat_text_finish(&t);
+        if (rc < 0 && !diag.msg[0])
+            snprintf(diag.msg, sizeof diag.msg, "%s",
+                     tr ? sat_strerror(rc) : "no text form of this report");
+    }
+    sat_result_free(res);
+    if (rc < 0) {
+        fprintf(stderr, "satscope %s: %s\n", a->name, diag.msg);
+        return -1;
+    }
+    return 0;
+}
+
+int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *obj, int fmt)
+{
+    if (a->result)
+        return render_result(c, a, obj, fmt);
+    const sat_renderer *r = sat_renderer_find(a->name, fmt);
+    if (!r) {
+        fprintf(stderr, "satscope %s: no such report\n", a->name);
+        return -1;
+    }
+    sat_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (fmt == SAT_REPORT_CSV && c->csv_dir)
+        return csv_dir_write(c->csv_dir, a->name, obj);
+    if ((fmt == SAT_REPORT_CSV && c->csv_table
+             ? sat_report_csv_table(a->name, obj, c->csv_table, stdout, &diag)
+             : r->render(obj, stdout, &diag)) < 0) {
+        fprintf(stderr, "satscope %s: %s\n", a->name, diag.msg);
+        return -1;
+    }
+    return 0;
+}
+
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                     char *const *paths, size_t npaths)
 {
     const sat_analyzer *a = sat_analyzer_find(name);
-    const sat_renderer *r = sat_renderer_find(name, fmt);
-    if (!a || !r) {
+    if (!a || (!a->result && !sat_renderer_find(name, fmt))) {
         fprintf(stderr, "satscope %s: no such analyzer or report\n", name);
         return SAT_EXIT_USAGE;
     }
@@ -437,17 +497,8 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
     }
     if (a->finish(obj) < 0)
         fprintf(stderr, "satscope %s: out of memory: the figures are incomplete\n", name);
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
-    if (fmt == SAT_REPORT_CSV && c->csv_dir) {
-        if (csv_dir_write(c->csv_dir, name, obj) < 0)
-            code = SAT_EXIT_UNREADABLE;
-    } else if ((fmt == SAT_REPORT_CSV && c->csv_table
-                    ? sat_report_csv_table(name, obj, c->csv_table, stdout, &diag)
-                    : r->render(obj, stdout, &diag)) < 0) {
-        fprintf(stderr, "satscope %s: %s\n", name, diag.msg);
+    if (sat_cli_render(c, a, obj, fmt) < 0)
         code = SAT_EXIT_UNREADABLE;
-    }
     if (fflush(stdout) != 0)
         code = SAT_EXIT_UNREADABLE;
     a->free(obj);

@@ -28,12 +28,20 @@ static const sat_cli_opt common_opts[] = {
     {"version", SAT_OPT_VERSION, 0, NULL, "the version of satscope", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
+/* What every analysis command's report takes. */
+static const sat_cli_opt report_opts[] = {
+    {"wide", SAT_OPT_WIDE, 0, NULL, "text: lines as long as their content (default: 100 columns)",
+     NULL},
+    {NULL, 0, 0, NULL, NULL, NULL}};
+
 /* The tables of a command, in help order: its own, its groups, the common ones. */
-static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[3])
+static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[4])
 {
     size_t n = 0;
     if (cmd->opts)
         t[n++] = cmd->opts;
+    if (cmd->groups & SAT_CLI_REPORT_OPTS)
+        t[n++] = report_opts;
     if (cmd->groups & SAT_CLI_INPUT_OPTS)
         t[n++] = sat_cli_collect_opts;
     t[n++] = common_opts;
@@ -85,7 +93,7 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
     struct option longopts[MAX_OPTS + 1];
     char shortopts[2 * MAX_OPTS + 2];
     size_t nl = 0, ns = 0;
-    const sat_cli_opt *t[3];
+    const sat_cli_opt *t[4];
     size_t nt = cmd_tables(a->cmd, t);
     shortopts[ns++] = ':'; /* a missing value is told apart from an unknown option */
     for (size_t i = 0; i < nt; i++)
@@ -161,6 +169,10 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
                 return -1;
             continue;
         }
+        case SAT_OPT_WIDE:
+            if (a->collect)
+                a->collect->wide = 1;
+            continue;
         case SAT_OPT_CSV_DIR:
             if (a->fmt == SAT_REPORT_JSON) {
                 a->exit = sat_cli_usage_error(cmd, "--json and --csv-dir are mutually exclusive");
@@ -224,7 +236,7 @@ void sat_cli_print_help(const sat_command *cmd, FILE *out)
     if (cmd->about)
         fprintf(out, "\n%s\n", cmd->about);
     fputc('\n', out);
-    const sat_cli_opt *t[3];
+    const sat_cli_opt *t[4];
     size_t nt = cmd_tables(cmd, t);
     for (size_t i = 0; i < nt; i++)
         print_opts(t[i], out);
@@ -399,7 +411,7 @@ void sat_cli_print_completion(FILE *out)
           out);
     for (const sat_command *const *c = sat_commands; *c; c++) {
         const sat_command *cmd = *c;
-        const sat_cli_opt *t[3];
+        const sat_cli_opt *t[4];
         size_t nt = cmd_tables(cmd, t);
         fprintf(out, "    %s)\n        case $prev in\n", cmd->name);
         for (size_t i = 0; i < nt; i++)
