@@ -171,6 +171,9 @@ static const sat_csv_report *csv_report(const char *analyzer)
 
 const char *const *sat_csv_tables(const char *analyzer)
 {
+    const sat_text_report *t = sat_text_report_find(analyzer);
+    if (t)
+        return t->csv_tables;
     const sat_csv_report *r = csv_report(analyzer);
     return r ? r->names : NULL;
 }

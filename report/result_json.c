@@ -1,7 +1,7 @@
 /*
  * result_json.c - the one JSON writer of every command's results
- * (satscope/result.h, docs/output.md): the document opens with "schema",
- * then the root's sections in the order the analyzer built them. Objects are
+ * (satscope/result.h, docs/output.md): the document opens with "schema" and
+ * "command" (which report it is), then the root's sections in the order the analyzer built them. Objects are
  * one key per line; table rows and objects marked compact go on one line; a
  * column named "a.b" is field b of a nested object a.
  */
@@ -132,7 +132,9 @@ int sat_result_json(sat_result *r, FILE *out, sat_diag *diag)
                             sat_strerror(st));
     sat_json j;
     sat_json_init(&j, out);
-    sat_json_document(&j);
+    sat_json_object(&j, NULL);
+    sat_json_str(&j, "schema", SAT_RESULT_SCHEMA);
+    sat_json_str(&j, "command", sat_result_command(r));
     write_children(&j, sat_result_root(r));
     sat_json_end(&j);
     st = sat_json_finish(&j);

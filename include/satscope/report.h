@@ -111,7 +111,11 @@ void sat_report_fmt_ts(char *buf, size_t n, int64_t ts_ns);
 /* ---- results (satscope/result.h): one JSON writer, one CSV writer, one table
  * printer for every command ---------------------------------------------------- */
 
-/* The whole result as a JSON document ("schema" first). */
+/* The version of the documents written from results: key names follow
+ * docs/output.md everywhere (times in *_ts, durations in *_s, ...). */
+#define SAT_RESULT_SCHEMA "satscope/2"
+/* The whole result as a JSON document: "schema" (SAT_RESULT_SCHEMA), then
+ * "command", then the sections. */
 int sat_result_json(sat_result *r, FILE *out, sat_diag *diag);
 /* One value as a JSON member (key NULL in arrays), by its unit. */
 void sat_json_value(sat_json *j, const char *key, const sat_value *v);
@@ -155,10 +159,14 @@ void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, si
 /* SAT_OK, SAT_E_NOMEM or SAT_E_IO. */
 int sat_text_finish(sat_text *t);
 
-/* The text form of one analyzer's result (report/report_registry.c). */
+/* The text form of one analyzer's result (report/report_registry.c), and
+ * the paths of its result's tables (sat_result_tables), the main one first,
+ * NULL-terminated: what `--csv NAME` accepts before the result exists (its
+ * unit test checks them against a built result). */
 typedef struct sat_text_report {
     const char *analyzer;
     int (*render)(sat_result *r, sat_text *t);
+    const char *const *csv_tables;
 } sat_text_report;
 const sat_text_report *sat_text_report_find(const char *analyzer);
 

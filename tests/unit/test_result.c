@@ -92,7 +92,8 @@ static void test_json(void)
     char *j = render(r, w_json);
     static const char want[] =
         "{\n"
-        "  \"schema\": \"satscope/1\",\n"
+        "  \"schema\": \"satscope/2\",\n"
+        "  \"command\": \"demo\",\n"
         "  \"connections\": 94,\n"
         "  \"first_ts\": \"2025-11-30T05:13:52.069332Z\",\n"
         "  \"last_ts\": null,\n"
