@@ -117,6 +117,9 @@ void sat_keyed_free(sat_keyed *k); /* NULL ok, and after a failed init */
  * "(other)" record when the table is full (*folded = 1 then; may be NULL).
  * NULL only when memory ran out (k->nomem set). */
 void *sat_keyed_at(sat_keyed *k, const void *key, size_t len, int *folded);
+/* The same with the key's sat_strtab_hash() computed by the caller, who may
+ * have prefetched its slot (strtab.h): for tables looked up on every row. */
+void *sat_keyed_at_h(sat_keyed *k, const void *key, size_t len, uint64_t h, int *folded);
 /* Merges every key of from (in its order) and its "(other)" into into. */
 int sat_keyed_merge(sat_keyed *into, const sat_keyed *from);
 static inline size_t sat_keyed_n(const sat_keyed *k) { return k->tab.n; }

@@ -48,6 +48,7 @@
  * cap an internal operation is counted as unattributed.
  */
 #include "internal_ops_int.h"
+#include "acc.h"
 
 /* ---- create / free ------------------------------------------------------------ */
 sat_iops *sat_iops_create(size_t max_keys)
@@ -243,13 +244,37 @@ int sat_iop_orphans_into(sat_iops *dst, const sat_iops *src)
     return 0;
 }
 
+/* The figures of groups and rows, merged by kind (acc.h). Their ns sums and
+ * max are uint64_t, added and compared as the int64_t they equal. The tree
+ * links and serials are set by one part and left alone. */
+static const sat_acc_field par_fields[] = {
+    SAT_ACC(SAT_ACC_COUNT, ipar_acc, parents),
+    SAT_ACC(SAT_ACC_COUNT, ipar_acc, parents_timed),
+    SAT_ACC(SAT_ACC_COUNT, ipar_acc, internal),
+    SAT_ACC(SAT_ACC_SUM, ipar_acc, pe_sum),
+    SAT_ACC(SAT_ACC_SUM, ipar_acc, d1_sum),
+    SAT_ACC(SAT_ACC_SUM, ipar_acc, d1_sum_tp),
+};
+static const sat_rec_desc par_desc = {sizeof(ipar_acc), par_fields,
+                                      sizeof par_fields / sizeof par_fields[0], NULL};
+static const sat_acc_field row_fields[] = {
+    SAT_ACC(SAT_ACC_COUNT, irow_acc, count),
+    SAT_ACC(SAT_ACC_COUNT, irow_acc, timed),
+    SAT_ACC(SAT_ACC_COUNT, irow_acc, errors),
+    SAT_ACC(SAT_ACC_COUNT, irow_acc, parents_with),
+    SAT_ACC(SAT_ACC_SUM, irow_acc, esum),
+    SAT_ACC(SAT_ACC_SUM, irow_acc, esum_tp),
+    SAT_ACC(SAT_ACC_MAX, irow_acc, emax),
+};
+static const sat_rec_desc row_desc = {sizeof(irow_acc), row_fields,
+                                      sizeof row_fields / sizeof row_fields[0], NULL};
+
 int sat_iops_merge(sat_iops *into, const sat_iops *from)
 {
     if (!into || !from)
         return SAT_E_USAGE;
     int capped;
     for (size_t i = 0; i < from->pars.n; i++) {
-        const ipar_acc *s = (const ipar_acc *)sat_strtab_val(&from->pars, i);
         ipar_acc *g = (ipar_acc *)sat_strtab_upsert(&into->pars, sat_strtab_key(&from->pars, i),
                                                     sat_strtab_len(&from->pars, i), NULL, &capped);
         if (!g) {
@@ -257,12 +282,7 @@ int sat_iops_merge(sat_iops *into, const sat_iops *from)
                 return SAT_E_NOMEM;
             continue; /* its rows are counted unattributed below */
         }
-        g->parents += s->parents;
-        g->parents_timed += s->parents_timed;
-        g->internal += s->internal;
-        g->pe_sum += s->pe_sum;
-        g->d1_sum += s->d1_sum;
-        g->d1_sum_tp += s->d1_sum_tp;
+        sat_rec_merge(&par_desc, g, sat_strtab_val(&from->pars, i));
     }
     for (size_t i = 0; i < from->rows.n; i++) {
         const irow_acc *s = (const irow_acc *)sat_strtab_val(&from->rows, i);
@@ -280,14 +300,7 @@ int sat_iops_merge(sat_iops *into, const sat_iops *from)
             into->unattributed += s->count;
             continue;
         }
-        r->count += s->count;
-        r->timed += s->timed;
-        r->errors += s->errors;
-        r->parents_with += s->parents_with;
-        r->esum += s->esum;
-        r->esum_tp += s->esum_tp;
-        if (s->emax > r->emax)
-            r->emax = s->emax;
+        sat_rec_merge(&row_desc, r, s);
     }
     into->of_clients += from->of_clients;
     into->of_server += from->of_server;

@@ -1,0 +1,168 @@
+/*
+ * etime_inputs.c - the etime analyzer's inputs: one entry per source row
+ * (path, format, compression, bytes, lines, rejects) and the first few
+ * rejected lines as samples; merged as lists (the ids of a merged part's
+ * sources shifted past ours), shown as they came. The rules are in etime.c.
+ */
+#include "etime_int.h"
+
+static char *dup_str(sat_str s, const char *dflt)
+{
+    if (!s.ptr)
+        s = sat_str_cstr(dflt);
+    char *p = (char *)malloc((size_t)s.len + 1);
+    if (p) {
+        if (s.len)
+            memcpy(p, s.ptr, s.len);
+        p[s.len] = '\0';
+    }
+    return p;
+}
+
+static int add_source(sat_etime *e, uint32_t id, sat_str path, sat_str format,
+                      sat_str compression, uint64_t bytes, uint64_t lines,
+                      uint64_t rejects, int truncated)
+{
+    if (e->nsrcs == e->srccap) {
+        size_t nc = e->srccap ? e->srccap * 2 : 8;
+        et_src *ns = (et_src *)realloc(e->srcs, nc * sizeof *ns);
+        if (!ns)
+            return SAT_E_NOMEM;
+        e->srcs = ns;
+        e->srccap = nc;
+    }
+    et_src *s = &e->srcs[e->nsrcs];
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    s->path = dup_str(path, "?");
+    s->format = dup_str(format, "?");
+    s->compression = dup_str(compression, "none");
+    if (!s->path || !s->format || !s->compression) {
+        free(s->path);
+        free(s->format);
+        free(s->compression);
+        return SAT_E_NOMEM;
+    }
+    s->bytes = bytes;
+    s->lines = lines;
+    s->rejects = rejects;
+    s->truncated = truncated;
+    e->nsrcs++;
+    e->rejects += rejects;
+    return SAT_OK;
+}
+
+int et_on_source(void *ctx, const sat_source *s)
+{
+    sat_etime *e = (sat_etime *)ctx;
+    e->finished = 0;
+    sat_fields_see(&e->fields, s); /* which figures the inputs can hold */
+    return add_source(e, s->id, s->path, s->format, s->compression, s->bytes,
+                      s->lines, s->rejects, s->truncated);
+}
+
+static int add_reject(sat_etime *e, uint32_t source, uint64_t line_no,
+                      sat_str reason, sat_str excerpt)
+{
+    e->rejects_sampled_seen++;
+    if (e->nrej >= ET_REJECT_SAMPLES)
+        return SAT_OK;
+    et_rej *r = &e->rej[e->nrej];
+    r->source = source;
+    r->line_no = line_no;
+    r->reason = dup_str(reason, "");
+    r->excerpt = dup_str(excerpt, "");
+    if (!r->reason || !r->excerpt) {
+        free(r->reason);
+        free(r->excerpt);
+        return SAT_E_NOMEM;
+    }
+    e->nrej++;
+    return SAT_OK;
+}
+
+int et_on_reject(void *ctx, const sat_reject *r)
+{
+    sat_etime *e = (sat_etime *)ctx;
+    e->finished = 0;
+    return add_reject(e, r->source, r->line_no, r->reason, r->excerpt);
+}
+
+/* Sources: ids of `from` shifted past ours so reject samples still point at
+ * their own file. */
+int et_inputs_merge(sat_etime *e, const sat_etime *from)
+{
+    uint32_t off = 0;
+    for (size_t i = 0; i < e->nsrcs; i++)
+        if (e->srcs[i].id + 1 > off)
+            off = e->srcs[i].id + 1;
+    for (size_t i = 0; i < from->nsrcs; i++) {
+        const et_src *s = &from->srcs[i];
+        if (add_source(e, s->id + off, sat_str_cstr(s->path), sat_str_cstr(s->format),
+                       sat_str_cstr(s->compression), s->bytes, s->lines, s->rejects,
+                       s->truncated) < 0)
+            return SAT_E_NOMEM;
+    }
+    uint64_t seen = e->rejects_sampled_seen;
+    for (size_t i = 0; i < from->nrej; i++)
+        if (add_reject(e, from->rej[i].source + off, from->rej[i].line_no,
+                       sat_str_cstr(from->rej[i].reason),
+                       sat_str_cstr(from->rej[i].excerpt)) < 0)
+            return SAT_E_NOMEM;
+    e->rejects_sampled_seen = seen + from->rejects_sampled_seen;
+    return SAT_OK;
+}
+
+void et_inputs_free(sat_etime *e)
+{
+    for (size_t i = 0; i < e->nsrcs; i++) {
+        free(e->srcs[i].path);
+        free(e->srcs[i].format);
+        free(e->srcs[i].compression);
+    }
+    free(e->srcs);
+    e->srcs = NULL;
+    e->nsrcs = 0;
+    for (size_t i = 0; i < e->nrej; i++) {
+        free(e->rej[i].reason);
+        free(e->rej[i].excerpt);
+    }
+    e->nrej = 0;
+}
+
+int et_view_inputs(sat_etime *e, sat_etime_view *v)
+{
+    sat_etime_source_info *si = (sat_etime_source_info *)sat_arena_alloc(
+        &e->view_arena, (e->nsrcs ? e->nsrcs : 1) * sizeof *si);
+    if (!si)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < e->nsrcs; i++) {
+        si[i].path = e->srcs[i].path;
+        si[i].format = e->srcs[i].format;
+        si[i].compression = e->srcs[i].compression;
+        si[i].bytes = e->srcs[i].bytes;
+        si[i].lines = e->srcs[i].lines;
+        si[i].rejects = e->srcs[i].rejects;
+        si[i].truncated = e->srcs[i].truncated;
+    }
+    v->sources = si;
+    v->nsources = e->nsrcs;
+    v->rejects = e->rejects;
+    sat_etime_reject_info *ri = (sat_etime_reject_info *)sat_arena_alloc(
+        &e->view_arena, ET_REJECT_SAMPLES * sizeof *ri);
+    if (!ri)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < e->nrej; i++) {
+        ri[i].path = "?";
+        for (size_t k = 0; k < e->nsrcs; k++)
+            if (e->srcs[k].id == e->rej[i].source)
+                ri[i].path = e->srcs[k].path;
+        ri[i].line_no = e->rej[i].line_no;
+        ri[i].reason = e->rej[i].reason;
+        ri[i].excerpt = e->rej[i].excerpt;
+    }
+    v->reject_samples = ri;
+    v->nreject_samples = e->nrej;
+    v->reject_samples_seen = e->rejects_sampled_seen;
+    return SAT_OK;
+}

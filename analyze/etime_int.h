@@ -1,0 +1,368 @@
+/*
+ * etime_int.h - (private to etime*.c) the etime analyzer's state and what its
+ * files share. The analyzer's rules are in etime.c's opening comment.
+ *   etime.c          create/free, the sink and the per-row path, merge;
+ *   etime_groups.c   groups (per type, --by key) and the per-minute series;
+ *   etime_tables.c   top-N lists, attributes, unindexed searches, abandons,
+ *                    result codes;
+ *   etime_conn.c     connections, close codes, peak concurrency, restarts,
+ *                    binds (LDAPI autobinds);
+ *   etime_inputs.c   the inputs and the sampled rejects;
+ *   etime_view.c     finish: the view.
+ *
+ * The state is made of accumulators (acc.h): records whose fields are
+ * described by a sat_rec_desc, keyed tables (sat_keyed, capped with an
+ * "(other)" row), the series (winseries.h). Init, free and merge walk the
+ * list of them (et_accs in etime.c) and never name a field: a new counter is
+ * one field in its record, one line in the record's descriptor, where it is
+ * counted and where it is shown. The per-row path adds to the fields
+ * directly.
+ */
+#ifndef SAT_ANALYZE_ETIME_INT_H
+#define SAT_ANALYZE_ETIME_INT_H
+
+#include <math.h>
+
+#include "satscope/analyze.h"
+#include "acc.h"
+#include "internal_ops.h"
+#include "sketch.h"
+#include "strtab.h"
+#include "winseries.h"
+
+#define ET_DEFAULT_TOP 20
+#define ET_DEFAULT_MAX_KEYS 100000
+#define ET_UNINDEXED_MAX 10000
+#define ET_REJECT_SAMPLES 10
+#define ET_ERR_FAST 128
+#define ET_FOLD_BITS (1u << 16) /* linear-counting bitmap for folded keys */
+/* Time-series buckets kept at most: a day at one minute fits (1,440), and
+ * with a sketch of a few KB (at most ~16 KB) each that is under 32 MB. */
+#define ET_BUCKETS_MAX 2048
+#define ET_MINUTE_NS 60000000000LL
+/* LDAPI entries of closed connections tolerated before the table is rebuilt
+ * without them */
+#define ET_LDAPI_DONE_MAX 4096
+
+/* ---- records ------------------------------------------------------------------- */
+
+/* The figures of one group of operations (a type, a --by key, a minute). */
+typedef struct et_group {
+    uint64_t count, results, timed, errors;
+    int64_t esum, wsum, osum; /* ns */
+    uint64_t wn, on;          /* operations with a wtime, an optime */
+    sat_qsketch q;            /* etimes */
+} et_group;
+extern const sat_rec_desc et_group_desc;
+
+/* A row of a top-N list (clients, bases, filters, ...). */
+typedef struct et_kv {
+    uint64_t count, timed;
+    int64_t esum; /* ns */
+} et_kv;
+extern const sat_rec_desc et_kv_desc;
+
+/* One distinct unindexed search (key: base \x1f filter \x1f client \x1f
+ * binddn \x1f). */
+typedef struct et_unidx {
+    uint64_t count, timed, notes; /* notes: the bits seen */
+    int64_t esum;                 /* ns */
+    int64_t emax, nentries_max;   /* SAT_ABSENT: none logged */
+    struct {
+        sat_ts_ns ts; /* the first (FIRST field: the time, then what goes with it) */
+        int64_t conn, op;
+    } first;
+    uint32_t klen[4]; /* lengths of base, filter, client, binddn in the key */
+} et_unidx;
+extern const sat_rec_desc et_unidx_desc;
+
+typedef struct et_code {
+    uint64_t count;
+} et_code; /* result codes past ET_ERR_FAST (key int32) */
+extern const sat_rec_desc et_code_desc;
+
+/* Per server (key u32): the highest restart epoch seen. */
+typedef struct et_epoch {
+    int64_t max;
+} et_epoch;
+extern const sat_rec_desc et_epoch_desc;
+
+/* What was taken for one restart (key {server, epoch ended} u32 x2): RK_*. */
+enum { RK_START_LINE = 1, RK_NUMBER = 2 };
+typedef struct et_rkind {
+    uint64_t kind;
+} et_rkind;
+extern const sat_rec_desc et_rkind_desc;
+
+/* Peak of concurrent connections of one server from counted rows (event.h:
+ * open at a row's opening = concurrent + no_open - preopen_closed). */
+typedef struct et_peak {
+    uint64_t no_open;  /* counted rows without an open line */
+    int64_t best;      /* max of concurrent - preopen_closed over rows with one */
+    sat_ts_ns best_at; /* the earliest open_ts reaching it */
+    int64_t has;       /* best is set */
+} et_peak;
+extern const sat_rec_desc et_peak_desc;
+
+/* An LDAPI connection's binds, to pair each AUTOBIND with its BIND. */
+typedef struct et_ldapi {
+    uint64_t autobinds, autobinds_root, binds, binds_root;
+    uint64_t done; /* its ldap_conn row arrived: counted in ldapi_extra* */
+} et_ldapi;
+extern const sat_rec_desc et_ldapi_desc;
+
+/* The analyzer's counters: every figure that is one number. */
+typedef struct et_counts {
+    /* operations */
+    uint64_t ops, results, unfinished, internal_ops, no_request, persistent, paged, entries,
+        ext_ops, abandons, unbinds, whole_base;
+    uint64_t err_fast[ET_ERR_FAST];
+    uint64_t notes[7];
+    uint64_t unidx_total;
+    /* binds */
+    uint64_t binds, binds_simple, binds_anon, binds_sasl, sasl_steps, autobinds, binds_root,
+        binds_failed;
+    uint64_t ldapi_extra, ldapi_extra_root; /* of done LDAPI entries (modulo 2^64) */
+    sat_etime_counts more;                  /* counted from flags already on the rows */
+    /* connections */
+    uint64_t conns, conns_no_open, conns_unclosed, fds_taken, fds_returned;
+    uint64_t by_listener[SAT_LISTENER__COUNT], by_close[SAT_CLOSE__COUNT];
+    uint64_t broken_pipe, reset_by_peer, resource_unavail, max_ber;
+    int64_t highest_fd; /* SAT_ABSENT if none */
+    /* spans: of external operations, and of connections and operations */
+    sat_ts_ns first_ts, last_ts, cfirst_ts, clast_ts;
+} et_counts;
+extern const sat_rec_desc et_counts_desc;
+
+/* ---- other state --------------------------------------------------------------- */
+
+/* A capped keyed table with an estimate of the distinct keys it folded. */
+typedef struct et_ktab {
+    sat_keyed k;
+    uint8_t *foldbits; /* NULL until the first fold */
+} et_ktab;
+
+typedef struct et_connspan {
+    uint32_t server;
+    sat_ts_ns open_ts, close_ts; /* 0: not seen */
+} et_connspan;
+
+typedef struct et_src {
+    uint32_t id;
+    char *path, *format, *compression;
+    uint64_t bytes, lines, rejects;
+    int truncated;
+} et_src;
+
+typedef struct et_abandon {
+    sat_ts_ns ts;
+    int64_t conn, op, target_op;
+    char client[48];
+} et_abandon;
+
+typedef struct et_rej {
+    uint32_t source;
+    uint64_t line_no;
+    char *reason, *excerpt;
+} et_rej;
+
+typedef struct et_connkey {
+    uint32_t server, epoch;
+    int64_t conn;
+} et_connkey;
+
+struct sat_etime {
+    sat_etime_opts opts;
+    char root_dn[256];
+    int nomem;
+
+    et_counts c;
+    et_group optype[SAT_OP__COUNT];
+    et_group all;
+    et_ktab groups; /* --by groups, of et_group (conn: packed et_connkey) */
+    /* the series: windows of mwidth ns (a minute, then 5, 15, 60, ...), of
+     * et_group (winseries.h) */
+    sat_strtab minutes;
+    sat_win_ns mwidth;
+    int64_t last_minute;       /* window index of last_minute_grp */
+    et_group *last_minute_grp; /* payloads never move (strtab.h) */
+
+    sat_keyed err_other; /* result codes past ET_ERR_FAST */
+    sat_keyed unidx;     /* unindexed searches, capped at ET_UNINDEXED_MAX */
+    et_ktab sasl_mechs, failed_dn, failed_client, clients, bind_dns, bases, filters, ext_oids,
+        tls_versions, attrs;
+    /* SRCH attrs lists as logged: counted whole per search (one lookup) and
+     * split into `attrs` only at finish - applications ask for the same few
+     * lists, so this saves a lookup per attribute of every search. */
+    et_ktab attr_lists;
+    et_abandon *aband; /* the earliest `top` abandons, unsorted */
+    size_t naband;
+
+    sat_strtab ldapi; /* key packed et_connkey, val et_ldapi */
+    uint64_t ldapi_done;
+    et_connspan *spans; /* rows without counts only (1.0 traces) */
+    size_t nspans, spancap;
+    sat_keyed peaks;    /* key server u32 (counted rows) */
+    uint32_t last_peak_server;
+    et_peak *last_peak; /* payloads never move */
+    sat_keyed epochs;        /* key server u32 */
+    sat_keyed restart_kinds; /* from the rows a restart ended (their close_reason,
+                                parse/ldap_join.c) */
+
+    /* which fields the inputs can carry (fields.h): OR over the inputs with
+     * LDAP rows, and per field how many cannot and why (the first's format) */
+    sat_fields_seen fields;
+
+    /* inputs */
+    et_src *srcs;
+    size_t nsrcs, srccap;
+    uint64_t rejects, rejects_sampled_seen;
+    et_rej rej[ET_REJECT_SAMPLES];
+    size_t nrej;
+
+    char *scratch; /* for composed / case-folded keys */
+    size_t scratch_cap;
+    uint64_t mem_check_at;
+    size_t mem_peak;
+
+    sat_iops *iops; /* internal operations by the client operation that ran them */
+
+    /* the finished view, allocated in view_arena */
+    int finished;
+    sat_etime_view view;
+    sat_arena view_arena;
+};
+
+/* ---- per-row helpers ----------------------------------------------------------- */
+
+static inline char et_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c; }
+
+static inline void et_widen(sat_ts_ns *first, sat_ts_ns *last, sat_ts_ns ts)
+{
+    if (ts <= 0)
+        return;
+    if (!*first || ts < *first)
+        *first = ts;
+    if (ts > *last)
+        *last = ts;
+}
+
+/* A result that reports a failure. compareFalse (5) and compareTrue (6) are
+ * a compare's answers and saslBindInProgress (14) a step of a bind that goes
+ * on: none of them is an error to count against a group. */
+static inline int et_result_is_error(int32_t err)
+{
+    return err != 0 && err != 5 && err != 6 && err != 14;
+}
+
+static inline void et_grp_add(sat_etime *e, et_group *g, const sat_ldap_op *op, int has_result)
+{
+    g->count++;
+    if (has_result) {
+        g->results++;
+        if (et_result_is_error(op->err))
+            g->errors++;
+    }
+    if (op->etime >= 0) {
+        g->timed++;
+        g->esum += op->etime;
+        if (sat_qsketch_add(&g->q, op->etime) < 0)
+            e->nomem = 1;
+    }
+    if (op->wtime >= 0) {
+        g->wn++;
+        g->wsum += op->wtime;
+    }
+    if (op->optime >= 0) {
+        g->on++;
+        g->osum += op->optime;
+    }
+}
+
+static inline void et_kv_bump(et_kv *v, const sat_ldap_op *op)
+{
+    v->count++;
+    if (op && op->etime >= 0) {
+        v->timed++;
+        v->esum += op->etime;
+    }
+}
+
+static inline et_connkey et_conn_key(uint32_t server, uint32_t epoch, int64_t conn)
+{
+    et_connkey k;
+    memset(&k, 0, sizeof k);
+    k.server = server;
+    k.epoch = epoch;
+    k.conn = conn;
+    return k;
+}
+
+/* ---- across the files ----------------------------------------------------------- */
+
+/* etime.c */
+int et_scratch(sat_etime *e, size_t n); /* 0: no memory (e->nomem set) */
+size_t et_norm_dn(const char *s, size_t n, char *out);
+int et_is_root_dn(sat_etime *e, sat_str dn);
+int et_eq_nocase(sat_str s, const char *c);
+size_t et_bytes(const sat_etime *e);
+
+/* etime_groups.c: capped tables with a folded-key estimate, groups, series */
+int et_ktab_init(et_ktab *k, const sat_rec_desc *d, size_t max_keys);
+void et_ktab_free(et_ktab *k);
+/* The record of key (hash h), or "(other)" past the cap; NULL: no memory. */
+void *et_ktab_at_h(sat_etime *e, et_ktab *k, const void *key, size_t len, uint64_t h);
+void *et_ktab_at(sat_etime *e, et_ktab *k, const void *key, size_t len);
+int et_ktab_merge(et_ktab *into, const et_ktab *from);
+uint64_t et_ktab_folded_keys(const et_ktab *k);
+sat_str et_group_key(sat_etime *e, const sat_ldap_op *op, char *tbuf);
+et_group *et_minute_at(sat_etime *e, int64_t w);
+void et_minutes_bound(sat_etime *e);
+int et_minutes_merge(sat_etime *into, const sat_etime *from);
+void et_minutes_free(sat_etime *e);
+void et_row_fill(sat_etime_row *r, const char *key, et_group *g, double all_total_ns,
+                 double span_s);
+int et_view_groups(sat_etime *e, sat_etime_view *v, double all_ns, double span);
+
+/* etime_tables.c */
+static inline void et_ktab_add_h(sat_etime *e, et_ktab *k, const char *key, size_t len,
+                                 uint64_t h, const sat_ldap_op *op)
+{
+    et_kv *v = (et_kv *)et_ktab_at_h(e, k, key, len, h);
+    if (v)
+        et_kv_bump(v, op);
+}
+static inline void et_ktab_add(sat_etime *e, et_ktab *k, const char *key, size_t len,
+                               const sat_ldap_op *op)
+{
+    et_kv *v = (et_kv *)et_ktab_at(e, k, key, len);
+    if (v)
+        et_kv_bump(v, op);
+}
+void et_on_unindexed(sat_etime *e, const sat_ldap_op *op);
+void et_count_ext(sat_etime *e, const sat_ldap_op *op);
+void et_keep_abandon(sat_etime *e, sat_ts_ns ts, int64_t conn, int64_t opn, int64_t target,
+                     sat_str client);
+void et_count_err_other(sat_etime *e, int32_t code);
+void et_flush_attr_lists(sat_etime *e);
+int et_abandons_merge(sat_etime *into, const sat_etime *from);
+int et_view_tables(sat_etime *e, sat_etime_view *v);
+const char *et_view_strdup(sat_etime *e, const char *s, size_t n);
+
+/* etime_conn.c */
+int et_on_conn(void *ctx, const sat_ldap_conn *c);
+void et_note_epoch(sat_etime *e, uint32_t server, uint32_t epoch);
+void et_on_bind(sat_etime *e, const sat_ldap_op *op);
+void et_on_autobind(sat_etime *e, const sat_ldap_op *op);
+int et_conn_merge(sat_etime *into, const sat_etime *from); /* spans, LDAPI binds */
+void et_conn_free(sat_etime *e);
+int et_view_conn(sat_etime *e, sat_etime_view *v);
+
+/* etime_inputs.c */
+int et_on_source(void *ctx, const sat_source *s);
+int et_on_reject(void *ctx, const sat_reject *r);
+int et_inputs_merge(sat_etime *into, const sat_etime *from);
+void et_inputs_free(sat_etime *e);
+int et_view_inputs(sat_etime *e, sat_etime_view *v);
+
+#endif
