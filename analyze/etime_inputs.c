@@ -88,14 +88,22 @@ int et_on_reject(void *ctx, const sat_reject *r)
     return add_reject(e, r->source, r->line_no, r->reason, r->excerpt);
 }
 
-/* Sources: ids of `from` shifted past ours so reject samples still point at
- * their own file. */
+/* Sources: ids are the collection's (parts of one collection, or inputs a
+ * caller numbered as one collection would), so a reject sample points at
+ * its file whichever part holds the source row. Two results numbered apart
+ * (an id in both) have from's ids shifted past ours. */
 int et_inputs_merge(sat_etime *e, const sat_etime *from)
 {
-    uint32_t off = 0;
-    for (size_t i = 0; i < e->nsrcs; i++)
-        if (e->srcs[i].id + 1 > off)
-            off = e->srcs[i].id + 1;
+    uint32_t off = 0, max = 0;
+    int clash = 0;
+    for (size_t i = 0; i < e->nsrcs; i++) {
+        if (e->srcs[i].id + 1 > max)
+            max = e->srcs[i].id + 1;
+        for (size_t k = 0; k < from->nsrcs && !clash; k++)
+            clash = from->srcs[k].id == e->srcs[i].id;
+    }
+    if (clash)
+        off = max;
     for (size_t i = 0; i < from->nsrcs; i++) {
         const et_src *s = &from->srcs[i];
         if (add_source(e, s->id + off, sat_str_cstr(s->path), sat_str_cstr(s->format),

@@ -46,6 +46,12 @@
  * operation arrives (the next few lines of the log), at most
  * IOPS_PENDING_MAX of them; rows and groups are capped by max_keys. Past a
  * cap an internal operation is counted as unattributed.
+ * Merging parts of one input: the first IOPS_HEAD attributions of a part
+ * (client operations, whether rows waited for them or not, and the server's
+ * own) keep their rows unresolved until the part is finished or merged, so
+ * that rows the part before it still holds for the same operation join
+ * them in log order (nesting and counts as one pass); rows waiting at a
+ * part's end carry over into the merged result (internal_ops_int.h).
  */
 #include "internal_ops_int.h"
 #include "acc.h"
@@ -71,6 +77,9 @@ void sat_iops_free(sat_iops *a)
         free(a->cv[i].seg);
     for (size_t i = 0; i < IOPS_RECENT; i++)
         free(a->recent[i].pkey);
+    for (size_t i = 0; i < a->nheads; i++)
+        free(a->heads[i].pkey);
+    free(a->heads);
     free(a->cv);
     free(a->pv);
     free(a->bucket);
@@ -91,7 +100,8 @@ size_t sat_iops_bytes(const sat_iops *a)
         return 0;
     return sizeof *a + sat_strtab_bytes(&a->rows) + sat_strtab_bytes(&a->pars) +
            a->ccap * sizeof(ichild) + a->pcap * sizeof(ipend) + a->nb * sizeof(int32_t) +
-           a->scap * 4 * sizeof(int32_t) + a->kcap + a->segcap;
+           a->scap * 4 * sizeof(int32_t) + a->kcap + a->segcap +
+           (a->heads ? IOPS_HEAD * sizeof(ihead) : 0);
 }
 
 /* ---- attribution --------------------------------------------------------------------- */
@@ -147,6 +157,62 @@ static const irecent *recall(const sat_iops *a, const ipkey *k)
     return NULL;
 }
 
+/* Keeps one of the part's first attributions with its rows (list pi, or
+ * NIL), detached from the waiting table so that later rows of the same key
+ * wait apart, as they would after an attribution. */
+static int head_keep(sat_iops *a, const ipkey *k, int32_t pi, const char *pkey, size_t pklen,
+                     const sat_ldap_op *parent)
+{
+    if (!a->heads && !(a->heads = (ihead *)malloc(IOPS_HEAD * sizeof *a->heads)))
+        return SAT_E_NOMEM;
+    char *p = (char *)malloc(pklen ? pklen : 1);
+    if (!p)
+        return SAT_E_NOMEM;
+    memcpy(p, pkey, pklen);
+    if (pi != NIL)
+        sat_iop_pend_detach(a, pi);
+    ihead *h = &a->heads[a->nheads++];
+    h->k = *k;
+    h->pkey = p;
+    h->pklen = pklen;
+    h->list = pi;
+    h->etime = parent ? parent->etime : SAT_ABSENT;
+    h->flags = parent ? parent->flags : 0;
+    h->server = parent == NULL;
+    return SAT_OK;
+}
+
+static int keeping_heads(const sat_iops *a) { return !a->heads_closed && a->nheads < IOPS_HEAD; }
+
+/* Attributes the rows of list pi of src (a head's own, or a list they were
+ * joined to) to dst, under head h. */
+static int head_resolve(sat_iops *dst, const sat_iops *src, const ihead *h, int32_t pi)
+{
+    sat_ldap_op parent;
+    memset(&parent, 0, sizeof parent);
+    parent.etime = h->etime;
+    parent.flags = h->flags;
+    return sat_iop_resolve(dst, src, pi, h->pkey, h->pklen, h->server ? NULL : &parent,
+                           h->server ? &dst->of_server : &dst->of_clients, 0);
+}
+
+int sat_iop_heads_resolve(sat_iops *a)
+{
+    int rc = 0;
+    for (size_t i = 0; i < a->nheads; i++) {
+        ihead *h = &a->heads[i];
+        if (h->list != NIL) {
+            if (rc == 0)
+                rc = head_resolve(a, a, h, h->list);
+            sat_iop_pend_release(a, h->list);
+        }
+        free(h->pkey);
+    }
+    a->nheads = 0;
+    a->heads_closed = 1;
+    return rc;
+}
+
 int sat_iops_internal(sat_iops *a, const sat_ldap_op *op)
 {
     if (a->npending_children >= IOPS_PENDING_MAX) {
@@ -200,6 +266,11 @@ int sat_iops_internal(sat_iops *a, const sat_ldap_op *op)
         size_t pl = parent_key(a, PT_SERVER, NULL);
         if (!pl)
             return SAT_E_NOMEM;
+        if (keeping_heads(a)) {
+            int rc = head_keep(a, &k, pi, a->seg, pl, NULL);
+            int r2 = remember(a, &k, a->seg, pl);
+            return rc < 0 ? rc : r2;
+        }
         int rc = sat_iop_resolve(a, a, pi, a->seg, pl, NULL, &a->of_server, 0);
         sat_iop_pend_release(a, pi);
         int r2 = remember(a, &k, a->seg, pl);
@@ -210,16 +281,22 @@ int sat_iops_internal(sat_iops *a, const sat_ldap_op *op)
 
 int sat_iops_external(sat_iops *a, const sat_ldap_op *op)
 {
-    if (!a->npend || op->conn <= 0)
+    int head = keeping_heads(a);
+    if ((!a->npend && !head) || op->conn <= 0)
         return SAT_OK;
     ipkey k = {op->server, op->conn_epoch, op->conn, op->op, INT32_MIN};
-    int32_t pi = sat_iop_pend_find(a, &k);
-    if (pi == NIL)
+    int32_t pi = a->npend ? sat_iop_pend_find(a, &k) : NIL;
+    if (pi == NIL && !head)
         return SAT_OK;
     int t = op->type < SAT_OP__COUNT ? op->type : SAT_OP_UNKNOWN;
     size_t pl = parent_key(a, t, op);
     if (!pl)
         return SAT_E_NOMEM;
+    if (head) { /* also without rows: an earlier part may hold some */
+        int rc = head_keep(a, &k, pi, a->seg, pl, op);
+        int r2 = pi != NIL ? remember(a, &k, a->seg, pl) : 0;
+        return rc < 0 ? rc : r2;
+    }
     int rc = sat_iop_resolve(a, a, pi, a->seg, pl, op, &a->of_clients, 0);
     sat_iop_pend_release(a, pi);
     int r2 = remember(a, &k, a->seg, pl);
@@ -232,7 +309,7 @@ int sat_iop_orphans_into(sat_iops *dst, const sat_iops *src)
 {
     char pk[2] = {(char)PT_ORPHAN, '-'};
     for (size_t i = 0; i < src->pcap; i++) {
-        if (!src->pv[i].used)
+        if (src->pv[i].used != 1)
             continue;
         const irecent *r = recall(src, &src->pv[i].k);
         int rc = r ? sat_iop_resolve(dst, src, (int32_t)i, r->pkey, r->pklen, NULL,
@@ -268,6 +345,81 @@ static const sat_acc_field row_fields[] = {
 };
 static const sat_rec_desc row_desc = {sizeof(irow_acc), row_fields,
                                       sizeof row_fields / sizeof row_fields[0], NULL};
+
+/* Appends copies of src's rows of list si to dst's list di. */
+static int append_rows(sat_iops *dst, int32_t di, const sat_iops *src, int32_t si)
+{
+    for (int32_t c = src->pv[si].head; c != NIL; c = src->cv[c].next) {
+        const ichild *from = &src->cv[c];
+        char *seg = (char *)malloc(from->seglen ? from->seglen : 1);
+        int32_t nc = seg ? sat_iop_child_new(dst) : NIL;
+        if (nc == NIL) {
+            free(seg);
+            return SAT_E_NOMEM;
+        }
+        memcpy(seg, from->seg, from->seglen);
+        ichild *ch = &dst->cv[nc];
+        ch->seg = seg;
+        ch->seglen = from->seglen;
+        ch->depth = from->depth;
+        ch->is_error = from->is_error;
+        ch->etime = from->etime;
+        ipend *p = &dst->pv[di];
+        if (p->tail != NIL)
+            dst->cv[p->tail].next = nc;
+        else
+            p->head = nc;
+        p->tail = nc;
+        p->n++;
+    }
+    return 0;
+}
+
+/* What a cut between two parts separated, joined: rows of ours still
+ * waiting for an operation that was one of from's first attributions go
+ * with it (ours came first); rows still waiting in from are late rows of an
+ * operation either part attributed lately, or wait on in ours (for the next
+ * part, else "(not in the input)" at finish). */
+static int pending_merge(sat_iops *into, const sat_iops *from)
+{
+    for (size_t i = 0; i < from->nheads; i++) {
+        const ihead *h = &from->heads[i];
+        int32_t pi = into->npend ? sat_iop_pend_find(into, &h->k) : NIL;
+        int rc = 0;
+        if (pi != NIL) {
+            if (h->list != NIL)
+                rc = append_rows(into, pi, from, h->list);
+            if (rc == 0)
+                rc = head_resolve(into, into, h, pi);
+            sat_iop_pend_release(into, pi);
+            if (rc == 0 && h->list == NIL)
+                rc = remember(into, &h->k, h->pkey, h->pklen); /* as one pass would */
+        } else if (h->list != NIL) {
+            rc = head_resolve(into, from, h, h->list);
+        }
+        if (rc < 0)
+            return rc;
+    }
+    for (size_t i = 0; i < from->pcap; i++) {
+        if (from->pv[i].used != 1)
+            continue;
+        const ipkey *k = &from->pv[i].k;
+        const irecent *r = recall(from, k);
+        if (!r)
+            r = recall(into, k);
+        int rc;
+        if (r) {
+            rc = sat_iop_resolve(into, from, (int32_t)i, r->pkey, r->pklen, NULL,
+                                 k->conn ? &into->of_clients : &into->of_server, 1);
+        } else {
+            int32_t di = sat_iop_pend_get(into, k);
+            rc = di == NIL ? SAT_E_NOMEM : append_rows(into, di, from, (int32_t)i);
+        }
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
 
 int sat_iops_merge(sat_iops *into, const sat_iops *from)
 {
@@ -306,5 +458,13 @@ int sat_iops_merge(sat_iops *into, const sat_iops *from)
     into->of_server += from->of_server;
     into->orphans += from->orphans;
     into->unattributed += from->unattributed;
-    return sat_iop_orphans_into(into, from);
+    if (pending_merge(into, from) < 0)
+        return SAT_E_NOMEM;
+    /* from's ring is the more recent: it goes in after ours */
+    for (size_t j = 0; j < IOPS_RECENT; j++) {
+        const irecent *r = &from->recent[(from->recent_next + j) % IOPS_RECENT];
+        if (r->pkey && remember(into, &r->k, r->pkey, r->pklen) < 0)
+            return SAT_E_NOMEM;
+    }
+    return SAT_OK;
 }

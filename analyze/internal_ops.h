@@ -25,11 +25,15 @@ int sat_iops_internal(sat_iops *a, const sat_ldap_op *op);
 /* Every client (external) operation's row: attributes the internal ones
  * waiting for it. Cheap when none is waiting. */
 int sat_iops_external(sat_iops *a, const sat_ldap_op *op);
-/* Adds from's attributed rows into into; internal operations still waiting
- * in from for their client operation count as orphans (not in the input). */
+/* Adds from (the rows that came after into's) into into: attributed rows
+ * add up, and what the cut between them separated is joined - into's rows
+ * waiting for one of from's first attributions go with it, from's waiting
+ * rows are late rows of an operation either attributed lately or wait on
+ * in into - so that parts merged in order count as one pass. */
 int sat_iops_merge(sat_iops *into, const sat_iops *from);
 /* Fills the view's iparents and internal_* counts; what still waits for its
- * client operation becomes "(not in the input)". SAT_OK or SAT_E_NOMEM. */
+ * client operation becomes "(not in the input)" in the view only (a stays
+ * mergeable). SAT_OK or SAT_E_NOMEM. */
 int sat_iops_finish(sat_iops *a, sat_arena *arena, sat_etime_view *v);
 size_t sat_iops_bytes(const sat_iops *a);
 

@@ -19,6 +19,7 @@
 
 #define IOPS_PENDING_MAX (1u << 20)
 #define IOPS_RECENT 1024 /* operations attributed lately, for late rows */
+#define IOPS_HEAD 1024   /* a part's first attributions, kept for a merge */
 #define NIL (-1)
 #define SEP_SEG '\x1e' /* between the parent and each nesting level in a key */
 #define SEP_FLD '\x1f' /* between base and filter in a segment */
@@ -49,8 +50,23 @@ typedef struct ipend {
     ipkey k;
     int32_t head, tail, hnext;
     uint32_t n;
-    uint8_t used;
+    uint8_t used; /* 1 waiting (in the hash), 2 detached for a head entry */
 } ipend;
+
+/* One of a part's first IOPS_HEAD attributions (a client operation, or the
+ * outermost row of the server's own), kept with its rows until the part is
+ * finished or merged into the part before it: rows that part still holds
+ * for the same operation (the cut fell between them) join them first, so
+ * that merged parts count as one pass would. */
+typedef struct ihead {
+    ipkey k;
+    char *pkey; /* its group's key, malloc'd */
+    size_t pklen;
+    int32_t list;  /* its rows, detached (used 2); NIL: none came before it */
+    int64_t etime; /* the client operation's */
+    uint16_t flags;
+    uint8_t server; /* the server's own */
+} ihead;
 
 typedef struct irow_acc {
     uint64_t count, timed, errors, parents_with, last_serial;
@@ -78,6 +94,9 @@ struct sat_iops {
     irecent recent[IOPS_RECENT];
     size_t recent_next;
     sat_strtab rows, pars;
+    ihead *heads; /* IOPS_HEAD of them, allocated with the first */
+    size_t nheads;
+    int heads_closed; /* finished: no more heads */
     uint64_t serial;
     uint64_t of_clients, of_server, orphans, unattributed;
 
@@ -103,12 +122,14 @@ struct sat_iops {
 
 /* ---- internal_ops.c -------------------------------------------------------------- */
 int sat_iop_orphans_into(sat_iops *dst, const sat_iops *src);
+int sat_iop_heads_resolve(sat_iops *a); /* its own heads, at finish */
 
 /* ---- internal_ops_wait.c --------------------------------------------------------- */
 int sat_iop_pk_eq(const ipkey *a, const ipkey *b);
 int32_t sat_iop_pend_find(const sat_iops *a, const ipkey *k);
 int32_t sat_iop_pend_get(sat_iops *a, const ipkey *k); /* NIL: no memory */
 void sat_iop_pend_release(sat_iops *a, int32_t pi);
+void sat_iop_pend_detach(sat_iops *a, int32_t pi); /* out of the hash, rows kept */
 int32_t sat_iop_child_new(sat_iops *a); /* NIL: no memory */
 
 /* ---- internal_ops_shape.c -------------------------------------------------------- */

@@ -73,9 +73,13 @@ static size_t push_list(const sat_iops *a, int32_t *stack, size_t sp, int32_t fi
     return sp;
 }
 
-int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
+/* Attributes what still waits (as late rows, else "(not in the input)"),
+ * then fills the view; a is spent (sat_iops_finish runs it on a copy). */
+static int finish_view(sat_iops *a, sat_arena *ar, sat_etime_view *v)
 {
-    int rc = sat_iop_orphans_into(a, a);
+    int rc = sat_iop_heads_resolve(a);
+    if (rc == 0)
+        rc = sat_iop_orphans_into(a, a);
     for (size_t i = 0; i < a->pcap; i++)
         if (a->pv[i].used)
             sat_iop_pend_release(a, (int32_t)i);
@@ -209,4 +213,19 @@ int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
     v->iparents = out;
     v->niparents = np;
     return nomem ? SAT_E_NOMEM : SAT_OK;
+}
+
+/* On a copy (an empty one with a merged into it): a keeps its first
+ * attributions and its waiting rows, so that it can still be merged with
+ * the parts around it and finished again. */
+int sat_iops_finish(sat_iops *a, sat_arena *ar, sat_etime_view *v)
+{
+    sat_iops *c = sat_iops_create(a->max_keys);
+    if (!c)
+        return SAT_E_NOMEM;
+    int rc = sat_iops_merge(c, a);
+    if (rc == SAT_OK)
+        rc = finish_view(c, ar, v);
+    sat_iops_free(c);
+    return rc;
 }

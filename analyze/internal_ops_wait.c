@@ -41,7 +41,7 @@ static int rehash(sat_iops *a)
     for (size_t i = 0; i < nb; i++)
         b[i] = NIL;
     for (size_t i = 0; i < a->pcap; i++) {
-        if (!a->pv[i].used)
+        if (a->pv[i].used != 1)
             continue;
         size_t h = pk_hash(&a->pv[i].k) & (nb - 1);
         a->pv[i].hnext = b[h];
@@ -108,6 +108,18 @@ void sat_iop_pend_release(sat_iops *a, int32_t pi)
     p->hnext = a->pfree;
     a->pfree = pi;
     a->npend--;
+}
+
+void sat_iop_pend_detach(sat_iops *a, int32_t pi)
+{
+    ipend *p = &a->pv[pi];
+    int32_t *pp = &a->bucket[pk_hash(&p->k) & (a->nb - 1)];
+    while (*pp != NIL && *pp != pi)
+        pp = &a->pv[*pp].hnext;
+    if (*pp == pi)
+        *pp = p->hnext;
+    p->hnext = NIL;
+    p->used = 2;
 }
 
 int32_t sat_iop_child_new(sat_iops *a)
