@@ -65,10 +65,8 @@ static int contains(sat_str h, const char *needle)
 
 /* ---- restarts ---------------------------------------------------------------------- */
 
-void et_note_epoch(sat_etime *e, uint32_t server, uint32_t epoch)
+void et_note_epoch_(sat_etime *e, uint32_t server, uint32_t epoch)
 {
-    if (!epoch)
-        return;
     et_epoch *m = (et_epoch *)sat_keyed_at(&e->epochs, &server, sizeof server, NULL);
     if (!m) {
         e->nomem = 1;

@@ -1,8 +1,8 @@
 /*
  * etime_inputs.c - the etime analyzer's inputs: one entry per source row
  * (path, format, compression, bytes, lines, rejects) and the first few
- * rejected lines as samples; merged as lists (the ids of a merged part's
- * sources shifted past ours), shown as they came. The rules are in etime.c.
+ * rejected lines as samples; merged as lists (ids are the collection's),
+ * shown as they came. The rules are in etime.c.
  */
 #include "etime_int.h"
 

@@ -351,7 +351,12 @@ const char *et_view_strdup(sat_etime *e, const char *s, size_t n);
 
 /* etime_conn.c */
 int et_on_conn(void *ctx, const sat_ldap_conn *c);
-void et_note_epoch(sat_etime *e, uint32_t server, uint32_t epoch);
+void et_note_epoch_(sat_etime *e, uint32_t server, uint32_t epoch);
+static inline void et_note_epoch(sat_etime *e, uint32_t server, uint32_t epoch)
+{
+    if (epoch) /* per row: most rows are of no restart */
+        et_note_epoch_(e, server, epoch);
+}
 void et_on_bind(sat_etime *e, const sat_ldap_op *op);
 void et_on_autobind(sat_etime *e, const sat_ldap_op *op);
 int et_conn_merge(sat_etime *into, const sat_etime *from); /* spans, LDAPI binds */

@@ -60,8 +60,10 @@ sat_event_sink sat_etime_sink(sat_etime *e);
 int sat_etime_finish(sat_etime *e);
 /* Adds `from`'s rows into `into` (several files / hosts). Both must have the
  * same `by`. Exact for counts and sums; quantiles keep their stated error
- * (sketch merges equal the sketch of the union). If `into` was finished, it
- * is finished again. */
+ * (sketch merges equal the sketch of the union). Parts of one collection
+ * (the rows after into's, cut anywhere) merged in order give the view of
+ * one pass, while no capped table (max_keys) overflowed. If `into` was
+ * finished, it is finished again. */
 int sat_etime_merge(sat_etime *into, const sat_etime *from);
 void sat_etime_free(sat_etime *e); /* NULL ok */
 
