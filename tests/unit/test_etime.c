@@ -668,10 +668,7 @@ static int rec_row(rec_rows *rs, int table, const void *row)
     rs->row[rs->n++] = copy;
     return SAT_OK;
 }
-static int rec_source(void *c, const sat_source *x) { return rec_row(c, SAT_TABLE_SOURCE, x); }
-static int rec_reject(void *c, const sat_reject *x) { return rec_row(c, SAT_TABLE_REJECT, x); }
-static int rec_op(void *c, const sat_ldap_op *x) { return rec_row(c, SAT_TABLE_LDAP_OP, x); }
-static int rec_conn(void *c, const sat_ldap_conn *x) { return rec_row(c, SAT_TABLE_LDAP_CONN, x); }
+static int rec_any(void *c, int table, const void *row) { return rec_row(c, table, row); }
 
 static void quiet(void *ctx, const char *where, const char *msg)
 {
@@ -755,13 +752,7 @@ static void test_merge_real_inputs(void)
         }
         rec_rows rs;
         memset(&rs, 0, sizeof rs);
-        sat_event_sink k;
-        memset(&k, 0, sizeof k);
-        k.ctx = &rs;
-        k.on_source = rec_source;
-        k.on_reject = rec_reject;
-        k.on_ldap_op = rec_op;
-        k.on_ldap_conn = rec_conn;
+        sat_event_sink k = {&rs, sat_etime_sink(NULL).tables, rec_any};
         sat_collect_opts co;
         memset(&co, 0, sizeof co);
         co.warn = quiet;
