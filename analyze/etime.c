@@ -186,7 +186,10 @@ static size_t rec_bytes(const sat_rec_desc *d, const void *rec)
 static size_t keyed_bytes(const sat_keyed *k)
 {
     size_t b = sat_strtab_bytes(&k->tab) + k->d->size + rec_bytes(k->d, k->other);
-    for (size_t i = 0; i < sat_keyed_n(k); i++)
+    int sketches = 0;
+    for (size_t f = 0; f < k->d->nfields; f++)
+        sketches |= k->d->fields[f].kind == SAT_ACC_SKETCH;
+    for (size_t i = 0; sketches && i < sat_keyed_n(k); i++)
         b += rec_bytes(k->d, sat_keyed_rec(k, i));
     return b;
 }
