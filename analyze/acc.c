@@ -167,15 +167,11 @@ void sat_keyed_free(sat_keyed *k)
     k->other = NULL;
 }
 
-/* The record of key (its hash *h, or NULL to have it computed) with `rows`
- * more rows, or other (*folded) when full. */
-static void *keyed_at(sat_keyed *k, const void *key, size_t len, const uint64_t *h,
-                      uint64_t rows, int *folded)
+/* The record of key with `rows` more rows, or other (*folded) when full. */
+static void *keyed_at(sat_keyed *k, const void *key, size_t len, uint64_t rows, int *folded)
 {
     int is_new = 0, capped = 0;
-    unsigned char *p =
-        (unsigned char *)(h ? sat_strtab_upsert_h(&k->tab, key, len, *h, &is_new, &capped)
-                            : sat_strtab_upsert(&k->tab, key, len, &is_new, &capped));
+    unsigned char *p = (unsigned char *)sat_strtab_upsert(&k->tab, key, len, &is_new, &capped);
     *folded = 0;
     if (p) {
         if (is_new)
@@ -198,19 +194,30 @@ static void *keyed_at(sat_keyed *k, const void *key, size_t len, const uint64_t 
 void *sat_keyed_at(sat_keyed *k, const void *key, size_t len, int *folded)
 {
     int f;
-    void *rec = keyed_at(k, key, len, NULL, 1, &f);
+    void *rec = keyed_at(k, key, len, 1, &f);
     if (folded)
         *folded = f;
     return rec;
 }
 
-void *sat_keyed_at_h(sat_keyed *k, const void *key, size_t len, uint64_t h, int *folded)
+void *sat_keyed_new_(sat_keyed *k, unsigned char *p, int capped, int *folded)
 {
-    int f;
-    void *rec = keyed_at(k, key, len, &h, 1, &f);
     if (folded)
-        *folded = f;
-    return rec;
+        *folded = 0;
+    if (p) {
+        sat_rec_init(k->d, p + SAT_KEYED_HDR);
+        uint64_t n = 1;
+        memcpy(p, &n, sizeof n);
+        return p + SAT_KEYED_HDR;
+    }
+    if (capped && k->other) {
+        k->folded_rows++;
+        if (folded)
+            *folded = 1;
+        return k->other;
+    }
+    k->nomem = 1;
+    return NULL;
 }
 
 uint64_t sat_keyed_rows(const sat_keyed *k, size_t i)
@@ -226,7 +233,7 @@ int sat_keyed_merge(sat_keyed *into, const sat_keyed *from)
     for (size_t i = 0; i < from->tab.n; i++) {
         int folded;
         void *rec = keyed_at(into, sat_strtab_key(&from->tab, i), sat_strtab_len(&from->tab, i),
-                             NULL, sat_keyed_rows(from, i), &folded);
+                             sat_keyed_rows(from, i), &folded);
         if (!rec) {
             st = SAT_E_NOMEM;
             continue;

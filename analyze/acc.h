@@ -118,8 +118,10 @@ void sat_keyed_free(sat_keyed *k); /* NULL ok, and after a failed init */
  * NULL only when memory ran out (k->nomem set). */
 void *sat_keyed_at(sat_keyed *k, const void *key, size_t len, int *folded);
 /* The same with the key's sat_strtab_hash() computed by the caller, who may
- * have prefetched its slot (strtab.h): for tables looked up on every row. */
-void *sat_keyed_at_h(sat_keyed *k, const void *key, size_t len, uint64_t h, int *folded);
+ * have prefetched its slot (strtab.h): for tables looked up on every row,
+ * hence inline (below) for a key already there. */
+static inline void *sat_keyed_at_h(sat_keyed *k, const void *key, size_t len, uint64_t h,
+                                   int *folded);
 /* Merges every key of from (in its order) and its "(other)" into into. */
 int sat_keyed_merge(sat_keyed *into, const sat_keyed *from);
 static inline size_t sat_keyed_n(const sat_keyed *k) { return k->tab.n; }
@@ -136,6 +138,25 @@ static inline void *sat_keyed_rec(const sat_keyed *k, size_t i)
 {
     return (unsigned char *)sat_strtab_val(&k->tab, i) + SAT_KEYED_HDR;
 }
+/* sat_keyed_at_h for a key not in the table yet (or p == NULL: not
+ * inserted, capped says why): its record initialised, or "(other)". */
+void *sat_keyed_new_(sat_keyed *k, unsigned char *p, int capped, int *folded);
+static inline void *sat_keyed_at_h(sat_keyed *k, const void *key, size_t len, uint64_t h,
+                                   int *folded)
+{
+    int is_new, capped;
+    unsigned char *p = (unsigned char *)sat_strtab_upsert_h(&k->tab, key, len, h, &is_new, &capped);
+    if (!p || is_new)
+        return sat_keyed_new_(k, p, capped, folded);
+    uint64_t n;
+    memcpy(&n, p, sizeof n);
+    n++;
+    memcpy(p, &n, sizeof n);
+    if (folded)
+        *folded = 0;
+    return p + SAT_KEYED_HDR;
+}
+
 /* Rows given to key i (sat_keyed_at calls, merged ones included). */
 uint64_t sat_keyed_rows(const sat_keyed *k, size_t i);
 /* Whether "(other)" holds any row. */

@@ -44,11 +44,9 @@ static int fold_mark(uint8_t **bits, const void *key, size_t n)
     return SAT_OK;
 }
 
-void *et_ktab_at_h(sat_etime *e, et_ktab *k, const void *key, size_t len, uint64_t h)
+void *et_ktab_missed(sat_etime *e, et_ktab *k, const void *key, size_t len, void *rec)
 {
-    int folded;
-    void *rec = sat_keyed_at_h(&k->k, key, len, h, &folded);
-    if (!rec || (folded && fold_mark(&k->foldbits, key, len) != SAT_OK))
+    if (!rec || fold_mark(&k->foldbits, key, len) != SAT_OK)
         e->nomem = 1;
     return rec;
 }

@@ -310,8 +310,16 @@ size_t et_bytes(const sat_etime *e);
 /* etime_groups.c: capped tables with a folded-key estimate, groups, series */
 int et_ktab_init(et_ktab *k, const sat_rec_desc *d, size_t max_keys);
 void et_ktab_free(et_ktab *k);
+/* A row folded into "(other)" or lost (rec NULL): counted there. */
+void *et_ktab_missed(sat_etime *e, et_ktab *k, const void *key, size_t len, void *rec);
 /* The record of key (hash h), or "(other)" past the cap; NULL: no memory. */
-void *et_ktab_at_h(sat_etime *e, et_ktab *k, const void *key, size_t len, uint64_t h);
+static inline void *et_ktab_at_h(sat_etime *e, et_ktab *k, const void *key, size_t len,
+                                 uint64_t h)
+{
+    int folded;
+    void *rec = sat_keyed_at_h(&k->k, key, len, h, &folded);
+    return rec && !folded ? rec : et_ktab_missed(e, k, key, len, rec);
+}
 void *et_ktab_at(sat_etime *e, et_ktab *k, const void *key, size_t len);
 int et_ktab_merge(et_ktab *into, const et_ktab *from);
 uint64_t et_ktab_folded_keys(const et_ktab *k);
