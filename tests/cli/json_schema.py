@@ -120,7 +120,7 @@ def walk2(v, path, errs, kinds, cmd):
         elif k.endswith("_per_s"):
             if not (x is None or (num and x >= 0)):
                 errs.append(f"{p}: {x!r} is not a rate")
-        elif k.endswith("_bytes"):
+        elif k.endswith("_bytes") or k == "bytes":
             if not (x is None or (isinstance(x, int) and not isinstance(x, bool) and x >= 0)):
                 errs.append(f"{p}: {x!r} is not a number of bytes")
         elif k.endswith("_ratio") or k == "share" or k.endswith("_share"):
