@@ -364,7 +364,7 @@ static void internal_ops(sat_rnode *root, const sat_etime_view *v)
         {"mean_s", SAT_UNIT_DURATION, DUR, "mean"},
         {"max_s", SAT_UNIT_DURATION, DUR, "max"},
         {"share", SAT_UNIT_RATIO, FRAC, NULL}};
-    sat_rnode *rt = sat_table(io, "rows", rcols, sizeof rcols / sizeof rcols[0]);
+    sat_rnode *rt = sat_table(io, "ops", rcols, sizeof rcols / sizeof rcols[0]);
     for (size_t g = 0; g < v->niparents; g++) {
         const sat_etime_iparent *p = &v->iparents[g];
         for (size_t i = 0; i < p->nrows; i++) {
@@ -683,7 +683,7 @@ int sat_etime_result(const sat_etime *e, sat_result *r)
     }
     internal_ops(root, v);
     if (by == SAT_ETIME_BY_INTERNAL)
-        main = sat_rnode_get(root, "internal_operations.rows");
+        main = sat_rnode_get(root, "internal_operations.ops");
     operations(root, v);
     connections(root, v);
     codes_notes(root, v);

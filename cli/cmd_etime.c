@@ -27,7 +27,7 @@ static const sat_cli_opt etime_opts[] = {
     {"json", SAT_OPT_JSON, 0, NULL, "JSON (units: seconds in keys ending _s)", NULL},
     {"csv", SAT_OPT_CSV, 0, NULL,
      "CSV of the grouped rows (ops, groups with --by,\n"
-     "internal_operations.rows with --by internal), the\n"
+     "internal_operations.ops with --by internal), the\n"
      "JSON's key names; --csv NAME another table", NULL},
     {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR", "every CSV table as DIR/NAME.csv", NULL},
     {"top", OPT_TOP, 0, "N", "rows in the top-N lists (default 20)", NULL},

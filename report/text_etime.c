@@ -109,12 +109,81 @@ void etx_kv(etx_kvs *k, const char *label, const sat_rnode *obj, const char *pat
     etx_kv_text(k, label, b, etx_field_note(k->x, field, usual));
 }
 
+static size_t disp_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+/* Labels and values aligned; the last cell (the note) is never cut: past the
+ * width it wraps at blanks, continued under its first character. */
 void etx_kv_print(etx_kvs *k, const char *indent)
 {
-    if (k->tb.err)
+    tbl *tb = &k->tb;
+    FILE *out = k->x->t->out;
+    if (tb->err)
         k->x->t->err = SAT_E_NOMEM;
-    k->x->t->lines += k->tb.nrows;
-    sat_tbl_print(&k->tb, k->x->t->out, indent ? indent : "  ");
+    if (!indent)
+        indent = "  ";
+    int nc = tb->ncol;
+    size_t w[TBL_MAXCOL] = {0};
+    for (size_t r = 0; r < tb->nrows; r++)
+        for (int c = 0; c < nc - 1; c++) {
+            size_t l = disp_width(tb->cells[r * (size_t)nc + (size_t)c]);
+            if (l > w[c])
+                w[c] = l;
+        }
+    size_t lead = disp_width(indent);
+    for (int c = 0; c < nc - 1; c++)
+        lead += w[c] + 2;
+    size_t limit = k->x->t->width ? k->x->t->width : (size_t)-1;
+    for (size_t r = 0; r < tb->nrows; r++) {
+        char *const *cell = tb->cells + r * (size_t)nc;
+        fputs(indent, out);
+        for (int c = 0; c < nc - 1; c++) {
+            size_t pad = w[c] - disp_width(cell[c]);
+            int last = c == nc - 2 && !*cell[nc - 1];
+            if (tb->right[c])
+                fprintf(out, "%*s%s", (int)pad, "", cell[c]);
+            else if (last)
+                fputs(cell[c], out);
+            else
+                fprintf(out, "%s%*s", cell[c], (int)pad, "");
+            if (!last)
+                fputs("  ", out);
+        }
+        /* the note, wrapped at blanks */
+        const char *p = cell[nc - 1];
+        size_t col = lead, cont = lead + 20 < limit ? lead : disp_width(indent) + 4;
+        int first = 1;
+        while (*p) {
+            const char *sp = p;
+            while (*sp == ' ')
+                sp++;
+            size_t wl = strcspn(sp, " ");
+            size_t need = (size_t)(sp - p) + wl;
+            if (!first && col + need > limit) {
+                fprintf(out, "\n%*s", (int)cont, "");
+                col = cont;
+                p = sp;
+                need = wl;
+            }
+            fwrite(p, 1, need, out);
+            col += need;
+            p += need;
+            first = 0;
+        }
+        fputc('\n', out);
+        k->x->t->lines++;
+    }
+    for (size_t i = 0; i < tb->nrows * (size_t)nc; i++)
+        free(tb->cells[i]);
+    free(tb->cells);
+    tb->cells = NULL;
+    tb->nrows = tb->cap = 0;
 }
 
 void etx_rows(etx *x, const sat_rnode *table, const char *columns, const sat_rnode *const *rows,
@@ -194,13 +263,18 @@ static void header(etx *x)
     }
 
     if (nin) {
+        /* one line per input, its path never cut */
         sat_text_title(x->t, "Inputs");
-        sat_text_table(x->t, in, "format,compression,lines,rejects=rejected,path", 0, NULL);
         for (const sat_rnode *r = sat_rnode_first(in); r; r = sat_rnode_next(r)) {
+            uint64_t nl = etx_count(r, "lines");
             const sat_value *tr = sat_row_get(r, "truncated");
-            if (tr && !tr->absent && tr->v.i)
-                sat_text_line(x->t, "  warning: %s ended early (truncated or unreadable)",
-                              sat_row_get(r, "path")->v.s);
+            sat_text_line(x->t, "  %s, %s, %llu %s, %llu rejected%s: %s",
+                          sat_row_get(r, "format")->v.s, sat_row_get(r, "compression")->v.s,
+                          (unsigned long long)nl, sat_plural(nl, "line", "lines"),
+                          (unsigned long long)etx_count(r, "rejects"),
+                          tr && !tr->absent && tr->v.i ? " (ended early: truncated or unreadable)"
+                                                       : "",
+                          sat_row_get(r, "path")->v.s);
         }
     }
     if (rej) {
@@ -325,7 +399,7 @@ static void operations(etx *x)
     etx_kv(&k, "Persistent searches:", o, "persistent_searches", NULL, NULL);
     etx_kv(&k, "Paged searches:", o, "paged_searches", "controls", NULL);
     etx_kv(&k, "Entire search base queries:", o, "whole_subtree_searches", NULL,
-           "(subtree, (objectclass=*) or (objectclass=top))");
+           "(subtree, filter (objectclass=*) or (objectclass=top))");
     etx_kv(&k, "Proxied authorization operations:", o, "proxied_auth", NULL, NULL);
     etx_kv(&k, "VLV operations:", o, "vlv", "controls", NULL);
     const char *vf = worst(x, "controls", "notes");
@@ -476,11 +550,11 @@ static int render(sat_result *r, sat_text *t)
 }
 
 /* the result's tables (analyze/etime_result.c), the main ones first: ops by
- * default and --by op, groups with another --by, internal_operations.rows with
+ * default and --by op, groups with another --by, internal_operations.ops with
  * --by internal (the CLI checks --csv NAME against these) */
 static const char *const etime_tables[] = {"ops",
                                            "groups",
-                                           "internal_operations.rows",
+                                           "internal_operations.ops",
                                            "internal_operations.groups",
                                            "connection_stats.tls_versions",
                                            "close_codes",

@@ -86,7 +86,7 @@ void etx_internal(etx *x)
         sat_text_line(x->t, "  (none in the input: 389 Directory Server logs them with "
                             "nsslapd-accesslog-level 4 added to its default 256, and its "
                             "plugins' with nsslapd-plugin-logging: on)");
-    const sat_rnode *groups = sat_rnode_get(io, "groups"), *rows = sat_rnode_get(io, "rows");
+    const sat_rnode *groups = sat_rnode_get(io, "groups"), *rows = sat_rnode_get(io, "ops");
     size_t ngroups = sat_rnode_count(groups);
     if (!ngroups)
         return;

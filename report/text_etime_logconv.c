@@ -126,7 +126,6 @@ void etx_unindexed(etx *x)
         etx_kvs k;
         etx_kv_init(&k, x);
         sat_tbl_init(&k.tb, "ll");
-        sat_tbl_set_width(&k.tb, x->t->width);
         const char *bd = sat_row_get(r, "binddn")->v.s;
         char first[128];
         snprintf(first, sizeof first, "%s conn=%lld op=%lld", ts,
