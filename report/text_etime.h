@@ -4,8 +4,8 @@
  * header, where the time went, operations, the minute series),
  * text_etime_logconv.c (the rest of logconv.pl's report: connections, codes,
  * notes, unindexed searches, binds, tops, abandons) and text_etime_internal.c
- * (internal operations). Every figure is read from the result tree, never
- * from the analyzer.
+ * (internal operations), with the helpers in text_etime_util.c. Every
+ * figure is read from the result tree, never from the analyzer.
  */
 #ifndef SAT_REPORT_TEXT_ETIME_H
 #define SAT_REPORT_TEXT_ETIME_H
@@ -34,6 +34,8 @@ uint64_t etx_count(const sat_rnode *n, const char *path);
 const char *etx_field_note(etx *x, const char *field, const char *usual);
 /* 1 when no input can log field. */
 int etx_not_logged(const etx *x, const char *field);
+/* 1 when some input (or every one) cannot log field. */
+int etx_some_cannot(const etx *x, const char *field);
 /* "(1.92/s, 115/min)" for n over the span. */
 const char *etx_rate(etx *x, uint64_t n);
 
