@@ -120,8 +120,13 @@ void etx_internal(etx *x)
             sel[n++] = r;
         group_line(x, g);
         size_t show = all || n <= top ? n : top;
-        etx_rows(x, rows, "depth,op,base,scope,filter,count,per_operation,errors,total_s,mean_s,"
-                          "max_s,share", sel, show, "    ", nested_op);
+        /* within 100 columns: where the time went first, then what ran (the
+         * depth shows as the indent of op); --wide: every column */
+        etx_rows(x, rows,
+                 x->t->width ? "op,count,per_operation,errors,total_s,share,scope,base,filter"
+                             : "depth,op,base,scope,filter,count,per_operation,errors,total_s,"
+                               "mean_s,max_s,share",
+                 sel, show, "    ", nested_op);
         if (show < n)
             sat_text_line(x->t, "    (%zu more %s: --by internal, --json or --csv for all)",
                           n - show, sat_plural(n - show, "row", "rows"));

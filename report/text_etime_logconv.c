@@ -96,7 +96,8 @@ void etx_unindexed(etx *x)
     const sat_rnode *u = sat_rnode_get(x->root, "unindexed");
     const char *n = etx_field_note(x, "notes", NULL);
     if (etx_not_logged(x, "notes")) {
-        sat_text_title(x->t, "Unindexed searches (notes=A or U): not logged %s", n);
+        sat_text_title(x->t, "Unindexed searches (notes=A or U): not logged");
+        sat_text_line(x->t, "  %s", n);
         return;
     }
     const sat_rnode *s = sat_rnode_get(u, "searches");

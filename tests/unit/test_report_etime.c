@@ -490,6 +490,12 @@ static void test_json_writer(void)
     CHECK_EQ_STR(ts, "2025-06-08T07:00:00.123456789Z");
     sat_report_fmt_ts(ts, sizeof ts, T0 + 500000000);
     CHECK_EQ_STR(ts, "2025-06-08T07:00:00.5Z");
+    /* a duration that rounds up to the next unit is said in it (the internal
+     * operations' "1.00 s", never "1000 ms") */
+    sat_fmt_duration(ts, sizeof ts, 0.99997);
+    CHECK_EQ_STR(ts, "1.00 s");
+    sat_fmt_duration(ts, sizeof ts, 0.000330);
+    CHECK_EQ_STR(ts, "330 us");
     CHECK(sat_renderer_find("etime", SAT_REPORT_JSON) == NULL); /* from its result */
     CHECK(sat_text_report_find("etime") != NULL);
     CHECK_EQ_INT(sat_report_fmt_parse("csv"), SAT_REPORT_CSV);
