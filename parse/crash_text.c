@@ -117,6 +117,7 @@ static int start(sat_crash_text *ct, const char *p, const char *end)
         ct->last_taken = ct->line_no; /* the block's first line */
     return SAT_OK;
 }
+
 int sat_crash_text_line(sat_crash_text *ct, const char *line, size_t len, uint64_t line_no)
 {
     if (!ct || ct->finished)

@@ -118,6 +118,7 @@ struct sat_crash_text {
     uint64_t last_taken; /* the last line a block took */
     int err; /* a sink's status met where it could not be returned at once */
 };
+
 /* ---- characters and numbers ------------------------------------------------------ */
 static inline int isdig(int c) { return c >= '0' && c <= '9'; }
 static inline int ishex(int c)
@@ -166,6 +167,7 @@ static inline const char *find(const char *p, const char *end, const char *lit)
     }
     return NULL;
 }
+
 /* A frame as read from the text, before it is kept. */
 typedef struct fview {
     const char *module, *function, *file;
