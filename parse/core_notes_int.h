@@ -17,6 +17,7 @@
  */
 #ifndef SAT_PARSE_CORE_NOTES_INT_H
 #define SAT_PARSE_CORE_NOTES_INT_H
+
 #include "satscope/core.h"
 
 enum {

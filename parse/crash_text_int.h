@@ -21,6 +21,7 @@
  */
 #ifndef SAT_PARSE_CRASH_TEXT_INT_H
 #define SAT_PARSE_CRASH_TEXT_INT_H
+
 #include "satscope/crash.h"
 #include "satscope/parse.h"
 #include "timefmt.h"
