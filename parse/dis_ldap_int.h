@@ -100,7 +100,6 @@ void sat_dl_rec_init(ldap_st *s, sat_ldap_record *r, int kind, sat_ts_ns ts, int
 int sat_dl_handle_msg(ldap_st *s, int dir, sat_ts_ns ts, const uint8_t *m, size_t n);
 
 /* ---- small helpers -------------------------------------------------------------- */
-
 static inline int ber_peek(const sat_cursor *c) { return sat_cursor_left(c) ? c->p[c->pos] : -1; }
 
 static inline int str_is(sat_str s, const char *lit)

@@ -37,7 +37,6 @@ static const char *reason_with(t389 *st, const char *pre, const char *w, size_t 
 }
 
 /* ---- the verbs -------------------------------------------------------------------- */
-
 typedef struct verb_def {
     const char *name;
     uint8_t len, kind, type;
