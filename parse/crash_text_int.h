@@ -25,6 +25,7 @@
 #include "satscope/crash.h"
 #include "satscope/parse.h"
 #include "timefmt.h"
+#include "text_scan.h"
 
 #define PREFIX_MAX 192          /* bytes of a block's prefix kept for matching */
 #define RING 6                  /* lines kept for the glibc run's announcing line */
@@ -146,27 +147,6 @@ static inline const char *trim_end(const char *p, const char *end)
     while (end > p && (isblank_(end[-1]) || end[-1] == '\r'))
         end--;
     return end;
-}
-
-static inline int starts(const char *p, const char *end, const char *lit)
-{
-    size_t n = strlen(lit);
-    return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0;
-}
-
-/* The first lit in p..end (memchr for its first byte, then compare). */
-static inline const char *find(const char *p, const char *end, const char *lit)
-{
-    size_t n = strlen(lit);
-    while (p < end && (size_t)(end - p) >= n) {
-        const char *c = memchr(p, lit[0], (size_t)(end - p) - n + 1);
-        if (!c)
-            return NULL;
-        if (memcmp(c + 1, lit + 1, n - 1) == 0)
-            return c;
-        p = c + 1;
-    }
-    return NULL;
 }
 
 /* A frame as read from the text, before it is kept. */

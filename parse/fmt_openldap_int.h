@@ -19,6 +19,7 @@
 
 #include "satscope/parse.h"
 #include "timefmt.h"
+#include "text_scan.h"
 
 /* ctx->source->server_name / server_version point into this state: valid
  * until destroy (collect/ emits the source row before destroying it). */
@@ -95,27 +96,6 @@ static inline const char *parse_secs(const char *p, const char *end, int64_t *ns
         p = sat_fraction_ns(p + 1, end, &frac, NULL);
     *ns = sec * 1000000000LL + frac;
     return p;
-}
-
-static inline int starts(const char *p, const char *end, const char *lit)
-{
-    size_t n = strlen(lit);
-    return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0;
-}
-
-/* Finds lit in [p, end). */
-static inline const char *find(const char *p, const char *end, const char *lit)
-{
-    size_t n = strlen(lit);
-    while ((size_t)(end - p) >= n) {
-        const char *q = (const char *)memchr(p, lit[0], (size_t)(end - p) - n + 1);
-        if (!q)
-            return NULL;
-        if (memcmp(q, lit, n) == 0)
-            return q;
-        p = q + 1;
-    }
-    return NULL;
 }
 
 enum { PFX_NONE = 0, PFX_HEX, PFX_RFC3339, PFX_BSD };
