@@ -53,6 +53,33 @@ void *sat_cn_grow(reader *r, void **arr, size_t *cap, size_t n, size_t elem, siz
     return na;
 }
 
+/* The fields are in another order in Elf32_Phdr (p_flags after p_memsz) and
+ * Elf64_Phdr (p_flags after p_type, for alignment). */
+phdr sat_cn_phdr(const uint8_t *ph, int is64)
+{
+    sat_cursor p = sat_cursor_make(ph, is64 ? 56 : 32);
+    phdr h;
+    h.type = sat_cursor_le32(&p);
+    if (is64) {
+        sat_cursor_skip(&p, 4); /* p_flags */
+        h.off = sat_cursor_le64(&p);
+        h.vaddr = sat_cursor_le64(&p);
+        sat_cursor_skip(&p, 8); /* p_paddr */
+        h.filesz = sat_cursor_le64(&p);
+        h.memsz = sat_cursor_le64(&p);
+        h.align = sat_cursor_le64(&p);
+    } else {
+        h.off = sat_cursor_le32(&p);
+        h.vaddr = sat_cursor_le32(&p);
+        sat_cursor_skip(&p, 4); /* p_paddr */
+        h.filesz = sat_cursor_le32(&p);
+        h.memsz = sat_cursor_le32(&p);
+        sat_cursor_skip(&p, 4); /* p_flags */
+        h.align = sat_cursor_le32(&p);
+    }
+    return h;
+}
+
 /* Bytes up to the first NUL (at most n), control bytes shown as '?': these
  * strings end up on terminals and in reports. */
 void sat_cn_copy_text(char *dst, size_t cap, const uint8_t *src, size_t n)
@@ -187,26 +214,9 @@ int sat_core_parse(const void *bytes, size_t len, sat_core_facts *out, sat_diag 
             truncated(f, len, what);
             break;
         }
-        sat_cursor p = sat_cursor_make(b + at, phsize);
-        uint32_t type = sat_cursor_le32(&p);
-        uint64_t off, vaddr, filesz, memsz, align;
-        if (r.is64) {
-            sat_cursor_skip(&p, 4);
-            off = sat_cursor_le64(&p);
-            vaddr = sat_cursor_le64(&p);
-            sat_cursor_skip(&p, 8);
-            filesz = sat_cursor_le64(&p);
-            memsz = sat_cursor_le64(&p);
-            align = sat_cursor_le64(&p);
-        } else {
-            off = sat_cursor_le32(&p);
-            vaddr = sat_cursor_le32(&p);
-            sat_cursor_skip(&p, 4);
-            filesz = sat_cursor_le32(&p);
-            memsz = sat_cursor_le32(&p);
-            sat_cursor_skip(&p, 4);
-            align = sat_cursor_le32(&p);
-        }
+        phdr h = sat_cn_phdr(b + at, r.is64);
+        uint32_t type = h.type;
+        uint64_t off = h.off, vaddr = h.vaddr, filesz = h.filesz, memsz = h.memsz, align = h.align;
         if (type != PT_LOAD_ && type != PT_NOTE_)
             continue;
         uint64_t end = off + filesz < off ? UINT64_MAX : off + filesz;

@@ -103,6 +103,13 @@ void sat_cn_warn(sat_core_facts *f, const char *fmt, ...) SAT_PRINTF(2, 3);
  * or out of memory (r->oom). */
 void *sat_cn_grow(reader *r, void **arr, size_t *cap, size_t n, size_t elem, size_t max);
 void sat_cn_copy_text(char *dst, size_t cap, const uint8_t *src, size_t n);
+/* One program header (System V gABI, Elf32_Phdr / Elf64_Phdr) at ph, which
+ * holds a whole entry (56 bytes in ELF64, 32 in ELF32). */
+typedef struct phdr {
+    uint32_t type;
+    uint64_t off, vaddr, filesz, memsz, align;
+} phdr;
+phdr sat_cn_phdr(const uint8_t *ph, int is64);
 
 /* ---- core_notes_note.c ---------------------------------------------------------- */
 int sat_cn_walk_notes(reader *r, sat_cursor seg, unsigned align, note_fn fn, void *u);

@@ -57,24 +57,8 @@ static int module_build_id(reader *r, uint64_t start, char *hex, size_t cap)
         uint8_t ph[56];
         if (read_mem(r, start + phoff + (uint64_t)i * phentsize, ph, phsize) < phsize)
             break;
-        sat_cursor p = sat_cursor_make(ph, phsize);
-        uint64_t type = sat_cursor_le32(&p), off, vaddr, filesz, align;
-        if (r->is64) {
-            sat_cursor_skip(&p, 4);
-            off = sat_cursor_le64(&p);
-            vaddr = sat_cursor_le64(&p);
-            sat_cursor_skip(&p, 8);
-            filesz = sat_cursor_le64(&p);
-            sat_cursor_skip(&p, 8);
-            align = sat_cursor_le64(&p);
-        } else {
-            off = sat_cursor_le32(&p);
-            vaddr = sat_cursor_le32(&p);
-            sat_cursor_skip(&p, 4);
-            filesz = sat_cursor_le32(&p);
-            sat_cursor_skip(&p, 8);
-            align = sat_cursor_le32(&p);
-        }
+        phdr h = sat_cn_phdr(ph, r->is64);
+        uint64_t type = h.type, off = h.off, vaddr = h.vaddr, filesz = h.filesz, align = h.align;
         if (type == PT_LOAD_) {
             /* the segment that maps file offset 0 is the one at start */
             if (off == 0 && !have_bias) {
