@@ -5,6 +5,7 @@
  * (the rt_sigframe of arch/{x86,arm64}/kernel/signal*.c).
  */
 #include "core_notes_int.h"
+
 /* ---- process memory held by the core ---------------------------------------------- */
 
 /* The load holding addr (the last one starting at or below it), or NULL. */

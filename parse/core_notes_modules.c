@@ -5,6 +5,7 @@
  * the executable (the auxiliary vector's AT_PHDR / AT_ENTRY).
  */
 #include "core_notes_int.h"
+
 /* ---- build-ids of the modules ---------------------------------------------------------- */
 typedef struct build_id_out {
     char *hex;

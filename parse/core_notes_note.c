@@ -5,6 +5,7 @@
  * NT_SIGINFO, NT_AUXV and the NT_FILE table of mapped files.
  */
 #include "core_notes_int.h"
+
 /* ---- notes -------------------------------------------------------------------------- */
 
 static void note_prstatus(reader *r, const uint8_t *d, size_t n)

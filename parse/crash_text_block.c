@@ -5,6 +5,7 @@
  * when all are taken).
  */
 #include "crash_text_int.h"
+
 /* ---- blocks: strings, frames, threads ----------------------------------------------- */
 cstr sat_ct_keep(sat_crash_text *ct, block *b, const char *p, size_t n)
 {

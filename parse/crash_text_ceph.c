@@ -5,6 +5,7 @@
  * the header's prefix.
  */
 #include "crash_text_int.h"
+
 /* ---- Ceph ---------------------------------------------------------------------------------- */
 enum { C_OTHER = 0, C_BLANK, C_THREAD, C_VERSION, C_FRAME, C_NOTE };
 

@@ -5,6 +5,7 @@
  * and crashes outside the time window are counted, not emitted.
  */
 #include "crash_text_int.h"
+
 /* A module path's last component ("/lib64/libc.so.6" -> "libc.so.6"). */
 static sat_str basename_of(sat_str s)
 {

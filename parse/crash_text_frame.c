@@ -4,6 +4,7 @@
  * gdb's frame printing (gdb/stack.c), read into a view of the line.
  */
 #include "crash_text_int.h"
+
 void sat_ct_fview_init(fview *f)
 {
     memset(f, 0, sizeof *f);

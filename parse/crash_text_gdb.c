@@ -5,6 +5,7 @@
  * gdb/corelow.c), and the session lines taken as neutral.
  */
 #include "crash_text_int.h"
+
 /* ---- gdb ---------------------------------------------------------------------------------------- */
 enum {
     G_OTHER = 0, G_NEUTRAL, G_FRAME, G_THREAD_HDR, G_INFO_ROW, G_SIGNAL, G_THREAD_SIGNAL,

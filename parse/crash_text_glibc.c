@@ -4,6 +4,7 @@
  * or "*** Error in" of the lines just before that announce it.
  */
 #include "crash_text_int.h"
+
 /* ---- glibc ------------------------------------------------------------------------------------ */
 /* The lines just before a run that announce it: a signal, "Backtrace:",
  * "Obtained N stack frames", glibc's "*** Error in `prog': ...". Lines

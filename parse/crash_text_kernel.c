@@ -3,6 +3,7 @@
  * a crash for the crash text scanner (crash_text.c): each a crash row of its own.
  */
 #include "crash_text_int.h"
+
 /* ---- the kernel's and systemd-coredump's one-line notices of a crash --------------
  * A fault the process did not handle makes the kernel log one line
  * (show_unhandled_signals, dmesg / the journal / syslog's kern.log):

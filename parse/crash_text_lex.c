@@ -5,6 +5,7 @@
  * spells them (signal(7), glibc's strsignal()).
  */
 #include "crash_text_int.h"
+
 /* Hex digits (after an optional "0x"), at most 16: the end, or NULL. */
 const char *sat_ct_hex_num(const char *p, const char *end, int need_0x, int64_t *v)
 {

@@ -5,6 +5,7 @@
  * syslog line's host and program[pid].
  */
 #include "crash_text_int.h"
+
 /* ---- timestamps ------------------------------------------------------------------- */
 static int dig2(const char *p) { return (p[0] - '0') * 10 + (p[1] - '0'); }
 static int digs(const char *p, int n)

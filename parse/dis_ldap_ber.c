@@ -6,6 +6,7 @@
  * protocolOp tags).
  */
 #include "dis_ldap_int.h"
+
 int sat_dl_is_request_tag(int t)
 {
     switch (t) {

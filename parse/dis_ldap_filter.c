@@ -5,6 +5,7 @@
  * RFC 4515 section 3 says.
  */
 #include "dis_ldap_int.h"
+
 /* ---- scratch buffer (rendered strings of one record) ---------------------------- */
 int sat_dl_sb_put(ldap_st *s, const void *p, size_t n)
 {

@@ -6,6 +6,7 @@
  * joiner (parse.h).
  */
 #include "dis_ldap_int.h"
+
 /* ---- pending requests -------------------------------------------------------------- */
 static size_t ph(int32_t id, size_t cap) { return (size_t)sat_hash_u64((uint64_t)(uint32_t)id) & (cap - 1); }
 
