@@ -4,7 +4,7 @@
  * names) put there, told apart from the pid.
  */
 #include "satscope/core.h"
-/* ---- the time in a core's file name --------------------------------------------- */
+
 sat_ts_ns sat_core_name_time(const char *name, int32_t pid)
 {
     if (!name)
