@@ -92,10 +92,10 @@ static void put_recommend(sat_rnode *root, const sat_cs_view *v)
 {
     sat_rnode *o = sat_obj(root, "recommend");
     sat_put_text(o, "backend", v->backend);
-    sat_put_num(o, "entry_bytes", v->entry_bytes, 1);
-    sat_put_text(o, "entry_bytes_from", v->entry_bytes_from);
-    sat_put_num(o, "dn_entry_bytes", v->dn_entry_bytes, 1);
-    sat_put_text(o, "dn_bytes_from", v->dn_bytes_from);
+    sat_put_num(o, "entry_size", v->entry_bytes, 1);
+    sat_put_text(o, "entry_size_from", v->entry_bytes_from);
+    sat_put_num(o, "dn_entry_size", v->dn_entry_bytes, 1);
+    sat_put_text(o, "dn_entry_size_from", v->dn_bytes_from);
     put_size(o, "cachememsize_bytes", v->cachememsize);
     put_size(o, "dncachememsize_bytes", v->dncachememsize);
     put_size(o, "dbcachesize_bytes", v->dbcachesize);

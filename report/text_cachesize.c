@@ -67,11 +67,11 @@ static void recommendation(sat_text *t, const sat_rnode *root)
     }
     const sat_value *dn = val(rec, "dncachememsize_bytes");
     if (dn) {
-        sat_report_fmt_num(b, sizeof b, dbl(rec, "dn_entry_bytes"), 0);
+        sat_report_fmt_num(b, sizeof b, dbl(rec, "dn_entry_size"), 0);
         sat_text_line(t, "  nsslapd-dncachememsize  %s (%" PRIu64 "): every distinct entry x %s "
                          "bytes a DN (%s)",
                       fmt(a, sizeof a, rec, "dncachememsize_bytes"), dn->v.u, b,
-                      str(rec, "dn_bytes_from") ? str(rec, "dn_bytes_from") : "?");
+                      str(rec, "dn_entry_size_from") ? str(rec, "dn_entry_size_from") : "?");
     }
     const sat_value *db = val(rec, "dbcachesize_bytes");
     if (db)
@@ -285,11 +285,11 @@ static int render(sat_result *r, sat_text *t)
         sat_text_table(t, ws, NULL, 0, "  ");
     }
     const sat_rnode *rec = sat_rnode_get(root, "recommend");
-    if (str(rec, "entry_bytes_from")) {
+    if (str(rec, "entry_size_from")) {
         char b[64];
-        sat_report_fmt_num(b, sizeof b, dbl(rec, "entry_bytes"), 0);
+        sat_report_fmt_num(b, sizeof b, dbl(rec, "entry_size"), 0);
         sat_text_title(t, "Miss-ratio curve (entry size %s bytes, from %s)", b,
-                       str(rec, "entry_bytes_from"));
+                       str(rec, "entry_size_from"));
     } else {
         sat_text_title(t, "Miss-ratio curve (no entry size: give --entry-size, --monitor or "
                           "--ldif for bytes)");

@@ -164,15 +164,20 @@ static void frame_cells(const sat_rnode *f, char cells[5][384])
         cells[4][0] = '\0';
 }
 
+/* The pc only with --wide: in 100 columns the function and the source line
+ * matter more (the JSON and --wide have it). */
 static int print_frames(sat_text *t, const sat_rnode *frames, const char *indent)
 {
     tbl tb;
-    sat_tbl_init(&tb, "lllll");
+    int pc = t->width == 0;
+    sat_tbl_init(&tb, pc ? "lllll" : "llll");
     sat_tbl_set_width(&tb, t->width);
     char cells[5][384];
     for (const sat_rnode *f = sat_rnode_first(frames); f; f = sat_rnode_next(f)) {
         frame_cells(f, cells);
         const char *row[5] = {cells[0], cells[1], cells[2], cells[3], cells[4]};
+        if (!pc)
+            row[1] = cells[2], row[2] = cells[3], row[3] = cells[4];
         sat_tbl_row(&tb, row);
     }
     int err = tb.err;
