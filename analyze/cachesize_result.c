@@ -23,7 +23,7 @@ static const sat_col target_cols[] = {
 static const sat_col hour_cols[] = {
     {"start_ts", SAT_UNIT_TIME, 0, "hour"},
     {"references", SAT_UNIT_COUNT, 0, NULL},
-    {"distinct", SAT_UNIT_NUMBER, 0, "distinct entries"},
+    {"distinct", SAT_UNIT_COUNT, 0, "distinct entries"},
 };
 static const sat_col mrc_cols[] = {
     {"entries", SAT_UNIT_COUNT, 0, NULL},
@@ -41,6 +41,16 @@ static void put_dbytes(sat_rnode *o, const char *k, double b)
         sat_put_absent(o, k, SAT_UNIT_BYTES);
     else
         sat_put_bytes(o, k, (uint64_t)llround(b));
+}
+
+/* An estimate of a number of things (scaled up from a sample) as a count,
+ * rounded as the writers round a number with no decimals. NAN: absent. */
+static void put_estimate(sat_rnode *o, const char *k, double x)
+{
+    if (isnan(x) || x < 0)
+        sat_put_absent(o, k, SAT_UNIT_COUNT);
+    else
+        sat_put_count(o, k, (uint64_t)nearbyint(x));
 }
 
 /* a suggested size: 0 = none */
@@ -174,7 +184,7 @@ static void put_monitor(sat_rnode *root, const sat_cs_view *v)
     sat_put_ratio(o, "measured_hit_ratio", v->measured_hit, 6);
     sat_put_bool(o, "measured_interval", v->measured_interval);
     sat_put_ratio(o, "measured_dn_hit_ratio", v->measured_dn_hit, 6);
-    sat_put_num(o, "current_entries", v->current_entries, 0);
+    put_estimate(o, "current_entries", v->current_entries);
     sat_put_ratio(o, "predicted_hit_ratio", v->predicted_hit, 6);
 }
 
@@ -186,7 +196,7 @@ int sat_cs_result(const sat_cs *c, sat_result *res)
         return SAT_E_USAGE;
     sat_put_text(root, "method", v->method == SAT_CS_SHARDS ? "shards" : "exact");
     sat_put_count(root, "references", v->references);
-    sat_put_num(root, "unique", v->unique, 0);
+    put_estimate(root, "unique", v->unique);
     sat_put_ratio(root, "max_hit_ratio", v->max_hit_ratio, 6);
     sat_put_ratio(root, "unseen_share", v->unseen_share, 6);
     sat_put_time(root, "first_ts", v->first_ts);
@@ -205,7 +215,7 @@ int sat_cs_result(const sat_cs *c, sat_result *res)
     put_recommend(root, v);
 
     sat_rnode *o = sat_obj(root, "reads_seen");
-    sat_put_num(o, "server_reads", v->server_reads, 0);
+    put_estimate(o, "server_reads", v->server_reads);
     sat_put_text(o, "server_reads_from", v->reads_from);
     sat_put_ratio(o, "share_named", v->seen_reads_share, 6);
     sat_put_bool(o, "most_unseen", v->most_reads_unseen);
@@ -223,7 +233,7 @@ int sat_cs_result(const sat_cs *c, sat_result *res)
         sat_rnode *r = sat_table_row(t);
         sat_put_time(r, "start_ts", v->hours[i].start);
         sat_put_count(r, "references", v->hours[i].refs);
-        sat_put_num(r, "distinct", v->hours[i].distinct, 0);
+        put_estimate(r, "distinct", v->hours[i].distinct);
     }
     t = sat_table(root, "mrc", mrc_cols, NCOLS(mrc_cols));
     for (size_t i = 0; i < v->nmrc; i++) {

@@ -9,6 +9,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "satscope/report.h"
@@ -46,49 +47,94 @@ static const char *fmt(char *b, size_t n, const sat_rnode *o, const char *path)
     return b;
 }
 
+/* "  label  value" with the value wrapped at blanks under itself, from
+ * column hang */
+static void hang(sat_text *t, size_t col, const char *label, const char *fmt, ...)
+    SAT_PRINTF(4, 5);
+static void hang(sat_text *t, size_t col, const char *label, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    int w = fprintf(t->out, "  %-*s", (int)(col - 2), label);
+    size_t at = w > 0 ? (size_t)w : 0, limit = t->width ? t->width : (size_t)-1;
+    int first = 1;
+    for (const char *p = buf; *p;) {
+        size_t sp = strspn(p, " "), wl = strcspn(p + sp, " ");
+        if (!first && at + sp + wl > limit) {
+            fprintf(t->out, "\n%*s", (int)col, "");
+            at = col;
+            p += sp;
+            sp = 0;
+        }
+        fwrite(p, 1, sp + wl, t->out);
+        at += sp + wl;
+        p += sp + wl;
+        first = 0;
+    }
+    fputc('\n', t->out);
+    t->lines++;
+}
+
+#define SETTING 36 /* where a setting's explanation starts */
+
+/* "1.00 MiB  1048576 bytes: why", or "-  why" */
+static void setting(sat_text *t, const sat_rnode *rec, const char *attr, const char *key,
+                    const char *why)
+{
+    char a[64], label[160];
+    const sat_value *v = val(rec, key);
+    snprintf(label, sizeof label, "%-22s  %s", attr, v ? fmt(a, sizeof a, rec, key) : "-");
+    if (v)
+        hang(t, SETTING, label, "%" PRIu64 " bytes: %s", v->v.u, why);
+    else
+        hang(t, SETTING, label, "%s", why);
+}
+
 static void recommendation(sat_text *t, const sat_rnode *root)
 {
     const sat_rnode *rec = sat_rnode_get(root, "recommend");
     const sat_rnode *reads = sat_rnode_get(root, "reads_seen");
-    char a[96], b[96];
+    char a[96], b[256];
     sat_text_title(t, "Suggested settings (for the largest target hit ratio)");
-    const sat_value *cm = val(rec, "cachememsize_bytes");
-    if (!cm) {
-        sat_text_line(t, "  nsslapd-cachememsize    -  no entry size (give --entry-size, "
-                         "--monitor or --ldif)");
+    if (val(rec, "cachememsize_bytes")) {
+        const sat_value *mu = val(reads, "most_unseen");
+        if (mu && mu->v.i)
+            snprintf(b, sizeof b, "target entries x entry size, rounded up to a MiB (at least "
+                                  "512000), from a curve of %s of the server's entry reads (see "
+                                  "below)", fmt(a, sizeof a, reads, "share_named"));
+        else
+            snprintf(b, sizeof b, "target entries x entry size, rounded up to a MiB (at least "
+                                  "512000)");
+        setting(t, rec, "nsslapd-cachememsize", "cachememsize_bytes", b);
     } else {
-        sat_text_line(t, "  nsslapd-cachememsize    %s (%" PRIu64 "): target entries x entry "
-                         "size, rounded up to a MiB (at least 512000)",
-                      fmt(a, sizeof a, rec, "cachememsize_bytes"), cm->v.u);
-        if (cnt(reads, "most_unseen") || (val(reads, "most_unseen") &&
-                                          val(reads, "most_unseen")->v.i))
-            sat_text_line(t, "    (from a curve of %s of the server's entry reads: see below)",
-                          fmt(b, sizeof b, reads, "share_named"));
+        setting(t, rec, "nsslapd-cachememsize", "cachememsize_bytes",
+                "no entry size (give --entry-size, --monitor or --ldif)");
     }
-    const sat_value *dn = val(rec, "dncachememsize_bytes");
-    if (dn) {
-        sat_report_fmt_num(b, sizeof b, dbl(rec, "dn_entry_size"), 0);
-        sat_text_line(t, "  nsslapd-dncachememsize  %s (%" PRIu64 "): every distinct entry x %s "
-                         "bytes a DN (%s)",
-                      fmt(a, sizeof a, rec, "dncachememsize_bytes"), dn->v.u, b,
-                      str(rec, "dn_entry_size_from") ? str(rec, "dn_entry_size_from") : "?");
+    if (val(rec, "dncachememsize_bytes")) {
+        sat_report_fmt_num(a, sizeof a, dbl(rec, "dn_entry_size"), 0);
+        snprintf(b, sizeof b, "every distinct entry x %s bytes a DN (%s)", a,
+                 str(rec, "dn_entry_size_from") ? str(rec, "dn_entry_size_from") : "?");
+        setting(t, rec, "nsslapd-dncachememsize", "dncachememsize_bytes", b);
     }
-    const sat_value *db = val(rec, "dbcachesize_bytes");
-    if (db)
-        sat_text_line(t, "  nsslapd-dbcachesize     %s (%" PRIu64 ")",
-                      fmt(a, sizeof a, rec, "dbcachesize_bytes"), db->v.u);
-    sat_text_line(t, "  %s", str(rec, "db_note") ? str(rec, "db_note") : "");
+    const char *note = str(rec, "db_note") ? str(rec, "db_note") : "";
+    static const char pre[] = "nsslapd-dbcachesize: ";
+    if (!strncmp(note, pre, sizeof pre - 1))
+        note += sizeof pre - 1;
+    setting(t, rec, "nsslapd-dbcachesize", "dbcachesize_bytes", note);
     if (str(rec, "db") && !strcmp(str(rec, "db"), "bdb")) {
         char ib[64], pb[64], tb[64];
-        sat_text_line(t, "    indexes read: %" PRIu64 " of %" PRIu64 " files, %s (%s); "
-                         "id2entry.db: %s of %s",
-                      cnt(rec, "db_indexes_read"), cnt(rec, "db_index_files"),
-                      fmt(ib, sizeof ib, rec, "db_index_read_bytes"),
-                      str(rec, "db_indexes_read_names") && *str(rec, "db_indexes_read_names")
-                          ? str(rec, "db_indexes_read_names")
-                          : "none",
-                      fmt(pb, sizeof pb, rec, "db_id2entry_read_bytes"),
-                      fmt(tb, sizeof tb, rec, "db_id2entry_bytes"));
+        hang(t, SETTING, "", "indexes read: %" PRIu64 " of %" PRIu64 " files, %s (%s); "
+                             "id2entry.db: %s of %s",
+             cnt(rec, "db_indexes_read"), cnt(rec, "db_index_files"),
+             fmt(ib, sizeof ib, rec, "db_index_read_bytes"),
+             str(rec, "db_indexes_read_names") && *str(rec, "db_indexes_read_names")
+                 ? str(rec, "db_indexes_read_names")
+                 : "none",
+             fmt(pb, sizeof pb, rec, "db_id2entry_read_bytes"),
+             fmt(tb, sizeof tb, rec, "db_id2entry_bytes"));
     }
     sat_text_title(t, "Target hit ratios");
     sat_text_table(t, sat_rnode_get(root, "targets"), "hit_ratio,entries,bytes", 0, "  ");
@@ -122,7 +168,7 @@ static void reads_warning(sat_text *t, const sat_rnode *root)
         return;
     char a[64], b[64];
     fmt(a, sizeof a, reads, "share_named");
-    sat_report_fmt_num(b, sizeof b, dbl(reads, "server_reads"), 0);
+    snprintf(b, sizeof b, "%" PRIu64, cnt(reads, "server_reads"));
     const char *from = str(reads, "server_reads_from");
     char head[512];
     if (from && !strcmp(from, "cn=monitor"))
@@ -131,7 +177,7 @@ static void reads_warning(sat_text *t, const sat_rnode *root)
     else
         snprintf(head, sizeof head, "where its one-level and subtree searches read at least %.0f "
                                     "more that it does not name (%s named).",
-                 dbl(reads, "server_reads") - (double)refs, a);
+                 (double)cnt(reads, "server_reads") - (double)refs, a);
     sat_text_title(t, "The log cannot see most of this server's entry reads");
     sat_text_line(t, "It names %" PRIu64 " of them, %s The curve below is the stream the log "
                      "names, not the one the server's cache saw (with search-then-bind, for "
@@ -156,6 +202,9 @@ static void stream(sat_text *t, const sat_rnode *root)
     const sat_rnode *s = sat_rnode_get(root, "stream");
     char a[96], b[96];
     sat_text_title(t, "Reference stream");
+    int shards = str(root, "method") && !strcmp(str(root, "method"), "shards");
+    sat_text_line(t, "  curve             LRU, %s",
+                  shards ? "SHARDS: spatially hashed sampling" : "exact: Mattson stack distances");
     if (val(root, "first_ts")) {
         fmt(a, sizeof a, root, "first_ts");
         fmt(b, sizeof b, root, "last_ts");
@@ -186,8 +235,7 @@ static void stream(sat_text *t, const sat_rnode *root)
         snprintf(more + ml, sizeof more - ml, "; internal operations %" PRIu64,
                  cnt(s, "internal_references"));
     sat_text_line(t, "  references        %" PRIu64 "%s%s", cnt(root, "references"), by, more);
-    sat_report_fmt_num(a, sizeof a, dbl(root, "unique"), 0);
-    int shards = str(root, "method") && !strcmp(str(root, "method"), "shards");
+    snprintf(a, sizeof a, "%" PRIu64, cnt(root, "unique"));
     sat_text_line(t, "  distinct entries  %s%s", a, shards ? " (estimated)" : "");
     if (shards) {
         const sat_rnode *sm = sat_rnode_get(root, "sampling");
@@ -239,7 +287,7 @@ static void monitor(sat_text *t, const sat_rnode *root)
     if (val(m, "max_entry_cache_bytes")) {
         char ce[64] = "";
         if (val(m, "current_entries"))
-            snprintf(ce, sizeof ce, ", about %.0f entries", dbl(m, "current_entries"));
+            snprintf(ce, sizeof ce, ", about %" PRIu64 " entries", cnt(m, "current_entries"));
         sat_text_line(t, "  entry cache         maxentrycachesize %" PRIu64 " (%s)%s",
                       cnt(m, "max_entry_cache_bytes"), fmt(a, sizeof a, m, "max_entry_cache_bytes"),
                       ce);
@@ -264,12 +312,11 @@ static int render(sat_result *r, sat_text *t)
     const sat_rnode *root = sat_result_root(r);
     uint64_t refs = cnt(root, "references");
     char u[64];
-    sat_report_fmt_num(u, sizeof u, dbl(root, "unique"), 0);
+    snprintf(u, sizeof u, "%" PRIu64, cnt(root, "unique"));
     int shards = str(root, "method") && !strcmp(str(root, "method"), "shards");
     sat_text_line(t, "satscope cachesize: %" PRIu64 " entry %s, %s distinct %s (LRU, %s)", refs,
                   sat_plural(refs, "reference", "references"), u,
-                  strcmp(u, "1") ? "entries" : "entry",
-                  shards ? "SHARDS: spatially hashed sampling" : "exact: Mattson stack distances");
+                  strcmp(u, "1") ? "entries" : "entry", shards ? "sampled" : "exact");
     if (!refs) {
         stream(t, root);
         sat_text_title(t, "No entry references: nothing to size.");

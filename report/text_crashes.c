@@ -515,7 +515,18 @@ static int render(sat_result *r, sat_text *t)
     sat_text_title(t, "GROUPS (by fingerprint: the same top frames, module-relative; and crashes "
                       "of");
     sat_text_line(t, "one build at the same offsets, named or not)");
-    sat_text_table(t, groups, "group,count,first_ts,last_ts,fingerprint,signature", 0, "  ");
+    if (t->width == 0) { /* --wide: the frames in the table */
+        sat_text_table(t, groups, "group,count,first_ts,last_ts,fingerprint,signature", 0, "  ");
+        return SAT_OK;
+    }
+    /* in 100 columns the frames go under the table, wrapped, one group each */
+    sat_text_table(t, groups, "group,count,first_ts,last_ts,fingerprint,builds", 0, "  ");
+    for (const sat_rnode *g = sat_rnode_first(groups); g; g = sat_rnode_next(g)) {
+        char sp[2048], label[32];
+        spaced(sp, sizeof sp, txt(g, "signature") ? txt(g, "signature") : "?");
+        snprintf(label, sizeof label, "group %lld", (long long)num_or(g, "group", 0));
+        field(t, label, "%s", sp);
+    }
     return SAT_OK;
 }
 
