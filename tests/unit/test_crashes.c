@@ -394,6 +394,22 @@ int main(void)
         CHECK_EQ_INT(sat_crashes_merge(h0, h1), SAT_OK);
         CHECK_EQ_INT(sat_crashes_finish(h0), SAT_OK);
         check_view(sat_crashes_get_view(h0));
+        /* the merged halves give the document of one pass, byte for byte */
+        char *a = NULL, *b = NULL;
+        size_t al = 0, bl = 0;
+        FILE *fa = open_memstream(&a, &al), *fb = open_memstream(&b, &bl);
+        CHECK(fa && fb);
+        if (fa && fb) {
+            CHECK_EQ_INT(report_crashes(h0, SAT_REPORT_JSON, fa), SAT_OK);
+            CHECK_EQ_INT(report_crashes(one, SAT_REPORT_JSON, fb), SAT_OK);
+            fclose(fa);
+            fclose(fb);
+            CHECK(a && b && strcmp(a, b) == 0);
+            if (a && b && strcmp(a, b))
+                fprintf(stderr, "merged:\n%s\none pass:\n%s\n", a, b);
+        }
+        free(a);
+        free(b);
     }
 
     /* the report: the JSON keys, and a text a person can read */
