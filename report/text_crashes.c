@@ -354,8 +354,13 @@ static int render_crash(sat_text *t, const sat_rnode *root, const sat_rnode *c, 
     int self = num_or(c, "sender.self", 0) != 0;
     if (spid > 0 && !self)
         snprintf(sent, sizeof sent, " sent by pid %lld", (long long)spid);
-    sat_text_title(t, "CRASH %zu  %s  %s%s  %s%s", i + 1, ts, base ? base + 1 : exe, pids, sig,
-                   sent);
+    char title[512];
+    snprintf(title, sizeof title, "CRASH %zu  %s  %s%s  %s%s", i + 1, ts, base ? base + 1 : exe,
+             pids, sig, sent);
+    if (t->width && strlen(title) > t->width) /* the "sent by" line below says it too */
+        snprintf(title, sizeof title, "CRASH %zu  %s  %s%s  %s", i + 1, ts,
+                 base ? base + 1 : exe, pids, sig);
+    sat_text_title(t, "%s", title);
     /* what happened: sent, or the fault */
     int64_t si;
     int have_si = num(c, "si_code", &si);
