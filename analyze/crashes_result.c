@@ -57,8 +57,8 @@ static const sat_col crash_cols[] = {
     {"before.covered", SAT_UNIT_BOOL, 0, NULL},
     {"before.from_ts", SAT_UNIT_TIME, 0, NULL},
     {"before.to_ts", SAT_UNIT_TIME, 0, NULL},
-    {"before.ops", SAT_UNIT_COUNT, 0, NULL},
-    {"before.usual_ops", SAT_UNIT_NUMBER, 1, NULL},
+    {"before.operations", SAT_UNIT_COUNT, 0, NULL},
+    {"before.usual_operations", SAT_UNIT_NUMBER, 1, NULL},
     {"before.usual_from_ts", SAT_UNIT_TIME, 0, NULL},
     {"before.errors", SAT_UNIT_COUNT, 0, NULL},
     {"before.conn_opens", SAT_UNIT_COUNT, 0, NULL},
@@ -188,7 +188,7 @@ static void mtime_warning(const sat_crashes_view *v, const sat_crash *r, char *b
 static void put_before(sat_rnode *row, const sat_crashes_view *v, const sat_crash_info *c)
 {
     static const char *const cols[] = {
-        "before.covered", "before.from_ts", "before.to_ts", "before.ops", "before.usual_ops",
+        "before.covered", "before.from_ts", "before.to_ts", "before.operations", "before.usual_operations",
         "before.usual_from_ts", "before.errors", "before.conn_opens", "before.handshakes",
         "before.full_handshakes", "before.storm", "before.storm_start_ts", "before.storm_end_ts",
         "before.storm_failures", "before.storm_sustained"};
@@ -203,8 +203,8 @@ static void put_before(sat_rnode *row, const sat_crashes_view *v, const sat_cras
     sat_put_bool(row, "before.covered", x->have);
     put_ts(row, "before.from_ts", x->from_ts);
     put_ts(row, "before.to_ts", x->to_ts);
-    sat_put_count(row, "before.ops", x->ops);
-    sat_put_num(row, "before.usual_ops", x->usual_ops >= 0 ? x->usual_ops : NAN, 1);
+    sat_put_count(row, "before.operations", x->ops);
+    sat_put_num(row, "before.usual_operations", x->usual_ops >= 0 ? x->usual_ops : NAN, 1);
     put_ts(row, "before.usual_from_ts", x->usual_from_ts);
     sat_put_count(row, "before.errors", x->errors);
     sat_put_count(row, "before.conn_opens", x->conn_opens);

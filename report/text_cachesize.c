@@ -257,10 +257,14 @@ static void stream(sat_text *t, const sat_rnode *root)
         snprintf(unidx, sizeof unidx, "%" PRIu64 " of them unindexed%s%s%s",
                  cnt(s, "unseen_unindexed"), note ? " (" : "", note ? note : "", note ? ")" : "");
     uint64_t uo = cnt(s, "unseen_operations"), el = cnt(s, "entry_lines");
-    sat_text_line(t, "  unseen by curve   %" PRIu64 " one-level/subtree %s (%s of the operations "
-                     "that read entries), %s, %" PRIu64 " entries returned; %" PRIu64 " ENTRY %s",
-                  uo, sat_plural(uo, "search", "searches"), fmt(a, sizeof a, root, "unseen_share"),
-                  unidx, cnt(s, "unseen_entries_returned"), el, sat_plural(el, "line", "lines"));
+    char share[192] = "";
+    if (val(root, "unseen_share"))
+        snprintf(share, sizeof share, " (%s of the operations that read entries)",
+                 fmt(a, sizeof a, root, "unseen_share"));
+    sat_text_line(t, "  unseen by curve   %" PRIu64 " one-level/subtree %s%s, %s, %" PRIu64
+                     " entries returned; %" PRIu64 " ENTRY %s",
+                  uo, sat_plural(uo, "search", "searches"), share, unidx,
+                  cnt(s, "unseen_entries_returned"), el, sat_plural(el, "line", "lines"));
     uint64_t nodn = cnt(s, "binds_without_dn"), out = cnt(s, "outside_backends");
     sat_text_line(t, "  not references    %" PRIu64 " %s outside the backends (root DSE, "
                      "cn=config, cn=schema, cn=monitor, root DN), %" PRIu64 " %s without a DN",

@@ -258,8 +258,8 @@ static void print_context(sat_text *t, const sat_rnode *root, const sat_rnode *c
     }
     int64_t from = num_or(c, "before.from_ts", 0), to = num_or(c, "before.to_ts", 0);
     int64_t ufrom = num_or(c, "before.usual_from_ts", 0);
-    uint64_t ops = (uint64_t)num_or(c, "before.ops", 0);
-    double usual = dbl(c, "before.usual_ops");
+    uint64_t ops = (uint64_t)num_or(c, "before.operations", 0);
+    double usual = dbl(c, "before.usual_operations");
     char span[64], fromc[64], u[192], hs[96] = "", extra[512] = "";
     sat_fmt_duration(span, sizeof span, (double)(to - from) / 1e9);
     clock_of(fromc, sizeof fromc, from);
