@@ -60,10 +60,8 @@ static void test_alert_after_server_hello(void)
                        .nversions = 1};
     convo d = {0};
     ch_record(step(&d, SAT_DIR_C2S), &ch13);
-    bb m = {{0}, 0};
     bb *s = step(&d, SAT_DIR_S2C);
-    server_hello(&m, &sh13);
-    rec(s, 22, &m);
+    sh_record(s, &sh13);
     rec_raw(s, 20, &ONE, 1);
     rec_raw(s, 23, ENC, sizeof ENC);
     bb *cl = step(&d, SAT_DIR_C2S);
@@ -81,10 +79,8 @@ static void test_alert_after_server_hello(void)
     convo e = {0};
     sh13.cipher = 0x1305;
     ch_record(step(&e, SAT_DIR_C2S), &ch13);
-    m.n = 0;
     s = step(&e, SAT_DIR_S2C);
-    server_hello(&m, &sh13);
-    rec(s, 22, &m);
+    sh_record(s, &sh13);
     rec_raw(s, 23, ENC, sizeof ENC);
     rec_raw(step(&e, SAT_DIR_C2S), 23, alert13, 11);
     h = check_convo("alert_after_sh_13_ccm8", &e, &w);
@@ -101,10 +97,8 @@ static void test_alert_after_server_hello(void)
     convo r = {0};
     sh13.cipher = 0x1302;
     ch_record(step(&r, SAT_DIR_C2S), &ch13);
-    m.n = 0;
     s = step(&r, SAT_DIR_S2C);
-    server_hello(&m, &sh13);
-    rec(s, 22, &m);
+    sh_record(s, &sh13);
     rec_raw(s, 23, ENC, sizeof ENC);
     cl = step(&r, SAT_DIR_C2S);
     rec_raw(cl, 23, ENC, 25);

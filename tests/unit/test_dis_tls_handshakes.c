@@ -57,15 +57,11 @@ static void test_tls12_resumed_sid(void)
     hello_opts ch = {.sid = SID_A, .sid_len = 32};
     hello_opts sh = {.sid = SID_A, .sid_len = 32, .cipher = 0x002f};
     ch_record(step(&c, SAT_DIR_C2S), &ch);
-    bb m = {{0}, 0};
     bb *s = step(&c, SAT_DIR_S2C);
-    server_hello(&m, &sh);
-    rec(s, 22, &m);
-    rec_raw(s, 20, &ONE, 1);
-    rec_raw(s, 22, ENC, sizeof ENC);
+    sh_record(s, &sh);
+    ccs_finished_12(s);
     bb *cl = step(&c, SAT_DIR_C2S);
-    rec_raw(cl, 20, &ONE, 1);
-    rec_raw(cl, 22, ENC, sizeof ENC);
+    ccs_finished_12(cl);
     appdata(&c, SAT_DIR_C2S);
     capture w;
     sat_tls_hs h = check_convo("tls12_resumed_sid", &c, &w);
@@ -90,11 +86,9 @@ static void test_tls12_resumed_ticket(void)
         server_hello(&m, &sh);
         hs_empty(&m, 4, 170); /* a fresh NewSessionTicket before the CCS */
         rec(s, 22, &m);
-        rec_raw(s, 20, &ONE, 1);
-        rec_raw(s, 22, ENC, sizeof ENC);
+        ccs_finished_12(s);
         bb *cl = step(&c, SAT_DIR_C2S);
-        rec_raw(cl, 20, &ONE, 1);
-        rec_raw(cl, 22, ENC, sizeof ENC);
+        ccs_finished_12(cl);
         capture w;
         sat_tls_hs h = check_convo("tls12_resumed_ticket", &c, &w);
         CHECK_EQ_INT(h.outcome, SAT_TLS_RESUMED);
@@ -238,12 +232,9 @@ static void test_server_hello_first(void)
     /* late capture of an abbreviated handshake with an empty session id: ticket */
     convo d = {0};
     hello_opts sh2 = {.cipher = 0xc02f};
-    bb m = {{0}, 0};
     bb *s = step(&d, SAT_DIR_S2C);
-    server_hello(&m, &sh2);
-    rec(s, 22, &m);
-    rec_raw(s, 20, &ONE, 1);
-    rec_raw(s, 22, ENC, sizeof ENC);
+    sh_record(s, &sh2);
+    ccs_finished_12(s);
     h = check_convo("server_hello_first_abbrev", &d, &w);
     CHECK_EQ_INT(h.outcome, SAT_TLS_RESUMED);
     CHECK_EQ_INT(h.resumed_by, SAT_TLS_RESUME_TICKET);

@@ -200,6 +200,20 @@ static inline void ch_record(bb *o, const hello_opts *h)
     rec(o, 22, &m);
 }
 
+static inline void sh_record(bb *o, const hello_opts *h)
+{
+    bb m = {{0}, 0};
+    server_hello(&m, h);
+    rec(o, 22, &m);
+}
+
+/* TLS 1.2's ChangeCipherSpec, then the encrypted Finished (a handshake record) */
+static inline void ccs_finished_12(bb *o)
+{
+    rec_raw(o, 20, &ONE, 1);
+    rec_raw(o, 22, ENC, sizeof ENC);
+}
+
 /* TLS 1.2 server's full flight: ServerHello, Certificate (big, split over two
  * records), ServerKeyExchange, ServerHelloDone */
 static inline void server_full_flight(bb *o, const hello_opts *sh)
@@ -220,8 +234,7 @@ static inline void client_finish_12(convo *c)
     bb m = {{0}, 0};
     hs_empty(&m, 16, 66);
     rec(s, 22, &m);
-    rec_raw(s, 20, &ONE, 1);
-    rec_raw(s, 22, ENC, sizeof ENC);
+    ccs_finished_12(s);
 }
 
 static inline void server_finish_12(convo *c, int with_ticket)
@@ -232,8 +245,7 @@ static inline void server_finish_12(convo *c, int with_ticket)
         hs_empty(&m, 4, 180);
         rec(s, 22, &m);
     }
-    rec_raw(s, 20, &ONE, 1);
-    rec_raw(s, 22, ENC, sizeof ENC);
+    ccs_finished_12(s);
 }
 
 static inline void appdata(convo *c, int dir)
@@ -250,19 +262,15 @@ static inline void tls13_convo(convo *c, const hello_opts *ch, const hello_opts 
         hello_opts r = *sh;
         r.hrr = 1;
         r.psk = 0;
-        bb m = {{0}, 0};
         bb *s = step(c, SAT_DIR_S2C); /* 1 */
-        server_hello(&m, &r);
-        rec(s, 22, &m);
+        sh_record(s, &r);
         rec_raw(s, 20, &ONE, 1);
         bb *cl = step(c, SAT_DIR_C2S); /* 2 */
         rec_raw(cl, 20, &ONE, 1);
         ch_record(cl, ch);
     }
-    bb m = {{0}, 0};
     bb *s = step(c, SAT_DIR_S2C);
-    server_hello(&m, sh);
-    rec(s, 22, &m);
+    sh_record(s, sh);
     rec_raw(s, 20, &ONE, 1);
     rec_raw(s, 23, ENC, sizeof ENC);
     rec_raw(s, 23, ENC, sizeof ENC);
