@@ -166,8 +166,8 @@ static void test_projection(void)
     sat_trace_reader_close(r);
 }
 
-/* The last row of each table a read handed over (the others' columns, when
- * not projected, must read as their absent values). */
+/* Keeps the last ldap_op, crash and frame row a read hands over: in them,
+ * the columns not asked for must read as their absent values. */
 static sat_ldap_op last_op;
 static sat_crash last_crash;
 static sat_frame last_frame;
