@@ -88,42 +88,9 @@ static int st_csv(const void *r, FILE *out, sat_diag *d)
 }
 static const sat_renderer r_st_csv = {"storms", SAT_REPORT_CSV, st_csv};
 
-static int cr_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_TEXT, out, d);
-}
-static int cr_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_JSON, out, d);
-}
-static const sat_renderer r_cr_text = {"crashes", SAT_REPORT_TEXT, cr_text};
-static const sat_renderer r_cr_json = {"crashes", SAT_REPORT_JSON, cr_json};
-static int cr_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_cr_csv = {"crashes", SAT_REPORT_CSV, cr_csv};
-
-static int cs_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_TEXT, out, d);
-}
-static int cs_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_JSON, out, d);
-}
-static const sat_renderer r_cs_text = {"cachesize", SAT_REPORT_TEXT, cs_text};
-static const sat_renderer r_cs_json = {"cachesize", SAT_REPORT_JSON, cs_json};
-static int cs_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_cs_csv = {"cachesize", SAT_REPORT_CSV, cs_csv};
-
 static const sat_renderer *const sat_renderers[] = {
     &r_hs_text, &r_hs_json, &r_hs_csv,
-    &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
-    &r_cs_text, &r_cs_json, &r_cs_csv,
+    &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv,
 };
 
 const sat_renderer *const *sat_renderer_list(size_t *n)
@@ -145,7 +112,8 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
 
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
-static const sat_text_report *const sat_text_reports[] = {&sat_text_etime};
+static const sat_text_report *const sat_text_reports[] = {&sat_text_etime, &sat_text_crashes,
+                                                          &sat_text_cachesize};
 
 const sat_text_report *sat_text_report_find(const char *analyzer)
 {
@@ -155,8 +123,7 @@ const sat_text_report *sat_text_report_find(const char *analyzer)
     return NULL;
 }
 
-static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_storms, &sat_csv_crashes,
-                                                        &sat_csv_cachesize};
+static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_storms};
 
 static const sat_csv_report *csv_report(const char *analyzer)
 {
