@@ -18,7 +18,9 @@ static int rkind_merge_extra(void *into, const void *from)
         ((et_rkind *)into)->kind = ((const et_rkind *)from)->kind;
     return SAT_OK;
 }
-const sat_rec_desc et_rkind_desc = {sizeof(et_rkind), NULL, 0, rkind_merge_extra};
+/* no field of a kind acc.h knows: an empty list (not NULL: acc.c walks it) */
+static const sat_acc_field rkind_none[1] = {SAT_ACC(SAT_ACC_BITS, et_rkind, kind)};
+const sat_rec_desc et_rkind_desc = {sizeof(et_rkind), rkind_none, 0, rkind_merge_extra};
 
 /* The best opening: the highest count, at equal counts the earliest. Exact
  * when the two results are of different servers (several hosts). Two parts
