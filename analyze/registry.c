@@ -28,10 +28,11 @@ static int hs_merge(void *into, const void *from)
     return sat_hs_merge((sat_hs *)into, (const sat_hs *)from);
 }
 static void hs_free(void *a) { sat_hs_free((sat_hs *)a); }
+static int hs_result(const void *a, sat_result *r) { return sat_hs_result((const sat_hs *)a, r); }
 
 static const sat_analyzer sat_analyzer_handshakes = {
     "handshakes", "TLS handshakes on the wire: full, resumed, failed, incomplete",
-    hs_create, hs_sink, hs_finish, hs_merge, hs_free};
+    hs_create, hs_sink, hs_finish, hs_merge, hs_free, hs_result};
 
 static void *satu_create(const void *o)
 {

@@ -43,22 +43,6 @@ static const sat_renderer r_etime_text = {"etime", SAT_REPORT_TEXT, etime_text};
 static const sat_renderer r_etime_json = {"etime", SAT_REPORT_JSON, etime_json};
 static const sat_renderer r_etime_csv = {"etime", SAT_REPORT_CSV, etime_csv};
 
-static int hs_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_TEXT, out, d);
-}
-static int hs_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_JSON, out, d);
-}
-static int hs_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_hs_text = {"handshakes", SAT_REPORT_TEXT, hs_text};
-static const sat_renderer r_hs_json = {"handshakes", SAT_REPORT_JSON, hs_json};
-static const sat_renderer r_hs_csv = {"handshakes", SAT_REPORT_CSV, hs_csv};
-
 static int satu_text(const void *r, FILE *out, sat_diag *d)
 {
     return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_TEXT, out, d);
@@ -124,7 +108,7 @@ static int cs_csv(const void *r, FILE *out, sat_diag *d)
 static const sat_renderer r_cs_csv = {"cachesize", SAT_REPORT_CSV, cs_csv};
 
 static const sat_renderer *const sat_renderers[] = {
-    &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
+    &r_etime_text, &r_etime_json, &r_etime_csv,
     &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
     &r_cs_text, &r_cs_json, &r_cs_csv,
 };
@@ -148,7 +132,11 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
 
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
-static const sat_text_report *const sat_text_reports[] = {NULL};
+extern const sat_text_report sat_text_handshakes;
+static const sat_text_report *const sat_text_reports[] = {
+    NULL,
+    &sat_text_handshakes,
+};
 
 const sat_text_report *sat_text_report_find(const char *analyzer)
 {

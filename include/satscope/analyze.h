@@ -301,13 +301,15 @@ typedef struct sat_hs_opts {
 
 enum { SAT_HS_NOUT = SAT_TLS_OUTCOME__COUNT }; /* counts[] index = enum sat_tls_outcome */
 
+/* Counts only (merged exactly); cpu_s is made from them by sat_hs_finish. */
 typedef struct sat_hs_counts {
     uint64_t n[SAT_HS_NOUT]; /* [SAT_TLS_FULL] ... [SAT_TLS_INCOMPLETE]; [0] unused */
     uint64_t connections;    /* rows */
-    double cpu_s;            /* estimated server CPU */
     uint64_t failed_after_server_hello; /* of n[SAT_TLS_FAILED]: the server had
                                            answered (certificate, key exchange) before
                                            the alert; charged as full handshakes */
+    uint64_t resumed_psk;    /* of n[SAT_TLS_RESUMED]: by a TLS 1.3 PSK (its cost) */
+    double cpu_s;            /* estimated server CPU (in the view) */
 } sat_hs_counts;
 
 typedef struct sat_hs_window {
@@ -352,6 +354,7 @@ typedef struct sat_hs_view {
     uint64_t tcp_no_synack;  /* connection attempts the server never answered */
     double tcp_rtt_p50_s, tcp_rtt_p99_s; /* SYN -> the client's ACK; -1 if none */
     double full_cost_us, resumed_cost_us, psk_cost_us;
+    uint64_t full_measured, resumed_measured; /* handshakes with a duration */
 } sat_hs_view;
 
 typedef struct sat_hs sat_hs;
@@ -361,6 +364,10 @@ int sat_hs_finish(sat_hs *h);                   /* SAT_OK or SAT_E_NOMEM */
 int sat_hs_merge(sat_hs *into, const sat_hs *from);
 const sat_hs_view *sat_hs_get_view(const sat_hs *h); /* after finish; lives until free */
 void sat_hs_free(sat_hs *h); /* NULL ok */
+/* The finished analyzer's sections (analyze/handshakes_result.c): totals,
+ * cost, versions, resumption, durations, retries, tcp, the --by table and
+ * the windows. SAT_OK or SAT_E_NOMEM. */
+int sat_hs_result(const sat_hs *h, sat_result *r);
 
 /* ---- the saturation analyzer (analyze/saturation.c, issue 4) --------------------
  * Per window: throughput X (operations answered per second) and concurrency N
