@@ -431,6 +431,12 @@ void sat_usl_fit_points(const double *n, const double *x, size_t count, sat_usl_
  * turned attempts away (a SYN or ClientHello never answered before the
  * client gave up) is saturated. Rates are per second over those seconds;
  * NAN when none. */
+typedef struct sat_hs_second { /* one step of the capture's series */
+    sat_ts_ns start_ts;
+    uint64_t offered, gave_up, hello_unanswered, full, resumed, failed_after_server_hello;
+    int saturated;             /* turned attempts away (gave_up or hello_unanswered) */
+} sat_hs_second;
+
 typedef struct sat_hs_capacity {
     uint64_t tcp_conns;        /* tcp_conn rows seen (0: no capture) */
     sat_dur_ns step;           /* 1 s, widened past 4096 windows */
@@ -448,6 +454,7 @@ typedef struct sat_hs_capacity {
     sat_ts_ns peak_ts;
     double cpu_model;          /* CPU seconds a second they cost, by full/resumed_cost_us */
     double cost_bound_s;       /* 1 / sustained_rate: what each cost one saturated worker */
+    const sat_hs_second *seconds; size_t nseconds; /* dense, in time order */
 } sat_hs_capacity;
 
 typedef struct sat_saturation_view {
@@ -483,6 +490,10 @@ int sat_saturation_finish(sat_saturation *s); /* SAT_OK or SAT_E_NOMEM */
 int sat_saturation_merge(sat_saturation *into, const sat_saturation *from);
 const sat_saturation_view *sat_saturation_get_view(const sat_saturation *s); /* after finish */
 void sat_saturation_free(sat_saturation *s); /* NULL ok */
+/* The finished analyzer's sections (analyze/saturation_result.c): the totals,
+ * the USL fit, where the server runs now, the what-ifs, the TLS capacity of
+ * captures and the points. SAT_OK or SAT_E_NOMEM. */
+int sat_saturation_result(const sat_saturation *s, sat_result *r);
 
 /* ---- the storms analyzer (analyze/storms.c, issue 4) ----------------------------
  * Client failures (abandons, timeouts, busy answers, abrupt closes, abandoned
