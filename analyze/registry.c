@@ -45,10 +45,14 @@ static int satu_merge(void *into, const void *from)
     return sat_saturation_merge((sat_saturation *)into, (const sat_saturation *)from);
 }
 static void satu_free(void *a) { sat_saturation_free((sat_saturation *)a); }
+static int satu_result(const void *a, sat_result *r)
+{
+    return sat_saturation_result((const sat_saturation *)a, r);
+}
 
 static const sat_analyzer sat_analyzer_saturation = {
     "saturation", "throughput vs concurrency per window and the USL fit: where the knee is",
-    satu_create, satu_sink, satu_finish, satu_merge, satu_free};
+    satu_create, satu_sink, satu_finish, satu_merge, satu_free, satu_result};
 static void *st_create(const void *opts)
 {
     return sat_storms_create((const sat_storms_opts *)opts);

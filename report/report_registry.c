@@ -43,22 +43,6 @@ static const sat_renderer r_etime_text = {"etime", SAT_REPORT_TEXT, etime_text};
 static const sat_renderer r_etime_json = {"etime", SAT_REPORT_JSON, etime_json};
 static const sat_renderer r_etime_csv = {"etime", SAT_REPORT_CSV, etime_csv};
 
-static int satu_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_TEXT, out, d);
-}
-static int satu_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_JSON, out, d);
-}
-static int satu_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_satu_text = {"saturation", SAT_REPORT_TEXT, satu_text};
-static const sat_renderer r_satu_json = {"saturation", SAT_REPORT_JSON, satu_json};
-static const sat_renderer r_satu_csv = {"saturation", SAT_REPORT_CSV, satu_csv};
-
 static int st_text(const void *r, FILE *out, sat_diag *d)
 {
     return sat_report_storms((const sat_storms *)r, SAT_REPORT_TEXT, out, d);
@@ -109,7 +93,7 @@ static const sat_renderer r_cs_csv = {"cachesize", SAT_REPORT_CSV, cs_csv};
 
 static const sat_renderer *const sat_renderers[] = {
     &r_etime_text, &r_etime_json, &r_etime_csv,
-    &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
+    &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
     &r_cs_text, &r_cs_json, &r_cs_csv,
 };
 
@@ -133,9 +117,11 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
 extern const sat_text_report sat_text_handshakes;
+extern const sat_text_report sat_text_saturation;
 static const sat_text_report *const sat_text_reports[] = {
     NULL,
     &sat_text_handshakes,
+    &sat_text_saturation,
 };
 
 const sat_text_report *sat_text_report_find(const char *analyzer)

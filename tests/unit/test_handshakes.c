@@ -176,7 +176,7 @@ static void test_counts_and_cost(void)
     buf = render(h, AS_CSV, NULL);
     CHECK(buf && !strncmp(buf, "client,connections,full,resumed,failed,"
                                "failed_after_server_hello,incomplete,resumed_ratio,cpu_s\n"
-                               "10.0.0.5,6,6,0,0,0,0,0,0.00198\n", 117));
+                               "10.0.0.5,6,6,0,0,0,0,0,0.00198\n", 127));
     free(buf);
     buf = render(h, AS_CSV, "versions");
     CHECK_EQ_STR(buf, "version,count\nTLS1.3,2\nTLS1.2,11\n(no ServerHello),2\n");
