@@ -80,7 +80,7 @@ static char *render(const sat_hs *h, int as, const char *table)
 static void feed(sat_hs *h, const sat_tls_hs *r)
 {
     sat_event_sink s = sat_hs_sink(h);
-    CHECK_EQ_INT(s.on_tls_hs(s.ctx, r), SAT_OK);
+    CHECK_EQ_INT(sat_sink_emit(&s, SAT_TABLE_TLS_HS, r), SAT_OK);
 }
 
 static void test_counts_and_cost(void)
