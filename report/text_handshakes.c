@@ -108,9 +108,11 @@ static int render(sat_result *r, sat_text *t)
                   fmt_of(cost, "psk_s", p, sizeof p));
     uint64_t fsh = count_of(root, "failed_after_server_hello");
     if (fsh)
-        sat_text_line(t, "  %llu failed after the ServerHello %s charged as full handshakes: the "
-                         "server had sent its certificate and key exchange before the alert",
-                      (unsigned long long)fsh, sat_plural(fsh, "is", "are"));
+        sat_text_line(t, "  %llu failed after the ServerHello %s: the server had sent its "
+                         "certificate and key exchange before the alert",
+                      (unsigned long long)fsh,
+                      sat_plural(fsh, "is charged as a full handshake",
+                                 "are charged as full handshakes"));
 
     sat_text_title(t, "Versions chosen by the server");
     sat_text_table(t, sat_rnode_get(root, "versions"), "count,version", 0, "  ");

@@ -406,11 +406,11 @@ static void feed_mix(sat_saturation *s, const mixrow *rows, size_t from, size_t 
     sat_event_sink k = sat_saturation_sink(s);
     for (size_t i = from; i < to; i++) {
         if (rows[i].kind == 0)
-            k.on_ldap_op(k.ctx, &rows[i].op);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &rows[i].op);
         else if (rows[i].kind == 1)
-            k.on_tcp_conn(k.ctx, &rows[i].c);
+            sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &rows[i].c);
         else
-            k.on_tls_hs(k.ctx, &rows[i].h);
+            sat_sink_emit(&k, SAT_TABLE_TLS_HS, &rows[i].h);
     }
 }
 
