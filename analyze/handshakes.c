@@ -1,5 +1,5 @@
 /*
- * handshakes.c - the TLS handshake analyzer (issue 3 "Commands"): from the
+ * handshakes.c - the TLS handshake analyzer: from the
  * tls_hs rows of captures, how many handshakes were full, resumed, failed or
  * incomplete, the resumed ratio, a time series in fixed windows, the busiest
  * window, per client / server / SNI tables, handshake durations, an estimate
@@ -13,8 +13,12 @@
  * PSK resumption usually still does an (EC)DHE exchange, so it saves less.
  *
  * Bounded memory: windows widen (doubling) past HS_WINDOWS_MAX buckets; the
- * group and retry tables are capped (strtab max_keys) with the overflow
- * counted. Retries are found in the order rows arrive (a connection's row is
+ * version and group tables are capped keyed tables (acc.h) whose overflow
+ * goes to "(other)"; the retry table is capped (strtab max_keys).
+ *
+ * Every count is a record described once (acc.h), so sat_hs_merge is a walk
+ * over them; the CPU estimate is made from counts at finish, so merged parts
+ * cost exactly what one pass does. The result's sections: handshakes_result.c. Retries are found in the order rows arrive (a connection's row is
  * emitted when it ends, and a client gives up on one connection before it
  * opens the next), which is why a retry is looked for only after its failure.
  */
@@ -28,8 +32,14 @@
 #define HS_GROUP_KEYS_MAX 100000
 #define HS_PAIR_KEYS_MAX 1000000
 
-typedef struct hs_pair {      /* client -> server, for retries */
+/* A client -> server pair, for retries: what a later part needs to go on
+ * where this one stopped (the last failure not yet retried) and what an
+ * earlier part needs to finish what it left open (this part's first
+ * handshake of the pair). */
+typedef struct hs_pair {
     sat_ts_ns fail_ts;        /* ClientHello of the last failed/incomplete one, 0 none */
+    sat_ts_ns first_ts;       /* the pair's first handshake in this part */
+    int any_failed;           /* a failed/incomplete one in this part */
 } hs_pair;
 
 /* The counts of a set of handshakes (everything, a window, a group): a run
@@ -86,7 +96,7 @@ struct sat_hs {
     sat_strtab windows;       /* key int64 window index -> sat_hs_counts */
     sat_keyed versions;       /* uint16 version -> hs_vcount, "(other)" past the cap */
     sat_keyed groups;         /* --by key -> sat_hs_counts */
-    sat_strtab pairs;         /* key client|server -> hs_pair (not merged: see merge) */
+    sat_strtab pairs;         /* key client|server -> hs_pair */
     int nomem;
 
     sat_hs_view view;
@@ -185,6 +195,44 @@ static size_t group_key(const sat_hs *h, const sat_tls_hs *r, char *buf, size_t 
     return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
+/* A handshake at ts of a pair whose last failure is p->fail_ts: its retry
+ * when within retry_window after it. */
+static void retry_of(sat_hs *h, hs_pair *p, sat_ts_ns ts)
+{
+    if (p->fail_ts && ts > p->fail_ts && ts - p->fail_ts <= h->opts.retry_window) {
+        h->t.retries++;
+        h->t.retry_gap_ns += ts - p->fail_ts;
+        p->fail_ts = 0;
+    }
+}
+
+/* The pairs of a later part `from` go on from where into's stopped: a
+ * pair's first handshake in from retries into's last failure as in one pass
+ * (rows of a pair arriving in time order); the pair's state is then from's
+ * when from had a failure of it or that retry happened, else into's. */
+static int merge_pairs(sat_hs *into, const sat_hs *from)
+{
+    for (size_t i = 0; i < from->pairs.n; i++) {
+        const hs_pair *f = (const hs_pair *)sat_strtab_val(&from->pairs, i);
+        int capped;
+        hs_pair *p = (hs_pair *)sat_strtab_upsert(&into->pairs, sat_strtab_key(&from->pairs, i),
+                                                  sat_strtab_len(&from->pairs, i), NULL, &capped);
+        if (!p) {
+            if (!capped)
+                return SAT_E_NOMEM;
+            continue;
+        }
+        uint64_t before = into->t.retries;
+        if (!p->first_ts)
+            p->first_ts = f->first_ts;
+        retry_of(into, p, f->first_ts);
+        if (f->any_failed || into->t.retries != before)
+            p->fail_ts = f->fail_ts;
+        p->any_failed |= f->any_failed;
+    }
+    return SAT_OK;
+}
+
 /* A failed or incomplete handshake is remembered per client and server; the
  * next handshake of the same pair within retry_window is its retry. */
 static void note_retry(sat_hs *h, const sat_tls_hs *r)
@@ -198,17 +246,16 @@ static void note_retry(sat_hs *h, const sat_tls_hs *r)
     size_t len = (size_t)n < sizeof key ? (size_t)n : sizeof key - 1;
     int failed = r->outcome == SAT_TLS_FAILED || r->outcome == SAT_TLS_INCOMPLETE;
     int capped;
-    hs_pair *p = failed ? (hs_pair *)sat_strtab_upsert(&h->pairs, key, len, NULL, &capped)
-                        : (hs_pair *)sat_strtab_find(&h->pairs, key, len);
+    hs_pair *p = (hs_pair *)sat_strtab_upsert(&h->pairs, key, len, NULL, &capped);
     if (!p)
         return;
-    if (p->fail_ts && r->ts > p->fail_ts && r->ts - p->fail_ts <= h->opts.retry_window) {
-        h->t.retries++;
-        h->t.retry_gap_ns += r->ts - p->fail_ts;
-        p->fail_ts = 0;
-    }
-    if (failed)
+    if (!p->first_ts)
+        p->first_ts = r->ts;
+    retry_of(h, p, r->ts);
+    if (failed) {
         p->fail_ts = r->ts;
+        p->any_failed = 1;
+    }
 }
 
 static int on_tls(void *ctx, const sat_tls_hs *r)
@@ -333,14 +380,13 @@ sat_event_sink sat_hs_sink(sat_hs *h)
     return s;
 }
 
-/* A walk over the accumulators. Retries across parts are not looked for (a
- * failure at the end of one part and its retry at the start of the next):
- * each part's are exact. */
+/* A walk over the accumulators; from is the later part (its rows came
+ * after into's), which retries across the two parts need. */
 int sat_hs_merge(sat_hs *into, const sat_hs *from)
 {
     if (!into || !from)
         return SAT_E_USAGE;
-    if (sat_rec_merge(&totals_desc, &into->t, &from->t) < 0 ||
+    if (sat_rec_merge(&totals_desc, &into->t, &from->t) < 0 || merge_pairs(into, from) < 0 ||
         sat_keyed_merge(&into->versions, &from->versions) < 0 ||
         sat_keyed_merge(&into->groups, &from->groups) < 0)
         into->nomem = 1;

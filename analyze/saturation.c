@@ -1,5 +1,5 @@
 /*
- * saturation.c - the saturation analyzer (issue 4 "satscope saturation"): how
+ * saturation.c - the saturation analyzer (`satscope saturation`): how
  * close a server runs to the point where more concurrent work stops buying
  * more throughput.
  *

@@ -281,8 +281,8 @@ static void test_empty(void)
     CHECK(sat_hs_by_parse("port") < 0);
 }
 
-/* Merging parts gives the result of one pass, byte for byte: every split
- * point of a mixed input, with the --by table capped or not. */
+/* Merging parts gives the result of one pass, byte for byte, at every
+ * split point of a mixed input (retries across the split included). */
 static void test_merge_equals_one_pass(void)
 {
     enum { N = 40 };
@@ -319,15 +319,8 @@ static void test_merge_equals_one_pass(void)
         CHECK_EQ_INT(sat_hs_merge(a, b), SAT_OK);
         CHECK_EQ_INT(sat_hs_finish(a), SAT_OK);
         char *got = render(a, AS_JSON, NULL);
-        /* retries are found within a part only: the rest is identical */
-        char *gw = want ? strstr(want, "\"retries\"") : NULL;
-        char *gg = got ? strstr(got, "\"retries\"") : NULL;
-        CHECK(gw && gg);
-        if (gw && gg) {
-            CHECK(!strncmp(want, got, (size_t)(gw - want)) && gw - want == gg - got);
-            CHECK_EQ_STR(strstr(gw, "\"hello_retry_requests\""),
-                         strstr(gg, "\"hello_retry_requests\""));
-        }
+        /* retries too: a failure in one part retried in the next counts */
+        CHECK_EQ_STR(got, want);
         free(got);
         sat_hs_free(a);
         sat_hs_free(b);
