@@ -38,6 +38,35 @@ static sat_tls_hs row(sat_ts_ns ts, int outcome, const char *client, uint16_t ve
     return h;
 }
 
+
+/* The tables the text report names for --csv NAME are the result's. */
+static int build_result(const void *a, sat_result *r) { return sat_hs_result((const sat_hs *)a, r); }
+
+static void check_csv_tables(const void *a, int (*build)(const void *, sat_result *))
+{
+    const sat_text_report *tr = sat_text_report_find("handshakes");
+    sat_result *r = sat_result_new("handshakes");
+    CHECK(tr && r && build(a, r) == SAT_OK);
+    if (!tr || !r) {
+        sat_result_free(r);
+        return;
+    }
+    const char *const *paths;
+    size_t n;
+    sat_result_tables(r, &paths, &n);
+    size_t k = 0;
+    for (; tr->csv_tables[k]; k++) {
+        size_t i = 0;
+        while (i < n && strcmp(paths[i], tr->csv_tables[k]))
+            i++;
+        if (i == n)
+            printf("no table %s in the result\n", tr->csv_tables[k]);
+        CHECK(i < n);
+    }
+    CHECK_EQ_INT(k, n);
+    sat_result_free(r);
+}
+
 enum { AS_JSON, AS_CSV, AS_TEXT };
 
 /* The finished analyzer's result as JSON, CSV (table `table`, NULL: the
@@ -152,6 +181,7 @@ static void test_counts_and_cost(void)
     /* durations: 2 ms for every full one */
     CHECK(v->full_p50_s > 0.0019 && v->full_p50_s < 0.0021);
 
+    check_csv_tables(h, build_result);
     char *buf = render(h, AS_JSON, NULL);
     static const char *const keys[] = {
         "\"schema\": \"satscope/2\",\n  \"command\": \"handshakes\"",

@@ -327,6 +327,35 @@ static void test_tls_capacity(void)
     sat_saturation_free(s);
 }
 
+
+/* The tables the text report names for --csv NAME are the result's. */
+static int build_result(const void *a, sat_result *r) { return sat_saturation_result((const sat_saturation *)a, r); }
+
+static void check_csv_tables(const void *a, int (*build)(const void *, sat_result *))
+{
+    const sat_text_report *tr = sat_text_report_find("saturation");
+    sat_result *r = sat_result_new("saturation");
+    CHECK(tr && r && build(a, r) == SAT_OK);
+    if (!tr || !r) {
+        sat_result_free(r);
+        return;
+    }
+    const char *const *paths;
+    size_t n;
+    sat_result_tables(r, &paths, &n);
+    size_t k = 0;
+    for (; tr->csv_tables[k]; k++) {
+        size_t i = 0;
+        while (i < n && strcmp(paths[i], tr->csv_tables[k]))
+            i++;
+        if (i == n)
+            printf("no table %s in the result\n", tr->csv_tables[k]);
+        CHECK(i < n);
+    }
+    CHECK_EQ_INT(k, n);
+    sat_result_free(r);
+}
+
 enum { AS_JSON, AS_CSV, AS_TEXT };
 
 /* The finished analyzer's result as JSON, CSV (table, NULL: main) or text. */
@@ -431,6 +460,7 @@ static void test_result(void)
     feed_mix(s, rows, 0, n);
     CHECK_EQ_INT(sat_saturation_add_point(s, 3.0, 40.0), SAT_OK);
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
+    check_csv_tables(s, build_result);
     char *j = render(s, AS_JSON, NULL);
     static const char *const keys[] = {
         "\"schema\": \"satscope/2\",\n  \"command\": \"saturation\"",
