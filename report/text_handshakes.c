@@ -147,7 +147,11 @@ static int render(sat_result *r, sat_text *t)
     const sat_value *by = sat_rnode_value(sat_rnode_get(root, "by"));
     if (groups && by && by->unit == SAT_UNIT_TEXT) {
         const char *dim = by->v.s;
-        size_t shown = sat_rnode_count(groups);
+        size_t shown = 0; /* the keys listed, "(other)" aside */
+        for (const sat_rnode *g = sat_rnode_first(groups); g; g = sat_rnode_next(g)) {
+            const sat_value *k = sat_row_get(g, dim);
+            shown += !(k && !k->absent && k->unit == SAT_UNIT_TEXT && !strcmp(k->v.s, "(other)"));
+        }
         sat_text_title(t, "By %s (top %zu of %llu, most full handshakes first)",
                        strcmp(dim, "sni") ? dim : "SNI", shown,
                        (unsigned long long)count_of(root, "groups_total"));
