@@ -61,8 +61,8 @@ static int csv_table_arg(sat_cli_args *a, int argc, char **argv)
     const char *w = argv[optind];
     if (!w[0] || w[0] == '-' || access(w, F_OK) == 0)
         return 0;
-    /* a table's own name, nested ones ("tls_capacity.windows") too */
-    for (size_t i = 0; names[i]; i++)
+    /* a table's path may hold dots ("top.clients"): those only by their name */
+    for (size_t i = 0; strpbrk(w, "/.") && names[i]; i++)
         if (strcmp(names[i], w) == 0) {
             a->collect->csv_table = w;
             optind++;
@@ -70,7 +70,7 @@ static int csv_table_arg(sat_cli_args *a, int argc, char **argv)
         }
     if (strpbrk(w, "/."))
         return 0;
-    char list[256] = "";
+    char list[1024] = "";
     for (size_t i = 0; names[i]; i++) {
         if (strcmp(names[i], w) == 0) {
             a->collect->csv_table = w;
@@ -339,6 +339,8 @@ void sat_cli_print_man(FILE *out)
             roff_text(cmd->about, out);
         if (cmd->opts && cmd->opts->name)
             roff_opts(cmd->opts, out);
+        if (cmd->groups & SAT_CLI_REPORT_OPTS)
+            roff_opts(report_opts, out);
         if (cmd->groups & SAT_CLI_INPUT_OPTS) {
             fputs(".PP\n", out);
             roff_text("And the input options (INPUT OPTIONS), --help and --version.", out);
