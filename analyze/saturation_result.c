@@ -127,7 +127,7 @@ static void put_points(sat_result *r, sat_rnode *root, const sat_saturation_view
         {"start_ts", SAT_UNIT_TIME, 0, "start"},
         {"concurrency", SAT_UNIT_NUMBER, 4, "N"},
         {"throughput", SAT_UNIT_RATE, 4, "X ops/s"},
-        {"ops", SAT_UNIT_COUNT, 0, NULL},
+        {"answered", SAT_UNIT_COUNT, 0, "ops"},
         {"length_s", SAT_UNIT_DURATION, 3, "length"},
         {"wtime_mean_s", SAT_UNIT_DURATION, 6, "wtime"},
         {"optime_mean_s", SAT_UNIT_DURATION, 6, "optime"},
@@ -143,10 +143,10 @@ static void put_points(sat_result *r, sat_rnode *root, const sat_saturation_view
         sat_put_num(row, "concurrency", p->n, 4);
         sat_put_rate(row, "throughput", p->x, 4);
         if (p->start_ts) {
-            sat_put_count(row, "ops", p->ops);
+            sat_put_count(row, "answered", p->ops);
             sat_put_dur(row, "length_s", p->length_s, 3);
         } else {
-            sat_put_absent(row, "ops", SAT_UNIT_COUNT);
+            sat_put_absent(row, "answered", SAT_UNIT_COUNT);
             sat_put_absent(row, "length_s", SAT_UNIT_DURATION);
         }
         sat_put_dur(row, "wtime_mean_s", p->wtime_mean_s, 6);
@@ -169,7 +169,7 @@ int sat_saturation_result(const sat_saturation *s, sat_result *r)
     sat_rnode *root = sat_result_root(r);
     if (!v || !root)
         return SAT_E_NOMEM;
-    sat_put_count(root, "ops", v->ops);
+    sat_put_count(root, "answered", v->ops); /* operations answered ("ops" is a table in etime) */
     sat_put_count(root, "timed", v->timed);
     sat_put_count(root, "skipped", v->skipped);
     sat_put_count(root, "measured_points", v->added);

@@ -247,7 +247,7 @@ static int render(sat_result *r, sat_text *t)
 {
     const sat_rnode *root = sat_result_root(r);
     char a[64], b[64];
-    uint64_t ops = count_of(root, "ops"), added = count_of(root, "measured_points");
+    uint64_t ops = count_of(root, "answered"), added = count_of(root, "measured_points");
     int windows = !isnan(num_of(root, "window_s"));
     if (windows || !added)
         sat_text_line(t, "satscope saturation: %llu answered %s, %s .. %s", (unsigned long long)ops,
@@ -291,9 +291,9 @@ static int render(sat_result *r, sat_text *t)
     else
         sat_text_line(t, "%s", "");
     sat_text_table(t, points,
-                   windows ? (any_hs ? "start_ts,ops,throughput,concurrency,wtime_mean_s,"
+                   windows ? (any_hs ? "start_ts,answered,throughput,concurrency,wtime_mean_s,"
                                        "optime_mean_s,hs_full,hs_resumed,used"
-                                     : "start_ts,ops,throughput,concurrency,wtime_mean_s,"
+                                     : "start_ts,answered,throughput,concurrency,wtime_mean_s,"
                                        "optime_mean_s,used")
                            : "concurrency,throughput,used",
                    0, "  ");

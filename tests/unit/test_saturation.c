@@ -472,7 +472,7 @@ static void test_result(void)
         "\"gave_up_unanswered\": 3, \"client_hellos_unanswered\": 0, \"full\": 5, \"resumed\": 2, "
         "\"failed_after_server_hello\": 0, \"saturated\": true},",
         "{\"start_ts\": \"2025-06-08T16:26:40Z\", \"concurrency\": 0.",
-        "{\"start_ts\": null, \"concurrency\": 3, \"throughput\": 40, \"ops\": null, "
+        "{\"start_ts\": null, \"concurrency\": 3, \"throughput\": 40, \"answered\": null, "
         "\"length_s\": null, \"wtime_mean_s\": null, \"optime_mean_s\": null, \"hs_full\": null, "
         "\"hs_resumed\": null, \"used\": true}"};
     for (size_t i = 0; j && i < sizeof keys / sizeof keys[0]; i++) {
@@ -482,7 +482,7 @@ static void test_result(void)
     }
     free(j);
     char *c = render(s, AS_CSV, NULL);
-    CHECK(c && !strncmp(c, "start_ts,concurrency,throughput,ops,length_s,wtime_mean_s,"
+    CHECK(c && !strncmp(c, "start_ts,concurrency,throughput,answered,length_s,wtime_mean_s,"
                            "optime_mean_s,hs_full,hs_resumed,used\n2025-06-08T16:26:40Z,", 117));
     CHECK(c && strstr(c, "\n,3,40,,,,,,,true\n"));
     free(c);
