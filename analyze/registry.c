@@ -84,10 +84,14 @@ static int cr_merge(void *into, const void *from)
     return sat_crashes_merge((sat_crashes *)into, (const sat_crashes *)from);
 }
 static void cr_free(void *a) { sat_crashes_free((sat_crashes *)a); }
+static int cr_result(const void *a, sat_result *r)
+{
+    return sat_crashes_result((const sat_crashes *)a, r);
+}
 
 static const sat_analyzer sat_analyzer_crashes = {
     "crashes", "crashes from core files and logged backtraces: where, grouped, and the load before",
-    cr_create, cr_sink, cr_finish, cr_merge, cr_free};
+    cr_create, cr_sink, cr_finish, cr_merge, cr_free, cr_result};
 
 static void *cs_create(const void *opts) { return sat_cs_create((const sat_cs_opts *)opts); }
 static sat_event_sink cs_sink(void *a) { return sat_cs_sink((sat_cs *)a); }
@@ -97,10 +101,11 @@ static int cs_merge(void *into, const void *from)
     return sat_cs_merge((sat_cs *)into, (const sat_cs *)from);
 }
 static void cs_free(void *a) { sat_cs_free((sat_cs *)a); }
+static int cs_result(const void *a, sat_result *r) { return sat_cs_result((const sat_cs *)a, r); }
 
 static const sat_analyzer sat_analyzer_cachesize = {
     "cachesize", "entry, DN and DB cache sizes for target hit ratios (LRU miss-ratio curve)",
-    cs_create, cs_sink, cs_finish, cs_merge, cs_free};
+    cs_create, cs_sink, cs_finish, cs_merge, cs_free, cs_result};
 
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,

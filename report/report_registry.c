@@ -57,41 +57,8 @@ static int st_csv(const void *r, FILE *out, sat_diag *d)
 }
 static const sat_renderer r_st_csv = {"storms", SAT_REPORT_CSV, st_csv};
 
-static int cr_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_TEXT, out, d);
-}
-static int cr_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_JSON, out, d);
-}
-static const sat_renderer r_cr_text = {"crashes", SAT_REPORT_TEXT, cr_text};
-static const sat_renderer r_cr_json = {"crashes", SAT_REPORT_JSON, cr_json};
-static int cr_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_cr_csv = {"crashes", SAT_REPORT_CSV, cr_csv};
-
-static int cs_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_TEXT, out, d);
-}
-static int cs_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_JSON, out, d);
-}
-static const sat_renderer r_cs_text = {"cachesize", SAT_REPORT_TEXT, cs_text};
-static const sat_renderer r_cs_json = {"cachesize", SAT_REPORT_JSON, cs_json};
-static int cs_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_cs_csv = {"cachesize", SAT_REPORT_CSV, cs_csv};
-
 static const sat_renderer *const sat_renderers[] = {
-    &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
-    &r_cs_text, &r_cs_json, &r_cs_csv,
+    &r_st_text, &r_st_json, &r_st_csv,
 };
 
 const sat_renderer *const *sat_renderer_list(size_t *n)
@@ -116,9 +83,8 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
 extern const sat_text_report sat_text_handshakes;
 extern const sat_text_report sat_text_saturation;
 static const sat_text_report *const sat_text_reports[] = {
-    &sat_text_etime,
-    &sat_text_handshakes,
-    &sat_text_saturation,
+    &sat_text_etime,     &sat_text_crashes,    &sat_text_cachesize,
+    &sat_text_handshakes, &sat_text_saturation,
 };
 
 const sat_text_report *sat_text_report_find(const char *analyzer)
@@ -129,8 +95,7 @@ const sat_text_report *sat_text_report_find(const char *analyzer)
     return NULL;
 }
 
-static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_storms, &sat_csv_crashes,
-                                                        &sat_csv_cachesize};
+static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_storms};
 
 static const sat_csv_report *csv_report(const char *analyzer)
 {

@@ -807,6 +807,8 @@ int sat_cs_finish(sat_cs *c);                    /* SAT_OK or SAT_E_NOMEM */
  * concatenated stream. */
 int sat_cs_merge(sat_cs *into, const sat_cs *from);
 const sat_cs_view *sat_cs_get_view(const sat_cs *c); /* after finish */
+/* The finished analyzer's sections (cachesize_result.c): SAT_OK or SAT_E_NOMEM. */
+int sat_cs_result(const sat_cs *c, sat_result *r);
 /* After finish: LRU hits (estimated under SHARDS) with a cache of `entries`,
  * and its hit ratio (NAN when no reference). */
 double sat_cs_hits(const sat_cs *c, uint64_t entries);
@@ -888,6 +890,8 @@ sat_event_sink sat_crashes_sink(sat_crashes *c); /* crash, frame; ldap_op, ldap_
 int sat_crashes_finish(sat_crashes *c);          /* SAT_OK or SAT_E_NOMEM */
 int sat_crashes_merge(sat_crashes *into, const sat_crashes *from);
 const sat_crashes_view *sat_crashes_get_view(const sat_crashes *c); /* after finish */
+/* The finished analyzer's sections (crashes_result.c): SAT_OK or SAT_E_NOMEM. */
+int sat_crashes_result(const sat_crashes *c, sat_result *r);
 void sat_crashes_free(sat_crashes *c); /* NULL ok */
 
 typedef struct sat_analyzer {

@@ -25,10 +25,6 @@ int sat_report_fmt_parse(const char *s);
 
 /* The storms report (text or JSON); s must be finished (sat_storms_finish). */
 int sat_report_storms(const sat_storms *s, int fmt, FILE *out, sat_diag *diag);
-/* The crashes report (text or JSON); c must be finished (sat_crashes_finish). */
-int sat_report_crashes(const sat_crashes *c, int fmt, FILE *out, sat_diag *diag);
-/* The cachesize report (text or JSON); c must be finished (sat_cs_finish). */
-int sat_report_cachesize(const sat_cs *c, int fmt, FILE *out, sat_diag *diag);
 
 /* ---- renderer registry (report/report_registry.c) ------------------------------
  * One entry per (analyzer, format); `result` is the analyzer object. */
