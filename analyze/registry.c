@@ -32,10 +32,11 @@ static int hs_merge(void *into, const void *from)
     return sat_hs_merge((sat_hs *)into, (const sat_hs *)from);
 }
 static void hs_free(void *a) { sat_hs_free((sat_hs *)a); }
+static int hs_result(const void *a, sat_result *r) { return sat_hs_result((const sat_hs *)a, r); }
 
 static const sat_analyzer sat_analyzer_handshakes = {
     "handshakes", "TLS handshakes on the wire: full, resumed, failed, incomplete",
-    hs_create, hs_sink, hs_finish, hs_merge, hs_free};
+    hs_create, hs_sink, hs_finish, hs_merge, hs_free, hs_result};
 
 static void *satu_create(const void *o)
 {
@@ -48,10 +49,14 @@ static int satu_merge(void *into, const void *from)
     return sat_saturation_merge((sat_saturation *)into, (const sat_saturation *)from);
 }
 static void satu_free(void *a) { sat_saturation_free((sat_saturation *)a); }
+static int satu_result(const void *a, sat_result *r)
+{
+    return sat_saturation_result((const sat_saturation *)a, r);
+}
 
 static const sat_analyzer sat_analyzer_saturation = {
     "saturation", "throughput vs concurrency per window and the USL fit: where the knee is",
-    satu_create, satu_sink, satu_finish, satu_merge, satu_free};
+    satu_create, satu_sink, satu_finish, satu_merge, satu_free, satu_result};
 static void *st_create(const void *opts)
 {
     return sat_storms_create((const sat_storms_opts *)opts);

@@ -40,37 +40,6 @@ int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_
     return rc;
 }
 
-static int hs_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_TEXT, out, d);
-}
-static int hs_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_JSON, out, d);
-}
-static int hs_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_hs_text = {"handshakes", SAT_REPORT_TEXT, hs_text};
-static const sat_renderer r_hs_json = {"handshakes", SAT_REPORT_JSON, hs_json};
-static const sat_renderer r_hs_csv = {"handshakes", SAT_REPORT_CSV, hs_csv};
-
-static int satu_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_TEXT, out, d);
-}
-static int satu_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_JSON, out, d);
-}
-static int satu_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_satu_text = {"saturation", SAT_REPORT_TEXT, satu_text};
-static const sat_renderer r_satu_json = {"saturation", SAT_REPORT_JSON, satu_json};
-static const sat_renderer r_satu_csv = {"saturation", SAT_REPORT_CSV, satu_csv};
 
 static int st_text(const void *r, FILE *out, sat_diag *d)
 {
@@ -89,8 +58,7 @@ static int st_csv(const void *r, FILE *out, sat_diag *d)
 static const sat_renderer r_st_csv = {"storms", SAT_REPORT_CSV, st_csv};
 
 static const sat_renderer *const sat_renderers[] = {
-    &r_hs_text, &r_hs_json, &r_hs_csv,
-    &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv,
+    &r_st_text, &r_st_json, &r_st_csv,
 };
 
 const sat_renderer *const *sat_renderer_list(size_t *n)
@@ -112,8 +80,12 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
 
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
-static const sat_text_report *const sat_text_reports[] = {&sat_text_etime, &sat_text_crashes,
-                                                          &sat_text_cachesize};
+extern const sat_text_report sat_text_handshakes;
+extern const sat_text_report sat_text_saturation;
+static const sat_text_report *const sat_text_reports[] = {
+    &sat_text_etime,     &sat_text_crashes,    &sat_text_cachesize,
+    &sat_text_handshakes, &sat_text_saturation,
+};
 
 const sat_text_report *sat_text_report_find(const char *analyzer)
 {

@@ -23,10 +23,6 @@ enum sat_report_fmt { SAT_REPORT_TEXT, SAT_REPORT_JSON, SAT_REPORT_CSV };
 /* "text", "json", "csv" -> enum; < 0 if unknown. */
 int sat_report_fmt_parse(const char *s);
 
-/* The handshakes report; h must be finished (sat_hs_finish). */
-int sat_report_handshakes(const sat_hs *h, int fmt, FILE *out, sat_diag *diag);
-/* The saturation report; s must be finished (sat_saturation_finish). */
-int sat_report_saturation(const sat_saturation *s, int fmt, FILE *out, sat_diag *diag);
 /* The storms report (text or JSON); s must be finished (sat_storms_finish). */
 int sat_report_storms(const sat_storms *s, int fmt, FILE *out, sat_diag *diag);
 
