@@ -164,7 +164,18 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
         if (sw)
             st_win_add(&w[sat_win_index(keys[i] * se->window, step) - dlo], sw);
     }
+    sat_storms_window *vw = rc == SAT_OK ? (sat_storms_window *)sat_arena_alloc(
+                                               &s->view_arena, (n ? n : 1) * sizeof *vw)
+                                         : NULL;
+    if (!vw)
+        rc = SAT_E_NOMEM;
+    pp->windows = vw;
+    pp->windows_ts = dlo * step;
     for (size_t t = 0; t < n && rc == SAT_OK; t++) {
+        vw[t].events = w[t].events;
+        vw[t].ops = w[t].ops;
+        vw[t].conn_opens = w[t].opens;
+        vw[t].handshakes = w[t].hs_full + w[t].hs_resumed;
         x[t] = w[t].events;
         pp->events += x[t];
         if (x[t] > pp->busiest_events) {

@@ -329,6 +329,8 @@ void sat_cli_print_man(FILE *out)
             roff_text(cmd->about, out);
         if (cmd->opts && cmd->opts->name)
             roff_opts(cmd->opts, out);
+        if (cmd->groups & SAT_CLI_REPORT_OPTS)
+            roff_opts(report_opts, out);
         if (cmd->groups & SAT_CLI_INPUT_OPTS) {
             fputs(".PP\n", out);
             roff_text("And the input options (INPUT OPTIONS), --help and --version.", out);

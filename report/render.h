@@ -24,6 +24,6 @@ typedef struct sat_csv_report {
     const char *const *names; /* NULL-terminated, main first */
     const sat_render_fn *write;
 } sat_csv_report;
-extern const sat_csv_report sat_csv_storms, sat_csv_crashes, sat_csv_cachesize;
+extern const sat_csv_report sat_csv_crashes, sat_csv_cachesize;
 
 #endif

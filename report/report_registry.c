@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "text_storms.h"
 
 int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_fn json,
                       sat_render_fn csv, FILE *out, sat_diag *diag)
@@ -75,22 +76,6 @@ static const sat_renderer r_satu_text = {"saturation", SAT_REPORT_TEXT, satu_tex
 static const sat_renderer r_satu_json = {"saturation", SAT_REPORT_JSON, satu_json};
 static const sat_renderer r_satu_csv = {"saturation", SAT_REPORT_CSV, satu_csv};
 
-static int st_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_storms((const sat_storms *)r, SAT_REPORT_TEXT, out, d);
-}
-static int st_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_storms((const sat_storms *)r, SAT_REPORT_JSON, out, d);
-}
-static const sat_renderer r_st_text = {"storms", SAT_REPORT_TEXT, st_text};
-static const sat_renderer r_st_json = {"storms", SAT_REPORT_JSON, st_json};
-static int st_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_storms((const sat_storms *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_st_csv = {"storms", SAT_REPORT_CSV, st_csv};
-
 static int cr_text(const void *r, FILE *out, sat_diag *d)
 {
     return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_TEXT, out, d);
@@ -125,7 +110,7 @@ static const sat_renderer r_cs_csv = {"cachesize", SAT_REPORT_CSV, cs_csv};
 
 static const sat_renderer *const sat_renderers[] = {
     &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
-    &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
+    &r_satu_text, &r_satu_json, &r_satu_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
     &r_cs_text, &r_cs_json, &r_cs_csv,
 };
 
@@ -148,7 +133,7 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
 
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
-static const sat_text_report *const sat_text_reports[] = {NULL};
+static const sat_text_report *const sat_text_reports[] = {&sat_text_storms};
 
 const sat_text_report *sat_text_report_find(const char *analyzer)
 {
@@ -158,8 +143,7 @@ const sat_text_report *sat_text_report_find(const char *analyzer)
     return NULL;
 }
 
-static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_storms, &sat_csv_crashes,
-                                                        &sat_csv_cachesize};
+static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_crashes, &sat_csv_cachesize};
 
 static const sat_csv_report *csv_report(const char *analyzer)
 {

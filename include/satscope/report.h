@@ -29,8 +29,6 @@ int sat_report_etime(const sat_etime *e, int fmt, FILE *out, sat_diag *diag);
 int sat_report_handshakes(const sat_hs *h, int fmt, FILE *out, sat_diag *diag);
 /* The saturation report; s must be finished (sat_saturation_finish). */
 int sat_report_saturation(const sat_saturation *s, int fmt, FILE *out, sat_diag *diag);
-/* The storms report (text or JSON); s must be finished (sat_storms_finish). */
-int sat_report_storms(const sat_storms *s, int fmt, FILE *out, sat_diag *diag);
 /* The crashes report (text or JSON); c must be finished (sat_crashes_finish). */
 int sat_report_crashes(const sat_crashes *c, int fmt, FILE *out, sat_diag *diag);
 /* The cachesize report (text or JSON); c must be finished (sat_cs_finish). */

@@ -592,11 +592,15 @@ static void test_metastable_and_merge(void)
     if (f) {
         sat_diag d;
         memset(&d, 0, sizeof d);
-        CHECK_EQ_INT(sat_report_storms(whole, SAT_REPORT_JSON, f, &d), SAT_OK);
+        sat_result *r = sat_result_new("storms");
+        CHECK_EQ_INT(sat_storms_result(whole, r), SAT_OK);
+        CHECK_EQ_INT(sat_result_json(r, f, &d), SAT_OK);
+        sat_result_free(r);
         fclose(f);
         static const char *const keys[] = {"\"storms\"", "\"start_ts\"", "\"end_ts\"",
                                            "\"peak_ts\"", "\"events\"", "\"clients\"",
-                                           "\"kinds\"", "\"trigger\"", "\"sustained\": true"};
+                                           "\"kinds\"", "\"trigger\": {\"signal\": \"unindexed\"",
+                                           "\"sustained\": true"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             CHECK(buf && strstr(buf, keys[i]) != NULL);
         free(buf);
