@@ -351,6 +351,11 @@ const sat_rnode *sat_rnode_get(const sat_rnode *n, const char *path)
     return n;
 }
 
+const sat_value *sat_rnode_val(const sat_rnode *n, const char *path)
+{
+    return sat_rnode_value(sat_rnode_get(n, path));
+}
+
 const sat_col *sat_table_cols(const sat_rnode *table, size_t *ncols)
 {
     if (!table || table->kind != SAT_RN_TABLE) {

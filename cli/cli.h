@@ -10,6 +10,7 @@
 
 #include "satscope/analyze.h"
 #include "satscope/collect.h"
+#include "satscope/report.h"
 
 enum sat_exit {
     SAT_EXIT_OK = 0,
@@ -48,6 +49,9 @@ typedef struct sat_command {
     const sat_cli_opt *opts; /* its own options, NULL-name ended */
     unsigned groups;      /* SAT_CLI_INPUT_OPTS, ... */
     const char *notes;    /* --help's text after the options, exit codes included */
+    /* the CSV tables of a command that is no analyzer (`--csv NAME`), main
+     * first; NULL: the analyzer's (sat_csv_tables) */
+    const char *const *csv_tables;
 } sat_command;
 
 /* The input options every collecting command shares (--format, --from,
@@ -143,6 +147,10 @@ int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *
 /* The run every analyzer command shares, through the registries (analyze.h,
  * report.h): creates analyzer `name` with its opts, collects paths into it,
  * finishes it and renders it in fmt on stdout. Returns the exit code. */
+/* Renders a built result (res may be NULL: out of memory) in fmt: JSON and
+ * CSV by the one writers, text by `text`. 0, or -1 after a message. */
+int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
+                          int (*text)(sat_result *res, sat_text *t));
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                     char *const *paths, size_t npaths);
 /* When the collection read its inputs but they hold no event: the sink took

@@ -411,13 +411,12 @@ static int csv_dir_write(const char *dir, const char *name, const void *obj)
 /* The report of a finished analyzer in the format asked for: from its result
  * sections (one JSON, CSV and text path for every command) when it builds
  * them, else from its own renderer. 0, or -1 after a message. */
-static int render_result(const sat_cli_collect *c, const sat_analyzer *a, const void *obj,
-                         int fmt)
+int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
+                          int (*text)(sat_result *res, sat_text *t))
 {
-    sat_result *res = sat_result_new(a->name);
-    if (!res || a->result(obj, res) < 0 || sat_result_status(res) != SAT_OK) {
-        sat_result_free(res);
-        fprintf(stderr, "satscope %s: out of memory\n", a->name);
+    const char *name = res ? sat_result_command(res) : "?";
+    if (!res || sat_result_status(res) != SAT_OK) {
+        fprintf(stderr, "satscope %s: out of memory\n", name);
         return -1;
     }
     sat_diag diag;
@@ -429,22 +428,40 @@ static int render_result(const sat_cli_collect *c, const sat_analyzer *a, const 
         rc = c->csv_dir ? sat_result_csv_dir(res, c->csv_dir, &diag)
                         : sat_result_csv(res, c->csv_table, stdout, &diag);
     } else {
-        const sat_text_report *tr = sat_text_report_find(a->name);
         sat_text t;
         sat_text_init(&t, stdout, c->wide);
-        rc = tr ? tr->render(res, &t) : SAT_E_USAGE;
+        rc = text(res, &t);
         if (rc >= 0)
             rc = sat_text_finish(&t);
-        if (rc < 0 && !diag.msg[0])
-            snprintf(diag.msg, sizeof diag.msg, "%s",
-                     tr ? sat_strerror(rc) : "no text form of this report");
+        if (rc < 0)
+            snprintf(diag.msg, sizeof diag.msg, "%s", sat_strerror(rc));
     }
-    sat_result_free(res);
     if (rc < 0) {
-        fprintf(stderr, "satscope %s: %s\n", a->name, diag.msg);
+        fprintf(stderr, "satscope %s: %s\n", name, diag.msg);
         return -1;
     }
     return 0;
+}
+
+/* The report of a finished analyzer from its result sections (one JSON, CSV
+ * and text path for every command). 0, or -1 after a message. */
+static int render_result(const sat_cli_collect *c, const sat_analyzer *a, const void *obj,
+                         int fmt)
+{
+    sat_result *res = sat_result_new(a->name);
+    if (res && a->result(obj, res) < 0) {
+        sat_result_free(res);
+        res = NULL;
+    }
+    const sat_text_report *tr = sat_text_report_find(a->name);
+    if (fmt == SAT_REPORT_TEXT && !tr) {
+        fprintf(stderr, "satscope %s: no text form of this report\n", a->name);
+        sat_result_free(res);
+        return -1;
+    }
+    int rc = sat_cli_render_result(c, res, fmt, tr ? tr->render : NULL);
+    sat_result_free(res);
+    return rc;
 }
 
 int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *obj, int fmt)

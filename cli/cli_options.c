@@ -54,7 +54,8 @@ static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[4])
  * usage error listing them. 0, or -1 with a->exit set. */
 static int csv_table_arg(sat_cli_args *a, int argc, char **argv)
 {
-    const char *const *names = sat_csv_tables(a->cmd->name);
+    const char *const *names =
+        a->cmd->csv_tables ? a->cmd->csv_tables : sat_csv_tables(a->cmd->name);
     if (!names || !a->collect || optind >= argc)
         return 0;
     const char *w = argv[optind];

@@ -290,7 +290,7 @@ void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, si
     }
     char spec[TBL_MAXCOL + 1];
     for (int i = 0; i < nuse; i++) {
-        spec[i] = is_right(use[i]->unit) ? 'r' : 'l';
+        spec[i] = is_right(use[i]->unit) ? 'r' : use[i]->unit == SAT_UNIT_TIME ? 'L' : 'l';
         if (labels[i][0])
             titles[i] = labels[i];
         else if (use[i]->title)

@@ -13,8 +13,10 @@ void sat_tbl_init(tbl *t, const char *spec)
     t->ncol = (int)strlen(spec);
     if (t->ncol > TBL_MAXCOL)
         t->ncol = TBL_MAXCOL;
-    for (int i = 0; i < t->ncol; i++)
+    for (int i = 0; i < t->ncol; i++) {
         t->right[i] = spec[i] == 'r';
+        t->keep[i] = spec[i] == 'L';
+    }
 }
 
 void sat_tbl_row(tbl *t, const char *const *vals)
@@ -89,7 +91,8 @@ static void fit_widths(const tbl *t, size_t *w, size_t indent)
     while (t->width && total > t->width) {
         int widest = -1;
         for (int c = 0; c < t->ncol; c++)
-            if (!t->right[c] && w[c] > MIN_CUT && (widest < 0 || w[c] > w[widest]))
+            if (!t->right[c] && !t->keep[c] && w[c] > MIN_CUT &&
+                (widest < 0 || w[c] > w[widest]))
                 widest = c;
         if (widest < 0)
             return; /* numbers are never cut: the row stays wide */

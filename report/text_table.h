@@ -13,13 +13,15 @@
 typedef struct tbl {
     int ncol;
     char right[TBL_MAXCOL]; /* 1: right-aligned (numbers) */
+    char keep[TBL_MAXCOL];  /* 1: never cut to fit the width (times) */
     char **cells;           /* row-major, malloc'd strings */
     size_t nrows, cap;
     size_t width;           /* 0: unlimited; else rows fit this many columns */
     int err;
 } tbl;
 
-/* spec: one char per column, 'l' or 'r'. */
+/* spec: one char per column, 'l' or 'r' (right-aligned), 'L' left-aligned
+ * and never cut to fit (times). Numbers are never cut either. */
 void sat_tbl_init(tbl *t, const char *spec);
 /* Copies one row of ncol cells (NULL = empty); on no memory t->err is set. */
 void sat_tbl_row(tbl *t, const char *const *vals);

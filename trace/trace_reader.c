@@ -84,8 +84,8 @@ static sat_trace_reader *reader_index(sat_trace_reader *r, sat_diag *diag)
         snprintf(dmg, sizeof dmg, "; %zu damaged block%s skipped", r->scan_dmg.n,
                  r->scan_dmg.n == 1 ? "" : "s");
     sat_diag_set(diag, SAT_E_TRUNCATED, r->path ? r->path : "<memory>",
-                 "partial trace (%.100s): %zu complete blocks used%s%s", why.msg,
-                 r->nblocks, dmg, tail);
+                 "partial trace (%.100s): %zu complete block%s used%s%s", why.msg,
+                 r->nblocks, r->nblocks == 1 ? "" : "s", dmg, tail);
     return r;
 }
 

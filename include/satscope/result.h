@@ -142,6 +142,8 @@ int sat_rnode_compact(const sat_rnode *n);
 /* The child of an object named key (first match), NULL if none. A dotted
  * path ("tcp.by_end") walks objects. */
 const sat_rnode *sat_rnode_get(const sat_rnode *n, const char *path);
+/* The value at path (sat_rnode_get), NULL if there is none or it is no value. */
+const sat_value *sat_rnode_val(const sat_rnode *n, const char *path);
 /* Tables. */
 const sat_col *sat_table_cols(const sat_rnode *table, size_t *ncols);
 int64_t sat_table_window(const sat_rnode *table); /* 0 if not a series */
