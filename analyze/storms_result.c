@@ -3,8 +3,8 @@
  * docs/output.md), which every form (JSON, CSV, text) renders:
  *
  *   (summary)    window_s, window_chosen, first_ts, last_ts, span_s, windows,
- *                events (client failures), deduplicated, retries, ...; rows {}
- *   kinds        the failures by kind: kind, events, share (most first; kinds
+ *                events (client failures), deduplicated, retries, ...; rows_read {}
+ *   failures     the failures by kind: kind, events, share (most first; kinds
  *                never seen are left out)
  *   storms       one row per storm (the main table): when, how big, its kinds
  *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
@@ -44,7 +44,7 @@ static void put_kinds_table(sat_rnode *root, const sat_storms_view *v)
     static const sat_col cols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
                                    {"events", SAT_UNIT_COUNT, 0, "failures"},
                                    {"share", SAT_UNIT_RATIO, 4, NULL}};
-    sat_rnode *t = sat_table(root, "kinds", cols, 3);
+    sat_rnode *t = sat_table(root, "failures", cols, 3);
     int order[SAT_STORM_KIND__COUNT], n = 0;
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
         if (v->kinds[k])
@@ -76,7 +76,7 @@ static void put_periods(sat_rnode *root, const sat_storms_view *v)
         {"window_count", SAT_UNIT_COUNT, 0, "windows"},
         {"window_count_at_10s", SAT_UNIT_INT, 0, "at 10 s"},
         {"events", SAT_UNIT_COUNT, 0, "failures"},
-        {"storms", SAT_UNIT_COUNT, 0, NULL},
+        {"storm_count", SAT_UNIT_COUNT, 0, "storms"},
         {"busiest_window_events", SAT_UNIT_COUNT, 0, "busiest"},
         {"busiest_window_ts", SAT_UNIT_TIME, 0, "busiest at"}};
     sat_rnode *t = sat_table(root, "periods", cols, sizeof cols / sizeof cols[0]);
@@ -93,7 +93,7 @@ static void put_periods(sat_rnode *root, const sat_storms_view *v)
         sat_put_count(row, "window_count", p->nwindows);
         sat_put_int(row, "window_count_at_10s", p->windows_at_longest);
         sat_put_count(row, "events", p->events);
-        sat_put_count(row, "storms", p->nstorms);
+        sat_put_count(row, "storm_count", p->nstorms);
         sat_put_count(row, "busiest_window_events", p->busiest_events);
         sat_put_time(row, "busiest_window_ts", p->busiest_ts);
         sat_rnode *in = sat_list(row, "inputs");
@@ -274,7 +274,7 @@ int sat_storms_result(const sat_storms *s, sat_result *r)
     sat_put_time(root, "busiest_window_ts", v->busiest_ts);
     sat_put_dur(root, "busiest_window_s", v->busiest_ts ? (double)v->busiest_window / NS : NAN,
                 3);
-    sat_rnode *rows = sat_obj(root, "rows");
+    sat_rnode *rows = sat_obj(root, "rows_read");
     sat_set_compact(rows);
     sat_put_count(rows, "ldap_op", v->ldap_ops);
     sat_put_count(rows, "ldap_conn", v->ldap_conns);

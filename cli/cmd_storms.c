@@ -31,7 +31,7 @@ static const sat_cli_opt storms_opts[] = {
     {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per storm, the JSON's key names", NULL},
     {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR",
      "every CSV table as DIR/NAME.csv; --csv NAME prints\n"
-     "one (tables: storms, kinds, signals, top_clients,\n"
+     "one (tables: storms, failures, signals, top_clients,\n"
      "periods, windows)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 

@@ -46,10 +46,19 @@ const char *st_str(const sat_rnode *o, const char *key)
  * need); other durations in human units. */
 void st_dur(char *b, size_t n, double s)
 {
-    if (isfinite(s) && s >= 1 && s < 999.5 && s == floor(s))
+    if (isfinite(s) && s >= 1 && s < 999.5 && s == floor(s)) {
         snprintf(b, n, "%.0f s", s);
-    else
-        sat_fmt_duration(b, n, s);
+        return;
+    }
+    sat_fmt_duration(b, n, s);
+    char *dot = strchr(b, '.'), *sp = dot ? strchr(dot, ' ') : NULL;
+    if (isfinite(s) && s == floor(s) && sp) { /* "1.00 h" is one hour exactly: "1 h" */
+        char *z = sp;
+        while (z > dot && z[-1] == '0')
+            z--;
+        if (z == dot + 1 || z - 1 == dot)
+            memmove(dot, sp, strlen(sp) + 1);
+    }
 }
 
 void st_ts(char *b, size_t n, int64_t ts)
@@ -226,7 +235,7 @@ static void print_periods(sat_text *t, const sat_rnode *periods)
     /* the periods with storms, and the first ones, at most 20 of them */
     size_t shown = 0, quiet = 0, i = 0;
     for (const sat_rnode *p = p0; p; p = sat_rnode_next(p), i++) {
-        uint64_t ns = st_u64(p, "storms"), ev = st_u64(p, "events");
+        uint64_t ns = st_u64(p, "storm_count"), ev = st_u64(p, "events");
         if (shown >= 20 || (!ns && i >= 10)) {
             quiet++;
             continue;
@@ -264,7 +273,7 @@ static void print_periods(sat_text *t, const sat_rnode *periods)
 static void print_totals(sat_text *t, const sat_rnode *root)
 {
     char kinds[2048];
-    kinds_of_table(sat_rnode_get(root, "kinds"), kinds, sizeof kinds);
+    kinds_of_table(sat_rnode_get(root, "failures"), kinds, sizeof kinds);
     uint64_t ev = st_u64(root, "events"), dd = st_u64(root, "deduplicated");
     sat_text_title(t, "Client failures: %llu", (unsigned long long)ev);
     if (ev)
@@ -275,7 +284,7 @@ static void print_totals(sat_text *t, const sat_rnode *root)
                 "after an ABANDON, a request left unanswered by a close already counted, the "
                 "FIN or RST of a handshake given up)",
                 (unsigned long long)dd, dd == 1 ? "row was" : "rows were");
-    const sat_rnode *rows = sat_rnode_get(root, "rows");
+    const sat_rnode *rows = sat_rnode_get(root, "rows_read");
     uint64_t o = st_u64(rows, "ldap_op"), c = st_u64(rows, "ldap_conn"),
              h = st_u64(rows, "tls_hs"), tc = st_u64(rows, "tcp_conn");
     st_para(t, "",
@@ -300,18 +309,24 @@ static int render(sat_result *r, sat_text *t)
     const sat_rnode *periods = sat_rnode_get(root, "periods");
     size_t ns = sat_rnode_count(storms), np = sat_rnode_count(periods);
     uint64_t nw = st_u64(root, "window_count");
-    char a[64], b[64], ws[64], line[512];
+    char a[64], b[64], ws[64], line[256], paren[128];
     st_ts(a, sizeof a, st_i64(root, "first_ts"));
     st_ts(b, sizeof b, st_i64(root, "last_ts"));
     st_dur(ws, sizeof ws, st_dbl(root, "window_s"));
+    snprintf(line, sizeof line, "satscope storms: %zu %s in %s .. %s", ns,
+             sat_plural(ns, "storm", "storms"), a, b);
     if (np > 1)
-        snprintf(line, sizeof line, "%zu %s in %s .. %s (%llu windows in %zu periods)", ns,
-                 sat_plural(ns, "storm", "storms"), a, b, (unsigned long long)nw, np);
+        snprintf(paren, sizeof paren, "(%llu windows in %zu periods)", (unsigned long long)nw, np);
     else
-        snprintf(line, sizeof line, "%zu %s in %s .. %s (%llu %s of %s)", ns,
-                 sat_plural(ns, "storm", "storms"), a, b, (unsigned long long)nw,
+        snprintf(paren, sizeof paren, "(%llu %s of %s)", (unsigned long long)nw,
                  sat_plural(nw, "window", "windows"), ws);
-    st_wrap(t, "satscope storms: ", "  ", line);
+    /* the parenthesis stays whole: on the title's line when it fits, else under it */
+    if (!t->width || strlen(line) + 1 + strlen(paren) <= t->width)
+        st_para(t, "", "%s %s", line, paren);
+    else {
+        st_para(t, "", "%s", line);
+        st_para(t, "  ", "%s", paren);
+    }
     if (!ns) {
         st_dur(ws, sizeof ws, st_dbl(root, "busiest_window_s"));
         sat_text_title(t, "No storm: the failures never rose clearly above their own baseline");
@@ -335,6 +350,6 @@ static int render(sat_result *r, sat_text *t)
     return t->err;
 }
 
-static const char *const csv_tables[] = {"storms", "kinds", "signals", "top_clients",
+static const char *const csv_tables[] = {"storms", "failures", "signals", "top_clients",
                                          "periods", "windows", NULL};
 const sat_text_report sat_text_storms = {"storms", render, csv_tables};

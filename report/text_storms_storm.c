@@ -114,7 +114,7 @@ static void print_chain(sat_text *t, const sat_rnode *signals, const sat_rnode *
 static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s, uint64_t no)
 {
     const sat_rnode *signals = sat_rnode_get(root, "signals");
-    uint64_t ldap_ops = st_u64(sat_rnode_get(root, "rows"), "ldap_op");
+    uint64_t ldap_ops = st_u64(sat_rnode_get(root, "rows_read"), "ldap_op");
     tbl tb;
     sat_tbl_init(&tb, "llrrrl");
     sat_tbl_set_width(&tb, t->width);
@@ -152,7 +152,7 @@ static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s,
                 snprintf(on, sizeof on, "%s (%s %s)", ot + 11, ld,
                          lead > 0 ? "before" : "after");
         } else if (base->absent) {
-            snprintf(on, sizeof on, "(no baseline: the input starts here)");
+            snprintf(on, sizeof on, "(input starts: no baseline)");
         }
         label_of(label, sizeof label, si, st_str(s, "heavy_client"));
         const char *row[6] = {rose ? "ROSE" : "", label, cb, cf, cd, on};
@@ -179,7 +179,7 @@ static void print_trigger(sat_text *t, const sat_rnode *root, const sat_rnode *s
     const char *trig = st_str(s, "trigger.signal");
     const sig_info *si = sig_of(trig);
     if (!si) {
-        const sat_rnode *rows = sat_rnode_get(root, "rows");
+        const sat_rnode *rows = sat_rnode_get(root, "rows_read");
         st_item(t, "trigger", "none of the signals rose before it%s",
                 st_u64(rows, "ldap_op") || st_u64(rows, "tls_hs")
                     ? "" : " (no operation or handshake data)");
