@@ -116,14 +116,14 @@ static int choose_step(const sat_storms *s, sat_storms_period *pp)
 static int period_inputs(sat_storms *s, sat_storms_period *pp)
 {
     const char **in = (const char **)sat_arena_alloc(&s->view_arena,
-                                                     (s->sources.n + 1) * sizeof *in);
+                                                     (sat_keyed_n(&s->sources) + 1) * sizeof *in);
     if (!in)
         return SAT_E_NOMEM;
     size_t n = 0;
-    for (size_t i = 0; i < s->sources.n; i++) { /* the table keeps the order read */
-        const st_src *r = (const st_src *)sat_strtab_val(&s->sources, i);
+    for (size_t i = 0; i < sat_keyed_n(&s->sources); i++) { /* in the order read */
+        const st_src *r = (const st_src *)sat_keyed_rec(&s->sources, i);
         if (r->first_ts < pp->end_ts && r->last_ts >= pp->start_ts)
-            in[n++] = sat_strtab_key(&s->sources, i);
+            in[n++] = sat_keyed_key(&s->sources, i);
     }
     pp->inputs = in;
     pp->ninputs = n;

@@ -318,6 +318,31 @@ static void test_fin_waiting(void)
     sat_storms_free(s);
 }
 
+/* The whole JSON document of a finished analyzer (caller frees). */
+static char *json_of(const sat_storms *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    sat_result *r = sat_result_new("storms");
+    if (f && r && sat_storms_result(s, r) == SAT_OK)
+        sat_result_json(r, f, NULL);
+    sat_result_free(r);
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* A merge of the parts gives the document of one pass, byte for byte. */
+static void check_same_json(const sat_storms *whole, const sat_storms *merged)
+{
+    char *a = json_of(whole), *b = json_of(merged);
+    CHECK(a && b && strlen(a) > 100);
+    CHECK_EQ_STR(a, b);
+    free(a);
+    free(b);
+}
+
 /* The retry rule, in one analyzer and split across two that merge. */
 static void feed_retries(sat_storms *a, sat_storms *b)
 {
@@ -373,6 +398,7 @@ static void test_retries(void)
         CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
         CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
         check_retries(sat_storms_get_view(a));
+        check_same_json(s, a);
         CHECK_EQ_INT(sat_storms_finish(a), SAT_OK); /* a second finish counts nothing twice */
         check_retries(sat_storms_get_view(a));
     }
@@ -611,6 +637,7 @@ static void test_metastable_and_merge(void)
     CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
     CHECK_EQ_INT(sat_storms_finish(whole), SAT_OK);
     CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
+    check_same_json(whole, a);
     const sat_storms_view *v = sat_storms_get_view(whole), *m = sat_storms_get_view(a);
     CHECK_EQ_INT(v->nstorms, 1);
     CHECK_EQ_INT(m->nstorms, 1);
@@ -876,6 +903,7 @@ static void test_periods(void)
     CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
     CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
     check_two_periods(sat_storms_get_view(a), today);
+    check_same_json(whole, a);
     sat_storms_free(whole);
     sat_storms_free(a);
     sat_storms_free(b);
