@@ -78,9 +78,8 @@ static char *dup_str(sat_str s)
     return p;
 }
 
-static int tee_reject(void *vctx, const sat_reject *r)
+static void tee_reject(tee_ctx *t, const sat_reject *r)
 {
-    tee_ctx *t = vctx;
     if (t->nshown < SHOWN_REJECTS) {
         shown_reject *s = &t->shown[t->nshown++];
         s->source = r->source;
@@ -88,12 +87,10 @@ static int tee_reject(void *vctx, const sat_reject *r)
         s->reason = dup_str(r->reason);
         s->excerpt = dup_str(r->excerpt);
     }
-    return t->inner->on_reject ? t->inner->on_reject(t->inner->ctx, r) : SAT_OK;
 }
 
-static int tee_source(void *vctx, const sat_source *s)
+static void tee_source(tee_ctx *t, const sat_source *s)
 {
-    tee_ctx *t = vctx;
     if (s->first_ts || s->last_ts)
         t->timed_sources++;
     if (s->id < 1u << 20 && s->id >= t->npaths) {
@@ -107,49 +104,20 @@ static int tee_source(void *vctx, const sat_source *s)
     }
     if (s->id < t->npaths && !t->paths[s->id])
         t->paths[s->id] = dup_str(s->path);
-    return t->inner->on_source ? t->inner->on_source(t->inner->ctx, s) : SAT_OK;
 }
 
-static int tee_op(void *vctx, const sat_ldap_op *op)
+/* Sources and rejects are taken whatever the inner sink wants (they name the
+ * inputs and the lines reported); every other row counts as an event. */
+static int tee_row(void *vctx, int table, const void *row)
 {
     tee_ctx *t = vctx;
-    t->events++;
-    return t->inner->on_ldap_op(t->inner->ctx, op);
-}
-
-static int tee_conn(void *vctx, const sat_ldap_conn *c)
-{
-    tee_ctx *t = vctx;
-    t->events++;
-    return t->inner->on_ldap_conn(t->inner->ctx, c);
-}
-
-static int tee_tcp(void *vctx, const sat_tcp_conn *c)
-{
-    tee_ctx *t = vctx;
-    t->events++;
-    return t->inner->on_tcp_conn(t->inner->ctx, c);
-}
-
-static int tee_tls(void *vctx, const sat_tls_hs *h)
-{
-    tee_ctx *t = vctx;
-    t->events++;
-    return t->inner->on_tls_hs(t->inner->ctx, h);
-}
-
-static int tee_crash(void *vctx, const sat_crash *c)
-{
-    tee_ctx *t = vctx;
-    t->events++;
-    return t->inner->on_crash(t->inner->ctx, c);
-}
-
-static int tee_frame(void *vctx, const sat_frame *f)
-{
-    tee_ctx *t = vctx;
-    t->events++;
-    return t->inner->on_frame(t->inner->ctx, f);
+    if (table == SAT_TABLE_SOURCE)
+        tee_source(t, row);
+    else if (table == SAT_TABLE_REJECT)
+        tee_reject(t, row);
+    else
+        t->events++;
+    return sat_sink_emit(t->inner, table, row);
 }
 
 static void warn_stderr(void *ctx, const char *where, const char *msg)
@@ -169,13 +137,10 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     t.inner = sink;
     t.quiet = c->quiet;
 
-    sat_event_sink tee = {&t, tee_source, tee_reject,
-                          sink->on_ldap_op ? tee_op : NULL,
-                          sink->on_ldap_conn ? tee_conn : NULL,
-                          sink->on_tcp_conn ? tee_tcp : NULL,
-                          sink->on_tls_hs ? tee_tls : NULL,
-                          sink->on_crash ? tee_crash : NULL,
-                          sink->on_frame ? tee_frame : NULL};
+    sat_event_sink tee = {&t,
+                          (sink->on_row ? sink->tables : 0) | SAT_TABLE_BIT(SAT_TABLE_SOURCE) |
+                              SAT_TABLE_BIT(SAT_TABLE_REJECT),
+                          tee_row};
     sat_collect_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.format = c->format;

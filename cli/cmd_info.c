@@ -62,9 +62,8 @@ static char *copy_str(sat_str s)
     return p;
 }
 
-static int on_source(void *vctx, const sat_source *s)
+static int on_source(info_ctx *c, const sat_source *s)
 {
-    info_ctx *c = vctx;
     if (c->nsources == c->cap) {
         size_t ncap = c->cap ? c->cap * 2 : 16;
         info_source *n = realloc(c->sources, ncap * sizeof *n);
@@ -82,9 +81,8 @@ static int on_source(void *vctx, const sat_source *s)
     return SAT_OK;
 }
 
-static int on_reject(void *vctx, const sat_reject *r)
+static int on_reject(info_ctx *c, const sat_reject *r)
 {
-    info_ctx *c = vctx;
     c->reject_rows++;
     if (c->nrejects < INFO_REJECTS_SHOWN) {
         info_reject *d = &c->rejects[c->nrejects++];
@@ -94,6 +92,14 @@ static int on_reject(void *vctx, const sat_reject *r)
         d->excerpt = copy_str(r->excerpt);
     }
     return SAT_OK;
+}
+
+/* The sink takes sources and rejects only (all the trace reader decodes). */
+static int info_row(void *vctx, int table, const void *row)
+{
+    if (table == SAT_TABLE_SOURCE)
+        return on_source(vctx, row);
+    return table == SAT_TABLE_REJECT ? on_reject(vctx, row) : SAT_OK;
 }
 
 static void info_ctx_free(info_ctx *c)
@@ -371,10 +377,11 @@ static int run_info(int argc, char **argv)
     int code = partial ? SAT_EXIT_REJECTS : SAT_EXIT_OK;
     info_ctx c;
     memset(&c, 0, sizeof c);
-    sat_event_sink sink = {&c, on_source, on_reject, NULL, NULL};
+    sat_event_sink sink = {&c, SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_REJECT),
+                           info_row};
     sat_trace_read_opts ro;
     memset(&ro, 0, sizeof ro);
-    ro.tables = (1u << SAT_TABLE_SOURCE) | (1u << SAT_TABLE_REJECT);
+    ro.tables = sink.tables;
     sat_trace_stat st;
     memset(&diag, 0, sizeof diag);
     int rc = sat_trace_read(r, &ro, &sink, &diag);
