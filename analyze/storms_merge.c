@@ -9,12 +9,15 @@
  *                     window), wire_servers
  *   kept rows         requests left at a close, TCP          appended
  *                     connections for the retry rule
+ *   dedup tables      ldap_dedup, wire_dedup                 union (merge_dedup)
  *
  * A new counter is a field in the run of counts of struct sat_storms (or of
  * st_win) and nothing here. The only ids are the peers' (heavy hitters of a
  * window, the clients of kept rows): they are per analyzer, so they are
- * mapped through the peers' addresses. The dedup tables are not merged: the
- * rows of one connection come from one input, so from one part.
+ * mapped through the peers' addresses. The dedup tables are a union: the
+ * rows of one connection come from one input, so from one part, and a key in
+ * both keeps into's (the retry rule, at finish, asks them which connections
+ * failed).
  */
 #include "storms_internal.h"
 
@@ -68,6 +71,20 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
         st_drop_series(ise);
     sat_strtab_free(&tmp);
     return rc;
+}
+
+/* from's failures already counted, by connection, added to into's */
+static void merge_dedup(sat_storms *into, sat_strtab *t, const sat_strtab *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        int is_new, capped;
+        st_dedup *d = (st_dedup *)sat_strtab_upsert(t, sat_strtab_key(from, i),
+                                                    sat_strtab_len(from, i), &is_new, &capped);
+        if (!d)
+            into->nomem |= !capped;
+        else if (is_new)
+            *d = *(const st_dedup *)sat_strtab_val(from, i);
+    }
 }
 
 /* The keyed tables of the analyzer, merged key by key. */
@@ -137,6 +154,8 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
                             (const sat_keyed *)(const void *)((const char *)from +
                                                               keyed_tables[i])) < 0)
             into->nomem = 1;
+    merge_dedup(into, &into->ldap_dedup, &from->ldap_dedup);
+    merge_dedup(into, &into->wire_dedup, &from->wire_dedup);
     if (sat_keyed_has_other(&into->cw))
         into->clients_lost = 1; /* a client-window pair past the cap */
     merge_kept_rows(into, from);
