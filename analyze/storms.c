@@ -11,8 +11,9 @@
  *   storms_detect.c    the detector (sat_storms_detect)
  *   storms_classify.c  rows to client failures (the event sink), dedup, the retry rule
  *   storms_chain.c     one storm described: failures, clients, its chain of signals
- *   storms_merge.c     sat_storms_merge
+ *   storms_merge.c     sat_storms_merge (a walk over the accumulators described here)
  *   storms_period.c    sat_storms_finish: periods, their steps, the storms of each
+ *   storms_result.c    the result sections every form renders (sat_storms_result)
  */
 #include "storms_internal.h"
 
