@@ -941,7 +941,7 @@ static void test_kernel_lines(void)
     rec_free(&r);
 }
 
-/* ---- the time in a core's file name (parse/core_notes.c) --------------------------------- */
+/* ---- the time in a core's file name (parse/core_notes_name.c) ---------------------------- */
 static void test_core_name_time(void)
 {
     CHECK_EQ_INT(sat_core_name_time("core.1234.1749479056", 1234), NS(1749479056));
