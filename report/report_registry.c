@@ -5,7 +5,21 @@
 #include <string.h>
 
 #include "render.h"
+#include "text_etime.h"
 #include "text_storms.h"
+
+int sat_report_fmt_parse(const char *s)
+{
+    if (!s)
+        return -1;
+    if (strcmp(s, "text") == 0)
+        return SAT_REPORT_TEXT;
+    if (strcmp(s, "json") == 0)
+        return SAT_REPORT_JSON;
+    if (strcmp(s, "csv") == 0)
+        return SAT_REPORT_CSV;
+    return -1;
+}
 
 int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_fn json,
                       sat_render_fn csv, FILE *out, sat_diag *diag)
@@ -26,23 +40,6 @@ int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_
         sat_diag_set(diag, rc, "report", "%s", sat_strerror(rc));
     return rc;
 }
-
-static int etime_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_etime((const sat_etime *)r, SAT_REPORT_TEXT, out, d);
-}
-static int etime_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_etime((const sat_etime *)r, SAT_REPORT_JSON, out, d);
-}
-static int etime_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_etime((const sat_etime *)r, SAT_REPORT_CSV, out, d);
-}
-
-static const sat_renderer r_etime_text = {"etime", SAT_REPORT_TEXT, etime_text};
-static const sat_renderer r_etime_json = {"etime", SAT_REPORT_JSON, etime_json};
-static const sat_renderer r_etime_csv = {"etime", SAT_REPORT_CSV, etime_csv};
 
 static int hs_text(const void *r, FILE *out, sat_diag *d)
 {
@@ -109,7 +106,7 @@ static int cs_csv(const void *r, FILE *out, sat_diag *d)
 static const sat_renderer r_cs_csv = {"cachesize", SAT_REPORT_CSV, cs_csv};
 
 static const sat_renderer *const sat_renderers[] = {
-    &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
+    &r_hs_text, &r_hs_json, &r_hs_csv,
     &r_satu_text, &r_satu_json, &r_satu_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
     &r_cs_text, &r_cs_json, &r_cs_csv,
 };
@@ -133,7 +130,7 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
 
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
-static const sat_text_report *const sat_text_reports[] = {&sat_text_storms};
+static const sat_text_report *const sat_text_reports[] = {&sat_text_etime, &sat_text_storms};
 
 const sat_text_report *sat_text_report_find(const char *analyzer)
 {
