@@ -10,7 +10,7 @@
  *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
  *                outlived it
  *   signals      the chain: for every storm, every signal looked at before it
- *                (storm, signal, rose, base, before, during, onset_ts, back_ts)
+ *                (storm, signal, rose, baseline, before, during, onset_ts, back_ts)
  *   top_clients  the clients with the most failures of each storm
  *   periods      the periods of the input, the step each was read at and why
  *                (each row lists its inputs)
@@ -107,7 +107,7 @@ static void put_windows(sat_rnode *root, const sat_storms_view *v)
     static const sat_col cols[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"},
                                    {"period", SAT_UNIT_COUNT, 0, NULL},
                                    {"events", SAT_UNIT_COUNT, 0, "failures"},
-                                   {"ops", SAT_UNIT_COUNT, 0, NULL},
+                                   {"ldap_ops", SAT_UNIT_COUNT, 0, "ops"},
                                    {"conn_opens", SAT_UNIT_COUNT, 0, "opened"},
                                    {"handshakes", SAT_UNIT_COUNT, 0, NULL}};
     sat_rnode *t = sat_table(root, "windows", cols, sizeof cols / sizeof cols[0]);
@@ -120,7 +120,7 @@ static void put_windows(sat_rnode *root, const sat_storms_view *v)
             sat_put_time(row, "start_ts", p->windows_ts + (sat_ts_ns)k * p->window);
             sat_put_count(row, "period", i + 1);
             sat_put_count(row, "events", w->events);
-            sat_put_count(row, "ops", w->ops);
+            sat_put_count(row, "ldap_ops", w->ops);
             sat_put_count(row, "conn_opens", w->conn_opens);
             sat_put_count(row, "handshakes", w->handshakes);
         }
@@ -141,7 +141,7 @@ static const sat_col storm_head[ST_HEAD] = {
     {"events", SAT_UNIT_COUNT, 0, "failures"},
     {"peak_events", SAT_UNIT_COUNT, 0, "at peak"},
     {"baseline_per_window", SAT_UNIT_NUMBER, 3, "baseline"},
-    {"clients", SAT_UNIT_COUNT, 0, NULL}};
+    {"client_count", SAT_UNIT_COUNT, 0, "clients"}};
 static const sat_col storm_tail[ST_TAIL] = {
     {"trigger.signal", SAT_UNIT_TEXT, 0, "trigger"},
     {"trigger.onset_ts", SAT_UNIT_TIME, 0, "onset"},
@@ -185,7 +185,7 @@ static void put_storm(sat_rnode *t, const sat_storm *st, size_t i)
     sat_put_count(row, "events", st->events);
     sat_put_count(row, "peak_events", st->peak_events);
     sat_put_num(row, "baseline_per_window", st->expected, 3);
-    sat_put_count(row, "clients", st->clients);
+    sat_put_count(row, "client_count", st->clients);
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++) {
         char name[48];
         snprintf(name, sizeof name, "kinds.%s", sat_storm_kind_name(k));
@@ -211,7 +211,7 @@ static void put_signals(sat_rnode *root, const sat_storms_view *v)
         {"storm", SAT_UNIT_COUNT, 0, NULL},
         {"signal", SAT_UNIT_TEXT, 0, NULL},
         {"rose", SAT_UNIT_BOOL, 0, NULL},
-        {"base", SAT_UNIT_NUMBER, 6, "baseline"},
+        {"baseline", SAT_UNIT_NUMBER, 6, NULL},
         {"before", SAT_UNIT_NUMBER, 6, NULL},
         {"during", SAT_UNIT_NUMBER, 6, NULL},
         {"onset_ts", SAT_UNIT_TIME, 0, "onset"},
@@ -225,7 +225,7 @@ static void put_signals(sat_rnode *root, const sat_storms_view *v)
             sat_put_count(row, "storm", i + 1);
             sat_put_text(row, "signal", sat_storm_signal_name(g));
             sat_put_bool(row, "rose", sg->rose);
-            sat_put_num(row, "base", sg->base, 6);
+            sat_put_num(row, "baseline", sg->base, 6);
             sat_put_num(row, "before", sg->before, 6);
             sat_put_num(row, "during", sg->during, 6);
             sat_put_time(row, "onset_ts", sg->onset_ts);

@@ -127,7 +127,7 @@ static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s,
         if (!r)
             continue;
         int un = (int)st_i64(r, "unanswered");
-        const sat_value *base = st_get(r, "base"), *bef = st_get(r, "before"),
+        const sat_value *base = st_get(r, "baseline"), *bef = st_get(r, "before"),
                         *dur = st_get(r, "during");
         if (bef->absent && dur->absent && !un)
             continue; /* no data of that kind in these inputs */
@@ -203,9 +203,9 @@ static void print_trigger(sat_text *t, const sat_rnode *root, const sat_rnode *s
     int before_unanswered = tr && st_get(tr, "before")->absent && st_i64(tr, "unanswered");
     if (!strcmp(si->name, "full_hs_share") && co && st_i64(co, "rose")) {
         char b0[48], b1[48], f0[48], f1[48];
-        fmt_sig(b0, sizeof b0, "conn_opens", st_get(co, "base"), 0);
+        fmt_sig(b0, sizeof b0, "conn_opens", st_get(co, "baseline"), 0);
         fmt_sig(b1, sizeof b1, "conn_opens", st_get(co, "before"), 0);
-        fmt_sig(f0, sizeof f0, si->name, st_get(tr, "base"), 0);
+        fmt_sig(f0, sizeof f0, si->name, st_get(tr, "baseline"), 0);
         fmt_sig(f1, sizeof f1, si->name, st_get(tr, "before"), 0);
         st_para(t, ST_CONT,
                 "new connections that all need a full handshake: %s opened a window against "
@@ -246,7 +246,7 @@ int st_storm_text(sat_text *t, const sat_rnode *root, const sat_rnode *s, int pe
                        d, (unsigned long long)st_u64(s, "period"));
     else
         sat_text_title(t, "STORM %llu  %s .. %s  (%s)", (unsigned long long)no, a, b, d);
-    uint64_t ev = st_u64(s, "events"), cl = st_u64(s, "clients");
+    uint64_t ev = st_u64(s, "events"), cl = st_u64(s, "client_count");
     st_item(t, "size", "%llu client %s from %llu %s; peak %llu in the %s from %s (baseline %s "
                        "per %s)",
             (unsigned long long)ev, sat_plural(ev, "failure", "failures"),
@@ -303,8 +303,8 @@ int st_storm_text(sat_text *t, const sat_rnode *root, const sat_rnode *s, int pe
         char per[64], base[64] = "-";
         sat_report_fmt_num(per, sizeof per, (double)opens / nwin, 1);
         const sat_rnode *co = signal_row(sat_rnode_get(root, "signals"), no, "conn_opens");
-        if (co && !isnan(st_dbl(co, "base")))
-            sat_report_fmt_num(base, sizeof base, st_dbl(co, "base"), 1);
+        if (co && !isnan(st_dbl(co, "baseline")))
+            sat_report_fmt_num(base, sizeof base, st_dbl(co, "baseline"), 1);
         char hl[128] = "";
         if (hs)
             snprintf(hl, sizeof hl, "; %llu of %llu TLS handshakes full",

@@ -674,7 +674,7 @@ static void test_metastable_and_merge(void)
         sat_result_free(r);
         fclose(f);
         static const char *const keys[] = {"\"storms\"", "\"start_ts\"", "\"end_ts\"",
-                                           "\"peak_ts\"", "\"events\"", "\"clients\"",
+                                           "\"peak_ts\"", "\"events\"", "\"client_count\"",
                                            "\"kinds\"", "\"trigger\": {\"signal\": \"unindexed\"",
                                            "\"sustained\": true"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
