@@ -22,7 +22,7 @@ int sat_collect_rotation_index(const char *path);
 int sat_collect_skip_name(const char *base);
 
 /* A warning about one input: to warn(ctx, path, msg) when set, else to
- * stderr as "satscope: PATH: MSG" (collect.c). */
+ * stderr as "satscope: PATH: MSG" (collect_progress.c). */
 typedef void (*sat_collect_warn_fn)(void *ctx, const char *where, const char *msg);
 void sat_collect_warnf(sat_collect_warn_fn warn, void *ctx, const char *path, const char *fmt,
                        ...) SAT_PRINTF(4, 5);

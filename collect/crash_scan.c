@@ -1,7 +1,7 @@
 /*
  * crash_scan.c - a text input read for the crash reports written in it as text
  * (parse/crash_text.c: Ceph's fatal-signal blocks, glibc backtrace_symbols()
- * runs, gdb output), for collect.c. Two kinds of input come here:
+ * runs, gdb output), for collect_log.c. Two kinds of input come here:
  *
  *  - a text file that is not a recognised LDAP log (a daemon's stderr capture,
  *    a journal export, a Ceph log, a file of gdb output): read once, through

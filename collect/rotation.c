@@ -8,7 +8,7 @@
  * They all reduce to "<dir>/access": compression suffixes, then numeric or
  * date suffixes after '.', '-' or '_', then a ".log" extension are stripped
  * until nothing changes. The order within a set is decided by content time
- * (collect.c), never by these names.
+ * (collect_sets.c), never by these names.
  */
 #include "collect_internal.h"
 

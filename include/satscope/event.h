@@ -494,16 +494,16 @@ typedef struct sat_event_sink {
 /* Whether the sink takes rows of table `t` (a NULL sink takes none). */
 static inline int sat_sink_wants(const sat_event_sink *s, int t)
 {
-    return s && s->on_row && t >= 0 && t < SAT_TABLE__COUNT &&
-           (s->tables & SAT_TABLE_BIT(t));
+    return s && (unsigned)t < SAT_TABLE__COUNT && (s->tables & SAT_TABLE_BIT(t)) &&
+           s->on_row;
 }
 
 /* Hand one row of table `t` to the sink, if it takes that table. */
 static inline int sat_sink_emit(const sat_event_sink *s, int t, const void *row)
 {
-    if (t < 0 || t >= SAT_TABLE__COUNT)
+    if ((unsigned)t >= SAT_TABLE__COUNT)
         return SAT_E_USAGE;
-    return sat_sink_wants(s, t) ? s->on_row(s->ctx, t, row) : 0;
+    return s && (s->tables & SAT_TABLE_BIT(t)) && s->on_row ? s->on_row(s->ctx, t, row) : 0;
 }
 
 #endif /* SATSCOPE_EVENT_H */

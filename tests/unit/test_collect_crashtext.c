@@ -1,6 +1,6 @@
 /*
  * test_collect_crashtext.c - collect/'s crash text (collect/crash_scan.c and its
- * two hooks in collect.c): a text input no log format recognises is read for
+ * two hooks in collect_log.c): a text input no log format recognises is read for
  * crash reports (source format "crash-text", its crash and frame rows carry
  * the source's id, no warning); one without any stays "unknown" and is warned
  * about as before; a log sniffed as 389-text of which no line was an access
