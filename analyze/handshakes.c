@@ -1,5 +1,5 @@
 /*
- * handshakes.c - the TLS handshake analyzer (issue 3 "Commands"): from the
+ * handshakes.c - the TLS handshake analyzer: from the
  * tls_hs rows of captures, how many handshakes were full, resumed, failed or
  * incomplete, the resumed ratio, a time series in fixed windows, the busiest
  * window, per client / server / SNI tables, handshake durations, an estimate
@@ -13,15 +13,18 @@
  * PSK resumption usually still does an (EC)DHE exchange, so it saves less.
  *
  * Bounded memory: windows widen (doubling) past HS_WINDOWS_MAX buckets; the
- * group and retry tables are capped (strtab max_keys) with the overflow
- * counted. Retries are found in the order rows arrive (a connection's row is
+ * version and group tables are capped keyed tables (acc.h) whose overflow
+ * goes to "(other)"; the retry table is capped (strtab max_keys).
+ *
+ * Every count is a record described once (acc.h), so sat_hs_merge is a walk
+ * over them; the CPU estimate is made from counts at finish, so merged parts
+ * cost exactly what one pass does. The result's sections: handshakes_result.c. Retries are found in the order rows arrive (a connection's row is
  * emitted when it ends, and a client gives up on one connection before it
  * opens the next), which is why a retry is looked for only after its failure.
  */
 #include "satscope/analyze.h"
 
-#include "sketch.h"
-#include "strtab.h"
+#include "acc.h"
 #include "winseries.h"
 
 #define HS_WINDOWS_MAX 4096
@@ -29,28 +32,71 @@
 #define HS_GROUP_KEYS_MAX 100000
 #define HS_PAIR_KEYS_MAX 1000000
 
-typedef struct hs_pair {      /* client -> server, for retries */
+/* A client -> server pair, for retries: what a later part needs to go on
+ * where this one stopped (the last failure not yet retried) and what an
+ * earlier part needs to finish what it left open (this part's first
+ * handshake of the pair). */
+typedef struct hs_pair {
     sat_ts_ns fail_ts;        /* ClientHello of the last failed/incomplete one, 0 none */
+    sat_ts_ns first_ts;       /* the pair's first handshake in this part */
+    int any_failed;           /* a failed/incomplete one in this part */
 } hs_pair;
+
+/* The counts of a set of handshakes (everything, a window, a group): a run
+ * of counters; cpu_s is made at finish from them and the costs. */
+static const sat_acc_field counts_fields[] = {
+    SAT_ACC_N(SAT_ACC_COUNT, sat_hs_counts, n, SAT_HS_NOUT + 3),
+};
+static const sat_rec_desc counts_desc = {sizeof(sat_hs_counts), counts_fields, 1, NULL};
+_Static_assert(offsetof(sat_hs_counts, resumed_psk) ==
+                   offsetof(sat_hs_counts, n) + (SAT_HS_NOUT + 2) * sizeof(uint64_t),
+               "the counters of sat_hs_counts are one run");
+
+/* Everything else that is counted, in one record. */
+typedef struct hs_totals {
+    sat_hs_counts all;
+    sat_ts_ns first_ts, last_ts;
+    /* counters, one run: */
+    uint64_t resumed_by[3], offered[3], hrr, renegotiated, ssl2_hello, late_start, retries;
+    uint64_t tcp_conns, tcp_no_tls, tcp_by_end[SAT_TCP_END__COUNT], tcp_syn_retrans,
+        tcp_no_synack;
+    int64_t retry_gap_ns;
+    sat_qsketch dur_full, dur_resumed, rtt; /* ns */
+} hs_totals;
+
+#define HS_NCOUNTERS (3 + 3 + 5 + 2 + SAT_TCP_END__COUNT + 2)
+_Static_assert(offsetof(hs_totals, tcp_no_synack) ==
+                   offsetof(hs_totals, resumed_by) + (HS_NCOUNTERS - 1) * sizeof(uint64_t),
+               "the counters of hs_totals are one run");
+
+static const sat_acc_field totals_fields[] = {
+    SAT_ACC_N(SAT_ACC_COUNT, hs_totals, all.n, SAT_HS_NOUT + 3),
+    SAT_ACC(SAT_ACC_FIRST, hs_totals, first_ts),
+    SAT_ACC(SAT_ACC_LAST, hs_totals, last_ts),
+    SAT_ACC_N(SAT_ACC_COUNT, hs_totals, resumed_by, HS_NCOUNTERS),
+    SAT_ACC(SAT_ACC_SUM, hs_totals, retry_gap_ns),
+    SAT_ACC(SAT_ACC_SKETCH, hs_totals, dur_full),
+    SAT_ACC(SAT_ACC_SKETCH, hs_totals, dur_resumed),
+    SAT_ACC(SAT_ACC_SKETCH, hs_totals, rtt),
+};
+static const sat_rec_desc totals_desc = {sizeof(hs_totals), totals_fields,
+                                         sizeof totals_fields / sizeof totals_fields[0], NULL};
+
+/* Handshakes by the version the server chose (key: the 2 bytes). */
+typedef struct hs_vcount {
+    uint64_t count;
+} hs_vcount;
+static const sat_acc_field vcount_fields[] = {SAT_ACC(SAT_ACC_COUNT, hs_vcount, count)};
+static const sat_rec_desc vcount_desc = {sizeof(hs_vcount), vcount_fields, 1, NULL};
 
 struct sat_hs {
     sat_hs_opts opts;
     sat_dur_ns window;        /* current step (>= opts.window) */
-    sat_hs_counts all;
-    sat_ts_ns first_ts, last_ts;
+    hs_totals t;
     sat_strtab windows;       /* key int64 window index -> sat_hs_counts */
-    sat_hs_version versions[HS_VERSIONS_MAX + 1]; /* the last: all others */
-    size_t nversions;
-    sat_strtab groups;        /* key string -> sat_hs_counts */
-    sat_hs_counts group_other;
+    sat_keyed versions;       /* uint16 version -> hs_vcount, "(other)" past the cap */
+    sat_keyed groups;         /* --by key -> sat_hs_counts */
     sat_strtab pairs;         /* key client|server -> hs_pair */
-    uint64_t resumed_by[3], offered[3], hrr, renegotiated, ssl2_hello, late_start;
-    uint64_t retries;
-    double retry_gap_sum_s;
-    sat_qsketch dur_full, dur_resumed;
-    uint64_t tcp_conns, tcp_no_tls, tcp_by_end[SAT_TCP_END__COUNT], tcp_syn_retrans,
-        tcp_no_synack;
-    sat_qsketch rtt;
     int nomem;
 
     sat_hs_view view;
@@ -80,46 +126,41 @@ static int failed_after_server_hello(const sat_tls_hs *r)
     return r->outcome == SAT_TLS_FAILED && r->server_hello_ts != 0;
 }
 
-static double cost_us(const sat_hs *h, const sat_tls_hs *r)
+/* A resumption costs a TLS 1.3 PSK's (an (EC)DHE exchange) or a TLS <= 1.2
+ * one's (symmetric work only). */
+static int resumed_psk(const sat_tls_hs *r)
 {
-    switch (r->outcome) {
-    case SAT_TLS_FULL:
-        return h->opts.full_cost_us;
-    case SAT_TLS_RESUMED:
-        return r->resumed_by == SAT_TLS_RESUME_PSK || r->version >= 0x0304
-                   ? h->opts.psk_cost_us : h->opts.resumed_cost_us;
-    case SAT_TLS_FAILED:
-        /* An alert after the ServerHello: the server had done a full
-         * handshake's expensive part (its certificate, the signature over its
-         * key exchange, its key share), whatever the client made of it. */
-        return failed_after_server_hello(r) ? h->opts.full_cost_us : 0.0;
-    default:
-        return 0.0; /* incomplete: never answered */
-    }
+    return r->outcome == SAT_TLS_RESUMED &&
+           (r->resumed_by == SAT_TLS_RESUME_PSK || r->version >= 0x0304);
 }
 
-static void count(sat_hs_counts *c, const sat_tls_hs *r, double cpu_s)
+/* The server CPU of a set of handshakes, from its counts: full ones and those
+ * that failed after the ServerHello (the server had done a full handshake's
+ * expensive part: its certificate, the signature over its key exchange, its
+ * key share) at full cost, resumptions at theirs, incomplete ones (never
+ * answered) and failures before any ServerHello at nothing. Made from
+ * counts, so that merged parts cost exactly what one pass does. */
+static double cpu_s(const sat_hs_opts *o, const sat_hs_counts *c)
+{
+    uint64_t full = c->n[SAT_TLS_FULL] + c->failed_after_server_hello;
+    uint64_t res = c->n[SAT_TLS_RESUMED] - c->resumed_psk;
+    return ((double)full * o->full_cost_us + (double)res * o->resumed_cost_us +
+            (double)c->resumed_psk * o->psk_cost_us) / 1e6;
+}
+
+static void count(sat_hs_counts *c, const sat_tls_hs *r)
 {
     c->connections++;
     if (r->outcome > 0 && r->outcome < SAT_HS_NOUT)
         c->n[r->outcome]++;
     c->failed_after_server_hello += failed_after_server_hello(r);
-    c->cpu_s += cpu_s;
-}
-
-static void add_counts(sat_hs_counts *into, const sat_hs_counts *from)
-{
-    for (int i = 0; i < SAT_HS_NOUT; i++)
-        into->n[i] += from->n[i];
-    into->connections += from->connections;
-    into->cpu_s += from->cpu_s;
-    into->failed_after_server_hello += from->failed_after_server_hello;
+    c->resumed_psk += resumed_psk(r);
 }
 
 /* ---- windows ------------------------------------------------------------------------ */
 static void add_counts_v(void *into, const void *from)
 {
-    add_counts((sat_hs_counts *)into, (const sat_hs_counts *)from);
+    (void)sat_rec_merge(&counts_desc, into, from); /* counters only: cannot fail */
 }
 
 static sat_hs_counts *window_counts(sat_hs *h, sat_ts_ns ts)
@@ -132,22 +173,6 @@ static sat_hs_counts *window_counts(sat_hs *h, sat_ts_ns ts)
 }
 
 /* ---- rows ------------------------------------------------------------------------------ */
-static void count_version(sat_hs *h, uint16_t v)
-{
-    for (size_t i = 0; i < h->nversions; i++)
-        if (h->versions[i].version == v) {
-            h->versions[i].count++;
-            return;
-        }
-    if (h->nversions < HS_VERSIONS_MAX) {
-        h->versions[h->nversions].version = v;
-        h->versions[h->nversions++].count = 1;
-    } else {
-        h->versions[HS_VERSIONS_MAX].version = 0xffff; /* "other" */
-        h->versions[HS_VERSIONS_MAX].count++;
-    }
-}
-
 static size_t group_key(const sat_hs *h, const sat_tls_hs *r, char *buf, size_t cap)
 {
     int n = 0;
@@ -170,6 +195,44 @@ static size_t group_key(const sat_hs *h, const sat_tls_hs *r, char *buf, size_t 
     return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
+/* A handshake at ts of a pair whose last failure is p->fail_ts: its retry
+ * when within retry_window after it. */
+static void retry_of(sat_hs *h, hs_pair *p, sat_ts_ns ts)
+{
+    if (p->fail_ts && ts > p->fail_ts && ts - p->fail_ts <= h->opts.retry_window) {
+        h->t.retries++;
+        h->t.retry_gap_ns += ts - p->fail_ts;
+        p->fail_ts = 0;
+    }
+}
+
+/* The pairs of a later part `from` go on from where into's stopped: a
+ * pair's first handshake in from retries into's last failure as in one pass
+ * (rows of a pair arriving in time order); the pair's state is then from's
+ * when from had a failure of it or that retry happened, else into's. */
+static int merge_pairs(sat_hs *into, const sat_hs *from)
+{
+    for (size_t i = 0; i < from->pairs.n; i++) {
+        const hs_pair *f = (const hs_pair *)sat_strtab_val(&from->pairs, i);
+        int capped;
+        hs_pair *p = (hs_pair *)sat_strtab_upsert(&into->pairs, sat_strtab_key(&from->pairs, i),
+                                                  sat_strtab_len(&from->pairs, i), NULL, &capped);
+        if (!p) {
+            if (!capped)
+                return SAT_E_NOMEM;
+            continue;
+        }
+        uint64_t before = into->t.retries;
+        if (!p->first_ts)
+            p->first_ts = f->first_ts;
+        retry_of(into, p, f->first_ts);
+        if (f->any_failed || into->t.retries != before)
+            p->fail_ts = f->fail_ts;
+        p->any_failed |= f->any_failed;
+    }
+    return SAT_OK;
+}
+
 /* A failed or incomplete handshake is remembered per client and server; the
  * next handshake of the same pair within retry_window is its retry. */
 static void note_retry(sat_hs *h, const sat_tls_hs *r)
@@ -183,63 +246,64 @@ static void note_retry(sat_hs *h, const sat_tls_hs *r)
     size_t len = (size_t)n < sizeof key ? (size_t)n : sizeof key - 1;
     int failed = r->outcome == SAT_TLS_FAILED || r->outcome == SAT_TLS_INCOMPLETE;
     int capped;
-    hs_pair *p = failed ? (hs_pair *)sat_strtab_upsert(&h->pairs, key, len, NULL, &capped)
-                        : (hs_pair *)sat_strtab_find(&h->pairs, key, len);
+    hs_pair *p = (hs_pair *)sat_strtab_upsert(&h->pairs, key, len, NULL, &capped);
     if (!p)
         return;
-    if (p->fail_ts && r->ts > p->fail_ts && r->ts - p->fail_ts <= h->opts.retry_window) {
-        h->retries++;
-        h->retry_gap_sum_s += (double)(r->ts - p->fail_ts) / 1e9;
-        p->fail_ts = 0;
-    }
-    if (failed)
+    if (!p->first_ts)
+        p->first_ts = r->ts;
+    retry_of(h, p, r->ts);
+    if (failed) {
         p->fail_ts = r->ts;
+        p->any_failed = 1;
+    }
 }
 
 static int on_tls(void *ctx, const sat_tls_hs *r)
 {
     sat_hs *h = (sat_hs *)ctx;
-    double cpu_s = cost_us(h, r) / 1e6;
-    count(&h->all, r, cpu_s);
+    hs_totals *t = &h->t;
+    count(&t->all, r);
     if (r->ts > 0) {
-        if (!h->first_ts || r->ts < h->first_ts)
-            h->first_ts = r->ts;
-        if (r->ts > h->last_ts)
-            h->last_ts = r->ts;
+        sat_acc_first(&t->first_ts, r->ts, NULL, 0);
+        sat_acc_last(&t->last_ts, r->ts, NULL, 0);
         sat_hs_counts *w = window_counts(h, r->ts);
         if (w)
-            count(w, r, cpu_s);
+            count(w, r);
     }
-    count_version(h, r->version);
+    uint16_t ver = r->version;
+    hs_vcount *vc = (hs_vcount *)sat_keyed_at(&h->versions, &ver, sizeof ver, NULL);
+    if (vc)
+        vc->count++;
+    else
+        h->nomem = 1;
     if (r->outcome == SAT_TLS_RESUMED) {
         if (r->resumed_by & SAT_TLS_RESUME_SESSION_ID)
-            h->resumed_by[0]++;
+            t->resumed_by[0]++;
         else if (r->resumed_by & SAT_TLS_RESUME_TICKET)
-            h->resumed_by[1]++;
+            t->resumed_by[1]++;
         else if (r->resumed_by & SAT_TLS_RESUME_PSK)
-            h->resumed_by[2]++;
+            t->resumed_by[2]++;
     }
     for (int b = 0; b < 3; b++)
         if (r->offered & (1u << b))
-            h->offered[b]++;
-    h->hrr += (r->flags & SAT_TLSF_HRR) != 0;
-    h->renegotiated += (r->flags & SAT_TLSF_RENEGOTIATED) != 0;
-    h->ssl2_hello += (r->flags & SAT_TLSF_SSL2_HELLO) != 0;
-    h->late_start += (r->flags & SAT_TLSF_NO_CLIENT_HELLO) != 0;
+            t->offered[b]++;
+    t->hrr += (r->flags & SAT_TLSF_HRR) != 0;
+    t->renegotiated += (r->flags & SAT_TLSF_RENEGOTIATED) != 0;
+    t->ssl2_hello += (r->flags & SAT_TLSF_SSL2_HELLO) != 0;
+    t->late_start += (r->flags & SAT_TLSF_NO_CLIENT_HELLO) != 0;
     if (r->duration >= 0 && r->outcome == SAT_TLS_FULL)
-        h->nomem |= sat_qsketch_add(&h->dur_full, r->duration) < 0;
+        h->nomem |= sat_qsketch_add(&t->dur_full, r->duration) < 0;
     else if (r->duration >= 0 && r->outcome == SAT_TLS_RESUMED)
-        h->nomem |= sat_qsketch_add(&h->dur_resumed, r->duration) < 0;
+        h->nomem |= sat_qsketch_add(&t->dur_resumed, r->duration) < 0;
 
     if (h->opts.by != SAT_HS_BY_NONE) {
         char key[300];
         size_t len = group_key(h, r, key, sizeof key);
-        int capped;
-        sat_hs_counts *g = (sat_hs_counts *)sat_strtab_upsert(&h->groups, key, len, NULL,
-                                                              &capped);
-        if (!g && !capped)
+        sat_hs_counts *g = (sat_hs_counts *)sat_keyed_at(&h->groups, key, len, NULL);
+        if (g)
+            count(g, r);
+        else
             h->nomem = 1;
-        count(g ? g : &h->group_other, r, cpu_s);
     }
     if (r->ts > 0)
         note_retry(h, r);
@@ -249,16 +313,17 @@ static int on_tls(void *ctx, const sat_tls_hs *r)
 static int on_tcp(void *ctx, const sat_tcp_conn *c)
 {
     sat_hs *h = (sat_hs *)ctx;
-    h->tcp_conns++;
+    hs_totals *t = &h->t;
+    t->tcp_conns++;
     if (!(c->flags & SAT_TCPF_TLS))
-        h->tcp_no_tls++;
+        t->tcp_no_tls++;
     if (c->end < SAT_TCP_END__COUNT)
-        h->tcp_by_end[c->end]++;
-    h->tcp_syn_retrans += c->syn_retrans;
+        t->tcp_by_end[c->end]++;
+    t->tcp_syn_retrans += c->syn_retrans;
     if (!(c->flags & (SAT_TCPF_SYNACK | SAT_TCPF_NO_SYN)))
-        h->tcp_no_synack++;
+        t->tcp_no_synack++;
     if (c->rtt >= 0)
-        h->nomem |= sat_qsketch_add(&h->rtt, c->rtt) < 0;
+        h->nomem |= sat_qsketch_add(&t->rtt, c->rtt) < 0;
     return SAT_OK;
 }
 
@@ -283,13 +348,15 @@ sat_hs *sat_hs_create(const sat_hs_opts *opts)
     if (h->opts.psk_cost_us <= 0)
         h->opts.psk_cost_us = SAT_HS_PSK_COST_US_DEFAULT;
     h->window = h->opts.window;
+    sat_rec_init(&totals_desc, &h->t);
     sat_strtab_init(&h->windows, sizeof(sat_hs_counts), 0);
-    sat_strtab_init(&h->groups, sizeof(sat_hs_counts), HS_GROUP_KEYS_MAX);
     sat_strtab_init(&h->pairs, sizeof(hs_pair), HS_PAIR_KEYS_MAX);
-    sat_qsketch_init(&h->dur_full, 0);
-    sat_qsketch_init(&h->dur_resumed, 0);
-    sat_qsketch_init(&h->rtt, 0);
     h->view_arena.chunk_size = (size_t)64 << 10;
+    if (sat_keyed_init(&h->versions, &vcount_desc, HS_VERSIONS_MAX) < 0 ||
+        sat_keyed_init(&h->groups, &counts_desc, HS_GROUP_KEYS_MAX) < 0) {
+        sat_hs_free(h);
+        return NULL;
+    }
     return h;
 }
 
@@ -313,53 +380,21 @@ sat_event_sink sat_hs_sink(sat_hs *h)
     return s;
 }
 
+/* A walk over the accumulators; from is the later part (its rows came
+ * after into's), which retries across the two parts need. */
 int sat_hs_merge(sat_hs *into, const sat_hs *from)
 {
     if (!into || !from)
         return SAT_E_USAGE;
-    add_counts(&into->all, &from->all);
-    if (from->first_ts && (!into->first_ts || from->first_ts < into->first_ts))
-        into->first_ts = from->first_ts;
-    if (from->last_ts > into->last_ts)
-        into->last_ts = from->last_ts;
+    if (sat_rec_merge(&totals_desc, &into->t, &from->t) < 0 || merge_pairs(into, from) < 0 ||
+        sat_keyed_merge(&into->versions, &from->versions) < 0 ||
+        sat_keyed_merge(&into->groups, &from->groups) < 0)
+        into->nomem = 1;
     if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
-                                      from->window, HS_WINDOWS_MAX, sizeof(sat_hs_counts), add_counts_v) < 0)
+                                      from->window, HS_WINDOWS_MAX, sizeof(sat_hs_counts),
+                                      add_counts_v) < 0)
         into->nomem = 1;
-    for (size_t i = 0; i < from->nversions; i++)
-        for (uint64_t k = 0; k < from->versions[i].count; k++)
-            count_version(into, from->versions[i].version);
-    into->versions[HS_VERSIONS_MAX].count += from->versions[HS_VERSIONS_MAX].count;
-    for (size_t i = 0; i < from->groups.n; i++) {
-        int capped;
-        sat_hs_counts *g = (sat_hs_counts *)sat_strtab_upsert(
-            &into->groups, sat_strtab_key(&from->groups, i), sat_strtab_len(&from->groups, i),
-            NULL, &capped);
-        add_counts(g ? g : &into->group_other,
-                   (const sat_hs_counts *)sat_strtab_val(&from->groups, i));
-    }
-    add_counts(&into->group_other, &from->group_other);
-    for (int b = 0; b < 3; b++) {
-        into->resumed_by[b] += from->resumed_by[b];
-        into->offered[b] += from->offered[b];
-    }
-    into->hrr += from->hrr;
-    into->renegotiated += from->renegotiated;
-    into->ssl2_hello += from->ssl2_hello;
-    into->late_start += from->late_start;
-    /* retries across parts are not looked for: each part's are exact */
-    into->retries += from->retries;
-    into->retry_gap_sum_s += from->retry_gap_sum_s;
-    into->tcp_conns += from->tcp_conns;
-    into->tcp_no_tls += from->tcp_no_tls;
-    for (int e = 0; e < SAT_TCP_END__COUNT; e++)
-        into->tcp_by_end[e] += from->tcp_by_end[e];
-    into->tcp_syn_retrans += from->tcp_syn_retrans;
-    into->tcp_no_synack += from->tcp_no_synack;
-    if (sat_qsketch_merge(&into->rtt, &from->rtt) < 0)
-        into->nomem = 1;
-    if (sat_qsketch_merge(&into->dur_full, &from->dur_full) < 0 ||
-        sat_qsketch_merge(&into->dur_resumed, &from->dur_resumed) < 0)
-        into->nomem = 1;
+    into->nomem |= from->nomem;
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -385,6 +420,12 @@ static double quantile_s(sat_qsketch *s, double q)
     return s->n ? sat_qsketch_quantile(s, q) / 1e9 : -1.0;
 }
 
+static sat_hs_counts with_cpu(const sat_hs *h, sat_hs_counts c)
+{
+    c.cpu_s = cpu_s(&h->opts, &c);
+    return c;
+}
+
 int sat_hs_finish(sat_hs *h)
 {
     if (!h)
@@ -392,33 +433,36 @@ int sat_hs_finish(sat_hs *h)
     sat_arena_free(&h->view_arena);
     h->view_arena.chunk_size = (size_t)64 << 10;
     sat_hs_view *v = &h->view;
+    hs_totals *t = &h->t;
     memset(v, 0, sizeof *v);
-    v->all = h->all;
-    uint64_t fr = h->all.n[SAT_TLS_FULL] + h->all.n[SAT_TLS_RESUMED];
-    v->resumed_ratio = fr ? (double)h->all.n[SAT_TLS_RESUMED] / (double)fr : -1.0;
-    v->first_ts = h->first_ts;
-    v->last_ts = h->last_ts;
-    v->span_s = h->last_ts > h->first_ts ? (double)(h->last_ts - h->first_ts) / 1e9 : 0.0;
-    v->rate_per_s = v->span_s > 0 ? (double)h->all.connections / v->span_s : 0.0;
-    memcpy(v->resumed_by, h->resumed_by, sizeof v->resumed_by);
-    memcpy(v->offered, h->offered, sizeof v->offered);
-    v->hrr = h->hrr;
-    v->renegotiated = h->renegotiated;
-    v->ssl2_hello = h->ssl2_hello;
-    v->late_start = h->late_start;
-    v->retries = h->retries;
-    v->retry_gap_mean_s = h->retries ? h->retry_gap_sum_s / (double)h->retries : 0.0;
-    v->full_p50_s = quantile_s(&h->dur_full, 0.5);
-    v->full_p99_s = quantile_s(&h->dur_full, 0.99);
-    v->resumed_p50_s = quantile_s(&h->dur_resumed, 0.5);
-    v->resumed_p99_s = quantile_s(&h->dur_resumed, 0.99);
-    v->tcp_conns = h->tcp_conns;
-    v->tcp_no_tls = h->tcp_no_tls;
-    memcpy(v->tcp_by_end, h->tcp_by_end, sizeof v->tcp_by_end);
-    v->tcp_syn_retrans = h->tcp_syn_retrans;
-    v->tcp_no_synack = h->tcp_no_synack;
-    v->tcp_rtt_p50_s = quantile_s(&h->rtt, 0.5);
-    v->tcp_rtt_p99_s = quantile_s(&h->rtt, 0.99);
+    v->all = with_cpu(h, t->all);
+    uint64_t fr = t->all.n[SAT_TLS_FULL] + t->all.n[SAT_TLS_RESUMED];
+    v->resumed_ratio = fr ? (double)t->all.n[SAT_TLS_RESUMED] / (double)fr : -1.0;
+    v->first_ts = t->first_ts;
+    v->last_ts = t->last_ts;
+    v->span_s = t->last_ts > t->first_ts ? (double)(t->last_ts - t->first_ts) / 1e9 : 0.0;
+    v->rate_per_s = v->span_s > 0 ? (double)t->all.connections / v->span_s : 0.0;
+    memcpy(v->resumed_by, t->resumed_by, sizeof v->resumed_by);
+    memcpy(v->offered, t->offered, sizeof v->offered);
+    v->hrr = t->hrr;
+    v->renegotiated = t->renegotiated;
+    v->ssl2_hello = t->ssl2_hello;
+    v->late_start = t->late_start;
+    v->retries = t->retries;
+    v->retry_gap_mean_s = t->retries ? (double)t->retry_gap_ns / 1e9 / (double)t->retries : 0.0;
+    v->full_p50_s = quantile_s(&t->dur_full, 0.5);
+    v->full_p99_s = quantile_s(&t->dur_full, 0.99);
+    v->resumed_p50_s = quantile_s(&t->dur_resumed, 0.5);
+    v->resumed_p99_s = quantile_s(&t->dur_resumed, 0.99);
+    v->full_measured = t->dur_full.n;
+    v->resumed_measured = t->dur_resumed.n;
+    v->tcp_conns = t->tcp_conns;
+    v->tcp_no_tls = t->tcp_no_tls;
+    memcpy(v->tcp_by_end, t->tcp_by_end, sizeof v->tcp_by_end);
+    v->tcp_syn_retrans = t->tcp_syn_retrans;
+    v->tcp_no_synack = t->tcp_no_synack;
+    v->tcp_rtt_p50_s = quantile_s(&t->rtt, 0.5);
+    v->tcp_rtt_p99_s = quantile_s(&t->rtt, 0.99);
     v->full_cost_us = h->opts.full_cost_us;
     v->resumed_cost_us = h->opts.resumed_cost_us;
     v->psk_cost_us = h->opts.psk_cost_us;
@@ -426,15 +470,20 @@ int sat_hs_finish(sat_hs *h)
     v->window = h->window;
 
     /* versions, newest first, "other" last */
-    size_t nv = h->nversions + (h->versions[HS_VERSIONS_MAX].count ? 1 : 0);
+    size_t nk = sat_keyed_n(&h->versions), nv = nk + sat_keyed_has_other(&h->versions);
     sat_hs_version *vs = (sat_hs_version *)sat_arena_alloc(&h->view_arena,
                                                            (nv ? nv : 1) * sizeof *vs);
     if (!vs)
         return SAT_E_NOMEM;
-    memcpy(vs, h->versions, h->nversions * sizeof *vs);
-    qsort(vs, h->nversions, sizeof *vs, cmp_version);
-    if (nv > h->nversions)
-        vs[h->nversions] = h->versions[HS_VERSIONS_MAX];
+    for (size_t i = 0; i < nk; i++) {
+        memcpy(&vs[i].version, sat_keyed_key(&h->versions, i), sizeof vs[i].version);
+        vs[i].count = ((const hs_vcount *)sat_keyed_rec(&h->versions, i))->count;
+    }
+    qsort(vs, nk, sizeof *vs, cmp_version);
+    if (nv > nk) {
+        vs[nk].version = 0xffff; /* "(other)" */
+        vs[nk].count = ((const hs_vcount *)h->versions.other)->count;
+    }
     v->versions = vs;
     v->nversions = nv;
 
@@ -457,7 +506,7 @@ int sat_hs_finish(sat_hs *h)
         for (size_t i = 0; i < h->windows.n; i++) {
             int64_t k;
             memcpy(&k, sat_strtab_key(&h->windows, i), sizeof k);
-            w[k - lo].c = *(const sat_hs_counts *)sat_strtab_val(&h->windows, i);
+            w[k - lo].c = with_cpu(h, *(const sat_hs_counts *)sat_strtab_val(&h->windows, i));
         }
         double ws = (double)h->window / 1e9;
         for (size_t i = 0; i < n; i++) {
@@ -473,31 +522,33 @@ int sat_hs_finish(sat_hs *h)
 
     /* groups: the top N by full handshakes, then "(other)" */
     if (h->opts.by != SAT_HS_BY_NONE) {
-        size_t n = h->groups.n;
+        size_t n = sat_keyed_n(&h->groups);
         sat_hs_group *g = (sat_hs_group *)sat_arena_alloc(&h->view_arena,
                                                           (n + 1) * sizeof *g);
         if (!g)
             return SAT_E_NOMEM;
         for (size_t i = 0; i < n; i++) {
-            g[i].key = sat_arena_strdup(&h->view_arena, sat_strtab_key(&h->groups, i),
-                                        sat_strtab_len(&h->groups, i));
+            g[i].key = sat_arena_strdup(&h->view_arena, sat_keyed_key(&h->groups, i),
+                                        sat_keyed_len(&h->groups, i));
             if (!g[i].key)
                 return SAT_E_NOMEM;
-            g[i].c = *(const sat_hs_counts *)sat_strtab_val(&h->groups, i);
+            g[i].c = *(const sat_hs_counts *)sat_keyed_rec(&h->groups, i);
         }
         qsort(g, n, sizeof *g, cmp_group);
         size_t shown = n < h->opts.top ? n : h->opts.top;
-        sat_hs_counts rest = h->group_other;
+        sat_hs_counts rest = *(const sat_hs_counts *)h->groups.other;
         for (size_t i = shown; i < n; i++)
-            add_counts(&rest, &g[i].c);
+            add_counts_v(&rest, &g[i].c);
+        for (size_t i = 0; i < shown; i++)
+            g[i].c = with_cpu(h, g[i].c);
         if (rest.connections) {
             g[shown].key = "(other)";
-            g[shown].c = rest;
+            g[shown].c = with_cpu(h, rest);
             shown++;
         }
         v->groups = g;
         v->ngroups = shown;
-        v->groups_total = n + (h->group_other.connections ? 1 : 0);
+        v->groups_total = n + sat_keyed_has_other(&h->groups);
     }
     return h->nomem ? SAT_E_NOMEM : SAT_OK;
 }
@@ -508,12 +559,11 @@ void sat_hs_free(sat_hs *h)
 {
     if (!h)
         return;
+    sat_rec_free(&totals_desc, &h->t);
     sat_strtab_free(&h->windows);
-    sat_strtab_free(&h->groups);
+    sat_keyed_free(&h->versions);
+    sat_keyed_free(&h->groups);
     sat_strtab_free(&h->pairs);
-    sat_qsketch_free(&h->dur_full);
-    sat_qsketch_free(&h->dur_resumed);
-    sat_qsketch_free(&h->rtt);
     sat_arena_free(&h->view_arena);
     free(h);
 }

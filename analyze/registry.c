@@ -32,10 +32,11 @@ static int hs_merge(void *into, const void *from)
     return sat_hs_merge((sat_hs *)into, (const sat_hs *)from);
 }
 static void hs_free(void *a) { sat_hs_free((sat_hs *)a); }
+static int hs_result(const void *a, sat_result *r) { return sat_hs_result((const sat_hs *)a, r); }
 
 static const sat_analyzer sat_analyzer_handshakes = {
     "handshakes", "TLS handshakes on the wire: full, resumed, failed, incomplete",
-    hs_create, hs_sink, hs_finish, hs_merge, hs_free};
+    hs_create, hs_sink, hs_finish, hs_merge, hs_free, hs_result};
 
 static void *satu_create(const void *o)
 {
@@ -48,10 +49,14 @@ static int satu_merge(void *into, const void *from)
     return sat_saturation_merge((sat_saturation *)into, (const sat_saturation *)from);
 }
 static void satu_free(void *a) { sat_saturation_free((sat_saturation *)a); }
+static int satu_result(const void *a, sat_result *r)
+{
+    return sat_saturation_result((const sat_saturation *)a, r);
+}
 
 static const sat_analyzer sat_analyzer_saturation = {
     "saturation", "throughput vs concurrency per window and the USL fit: where the knee is",
-    satu_create, satu_sink, satu_finish, satu_merge, satu_free};
+    satu_create, satu_sink, satu_finish, satu_merge, satu_free, satu_result};
 static void *st_create(const void *opts)
 {
     return sat_storms_create((const sat_storms_opts *)opts);
@@ -83,10 +88,14 @@ static int cr_merge(void *into, const void *from)
     return sat_crashes_merge((sat_crashes *)into, (const sat_crashes *)from);
 }
 static void cr_free(void *a) { sat_crashes_free((sat_crashes *)a); }
+static int cr_result(const void *a, sat_result *r)
+{
+    return sat_crashes_result((const sat_crashes *)a, r);
+}
 
 static const sat_analyzer sat_analyzer_crashes = {
     "crashes", "crashes from core files and logged backtraces: where, grouped, and the load before",
-    cr_create, cr_sink, cr_finish, cr_merge, cr_free};
+    cr_create, cr_sink, cr_finish, cr_merge, cr_free, cr_result};
 
 static void *cs_create(const void *opts) { return sat_cs_create((const sat_cs_opts *)opts); }
 static sat_event_sink cs_sink(void *a) { return sat_cs_sink((sat_cs *)a); }
@@ -96,10 +105,11 @@ static int cs_merge(void *into, const void *from)
     return sat_cs_merge((sat_cs *)into, (const sat_cs *)from);
 }
 static void cs_free(void *a) { sat_cs_free((sat_cs *)a); }
+static int cs_result(const void *a, sat_result *r) { return sat_cs_result((const sat_cs *)a, r); }
 
 static const sat_analyzer sat_analyzer_cachesize = {
     "cachesize", "entry, DN and DB cache sizes for target hit ratios (LRU miss-ratio curve)",
-    cs_create, cs_sink, cs_finish, cs_merge, cs_free};
+    cs_create, cs_sink, cs_finish, cs_merge, cs_free, cs_result};
 
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,

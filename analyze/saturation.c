@@ -1,5 +1,5 @@
 /*
- * saturation.c - the saturation analyzer (issue 4 "satscope saturation"): how
+ * saturation.c - the saturation analyzer (`satscope saturation`): how
  * close a server runs to the point where more concurrent work stops buying
  * more throughput.
  *
@@ -12,19 +12,8 @@
  * says whether the latency is queueing or service. tls_hs rows give the
  * handshake mix for the what-if below.
  *
- * The points (N, X) are fitted with the Universal Scalability Law (Gunther,
- * "Guerrilla Capacity Planning", 2007, ch. 4-6):
- *     X(N) = lambda N / (1 + sigma (N - 1) + kappa N (N - 1))
- * lambda: throughput of one operation in flight; sigma: contention (the
- * serialised share, Amdahl); kappa: coherency (crosstalk, making throughput
- * fall past N* = sqrt((1 - sigma) / kappa)). The fit is Levenberg-Marquardt
- * (Marquardt 1963: steps of (J'J + mu diag(J'J)) d = J'r, mu lowered after a
- * step that reduces the squared error, raised after one that does not) with
- * the bounds sigma in [0, 1], kappa >= 0, lambda > 0 kept by clamping each
- * step and freezing a parameter held at its bound by the gradient; several
- * starting points, the best kept. A knee above the observed concurrency is
- * an extrapolation, reported as such up to SAT_USL_EXTRAPOLATE_MAX times the
- * largest N seen, and refused beyond.
+ * The points (N, X) are fitted with the Universal Scalability Law (usl.c).
+ * The sections of the result are built in saturation_result.c.
  *
  * TLS capacity (captures: tcp_conn and tls_hs rows), per second: the
  * connections offered (first SYNs), the attempts turned away (a SYN never
@@ -45,22 +34,45 @@
 
 #include "satscope/analyze.h"
 
-#include "strtab.h"
+#include "acc.h"
 #include "winseries.h"
 
 #define SAT_WINDOWS_MAX 4096
 #define SAT_ADDED_MAX 100000
-#define USL_MAX_ITER 300
 
+/* A window of operations; latencies summed in integer ns, so that merged
+ * parts give exactly one pass's figures. */
 typedef struct sat_win {
     uint64_t ops, timed, wt_n, ot_n, hs_full, hs_resumed;
-    double etime_s, wtime_s, optime_s;
+    int64_t etime_ns, wtime_ns, optime_ns;
 } sat_win;
+static const sat_acc_field win_fields[] = {
+    SAT_ACC_N(SAT_ACC_COUNT, sat_win, ops, 6),
+    SAT_ACC_N(SAT_ACC_SUM, sat_win, etime_ns, 3),
+};
+static const sat_rec_desc win_desc = {sizeof(sat_win), win_fields, 2, NULL};
 
 typedef struct sat_hs_sec { /* a second (or wider, past SAT_WINDOWS_MAX) of a capture */
     uint64_t offered, gave_up, hello_unanswered, full, resumed;
     uint64_t failed_sh; /* failed after the server's ServerHello: answered at full cost */
 } sat_hs_sec;
+static const sat_acc_field sec_fields[] = {SAT_ACC_N(SAT_ACC_COUNT, sat_hs_sec, offered, 6)};
+static const sat_rec_desc sec_desc = {sizeof(sat_hs_sec), sec_fields, 1, NULL};
+
+/* The totals over every row. */
+typedef struct sat_totals {
+    uint64_t tcp_conns, ops, timed, skipped, wt_n, ot_n, hs_full, hs_resumed;
+    uint64_t hs_failed_sh; /* failed after the ServerHello: full cost, no share */
+    int64_t wtime_ns, optime_ns;
+    sat_ts_ns first_ts, last_ts; /* of the operations */
+} sat_totals;
+static const sat_acc_field totals_fields[] = {
+    SAT_ACC_N(SAT_ACC_COUNT, sat_totals, tcp_conns, 9),
+    SAT_ACC_N(SAT_ACC_SUM, sat_totals, wtime_ns, 2),
+    SAT_ACC(SAT_ACC_FIRST, sat_totals, first_ts),
+    SAT_ACC(SAT_ACC_LAST, sat_totals, last_ts),
+};
+static const sat_rec_desc totals_desc = {sizeof(sat_totals), totals_fields, 4, NULL};
 
 struct sat_saturation {
     sat_saturation_opts opts;
@@ -68,270 +80,21 @@ struct sat_saturation {
     sat_strtab windows; /* int64 window index -> sat_win */
     sat_dur_ns hs_step;
     sat_strtab hs_secs; /* int64 index at hs_step -> sat_hs_sec */
-    uint64_t tcp_conns;
-    sat_ts_ns first_ts, last_ts;
-    uint64_t ops, timed, skipped, wt_n, ot_n, hs_full, hs_resumed;
-    uint64_t hs_failed_sh; /* failed after the ServerHello: full cost, no share */
-    double wtime_s, optime_s;
-    double *added;      /* n, x pairs */
+    sat_totals t;
+    double *added;      /* n, x pairs, in the order added */
     size_t nadded, cap_added;
     int nomem;
 
     sat_saturation_view view;
     sat_saturation_point *vpoints;
     size_t vcap;
+    sat_hs_second *vsecs;
 };
 
-/* ---- the law and its fit ---------------------------------------------------------- */
-double sat_usl_x(double sigma, double kappa, double lambda, double n)
-{
-    double d = 1.0 + sigma * (n - 1.0) + kappa * n * (n - 1.0);
-    return d > 0 ? lambda * n / d : NAN;
-}
-
-static int point_ok(double n, double x) { return isfinite(n) && isfinite(x) && n > 0 && x >= 0; }
-
-/* Sum of squared residuals; infinity where the law is undefined. */
-static double usl_sse(const double p[3], const double *n, const double *x, size_t count)
-{
-    double s = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (!point_ok(n[i], x[i]))
-            continue;
-        double f = sat_usl_x(p[1], p[2], p[0], n[i]);
-        if (!isfinite(f))
-            return INFINITY;
-        s += (x[i] - f) * (x[i] - f);
-    }
-    return s;
-}
-
-/* Solves the 3x3 system a d = b by Gaussian elimination with partial
- * pivoting; -1 if singular. */
-static int solve3(double a[3][3], double b[3], double d[3])
-{
-    for (int c = 0; c < 3; c++) {
-        int piv = c;
-        for (int r = c + 1; r < 3; r++)
-            if (fabs(a[r][c]) > fabs(a[piv][c]))
-                piv = r;
-        if (!(fabs(a[piv][c]) > 1e-300))
-            return -1;
-        if (piv != c) {
-            for (int k = 0; k < 3; k++) {
-                double t = a[c][k];
-                a[c][k] = a[piv][k];
-                a[piv][k] = t;
-            }
-            double t = b[c];
-            b[c] = b[piv];
-            b[piv] = t;
-        }
-        for (int r = c + 1; r < 3; r++) {
-            double f = a[r][c] / a[c][c];
-            for (int k = c; k < 3; k++)
-                a[r][k] -= f * a[c][k];
-            b[r] -= f * b[c];
-        }
-    }
-    for (int r = 2; r >= 0; r--) {
-        double s = b[r];
-        for (int k = r + 1; k < 3; k++)
-            s -= a[r][k] * d[k];
-        d[r] = s / a[r][r];
-    }
-    return 0;
-}
-
-static void clamp_params(double p[3], double lambda_floor)
-{
-    if (!(p[0] > lambda_floor))
-        p[0] = lambda_floor;
-    if (!(p[1] > 0))
-        p[1] = 0;
-    if (p[1] > 1)
-        p[1] = 1;
-    if (!(p[2] > 0))
-        p[2] = 0;
-}
-
-/* One Levenberg-Marquardt descent from p (p = lambda, sigma, kappa); returns
- * the final squared error, p updated. */
-static double usl_lm(double p[3], const double *n, const double *x, size_t count,
-                     double lambda_floor, unsigned *iters)
-{
-    double sse = usl_sse(p, n, x, count);
-    double mu = 1e-3;
-    for (unsigned it = 0; it < USL_MAX_ITER && isfinite(sse); it++) {
-        double jtj[3][3] = {{0}}, jtr[3] = {0};
-        for (size_t i = 0; i < count; i++) {
-            if (!point_ok(n[i], x[i]))
-                continue;
-            double ni = n[i];
-            double d = 1.0 + p[1] * (ni - 1.0) + p[2] * ni * (ni - 1.0);
-            double f = p[0] * ni / d;
-            double j[3] = {ni / d, -p[0] * ni * (ni - 1.0) / (d * d),
-                           -p[0] * ni * ni * (ni - 1.0) / (d * d)};
-            double r = x[i] - f;
-            for (int a = 0; a < 3; a++) {
-                jtr[a] += j[a] * r;
-                for (int b = 0; b < 3; b++)
-                    jtj[a][b] += j[a] * j[b];
-            }
-        }
-        /* a parameter at its bound that the gradient pushes further out is
-         * held there for this step (a projected step would only stall) */
-        int frozen[3] = {0, 0, 0};
-        frozen[1] = (p[1] <= 0 && jtr[1] < 0) || (p[1] >= 1 && jtr[1] > 0);
-        frozen[2] = p[2] <= 0 && jtr[2] < 0;
-        int improved = 0;
-        while (mu < 1e16) {
-            double a[3][3], b[3], d[3] = {0, 0, 0};
-            for (int r = 0; r < 3; r++) {
-                for (int c = 0; c < 3; c++)
-                    a[r][c] = (frozen[r] || frozen[c]) ? (r == c) : jtj[r][c];
-                if (!frozen[r])
-                    a[r][r] += mu * (jtj[r][r] > 0 ? jtj[r][r] : 1e-12);
-                b[r] = frozen[r] ? 0 : jtr[r];
-            }
-            if (solve3(a, b, d) < 0) {
-                mu *= 10;
-                continue;
-            }
-            double q[3] = {p[0] + d[0], p[1] + d[1], p[2] + d[2]};
-            clamp_params(q, lambda_floor);
-            double s2 = usl_sse(q, n, x, count);
-            if (s2 < sse) {
-                double rel = (sse - s2) / (sse > 0 ? sse : 1);
-                memcpy(p, q, sizeof q);
-                sse = s2;
-                mu = mu / 10 > 1e-12 ? mu / 10 : 1e-12;
-                improved = rel > 1e-12 ? 1 : 2;
-                break;
-            }
-            mu *= 10;
-        }
-        if (iters)
-            (*iters)++;
-        if (improved != 1)
-            break; /* no step helps any more (or only negligibly): converged */
-    }
-    return sse;
-}
-
-void sat_usl_fit_points(const double *n, const double *x, size_t count, sat_usl_fit *fit)
-{
-    memset(fit, 0, sizeof *fit);
-    fit->sigma = fit->kappa = fit->lambda = NAN;
-    fit->n_star = fit->x_max = fit->n_star_raw = fit->x_ceiling = fit->r2 = NAN;
-    fit->n_min = fit->n_max = NAN;
-    size_t m = 0;
-    double nmin = INFINITY, nmax = 0, xsum = 0, lam0 = 0, lam0_any = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (!point_ok(n[i], x[i]))
-            continue;
-        m++;
-        nmin = n[i] < nmin ? n[i] : nmin;
-        nmax = n[i] > nmax ? n[i] : nmax;
-        xsum += x[i];
-        double e = x[i] / n[i]; /* <= lambda wherever N >= 1 */
-        if (n[i] >= 1 && e > lam0)
-            lam0 = e;
-        if (e > lam0_any)
-            lam0_any = e;
-    }
-    fit->npoints = m;
-    if (m) {
-        fit->n_min = nmin;
-        fit->n_max = nmax;
-    }
-    if (m < SAT_USL_MIN_POINTS) {
-        fit->why = "too few points to fit three parameters (need 5)";
-        return;
-    }
-    if (nmax < nmin * 1.2) {
-        fit->why = "the concurrency hardly varied (less than 20% between the points): "
-                   "no curve to fit";
-        return;
-    }
-    if (!(lam0 > 0))
-        lam0 = lam0_any;
-    if (!(lam0 > 0)) {
-        fit->why = "no throughput in any point";
-        return;
-    }
-    /* starts: sigma from none to most, kappa putting the knee below, near
-     * and far above the observed range, and none */
-    static const double sig0[] = {0.0, 0.05, 0.3, 0.9};
-    static const double knee0[] = {0.0, 0.5, 2.0, 10.0};
-    double best[3] = {lam0, 0, 0}, best_sse = INFINITY;
-    double lambda_floor = lam0 * 1e-9;
-    for (size_t a = 0; a < sizeof sig0 / sizeof sig0[0]; a++)
-        for (size_t b = 0; b < sizeof knee0 / sizeof knee0[0]; b++) {
-            double k = knee0[b] > 0 ? (1 - sig0[a]) / (knee0[b] * nmax * knee0[b] * nmax) : 0;
-            double p[3] = {lam0, sig0[a], k};
-            double s = usl_lm(p, n, x, count, lambda_floor, &fit->iterations);
-            if (s < best_sse) {
-                best_sse = s;
-                memcpy(best, p, sizeof best);
-            }
-        }
-    if (!isfinite(best_sse)) {
-        fit->why = "the fit did not converge";
-        return;
-    }
-    fit->ok = 1;
-    fit->lambda = best[0];
-    fit->sigma = best[1];
-    fit->kappa = best[2];
-    double mean = xsum / (double)m, sst = 0;
-    for (size_t i = 0; i < count; i++)
-        if (point_ok(n[i], x[i]))
-            sst += (x[i] - mean) * (x[i] - mean);
-    fit->r2 = sst > 1e-300 * (double)m ? 1.0 - best_sse / sst : NAN;
-
-    /* kappa ~ 0: its term would not reach 1e-6 of the denominator before
-     * thousands of times the observed concurrency */
-    int no_kappa = fit->kappa * (1e3 * nmax) * (1e3 * nmax) < 1e-6;
-    if (fit->sigma >= 1.0 - 1e-9) {
-        fit->knee = SAT_USL_KNEE_NONE; /* throughput never grew with N */
-        fit->x_ceiling = fit->lambda;
-    } else if (no_kappa) {
-        fit->knee = SAT_USL_KNEE_NONE;
-        if (fit->sigma > 1e-9)
-            fit->x_ceiling = fit->lambda / fit->sigma;
-    } else {
-        fit->n_star_raw = sqrt((1 - fit->sigma) / fit->kappa);
-        if (fit->n_star_raw <= nmax)
-            fit->knee = SAT_USL_KNEE_OBSERVED;
-        else if (fit->n_star_raw <= SAT_USL_EXTRAPOLATE_MAX * nmax)
-            fit->knee = SAT_USL_KNEE_EXTRAPOLATED;
-        else
-            fit->knee = SAT_USL_KNEE_TOO_FAR;
-        if (fit->knee != SAT_USL_KNEE_TOO_FAR) {
-            fit->n_star = fit->n_star_raw;
-            fit->x_max = sat_usl_x(fit->sigma, fit->kappa, fit->lambda, fit->n_star);
-        }
-    }
-}
-
 /* ---- windows -------------------------------------------------------------------------- */
-static void add_win(sat_win *a, const sat_win *b)
-{
-    a->ops += b->ops;
-    a->timed += b->timed;
-    a->wt_n += b->wt_n;
-    a->ot_n += b->ot_n;
-    a->hs_full += b->hs_full;
-    a->hs_resumed += b->hs_resumed;
-    a->etime_s += b->etime_s;
-    a->wtime_s += b->wtime_s;
-    a->optime_s += b->optime_s;
-}
-
 static void add_win_v(void *into, const void *from)
 {
-    add_win((sat_win *)into, (const sat_win *)from);
+    (void)sat_rec_merge(&win_desc, into, from); /* counters only: cannot fail */
 }
 
 static sat_win *win_at(sat_saturation *s, sat_ts_ns ts)
@@ -345,14 +108,7 @@ static sat_win *win_at(sat_saturation *s, sat_ts_ns ts)
 
 static void add_sec_v(void *into, const void *from)
 {
-    sat_hs_sec *a = (sat_hs_sec *)into;
-    const sat_hs_sec *b = (const sat_hs_sec *)from;
-    a->offered += b->offered;
-    a->gave_up += b->gave_up;
-    a->hello_unanswered += b->hello_unanswered;
-    a->full += b->full;
-    a->resumed += b->resumed;
-    a->failed_sh += b->failed_sh;
+    (void)sat_rec_merge(&sec_desc, into, from);
 }
 
 static sat_hs_sec *sec_at(sat_saturation *s, sat_ts_ns ts)
@@ -365,21 +121,13 @@ static sat_hs_sec *sec_at(sat_saturation *s, sat_ts_ns ts)
     return w;
 }
 
-static void note_ts(sat_saturation *s, sat_ts_ns ts)
-{
-    if (!s->first_ts || ts < s->first_ts)
-        s->first_ts = ts;
-    if (ts > s->last_ts)
-        s->last_ts = ts;
-}
-
 /* ---- rows ------------------------------------------------------------------------------ */
 /* A handshake that failed after the ServerHello: the server had done the
  * expensive part before the alert (the what-if charges it as full). */
 static void note_failed_after_sh(sat_saturation *s, const sat_tls_hs *h)
 {
     if (h->ts > 0 && h->outcome == SAT_TLS_FAILED && h->server_hello_ts)
-        s->hs_failed_sh++;
+        s->t.hs_failed_sh++;
 }
 
 static int on_op(void *ctx, const sat_ldap_op *op)
@@ -391,12 +139,12 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (op->internal_depth > 0 || (op->flags & (SAT_OPF_PERSISTENT | SAT_OPF_UNFINISHED)) ||
         !answered || op->type == SAT_OP_ABANDON || op->type == SAT_OP_UNBIND ||
         op->type == SAT_OP_AUTOBIND) {
-        s->skipped++;
+        s->t.skipped++;
         return SAT_OK;
     }
     sat_ts_ns ts = op->result_ts_ns > 0 ? op->result_ts_ns : op->ts_ns;
     if (ts <= 0) {
-        s->skipped++;
+        s->t.skipped++;
         return SAT_OK;
     }
     sat_dur_ns et = op->etime;
@@ -405,27 +153,26 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     sat_win *w = win_at(s, ts);
     if (!w)
         return SAT_OK;
-    note_ts(s, ts);
-    s->ops++;
+    sat_acc_first(&s->t.first_ts, ts, NULL, 0);
+    sat_acc_last(&s->t.last_ts, ts, NULL, 0);
+    s->t.ops++;
     w->ops++;
     if (et >= 0) {
-        s->timed++;
+        s->t.timed++;
         w->timed++;
-        w->etime_s += (double)et / 1e9;
+        w->etime_ns += et;
     }
     if (op->wtime >= 0) {
-        double v = (double)op->wtime / 1e9;
         w->wt_n++;
-        w->wtime_s += v;
-        s->wt_n++;
-        s->wtime_s += v;
+        w->wtime_ns += op->wtime;
+        s->t.wt_n++;
+        s->t.wtime_ns += op->wtime;
     }
     if (op->optime >= 0) {
-        double v = (double)op->optime / 1e9;
         w->ot_n++;
-        w->optime_s += v;
-        s->ot_n++;
-        s->optime_s += v;
+        w->optime_ns += op->optime;
+        s->t.ot_n++;
+        s->t.optime_ns += op->optime;
     }
     return SAT_OK;
 }
@@ -433,7 +180,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 static int on_tcp(void *ctx, const sat_tcp_conn *c)
 {
     sat_saturation *s = (sat_saturation *)ctx;
-    s->tcp_conns++;
+    s->t.tcp_conns++;
     if (c->flags & SAT_TCPF_NO_SYN)
         return SAT_OK; /* opened before the capture: not offered in it */
     sat_hs_sec *w = sec_at(s, c->syn_ts);
@@ -468,10 +215,10 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
         return SAT_OK;
     if (h->outcome == SAT_TLS_FULL) {
         w->hs_full++;
-        s->hs_full++;
+        s->t.hs_full++;
     } else {
         w->hs_resumed++;
-        s->hs_resumed++;
+        s->t.hs_resumed++;
     }
     return SAT_OK;
 }
@@ -495,6 +242,7 @@ sat_saturation *sat_saturation_create(const sat_saturation_opts *opts)
     if (!(s->opts.resumed_share >= 0 && s->opts.resumed_share <= 1))
         s->opts.resumed_share = 0;
     s->window = s->opts.window;
+    sat_rec_init(&totals_desc, &s->t);
     sat_strtab_init(&s->windows, sizeof(sat_win), 0);
     s->hs_step = 1000000000LL;
     sat_strtab_init(&s->hs_secs, sizeof(sat_hs_sec), 0);
@@ -544,36 +292,24 @@ int sat_saturation_add_point(sat_saturation *s, double n, double x)
     return SAT_OK;
 }
 
+/* A walk over the accumulators; the measured points of from follow into's. */
 int sat_saturation_merge(sat_saturation *into, const sat_saturation *from)
 {
     if (!into || !from)
         return SAT_E_USAGE;
-    if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
-                                      from->window, SAT_WINDOWS_MAX, sizeof(sat_win), add_win_v) < 0)
-        into->nomem = 1;
-    if (from->first_ts)
-        note_ts(into, from->first_ts);
-    if (from->last_ts)
-        note_ts(into, from->last_ts);
-    into->ops += from->ops;
-    into->timed += from->timed;
-    into->skipped += from->skipped;
-    into->wt_n += from->wt_n;
-    into->ot_n += from->ot_n;
-    into->wtime_s += from->wtime_s;
-    into->optime_s += from->optime_s;
-    into->hs_failed_sh += from->hs_failed_sh;
-    into->hs_full += from->hs_full;
-    into->hs_resumed += from->hs_resumed;
-    into->tcp_conns += from->tcp_conns;
-    if (!into->nomem && sat_win_merge(&into->hs_secs, &into->hs_step, &from->hs_secs,
-                                      from->hs_step, SAT_WINDOWS_MAX, sizeof(sat_hs_sec),
-                                      add_sec_v) < 0)
+    (void)sat_rec_merge(&totals_desc, &into->t, &from->t); /* no sketch: cannot fail */
+    if (!into->nomem && (sat_win_merge(&into->windows, &into->window, &from->windows,
+                                       from->window, SAT_WINDOWS_MAX, sizeof(sat_win),
+                                       add_win_v) < 0 ||
+                         sat_win_merge(&into->hs_secs, &into->hs_step, &from->hs_secs,
+                                       from->hs_step, SAT_WINDOWS_MAX, sizeof(sat_hs_sec),
+                                       add_sec_v) < 0))
         into->nomem = 1;
     for (size_t i = 0; i < from->nadded; i++)
         if (sat_saturation_add_point(into, from->added[2 * i], from->added[2 * i + 1]) ==
             SAT_E_NOMEM)
             into->nomem = 1;
+    into->nomem |= from->nomem;
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -583,11 +319,51 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The capture's seconds, dense from the first to the last (gaps read as
+ * zeros), each marked saturated or not. */
+static int finish_seconds(sat_saturation *s, sat_hs_capacity *c)
+{
+    free(s->vsecs);
+    s->vsecs = NULL;
+    if (!s->hs_secs.n)
+        return SAT_OK;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < s->hs_secs.n; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&s->hs_secs, i), sizeof k);
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    size_t n = (size_t)(hi - lo + 1);
+    sat_hs_second *sec = (sat_hs_second *)calloc(n, sizeof *sec);
+    if (!sec)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        sec[i].start_ts = (lo + (int64_t)i) * s->hs_step;
+    for (size_t i = 0; i < s->hs_secs.n; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&s->hs_secs, i), sizeof k);
+        const sat_hs_sec *w = (const sat_hs_sec *)sat_strtab_val(&s->hs_secs, i);
+        sat_hs_second *o = &sec[k - lo];
+        o->offered = w->offered;
+        o->gave_up = w->gave_up;
+        o->hello_unanswered = w->hello_unanswered;
+        o->full = w->full;
+        o->resumed = w->resumed;
+        o->failed_after_server_hello = w->failed_sh;
+        o->saturated = w->gave_up || w->hello_unanswered;
+    }
+    s->vsecs = sec;
+    c->seconds = sec;
+    c->nseconds = n;
+    return SAT_OK;
+}
+
 /* The TLS capacity of a capture (see the opening comment). */
-static void finish_capacity(const sat_saturation *s, sat_hs_capacity *c)
+static int finish_capacity(sat_saturation *s, sat_hs_capacity *c)
 {
     memset(c, 0, sizeof *c);
-    c->tcp_conns = s->tcp_conns;
+    c->tcp_conns = s->t.tcp_conns;
     c->step = s->hs_step;
     c->offered_rate = c->sustained_rate = c->sustained_full_rate = c->peak_rate = NAN;
     c->cpu_model = c->cost_bound_s = NAN;
@@ -623,8 +399,10 @@ static void finish_capacity(const sat_saturation *s, sat_hs_capacity *c)
     double step_s = (double)s->hs_step / 1e9;
     if (peak)
         c->peak_rate = (double)peak / step_s;
+    if (finish_seconds(s, c) < 0)
+        return SAT_E_NOMEM;
     if (!c->saturated)
-        return;
+        return SAT_OK;
     double len = (double)c->saturated * step_s;
     c->offered_rate = (double)sat_off / len;
     c->sustained_rate = (double)(sat_full + sat_res) / len;
@@ -635,6 +413,7 @@ static void finish_capacity(const sat_saturation *s, sat_hs_capacity *c)
                     (double)sat_res * s->opts.resumed_cost_us) / 1e6 / len;
     if (sat_full + sat_res)
         c->cost_bound_s = 1.0 / c->sustained_rate;
+    return SAT_OK;
 }
 
 int sat_saturation_finish(sat_saturation *s)
@@ -667,16 +446,16 @@ int sat_saturation_finish(sat_saturation *s)
         /* the first and last windows are partly outside the input: their
          * rates are taken over the part inside (a full-window divisor would
          * read them low), and they are fitted only if that is at least half */
-        sat_ts_ns lo = p->start_ts > s->first_ts ? p->start_ts : s->first_ts;
-        sat_ts_ns hi = p->start_ts + s->window < s->last_ts ? p->start_ts + s->window
-                                                            : s->last_ts;
+        sat_ts_ns lo = p->start_ts > s->t.first_ts ? p->start_ts : s->t.first_ts;
+        sat_ts_ns hi = p->start_ts + s->window < s->t.last_ts ? p->start_ts + s->window
+                                                            : s->t.last_ts;
         p->length_s = hi - lo >= s->window / 2 ? (double)(hi - lo) / 1e9 : ws;
         p->used = hi - lo >= s->window / 2;
         p->x = (double)w->ops / p->length_s;
         /* operations without a latency are taken at the window's mean one */
-        p->n = w->timed ? w->etime_s * ((double)w->ops / (double)w->timed) / p->length_s : NAN;
-        p->wtime_mean_s = w->wt_n ? w->wtime_s / (double)w->wt_n : NAN;
-        p->optime_mean_s = w->ot_n ? w->optime_s / (double)w->ot_n : NAN;
+        p->n = w->timed ? (double)w->etime_ns / 1e9 * ((double)w->ops / (double)w->timed) / p->length_s : NAN;
+        p->wtime_mean_s = w->wt_n ? (double)w->wtime_ns / 1e9 / (double)w->wt_n : NAN;
+        p->optime_mean_s = w->ot_n ? (double)w->optime_ns / 1e9 / (double)w->ot_n : NAN;
         p->hs_full = w->hs_full;
         p->hs_resumed = w->hs_resumed;
     }
@@ -705,14 +484,14 @@ int sat_saturation_finish(sat_saturation *s)
     v->npoints = np;
     v->window = nw ? s->window : 0;
     v->min_ops = s->opts.min_ops;
-    v->first_ts = s->first_ts;
-    v->last_ts = s->last_ts;
-    v->ops = s->ops;
-    v->timed = s->timed;
-    v->skipped = s->skipped;
+    v->first_ts = s->t.first_ts;
+    v->last_ts = s->t.last_ts;
+    v->ops = s->t.ops;
+    v->timed = s->t.timed;
+    v->skipped = s->t.skipped;
     v->added = s->nadded;
-    v->wtime_mean_s = s->wt_n ? s->wtime_s / (double)s->wt_n : NAN;
-    v->optime_mean_s = s->ot_n ? s->optime_s / (double)s->ot_n : NAN;
+    v->wtime_mean_s = s->t.wt_n ? (double)s->t.wtime_ns / 1e9 / (double)s->t.wt_n : NAN;
+    v->optime_mean_s = s->t.ot_n ? (double)s->t.optime_ns / 1e9 / (double)s->t.ot_n : NAN;
     v->n_now = v->x_now = v->n_p95 = NAN;
     for (size_t i = nw; i-- > 0;)
         if (pt[i].used) {
@@ -766,22 +545,22 @@ int sat_saturation_finish(sat_saturation *s)
      * failed after the ServerHello costs a full one and is among hs_per_op,
      * but not in the share: whatever the share, it stays a full one (a
      * client that rejects the certificate does not come back resumed). */
-    v->hs_full = s->hs_full;
-    v->hs_resumed = s->hs_resumed;
-    v->hs_failed_after_server_hello = s->hs_failed_sh;
+    v->hs_full = s->t.hs_full;
+    v->hs_resumed = s->t.hs_resumed;
+    v->hs_failed_after_server_hello = s->t.hs_failed_sh;
     v->full_cost_us = s->opts.full_cost_us;
     v->resumed_cost_us = s->opts.resumed_cost_us;
     v->hs_per_op = v->resumed_share = v->whatif_share = v->whatif_lambda = v->whatif_x_max =
         NAN;
-    uint64_t hs = s->hs_full + s->hs_resumed;
+    uint64_t hs = s->t.hs_full + s->t.hs_resumed;
     if (hs) {
-        v->resumed_share = (double)s->hs_resumed / (double)hs;
+        v->resumed_share = (double)s->t.hs_resumed / (double)hs;
         v->whatif_share = s->opts.resumed_share;
     }
-    if (hs && s->ops && u->ok) {
-        v->hs_per_op = (double)(hs + s->hs_failed_sh) / (double)s->ops;
-        double done_per_op = (double)hs / (double)s->ops;
-        double failed_per_op = (double)s->hs_failed_sh / (double)s->ops;
+    if (hs && s->t.ops && u->ok) {
+        v->hs_per_op = (double)(hs + s->t.hs_failed_sh) / (double)s->t.ops;
+        double done_per_op = (double)hs / (double)s->t.ops;
+        double failed_per_op = (double)s->t.hs_failed_sh / (double)s->t.ops;
         double cf = s->opts.full_cost_us / 1e6, cr = s->opts.resumed_cost_us / 1e6;
         double now = done_per_op * ((1 - v->resumed_share) * cf + v->resumed_share * cr) +
                      failed_per_op * cf;
@@ -793,7 +572,8 @@ int sat_saturation_finish(sat_saturation *s)
             v->whatif_x_max = isfinite(xm) ? xm * v->whatif_lambda / u->lambda : NAN;
         }
     }
-    finish_capacity(s, &v->capacity);
+    if (finish_capacity(s, &v->capacity) < 0)
+        return SAT_E_NOMEM;
     return s->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -810,5 +590,6 @@ void sat_saturation_free(sat_saturation *s)
     sat_strtab_free(&s->hs_secs);
     free(s->added);
     free(s->vpoints);
+    free(s->vsecs);
     free(s);
 }

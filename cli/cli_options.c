@@ -49,9 +49,9 @@ static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[4])
 }
 
 /* `--csv NAME`: the word after --csv names a CSV table of the command when
- * the command has several and the word is not an option, holds no '/' or
- * '.' and is no file here (an input, then); a name not among the tables is a
- * usage error listing them. 0, or -1 with a->exit set. */
+ * the command has several and the word is not an option and no file here
+ * (an input, then), and is one of the tables or holds no '/' or '.'; any
+ * other name is a usage error listing them. 0, or -1 with a->exit set. */
 static int csv_table_arg(sat_cli_args *a, int argc, char **argv)
 {
     const char *const *names =

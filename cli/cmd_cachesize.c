@@ -199,14 +199,14 @@ static const sat_cli_opt cs_opts[] = {
     {"shards", OPT_SHARDS, 0, NULL, "SHARDS even when every reference fits", NULL},
     {"shards-smax", OPT_SMAX, 0, "N", "SHARDS sample set size (default 32768)", NULL},
     {"json", SAT_OPT_JSON, 0, NULL,
-     "JSON (references, unique, mrc, recommend, unseen_share,\n"
-     "method)", NULL},
+     "JSON (targets, recommend, references, unique, mrc,\n"
+     "unseen_share, method)", NULL},
     {"csv", SAT_OPT_CSV, 0, NULL,
      "CSV: the recommendation, one row per target (hit_ratio,\n"
      "reachable, entries, bytes)", NULL},
     {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR",
      "every CSV table as DIR/NAME.csv; --csv NAME prints\n"
-     "one (tables: targets, mrc, working_set)", NULL},
+     "one (tables: targets, working_set, mrc)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_cachesize(int argc, char **argv)
@@ -313,4 +313,4 @@ const sat_command sat_cmd_cachesize = {
     "distances) while the references fit --max-refs, else SHARDS sampling\n"
     "(Waldspurger et al., FAST'15); the report says which. Cold misses count:\n"
     "a short log cannot show a hit ratio above 1 - distinct / references.",
-    cs_opts, SAT_CLI_INPUT_OPTS, SAT_CLI_EXIT_NOTE};
+    cs_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS, SAT_CLI_EXIT_NOTE};

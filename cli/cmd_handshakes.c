@@ -34,6 +34,9 @@ static const sat_cli_opt hs_opts[] = {
     {"psk-cost-us", OPT_PSK_COST, 0, "X", "of a TLS 1.3 PSK resumption (default 60)", NULL},
     {"json", SAT_OPT_JSON, 0, NULL, "JSON (seconds in keys ending _s)", NULL},
     {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per window (per key with --by)", NULL},
+    {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR",
+     "every CSV table as DIR/NAME.csv; --csv NAME prints one\n"
+     "(tables: windows, groups, versions, resumption, durations)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_handshakes(int argc, char **argv)
@@ -94,4 +97,4 @@ const sat_command sat_cmd_handshakes = {
     "second, durations, retries, and an estimate of the server CPU they\n"
     "cost. Only the first handshake of a connection counts (renegotiations\n"
     "do not).",
-    hs_opts, SAT_CLI_INPUT_OPTS, SAT_CLI_EXIT_NOTE};
+    hs_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS, SAT_CLI_EXIT_NOTE};

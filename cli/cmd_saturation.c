@@ -49,8 +49,11 @@ static const sat_cli_opt sat_opts[] = {
     {"resumed-cost-us", OPT_RESUMED_COST, 0, "X", "of a resumed one (default 3)", NULL},
     {"json", SAT_OPT_JSON, 0, NULL,
      "JSON (usl: sigma, kappa, lambda, n_star, x_max, r2;\n"
-     "points: n, x, start_ts as RFC 3339 UTC)", NULL},
+     "points: start_ts, concurrency, throughput, ...)", NULL},
     {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per point", NULL},
+    {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR",
+     "every CSV table as DIR/NAME.csv; --csv NAME prints one\n"
+     "(tables: points, tls_capacity.windows)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The header, ASCII case-insensitive, blanks around fields ignored. */
@@ -281,14 +284,10 @@ static int run_saturation(int argc, char **argv)
         return SAT_EXIT_UNREADABLE;
     }
     free(rest);
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
     if (sat_saturation_finish(s) < 0)
         fprintf(stderr, "satscope saturation: out of memory: the figures are incomplete\n");
-    if (sat_report_saturation(s, fmt, stdout, &diag) < 0) {
-        fprintf(stderr, "satscope saturation: %s\n", diag.msg);
+    if (sat_cli_render(&c, sat_analyzer_find("saturation"), s, fmt) < 0)
         code = SAT_EXIT_UNREADABLE;
-    }
     if (fflush(stdout) != 0)
         code = SAT_EXIT_UNREADABLE;
     sat_saturation_free(s);
@@ -309,4 +308,4 @@ const sat_command sat_cmd_saturation = {
     "\n"
     "An INPUT may also be a CSV of measured points (e.g. from a load test):\n"
     "a header line `concurrency,throughput`, then one `N,X` per line.",
-    sat_opts, SAT_CLI_INPUT_OPTS, SAT_CLI_EXIT_NOTE};
+    sat_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS, SAT_CLI_EXIT_NOTE};

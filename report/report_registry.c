@@ -41,80 +41,14 @@ int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_
     return rc;
 }
 
-static int hs_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_TEXT, out, d);
-}
-static int hs_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_JSON, out, d);
-}
-static int hs_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_handshakes((const sat_hs *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_hs_text = {"handshakes", SAT_REPORT_TEXT, hs_text};
-static const sat_renderer r_hs_json = {"handshakes", SAT_REPORT_JSON, hs_json};
-static const sat_renderer r_hs_csv = {"handshakes", SAT_REPORT_CSV, hs_csv};
 
-static int satu_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_TEXT, out, d);
-}
-static int satu_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_JSON, out, d);
-}
-static int satu_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_saturation((const sat_saturation *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_satu_text = {"saturation", SAT_REPORT_TEXT, satu_text};
-static const sat_renderer r_satu_json = {"saturation", SAT_REPORT_JSON, satu_json};
-static const sat_renderer r_satu_csv = {"saturation", SAT_REPORT_CSV, satu_csv};
-
-static int cr_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_TEXT, out, d);
-}
-static int cr_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_JSON, out, d);
-}
-static const sat_renderer r_cr_text = {"crashes", SAT_REPORT_TEXT, cr_text};
-static const sat_renderer r_cr_json = {"crashes", SAT_REPORT_JSON, cr_json};
-static int cr_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_crashes((const sat_crashes *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_cr_csv = {"crashes", SAT_REPORT_CSV, cr_csv};
-
-static int cs_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_TEXT, out, d);
-}
-static int cs_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_JSON, out, d);
-}
-static const sat_renderer r_cs_text = {"cachesize", SAT_REPORT_TEXT, cs_text};
-static const sat_renderer r_cs_json = {"cachesize", SAT_REPORT_JSON, cs_json};
-static int cs_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_cachesize((const sat_cs *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_cs_csv = {"cachesize", SAT_REPORT_CSV, cs_csv};
-
-static const sat_renderer *const sat_renderers[] = {
-    &r_hs_text, &r_hs_json, &r_hs_csv,
-    &r_satu_text, &r_satu_json, &r_satu_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
-    &r_cs_text, &r_cs_json, &r_cs_csv,
-};
+/* (every report renders from its result now: none is left here) */
+static const sat_renderer *const sat_renderers[] = {NULL};
 
 const sat_renderer *const *sat_renderer_list(size_t *n)
 {
     if (n)
-        *n = sizeof sat_renderers / sizeof sat_renderers[0];
+        *n = 0;
     return sat_renderers;
 }
 
@@ -123,14 +57,19 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
     if (!analyzer)
         return NULL;
     for (size_t i = 0; i < sizeof sat_renderers / sizeof sat_renderers[0]; i++)
-        if (sat_renderers[i]->fmt == fmt && strcmp(sat_renderers[i]->analyzer, analyzer) == 0)
+        if (sat_renderers[i] && sat_renderers[i]->fmt == fmt && strcmp(sat_renderers[i]->analyzer, analyzer) == 0)
             return sat_renderers[i];
     return NULL;
 }
 
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
-static const sat_text_report *const sat_text_reports[] = {&sat_text_etime, &sat_text_storms};
+extern const sat_text_report sat_text_handshakes;
+extern const sat_text_report sat_text_saturation;
+static const sat_text_report *const sat_text_reports[] = {
+    &sat_text_etime,     &sat_text_crashes,    &sat_text_cachesize,
+    &sat_text_handshakes, &sat_text_saturation, &sat_text_storms,
+};
 
 const sat_text_report *sat_text_report_find(const char *analyzer)
 {
@@ -140,12 +79,12 @@ const sat_text_report *sat_text_report_find(const char *analyzer)
     return NULL;
 }
 
-static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_crashes, &sat_csv_cachesize};
+static const sat_csv_report *const sat_csv_reports[] = {NULL};
 
 static const sat_csv_report *csv_report(const char *analyzer)
 {
     for (size_t i = 0; analyzer && i < sizeof sat_csv_reports / sizeof sat_csv_reports[0]; i++)
-        if (strcmp(sat_csv_reports[i]->analyzer, analyzer) == 0)
+        if (sat_csv_reports[i] && strcmp(sat_csv_reports[i]->analyzer, analyzer) == 0)
             return sat_csv_reports[i];
     return NULL;
 }

@@ -2,7 +2,7 @@
  * result_json.c - the one JSON writer of every command's results
  * (satscope/result.h, docs/output.md): the document opens with "schema" and
  * "command" (which report it is), then the root's sections in the order the analyzer built them. Objects are
- * one key per line; table rows and objects marked compact go on one line; a
+ * one key per line; table rows (but those that nest tables) and objects marked compact go on one line; a
  * column named "a.b" is field b of a nested object a.
  */
 #include <string.h>
@@ -85,6 +85,14 @@ static void write_row(sat_json *j, const sat_rnode *table, const sat_rnode *row)
     sat_json_end(j);
 }
 
+static int row_nests(const sat_rnode *row)
+{
+    for (const sat_rnode *c = sat_rnode_first(row); c; c = sat_rnode_next(c))
+        if (sat_rnode_kind_of(c) == SAT_RN_TABLE)
+            return 1;
+    return 0;
+}
+
 static void open_compact(sat_json *j, const sat_rnode *n, int *saved)
 {
     *saved = j->compact_from;
@@ -112,13 +120,16 @@ static void write_node(sat_json *j, const sat_rnode *n, const char *key)
         j->compact_from = (unsigned char)saved;
         return;
     case SAT_RN_TABLE:
+        /* a row on one line, unless it nests tables of its own (a crash's
+         * frames): then one key per line, its nested rows on one line each */
         sat_json_array(j, key);
         saved = j->compact_from;
-        if (!j->compact_from || j->compact_from > j->depth + 1)
-            j->compact_from = (unsigned char)(j->depth + 1);
-        for (const sat_rnode *r = sat_rnode_first(n); r; r = sat_rnode_next(r))
+        for (const sat_rnode *r = sat_rnode_first(n); r; r = sat_rnode_next(r)) {
+            if (!row_nests(r) && (!j->compact_from || j->compact_from > j->depth + 1))
+                j->compact_from = (unsigned char)(j->depth + 1);
             write_row(j, n, r);
-        j->compact_from = (unsigned char)saved;
+            j->compact_from = (unsigned char)saved;
+        }
         sat_json_end(j);
         return;
     }

@@ -185,6 +185,20 @@ void sat_text_title(sat_text *t, const char *fmt, ...)
     t->lines++;
 }
 
+/* A figure and its unit stay on one line: no break before a unit word
+ * ("330 us", "2.50 ms", "48.9 %") that follows a word ending in a digit. */
+static int unit_word(const char *w, size_t n)
+{
+    static const char *const units[] = {"ns", "us", "ms", "s", "min", "h", "d",
+                                        "B", "KiB", "MiB", "GiB", "TiB"};
+    while (n && strchr(",.;:)", w[n - 1]))
+        n--;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strlen(units[i]) == n && !strncmp(w, units[i], n))
+            return 1;
+    return 0;
+}
+
 void sat_text_line(sat_text *t, const char *fmt, ...)
 {
     char buf[4096];
@@ -203,6 +217,10 @@ void sat_text_line(sat_text *t, const char *fmt, ...)
         while (*sp == ' ')
             sp++;
         size_t wl = strcspn(sp, " ");
+        /* a figure takes its unit along */
+        if (sp[wl] == ' ' && wl && sp[wl - 1] >= '0' && sp[wl - 1] <= '9' &&
+            unit_word(sp + wl + 1, strcspn(sp + wl + 1, " ")))
+            wl += 1 + strcspn(sp + wl + 1, " ");
         size_t need = (size_t)(sp - p) + wl;
         if (!first && col + need > limit && col > lead + 2) {
             fputc('\n', t->out);

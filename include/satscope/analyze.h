@@ -304,13 +304,15 @@ typedef struct sat_hs_opts {
 
 enum { SAT_HS_NOUT = SAT_TLS_OUTCOME__COUNT }; /* counts[] index = enum sat_tls_outcome */
 
+/* Counts only (merged exactly); cpu_s is made from them by sat_hs_finish. */
 typedef struct sat_hs_counts {
     uint64_t n[SAT_HS_NOUT]; /* [SAT_TLS_FULL] ... [SAT_TLS_INCOMPLETE]; [0] unused */
     uint64_t connections;    /* rows */
-    double cpu_s;            /* estimated server CPU */
     uint64_t failed_after_server_hello; /* of n[SAT_TLS_FAILED]: the server had
                                            answered (certificate, key exchange) before
                                            the alert; charged as full handshakes */
+    uint64_t resumed_psk;    /* of n[SAT_TLS_RESUMED]: by a TLS 1.3 PSK (its cost) */
+    double cpu_s;            /* estimated server CPU (in the view) */
 } sat_hs_counts;
 
 typedef struct sat_hs_window {
@@ -355,6 +357,7 @@ typedef struct sat_hs_view {
     uint64_t tcp_no_synack;  /* connection attempts the server never answered */
     double tcp_rtt_p50_s, tcp_rtt_p99_s; /* SYN -> the client's ACK; -1 if none */
     double full_cost_us, resumed_cost_us, psk_cost_us;
+    uint64_t full_measured, resumed_measured; /* handshakes with a duration */
 } sat_hs_view;
 
 typedef struct sat_hs sat_hs;
@@ -364,6 +367,10 @@ int sat_hs_finish(sat_hs *h);                   /* SAT_OK or SAT_E_NOMEM */
 int sat_hs_merge(sat_hs *into, const sat_hs *from);
 const sat_hs_view *sat_hs_get_view(const sat_hs *h); /* after finish; lives until free */
 void sat_hs_free(sat_hs *h); /* NULL ok */
+/* The finished analyzer's sections (analyze/handshakes_result.c): totals,
+ * cost, versions, resumption, durations, retries, tcp, the --by table and
+ * the windows. SAT_OK or SAT_E_NOMEM. */
+int sat_hs_result(const sat_hs *h, sat_result *r);
 
 /* ---- the saturation analyzer (analyze/saturation.c, issue 4) --------------------
  * Per window: throughput X (operations answered per second) and concurrency N
@@ -427,6 +434,12 @@ void sat_usl_fit_points(const double *n, const double *x, size_t count, sat_usl_
  * turned attempts away (a SYN or ClientHello never answered before the
  * client gave up) is saturated. Rates are per second over those seconds;
  * NAN when none. */
+typedef struct sat_hs_second { /* one step of the capture's series */
+    sat_ts_ns start_ts;
+    uint64_t offered, gave_up, hello_unanswered, full, resumed, failed_after_server_hello;
+    int saturated;             /* turned attempts away (gave_up or hello_unanswered) */
+} sat_hs_second;
+
 typedef struct sat_hs_capacity {
     uint64_t tcp_conns;        /* tcp_conn rows seen (0: no capture) */
     sat_dur_ns step;           /* 1 s, widened past 4096 windows */
@@ -444,6 +457,7 @@ typedef struct sat_hs_capacity {
     sat_ts_ns peak_ts;
     double cpu_model;          /* CPU seconds a second they cost, by full/resumed_cost_us */
     double cost_bound_s;       /* 1 / sustained_rate: what each cost one saturated worker */
+    const sat_hs_second *seconds; size_t nseconds; /* dense, in time order */
 } sat_hs_capacity;
 
 typedef struct sat_saturation_view {
@@ -479,6 +493,10 @@ int sat_saturation_finish(sat_saturation *s); /* SAT_OK or SAT_E_NOMEM */
 int sat_saturation_merge(sat_saturation *into, const sat_saturation *from);
 const sat_saturation_view *sat_saturation_get_view(const sat_saturation *s); /* after finish */
 void sat_saturation_free(sat_saturation *s); /* NULL ok */
+/* The finished analyzer's sections (analyze/saturation_result.c): the totals,
+ * the USL fit, where the server runs now, the what-ifs, the TLS capacity of
+ * captures and the points. SAT_OK or SAT_E_NOMEM. */
+int sat_saturation_result(const sat_saturation *s, sat_result *r);
 
 /* ---- the storms analyzer (analyze/storms.c, issue 4) ----------------------------
  * Client failures (abandons, timeouts, busy answers, abrupt closes, abandoned
@@ -801,6 +819,8 @@ int sat_cs_finish(sat_cs *c);                    /* SAT_OK or SAT_E_NOMEM */
  * concatenated stream. */
 int sat_cs_merge(sat_cs *into, const sat_cs *from);
 const sat_cs_view *sat_cs_get_view(const sat_cs *c); /* after finish */
+/* The finished analyzer's sections (cachesize_result.c): SAT_OK or SAT_E_NOMEM. */
+int sat_cs_result(const sat_cs *c, sat_result *r);
 /* After finish: LRU hits (estimated under SHARDS) with a cache of `entries`,
  * and its hit ratio (NAN when no reference). */
 double sat_cs_hits(const sat_cs *c, uint64_t entries);
@@ -882,6 +902,8 @@ sat_event_sink sat_crashes_sink(sat_crashes *c); /* crash, frame; ldap_op, ldap_
 int sat_crashes_finish(sat_crashes *c);          /* SAT_OK or SAT_E_NOMEM */
 int sat_crashes_merge(sat_crashes *into, const sat_crashes *from);
 const sat_crashes_view *sat_crashes_get_view(const sat_crashes *c); /* after finish */
+/* The finished analyzer's sections (crashes_result.c): SAT_OK or SAT_E_NOMEM. */
+int sat_crashes_result(const sat_crashes *c, sat_result *r);
 void sat_crashes_free(sat_crashes *c); /* NULL ok */
 
 typedef struct sat_analyzer {

@@ -23,14 +23,6 @@ enum sat_report_fmt { SAT_REPORT_TEXT, SAT_REPORT_JSON, SAT_REPORT_CSV };
 /* "text", "json", "csv" -> enum; < 0 if unknown. */
 int sat_report_fmt_parse(const char *s);
 
-/* The handshakes report; h must be finished (sat_hs_finish). */
-int sat_report_handshakes(const sat_hs *h, int fmt, FILE *out, sat_diag *diag);
-/* The saturation report; s must be finished (sat_saturation_finish). */
-int sat_report_saturation(const sat_saturation *s, int fmt, FILE *out, sat_diag *diag);
-/* The crashes report (text or JSON); c must be finished (sat_crashes_finish). */
-int sat_report_crashes(const sat_crashes *c, int fmt, FILE *out, sat_diag *diag);
-/* The cachesize report (text or JSON); c must be finished (sat_cs_finish). */
-int sat_report_cachesize(const sat_cs *c, int fmt, FILE *out, sat_diag *diag);
 
 /* ---- renderer registry (report/report_registry.c) ------------------------------
  * One entry per (analyzer, format); `result` is the analyzer object. */

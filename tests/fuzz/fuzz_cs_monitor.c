@@ -48,10 +48,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sat_cs_finish(c);
     FILE *out = fopen("/dev/null", "w");
     if (out) {
-        sat_diag d;
-        memset(&d, 0, sizeof d);
-        sat_report_cachesize(c, SAT_REPORT_TEXT, out, &d);
-        sat_report_cachesize(c, SAT_REPORT_JSON, out, &d);
+        sat_result *r = sat_result_new("cachesize");
+        if (r && sat_cs_result(c, r) == SAT_OK) {
+            const sat_text_report *tr = sat_text_report_find("cachesize");
+            sat_text t;
+            sat_text_init(&t, out, 0);
+            if (tr)
+                tr->render(r, &t);
+            sat_result_json(r, out, NULL);
+        }
+        sat_result_free(r);
         fclose(out);
     }
     sat_cs_free(c);

@@ -1,6 +1,7 @@
 /*
  * fuzz_saturation.c - libFuzzer target for the saturation analyzer and its
- * USL fit (analyze/saturation.c) and report (report/report_saturation.c):
+ * USL fit (analyze/saturation.c, usl.c) and its result (saturation_result.c,
+ * rendered by the one JSON and CSV writers and report/text_saturation.c):
  * arbitrary bytes become ldap_op rows (any timestamps and latencies, also
  * negative, huge or absent), tls_hs rows and measured points (any doubles:
  * NaN, infinities, denormals), at an arbitrary window; the analyzer must
@@ -74,14 +75,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     sat_saturation_finish(s);
     FILE *out = fopen("/dev/null", "w");
-    if (out) {
-        sat_diag d;
-        memset(&d, 0, sizeof d);
-        sat_report_saturation(s, SAT_REPORT_TEXT, out, &d);
-        sat_report_saturation(s, SAT_REPORT_JSON, out, &d);
-        sat_report_saturation(s, SAT_REPORT_CSV, out, &d);
-        fclose(out);
+    sat_result *res = sat_result_new("saturation");
+    if (out && res && sat_saturation_result(s, res) == SAT_OK) {
+        const sat_text_report *tr = sat_text_report_find("saturation");
+        sat_text t;
+        sat_text_init(&t, out, 0);
+        if (tr)
+            tr->render(res, &t);
+        sat_result_json(res, out, NULL);
+        sat_result_csv(res, NULL, out, NULL);
+        sat_result_csv(res, "tls_capacity.windows", out, NULL);
     }
+    sat_result_free(res);
+    if (out)
+        fclose(out);
     sat_saturation_free(s);
     return 0;
 }

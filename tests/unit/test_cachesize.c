@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 /*
  * test_cachesize.c - the cache-sizing analyzer (analyze/cachesize.c): the
  * exact curve equals a brute-force LRU simulation (a cache of c entries,
@@ -12,9 +13,11 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "satscope/analyze.h"
+#include "satscope/report.h"
 
 #define S ((sat_ts_ns)1000000000)
 static const sat_ts_ns T0 = (sat_ts_ns)1749400000 * S;
@@ -470,8 +473,118 @@ static void test_monitor_parse(void)
     CHECK_EQ_INT(sat_cs_monitor_parse("", 0, m, 4), 0);
 }
 
+/* The text fits 100 columns, and the report's CSV names are the result's
+ * tables (what --csv NAME accepts before the result exists). */
+static void check_text_and_tables(sat_result *r, const char *name)
+{
+    const sat_text_report *tr = sat_text_report_find(name);
+    CHECK(tr != NULL);
+    if (!tr || !r)
+        return;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    sat_text t;
+    sat_text_init(&t, f, 0);
+    CHECK_EQ_INT(tr->render(r, &t), SAT_OK);
+    CHECK_EQ_INT(sat_text_finish(&t), SAT_OK);
+    fclose(f);
+    size_t col = 0, widest = 0;
+    for (size_t i = 0; buf && i < len; i++) {
+        if (buf[i] == '\n')
+            col = 0;
+        else if (((unsigned char)buf[i] & 0xc0) != 0x80 && ++col > widest)
+            widest = col;
+    }
+    CHECK(widest <= SAT_TEXT_WIDTH);
+    free(buf);
+    const char *const *paths;
+    size_t n, k = 0;
+    sat_result_tables(r, &paths, &n);
+    for (; tr->csv_tables[k]; k++)
+        CHECK(k < n && strcmp(tr->csv_tables[k], paths[k]) == 0);
+    CHECK_EQ_INT(k, n);
+}
+
+/* Merged halves of an operation stream give the document of one pass,
+ * byte for byte: every accumulator merges (the counters, the hours, the
+ * attributes the filters test, which size the DB cache, the curve). */
+static char *cs_json(const sat_cs *c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    sat_result *r = sat_result_new("cachesize");
+    if (f && r && sat_cs_result(c, r) == SAT_OK)
+        sat_result_json(r, f, NULL);
+    sat_result_free(r);
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static void test_merge_result(void)
+{
+    static const struct sat_cs_dbfile files[] = {
+        {"entryrdn", 40960}, {"uid", 8192}, {"mail", 16384}, {"cn", 4096}, {"ancestorid", 8192}};
+    sat_cs_opts o;
+    memset(&o, 0, sizeof o);
+    o.entry_bytes = 2000;
+    o.db_kind = SAT_CS_DB_BDB;
+    o.db_list = files;
+    o.db_nlist = sizeof files / sizeof files[0];
+    o.db_files = 6;
+    o.db_id2entry_bytes = 1 << 20;
+    sat_cs *all = sat_cs_create(&o), *a = sat_cs_create(&o), *b = sat_cs_create(&o);
+    CHECK(all && a && b);
+    if (!all || !a || !b)
+        return;
+    sat_event_sink ka = sat_cs_sink(all), k0 = sat_cs_sink(a), k1 = sat_cs_sink(b);
+    char dn[64];
+    for (int i = 0; i < 400; i++) {
+        sat_ts_ns ts = T0 + (sat_ts_ns)i * 20 * S; /* across three hours */
+        snprintf(dn, sizeof dn, "uid=u%d,dc=example,dc=com", (i * 7) % 90);
+        sat_event_sink *half = i < 250 ? &k0 : &k1;
+        for (int w = 0; w < 2; w++)
+            op(w ? half : &ka, SAT_OP_BIND, dn, 0, NULL, ts);
+        sat_ldap_op s;
+        memset(&s, 0, sizeof s);
+        s.ts_ns = ts + 1;
+        s.type = SAT_OP_SRCH;
+        s.scope = SAT_SCOPE_SUB;
+        s.dn = sat_str_cstr("dc=example,dc=com");
+        /* the mail filter only in the second half: its index is read */
+        s.filter = sat_str_cstr(i < 250 ? "(uid=u1)" : "(&(mail=a@b)(cn=x*))");
+        s.nentries = 2;
+        s.internal_op = SAT_ABSENT;
+        CHECK(sat_sink_emit(&ka, SAT_TABLE_LDAP_OP, &s) == SAT_OK);
+        CHECK(sat_sink_emit(half, SAT_TABLE_LDAP_OP, &s) == SAT_OK);
+    }
+    CHECK(sat_cs_finish(all) == SAT_OK);
+    CHECK(sat_cs_finish(b) == SAT_OK);
+    CHECK(sat_cs_merge(a, b) == SAT_OK);
+    CHECK(sat_cs_finish(a) == SAT_OK);
+    sat_result *res = sat_result_new("cachesize");
+    CHECK(res && sat_cs_result(all, res) == SAT_OK);
+    check_text_and_tables(res, "cachesize");
+    sat_result_free(res);
+    char *ja = cs_json(a), *jall = cs_json(all);
+    CHECK(ja && jall && strstr(jall, "\"db_indexes_read_names\": \"entryrdn uid mail cn ancestorid\""));
+    CHECK(ja && jall && strcmp(ja, jall) == 0);
+    if (ja && jall && strcmp(ja, jall))
+        fprintf(stderr, "merged:\n%s\none pass:\n%s\n", ja, jall);
+    free(ja);
+    free(jall);
+    sat_cs_free(all);
+    sat_cs_free(a);
+    sat_cs_free(b);
+}
+
 int main(void)
 {
+    test_merge_result();
     test_exact_vs_bruteforce();
     test_stream();
     test_targets_and_bytes();

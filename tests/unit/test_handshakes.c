@@ -3,8 +3,12 @@
  * made-up tls_hs rows: counts by outcome, the resumed ratio, the CPU model
  * (full / TLS 1.2 resumption / TLS 1.3 PSK), windows dense and widened past
  * their bound, retries after failed or incomplete handshakes, --by tables,
- * merging two parts, and the report's JSON keys of issue 3.
+ * merging two parts (the merged result's JSON byte-identical to one pass), and
+ * the result's JSON, CSV (the --by key column named after its dimension) and
+ * text (fitted to 100 columns, right plurals, human units).
  */
+#include <stdlib.h>
+
 #include "check.h"
 #include "satscope/analyze.h"
 #include "satscope/report.h"
@@ -32,6 +36,74 @@ static sat_tls_hs row(sat_ts_ns ts, int outcome, const char *client, uint16_t ve
                        : 0;
     h.alert = outcome == SAT_TLS_FAILED ? 40 : SAT_ABSENT;
     return h;
+}
+
+
+/* The tables the text report names for --csv NAME are the result's. */
+static int build_result(const void *a, sat_result *r) { return sat_hs_result((const sat_hs *)a, r); }
+
+static void check_csv_tables(const void *a, int (*build)(const void *, sat_result *))
+{
+    const sat_text_report *tr = sat_text_report_find("handshakes");
+    sat_result *r = sat_result_new("handshakes");
+    CHECK(tr && r && build(a, r) == SAT_OK);
+    if (!tr || !r) {
+        sat_result_free(r);
+        return;
+    }
+    const char *const *paths;
+    size_t n;
+    sat_result_tables(r, &paths, &n);
+    size_t k = 0;
+    for (; tr->csv_tables[k]; k++) {
+        size_t i = 0;
+        while (i < n && strcmp(paths[i], tr->csv_tables[k]))
+            i++;
+        if (i == n)
+            printf("no table %s in the result\n", tr->csv_tables[k]);
+        CHECK(i < n);
+    }
+    CHECK_EQ_INT(k, n);
+    sat_result_free(r);
+}
+
+enum { AS_JSON, AS_CSV, AS_TEXT };
+
+/* The finished analyzer's result as JSON, CSV (table `table`, NULL: the
+ * main one) or text; caller frees. */
+static char *render(const sat_hs *h, int as, const char *table)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    sat_result *r = sat_result_new("handshakes");
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(r && f);
+    if (!r || !f) {
+        sat_result_free(r);
+        if (f)
+            fclose(f);
+        free(buf);
+        return NULL;
+    }
+    CHECK_EQ_INT(sat_hs_result(h, r), SAT_OK);
+    int rc;
+    if (as == AS_JSON) {
+        rc = sat_result_json(r, f, NULL);
+    } else if (as == AS_CSV) {
+        rc = sat_result_csv(r, table, f, NULL);
+    } else {
+        const sat_text_report *tr = sat_text_report_find("handshakes");
+        CHECK(tr != NULL);
+        sat_text t;
+        sat_text_init(&t, f, 0);
+        rc = tr ? tr->render(r, &t) : SAT_E_USAGE;
+        if (rc >= 0)
+            rc = sat_text_finish(&t);
+    }
+    CHECK_EQ_INT(rc, SAT_OK);
+    fclose(f);
+    sat_result_free(r);
+    return buf;
 }
 
 static void feed(sat_hs *h, const sat_tls_hs *r)
@@ -109,22 +181,46 @@ static void test_counts_and_cost(void)
     /* durations: 2 ms for every full one */
     CHECK(v->full_p50_s > 0.0019 && v->full_p50_s < 0.0021);
 
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    sat_diag d;
-    memset(&d, 0, sizeof d);
-    CHECK_EQ_INT(sat_report_handshakes(h, SAT_REPORT_JSON, f, &d), SAT_OK);
-    fclose(f);
-    static const char *const keys[] = {"\"connections\": 15", "\"full\": 8", "\"resumed\": 4",
-                                       "\"failed\": 2",       "\"incomplete\": 1",
-                                       "\"failed_after_server_hello\": 1",
-                                       "\"resumed_ratio\": 0.3333", "\"windows\": [",
-                                       "\"start_ts\": \"2025-06-08T16:26:40Z\""};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    check_csv_tables(h, build_result);
+    char *buf = render(h, AS_JSON, NULL);
+    static const char *const keys[] = {
+        "\"schema\": \"satscope/2\",\n  \"command\": \"handshakes\"",
+        "\"connections\": 15", "\"full\": 8", "\"resumed\": 4", "\"failed\": 2",
+        "\"incomplete\": 1", "\"failed_after_server_hello\": 1", "\"resumed_ratio\": 0.3333",
+        "\"cpu_s\": 0.003039", "\"first_ts\": \"2025-06-08T16:26:40Z\"",
+        "\"last_ts\": \"2025-06-08T16:28:11Z\"", "\"peak_ts\": \"2025-06-08T16:26:40Z\"",
+        "\"cost_per_handshake\": {\"full_s\": 0.00033, \"resumed_s\": 0.000003, \"psk_s\": 0.00006}",
+        "{\"version\": \"TLS1.2\", \"count\": 11}",
+        "{\"mechanism\": \"session_id\", \"offered\": 0, \"resumed\": 3}",
+        "{\"outcome\": \"full\", \"count\": 8, \"p50_s\": 0.002, \"p99_s\": 0.002}",
+        "\"retries\": 1", "\"retry_gap_mean_s\": 3,", "\"by\": \"client\"",
+        "{\"client\": \"10.0.0.5\", \"connections\": 6, \"full\": 6,", "\"window_s\": 10",
+        "\"windows\": [", "{\"start_ts\": \"2025-06-08T16:26:40Z\", \"connections\": 6,"};
+    for (size_t i = 0; buf && i < sizeof keys / sizeof keys[0]; i++) {
         if (!strstr(buf, keys[i]))
             printf("missing %s in:\n%s\n", keys[i], buf);
         CHECK(strstr(buf, keys[i]) != NULL);
+    }
+    free(buf);
+    /* --csv alone: the --by table, its key column named after the dimension */
+    buf = render(h, AS_CSV, NULL);
+    CHECK(buf && !strncmp(buf, "client,connections,full,resumed,failed,"
+                               "failed_after_server_hello,incomplete,resumed_ratio,cpu_s\n"
+                               "10.0.0.5,6,6,0,0,0,0,0,0.00198\n", 127));
+    free(buf);
+    buf = render(h, AS_CSV, "versions");
+    CHECK_EQ_STR(buf, "version,count\nTLS1.3,2\nTLS1.2,11\n(no ServerHello),2\n");
+    free(buf);
+    /* text: human units, 100 columns */
+    buf = render(h, AS_TEXT, NULL);
+    CHECK(buf && strstr(buf, "satscope handshakes: 15 TLS connections, 2025-06-08T16:26:40Z"));
+    CHECK(buf && strstr(buf, "Server CPU for these handshakes (estimate): 3.04 ms\n"));
+    CHECK(buf && strstr(buf, "  1 failed or incomplete handshake was followed by the same"));
+    CHECK(buf && strstr(buf, "(mean gap 3.00 s)"));
+    for (const char *p = buf; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        CHECK(n <= 100);
+        p += n + (p[n] == '\n');
     }
     free(buf);
     sat_hs_free(h);
@@ -162,15 +258,9 @@ static void test_failed_after_server_hello_merge(void)
     CHECK_EQ_INT(v->nwindows, 1);
     if (v->nwindows == 1)
         CHECK_EQ_INT(v->windows[0].c.failed_after_server_hello, 2);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    sat_diag d;
-    memset(&d, 0, sizeof d);
-    CHECK_EQ_INT(sat_report_handshakes(a, SAT_REPORT_CSV, f, &d), SAT_OK);
-    fclose(f);
-    CHECK(buf && strstr(buf, "key,connections,full,resumed,failed,failed_after_server_hello,"));
-    CHECK(buf && strstr(buf, "(no SNI),3,1,0,2,2,0,"));
+    char *buf = render(a, AS_CSV, "groups");
+    CHECK(buf && strstr(buf, "sni,connections,full,resumed,failed,failed_after_server_hello,"));
+    CHECK(buf && strstr(buf, "(no SNI),3,1,0,2,2,0,0,0.00099\n"));
     free(buf);
     sat_hs_free(a);
     sat_hs_free(b);
@@ -221,8 +311,56 @@ static void test_empty(void)
     CHECK(sat_hs_by_parse("port") < 0);
 }
 
+/* Merging parts gives the result of one pass, byte for byte, at every
+ * split point of a mixed input (retries across the split included). */
+static void test_merge_equals_one_pass(void)
+{
+    enum { N = 40 };
+    sat_tls_hs rows[N];
+    static const char *const clients[] = {"10.0.0.1", "10.0.0.2", "10.0.0.3"};
+    for (int i = 0; i < N; i++) {
+        int outcome = 1 + (i * 7) % 4;
+        rows[i] = row(T0 + i * S / 3, outcome, clients[i % 3], i % 5 ? 0x0303 : 0x0304);
+        rows[i].offered = (uint8_t)(i % 8);
+    }
+    sat_hs_opts o;
+    memset(&o, 0, sizeof o);
+    o.by = SAT_HS_BY_CLIENT;
+    o.window = 2 * S;
+    sat_hs *one = sat_hs_create(&o);
+    CHECK(one != NULL);
+    if (!one)
+        return;
+    for (int i = 0; i < N; i++)
+        feed(one, &rows[i]);
+    CHECK_EQ_INT(sat_hs_finish(one), SAT_OK);
+    char *want = render(one, AS_JSON, NULL);
+    sat_hs_free(one);
+    for (int cut = 0; cut <= N; cut += 7) {
+        sat_hs *a = sat_hs_create(&o), *b = sat_hs_create(&o);
+        CHECK(a && b);
+        if (!a || !b) {
+            sat_hs_free(a);
+            sat_hs_free(b);
+            break;
+        }
+        for (int i = 0; i < N; i++)
+            feed(i < cut ? a : b, &rows[i]);
+        CHECK_EQ_INT(sat_hs_merge(a, b), SAT_OK);
+        CHECK_EQ_INT(sat_hs_finish(a), SAT_OK);
+        char *got = render(a, AS_JSON, NULL);
+        /* retries too: a failure in one part retried in the next counts */
+        CHECK_EQ_STR(got, want);
+        free(got);
+        sat_hs_free(a);
+        sat_hs_free(b);
+    }
+    free(want);
+}
+
 int main(void)
 {
+    test_merge_equals_one_pass();
     test_failed_after_server_hello_merge();
     test_counts_and_cost();
     test_long_span_and_merge();

@@ -7,6 +7,7 @@
  * capture (handshakes answered against connections offered).
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "check.h"
 #include "satscope/analyze.h"
@@ -326,8 +327,225 @@ static void test_tls_capacity(void)
     sat_saturation_free(s);
 }
 
+
+/* The tables the text report names for --csv NAME are the result's. */
+static int build_result(const void *a, sat_result *r) { return sat_saturation_result((const sat_saturation *)a, r); }
+
+static void check_csv_tables(const void *a, int (*build)(const void *, sat_result *))
+{
+    const sat_text_report *tr = sat_text_report_find("saturation");
+    sat_result *r = sat_result_new("saturation");
+    CHECK(tr && r && build(a, r) == SAT_OK);
+    if (!tr || !r) {
+        sat_result_free(r);
+        return;
+    }
+    const char *const *paths;
+    size_t n;
+    sat_result_tables(r, &paths, &n);
+    size_t k = 0;
+    for (; tr->csv_tables[k]; k++) {
+        size_t i = 0;
+        while (i < n && strcmp(paths[i], tr->csv_tables[k]))
+            i++;
+        if (i == n)
+            printf("no table %s in the result\n", tr->csv_tables[k]);
+        CHECK(i < n);
+    }
+    CHECK_EQ_INT(k, n);
+    sat_result_free(r);
+}
+
+enum { AS_JSON, AS_CSV, AS_TEXT };
+
+/* The finished analyzer's result as JSON, CSV (table, NULL: main) or text. */
+static char *render(const sat_saturation *s, int as, const char *table)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    sat_result *r = sat_result_new("saturation");
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(r && f);
+    if (!r || !f) {
+        sat_result_free(r);
+        if (f)
+            fclose(f);
+        free(buf);
+        return NULL;
+    }
+    CHECK_EQ_INT(sat_saturation_result(s, r), SAT_OK);
+    int rc;
+    if (as == AS_JSON) {
+        rc = sat_result_json(r, f, NULL);
+    } else if (as == AS_CSV) {
+        rc = sat_result_csv(r, table, f, NULL);
+    } else {
+        const sat_text_report *tr = sat_text_report_find("saturation");
+        CHECK(tr != NULL);
+        sat_text t;
+        sat_text_init(&t, f, 0);
+        rc = tr ? tr->render(r, &t) : SAT_E_USAGE;
+        if (rc >= 0)
+            rc = sat_text_finish(&t);
+    }
+    CHECK_EQ_INT(rc, SAT_OK);
+    fclose(f);
+    sat_result_free(r);
+    return buf;
+}
+
+/* One row of a made-up mix: operations of growing load over 8 windows of
+ * 10 s, and a capture's connections and handshakes in the last ones. */
+typedef struct mixrow {
+    int kind; /* 0 op, 1 tcp, 2 tls */
+    sat_ldap_op op;
+    sat_tcp_conn c;
+    sat_tls_hs h;
+} mixrow;
+
+static size_t make_mix(mixrow *rows, size_t cap)
+{
+    size_t n = 0;
+    for (int w = 0; w < 8; w++)
+        for (int i = 0; i < 15 * (w + 1) && n < cap; i++) {
+            sat_ts_ns t = T0 + w * 10 * S + i * (S / 20);
+            rows[n].kind = 0;
+            rows[n].op = op_row(t, (S / 7) * (w + 1) + i * 1000);
+            n++;
+            if (w >= 6 && i % 3 == 0 && n + 2 <= cap) {
+                memset(&rows[n], 0, sizeof rows[n]);
+                rows[n].kind = 1;
+                rows[n].c.syn_ts = t;
+                rows[n].c.flow = (uint32_t)n;
+                rows[n].c.flags = i % 2 ? SAT_TCPF_SYN_GAVE_UP : SAT_TCPF_SYNACK | SAT_TCPF_TLS;
+                n++;
+                memset(&rows[n], 0, sizeof rows[n]);
+                rows[n].kind = 2;
+                rows[n].h.ts = t + S / 1000;
+                rows[n].h.server_hello_ts = t + S / 500;
+                rows[n].h.outcome = i % 4 ? SAT_TLS_FULL : SAT_TLS_RESUMED;
+                n++;
+            }
+        }
+    return n;
+}
+
+static void feed_mix(sat_saturation *s, const mixrow *rows, size_t from, size_t to)
+{
+    sat_event_sink k = sat_saturation_sink(s);
+    for (size_t i = from; i < to; i++) {
+        if (rows[i].kind == 0)
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &rows[i].op);
+        else if (rows[i].kind == 1)
+            sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &rows[i].c);
+        else
+            sat_sink_emit(&k, SAT_TABLE_TLS_HS, &rows[i].h);
+    }
+}
+
+/* The result: the conventions' key names, every table as CSV, text within
+ * 100 columns. */
+static void test_result(void)
+{
+    static mixrow rows[1200];
+    size_t n = make_mix(rows, 1200);
+    sat_saturation_opts o;
+    memset(&o, 0, sizeof o);
+    o.window = 10 * S;
+    o.cpus = 2;
+    sat_saturation *s = sat_saturation_create(&o);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    feed_mix(s, rows, 0, n);
+    CHECK_EQ_INT(sat_saturation_add_point(s, 3.0, 40.0), SAT_OK);
+    CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
+    check_csv_tables(s, build_result);
+    char *j = render(s, AS_JSON, NULL);
+    static const char *const keys[] = {
+        "\"schema\": \"satscope/2\",\n  \"command\": \"saturation\"",
+        "\"first_ts\": \"2025-06-08T16:26:40.142857142Z\"", "\"window_s\": 10", "\"min_ops\": 10",
+        "\"cost_per_handshake\": {\"full_s\": 0.00033, \"resumed_s\": 0.000003}",
+        "\"fitted_points\": 9", "\"concurrency_min\": ", "\"now\": {\n    \"concurrency\": ",
+        "\"tls_capacity\": {\n    \"step_s\": 1,", "\"peak_ts\": \"2025-06-08T16:27:4",
+        "\"windows\": [\n      {\"start_ts\": \"2025-06-08T16:27:40Z\", \"offered\": 7, "
+        "\"gave_up_unanswered\": 3, \"client_hellos_unanswered\": 0, \"full\": 5, \"resumed\": 2, "
+        "\"failed_after_server_hello\": 0, \"saturated\": true},",
+        "{\"start_ts\": \"2025-06-08T16:26:40Z\", \"concurrency\": 0.",
+        "{\"start_ts\": null, \"concurrency\": 3, \"throughput\": 40, \"answered\": null, "
+        "\"length_s\": null, \"wtime_mean_s\": null, \"optime_mean_s\": null, \"hs_full\": null, "
+        "\"hs_resumed\": null, \"used\": true}"};
+    for (size_t i = 0; j && i < sizeof keys / sizeof keys[0]; i++) {
+        if (!strstr(j, keys[i]))
+            printf("missing %s in:\n%s\n", keys[i], j);
+        CHECK(strstr(j, keys[i]) != NULL);
+    }
+    free(j);
+    char *c = render(s, AS_CSV, NULL);
+    CHECK(c && !strncmp(c, "start_ts,concurrency,throughput,answered,length_s,wtime_mean_s,"
+                           "optime_mean_s,hs_full,hs_resumed,used\n2025-06-08T16:26:40Z,", 117));
+    CHECK(c && strstr(c, "\n,3,40,,,,,,,true\n"));
+    free(c);
+    c = render(s, AS_CSV, "tls_capacity.windows");
+    CHECK(c && !strncmp(c, "start_ts,offered,gave_up_unanswered,client_hellos_unanswered,full,"
+                           "resumed,failed_after_server_hello,saturated\n"
+                           "2025-06-08T16:27:40Z,7,3,0,5,2,0,true\n", 148));
+    free(c);
+    char *t = render(s, AS_TEXT, NULL);
+    CHECK(t && strstr(t, "satscope saturation: 540 answered operations, "));
+    CHECK(t && strstr(t, "  plus 1 measured point\n"));
+    CHECK(t && strstr(t, "What if 2x the CPUs"));
+    CHECK(t && !strstr(t, "e-0"));
+    for (const char *p = t; p && *p;) {
+        size_t len = strcspn(p, "\n");
+        CHECK(len <= 100);
+        p += len + (p[len] == '\n');
+    }
+    free(t);
+    sat_saturation_free(s);
+}
+
+/* Merging the parts of a split input gives one pass's result, byte for byte. */
+static void test_merge_equals_one_pass(void)
+{
+    static mixrow rows[1200];
+    size_t n = make_mix(rows, 1200);
+    sat_saturation_opts o;
+    memset(&o, 0, sizeof o);
+    o.window = 10 * S;
+    o.resumed_share = 0.5;
+    sat_saturation *one = sat_saturation_create(&o);
+    CHECK(one != NULL);
+    if (!one)
+        return;
+    feed_mix(one, rows, 0, n);
+    sat_saturation_add_point(one, 2.0, 30.0);
+    CHECK_EQ_INT(sat_saturation_finish(one), SAT_OK);
+    char *want = render(one, AS_JSON, NULL);
+    sat_saturation_free(one);
+    for (size_t cut = 0; cut <= n; cut += n / 7) {
+        sat_saturation *a = sat_saturation_create(&o), *b = sat_saturation_create(&o);
+        CHECK(a && b);
+        if (a && b) {
+            feed_mix(a, rows, 0, cut);
+            feed_mix(b, rows, cut, n);
+            sat_saturation_add_point(b, 2.0, 30.0);
+            CHECK_EQ_INT(sat_saturation_merge(a, b), SAT_OK);
+            CHECK_EQ_INT(sat_saturation_finish(a), SAT_OK);
+            char *got = render(a, AS_JSON, NULL);
+            CHECK_EQ_STR(got, want);
+            free(got);
+        }
+        sat_saturation_free(a);
+        sat_saturation_free(b);
+    }
+    free(want);
+}
+
 int main(void)
 {
+    test_result();
+    test_merge_equals_one_pass();
     test_fit_recovers();
     test_fit_extrapolation();
     test_fit_refuses();

@@ -1,0 +1,81 @@
+/*
+ * crashes_internal.h - (internal to analyze/crashes*.c) the state of the
+ * crashes analyzer. Its accumulators, each merged once:
+ *  - the crash and frame rows, kept in detail and joined on (source, crash):
+ *    merging is adding from's rows again (the join's own add);
+ *  - the counters and the period of the load rows, a record described by
+ *    cr_tally_desc (crashes.c): merged by sat_rec_merge;
+ *  - the load stream, (time, kind) delta-coded (crashes_load.c): merged by
+ *    appending from's rows;
+ *  - the storms analyzer run on the same rows: merged by sat_storms_merge.
+ * Files: crashes.c (rows, lifecycle, merge), crashes_load.c (the load
+ * stream and the minute before each crash), crashes_stacks.c (threads
+ * grouped by identical stacks), crashes_finish.c (log lines matched to
+ * cores, groups, the view), crashes_result.c (the result sections).
+ */
+#ifndef SAT_ANALYZE_CRASHES_INTERNAL_H
+#define SAT_ANALYZE_CRASHES_INTERNAL_H
+
+#include "acc.h"
+#include "satscope/analyze.h"
+#include "strtab.h"
+
+#define CR_MAX 10000
+#define CR_FRAMES_MAX 100000 /* frames of one crash, all threads */
+#define CR_LOAD_BYTES ((size_t)64 << 20)
+
+/* kinds of load rows in the stream (3 bits) */
+enum { LK_OP, LK_OP_ERR, LK_OPEN, LK_HS, LK_HS_FULL };
+
+typedef struct cr_tally {
+    uint64_t dropped;    /* crashes past CR_MAX (counted, not detailed) */
+    uint64_t frames_cut; /* frames past max_frames */
+    uint64_t load_cut;   /* load rows left out past CR_LOAD_BYTES */
+    uint64_t have_load;  /* 1: operations or wire rows were read */
+    int64_t load_first;  /* the period of the load rows (ns; 0 none) */
+    int64_t load_last;
+} cr_tally;
+extern const sat_rec_desc cr_tally_desc;
+
+typedef struct cr_load {
+    uint8_t *b;
+    size_t len, cap;
+    int64_t prev_us;     /* the previous row's time, the base of the next delta */
+} cr_load;
+
+typedef struct cr_entry {
+    sat_crash row;       /* strings in the arena */
+    int have_row;
+    int matched;         /* a log line about a core's crash, merged into it */
+    int time_by_kernel;  /* its time is a kernel line's */
+    sat_frame *frames;   /* every thread, as they came */
+    size_t nframes, cap;
+} cr_entry;
+
+struct sat_crashes {
+    sat_crashes_opts opts;
+    sat_arena arena;     /* row strings, view */
+    sat_strtab index;    /* {source, crash} -> uint32 entry index */
+    cr_entry *entries;
+    size_t nentries, cap;
+    cr_tally t;
+    cr_load load;
+    sat_storms *storms;
+    int nomem;
+    sat_crashes_view view;
+};
+
+/* crashes_load.c: one load row at ts of kind into the stream; a row that
+ * does not fit is counted in t->load_cut, a kept one widens t's period. */
+void cr_load_put(cr_load *l, cr_tally *t, sat_ts_ns ts, unsigned kind);
+/* The next row from *pos: its time in microseconds (running from *us) and
+ * its kind; 0 at the end. */
+int cr_load_next(const cr_load *l, size_t *pos, int64_t *us, unsigned *kind);
+/* The load of [ts - context, ts] and of the same length before it, for
+ * every crash with a time, in one pass over the stream. */
+int cr_contexts(sat_crashes *c, sat_crash_info *ci, size_t n, const sat_storms_view *sv);
+
+/* crashes_stacks.c: the threads of one crash grouped by identical stacks. */
+int cr_build_stacks(sat_crashes *c, sat_crash_info *ci, cr_entry *e);
+
+#endif
