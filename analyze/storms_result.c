@@ -10,7 +10,8 @@
  *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
  *                outlived it
  *   signals      the chain: for every storm, every signal looked at before it
- *                (storm, signal, rose, baseline, before, during, onset_ts, back_ts)
+ *                (storm, signal_name, rose, baseline, lead_up (the windows before it
+ *                and its first), during, onset_ts, back_ts, never_answered)
  *   top_clients  the clients with the most failures of each storm
  *   periods      the periods of the input, the step each was read at and why
  *                (each row lists its inputs)
@@ -22,7 +23,7 @@
  * its own unit, which its name says: seconds for names ending _s, a share
  * 0..1 for full_hs_share, else a count per window; a p90 above any answer
  * (requests or handshakes the server never answered) is null with
- * "unanswered": true.
+ * "never_answered": true.
  */
 #include <math.h>
 
@@ -143,7 +144,7 @@ static const sat_col storm_head[ST_HEAD] = {
     {"baseline_per_window", SAT_UNIT_NUMBER, 3, "baseline"},
     {"client_count", SAT_UNIT_COUNT, 0, "clients"}};
 static const sat_col storm_tail[ST_TAIL] = {
-    {"trigger.signal", SAT_UNIT_TEXT, 0, "trigger"},
+    {"trigger.signal_name", SAT_UNIT_TEXT, 0, "trigger"},
     {"trigger.onset_ts", SAT_UNIT_TIME, 0, "onset"},
     {"trigger.back_ts", SAT_UNIT_TIME, 0, "back"},
     {"heavy_client", SAT_UNIT_TEXT, 0, "heavy client"},
@@ -192,7 +193,7 @@ static void put_storm(sat_rnode *t, const sat_storm *st, size_t i)
         sat_put_count(row, name, st->kinds[k]);
     }
     int g = st->trigger;
-    sat_put_text(row, "trigger.signal", g >= 0 ? sat_storm_signal_name(g) : NULL);
+    sat_put_text(row, "trigger.signal_name", g >= 0 ? sat_storm_signal_name(g) : NULL);
     sat_put_time(row, "trigger.onset_ts", g >= 0 ? st->sig[g].onset_ts : 0);
     sat_put_time(row, "trigger.back_ts", g >= 0 ? st->sig[g].back_ts : 0);
     sat_put_text(row, "heavy_client", st->heavy_client);
@@ -209,32 +210,32 @@ static void put_signals(sat_rnode *root, const sat_storms_view *v)
 {
     static const sat_col cols[] = {
         {"storm", SAT_UNIT_COUNT, 0, NULL},
-        {"signal", SAT_UNIT_TEXT, 0, NULL},
+        {"signal_name", SAT_UNIT_TEXT, 0, "signal"},
         {"rose", SAT_UNIT_BOOL, 0, NULL},
         {"baseline", SAT_UNIT_NUMBER, 6, NULL},
-        {"before", SAT_UNIT_NUMBER, 6, NULL},
+        {"lead_up", SAT_UNIT_NUMBER, 6, "before"},
         {"during", SAT_UNIT_NUMBER, 6, NULL},
         {"onset_ts", SAT_UNIT_TIME, 0, "onset"},
         {"back_ts", SAT_UNIT_TIME, 0, "back"},
-        {"unanswered", SAT_UNIT_BOOL, 0, NULL}};
+        {"never_answered", SAT_UNIT_BOOL, 0, NULL}};
     sat_rnode *t = sat_table(root, "signals", cols, sizeof cols / sizeof cols[0]);
     for (size_t i = 0; i < v->nstorms; i++)
         for (int g = 0; g < SAT_SIG__COUNT; g++) {
             const sat_storm_sig *sg = &v->storms[i].sig[g];
             sat_rnode *row = sat_table_row(t);
             sat_put_count(row, "storm", i + 1);
-            sat_put_text(row, "signal", sat_storm_signal_name(g));
+            sat_put_text(row, "signal_name", sat_storm_signal_name(g));
             sat_put_bool(row, "rose", sg->rose);
             sat_put_num(row, "baseline", sg->base, 6);
-            sat_put_num(row, "before", sg->before, 6);
+            sat_put_num(row, "lead_up", sg->before, 6);
             sat_put_num(row, "during", sg->during, 6);
             sat_put_time(row, "onset_ts", sg->onset_ts);
             sat_put_time(row, "back_ts", sg->back_ts);
             /* a p90 past every answer is null: said here */
             if (g == SAT_SIG_HS_ANSWER_P90 || g == SAT_SIG_ETIME_P90)
-                sat_put_bool(row, "unanswered", isinf(sg->before) || isinf(sg->during));
+                sat_put_bool(row, "never_answered", isinf(sg->before) || isinf(sg->during));
             else
-                sat_put_absent(row, "unanswered", SAT_UNIT_BOOL);
+                sat_put_absent(row, "never_answered", SAT_UNIT_BOOL);
         }
 }
 

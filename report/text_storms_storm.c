@@ -54,7 +54,7 @@ static void fmt_sig(char *b, size_t n, const char *name, const sat_value *v, int
 static const sat_rnode *signal_row(const sat_rnode *signals, uint64_t storm, const char *name)
 {
     for (const sat_rnode *r = sat_rnode_first(signals); r; r = sat_rnode_next(r))
-        if (st_u64(r, "storm") == storm && !strcmp(st_str(r, "signal"), name))
+        if (st_u64(r, "storm") == storm && !strcmp(st_str(r, "signal_name"), name))
             return r;
     return NULL;
 }
@@ -83,7 +83,7 @@ static void print_chain(sat_text *t, const sat_rnode *signals, const sat_rnode *
     for (size_t i = 1; i < nr; i++) /* by cause first, then onset (0: last) */
         for (size_t j = i; j > 0; j--) {
             const sat_rnode *x = rose[j], *y = rose[j - 1];
-            int cx = sig_of(st_str(x, "signal"))->cause, cy = sig_of(st_str(y, "signal"))->cause;
+            int cx = sig_of(st_str(x, "signal_name"))->cause, cy = sig_of(st_str(y, "signal_name"))->cause;
             int64_t ox = st_i64(x, "onset_ts"), oy = st_i64(y, "onset_ts");
             int before = cx != cy ? cx > cy : (ox && (!oy || ox < oy));
             if (!before)
@@ -95,7 +95,7 @@ static void print_chain(sat_text *t, const sat_rnode *signals, const sat_rnode *
     size_t l = 0;
     int last_cause = -1;
     for (size_t i = 0; i < nr; i++) {
-        const sig_info *si = sig_of(st_str(rose[i], "signal"));
+        const sig_info *si = sig_of(st_str(rose[i], "signal_name"));
         char lab[96];
         label_of(lab, sizeof lab, si, st_str(s, "heavy_client"));
         const char *sep = !i ? "" : si->cause == last_cause ? ", " : " -> ";
@@ -126,8 +126,8 @@ static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s,
         const sat_rnode *r = signal_row(signals, no, si->name);
         if (!r)
             continue;
-        int un = (int)st_i64(r, "unanswered");
-        const sat_value *base = st_get(r, "baseline"), *bef = st_get(r, "before"),
+        int un = (int)st_i64(r, "never_answered");
+        const sat_value *base = st_get(r, "baseline"), *bef = st_get(r, "lead_up"),
                         *dur = st_get(r, "during");
         if (bef->absent && dur->absent && !un)
             continue; /* no data of that kind in these inputs */
@@ -176,7 +176,7 @@ static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s,
 static void print_trigger(sat_text *t, const sat_rnode *root, const sat_rnode *s, uint64_t no)
 {
     const sat_rnode *signals = sat_rnode_get(root, "signals");
-    const char *trig = st_str(s, "trigger.signal");
+    const char *trig = st_str(s, "trigger.signal_name");
     const sig_info *si = sig_of(trig);
     if (!si) {
         const sat_rnode *rows = sat_rnode_get(root, "rows_read");
@@ -200,13 +200,13 @@ static void print_trigger(sat_text *t, const sat_rnode *root, const sat_rnode *s
             back ? "; back to baseline at " : "; still high at the end of the input", bt);
     const sat_rnode *tr = signal_row(signals, no, si->name);
     const sat_rnode *co = signal_row(signals, no, "conn_opens");
-    int before_unanswered = tr && st_get(tr, "before")->absent && st_i64(tr, "unanswered");
+    int before_unanswered = tr && st_get(tr, "lead_up")->absent && st_i64(tr, "never_answered");
     if (!strcmp(si->name, "full_hs_share") && co && st_i64(co, "rose")) {
         char b0[48], b1[48], f0[48], f1[48];
         fmt_sig(b0, sizeof b0, "conn_opens", st_get(co, "baseline"), 0);
-        fmt_sig(b1, sizeof b1, "conn_opens", st_get(co, "before"), 0);
+        fmt_sig(b1, sizeof b1, "conn_opens", st_get(co, "lead_up"), 0);
         fmt_sig(f0, sizeof f0, si->name, st_get(tr, "baseline"), 0);
-        fmt_sig(f1, sizeof f1, si->name, st_get(tr, "before"), 0);
+        fmt_sig(f1, sizeof f1, si->name, st_get(tr, "lead_up"), 0);
         st_para(t, ST_CONT,
                 "new connections that all need a full handshake: %s opened a window against "
                 "%s, %s of handshakes full against %s",

@@ -675,7 +675,7 @@ static void test_metastable_and_merge(void)
         fclose(f);
         static const char *const keys[] = {"\"storms\"", "\"start_ts\"", "\"end_ts\"",
                                            "\"peak_ts\"", "\"events\"", "\"client_count\"",
-                                           "\"kinds\"", "\"trigger\": {\"signal\": \"unindexed\"",
+                                           "\"kinds\"", "\"trigger\": {\"signal_name\": \"unindexed\"",
                                            "\"sustained\": true"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             CHECK(buf && strstr(buf, keys[i]) != NULL);
