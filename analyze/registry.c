@@ -68,10 +68,14 @@ static int st_merge(void *into, const void *from)
     return sat_storms_merge((sat_storms *)into, (const sat_storms *)from);
 }
 static void st_free(void *a) { sat_storms_free((sat_storms *)a); }
+static int st_result(const void *a, sat_result *r)
+{
+    return sat_storms_result((const sat_storms *)a, r);
+}
 
 static const sat_analyzer sat_analyzer_storms = {
     "storms", "timeout storms: client failures above their baseline, and what caused them",
-    st_create, st_sink, st_finish, st_merge, st_free};
+    st_create, st_sink, st_finish, st_merge, st_free, st_result};
 
 static void *cr_create(const void *opts)
 {

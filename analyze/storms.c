@@ -11,8 +11,9 @@
  *   storms_detect.c    the detector (sat_storms_detect)
  *   storms_classify.c  rows to client failures (the event sink), dedup, the retry rule
  *   storms_chain.c     one storm described: failures, clients, its chain of signals
- *   storms_merge.c     sat_storms_merge
+ *   storms_merge.c     sat_storms_merge (a walk over the accumulators described here)
  *   storms_period.c    sat_storms_finish: periods, their steps, the storms of each
+ *   storms_result.c    the result sections every form renders (sat_storms_result)
  */
 #include "storms_internal.h"
 
@@ -37,6 +38,28 @@ const char *sat_storm_signal_name(int s)
     return s >= 0 && s < SAT_SIG__COUNT ? names[s] : "?";
 }
 
+/* ---- accumulators (acc.h): what sat_storms_merge adds up ------------------------------- */
+#define ST_NCOUNTS (SAT_STORM_KIND__COUNT + 9)
+_Static_assert(offsetof(struct sat_storms, clients_lost) ==
+                   offsetof(struct sat_storms, kinds) + 8 * ST_NCOUNTS,
+               "the analyzer's counts are one run from kinds to retries");
+_Static_assert(offsetof(struct sat_storms, last_ts) < 65536, "offsets fit sat_acc_field");
+static const sat_acc_field totals_fields[] = {
+    SAT_ACC_N(SAT_ACC_COUNT, struct sat_storms, kinds, ST_NCOUNTS),
+    SAT_ACC(SAT_ACC_BITS, struct sat_storms, clients_lost),
+    SAT_ACC(SAT_ACC_FIRST, struct sat_storms, first_ts),
+    SAT_ACC(SAT_ACC_LAST, struct sat_storms, last_ts)};
+const sat_rec_desc st_totals_desc = {sizeof(struct sat_storms), totals_fields,
+                                     sizeof totals_fields / sizeof totals_fields[0], NULL};
+
+static const sat_acc_field src_fields[] = {SAT_ACC(SAT_ACC_MIN, st_src, first_ts),
+                                           SAT_ACC(SAT_ACC_MAX, st_src, last_ts)};
+const sat_rec_desc st_src_desc = {sizeof(st_src), src_fields, 2, NULL};
+static const sat_acc_field server_fields[] = {SAT_ACC(SAT_ACC_COUNT, st_server, sources)};
+const sat_rec_desc st_server_desc = {sizeof(st_server), server_fields, 1, NULL};
+static const sat_acc_field cw_fields[] = {SAT_ACC(SAT_ACC_COUNT, st_cw, n)};
+const sat_rec_desc st_cw_desc = {sizeof(st_cw), cw_fields, 1, NULL};
+
 /* ---- lifecycle ---------------------------------------------------------------------- */
 sat_storms *sat_storms_create(const sat_storms_opts *opts)
 {
@@ -52,18 +75,20 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
         sat_strtab_init(&s->ser[i].windows, sizeof(st_win), 0);
     }
     s->opts.window = s->ser[0].base; /* the client-window table: the finest step */
-    sat_strtab_init(&s->sources, sizeof(st_src), ST_CLIENTS_MAX);
     if (!s->opts.top_clients)
         s->opts.top_clients = 5;
     if (s->opts.retry_window <= 0) /* the handshakes analyzer's default too */
         s->opts.retry_window = 10 * (sat_dur_ns)1000000000;
-    sat_strtab_init(&s->clients, sizeof(uint32_t), ST_CLIENTS_MAX);
-    sat_strtab_init(&s->cw, sizeof(uint64_t), ST_CW_MAX);
     sat_strtab_init(&s->ldap_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->wire_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->peers, sizeof(uint32_t), ST_CLIENTS_MAX);
-    sat_strtab_init(&s->wire_servers, sizeof(uint32_t), 0);
     s->view_arena.chunk_size = (size_t)64 << 10;
+    if (sat_keyed_init(&s->sources, &st_src_desc, ST_CLIENTS_MAX) != SAT_OK ||
+        sat_keyed_init(&s->cw, &st_cw_desc, ST_CW_MAX) != SAT_OK ||
+        sat_keyed_init(&s->wire_servers, &st_server_desc, 0) != SAT_OK) {
+        sat_storms_free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -75,13 +100,12 @@ void sat_storms_free(sat_storms *s)
         return;
     for (int i = 0; i < s->nser; i++)
         sat_strtab_free(&s->ser[i].windows);
-    sat_strtab_free(&s->sources);
-    sat_strtab_free(&s->clients);
-    sat_strtab_free(&s->cw);
+    sat_keyed_free(&s->sources);
+    sat_keyed_free(&s->cw);
     sat_strtab_free(&s->ldap_dedup);
     sat_strtab_free(&s->wire_dedup);
     sat_strtab_free(&s->peers);
-    sat_strtab_free(&s->wire_servers);
+    sat_keyed_free(&s->wire_servers);
     free(s->attempts);
     free(s->waiting);
     sat_arena_free(&s->view_arena);

@@ -52,7 +52,8 @@ static double signal_of(const st_win *w, int sig, uint32_t heavy)
         return w->hs_full + w->hs_resumed
                    ? (double)w->hs_full / (double)(w->hs_full + w->hs_resumed) : NAN;
     case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST + 1, w->timed);
-    case SAT_SIG_WTIME_MEAN: return w->wtime_n ? w->wtime_sum_s / (double)w->wtime_n : NAN;
+    case SAT_SIG_WTIME_MEAN:
+        return w->wtime_n ? (double)w->wtime_sum_ns / 1e9 / (double)w->wtime_n : NAN;
     case SAT_SIG_CONN_OPENS: return (double)w->opens;
     case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->answered);
     case SAT_SIG_HEAVY_CLIENT:
@@ -236,16 +237,20 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
 }
 
 typedef struct st_cl {
-    uint32_t id;
+    const char *name; /* in the storm's client table */
+    size_t len;
     uint64_t n;
 } st_cl;
 
+/* Most failures first; ties by address, so the order never depends on the
+ * order the rows came in (nor on how the input was split and merged). */
 static int cmp_cl(const void *a, const void *b)
 {
     const st_cl *x = a, *y = b;
     if (x->n != y->n)
         return x->n < y->n ? 1 : -1;
-    return x->id < y->id ? -1 : x->id > y->id;
+    int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+    return c ? c : x->len < y->len ? -1 : x->len > y->len;
 }
 
 int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
@@ -278,20 +283,36 @@ int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
             zero++;
     double est = zero ? -(double)ST_BITS * log((double)zero / ST_BITS) : (double)ST_BITS * 8;
     /* failures per client within [start_ts, end_ts) */
-    size_t ncl = 0;
-    st_cl *cl = (st_cl *)calloc(s->clients.n + 1, sizeof *cl);
-    if (!cl)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < s->clients.n; i++)
-        cl[i].id = (uint32_t)i;
-    for (size_t i = 0; i < s->cw.n; i++) {
-        st_cwkey k;
-        memcpy(&k, sat_strtab_key(&s->cw, i), sizeof k);
-        sat_ts_ns ts = k.widx * s->opts.window;
-        if (ts >= st->start_ts && ts < st->end_ts && k.id < s->clients.n)
-            cl[k.id].n += *(const uint64_t *)sat_strtab_val(&s->cw, i);
+    sat_strtab names; /* client -> uint64 failures in the storm */
+    sat_strtab_init(&names, sizeof(uint64_t), 0);
+    for (size_t i = 0; i < sat_keyed_n(&s->cw); i++) {
+        const char *key = sat_keyed_key(&s->cw, i);
+        int64_t widx;
+        memcpy(&widx, key, sizeof widx);
+        sat_ts_ns ts = widx * s->opts.window;
+        const st_cw *c = (const st_cw *)sat_keyed_rec(&s->cw, i);
+        if (ts < st->start_ts || ts >= st->end_ts || !c->n)
+            continue;
+        int capped;
+        uint64_t *cn = (uint64_t *)sat_strtab_upsert(&names, key + 8, sat_keyed_len(&s->cw, i) - 8,
+                                                    NULL, &capped);
+        if (!cn) {
+            sat_strtab_free(&names);
+            return SAT_E_NOMEM;
+        }
+        *cn += c->n;
     }
-    ncl = s->clients.n;
+    size_t ncl = names.n;
+    st_cl *cl = (st_cl *)calloc(ncl + 1, sizeof *cl);
+    if (!cl) {
+        sat_strtab_free(&names);
+        return SAT_E_NOMEM;
+    }
+    for (size_t i = 0; i < ncl; i++) {
+        cl[i].name = sat_strtab_key(&names, i);
+        cl[i].len = sat_strtab_len(&names, i);
+        cl[i].n = *(const uint64_t *)sat_strtab_val(&names, i);
+    }
     qsort(cl, ncl, sizeof *cl, cmp_cl);
     while (ncl && !cl[ncl - 1].n)
         ncl--;
@@ -300,15 +321,16 @@ int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
     size_t ntop = ncl < s->opts.top_clients ? ncl : s->opts.top_clients;
     sat_storm_client *top = (sat_storm_client *)sat_arena_alloc(&s->view_arena,
                                                                 (ntop + 1) * sizeof *top);
-    if (!top) {
-        free(cl);
-        return SAT_E_NOMEM;
-    }
-    for (size_t i = 0; i < ntop; i++) {
-        top[i].client = cl[i].id < s->clients.n ? sat_strtab_key(&s->clients, cl[i].id) : "?";
+    for (size_t i = 0; top && i < ntop; i++) {
+        top[i].client = sat_arena_strdup(&s->view_arena, cl[i].name, cl[i].len);
         top[i].events = cl[i].n;
+        if (!top[i].client)
+            top = NULL;
     }
     free(cl);
+    sat_strtab_free(&names);
+    if (!top)
+        return SAT_E_NOMEM;
     st->top = top;
     st->ntop = ntop;
     chain(st, w, n, sp, lo_ts, step);

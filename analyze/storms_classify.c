@@ -37,17 +37,23 @@
     for (int i_ = 0; i_ < (s)->nser; i_++)                                                   \
         for (st_win *w = st_window_at((s), i_, (ts)); w; w = NULL)
 
-uint64_t *st_client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem)
+/* The failures of client in window widx (st_cw), NULL when its table is full
+ * (clients_lost: the storm's distinct clients are then estimated) or memory
+ * ran out. */
+uint64_t *st_client_window(sat_storms *s, int64_t widx, const char *client, size_t len)
 {
-    st_cwkey k;
-    memset(&k, 0, sizeof k);
-    k.id = id;
-    k.widx = widx;
-    int capped;
-    uint64_t *n = (uint64_t *)sat_strtab_upsert(cw, &k, sizeof k, NULL, &capped);
-    if (!n && !capped)
-        *nomem = 1;
-    return n;
+    char key[8 + 256];
+    if (len > sizeof key - 8)
+        len = sizeof key - 8; /* (addresses are far shorter) */
+    memcpy(key, &widx, 8);
+    memcpy(key + 8, client, len);
+    int folded = 0;
+    st_cw *c = (st_cw *)sat_keyed_at(&s->cw, key, 8 + len, &folded);
+    if (!c)
+        s->nomem = 1;
+    if (folded)
+        s->clients_lost = 1;
+    return c && !folded ? &c->n : NULL;
 }
 
 /* The id of key in t, a table of uint32 ids numbered in the order the keys
@@ -67,15 +73,7 @@ static void count_client(sat_storms *s, sat_ts_ns ts, sat_str client, int add)
 {
     if (!client.len || !client.ptr)
         return;
-    int capped;
-    uint32_t *id = st_intern(&s->clients, client.ptr, client.len, &capped);
-    if (!id) {
-        s->nomem |= !capped;
-        s->clients_lost = 1;
-        return;
-    }
-    uint64_t *n = st_client_window(&s->cw, *id, st_window_of(ts, s->opts.window), &s->nomem);
-    s->clients_lost |= !n;
+    uint64_t *n = st_client_window(s, st_window_of(ts, s->opts.window), client.ptr, client.len);
     if (n && add)
         (*n)++;
     else if (n && *n)
@@ -196,7 +194,8 @@ static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t kl
 
 static int is_wire_server(const sat_storms *s, uint32_t server)
 {
-    return s->wire_servers.n && sat_strtab_find(&s->wire_servers, &server, sizeof server);
+    return sat_keyed_n(&s->wire_servers) &&
+           sat_strtab_find(&s->wire_servers.tab, &server, sizeof server);
 }
 
 /* A request whose connection closed before its RESULT: a failure of kind
@@ -258,19 +257,13 @@ void st_keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first
 {
     if (!len || first <= 0)
         return;
-    int is_new, capped;
-    st_src *r = (st_src *)sat_strtab_upsert(&s->sources, path, len, &is_new, &capped);
+    st_src *r = (st_src *)sat_keyed_at(&s->sources, path, len, NULL);
     if (!r) {
-        s->nomem |= !capped;
+        s->nomem = 1;
         return;
     }
-    if (is_new) {
-        r->first_ts = first;
-        r->last_ts = last;
-        return;
-    }
-    r->first_ts = first < r->first_ts ? first : r->first_ts;
-    r->last_ts = last > r->last_ts ? last : r->last_ts;
+    sat_acc_min(&r->first_ts, first);
+    sat_acc_max(&r->last_ts, last);
 }
 
 static int on_source(void *ctx, const sat_source *src)
@@ -278,10 +271,12 @@ static int on_source(void *ctx, const sat_source *src)
     sat_storms *s = (sat_storms *)ctx;
     st_keep_source(s, src->path.ptr, src->path.len, src->first_ts, src->last_ts);
     if (src->kind.len == 4 && !memcmp(src->kind.ptr, "pcap", 4)) {
-        int capped;
-        if (!sat_strtab_upsert(&s->wire_servers, &src->server, sizeof src->server, NULL,
-                               &capped))
-            s->nomem |= !capped;
+        st_server *sv = (st_server *)sat_keyed_at(&s->wire_servers, &src->server,
+                                                  sizeof src->server, NULL);
+        if (sv)
+            sv->sources++;
+        else
+            s->nomem = 1;
     }
     return SAT_OK;
 }
@@ -347,7 +342,7 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
         w->timed++;
     }
     if (op->wtime >= 0) {
-        w->wtime_sum_s += (double)op->wtime / 1e9;
+        w->wtime_sum_ns += op->wtime;
         w->wtime_n++;
     }
 }

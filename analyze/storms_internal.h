@@ -20,6 +20,7 @@
 
 #include "satscope/analyze.h"
 
+#include "acc.h"
 #include "strtab.h"
 #include "winseries.h"
 
@@ -38,8 +39,8 @@ typedef struct st_win {
     uint64_t kinds[SAT_STORM_KIND__COUNT];
     uint64_t events;
     uint64_t bits[ST_BITS / 64];
-    uint64_t ops, unindexed, opens, hs_full, hs_resumed, timed, wtime_n;
-    double wtime_sum_s;
+    uint64_t ops, unindexed, opens, hs_full, hs_resumed, timed, wtime_n; /* (one run: st_win_desc) */
+    int64_t wtime_sum_ns; /* integer ns: a merge of parts sums to one pass exactly */
     uint32_t hist[ST_HIST + 1]; /* etime; [ST_HIST]: never answered (its connection
                                    closed first) */
     uint64_t answered, retries;
@@ -68,10 +69,14 @@ typedef struct st_attempt {
     uint8_t unanswered;     /* the client sent bytes, the server none */
 } st_attempt;
 
-typedef struct st_cwkey {
-    uint32_t id, pad;
-    int64_t widx; /* window at the opts.window step (never widened) */
-} st_cwkey;
+/* A client's failures in one window (struct sat_storms.cw), keyed by the
+ * window at the opts.window step (never widened: int64, first 8 bytes of the
+ * key) and the client's address (the rest): by name, so that tables of
+ * analyzers that merge add up key by key. */
+typedef struct st_cw {
+    uint64_t n;
+} st_cw;
+extern const sat_rec_desc st_cw_desc;
 
 typedef struct st_dedup {
     sat_ts_ns ts;
@@ -95,33 +100,45 @@ typedef struct st_series {
 extern const sat_dur_ns st_auto_steps[ST_SERIES_MAX]; /* storms.c */
 
 typedef struct st_src { /* an input, for the periods it covers */
-    sat_ts_ns first_ts, last_ts;
+    sat_ts_ns first_ts; /* MIN */
+    sat_ts_ns last_ts;  /* MAX */
 } st_src;
+extern const sat_rec_desc st_src_desc;
+
+typedef struct st_server { /* a server whose LDAP rows come from captures */
+    uint64_t sources;      /* capture sources of it */
+} st_server;
+extern const sat_rec_desc st_server_desc;
+
+/* Every accumulator of a window, and the analyzer's own counters (the
+ * fields of struct sat_storms from `kinds` to `last_ts`), described once:
+ * adding a window into another and sat_storms_merge go by these. */
+extern const sat_rec_desc st_win_desc, st_totals_desc;
 
 struct sat_storms {
     sat_storms_opts opts;
     int auto_window;    /* no --window: the step follows each period */
     int nser;
     st_series ser[ST_SERIES_MAX]; /* finest first */
-    sat_strtab sources; /* path -> st_src */
-    sat_strtab clients; /* client string -> uint32 id (= insertion index) */
-    sat_strtab cw;      /* st_cwkey -> uint64 failures of that client in that window */
+    sat_keyed sources;  /* path -> st_src */
+    sat_keyed cw;       /* window + client -> st_cw (failures of that client then) */
     sat_strtab ldap_dedup, wire_dedup;
     sat_strtab peers;       /* client address -> uint32 id (insertion index): of the
                                attempts, the requests left at a close, the heavy
                                hitters */
-    sat_strtab wire_servers;/* uint32 server -> (nothing): LDAP rows of captures */
+    sat_keyed wire_servers; /* uint32 server -> st_server: LDAP rows of captures */
     st_attempt *attempts;
     size_t nattempts, attempts_cap;
     st_waiting *waiting;
     size_t nwaiting, waiting_cap;
-    uint64_t waiting_lost;
-    uint64_t attempts_lost, retries;
+    /* the counters (st_totals_desc: one run of uint64_t, then the times) */
     uint64_t kinds[SAT_STORM_KIND__COUNT], events, deduped;
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns;
-    sat_ts_ns first_ts, last_ts;
+    uint64_t waiting_lost, attempts_lost, retries;
+    uint64_t clients_lost; /* BITS: a client-window pair past its table's cap */
+    sat_ts_ns first_ts;    /* FIRST */
+    sat_ts_ns last_ts;     /* LAST */
     int nomem;
-    int clients_lost; /* a client or client-window pair past its table's cap */
     sat_storms_view view;
     sat_arena view_arena;
 };
@@ -139,7 +156,7 @@ int st_hist_bucket(sat_dur_ns d);
 
 /* storms_classify.c */
 uint32_t *st_intern(sat_strtab *t, const void *key, size_t len, int *capped);
-uint64_t *st_client_window(sat_strtab *cw, uint32_t id, int64_t widx, int *nomem);
+uint64_t *st_client_window(sat_storms *s, int64_t widx, const char *client, size_t len);
 void st_keep_closed_waiting(sat_storms *s, const sat_ldap_op *op);
 void st_finish_closed_waiting(sat_storms *s);
 void st_keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first,

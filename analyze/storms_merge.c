@@ -1,12 +1,40 @@
 /*
- * storms_merge.c - sat_storms_merge: one storms analyzer's counts, windows and
- * kept rows added into another's (the client and peer ids are per analyzer: they
- * are mapped through the names).
+ * storms_merge.c - sat_storms_merge: another storms analyzer's state added into
+ * this one, as a walk over its accumulators, each merged by the rule of its
+ * kind (acc.h, winseries.h), described once:
+ *
+ *   the counters      struct sat_storms, kinds .. last_ts   st_totals_desc
+ *   the windows       every series' st_win                  st_win_desc, sat_win_merge
+ *   keyed tables      sources, cw (failures per client and   sat_keyed_merge
+ *                     window), wire_servers
+ *   kept rows         requests left at a close, TCP          appended
+ *                     connections for the retry rule
+ *   dedup tables      ldap_dedup, wire_dedup                 union (merge_dedup)
+ *
+ * A new counter is a field in the run of counts of struct sat_storms (or of
+ * st_win) and nothing here. The only ids are the peers' (heavy hitters of a
+ * window, the clients of kept rows): they are per analyzer, so they are
+ * mapped through the peers' addresses. The dedup tables are a union: the
+ * rows of one connection come from one input, so from one part, and a key in
+ * both keeps into's (the retry rule, at finish, asks them which connections
+ * failed).
  */
 #include "storms_internal.h"
 
-/* from's windows into into's, their heavy hitters' client ids mapped from
- * from's peers table to into's (ids are per analyzer) */
+/* from's peer id as into's (UINT32_MAX: none, or into's peers table full) */
+static uint32_t map_peer(sat_storms *into, const sat_storms *from, uint32_t id)
+{
+    if (id >= from->peers.n)
+        return UINT32_MAX;
+    int capped;
+    uint32_t *nid = st_intern(&into->peers, sat_strtab_key(&from->peers, id),
+                              sat_strtab_len(&from->peers, id), &capped);
+    if (!nid && !capped)
+        into->nomem = 1;
+    return nid ? *nid : UINT32_MAX;
+}
+
+/* from's windows of series si into into's, their heavy hitters' ids mapped */
 static int merge_windows(sat_storms *into, const sat_storms *from, int si)
 {
     st_series *ise = &into->ser[si];
@@ -17,16 +45,9 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
             st_drop_series(ise);
         return SAT_OK;
     }
-    uint32_t *map = (uint32_t *)calloc(from->peers.n + 1, sizeof *map);
     sat_strtab tmp;
     sat_strtab_init(&tmp, sizeof(st_win), 0);
-    int rc = map ? SAT_OK : SAT_E_NOMEM;
-    for (size_t i = 0; i < from->peers.n && rc == SAT_OK; i++) {
-        int capped;
-        uint32_t *id = st_intern(&into->peers, sat_strtab_key(&from->peers, i),
-                                 sat_strtab_len(&from->peers, i), &capped);
-        map[i] = id ? *id : UINT32_MAX;
-    }
+    int rc = SAT_OK;
     for (size_t i = 0; i < fse->windows.n && rc == SAT_OK; i++) {
         st_win *w = (st_win *)sat_strtab_upsert(&tmp, sat_strtab_key(&fse->windows, i),
                                                 sat_strtab_len(&fse->windows, i), NULL, NULL);
@@ -36,8 +57,7 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
         }
         *w = *(const st_win *)sat_strtab_val(&fse->windows, i);
         for (int k = 0; k < ST_MG; k++) {
-            uint32_t to = w->mg_n[k] && w->mg_id[k] < from->peers.n ? map[w->mg_id[k]]
-                                                                     : UINT32_MAX;
+            uint32_t to = w->mg_n[k] ? map_peer(into, from, w->mg_id[k]) : UINT32_MAX;
             if (to == UINT32_MAX)
                 w->mg_n[k] = 0; /* a client past the cap: its count is left out */
             else
@@ -50,8 +70,74 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
     if (rc == SAT_OK && droppable && ise->windows.n > ST_WINDOWS_MAX)
         st_drop_series(ise);
     sat_strtab_free(&tmp);
-    free(map);
     return rc;
+}
+
+/* from's failures already counted, by connection, added to into's */
+static void merge_dedup(sat_storms *into, sat_strtab *t, const sat_strtab *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        int is_new, capped;
+        st_dedup *d = (st_dedup *)sat_strtab_upsert(t, sat_strtab_key(from, i),
+                                                    sat_strtab_len(from, i), &is_new, &capped);
+        if (!d)
+            into->nomem |= !capped;
+        else if (is_new)
+            *d = *(const st_dedup *)sat_strtab_val(from, i);
+    }
+}
+
+/* The keyed tables of the analyzer, merged key by key. */
+static const size_t keyed_tables[] = {offsetof(struct sat_storms, sources),
+                                      offsetof(struct sat_storms, cw),
+                                      offsetof(struct sat_storms, wire_servers)};
+
+static int keep_attempt_row(sat_storms *into, const st_attempt *a, uint32_t client)
+{
+    if (into->nattempts == into->attempts_cap) {
+        size_t ncap = into->attempts_cap ? into->attempts_cap * 2 : 1024;
+        st_attempt *na = into->attempts_cap >= ST_ATTEMPTS_MAX
+                             ? NULL : (st_attempt *)realloc(into->attempts, ncap * sizeof *na);
+        if (!na)
+            return -1;
+        into->attempts = na;
+        into->attempts_cap = ncap;
+    }
+    into->attempts[into->nattempts] = *a;
+    into->attempts[into->nattempts++].client = client;
+    return 0;
+}
+
+/* The kept rows: requests left waiting at a close (through
+ * st_keep_closed_waiting, for into's own bounds) and TCP connections. */
+static void merge_kept_rows(sat_storms *into, const sat_storms *from)
+{
+    for (size_t i = 0; i < from->nwaiting && !into->nomem; i++) {
+        const st_waiting *fw = &from->waiting[i];
+        sat_ldap_op op;
+        memset(&op, 0, sizeof op);
+        op.server = fw->key.server;
+        op.conn_epoch = fw->key.epoch;
+        op.conn = fw->key.conn;
+        op.ts_ns = fw->ts;
+        if (fw->client != UINT32_MAX && fw->client < from->peers.n) {
+            op.client_ip.ptr = sat_strtab_key(&from->peers, fw->client);
+            op.client_ip.len = sat_strtab_len(&from->peers, fw->client);
+        }
+        st_keep_closed_waiting(into, &op);
+    }
+    for (size_t i = 0; i < from->nattempts && !into->nomem; i++) {
+        const st_attempt *a = &from->attempts[i];
+        uint32_t client = map_peer(into, from, a->client);
+        if (client == UINT32_MAX) {
+            into->attempts_lost++;
+            continue;
+        }
+        if (keep_attempt_row(into, a, client) < 0) {
+            into->attempts_lost += from->nattempts - i;
+            break;
+        }
+    }
 }
 
 int sat_storms_merge(sat_storms *into, const sat_storms *from)
@@ -59,94 +145,20 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
     if (!into || !from || into->nser != from->nser ||
         into->ser[0].base != from->ser[0].base)
         return SAT_E_USAGE; /* made with other options */
-    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
-        into->kinds[k] += from->kinds[k];
-    into->events += from->events;
-    into->deduped += from->deduped;
-    into->ldap_ops += from->ldap_ops;
-    into->ldap_conns += from->ldap_conns;
-    into->tls_hs += from->tls_hs;
-    into->tcp_conns += from->tcp_conns;
-    if (from->first_ts && (!into->first_ts || from->first_ts < into->first_ts))
-        into->first_ts = from->first_ts;
-    if (from->last_ts > into->last_ts)
-        into->last_ts = from->last_ts;
+    sat_rec_merge(&st_totals_desc, into, from); /* counts and times: never out of memory */
     for (int si = 0; si < into->nser; si++)
         if (!into->nomem && merge_windows(into, from, si) < 0)
             into->nomem = 1;
-    for (size_t i = 0; i < from->sources.n; i++) {
-        const st_src *r = (const st_src *)sat_strtab_val(&from->sources, i);
-        st_keep_source(into, sat_strtab_key(&from->sources, i), sat_strtab_len(&from->sources, i),
-                    r->first_ts, r->last_ts);
-    }
-    /* client ids are per analyzer: map them through the names */
-    for (size_t i = 0; i < from->cw.n && !into->nomem; i++) {
-        st_cwkey fk;
-        memcpy(&fk, sat_strtab_key(&from->cw, i), sizeof fk);
-        if (fk.id >= from->clients.n)
-            continue;
-        int capped;
-        uint32_t *nid = st_intern(&into->clients, sat_strtab_key(&from->clients, fk.id),
-                                  sat_strtab_len(&from->clients, fk.id), &capped);
-        if (!nid) {
-            into->nomem |= !capped;
-            into->clients_lost = 1;
-            continue;
-        }
-        sat_ts_ns ts = fk.widx * from->opts.window;
-        uint64_t *n = st_client_window(&into->cw, *nid, st_window_of(ts, into->opts.window),
-                                    &into->nomem);
-        if (n)
-            *n += *(const uint64_t *)sat_strtab_val(&from->cw, i);
-        into->clients_lost |= !n;
-    }
-    into->clients_lost |= from->clients_lost;
-    into->attempts_lost += from->attempts_lost;
-    into->waiting_lost += from->waiting_lost;
-    for (size_t i = 0; i < from->nwaiting && !into->nomem; i++) {
-        const st_waiting *fw = &from->waiting[i];
-        sat_ldap_op op; /* through st_keep_closed_waiting, for the client's id here */
-        memset(&op, 0, sizeof op);
-        op.server = fw->key.server;
-        op.conn_epoch = fw->key.epoch;
-        op.conn = fw->key.conn;
-        op.ts_ns = fw->ts;
-        if (fw->client != UINT32_MAX) {
-            op.client_ip.ptr = sat_strtab_key(&from->peers, fw->client);
-            op.client_ip.len = sat_strtab_len(&from->peers, fw->client);
-        }
-        st_keep_closed_waiting(into, &op);
-    }
-    for (size_t i = 0; i < from->wire_servers.n; i++) {
-        int capped;
-        if (!sat_strtab_upsert(&into->wire_servers, sat_strtab_key(&from->wire_servers, i),
-                               sat_strtab_len(&from->wire_servers, i), NULL, &capped))
-            into->nomem |= !capped;
-    }
-    for (size_t i = 0; i < from->nattempts && !into->nomem; i++) {
-        const st_attempt *a = &from->attempts[i];
-        if (into->nattempts == into->attempts_cap) {
-            size_t ncap = into->attempts_cap ? into->attempts_cap * 2 : 1024;
-            st_attempt *na = into->attempts_cap >= ST_ATTEMPTS_MAX
-                                 ? NULL : (st_attempt *)realloc(into->attempts, ncap * sizeof *na);
-            if (!na) {
-                into->attempts_lost += from->nattempts - i;
-                break;
-            }
-            into->attempts = na;
-            into->attempts_cap = ncap;
-        }
-        int capped;
-        uint32_t *nid = st_intern(&into->peers, sat_strtab_key(&from->peers, a->client),
-                                  sat_strtab_len(&from->peers, a->client), &capped);
-        if (!nid) {
-            into->nomem |= !capped;
-            into->attempts_lost++;
-            continue;
-        }
-        into->attempts[into->nattempts] = *a;
-        into->attempts[into->nattempts++].client = *nid;
-    }
+    for (size_t i = 0; i < sizeof keyed_tables / sizeof keyed_tables[0]; i++)
+        if (sat_keyed_merge((sat_keyed *)(void *)((char *)into + keyed_tables[i]),
+                            (const sat_keyed *)(const void *)((const char *)from +
+                                                              keyed_tables[i])) < 0)
+            into->nomem = 1;
+    merge_dedup(into, &into->ldap_dedup, &from->ldap_dedup);
+    merge_dedup(into, &into->wire_dedup, &from->wire_dedup);
+    if (sat_keyed_has_other(&into->cw))
+        into->clients_lost = 1; /* a client-window pair past the cap */
+    merge_kept_rows(into, from);
     for (int si = 0; si < into->nser; si++)
         while (!into->ser[si].dropped && into->ser[si].windows.n > ST_WINDOWS_MAX &&
                !into->nomem)

@@ -116,14 +116,14 @@ static int choose_step(const sat_storms *s, sat_storms_period *pp)
 static int period_inputs(sat_storms *s, sat_storms_period *pp)
 {
     const char **in = (const char **)sat_arena_alloc(&s->view_arena,
-                                                     (s->sources.n + 1) * sizeof *in);
+                                                     (sat_keyed_n(&s->sources) + 1) * sizeof *in);
     if (!in)
         return SAT_E_NOMEM;
     size_t n = 0;
-    for (size_t i = 0; i < s->sources.n; i++) { /* the table keeps the order read */
-        const st_src *r = (const st_src *)sat_strtab_val(&s->sources, i);
+    for (size_t i = 0; i < sat_keyed_n(&s->sources); i++) { /* in the order read */
+        const st_src *r = (const st_src *)sat_keyed_rec(&s->sources, i);
         if (r->first_ts < pp->end_ts && r->last_ts >= pp->start_ts)
-            in[n++] = sat_strtab_key(&s->sources, i);
+            in[n++] = sat_keyed_key(&s->sources, i);
     }
     pp->inputs = in;
     pp->ninputs = n;
@@ -164,7 +164,18 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
         if (sw)
             st_win_add(&w[sat_win_index(keys[i] * se->window, step) - dlo], sw);
     }
+    sat_storms_window *vw = rc == SAT_OK ? (sat_storms_window *)sat_arena_alloc(
+                                               &s->view_arena, (n ? n : 1) * sizeof *vw)
+                                         : NULL;
+    if (!vw)
+        rc = SAT_E_NOMEM;
+    pp->windows = vw;
+    pp->windows_ts = dlo * step;
     for (size_t t = 0; t < n && rc == SAT_OK; t++) {
+        vw[t].events = w[t].events;
+        vw[t].ops = w[t].ops;
+        vw[t].conn_opens = w[t].opens;
+        vw[t].handshakes = w[t].hs_full + w[t].hs_resumed;
         x[t] = w[t].events;
         pp->events += x[t];
         if (x[t] > pp->busiest_events) {

@@ -48,30 +48,42 @@ uint32_t st_mg_count(const st_win *w, uint32_t id)
     return 0;
 }
 
-void st_win_add(st_win *into, const st_win *from)
+/* A window's accumulators: the counts (failures by kind, then every
+ * count of the load), the distinct-client bits, the wait sum; the 32-bit
+ * histograms and the heavy hitters are the few fields merged by hand. */
+_Static_assert(offsetof(st_win, events) == offsetof(st_win, kinds) + 8 * SAT_STORM_KIND__COUNT,
+               "kinds and events are one run of counts");
+_Static_assert(offsetof(st_win, wtime_n) == offsetof(st_win, ops) + 8 * 6,
+               "ops .. wtime_n are one run of counts");
+_Static_assert(offsetof(st_win, retries) == offsetof(st_win, answered) + 8,
+               "answered, retries are one run of counts");
+
+static int win_merge_extra(void *into_v, const void *from_v)
 {
-    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
-        into->kinds[k] += from->kinds[k];
-    into->events += from->events;
-    for (int i = 0; i < ST_BITS / 64; i++)
-        into->bits[i] |= from->bits[i];
-    into->ops += from->ops;
-    into->unindexed += from->unindexed;
-    into->opens += from->opens;
-    into->hs_full += from->hs_full;
-    into->hs_resumed += from->hs_resumed;
-    into->timed += from->timed;
-    into->wtime_n += from->wtime_n;
-    into->wtime_sum_s += from->wtime_sum_s;
+    st_win *into = (st_win *)into_v;
+    const st_win *from = (const st_win *)from_v;
     for (int i = 0; i <= ST_HIST; i++) {
         into->hist[i] += from->hist[i];
         into->ans_hist[i] += from->ans_hist[i];
     }
-    into->answered += from->answered;
-    into->retries += from->retries;
     for (int i = 0; i < ST_MG; i++)
         if (from->mg_n[i])
             st_mg_add(into, from->mg_id[i], from->mg_n[i]);
+    return SAT_OK;
+}
+
+static const sat_acc_field win_fields[] = {
+    SAT_ACC_N(SAT_ACC_COUNT, st_win, kinds, SAT_STORM_KIND__COUNT + 1),
+    SAT_ACC_N(SAT_ACC_BITS, st_win, bits, ST_BITS / 64),
+    SAT_ACC_N(SAT_ACC_COUNT, st_win, ops, 7),
+    SAT_ACC(SAT_ACC_SUM, st_win, wtime_sum_ns),
+    SAT_ACC_N(SAT_ACC_COUNT, st_win, answered, 2)};
+const sat_rec_desc st_win_desc = {sizeof(st_win), win_fields,
+                                  sizeof win_fields / sizeof win_fields[0], win_merge_extra};
+
+void st_win_add(st_win *into, const st_win *from)
+{
+    sat_rec_merge(&st_win_desc, into, from); /* no sketch: never out of memory */
 }
 
 void st_win_add_v(void *into, const void *from)

@@ -31,7 +31,8 @@ static const sat_cli_opt storms_opts[] = {
     {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per storm, the JSON's key names", NULL},
     {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR",
      "every CSV table as DIR/NAME.csv; --csv NAME prints\n"
-     "one (tables: storms, periods, top_clients)", NULL},
+     "one (tables: storms, failures, signals, top_clients,\n"
+     "periods, windows)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_storms(int argc, char **argv)
@@ -84,4 +85,4 @@ const sat_command sat_cmd_storms = {
     "wtime, unindexed searches, load, full handshakes, connections, the time\n"
     "the server took to answer handshakes), the retries and reconnects, and\n"
     "whether the failures outlived the trigger (a metastable failure).",
-    storms_opts, SAT_CLI_INPUT_OPTS, SAT_CLI_EXIT_NOTE};
+    storms_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS, SAT_CLI_EXIT_NOTE};

@@ -24,8 +24,6 @@ typedef struct sat_csv_report {
     const char *const *names; /* NULL-terminated, main first */
     const sat_render_fn *write;
 } sat_csv_report;
-extern const sat_csv_report sat_csv_storms;
-
 /* The text reports built on results (report_registry.c lists them). */
 extern const sat_text_report sat_text_crashes, sat_text_cachesize;
 

@@ -6,6 +6,7 @@
 
 #include "render.h"
 #include "text_etime.h"
+#include "text_storms.h"
 
 int sat_report_fmt_parse(const char *s)
 {
@@ -41,30 +42,13 @@ int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_
 }
 
 
-static int st_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_storms((const sat_storms *)r, SAT_REPORT_TEXT, out, d);
-}
-static int st_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_storms((const sat_storms *)r, SAT_REPORT_JSON, out, d);
-}
-static const sat_renderer r_st_text = {"storms", SAT_REPORT_TEXT, st_text};
-static const sat_renderer r_st_json = {"storms", SAT_REPORT_JSON, st_json};
-static int st_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_storms((const sat_storms *)r, SAT_REPORT_CSV, out, d);
-}
-static const sat_renderer r_st_csv = {"storms", SAT_REPORT_CSV, st_csv};
-
-static const sat_renderer *const sat_renderers[] = {
-    &r_st_text, &r_st_json, &r_st_csv,
-};
+/* (every report renders from its result now: none is left here) */
+static const sat_renderer *const sat_renderers[] = {NULL};
 
 const sat_renderer *const *sat_renderer_list(size_t *n)
 {
     if (n)
-        *n = sizeof sat_renderers / sizeof sat_renderers[0];
+        *n = 0;
     return sat_renderers;
 }
 
@@ -73,7 +57,7 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
     if (!analyzer)
         return NULL;
     for (size_t i = 0; i < sizeof sat_renderers / sizeof sat_renderers[0]; i++)
-        if (sat_renderers[i]->fmt == fmt && strcmp(sat_renderers[i]->analyzer, analyzer) == 0)
+        if (sat_renderers[i] && sat_renderers[i]->fmt == fmt && strcmp(sat_renderers[i]->analyzer, analyzer) == 0)
             return sat_renderers[i];
     return NULL;
 }
@@ -84,7 +68,7 @@ extern const sat_text_report sat_text_handshakes;
 extern const sat_text_report sat_text_saturation;
 static const sat_text_report *const sat_text_reports[] = {
     &sat_text_etime,     &sat_text_crashes,    &sat_text_cachesize,
-    &sat_text_handshakes, &sat_text_saturation,
+    &sat_text_handshakes, &sat_text_saturation, &sat_text_storms,
 };
 
 const sat_text_report *sat_text_report_find(const char *analyzer)
@@ -95,12 +79,12 @@ const sat_text_report *sat_text_report_find(const char *analyzer)
     return NULL;
 }
 
-static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_storms};
+static const sat_csv_report *const sat_csv_reports[] = {NULL};
 
 static const sat_csv_report *csv_report(const char *analyzer)
 {
     for (size_t i = 0; analyzer && i < sizeof sat_csv_reports / sizeof sat_csv_reports[0]; i++)
-        if (strcmp(sat_csv_reports[i]->analyzer, analyzer) == 0)
+        if (sat_csv_reports[i] && strcmp(sat_csv_reports[i]->analyzer, analyzer) == 0)
             return sat_csv_reports[i];
     return NULL;
 }

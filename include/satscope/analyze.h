@@ -620,6 +620,14 @@ enum sat_storm_window_why {
 #define SAT_STORM_PERIOD_GAP_NS (3600LL * 1000000000LL) /* a silence this long (no row of
                                any input) separates two periods, each analysed on its own */
 
+/* One window of a period at the step it was analysed at. */
+typedef struct sat_storms_window {
+    uint64_t events;         /* client failures */
+    uint64_t ops;            /* external LDAP operations (the load) */
+    uint64_t conn_opens;     /* LDAP connections opened + TCP connections */
+    uint64_t handshakes;     /* TLS handshakes, full or resumed */
+} sat_storms_window;
+
 typedef struct sat_storms_period {
     sat_ts_ns start_ts, end_ts; /* its first window's start, its last window's end (at
                                    the finest step counted) */
@@ -636,6 +644,8 @@ typedef struct sat_storms_period {
     sat_ts_ns busiest_ts;
     const char *const *inputs; size_t ninputs; /* inputs whose time range meets it, in the
                                                  order read; paths as given */
+    const sat_storms_window *windows; /* its nwindows windows, of `window` each, */
+    sat_ts_ns windows_ts;             /* the first starting here */
 } sat_storms_period;
 
 typedef struct sat_storms_view {
@@ -665,6 +675,8 @@ int sat_storms_finish(sat_storms *s);          /* SAT_OK or SAT_E_NOMEM */
 int sat_storms_merge(sat_storms *into, const sat_storms *from);
 const sat_storms_view *sat_storms_get_view(const sat_storms *s); /* after finish */
 void sat_storms_free(sat_storms *s); /* NULL ok */
+/* The finished analyzer's sections (analyze/storms_result.c names them). */
+int sat_storms_result(const sat_storms *s, sat_result *r);
 
 /* ---- the cachesize analyzer (analyze/cachesize.c, issue 6) ----------------------
  * The entry reference stream of the logs (the DNs the operations name, see

@@ -23,8 +23,6 @@ enum sat_report_fmt { SAT_REPORT_TEXT, SAT_REPORT_JSON, SAT_REPORT_CSV };
 /* "text", "json", "csv" -> enum; < 0 if unknown. */
 int sat_report_fmt_parse(const char *s);
 
-/* The storms report (text or JSON); s must be finished (sat_storms_finish). */
-int sat_report_storms(const sat_storms *s, int fmt, FILE *out, sat_diag *diag);
 
 /* ---- renderer registry (report/report_registry.c) ------------------------------
  * One entry per (analyzer, format); `result` is the analyzer object. */

@@ -318,6 +318,31 @@ static void test_fin_waiting(void)
     sat_storms_free(s);
 }
 
+/* The whole JSON document of a finished analyzer (caller frees). */
+static char *json_of(const sat_storms *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    sat_result *r = sat_result_new("storms");
+    if (f && r && sat_storms_result(s, r) == SAT_OK)
+        sat_result_json(r, f, NULL);
+    sat_result_free(r);
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* A merge of the parts gives the document of one pass, byte for byte. */
+static void check_same_json(const sat_storms *whole, const sat_storms *merged)
+{
+    char *a = json_of(whole), *b = json_of(merged);
+    CHECK(a && b && strlen(a) > 100);
+    CHECK_EQ_STR(a, b);
+    free(a);
+    free(b);
+}
+
 /* The retry rule, in one analyzer and split across two that merge. */
 static void feed_retries(sat_storms *a, sat_storms *b)
 {
@@ -373,6 +398,7 @@ static void test_retries(void)
         CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
         CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
         check_retries(sat_storms_get_view(a));
+        check_same_json(s, a);
         CHECK_EQ_INT(sat_storms_finish(a), SAT_OK); /* a second finish counts nothing twice */
         check_retries(sat_storms_get_view(a));
     }
@@ -550,6 +576,54 @@ static void feed_metastable(sat_storms *s, int half)
     }
 }
 
+/* The text report reads the result: the storm first with its trigger, its
+ * chain and SUSTAINED, every line within 100 columns; the CSV tables it names
+ * are the result's, the main one first. */
+static void check_text_and_tables(sat_result *r)
+{
+    const sat_text_report *tr = sat_text_report_find("storms");
+    CHECK(tr != NULL);
+    if (!tr)
+        return;
+    const char *const *paths;
+    size_t n, k = 0;
+    sat_result_tables(r, &paths, &n);
+    for (; tr->csv_tables[k]; k++) {
+        int found = 0;
+        for (size_t i = 0; i < n; i++)
+            found |= !strcmp(tr->csv_tables[k], paths[i]);
+        CHECK(found);
+    }
+    CHECK_EQ_INT(k, n);
+    CHECK_EQ_STR(tr->csv_tables[0], "storms");
+    CHECK(sat_result_main(r) == sat_rnode_get(sat_result_root(r), "storms"));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    sat_text t;
+    sat_text_init(&t, f, 0);
+    CHECK_EQ_INT(tr->render(r, &t), SAT_OK);
+    CHECK_EQ_INT(sat_text_finish(&t), SAT_OK);
+    fclose(f);
+    if (!buf)
+        return;
+    const char *storm = strstr(buf, "\nSTORM 1 "), *sus = strstr(buf, "\n  SUSTAINED  the failures");
+    const char *chain = strstr(buf, "\n  chain      unindexed searches, operations -> etime p90 -> 145 client failures\n");
+    const char *totals = strstr(buf, "\nClient failures: ");
+    CHECK(storm && sus && chain && totals && storm < chain && chain < totals && sus < totals);
+    if (!(storm && sus && chain && totals))
+        fprintf(stderr, "%s", buf);
+    size_t col = 0, widest = 0;
+    for (const char *p = buf; *p; p++) {
+        col = *p == '\n' ? 0 : col + 1;
+        widest = col > widest ? col : widest;
+    }
+    CHECK(widest <= SAT_TEXT_WIDTH);
+    free(buf);
+}
+
 static void test_metastable_and_merge(void)
 {
     sat_storms *whole = sat_storms_create(NULL), *a = sat_storms_create(NULL),
@@ -563,6 +637,7 @@ static void test_metastable_and_merge(void)
     CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
     CHECK_EQ_INT(sat_storms_finish(whole), SAT_OK);
     CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
+    check_same_json(whole, a);
     const sat_storms_view *v = sat_storms_get_view(whole), *m = sat_storms_get_view(a);
     CHECK_EQ_INT(v->nstorms, 1);
     CHECK_EQ_INT(m->nstorms, 1);
@@ -592,11 +667,16 @@ static void test_metastable_and_merge(void)
     if (f) {
         sat_diag d;
         memset(&d, 0, sizeof d);
-        CHECK_EQ_INT(sat_report_storms(whole, SAT_REPORT_JSON, f, &d), SAT_OK);
+        sat_result *r = sat_result_new("storms");
+        CHECK_EQ_INT(sat_storms_result(whole, r), SAT_OK);
+        CHECK_EQ_INT(sat_result_json(r, f, &d), SAT_OK);
+        check_text_and_tables(r);
+        sat_result_free(r);
         fclose(f);
         static const char *const keys[] = {"\"storms\"", "\"start_ts\"", "\"end_ts\"",
-                                           "\"peak_ts\"", "\"events\"", "\"clients\"",
-                                           "\"kinds\"", "\"trigger\"", "\"sustained\": true"};
+                                           "\"peak_ts\"", "\"events\"", "\"client_count\"",
+                                           "\"kinds\"", "\"trigger\": {\"signal_name\": \"unindexed\"",
+                                           "\"sustained\": true"};
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             CHECK(buf && strstr(buf, keys[i]) != NULL);
         free(buf);
@@ -823,6 +903,7 @@ static void test_periods(void)
     CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
     CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
     check_two_periods(sat_storms_get_view(a), today);
+    check_same_json(whole, a);
     sat_storms_free(whole);
     sat_storms_free(a);
     sat_storms_free(b);

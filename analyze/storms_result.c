@@ -1,0 +1,294 @@
+/*
+ * storms_result.c - the storms analyzer's results as sections (satscope/result.h,
+ * docs/output.md), which every form (JSON, CSV, text) renders:
+ *
+ *   (summary)    window_s, window_chosen, first_ts, last_ts, span_s, windows,
+ *                events (client failures), deduplicated, retries, ...; rows_read {}
+ *   failures     the failures by kind: kind, events, share (most first; kinds
+ *                never seen are left out)
+ *   storms       one row per storm (the main table): when, how big, its kinds
+ *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
+ *                outlived it
+ *   signals      the chain: for every storm, every signal looked at before it
+ *                (storm, signal_name, rose, baseline, lead_up (the windows before it
+ *                and its first), during, onset_ts, back_ts, never_answered)
+ *   top_clients  the clients with the most failures of each storm
+ *   periods      the periods of the input, the step each was read at and why
+ *                (each row lists its inputs)
+ *   windows      the series the detector read: per window of each period, the
+ *                failures, operations, connections opened and handshakes
+ *
+ * A storm is named by its number (1 = the first row of storms) in the tables
+ * that give more of it, and a period likewise. The values of a signal are in
+ * its own unit, which its name says: seconds for names ending _s, a share
+ * 0..1 for full_hs_share, else a count per window; a p90 above any answer
+ * (requests or handshakes the server never answered) is null with
+ * "never_answered": true.
+ */
+#include <math.h>
+
+#include "storms_internal.h"
+
+#define NS 1e9
+
+static const char *const whys[] = {"option", "longest", "shorter", "shortest"};
+
+static int kind_cmp_desc(const uint64_t *k, int a, int b)
+{
+    if (k[a] != k[b])
+        return k[a] > k[b] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static void put_kinds_table(sat_rnode *root, const sat_storms_view *v)
+{
+    static const sat_col cols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
+                                   {"events", SAT_UNIT_COUNT, 0, "failures"},
+                                   {"share", SAT_UNIT_RATIO, 4, NULL}};
+    sat_rnode *t = sat_table(root, "failures", cols, 3);
+    int order[SAT_STORM_KIND__COUNT], n = 0;
+    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
+        if (v->kinds[k])
+            order[n++] = k;
+    for (int i = 1; i < n; i++) /* insertion sort: 20 kinds at most */
+        for (int j = i; j > 0 && kind_cmp_desc(v->kinds, order[j], order[j - 1]) < 0; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    for (int i = 0; i < n; i++) {
+        sat_rnode *row = sat_table_row(t);
+        sat_put_text(row, "kind", sat_storm_kind_name(order[i]));
+        sat_put_count(row, "events", v->kinds[order[i]]);
+        sat_put_ratio(row, "share", (double)v->kinds[order[i]] / (double)v->events, 4);
+    }
+}
+
+static void put_periods(sat_rnode *root, const sat_storms_view *v)
+{
+    static const sat_col cols[] = {
+        {"period", SAT_UNIT_COUNT, 0, NULL},
+        {"start_ts", SAT_UNIT_TIME, 0, "start"},
+        {"end_ts", SAT_UNIT_TIME, 0, "end"},
+        {"span_s", SAT_UNIT_DURATION, 3, "span"},
+        {"window_s", SAT_UNIT_DURATION, 3, "window"},
+        {"window_chosen_s", SAT_UNIT_DURATION, 3, "chosen"},
+        {"window_why", SAT_UNIT_TEXT, 0, "why"},
+        {"window_count", SAT_UNIT_COUNT, 0, "windows"},
+        {"window_count_at_10s", SAT_UNIT_INT, 0, "at 10 s"},
+        {"events", SAT_UNIT_COUNT, 0, "failures"},
+        {"storm_count", SAT_UNIT_COUNT, 0, "storms"},
+        {"busiest_window_events", SAT_UNIT_COUNT, 0, "busiest"},
+        {"busiest_window_ts", SAT_UNIT_TIME, 0, "busiest at"}};
+    sat_rnode *t = sat_table(root, "periods", cols, sizeof cols / sizeof cols[0]);
+    for (size_t i = 0; i < v->nperiods; i++) {
+        const sat_storms_period *p = &v->periods[i];
+        sat_rnode *row = sat_table_row(t);
+        sat_put_count(row, "period", i + 1);
+        sat_put_time(row, "start_ts", p->start_ts);
+        sat_put_time(row, "end_ts", p->end_ts);
+        sat_put_dur(row, "span_s", (double)(p->end_ts - p->start_ts) / NS, 3);
+        sat_put_dur(row, "window_s", (double)p->window / NS, 3);
+        sat_put_dur(row, "window_chosen_s", (double)p->chosen / NS, 3);
+        sat_put_text(row, "window_why", p->why >= 0 && p->why < 4 ? whys[p->why] : "?");
+        sat_put_count(row, "window_count", p->nwindows);
+        sat_put_int(row, "window_count_at_10s", p->windows_at_longest);
+        sat_put_count(row, "events", p->events);
+        sat_put_count(row, "storm_count", p->nstorms);
+        sat_put_count(row, "busiest_window_events", p->busiest_events);
+        sat_put_time(row, "busiest_window_ts", p->busiest_ts);
+        sat_rnode *in = sat_list(row, "inputs");
+        for (size_t k = 0; k < p->ninputs; k++)
+            sat_put_text(in, NULL, p->inputs[k]);
+    }
+}
+
+static void put_windows(sat_rnode *root, const sat_storms_view *v)
+{
+    static const sat_col cols[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"},
+                                   {"period", SAT_UNIT_COUNT, 0, NULL},
+                                   {"events", SAT_UNIT_COUNT, 0, "failures"},
+                                   {"ldap_ops", SAT_UNIT_COUNT, 0, "ops"},
+                                   {"conn_opens", SAT_UNIT_COUNT, 0, "opened"},
+                                   {"handshakes", SAT_UNIT_COUNT, 0, NULL}};
+    sat_rnode *t = sat_table(root, "windows", cols, sizeof cols / sizeof cols[0]);
+    sat_table_set_window(t, v->window);
+    for (size_t i = 0; i < v->nperiods; i++) {
+        const sat_storms_period *p = &v->periods[i];
+        for (size_t k = 0; p->windows && k < p->nwindows; k++) {
+            const sat_storms_window *w = &p->windows[k];
+            sat_rnode *row = sat_table_row(t);
+            sat_put_time(row, "start_ts", p->windows_ts + (sat_ts_ns)k * p->window);
+            sat_put_count(row, "period", i + 1);
+            sat_put_count(row, "events", w->events);
+            sat_put_count(row, "ldap_ops", w->ops);
+            sat_put_count(row, "conn_opens", w->conn_opens);
+            sat_put_count(row, "handshakes", w->handshakes);
+        }
+    }
+}
+
+/* The storms table's columns: the fixed ones, then kinds.<kind>, then the rest. */
+#define ST_HEAD 11
+#define ST_TAIL 11
+static const sat_col storm_head[ST_HEAD] = {
+    {"storm", SAT_UNIT_COUNT, 0, NULL},
+    {"period", SAT_UNIT_COUNT, 0, NULL},
+    {"window_s", SAT_UNIT_DURATION, 3, "window"},
+    {"start_ts", SAT_UNIT_TIME, 0, "start"},
+    {"end_ts", SAT_UNIT_TIME, 0, "end"},
+    {"span_s", SAT_UNIT_DURATION, 3, "span"},
+    {"peak_ts", SAT_UNIT_TIME, 0, "peak"},
+    {"events", SAT_UNIT_COUNT, 0, "failures"},
+    {"peak_events", SAT_UNIT_COUNT, 0, "at peak"},
+    {"baseline_per_window", SAT_UNIT_NUMBER, 3, "baseline"},
+    {"client_count", SAT_UNIT_COUNT, 0, "clients"}};
+static const sat_col storm_tail[ST_TAIL] = {
+    {"trigger.signal_name", SAT_UNIT_TEXT, 0, "trigger"},
+    {"trigger.onset_ts", SAT_UNIT_TIME, 0, "onset"},
+    {"trigger.back_ts", SAT_UNIT_TIME, 0, "back"},
+    {"heavy_client", SAT_UNIT_TEXT, 0, "heavy client"},
+    {"sustained", SAT_UNIT_BOOL, 0, NULL},
+    {"sustained_s", SAT_UNIT_DURATION, 3, "sustained for"},
+    {"conn_opens", SAT_UNIT_COUNT, 0, "opened"},
+    {"full_handshakes", SAT_UNIT_COUNT, 0, "full"},
+    {"handshakes", SAT_UNIT_COUNT, 0, NULL},
+    {"retries", SAT_UNIT_COUNT, 0, NULL},
+    {"ongoing", SAT_UNIT_BOOL, 0, NULL}};
+
+static sat_rnode *storms_table(sat_rnode *root)
+{
+    sat_col cols[ST_HEAD + SAT_STORM_KIND__COUNT + ST_TAIL];
+    char names[SAT_STORM_KIND__COUNT][48];
+    size_t n = 0;
+    for (int i = 0; i < ST_HEAD; i++)
+        cols[n++] = storm_head[i];
+    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++) {
+        snprintf(names[k], sizeof names[k], "kinds.%s", sat_storm_kind_name(k));
+        sat_col c = {names[k], SAT_UNIT_COUNT, 0, NULL};
+        cols[n++] = c;
+    }
+    for (int i = 0; i < ST_TAIL; i++)
+        cols[n++] = storm_tail[i];
+    return sat_table(root, "storms", cols, n); /* the names are copied */
+}
+
+static void put_storm(sat_rnode *t, const sat_storm *st, size_t i)
+{
+    sat_rnode *row = sat_table_row(t);
+    sat_put_count(row, "storm", i + 1);
+    sat_put_count(row, "period", st->period + 1);
+    sat_put_dur(row, "window_s", (double)st->window / NS, 3);
+    sat_put_time(row, "start_ts", st->start_ts);
+    sat_put_time(row, "end_ts", st->end_ts);
+    sat_put_dur(row, "span_s", (double)(st->end_ts - st->start_ts) / NS, 3);
+    sat_put_time(row, "peak_ts", st->peak_ts);
+    sat_put_count(row, "events", st->events);
+    sat_put_count(row, "peak_events", st->peak_events);
+    sat_put_num(row, "baseline_per_window", st->expected, 3);
+    sat_put_count(row, "client_count", st->clients);
+    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "kinds.%s", sat_storm_kind_name(k));
+        sat_put_count(row, name, st->kinds[k]);
+    }
+    int g = st->trigger;
+    sat_put_text(row, "trigger.signal_name", g >= 0 ? sat_storm_signal_name(g) : NULL);
+    sat_put_time(row, "trigger.onset_ts", g >= 0 ? st->sig[g].onset_ts : 0);
+    sat_put_time(row, "trigger.back_ts", g >= 0 ? st->sig[g].back_ts : 0);
+    sat_put_text(row, "heavy_client", st->heavy_client);
+    sat_put_bool(row, "sustained", st->sustained);
+    sat_put_dur(row, "sustained_s", st->sustained_s, 3);
+    sat_put_count(row, "conn_opens", st->conn_opens);
+    sat_put_count(row, "full_handshakes", st->hs_full);
+    sat_put_count(row, "handshakes", st->hs_total);
+    sat_put_count(row, "retries", st->retries);
+    sat_put_bool(row, "ongoing", st->ongoing);
+}
+
+static void put_signals(sat_rnode *root, const sat_storms_view *v)
+{
+    static const sat_col cols[] = {
+        {"storm", SAT_UNIT_COUNT, 0, NULL},
+        {"signal_name", SAT_UNIT_TEXT, 0, "signal"},
+        {"rose", SAT_UNIT_BOOL, 0, NULL},
+        {"baseline", SAT_UNIT_NUMBER, 6, NULL},
+        {"lead_up", SAT_UNIT_NUMBER, 6, "before"},
+        {"during", SAT_UNIT_NUMBER, 6, NULL},
+        {"onset_ts", SAT_UNIT_TIME, 0, "onset"},
+        {"back_ts", SAT_UNIT_TIME, 0, "back"},
+        {"never_answered", SAT_UNIT_BOOL, 0, NULL}};
+    sat_rnode *t = sat_table(root, "signals", cols, sizeof cols / sizeof cols[0]);
+    for (size_t i = 0; i < v->nstorms; i++)
+        for (int g = 0; g < SAT_SIG__COUNT; g++) {
+            const sat_storm_sig *sg = &v->storms[i].sig[g];
+            sat_rnode *row = sat_table_row(t);
+            sat_put_count(row, "storm", i + 1);
+            sat_put_text(row, "signal_name", sat_storm_signal_name(g));
+            sat_put_bool(row, "rose", sg->rose);
+            sat_put_num(row, "baseline", sg->base, 6);
+            sat_put_num(row, "lead_up", sg->before, 6);
+            sat_put_num(row, "during", sg->during, 6);
+            sat_put_time(row, "onset_ts", sg->onset_ts);
+            sat_put_time(row, "back_ts", sg->back_ts);
+            /* a p90 past every answer is null: said here */
+            if (g == SAT_SIG_HS_ANSWER_P90 || g == SAT_SIG_ETIME_P90)
+                sat_put_bool(row, "never_answered", isinf(sg->before) || isinf(sg->during));
+            else
+                sat_put_absent(row, "never_answered", SAT_UNIT_BOOL);
+        }
+}
+
+static void put_top_clients(sat_rnode *root, const sat_storms_view *v)
+{
+    static const sat_col cols[] = {{"storm", SAT_UNIT_COUNT, 0, NULL},
+                                   {"client", SAT_UNIT_TEXT, 0, NULL},
+                                   {"events", SAT_UNIT_COUNT, 0, "failures"}};
+    sat_rnode *t = sat_table(root, "top_clients", cols, 3);
+    for (size_t i = 0; i < v->nstorms; i++)
+        for (size_t c = 0; c < v->storms[i].ntop; c++) {
+            sat_rnode *row = sat_table_row(t);
+            sat_put_count(row, "storm", i + 1);
+            sat_put_text(row, "client", v->storms[i].top[c].client);
+            sat_put_count(row, "events", v->storms[i].top[c].events);
+        }
+}
+
+int sat_storms_result(const sat_storms *s, sat_result *r)
+{
+    const sat_storms_view *v = sat_storms_get_view(s);
+    sat_rnode *root = sat_result_root(r);
+    if (!v || !root)
+        return SAT_E_NOMEM;
+    sat_put_dur(root, "window_s", (double)v->window / NS, 3);
+    sat_put_text(root, "window_chosen", v->window_auto ? "auto" : "option");
+    sat_put_time(root, "first_ts", v->first_ts);
+    sat_put_time(root, "last_ts", v->last_ts);
+    sat_put_dur(root, "span_s", v->first_ts ? (double)(v->last_ts - v->first_ts) / NS : NAN, 3);
+    sat_put_count(root, "window_count", v->nwindows);
+    sat_put_count(root, "events", v->events);
+    sat_put_note(root, "client failures, deduplicated");
+    sat_put_count(root, "deduplicated", v->deduped);
+    sat_put_count(root, "retries", v->retries);
+    sat_put_count(root, "retry_attempts_not_examined", v->attempts_lost);
+    sat_put_count(root, "busiest_window_events", v->busiest_events);
+    sat_put_time(root, "busiest_window_ts", v->busiest_ts);
+    sat_put_dur(root, "busiest_window_s", v->busiest_ts ? (double)v->busiest_window / NS : NAN,
+                3);
+    sat_rnode *rows = sat_obj(root, "rows_read");
+    sat_set_compact(rows);
+    sat_put_count(rows, "ldap_op", v->ldap_ops);
+    sat_put_count(rows, "ldap_conn", v->ldap_conns);
+    sat_put_count(rows, "tls_hs", v->tls_hs);
+    sat_put_count(rows, "tcp_conn", v->tcp_conns);
+    put_kinds_table(root, v);
+    sat_rnode *st = storms_table(root);
+    for (size_t i = 0; i < v->nstorms; i++)
+        put_storm(st, &v->storms[i], i);
+    sat_result_set_main(r, st);
+    put_signals(root, v);
+    put_top_clients(root, v);
+    put_periods(root, v);
+    put_windows(root, v);
+    return sat_result_status(r);
+}
