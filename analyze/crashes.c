@@ -320,10 +320,14 @@ int sat_crashes_merge(sat_crashes *into, const sat_crashes *from)
     size_t pos = 0;
     int64_t us = 0;
     unsigned kind;
+    /* the bounds in ns, not the microseconds the stream holds: load_put would
+     * take the replayed times for bounds when `into` had none */
+    sat_ts_ns first = into->load.first, last = into->load.last;
     while (load_next(&from->load, &pos, &us, &kind))
         load_put(&into->load, (sat_ts_ns)us * 1000, kind);
     into->load.cut += from->load.cut;
-    /* the bounds in ns, not the microseconds the stream holds */
+    into->load.first = first;
+    into->load.last = last;
     if (from->load.first && (!into->load.first || from->load.first < into->load.first))
         into->load.first = from->load.first;
     if (from->load.last > into->load.last)

@@ -31,6 +31,9 @@
 
 typedef struct hs_pair {      /* client -> server, for retries */
     sat_ts_ns fail_ts;        /* ClientHello of the last failed/incomplete one, 0 none */
+    sat_ts_ns first_ts;       /* of the pair's first handshake fed here (merge: a retry
+                                 of the failure another part left pending) */
+    int any_failed;           /* one of its handshakes here failed */
 } hs_pair;
 
 struct sat_hs {
@@ -182,11 +185,15 @@ static void note_retry(sat_hs *h, const sat_tls_hs *r)
         return;
     size_t len = (size_t)n < sizeof key ? (size_t)n : sizeof key - 1;
     int failed = r->outcome == SAT_TLS_FAILED || r->outcome == SAT_TLS_INCOMPLETE;
-    int capped;
-    hs_pair *p = failed ? (hs_pair *)sat_strtab_upsert(&h->pairs, key, len, NULL, &capped)
-                        : (hs_pair *)sat_strtab_find(&h->pairs, key, len);
+    int capped, is_new;
+    /* every pair, not only those that failed: a part's first handshake of a
+     * pair may retry what the part before it left failed (sat_hs_merge) */
+    hs_pair *p = (hs_pair *)sat_strtab_upsert(&h->pairs, key, len, &is_new, &capped);
     if (!p)
         return;
+    if (is_new)
+        p->first_ts = r->ts;
+    p->any_failed |= failed;
     if (p->fail_ts && r->ts > p->fail_ts && r->ts - p->fail_ts <= h->opts.retry_window) {
         h->retries++;
         h->retry_gap_sum_s += (double)(r->ts - p->fail_ts) / 1e9;
@@ -336,9 +343,34 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
     into->renegotiated += from->renegotiated;
     into->ssl2_hello += from->ssl2_hello;
     into->late_start += from->late_start;
-    /* retries across parts are not looked for: each part's are exact */
     into->retries += from->retries;
     into->retry_gap_sum_s += from->retry_gap_sum_s;
+    /* across the cut: from's first handshake of a pair retries into's pending
+     * failure as note_retry would have; then the pair is where from left it if
+     * one of from's failed, else into's failure is still pending unless retried
+     * (from's later handshakes are taken to come later, as captures give them) */
+    for (size_t i = 0; i < from->pairs.n; i++) {
+        const hs_pair *f = (const hs_pair *)sat_strtab_val(&from->pairs, i);
+        int is_new, capped;
+        hs_pair *p = (hs_pair *)sat_strtab_upsert(&into->pairs, sat_strtab_key(&from->pairs, i),
+                                                  sat_strtab_len(&from->pairs, i), &is_new,
+                                                  &capped);
+        if (!p)
+            continue;
+        if (is_new) {
+            *p = *f;
+            continue;
+        }
+        if (p->fail_ts && f->first_ts > p->fail_ts &&
+            f->first_ts - p->fail_ts <= into->opts.retry_window) {
+            into->retries++;
+            into->retry_gap_sum_s += (double)(f->first_ts - p->fail_ts) / 1e9;
+            p->fail_ts = 0;
+        }
+        if (f->any_failed)
+            p->fail_ts = f->fail_ts;
+        p->any_failed |= f->any_failed;
+    }
     into->tcp_conns += from->tcp_conns;
     into->tcp_no_tls += from->tcp_no_tls;
     for (int e = 0; e < SAT_TCP_END__COUNT; e++)

@@ -101,7 +101,7 @@ static void count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
     count_client(s, ts, client, 1);
 }
 
-static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
+void st_uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
 {
     count_client(s, ts, client, 0); /* the same connection: the same client */
     if (s->kinds[kind])
@@ -116,7 +116,7 @@ static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
     }
 }
 
-static int wire_prio(int kind)
+int st_wire_prio(int kind)
 {
     switch (kind) {
     case SAT_STORM_TLS_INCOMPLETE:
@@ -129,11 +129,18 @@ static int wire_prio(int kind)
     }
 }
 
-static void mark(st_dedup *d, int kind, sat_ts_ns ts)
+/* The row counted for a key: its kind, time and client (its id in the
+ * clients table, where count() put it), for merge to move the count. */
+static void mark(sat_storms *s, st_dedup *d, int kind, sat_ts_ns ts, sat_str client)
 {
     d->has = 1;
     d->kind = (uint8_t)kind;
     d->ts = ts;
+    const uint32_t *id = client.len && client.ptr
+                             ? (const uint32_t *)sat_strtab_find(&s->clients, client.ptr,
+                                                                 client.len)
+                             : NULL;
+    d->client = id ? *id : UINT32_MAX;
 }
 
 /* The rows of one LDAP connection that are one failure: an ABANDON counts
@@ -147,21 +154,21 @@ static void ldap_keyed(sat_storms *s, st_dedup *d, sat_ts_ns ts, int kind, sat_s
     int had = d->has ? d->kind : -1;
     if (had < 0) {
         count(s, ts, kind, client);
-        mark(d, kind, ts);
+        mark(s, d, kind, ts, client);
     } else if (kind == SAT_STORM_CLOSED_WAITING) {
         s->deduped++;
     } else if (had == SAT_STORM_CLOSED_WAITING ||
                (had == SAT_STORM_CLOSE_A1 && kind == SAT_STORM_ABANDON)) {
-        uncount(s, d->ts, had, client); /* the more specific row takes its place */
+        st_uncount(s, d->ts, had, client); /* the more specific row takes its place */
         count(s, ts, kind, client);
         s->deduped++;
-        mark(d, kind, ts);
+        mark(s, d, kind, ts, client);
     } else if (kind == SAT_STORM_CLOSE_A1 && had == SAT_STORM_ABANDON) {
         s->deduped++;
     } else {
         count(s, ts, kind, client); /* another ABANDON, or a B1..T3 close */
         if (had != SAT_STORM_ABANDON)
-            mark(d, kind, ts);
+            mark(s, d, kind, ts, client);
     }
 }
 
@@ -183,15 +190,15 @@ static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t kl
     }
     if (!d->has) {
         count(s, ts, kind, client);
-    } else if (wire_prio(kind) > wire_prio(d->kind)) {
-        uncount(s, d->ts, d->kind, client);
+    } else if (st_wire_prio(kind) > st_wire_prio(d->kind)) {
+        st_uncount(s, d->ts, d->kind, client);
         count(s, ts, kind, client);
         s->deduped++;
     } else {
         s->deduped++;
         return;
     }
-    mark(d, kind, ts);
+    mark(s, d, kind, ts, client);
 }
 
 static int is_wire_server(const sat_storms *s, uint32_t server)

@@ -76,6 +76,7 @@ typedef struct st_cwkey {
 typedef struct st_dedup {
     sat_ts_ns ts;
     uint8_t kind, has;
+    uint32_t client; /* of the row counted: id in the clients table, UINT32_MAX none */
 } st_dedup;
 
 /* One series of windows at one step (window). Without --window the rows are
@@ -145,6 +146,10 @@ void st_finish_closed_waiting(sat_storms *s);
 void st_keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first,
                     sat_ts_ns last);
 void st_finish_retries(sat_storms *s);
+/* One failure of this kind at ts taken back (a more specific row of its key took
+ * its place); the wire kinds' priority in that rule. */
+void st_uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client);
+int st_wire_prio(int kind);
 
 /* storms_chain.c */
 int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,

@@ -54,6 +54,73 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
     return rc;
 }
 
+static sat_str client_of(const sat_storms *s, uint32_t id)
+{
+    sat_str c = SAT_STR_NONE;
+    if (id < s->clients.n) {
+        c.ptr = sat_strtab_key(&s->clients, id);
+        c.len = sat_strtab_len(&s->clients, id);
+    }
+    return c;
+}
+
+/* The deduplication rules of storms_classify.c across the cut: a key (an LDAP
+ * connection, a wire connection) with rows in both analyzers was counted once
+ * in each, and one pass would have counted it once, or once per ABANDON:
+ *  - LDAP: an A1 close counts only when its connection had no ABANDON, so an
+ *    A1 counted on one side goes when the other side has an ABANDON (a key's
+ *    mark is ABANDON exactly when it had one); the mark is the first
+ *    ABANDON's, else the first row's;
+ *  - wire: one failure per connection, of the most specific kind; the less
+ *    specific count goes (into's when equal: its rows came first).
+ * Run after the windows, kinds and client windows were added up, so that the
+ * count taken back is where it was added. */
+static void merge_dedup(sat_storms *into, const sat_storms *from, sat_strtab *it,
+                        const sat_strtab *ft, int ldap)
+{
+    for (size_t i = 0; i < ft->n && !into->nomem; i++) {
+        const st_dedup *f = (const st_dedup *)sat_strtab_val(ft, i);
+        if (!f->has)
+            continue;
+        sat_str fc = client_of(from, f->client);
+        const uint32_t *fid = fc.len ? (const uint32_t *)sat_strtab_find(&into->clients, fc.ptr,
+                                                                         fc.len)
+                                     : NULL;
+        st_dedup fm = *f;
+        fm.client = fid ? *fid : UINT32_MAX;
+        int capped;
+        st_dedup *d = (st_dedup *)sat_strtab_upsert(it, sat_strtab_key(ft, i),
+                                                    sat_strtab_len(ft, i), NULL, &capped);
+        if (!d) {
+            into->nomem |= !capped; /* past the cap: counted without a dedup, as rows are */
+            continue;
+        }
+        if (!d->has) {
+            *d = fm;
+            continue;
+        }
+        if (ldap) {
+            if (d->kind == SAT_STORM_CLOSE_A1 && fm.kind == SAT_STORM_ABANDON) {
+                st_uncount(into, d->ts, SAT_STORM_CLOSE_A1, client_of(into, d->client));
+                into->deduped++;
+                *d = fm;
+            } else if (d->kind == SAT_STORM_ABANDON && fm.kind == SAT_STORM_CLOSE_A1) {
+                st_uncount(into, fm.ts, SAT_STORM_CLOSE_A1, client_of(into, fm.client));
+                into->deduped++;
+            } else if (d->kind != SAT_STORM_ABANDON && fm.kind == SAT_STORM_ABANDON) {
+                *d = fm;
+            }
+        } else if (st_wire_prio(fm.kind) > st_wire_prio(d->kind)) {
+            st_uncount(into, d->ts, d->kind, client_of(into, d->client));
+            into->deduped++;
+            *d = fm;
+        } else {
+            st_uncount(into, fm.ts, fm.kind, client_of(into, fm.client));
+            into->deduped++;
+        }
+    }
+}
+
 int sat_storms_merge(sat_storms *into, const sat_storms *from)
 {
     if (!into || !from || into->nser != from->nser ||
@@ -101,6 +168,8 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         into->clients_lost |= !n;
     }
     into->clients_lost |= from->clients_lost;
+    merge_dedup(into, from, &into->ldap_dedup, &from->ldap_dedup, 1);
+    merge_dedup(into, from, &into->wire_dedup, &from->wire_dedup, 0);
     into->attempts_lost += from->attempts_lost;
     into->waiting_lost += from->waiting_lost;
     for (size_t i = 0; i < from->nwaiting && !into->nomem; i++) {
