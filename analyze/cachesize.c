@@ -475,13 +475,23 @@ static int on_source(void *ctx, const sat_source *s)
     return SAT_OK;
 }
 
+static int on_row(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    default:
+        return SAT_OK;
+    }
+}
+
 sat_event_sink sat_cs_sink(sat_cs *c)
 {
-    sat_event_sink k;
-    memset(&k, 0, sizeof k);
-    k.ctx = c;
-    k.on_source = on_source;
-    k.on_ldap_op = on_op;
+    sat_event_sink k = {c,
+                        SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_LDAP_OP),
+                        on_row};
     return k;
 }
 

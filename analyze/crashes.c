@@ -231,7 +231,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_crashes *c = (sat_crashes *)ctx;
     sat_event_sink k = sat_storms_sink(c->storms);
-    k.on_ldap_op(k.ctx, op);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, op);
     if (op->internal_depth || op->type == SAT_OP_ABANDON || op->type == SAT_OP_UNBIND)
         return SAT_OK;
     load(c, op->ts_ns, op->err > 0 && op->err != 5 && op->err != 6 && op->err != 14 ? LK_OP_ERR
@@ -243,7 +243,7 @@ static int on_conn(void *ctx, const sat_ldap_conn *x)
 {
     sat_crashes *c = (sat_crashes *)ctx;
     sat_event_sink k = sat_storms_sink(c->storms);
-    k.on_ldap_conn(k.ctx, x);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, x);
     load(c, x->open_ts, LK_OPEN);
     return SAT_OK;
 }
@@ -252,7 +252,7 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
 {
     sat_crashes *c = (sat_crashes *)ctx;
     sat_event_sink k = sat_storms_sink(c->storms);
-    k.on_tls_hs(k.ctx, h);
+    sat_sink_emit(&k, SAT_TABLE_TLS_HS, h);
     load(c, h->ts, h->outcome == SAT_TLS_FULL ? LK_HS_FULL : LK_HS);
     return SAT_OK;
 }
@@ -261,7 +261,7 @@ static int on_tcp(void *ctx, const sat_tcp_conn *x)
 {
     sat_crashes *c = (sat_crashes *)ctx;
     sat_event_sink k = sat_storms_sink(c->storms);
-    k.on_tcp_conn(k.ctx, x);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, x);
     if (!(x->flags & SAT_TCPF_NO_SYN))
         load(c, x->syn_ts, LK_OPEN);
     return SAT_OK;
@@ -289,17 +289,34 @@ sat_crashes *sat_crashes_create(const sat_crashes_opts *opts)
     return c;
 }
 
+static int on_row(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_CRASH:
+        return on_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return on_frame(ctx, (const sat_frame *)row);
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return on_conn(ctx, (const sat_ldap_conn *)row);
+    case SAT_TABLE_TLS_HS:
+        return on_tls(ctx, (const sat_tls_hs *)row);
+    case SAT_TABLE_TCP_CONN:
+        return on_tcp(ctx, (const sat_tcp_conn *)row);
+    default:
+        return SAT_OK;
+    }
+}
+
 sat_event_sink sat_crashes_sink(sat_crashes *c)
 {
-    sat_event_sink k;
-    memset(&k, 0, sizeof k);
-    k.ctx = c;
-    k.on_crash = on_crash;
-    k.on_frame = on_frame;
-    k.on_ldap_op = on_op;
-    k.on_ldap_conn = on_conn;
-    k.on_tls_hs = on_tls;
-    k.on_tcp_conn = on_tcp;
+    sat_event_sink k = {c,
+                        SAT_TABLE_BIT(SAT_TABLE_CRASH) | SAT_TABLE_BIT(SAT_TABLE_FRAME) |
+                            SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                            SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN) |
+                            SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN),
+                        on_row};
     return k;
 }
 

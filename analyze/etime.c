@@ -1450,15 +1450,29 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     return e->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
+static int on_row(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
+    case SAT_TABLE_REJECT:
+        return on_reject(ctx, (const sat_reject *)row);
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return on_conn(ctx, (const sat_ldap_conn *)row);
+    default:
+        return SAT_OK;
+    }
+}
+
 sat_event_sink sat_etime_sink(sat_etime *e)
 {
-    sat_event_sink s;
-    memset(&s, 0, sizeof s);
-    s.ctx = e;
-    s.on_source = on_source;
-    s.on_reject = on_reject;
-    s.on_ldap_op = on_op;
-    s.on_ldap_conn = on_conn;
+    sat_event_sink s = {e,
+                        SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_REJECT) |
+                            SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                            SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN),
+                        on_row};
     return s;
 }
 

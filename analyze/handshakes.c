@@ -300,13 +300,23 @@ sat_hs *sat_hs_create(const sat_hs_opts *opts)
     return h;
 }
 
+static int on_row(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_TLS_HS:
+        return on_tls(ctx, (const sat_tls_hs *)row);
+    case SAT_TABLE_TCP_CONN:
+        return on_tcp(ctx, (const sat_tcp_conn *)row);
+    default:
+        return SAT_OK;
+    }
+}
+
 sat_event_sink sat_hs_sink(sat_hs *h)
 {
-    sat_event_sink s;
-    memset(&s, 0, sizeof s);
-    s.ctx = h;
-    s.on_tls_hs = on_tls;
-    s.on_tcp_conn = on_tcp;
+    sat_event_sink s = {h,
+                        SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN),
+                        on_row};
     return s;
 }
 

@@ -501,14 +501,26 @@ sat_saturation *sat_saturation_create(const sat_saturation_opts *opts)
     return s;
 }
 
+static int on_row(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_TLS_HS:
+        return on_tls(ctx, (const sat_tls_hs *)row);
+    case SAT_TABLE_TCP_CONN:
+        return on_tcp(ctx, (const sat_tcp_conn *)row);
+    default:
+        return SAT_OK;
+    }
+}
+
 sat_event_sink sat_saturation_sink(sat_saturation *s)
 {
-    sat_event_sink k;
-    memset(&k, 0, sizeof k);
-    k.ctx = s;
-    k.on_ldap_op = on_op;
-    k.on_tls_hs = on_tls;
-    k.on_tcp_conn = on_tcp;
+    sat_event_sink k = {s,
+                        SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) | SAT_TABLE_BIT(SAT_TABLE_TLS_HS) |
+                            SAT_TABLE_BIT(SAT_TABLE_TCP_CONN),
+                        on_row};
     return k;
 }
 

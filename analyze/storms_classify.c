@@ -491,16 +491,31 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
     return SAT_OK;
 }
 
+static int on_row(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return on_conn(ctx, (const sat_ldap_conn *)row);
+    case SAT_TABLE_TLS_HS:
+        return on_tls(ctx, (const sat_tls_hs *)row);
+    case SAT_TABLE_TCP_CONN:
+        return on_tcp(ctx, (const sat_tcp_conn *)row);
+    default:
+        return SAT_OK;
+    }
+}
+
 sat_event_sink sat_storms_sink(sat_storms *s)
 {
-    sat_event_sink k;
-    memset(&k, 0, sizeof k);
-    k.ctx = s;
-    k.on_source = on_source;
-    k.on_ldap_op = on_op;
-    k.on_ldap_conn = on_conn;
-    k.on_tls_hs = on_tls;
-    k.on_tcp_conn = on_tcp;
+    sat_event_sink k = {s,
+                        SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                            SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN) |
+                            SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN),
+                        on_row};
     return k;
 }
 

@@ -8,7 +8,9 @@
 
 #include <stdio.h>
 
+#include "satscope/analyze.h"
 #include "satscope/collect.h"
+#include "satscope/report.h"
 
 enum sat_exit {
     SAT_EXIT_OK = 0,
@@ -32,11 +34,12 @@ typedef struct sat_cli_opt {
 
 /* option codes every command may use: the parser itself takes these */
 enum { SAT_OPT_JSON = 0x1d0, SAT_OPT_CSV, SAT_OPT_HELP = 'h', SAT_OPT_VERSION = 0x1d2,
-       SAT_OPT_CSV_DIR };
+       SAT_OPT_CSV_DIR, SAT_OPT_WIDE };
 
 /* which shared option groups a command takes besides its own table */
-enum { SAT_CLI_INPUT_OPTS = 1, /* the collect options (sat_cli_collect_opts) */
-       SAT_CLI_ANALYSIS_OPTS = 2 /* the analysis options (sat_cli_analysis_opts: --jobs) */ };
+enum { SAT_CLI_INPUT_OPTS = 1,  /* the collect options (sat_cli_collect_opts) */
+       SAT_CLI_REPORT_OPTS = 2,  /* the report options of the analysis commands (--wide) */
+       SAT_CLI_ANALYSIS_OPTS = 4 /* the analysis options (sat_cli_analysis_opts: --jobs) */ };
 
 typedef struct sat_command {
     const char *name;
@@ -47,6 +50,9 @@ typedef struct sat_command {
     const sat_cli_opt *opts; /* its own options, NULL-name ended */
     unsigned groups;      /* SAT_CLI_INPUT_OPTS, ... */
     const char *notes;    /* --help's text after the options, exit codes included */
+    /* the CSV tables of a command that is no analyzer (`--csv NAME`), main
+     * first; NULL: the analyzer's (sat_csv_tables) */
+    const char *const *csv_tables;
 } sat_command;
 
 /* The input options every collecting command shares (--format, --from,
@@ -102,6 +108,7 @@ struct sat_cli_collect {
     int no_filter_shapes;        /* the consumer never reads filter shapes */
     const char *csv_table;       /* --csv NAME: that CSV table (NULL: the main one) */
     const char *csv_dir;         /* --csv-dir DIR: every CSV table as DIR/NAME.csv */
+    int wide;                    /* --wide: text lines past 100 columns */
     const char *live_iface, *live_filter; /* collect --iface/--filter */
     sat_dur_ns live_duration;    /* --duration */
     uint64_t live_count;         /* --count */
@@ -181,9 +188,16 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
 /* After getopt: "no input given", or sat_cli_analyze on argv[optind..]. */
 int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                          int argc, char **argv);
+/* Prints the report of analyzer `a` (obj finished) in format fmt on stdout,
+ * or the CSV tables in c->csv_dir; 0, or -1 after a message on stderr. */
+int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *obj, int fmt);
 /* The run every analyzer command shares, through the registries (analyze.h,
  * report.h): creates analyzer `name` with its opts, collects paths into it,
  * finishes it and renders it in fmt on stdout. Returns the exit code. */
+/* Renders a built result (res may be NULL: out of memory) in fmt: JSON and
+ * CSV by the one writers, text by `text`. 0, or -1 after a message. */
+int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
+                          int (*text)(sat_result *res, sat_text *t));
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                     char *const *paths, size_t npaths);
 /* When the collection read its inputs but they hold no event: the sink took

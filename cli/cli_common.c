@@ -69,9 +69,8 @@ static char *dup_str(sat_str s)
     return p;
 }
 
-static int tee_reject(void *vctx, const sat_reject *r)
+static void tee_reject(tee_ctx *t, const sat_reject *r)
 {
-    tee_ctx *t = vctx;
     sat_cli_part *pt = t->part;
     if (pt->nshown < SHOWN_REJECTS) {
         sat_cli_shown_reject *s = &pt->shown[pt->nshown++];
@@ -80,12 +79,10 @@ static int tee_reject(void *vctx, const sat_reject *r)
         s->reason = dup_str(r->reason);
         s->excerpt = dup_str(r->excerpt);
     }
-    return t->inner->on_reject ? t->inner->on_reject(t->inner->ctx, r) : SAT_OK;
 }
 
-static int tee_source(void *vctx, const sat_source *s)
+static void tee_source(tee_ctx *t, const sat_source *s)
 {
-    tee_ctx *t = vctx;
     if (s->first_ts || s->last_ts)
         t->part->timed_sources++;
     uint32_t id = s->id - t->part->source_base;
@@ -100,49 +97,20 @@ static int tee_source(void *vctx, const sat_source *s)
     }
     if (id < t->npaths && !t->paths[id])
         t->paths[id] = dup_str(s->path);
-    return t->inner->on_source ? t->inner->on_source(t->inner->ctx, s) : SAT_OK;
 }
 
-static int tee_op(void *vctx, const sat_ldap_op *op)
+/* Sources and rejects are taken whatever the inner sink wants (they name the
+ * inputs and the lines reported); every other row counts as an event. */
+static int tee_row(void *vctx, int table, const void *row)
 {
     tee_ctx *t = vctx;
-    t->part->events++;
-    return t->inner->on_ldap_op(t->inner->ctx, op);
-}
-
-static int tee_conn(void *vctx, const sat_ldap_conn *c)
-{
-    tee_ctx *t = vctx;
-    t->part->events++;
-    return t->inner->on_ldap_conn(t->inner->ctx, c);
-}
-
-static int tee_tcp(void *vctx, const sat_tcp_conn *c)
-{
-    tee_ctx *t = vctx;
-    t->part->events++;
-    return t->inner->on_tcp_conn(t->inner->ctx, c);
-}
-
-static int tee_tls(void *vctx, const sat_tls_hs *h)
-{
-    tee_ctx *t = vctx;
-    t->part->events++;
-    return t->inner->on_tls_hs(t->inner->ctx, h);
-}
-
-static int tee_crash(void *vctx, const sat_crash *c)
-{
-    tee_ctx *t = vctx;
-    t->part->events++;
-    return t->inner->on_crash(t->inner->ctx, c);
-}
-
-static int tee_frame(void *vctx, const sat_frame *f)
-{
-    tee_ctx *t = vctx;
-    t->part->events++;
-    return t->inner->on_frame(t->inner->ctx, f);
+    if (table == SAT_TABLE_SOURCE)
+        tee_source(t, row);
+    else if (table == SAT_TABLE_REJECT)
+        tee_reject(t, row);
+    else
+        t->part->events++;
+    return sat_sink_emit(t->inner, table, row);
 }
 
 static void warn_out(void *ctx, const char *where, const char *msg)
@@ -163,13 +131,10 @@ int sat_cli_collect_part(const sat_cli_collect *c, char *const *paths, size_t np
     t.part = part;
     part->quiet = c->quiet;
 
-    sat_event_sink tee = {&t, tee_source, tee_reject,
-                          sink->on_ldap_op ? tee_op : NULL,
-                          sink->on_ldap_conn ? tee_conn : NULL,
-                          sink->on_tcp_conn ? tee_tcp : NULL,
-                          sink->on_tls_hs ? tee_tls : NULL,
-                          sink->on_crash ? tee_crash : NULL,
-                          sink->on_frame ? tee_frame : NULL};
+    sat_event_sink tee = {&t,
+                          (sink->on_row ? sink->tables : 0) | SAT_TABLE_BIT(SAT_TABLE_SOURCE) |
+                              SAT_TABLE_BIT(SAT_TABLE_REJECT),
+                          tee_row};
     sat_collect_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.format = c->format;
@@ -460,12 +425,89 @@ static int csv_dir_write(const char *dir, const char *name, const void *obj)
     return 0;
 }
 
+/* The report of a finished analyzer in the format asked for: from its result
+ * sections (one JSON, CSV and text path for every command) when it builds
+ * them, else from its own renderer. 0, or -1 after a message. */
+int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
+                          int (*text)(sat_result *res, sat_text *t))
+{
+    const char *name = res ? sat_result_command(res) : "?";
+    if (!res || sat_result_status(res) != SAT_OK) {
+        fprintf(stderr, "satscope %s: out of memory\n", name);
+        return -1;
+    }
+    sat_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc;
+    if (fmt == SAT_REPORT_JSON) {
+        rc = sat_result_json(res, stdout, &diag);
+    } else if (fmt == SAT_REPORT_CSV) {
+        rc = c->csv_dir ? sat_result_csv_dir(res, c->csv_dir, &diag)
+                        : sat_result_csv(res, c->csv_table, stdout, &diag);
+    } else {
+        sat_text t;
+        sat_text_init(&t, stdout, c->wide);
+        rc = text(res, &t);
+        if (rc >= 0)
+            rc = sat_text_finish(&t);
+        if (rc < 0)
+            snprintf(diag.msg, sizeof diag.msg, "%s", sat_strerror(rc));
+    }
+    if (rc < 0) {
+        fprintf(stderr, "satscope %s: %s\n", name, diag.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The report of a finished analyzer from its result sections (one JSON, CSV
+ * and text path for every command). 0, or -1 after a message. */
+static int render_result(const sat_cli_collect *c, const sat_analyzer *a, const void *obj,
+                         int fmt)
+{
+    sat_result *res = sat_result_new(a->name);
+    if (res && a->result(obj, res) < 0) {
+        sat_result_free(res);
+        res = NULL;
+    }
+    const sat_text_report *tr = sat_text_report_find(a->name);
+    if (fmt == SAT_REPORT_TEXT && !tr) {
+        fprintf(stderr, "satscope %s: no text form of this report\n", a->name);
+        sat_result_free(res);
+        return -1;
+    }
+    int rc = sat_cli_render_result(c, res, fmt, tr ? tr->render : NULL);
+    sat_result_free(res);
+    return rc;
+}
+
+int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *obj, int fmt)
+{
+    if (a->result)
+        return render_result(c, a, obj, fmt);
+    const sat_renderer *r = sat_renderer_find(a->name, fmt);
+    if (!r) {
+        fprintf(stderr, "satscope %s: no such report\n", a->name);
+        return -1;
+    }
+    sat_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (fmt == SAT_REPORT_CSV && c->csv_dir)
+        return csv_dir_write(c->csv_dir, a->name, obj);
+    if ((fmt == SAT_REPORT_CSV && c->csv_table
+             ? sat_report_csv_table(a->name, obj, c->csv_table, stdout, &diag)
+             : r->render(obj, stdout, &diag)) < 0) {
+        fprintf(stderr, "satscope %s: %s\n", a->name, diag.msg);
+        return -1;
+    }
+    return 0;
+}
+
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                     char *const *paths, size_t npaths)
 {
     const sat_analyzer *a = sat_analyzer_find(name);
-    const sat_renderer *r = sat_renderer_find(name, fmt);
-    if (!a || !r) {
+    if (!a || (!a->result && !sat_renderer_find(name, fmt))) {
         fprintf(stderr, "satscope %s: no such analyzer or report\n", name);
         return SAT_EXIT_USAGE;
     }
@@ -488,17 +530,8 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
     }
     if (a->finish(obj) < 0)
         fprintf(stderr, "satscope %s: out of memory: the figures are incomplete\n", name);
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
-    if (fmt == SAT_REPORT_CSV && c->csv_dir) {
-        if (csv_dir_write(c->csv_dir, name, obj) < 0)
-            code = SAT_EXIT_UNREADABLE;
-    } else if ((fmt == SAT_REPORT_CSV && c->csv_table
-                    ? sat_report_csv_table(name, obj, c->csv_table, stdout, &diag)
-                    : r->render(obj, stdout, &diag)) < 0) {
-        fprintf(stderr, "satscope %s: %s\n", name, diag.msg);
+    if (sat_cli_render(c, a, obj, fmt) < 0)
         code = SAT_EXIT_UNREADABLE;
-    }
     if (fflush(stdout) != 0)
         code = SAT_EXIT_UNREADABLE;
     a->free(obj);

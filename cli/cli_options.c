@@ -28,12 +28,20 @@ static const sat_cli_opt common_opts[] = {
     {"version", SAT_OPT_VERSION, 0, NULL, "the version of satscope", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
+/* What every analysis command's report takes. */
+static const sat_cli_opt report_opts[] = {
+    {"wide", SAT_OPT_WIDE, 0, NULL, "text: lines as long as their content (default: 100 columns)",
+     NULL},
+    {NULL, 0, 0, NULL, NULL, NULL}};
+
 /* The tables of a command, in help order: its own, its groups, the common ones. */
-static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[4])
+static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[5])
 {
     size_t n = 0;
     if (cmd->opts)
         t[n++] = cmd->opts;
+    if (cmd->groups & SAT_CLI_REPORT_OPTS)
+        t[n++] = report_opts;
     if (cmd->groups & SAT_CLI_INPUT_OPTS)
         t[n++] = sat_cli_collect_opts;
     if (cmd->groups & SAT_CLI_ANALYSIS_OPTS)
@@ -48,7 +56,8 @@ static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[4])
  * usage error listing them. 0, or -1 with a->exit set. */
 static int csv_table_arg(sat_cli_args *a, int argc, char **argv)
 {
-    const char *const *names = sat_csv_tables(a->cmd->name);
+    const char *const *names =
+        a->cmd->csv_tables ? a->cmd->csv_tables : sat_csv_tables(a->cmd->name);
     if (!names || !a->collect || optind >= argc)
         return 0;
     const char *w = argv[optind];
@@ -87,7 +96,7 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
     struct option longopts[MAX_OPTS + 1];
     char shortopts[2 * MAX_OPTS + 2];
     size_t nl = 0, ns = 0;
-    const sat_cli_opt *t[4];
+    const sat_cli_opt *t[5];
     size_t nt = cmd_tables(a->cmd, t);
     shortopts[ns++] = ':'; /* a missing value is told apart from an unknown option */
     for (size_t i = 0; i < nt; i++)
@@ -163,6 +172,10 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
                 return -1;
             continue;
         }
+        case SAT_OPT_WIDE:
+            if (a->collect)
+                a->collect->wide = 1;
+            continue;
         case SAT_OPT_CSV_DIR:
             if (a->fmt == SAT_REPORT_JSON) {
                 a->exit = sat_cli_usage_error(cmd, "--json and --csv-dir are mutually exclusive");
@@ -226,7 +239,7 @@ void sat_cli_print_help(const sat_command *cmd, FILE *out)
     if (cmd->about)
         fprintf(out, "\n%s\n", cmd->about);
     fputc('\n', out);
-    const sat_cli_opt *t[4];
+    const sat_cli_opt *t[5];
     size_t nt = cmd_tables(cmd, t);
     for (size_t i = 0; i < nt; i++)
         print_opts(t[i], out);
@@ -413,7 +426,7 @@ void sat_cli_print_completion(FILE *out)
           out);
     for (const sat_command *const *c = sat_commands; *c; c++) {
         const sat_command *cmd = *c;
-        const sat_cli_opt *t[4];
+        const sat_cli_opt *t[5];
         size_t nt = cmd_tables(cmd, t);
         fprintf(out, "    %s)\n        case $prev in\n", cmd->name);
         for (size_t i = 0; i < nt; i++)

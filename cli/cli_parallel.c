@@ -105,9 +105,12 @@ typedef struct trace_ids {
     uint32_t sources, servers;
 } trace_ids;
 
-static int ids_source(void *ctx, const sat_source *s)
+static int ids_source(void *ctx, int table, const void *row)
 {
     trace_ids *t = ctx;
+    const sat_source *s = row;
+    if (table != SAT_TABLE_SOURCE)
+        return SAT_OK;
     if (s->id + 1 > t->sources)
         t->sources = s->id + 1;
     if (s->server + 1 > t->servers)
@@ -126,7 +129,8 @@ static void trace_count(const char *path, uint32_t *sources, uint32_t *servers)
     sat_event_sink k;
     memset(&k, 0, sizeof k);
     k.ctx = &t;
-    k.on_source = ids_source;
+    k.tables = SAT_TABLE_BIT(SAT_TABLE_SOURCE);
+    k.on_row = ids_source;
     sat_trace_read_opts o;
     memset(&o, 0, sizeof o);
     o.tables = 1u << SAT_TABLE_SOURCE;

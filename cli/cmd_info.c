@@ -1,5 +1,5 @@
 /*
- * cmd_info.c - `satscope info TRACE.sat [--json]`: what a trace holds: format
+ * cmd_info.c - `satscope info TRACE.sat [--json|--csv]`: what a trace holds: format
  * version and completeness, per table rows, blocks, time range and size, per
  * column encoded and compressed bytes, the sources it was collected from and
  * the rejected lines (counted per source, the first few shown).
@@ -62,9 +62,8 @@ static char *copy_str(sat_str s)
     return p;
 }
 
-static int on_source(void *vctx, const sat_source *s)
+static int on_source(info_ctx *c, const sat_source *s)
 {
-    info_ctx *c = vctx;
     if (c->nsources == c->cap) {
         size_t ncap = c->cap ? c->cap * 2 : 16;
         info_source *n = realloc(c->sources, ncap * sizeof *n);
@@ -82,9 +81,8 @@ static int on_source(void *vctx, const sat_source *s)
     return SAT_OK;
 }
 
-static int on_reject(void *vctx, const sat_reject *r)
+static int on_reject(info_ctx *c, const sat_reject *r)
 {
-    info_ctx *c = vctx;
     c->reject_rows++;
     if (c->nrejects < INFO_REJECTS_SHOWN) {
         info_reject *d = &c->rejects[c->nrejects++];
@@ -94,6 +92,14 @@ static int on_reject(void *vctx, const sat_reject *r)
         d->excerpt = copy_str(r->excerpt);
     }
     return SAT_OK;
+}
+
+/* The sink takes sources and rejects only (all the trace reader decodes). */
+static int info_row(void *vctx, int table, const void *row)
+{
+    if (table == SAT_TABLE_SOURCE)
+        return on_source(vctx, row);
+    return table == SAT_TABLE_REJECT ? on_reject(vctx, row) : SAT_OK;
 }
 
 static void info_ctx_free(info_ctx *c)
@@ -124,31 +130,55 @@ static uint64_t total_rejects(const info_ctx *c)
     return n;
 }
 
-static const char *or_dash(const char *s) { return s && *s ? s : "-"; }
+/* ---- the result: sections every form renders -------------------------------- */
 
-static void print_text(const char *path, const sat_trace_stat *st, const info_ctx *c,
-                       const char *warning)
+static const sat_col damaged_cols[] = {
+    {"block", SAT_UNIT_COUNT, 0, NULL},       {"offset", SAT_UNIT_COUNT, 0, NULL},
+    {"length_bytes", SAT_UNIT_BYTES, 0, NULL}, {"table", SAT_UNIT_TEXT, 0, NULL},
+    {"rows", SAT_UNIT_COUNT, 0, NULL},        {"first_ts", SAT_UNIT_TIME, 0, "from"},
+    {"last_ts", SAT_UNIT_TIME, 0, "to"},      {"reason", SAT_UNIT_TEXT, 0, NULL},
+};
+static const sat_col table_cols[] = {
+    {"name", SAT_UNIT_TEXT, 0, "table"},      {"rows", SAT_UNIT_COUNT, 0, NULL},
+    {"blocks", SAT_UNIT_COUNT, 0, NULL},      {"stored_bytes", SAT_UNIT_BYTES, 0, "stored"},
+    {"first_ts", SAT_UNIT_TIME, 0, "from"},   {"last_ts", SAT_UNIT_TIME, 0, "to"},
+};
+static const sat_col column_cols[] = {
+    {"table", SAT_UNIT_TEXT, 0, NULL},         {"name", SAT_UNIT_TEXT, 0, "column"},
+    {"type", SAT_UNIT_TEXT, 0, NULL},          {"encoded_bytes", SAT_UNIT_BYTES, 0, "encoded"},
+    {"stored_bytes", SAT_UNIT_BYTES, 0, "stored"},
+};
+static const sat_col source_cols[] = {
+    {"id", SAT_UNIT_COUNT, 0, NULL},           {"server", SAT_UNIT_COUNT, 0, NULL},
+    {"path", SAT_UNIT_TEXT, 0, NULL},          {"kind", SAT_UNIT_TEXT, 0, NULL},
+    {"format", SAT_UNIT_TEXT, 0, NULL},        {"compression", SAT_UNIT_TEXT, 0, NULL},
+    {"server_name", SAT_UNIT_TEXT, 0, NULL},   {"server_version", SAT_UNIT_TEXT, 0, NULL},
+    {"bytes", SAT_UNIT_BYTES, 0, NULL},        {"lines", SAT_UNIT_COUNT, 0, NULL},
+    {"rejects", SAT_UNIT_COUNT, 0, NULL},      {"first_ts", SAT_UNIT_TIME, 0, NULL},
+    {"last_ts", SAT_UNIT_TIME, 0, NULL},       {"utc_offset_s", SAT_UNIT_DURATION, 0, NULL},
+    {"truncated", SAT_UNIT_BOOL, 0, NULL},
+};
+static const sat_col reject_cols[] = {
+    {"source", SAT_UNIT_TEXT, 0, NULL}, {"line", SAT_UNIT_COUNT, 0, NULL},
+    {"reason", SAT_UNIT_TEXT, 0, NULL}, {"excerpt", SAT_UNIT_TEXT, 0, NULL},
+};
+#define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
+
+/* The CSV tables of info, the main one first (sat_result_tables' paths). */
+static const char *const info_csv_tables[] = {"tables", "columns", "sources", "damaged",
+                                              "reject_samples", NULL};
+
+static void build_result(sat_result *res, const char *path, const sat_trace_stat *st,
+                         const info_ctx *c, const char *warning)
 {
-    char a[64], b[64];
-    printf("trace      %s\n", path);
-    char dmg[64] = "";
-    if (st->ndamaged)
-        snprintf(dmg, sizeof dmg, ", DAMAGED (%zu block%s unreadable)", st->ndamaged,
-                 st->ndamaged == 1 ? "" : "s");
-    printf("format     %u.%u, %s%s, %llu bytes\n", st->format_version >> 16,
-           st->format_version & 0xffff, st->complete ? "complete" : "INCOMPLETE", dmg,
-           (unsigned long long)st->file_bytes);
-    if (warning)
-        printf("warning    %s\n", warning);
-    /* The tables below count the intact blocks: what a read of the trace gives. */
-    for (size_t i = 0; i < st->ndamaged; i++) {
-        char what[600];
-        sat_trace_damage_describe(&st->damaged[i], what, sizeof what);
-        printf("damaged    block %llu (offset %llu): %s\n",
-               (unsigned long long)st->damaged[i].block,
-               (unsigned long long)st->damaged[i].offset, what);
-    }
-
+    sat_rnode *root = sat_result_root(res);
+    char ver[32];
+    sat_put_text(root, "path", path);
+    snprintf(ver, sizeof ver, "%u.%u", st->format_version >> 16, st->format_version & 0xffff);
+    sat_put_text(root, "format_version", ver);
+    sat_put_bool(root, "complete", st->complete);
+    sat_put_text(root, "warning", warning);
+    sat_put_bytes(root, "file_bytes", st->file_bytes);
     sat_ts_ns lo = 0, hi = 0;
     for (size_t i = 0; i < st->ntables; i++) {
         const sat_table_stat *t = &st->tables[i];
@@ -157,179 +187,178 @@ static void print_text(const char *path, const sat_trace_stat *st, const info_ct
         if (t->rows && t->max_ts > hi)
             hi = t->max_ts;
     }
-    if (lo) {
-        sat_report_fmt_ts(a, sizeof a, lo);
-        sat_report_fmt_ts(b, sizeof b, hi);
-        printf("time range %s .. %s\n", a, b);
-    }
-
-    printf("\n%-10s %12s %7s %12s  %-30s  %s\n", "table", "rows", "blocks", "bytes",
-           "from", "to");
-    for (size_t i = 0; i < st->ntables; i++) {
-        const sat_table_stat *t = &st->tables[i];
-        a[0] = b[0] = '\0';
-        if (t->min_ts)
-            sat_report_fmt_ts(a, sizeof a, t->min_ts);
-        if (t->max_ts)
-            sat_report_fmt_ts(b, sizeof b, t->max_ts);
-        printf("%-10s %12llu %7llu %12llu  %-30s  %s\n", t->name,
-               (unsigned long long)t->rows, (unsigned long long)t->blocks,
-               (unsigned long long)t->compressed_bytes, or_dash(a), or_dash(b));
-    }
-
-    for (size_t i = 0; i < st->ntables; i++) {
-        const sat_table_stat *t = &st->tables[i];
-        if (!t->rows)
-            continue;
-        printf("\ncolumns of %s (bytes encoded -> stored)\n", t->name);
-        for (size_t k = 0; k < t->ncolumns; k++) {
-            const sat_column_stat *col = &t->columns[k];
-            printf("  %-16s %-4s %12llu -> %10llu\n", col->name, col_type_name(col->type),
-                   (unsigned long long)col->encoded_bytes,
-                   (unsigned long long)col->compressed_bytes);
-        }
-    }
-
-    printf("\nsources (%zu)\n", c->nsources);
-    for (size_t i = 0; i < c->nsources; i++) {
-        const info_source *s = &c->sources[i];
-        a[0] = b[0] = '\0';
-        if (s->row.first_ts)
-            sat_report_fmt_ts(a, sizeof a, s->row.first_ts);
-        if (s->row.last_ts)
-            sat_report_fmt_ts(b, sizeof b, s->row.last_ts);
-        printf("  #%u %s\n     server %u, %s, %s, %llu bytes, %llu lines, %llu rejected%s\n"
-               "     %s .. %s%s%s\n",
-               s->row.id, or_dash(s->strs[0]), s->row.server, or_dash(s->strs[2]),
-               or_dash(s->strs[3]), (unsigned long long)s->row.bytes,
-               (unsigned long long)s->row.lines, (unsigned long long)s->row.rejects,
-               s->row.truncated ? ", TRUNCATED" : "", or_dash(a), or_dash(b),
-               s->strs[5] ? ", " : "", s->strs[5] ? s->strs[5] : "");
-    }
-
-    uint64_t total = total_rejects(c);
-    printf("\nrejects    %llu", (unsigned long long)total);
-    if (c->nrejects)
-        printf(" (first %zu shown)", c->nrejects);
-    printf("\n");
-    for (size_t i = 0; i < c->nrejects; i++)
-        printf("  %s:%llu: %s: %s\n", source_path(c, c->rejects[i].source),
-               (unsigned long long)c->rejects[i].line_no, or_dash(c->rejects[i].reason),
-               or_dash(c->rejects[i].excerpt));
-}
-
-static int print_json(const char *path, const sat_trace_stat *st, const info_ctx *c,
-                      const char *warning)
-{
-    sat_json j;
-    char ver[32];
-    sat_json_init(&j, stdout);
-    sat_json_document(&j);
-    sat_json_str(&j, "path", path);
-    snprintf(ver, sizeof ver, "%u.%u", st->format_version >> 16, st->format_version & 0xffff);
-    sat_json_str(&j, "format_version", ver);
-    sat_json_bool(&j, "complete", st->complete);
-    sat_json_str(&j, "warning", warning);
+    sat_put_time(root, "first_ts", lo);
+    sat_put_time(root, "last_ts", hi);
     /* blocks whose rows are lost; "tables" counts the intact ones */
-    sat_json_array(&j, "damaged");
+    sat_rnode *dmg = sat_table(root, "damaged", damaged_cols, NCOLS(damaged_cols));
     for (size_t i = 0; i < st->ndamaged; i++) {
         const sat_trace_damage *d = &st->damaged[i];
         const sat_table_def *def = d->table_id >= 0 ? sat_table_get(d->table_id) : NULL;
-        sat_json_object(&j, NULL);
-        sat_json_u64(&j, "block", d->block);
-        sat_json_u64(&j, "offset", d->offset);
-        sat_json_u64(&j, "bytes", d->length);
-        sat_json_str(&j, "table", def ? def->name : NULL);
+        char what[600];
+        sat_trace_damage_describe(d, what, sizeof what);
+        sat_rnode *row = sat_table_row(dmg);
+        sat_put_count(row, "block", d->block);
+        sat_put_count(row, "offset", d->offset);
+        sat_put_bytes(row, "length_bytes", d->length);
+        sat_put_text(row, "table", def ? def->name : NULL);
         if (d->rows)
-            sat_json_u64(&j, "rows", d->rows);
+            sat_put_count(row, "rows", d->rows);
         else
-            sat_json_null(&j, "rows");
-        sat_json_ts(&j, "first", d->min_ts);
-        sat_json_ts(&j, "last", d->max_ts);
-        sat_json_str(&j, "reason", d->reason);
-        sat_json_end(&j);
+            sat_put_absent(row, "rows", SAT_UNIT_COUNT);
+        sat_put_time(row, "first_ts", d->min_ts);
+        sat_put_time(row, "last_ts", d->max_ts);
+        sat_put_text(row, "reason", what);
     }
-    sat_json_end(&j);
-    sat_json_u64(&j, "bytes", st->file_bytes);
-    sat_json_array(&j, "tables");
+    sat_rnode *tabs = sat_table(root, "tables", table_cols, NCOLS(table_cols));
+    sat_result_set_main(res, tabs);
+    sat_rnode *cols = sat_table(root, "columns", column_cols, NCOLS(column_cols));
     for (size_t i = 0; i < st->ntables; i++) {
         const sat_table_stat *t = &st->tables[i];
-        sat_json_object(&j, NULL);
-        sat_json_str(&j, "name", t->name);
-        sat_json_u64(&j, "rows", t->rows);
-        sat_json_u64(&j, "blocks", t->blocks);
-        sat_json_u64(&j, "bytes", t->compressed_bytes);
-        sat_json_ts(&j, "first", t->min_ts);
-        sat_json_ts(&j, "last", t->max_ts);
-        sat_json_array(&j, "columns");
-        sat_json_set_compact_depth(&j, 5);
-        for (size_t k = 0; k < t->ncolumns; k++) {
-            sat_json_object(&j, NULL);
-            sat_json_str(&j, "name", t->columns[k].name);
-            sat_json_str(&j, "type", col_type_name(t->columns[k].type));
-            sat_json_u64(&j, "encoded_bytes", t->columns[k].encoded_bytes);
-            sat_json_u64(&j, "stored_bytes", t->columns[k].compressed_bytes);
-            sat_json_end(&j);
+        sat_rnode *row = sat_table_row(tabs);
+        sat_put_text(row, "name", t->name);
+        sat_put_count(row, "rows", t->rows);
+        sat_put_count(row, "blocks", t->blocks);
+        sat_put_bytes(row, "stored_bytes", t->compressed_bytes);
+        sat_put_time(row, "first_ts", t->min_ts);
+        sat_put_time(row, "last_ts", t->max_ts);
+        for (size_t k = 0; t->rows && k < t->ncolumns; k++) {
+            sat_rnode *cr = sat_table_row(cols);
+            sat_put_text(cr, "table", t->name);
+            sat_put_text(cr, "name", t->columns[k].name);
+            sat_put_text(cr, "type", col_type_name(t->columns[k].type));
+            sat_put_bytes(cr, "encoded_bytes", t->columns[k].encoded_bytes);
+            sat_put_bytes(cr, "stored_bytes", t->columns[k].compressed_bytes);
         }
-        sat_json_set_compact_depth(&j, 0);
-        sat_json_end(&j);
-        sat_json_end(&j);
     }
-    sat_json_end(&j);
-    sat_json_array(&j, "sources");
+    sat_rnode *srcs = sat_table(root, "sources", source_cols, NCOLS(source_cols));
     for (size_t i = 0; i < c->nsources; i++) {
         const info_source *s = &c->sources[i];
-        sat_json_object(&j, NULL);
-        sat_json_u64(&j, "id", s->row.id);
-        sat_json_u64(&j, "server", s->row.server);
-        sat_json_str(&j, "path", s->strs[0]);
-        sat_json_str(&j, "kind", s->strs[1]);
-        sat_json_str(&j, "format", s->strs[2]);
-        sat_json_str(&j, "compression", s->strs[3]);
-        sat_json_str(&j, "server_name", s->strs[4]);
-        sat_json_str(&j, "server_version", s->strs[5]);
-        sat_json_u64(&j, "bytes", s->row.bytes);
-        sat_json_u64(&j, "lines", s->row.lines);
-        sat_json_u64(&j, "rejects", s->row.rejects);
-        sat_json_ts(&j, "first", s->row.first_ts);
-        sat_json_ts(&j, "last", s->row.last_ts);
-        sat_json_i64(&j, "utc_offset_s", s->row.utc_offset_s);
-        sat_json_bool(&j, "truncated", s->row.truncated);
-        sat_json_end(&j);
+        sat_rnode *row = sat_table_row(srcs);
+        sat_put_count(row, "id", s->row.id);
+        sat_put_count(row, "server", s->row.server);
+        static const char *const keys[6] = {"path",        "kind",        "format",
+                                            "compression", "server_name", "server_version"};
+        for (int k = 0; k < 6; k++)
+            sat_put_text(row, keys[k], s->strs[k]);
+        sat_put_bytes(row, "bytes", s->row.bytes);
+        sat_put_count(row, "lines", s->row.lines);
+        sat_put_count(row, "rejects", s->row.rejects);
+        sat_put_time(row, "first_ts", s->row.first_ts);
+        sat_put_time(row, "last_ts", s->row.last_ts);
+        sat_put_dur(row, "utc_offset_s", (double)s->row.utc_offset_s, 0);
+        sat_put_bool(row, "truncated", s->row.truncated);
     }
-    sat_json_end(&j);
-    sat_json_object(&j, "rejects");
-    sat_json_u64(&j, "total", total_rejects(c));
-    sat_json_array(&j, "sample");
-    sat_json_set_compact_depth(&j, 3);
+    sat_put_count(root, "rejects", total_rejects(c));
+    sat_rnode *sample = sat_table(root, "reject_samples", reject_cols, NCOLS(reject_cols));
     for (size_t i = 0; i < c->nrejects; i++) {
-        sat_json_object(&j, NULL);
-        sat_json_str(&j, "source", source_path(c, c->rejects[i].source));
-        sat_json_u64(&j, "line", c->rejects[i].line_no);
-        sat_json_str(&j, "reason", c->rejects[i].reason);
-        sat_json_str(&j, "excerpt", c->rejects[i].excerpt);
-        sat_json_end(&j);
+        sat_rnode *row = sat_table_row(sample);
+        sat_put_text(row, "source", source_path(c, c->rejects[i].source));
+        sat_put_count(row, "line", c->rejects[i].line_no);
+        sat_put_text(row, "reason", c->rejects[i].reason);
+        sat_put_text(row, "excerpt", c->rejects[i].excerpt);
     }
-    sat_json_set_compact_depth(&j, 0);
-    sat_json_end(&j);
-    sat_json_end(&j);
-    sat_json_end(&j);
-    return sat_json_finish(&j);
+}
+
+/* ---- text, from the result only ------------------------------------------------ */
+
+static const char *text_of(const sat_rnode *n, const char *key, char *buf, size_t len)
+{
+    sat_fmt_value(buf, len, sat_rnode_val(n, key));
+    return buf;
+}
+
+static int print_text(sat_result *res, sat_text *t)
+{
+    const sat_rnode *root = sat_result_root(res);
+    char a[512], b[64], c[64];
+    const sat_rnode *dmg = sat_rnode_get(root, "damaged");
+    size_t nd = sat_rnode_count(dmg);
+    const sat_value *complete = sat_rnode_val(root, "complete");
+    sat_text_line(t, "trace      %s", text_of(root, "path", a, sizeof a));
+    char dm[64] = "";
+    if (nd)
+        snprintf(dm, sizeof dm, ", DAMAGED (%zu %s unreadable)", nd,
+                 sat_plural(nd, "block", "blocks"));
+    sat_text_line(t, "format     %s, %s%s, %s", text_of(root, "format_version", b, sizeof b),
+                  complete && complete->v.i ? "complete" : "INCOMPLETE", dm,
+                  text_of(root, "file_bytes", c, sizeof c));
+    const sat_value *w = sat_rnode_val(root, "warning");
+    if (w && !w->absent)
+        sat_text_line(t, "warning    %s", w->v.s);
+    for (const sat_rnode *r = sat_rnode_first(dmg); r; r = sat_rnode_next(r)) {
+        char blk[32], off[32];
+        sat_fmt_value(blk, sizeof blk, sat_row_get(r, "block"));
+        sat_fmt_value(off, sizeof off, sat_row_get(r, "offset"));
+        sat_fmt_value(a, sizeof a, sat_row_get(r, "reason"));
+        sat_text_line(t, "damaged    block %s (offset %s): %s", blk, off, a);
+    }
+    const sat_value *lo = sat_rnode_val(root, "first_ts");
+    if (lo && !lo->absent)
+        sat_text_line(t, "time range %s .. %s", text_of(root, "first_ts", b, sizeof b),
+                      text_of(root, "last_ts", c, sizeof c));
+    /* The tables count the intact blocks: what a read of the trace gives. */
+    sat_text_title(t, "Tables");
+    sat_text_table(t, sat_rnode_get(root, "tables"), NULL, 0, NULL);
+    const sat_rnode *cols = sat_rnode_get(root, "columns");
+    sat_text_title(t, "Columns (bytes encoded and stored)");
+    sat_text_table(t, cols, NULL, 0, NULL);
+    const sat_rnode *srcs = sat_rnode_get(root, "sources");
+    size_t ns = sat_rnode_count(srcs);
+    sat_text_title(t, "Sources (%zu)", ns);
+    for (const sat_rnode *r = sat_rnode_first(srcs); r; r = sat_rnode_next(r)) {
+        char v[8][256];
+        static const char *const k[8] = {"id",    "path",    "server",  "format",
+                                         "compression", "bytes", "lines", "rejects"};
+        for (int i = 0; i < 8; i++)
+            sat_fmt_value(v[i], sizeof v[i], sat_row_get(r, k[i]));
+        const sat_value *tr = sat_row_get(r, "truncated");
+        uint64_t lines = sat_row_get(r, "lines")->v.u;
+        sat_text_line(t, "  #%s %s", v[0], v[1]);
+        sat_text_line(t, "     server %s, %s, %s, %s, %s %s, %s rejected%s", v[2], v[3], v[4],
+                      v[5], v[6], sat_plural(lines, "line", "lines"), v[7],
+                      tr && tr->v.i ? ", TRUNCATED" : "");
+        char f[64], l[64], ver[256];
+        sat_fmt_value(f, sizeof f, sat_row_get(r, "first_ts"));
+        sat_fmt_value(l, sizeof l, sat_row_get(r, "last_ts"));
+        const sat_value *sv = sat_row_get(r, "server_version");
+        snprintf(ver, sizeof ver, "%s%s", sv && !sv->absent ? ", " : "",
+                 sv && !sv->absent ? sv->v.s : "");
+        sat_text_line(t, "     %s .. %s%s", f, l, ver);
+    }
+    const sat_rnode *sample = sat_rnode_get(root, "reject_samples");
+    size_t nr = sat_rnode_count(sample);
+    char shown[64] = "";
+    if (nr)
+        snprintf(shown, sizeof shown, " (first %zu shown)", nr);
+    sat_text_title(t, "Rejects    %s%s", text_of(root, "rejects", a, sizeof a), shown);
+    for (const sat_rnode *r = sat_rnode_first(sample); r; r = sat_rnode_next(r)) {
+        char src[512], ln[32], why[512], ex[1024];
+        sat_fmt_value(src, sizeof src, sat_row_get(r, "source"));
+        sat_fmt_value(ln, sizeof ln, sat_row_get(r, "line"));
+        sat_fmt_value(why, sizeof why, sat_row_get(r, "reason"));
+        sat_fmt_value(ex, sizeof ex, sat_row_get(r, "excerpt"));
+        sat_text_line(t, "  %s:%s: %s: %s", src, ln, why, ex);
+    }
+    return SAT_OK;
 }
 
 static const sat_cli_opt info_opts[] = {
     {"json", SAT_OPT_JSON, 0, NULL, "JSON", NULL},
+    {"csv", SAT_OPT_CSV, 0, NULL, "CSV: one row per table (--csv NAME: another table)",
+     NULL},
+    {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR", "every CSV table as DIR/NAME.csv", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int run_info(int argc, char **argv)
 {
+    sat_cli_collect out; /* only its output options: --csv NAME, --csv-dir, --wide */
+    memset(&out, 0, sizeof out);
     sat_cli_args a;
-    sat_cli_args_init(&a, &sat_cmd_info, NULL);
+    sat_cli_args_init(&a, &sat_cmd_info, &out);
     while (sat_cli_args_next(&a, argc, argv) != -1)
         ;
     if (a.exit >= 0)
         return a.exit;
-    int json = a.fmt == SAT_REPORT_JSON;
     if (optind != argc - 1)
         return sat_cli_usage_error("info", "give exactly one trace");
     const char *path = argv[optind];
@@ -348,10 +377,11 @@ static int run_info(int argc, char **argv)
     int code = partial ? SAT_EXIT_REJECTS : SAT_EXIT_OK;
     info_ctx c;
     memset(&c, 0, sizeof c);
-    sat_event_sink sink = {&c, on_source, on_reject, NULL, NULL};
+    sat_event_sink sink = {&c, SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_REJECT),
+                           info_row};
     sat_trace_read_opts ro;
     memset(&ro, 0, sizeof ro);
-    ro.tables = (1u << SAT_TABLE_SOURCE) | (1u << SAT_TABLE_REJECT);
+    ro.tables = sink.tables;
     sat_trace_stat st;
     memset(&diag, 0, sizeof diag);
     int rc = sat_trace_read(r, &ro, &sink, &diag);
@@ -363,11 +393,13 @@ static int run_info(int argc, char **argv)
     if (sat_trace_reader_stat(r, &st, &diag) < 0) {
         sat_cli_path_error("info", path, diag.where, diag.msg);
         code = SAT_EXIT_UNREADABLE;
-    } else if (json) {
-        if (print_json(path, &st, &c, partial ? warning : NULL) < 0)
-            code = SAT_EXIT_UNREADABLE;
     } else {
-        print_text(path, &st, &c, partial ? warning : NULL);
+        sat_result *res = sat_result_new("info");
+        if (res)
+            build_result(res, path, &st, &c, partial ? warning : NULL);
+        if (sat_cli_render_result(&out, res, a.fmt, print_text) < 0)
+            code = SAT_EXIT_UNREADABLE;
+        sat_result_free(res);
     }
     if (code == SAT_EXIT_OK && st.ndamaged)
         code = SAT_EXIT_REJECTS;
@@ -378,13 +410,14 @@ static int run_info(int argc, char **argv)
 
 const sat_command sat_cmd_info = {
     "info", "what a trace holds: tables, columns, sizes, sources, rejects", run_info,
-    "TRACE.sat [--json]",
+    "TRACE.sat [--json|--csv [NAME]|--csv-dir DIR] [--wide]",
     "What a trace holds: format version and whether it is complete,\n"
     "per table rows, blocks, time range and bytes on disk, per column\n"
     "bytes after encoding and after compression, the sources it was\n"
     "collected from, and the rejected lines (first ones shown).\n"
     "Damaged blocks (a checksum fails) are listed with the table,\n"
     "rows and time range they held; the tables count the intact ones.",
-    info_opts, 0,
+    info_opts, SAT_CLI_REPORT_OPTS,
     "exit: 0 ok, 1 the trace is incomplete or damaged (its intact\n"
-    "      blocks are shown), 2 usage, 3 not readable as a trace"};
+    "      blocks are shown), 2 usage, 3 not readable as a trace",
+    info_csv_tables};

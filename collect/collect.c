@@ -811,55 +811,42 @@ static int in_window(const window *w, sat_ts_ns ts)
     return (!w->from || ts >= w->from) && (!w->to || ts < w->to);
 }
 
-static int win_op(void *ctx, const sat_ldap_op *o)
+/* Whether a row is kept by the window: ldap_op and tls_hs rows by their time,
+ * connections (ldap_conn, tcp_conn) if open at some moment of it. A crash by
+ * its time, one of unknown time (0) only when there is no window, as the trace
+ * reader does (FORMAT.md "Time range of a block"). Every other row passes:
+ * rejects, and frames, which have no time and come before their crash row (a
+ * consumer keeps those whose (source, crash) it saw: event.h's join rule). */
+static int win_keeps(const window *w, int table, const void *row)
 {
-    const window *w = ctx;
-    return in_window(w, o->ts_ns) ? w->inner->on_ldap_op(w->inner->ctx, o) : SAT_OK;
+    switch (table) {
+    case SAT_TABLE_LDAP_OP:
+        return in_window(w, ((const sat_ldap_op *)row)->ts_ns);
+    case SAT_TABLE_LDAP_CONN: {
+        const sat_ldap_conn *c = row;
+        sat_ts_ns open = c->open_ts ? c->open_ts : c->close_ts;
+        sat_ts_ns close = c->close_ts ? c->close_ts : c->open_ts;
+        return !((w->to && open >= w->to) || (w->from && close < w->from));
+    }
+    case SAT_TABLE_TCP_CONN: {
+        const sat_tcp_conn *c = row;
+        return !((w->to && c->syn_ts >= w->to) || (w->from && c->end_ts < w->from));
+    }
+    case SAT_TABLE_TLS_HS:
+        return in_window(w, ((const sat_tls_hs *)row)->ts);
+    case SAT_TABLE_CRASH: {
+        const sat_crash *c = row;
+        return c->ts ? in_window(w, c->ts) : !w->from && !w->to;
+    }
+    default:
+        return 1;
+    }
 }
 
-static int win_conn(void *ctx, const sat_ldap_conn *c)
+static int win_row(void *ctx, int table, const void *row)
 {
     const window *w = ctx;
-    sat_ts_ns open = c->open_ts ? c->open_ts : c->close_ts;
-    sat_ts_ns close = c->close_ts ? c->close_ts : c->open_ts;
-    if ((w->to && open >= w->to) || (w->from && close < w->from))
-        return SAT_OK;
-    return w->inner->on_ldap_conn(w->inner->ctx, c);
-}
-
-/* Captures: every row table through the window (sources stay outside it).
- * The crash and frame wrappers serve any input that yields crashes. */
-static int win_pass_reject(void *ctx, const sat_reject *x)
-{
-    const window *w = ctx;
-    return w->inner->on_reject ? w->inner->on_reject(w->inner->ctx, x) : SAT_OK;
-}
-static int win_tcp(void *ctx, const sat_tcp_conn *c)
-{
-    const window *w = ctx;
-    if ((w->to && c->syn_ts >= w->to) || (w->from && c->end_ts < w->from))
-        return SAT_OK;
-    return w->inner->on_tcp_conn(w->inner->ctx, c);
-}
-static int win_tls(void *ctx, const sat_tls_hs *h)
-{
-    const window *w = ctx;
-    return in_window(w, h->ts) ? w->inner->on_tls_hs(w->inner->ctx, h) : SAT_OK;
-}
-/* A crash by its time; one of unknown time (0) only when there is no window,
- * as the trace reader does (FORMAT.md "Time range of a block"). */
-static int win_crash(void *ctx, const sat_crash *c)
-{
-    const window *w = ctx;
-    int keep = c->ts ? in_window(w, c->ts) : !w->from && !w->to;
-    return keep ? w->inner->on_crash(w->inner->ctx, c) : SAT_OK;
-}
-/* Frames have no time and come before their crash row: all pass, and a
- * consumer keeps those whose (source, crash) it saw (event.h's join rule). */
-static int win_frame(void *ctx, const sat_frame *f)
-{
-    const window *w = ctx;
-    return w->inner->on_frame(w->inner->ctx, f);
+    return win_keeps(w, table, row) ? sat_sink_emit(w->inner, table, row) : SAT_OK;
 }
 
 static void warn_cb(void *ctx, const char *where, const char *msg)
@@ -871,13 +858,12 @@ static void warn_cb(void *ctx, const char *where, const char *msg)
 static int collect_capture(run *r, item *it)
 {
     window win = {r->sink, r->opts->from_ns, r->opts->to_ns};
-    sat_event_sink rows = {&win, NULL, win_pass_reject,
-                           r->sink->on_ldap_op ? win_op : NULL,
-                           r->sink->on_ldap_conn ? win_conn : NULL,
-                           r->sink->on_tcp_conn ? win_tcp : NULL,
-                           r->sink->on_tls_hs ? win_tls : NULL,
-                           r->sink->on_crash ? win_crash : NULL,
-                           r->sink->on_frame ? win_frame : NULL};
+    /* Captures: every row table through the window (sources stay outside it);
+     * rejects are always made (the window passes them on if wanted). */
+    sat_event_sink rows = {&win,
+                           ((r->sink->on_row ? r->sink->tables : 0) &
+                            ~SAT_TABLE_BIT(SAT_TABLE_SOURCE)) | SAT_TABLE_BIT(SAT_TABLE_REJECT),
+                           win_row};
     sat_capture_job job;
     memset(&job, 0, sizeof job);
     job.path = it ? it->path : NULL;
@@ -950,8 +936,7 @@ static int collect_group(run *r, group *g)
     sat_event_sink windowed = *r->sink;
     if (win.from || win.to) {
         windowed.ctx = &win;
-        windowed.on_ldap_op = r->sink->on_ldap_op ? win_op : NULL;
-        windowed.on_ldap_conn = r->sink->on_ldap_conn ? win_conn : NULL;
+        windowed.on_row = win_row;
     }
     sat_ldap_join *join = sat_ldap_join_create(server, &windowed, 0);
     if (!join)
@@ -1007,79 +992,75 @@ static int pass(renumber *n, int rc)
     return rc;
 }
 
-static int rn_source(void *ctx, const sat_source *s)
+/* Every row moved past the numbers used: sources by id and server, ldap rows
+ * by server, capture and crash rows by source ((source, crash) of a frame
+ * still names its crash row); a table without such numbers passes as it is. */
+static int rn_row(void *ctx, int table, const void *row)
 {
     renumber *n = ctx;
-    sat_source c = *s;
-    see_source(n, s->id);
-    see_server(n, s->server);
-    c.id += n->source_base;
-    c.server += n->server_base;
-    n->r->stats->bytes += s->bytes;
-    n->r->stats->lines += s->lines;
-    n->r->stats->rejects += s->rejects;
-    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_SOURCE, &c));
-}
-static int rn_reject(void *ctx, const sat_reject *x)
-{
-    renumber *n = ctx;
-    sat_reject c = *x;
-    see_source(n, x->source);
-    c.source += n->source_base;
-    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_REJECT, &c));
-}
-static int rn_op(void *ctx, const sat_ldap_op *o)
-{
-    renumber *n = ctx;
-    sat_ldap_op c = *o;
-    see_server(n, o->server);
-    c.server += n->server_base;
-    n->r->stats->ops++;
-    if (o->flags & SAT_OPF_UNFINISHED)
-        n->r->stats->unfinished++;
-    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_LDAP_OP, &c));
-}
-static int rn_conn(void *ctx, const sat_ldap_conn *x)
-{
-    renumber *n = ctx;
-    sat_ldap_conn c = *x;
-    see_server(n, x->server);
-    c.server += n->server_base;
-    n->r->stats->conns++;
-    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_LDAP_CONN, &c));
-}
-
-static int rn_tcp(void *ctx, const sat_tcp_conn *x)
-{
-    renumber *n = ctx;
-    sat_tcp_conn c = *x;
-    see_source(n, x->source);
-    c.source += n->source_base;
-    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_TCP_CONN, &c));
-}
-static int rn_tls(void *ctx, const sat_tls_hs *x)
-{
-    renumber *n = ctx;
-    sat_tls_hs c = *x;
-    see_source(n, x->source);
-    c.source += n->source_base;
-    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_TLS_HS, &c));
-}
-static int rn_crash(void *ctx, const sat_crash *x)
-{
-    renumber *n = ctx;
-    sat_crash c = *x;
-    see_source(n, x->source);
-    c.source += n->source_base;
-    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_CRASH, &c));
-}
-static int rn_frame(void *ctx, const sat_frame *x)
-{
-    renumber *n = ctx;
-    sat_frame f = *x;
-    see_source(n, x->source);
-    f.source += n->source_base; /* (source, crash) still names its crash row */
-    return pass(n, sat_sink_emit(n->r->sink, SAT_TABLE_FRAME, &f));
+    const sat_event_sink *out = n->r->sink;
+    switch (table) {
+    case SAT_TABLE_SOURCE: {
+        const sat_source *s = row;
+        sat_source c = *s;
+        see_source(n, s->id);
+        see_server(n, s->server);
+        c.id += n->source_base;
+        c.server += n->server_base;
+        n->r->stats->bytes += s->bytes;
+        n->r->stats->lines += s->lines;
+        n->r->stats->rejects += s->rejects;
+        return pass(n, sat_sink_emit(out, table, &c));
+    }
+    case SAT_TABLE_REJECT: {
+        sat_reject c = *(const sat_reject *)row;
+        see_source(n, c.source);
+        c.source += n->source_base;
+        return pass(n, sat_sink_emit(out, table, &c));
+    }
+    case SAT_TABLE_LDAP_OP: {
+        sat_ldap_op c = *(const sat_ldap_op *)row;
+        see_server(n, c.server);
+        c.server += n->server_base;
+        n->r->stats->ops++;
+        if (c.flags & SAT_OPF_UNFINISHED)
+            n->r->stats->unfinished++;
+        return pass(n, sat_sink_emit(out, table, &c));
+    }
+    case SAT_TABLE_LDAP_CONN: {
+        sat_ldap_conn c = *(const sat_ldap_conn *)row;
+        see_server(n, c.server);
+        c.server += n->server_base;
+        n->r->stats->conns++;
+        return pass(n, sat_sink_emit(out, table, &c));
+    }
+    case SAT_TABLE_TCP_CONN: {
+        sat_tcp_conn c = *(const sat_tcp_conn *)row;
+        see_source(n, c.source);
+        c.source += n->source_base;
+        return pass(n, sat_sink_emit(out, table, &c));
+    }
+    case SAT_TABLE_TLS_HS: {
+        sat_tls_hs c = *(const sat_tls_hs *)row;
+        see_source(n, c.source);
+        c.source += n->source_base;
+        return pass(n, sat_sink_emit(out, table, &c));
+    }
+    case SAT_TABLE_CRASH: {
+        sat_crash c = *(const sat_crash *)row;
+        see_source(n, c.source);
+        c.source += n->source_base;
+        return pass(n, sat_sink_emit(out, table, &c));
+    }
+    case SAT_TABLE_FRAME: {
+        sat_frame c = *(const sat_frame *)row;
+        see_source(n, c.source);
+        c.source += n->source_base;
+        return pass(n, sat_sink_emit(out, table, &c));
+    }
+    default:
+        return pass(n, sat_sink_emit(out, table, row));
+    }
 }
 
 static int collect_trace(run *r, item *it)
@@ -1105,32 +1086,16 @@ static int collect_trace(run *r, item *it)
     n.r = r;
     n.server_base = r->next_server;
     n.source_base = r->next_source;
-    sat_event_sink rs = {&n, rn_source, rn_reject,
-                         r->sink->on_ldap_op ? rn_op : NULL,
-                         r->sink->on_ldap_conn ? rn_conn : NULL,
-                         r->sink->on_tcp_conn ? rn_tcp : NULL,
-                         r->sink->on_tls_hs ? rn_tls : NULL,
-                         r->sink->on_crash ? rn_crash : NULL,
-                         r->sink->on_frame ? rn_frame : NULL};
+    /* sources and rejects always: they are the accounting of what was read */
+    sat_event_sink rs = {&n,
+                         (r->sink->on_row ? r->sink->tables : 0) |
+                             SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_REJECT),
+                         rn_row};
     sat_trace_read_opts o;
     memset(&o, 0, sizeof o);
     o.from_ns = r->opts->from_ns;
     o.to_ns = r->opts->to_ns;
-    /* Only the tables the sink takes are decoded (sources and rejects always:
-     * they are the accounting of what was read). */
-    o.tables = (1u << SAT_TABLE_SOURCE) | (1u << SAT_TABLE_REJECT);
-    if (r->sink->on_ldap_op)
-        o.tables |= 1u << SAT_TABLE_LDAP_OP;
-    if (r->sink->on_ldap_conn)
-        o.tables |= 1u << SAT_TABLE_LDAP_CONN;
-    if (r->sink->on_tcp_conn)
-        o.tables |= 1u << SAT_TABLE_TCP_CONN;
-    if (r->sink->on_tls_hs)
-        o.tables |= 1u << SAT_TABLE_TLS_HS;
-    if (r->sink->on_crash)
-        o.tables |= 1u << SAT_TABLE_CRASH;
-    if (r->sink->on_frame)
-        o.tables |= 1u << SAT_TABLE_FRAME;
+    o.tables = rs.tables; /* only the tables the sink takes are decoded */
     memset(&d, 0, sizeof d);
     int rc = sat_trace_read(tr, &o, &rs, &d);
     if (rc == SAT_E_CORRUPT && n.sink_rc != rc) {

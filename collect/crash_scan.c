@@ -30,22 +30,20 @@ typedef struct scan_sink {
     sat_crash_scan_job *job;
 } scan_sink;
 
-static int on_crash(void *ctx, const sat_crash *c)
+static int scan_row(void *ctx, int table, const void *row)
 {
     sat_crash_scan_job *job = ((scan_sink *)ctx)->job;
-    job->crashes++;
-    if (c->ts && job->src) {
-        if (!job->src->first_ts || c->ts < job->src->first_ts)
-            job->src->first_ts = c->ts;
-        if (c->ts > job->src->last_ts)
-            job->src->last_ts = c->ts;
+    if (table == SAT_TABLE_CRASH) {
+        const sat_crash *c = row;
+        job->crashes++;
+        if (c->ts && job->src) {
+            if (!job->src->first_ts || c->ts < job->src->first_ts)
+                job->src->first_ts = c->ts;
+            if (c->ts > job->src->last_ts)
+                job->src->last_ts = c->ts;
+        }
     }
-    return sat_sink_emit(job->sink, SAT_TABLE_CRASH, c);
-}
-
-static int on_frame(void *ctx, const sat_frame *f)
-{
-    return sat_sink_emit(((scan_sink *)ctx)->job->sink, SAT_TABLE_FRAME, f);
+    return sat_sink_emit(job->sink, table, row);
 }
 
 int sat_collect_crash_scan(sat_crash_scan_job *job)
@@ -54,8 +52,9 @@ int sat_collect_crash_scan(sat_crash_scan_job *job)
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.ctx = &ss;
-    sink.on_crash = on_crash;
-    sink.on_frame = on_frame;
+    /* both tables always: the crashes are counted even for a sink without them */
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_CRASH) | SAT_TABLE_BIT(SAT_TABLE_FRAME);
+    sink.on_row = scan_row;
     sat_crash_text_opts o;
     memset(&o, 0, sizeof o);
     o.source = job->src->id;

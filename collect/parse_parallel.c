@@ -146,9 +146,12 @@ static int capture_record(void *u, const sat_ldap_record *rec)
     return SAT_OK;
 }
 
-static int capture_reject(void *u, const sat_reject *x)
+/* The worker's sink takes rejects only (the parser's other rows go to emit). */
+static int capture_reject(void *u, int table, const void *row)
 {
     pworker *w = (pworker *)u;
+    const sat_reject *x = (const sat_reject *)row;
+    (void)table;
     chunk *c = w->cur;
     if (c->nrej == c->caprej && grow((void **)&c->rej, &c->caprej, sizeof *c->rej))
         return SAT_E_NOMEM;
@@ -225,12 +228,12 @@ static int join_chunk(sat_pp *pp, chunk *c, uint64_t line_base)
          * most reject_sample_max per chunk; the source's sample limit is
          * applied here, across chunks. */
         for (; r < c->nrej && c->rej[r].after == i && rc >= 0; r++) {
-            if (sampled_before + r >= ctx->reject_sample_max || !ctx->sink ||
-                !ctx->sink->on_reject)
+            if (sampled_before + r >= ctx->reject_sample_max ||
+                !sat_sink_wants(ctx->sink, SAT_TABLE_REJECT))
                 continue;
             sat_reject x = c->rej[r].row;
             x.line_no += line_base;
-            rc = ctx->sink->on_reject(ctx->sink->ctx, &x);
+            rc = sat_sink_emit(ctx->sink, SAT_TABLE_REJECT, &x);
         }
         if (i < c->nrec && rc >= 0)
             rc = sat_ldap_join_record(ctx->join, &c->recs[i]);
@@ -293,7 +296,8 @@ static int worker_init(sat_pp *pp, pworker *w)
     w->ctx = *pp->ctx;
     w->ctx.source = &w->src;
     w->capture.ctx = w;
-    w->capture.on_reject = capture_reject;
+    w->capture.tables = SAT_TABLE_BIT(SAT_TABLE_REJECT);
+    w->capture.on_row = capture_reject;
     w->ctx.sink = &w->capture;
     w->ctx.emit = capture_record;
     w->ctx.emit_ctx = w;

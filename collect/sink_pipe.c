@@ -342,14 +342,11 @@ static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
     return SAT_OK;
 }
 
-static int pipe_source(void *c, const sat_source *s) { return pipe_emit(c, SAT_TABLE_SOURCE, s); }
-static int pipe_reject(void *c, const sat_reject *r) { return pipe_emit(c, SAT_TABLE_REJECT, r); }
-static int pipe_op(void *c, const sat_ldap_op *o) { return pipe_emit_op(c, o); }
-static int pipe_conn(void *c, const sat_ldap_conn *x) { return pipe_emit(c, SAT_TABLE_LDAP_CONN, x); }
-static int pipe_tcp(void *c, const sat_tcp_conn *x) { return pipe_emit(c, SAT_TABLE_TCP_CONN, x); }
-static int pipe_tls(void *c, const sat_tls_hs *x) { return pipe_emit(c, SAT_TABLE_TLS_HS, x); }
-static int pipe_crash(void *c, const sat_crash *x) { return pipe_emit(c, SAT_TABLE_CRASH, x); }
-static int pipe_frame(void *c, const sat_frame *x) { return pipe_emit(c, SAT_TABLE_FRAME, x); }
+/* ldap_op rows in their compact form, every other table as it is. */
+static int pipe_row(void *c, int table, const void *row)
+{
+    return table == SAT_TABLE_LDAP_OP ? pipe_emit_op(c, row) : pipe_emit(c, table, row);
+}
 
 sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner)
 {
@@ -385,14 +382,8 @@ sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner)
 
 sat_event_sink sat_sink_pipe_sink(sat_sink_pipe *p)
 {
-    sat_event_sink s = {p, p->inner.on_source ? pipe_source : NULL,
-                        p->inner.on_reject ? pipe_reject : NULL,
-                        p->inner.on_ldap_op ? pipe_op : NULL,
-                        p->inner.on_ldap_conn ? pipe_conn : NULL,
-                        p->inner.on_tcp_conn ? pipe_tcp : NULL,
-                        p->inner.on_tls_hs ? pipe_tls : NULL,
-                        p->inner.on_crash ? pipe_crash : NULL,
-                        p->inner.on_frame ? pipe_frame : NULL};
+    /* the tables of the inner sink, no more: the others are not copied */
+    sat_event_sink s = {p, p->inner.on_row ? p->inner.tables : 0, pipe_row};
     return s;
 }
 

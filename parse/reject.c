@@ -12,7 +12,7 @@ int sat_parse_reject(sat_parse_ctx *ctx, uint64_t line_no, const char *reason,
 {
     sat_source *src = ctx->source;
     uint64_t seen = src->rejects++;
-    if (seen >= ctx->reject_sample_max || !ctx->sink || !ctx->sink->on_reject)
+    if (seen >= ctx->reject_sample_max || !sat_sink_wants(ctx->sink, SAT_TABLE_REJECT))
         return SAT_OK;
 
     /* Excerpts go to terminals and JSON: keep printable ASCII, escape the rest
@@ -43,5 +43,5 @@ int sat_parse_reject(sat_parse_ctx *ctx, uint64_t line_no, const char *reason,
     r.line_no = line_no;
     r.reason = sat_str_cstr(reason);
     r.excerpt = sat_str_make(excerpt, o);
-    return ctx->sink->on_reject(ctx->sink->ctx, &r);
+    return sat_sink_emit(ctx->sink, SAT_TABLE_REJECT, &r);
 }

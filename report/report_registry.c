@@ -146,6 +146,18 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
     return NULL;
 }
 
+/* The text forms of the reports built on result sections (satscope/result.h):
+ * one entry per analyzer whose registry entry has a `result` function. */
+static const sat_text_report *const sat_text_reports[] = {NULL};
+
+const sat_text_report *sat_text_report_find(const char *analyzer)
+{
+    for (size_t i = 0; analyzer && i < sizeof sat_text_reports / sizeof sat_text_reports[0]; i++)
+        if (sat_text_reports[i] && strcmp(sat_text_reports[i]->analyzer, analyzer) == 0)
+            return sat_text_reports[i];
+    return NULL;
+}
+
 static const sat_csv_report *const sat_csv_reports[] = {&sat_csv_storms, &sat_csv_crashes,
                                                         &sat_csv_cachesize};
 
@@ -159,6 +171,9 @@ static const sat_csv_report *csv_report(const char *analyzer)
 
 const char *const *sat_csv_tables(const char *analyzer)
 {
+    const sat_text_report *t = sat_text_report_find(analyzer);
+    if (t)
+        return t->csv_tables;
     const sat_csv_report *r = csv_report(analyzer);
     return r ? r->names : NULL;
 }

@@ -13,8 +13,10 @@ void sat_tbl_init(tbl *t, const char *spec)
     t->ncol = (int)strlen(spec);
     if (t->ncol > TBL_MAXCOL)
         t->ncol = TBL_MAXCOL;
-    for (int i = 0; i < t->ncol; i++)
+    for (int i = 0; i < t->ncol; i++) {
         t->right[i] = spec[i] == 'r';
+        t->keep[i] = spec[i] == 'L';
+    }
 }
 
 void sat_tbl_row(tbl *t, const char *const *vals)
@@ -60,6 +62,48 @@ static size_t disp_width(const char *s)
     return w;
 }
 
+void sat_tbl_set_width(tbl *t, size_t width) { t->width = width; }
+
+/* Cuts s (in place) to at most w display columns, the last three "...". */
+static void cut_cell(char *s, size_t w)
+{
+    if (disp_width(s) <= w)
+        return;
+    size_t keep = w > 3 ? w - 3 : 0, seen = 0;
+    char *p = s;
+    for (; *p; p++) {
+        if (((unsigned char)*p & 0xC0) != 0x80) {
+            if (seen == keep)
+                break;
+            seen++;
+        }
+    }
+    memcpy(p, "...", 4);
+}
+
+/* Narrows the widest left-aligned columns until a row fits t->width. */
+static void fit_widths(const tbl *t, size_t *w, size_t indent)
+{
+    enum { MIN_CUT = 12 };
+    size_t total = indent;
+    for (int c = 0; c < t->ncol; c++)
+        total += w[c] + (c ? 2 : 0);
+    while (t->width && total > t->width) {
+        int widest = -1;
+        for (int c = 0; c < t->ncol; c++)
+            if (!t->right[c] && !t->keep[c] && w[c] > MIN_CUT &&
+                (widest < 0 || w[c] > w[widest]))
+                widest = c;
+        if (widest < 0)
+            return; /* numbers are never cut: the row stays wide */
+        size_t cut = total - t->width;
+        if (cut > w[widest] - MIN_CUT)
+            cut = w[widest] - MIN_CUT;
+        w[widest] -= cut;
+        total -= cut;
+    }
+}
+
 void sat_tbl_print(tbl *t, FILE *out, const char *indent)
 {
     size_t w[TBL_MAXCOL] = {0};
@@ -69,6 +113,10 @@ void sat_tbl_print(tbl *t, FILE *out, const char *indent)
             if (l > w[c])
                 w[c] = l;
         }
+    fit_widths(t, w, disp_width(indent));
+    for (size_t r = 0; r < t->nrows; r++)
+        for (int c = 0; c < t->ncol; c++)
+            cut_cell(t->cells[r * (size_t)t->ncol + (size_t)c], w[c]);
     for (size_t r = 0; r < t->nrows; r++) {
         fputs(indent, out);
         /* no trailing blanks: the row ends at its last non-empty cell */

@@ -84,8 +84,8 @@ static sat_trace_reader *reader_index(sat_trace_reader *r, sat_diag *diag)
         snprintf(dmg, sizeof dmg, "; %zu damaged block%s skipped", r->scan_dmg.n,
                  r->scan_dmg.n == 1 ? "" : "s");
     sat_diag_set(diag, SAT_E_TRUNCATED, r->path ? r->path : "<memory>",
-                 "partial trace (%.100s): %zu complete blocks used%s%s", why.msg,
-                 r->nblocks, dmg, tail);
+                 "partial trace (%.100s): %zu complete block%s used%s%s", why.msg,
+                 r->nblocks, r->nblocks == 1 ? "" : "s", dmg, tail);
     return r;
 }
 
@@ -233,13 +233,14 @@ static void block_damage(sat_trace_damage *dm, const rblock *b, const char *reas
     snprintf(dm->reason, sizeof dm->reason, "%.200s", reason);
 }
 
-/* Does damage d concern a read of these tables and window? */
-static int damage_wanted(const sat_trace_damage *d, const sat_trace_read_opts *o)
+/* Does damage d concern a read of these tables (mask `want`) and window? */
+static int damage_wanted(const sat_trace_damage *d, const sat_trace_read_opts *o,
+                         uint32_t want)
 {
     if (d->table_id < 0)
         return 1; /* it may have held anything */
     const sat_table_def *def = sat_table_get(d->table_id);
-    if (!def || (o->tables && !(o->tables & (1u << d->table_id))))
+    if (!def || !(want & SAT_TABLE_BIT(d->table_id)))
         return 0;
     if (def->ts_column && (o->from_ns || o->to_ns) && (d->min_ts || d->max_ts) &&
         ((o->from_ns && d->max_ts < o->from_ns) || (o->to_ns && d->min_ts >= o->to_ns)))
@@ -255,6 +256,9 @@ int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
     sat_trace_read_opts none;
     memset(&none, 0, sizeof none);
     const sat_trace_read_opts *o = opts ? opts : &none;
+    /* The tables read: those asked for that the sink takes. A block of any
+     * other table is not even decompressed, nor its damage reported. */
+    uint32_t want = (o->tables ? o->tables : SAT_TABLES_ALL) & (sink->on_row ? sink->tables : 0);
     unsigned char proj[SAT_TABLE__COUNT][SAT_MAX_COLS / 8 * 8];
     for (int t = 0; t < SAT_TABLE__COUNT; t++) {
         const sat_table_def *def = sat_table_get(t);
@@ -270,7 +274,7 @@ int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
     }
     r->read_dmg.n = 0;
     for (size_t i = 0; i < r->scan_dmg.n; i++)
-        if (damage_wanted(&r->scan_dmg.v[i], o) &&
+        if (damage_wanted(&r->scan_dmg.v[i], o, want) &&
             dlist_add(&r->read_dmg, &r->scan_dmg.v[i]) != SAT_OK)
             return sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
     for (size_t bi = 0; bi < r->nblocks; bi++) {
@@ -278,7 +282,7 @@ int sat_trace_read(sat_trace_reader *r, const sat_trace_read_opts *opts,
         const sat_table_def *def = sat_table_get(b->table);
         if (!def) /* a table of a newer minor version: skipped (FORMAT.md) */
             continue;
-        if (o->tables && !(o->tables & (1u << b->table)))
+        if (!(want & SAT_TABLE_BIT(b->table)))
             continue;
         if (def->ts_column && (o->from_ns || o->to_ns) &&
             (b->min_ts || b->max_ts)) {

@@ -390,52 +390,15 @@ int sat_trace_writer_append(sat_trace_writer *w, int table_id, const void *row)
     return SAT_OK;
 }
 
-static int sink_source(void *ctx, const sat_source *s)
+static int sink_row(void *ctx, int table, const void *row)
 {
-    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_SOURCE, s);
-}
-static int sink_reject(void *ctx, const sat_reject *r)
-{
-    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_REJECT, r);
-}
-static int sink_op(void *ctx, const sat_ldap_op *o)
-{
-    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_LDAP_OP, o);
-}
-static int sink_conn(void *ctx, const sat_ldap_conn *c)
-{
-    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_LDAP_CONN, c);
-}
-static int sink_tcp(void *ctx, const sat_tcp_conn *c)
-{
-    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_TCP_CONN, c);
-}
-static int sink_tls(void *ctx, const sat_tls_hs *h)
-{
-    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_TLS_HS, h);
-}
-static int sink_crash(void *ctx, const sat_crash *c)
-{
-    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_CRASH, c);
-}
-static int sink_frame(void *ctx, const sat_frame *f)
-{
-    return sat_trace_writer_append((sat_trace_writer *)ctx, SAT_TABLE_FRAME, f);
+    return sat_trace_writer_append((sat_trace_writer *)ctx, table, row);
 }
 
+/* Every table: a trace keeps all that was collected. */
 sat_event_sink sat_trace_writer_sink(sat_trace_writer *w)
 {
-    sat_event_sink s;
-    memset(&s, 0, sizeof s); /* a callback added to event.h later starts NULL */
-    s.ctx = w;
-    s.on_source = sink_source;
-    s.on_reject = sink_reject;
-    s.on_ldap_op = sink_op;
-    s.on_ldap_conn = sink_conn;
-    s.on_tcp_conn = sink_tcp;
-    s.on_tls_hs = sink_tls;
-    s.on_crash = sink_crash;
-    s.on_frame = sink_frame;
+    sat_event_sink s = {w, SAT_TABLES_ALL, sink_row};
     return s;
 }
 

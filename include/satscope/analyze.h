@@ -23,6 +23,7 @@
 
 #include "satscope/event.h"
 #include "satscope/fields.h"
+#include "satscope/result.h"
 
 enum sat_etime_by {
     SAT_ETIME_BY_NONE, /* default report: rows per operation type ("ops") */
@@ -876,6 +877,10 @@ typedef struct sat_analyzer {
     int (*finish)(void *a);
     int (*merge)(void *into, const void *from);
     void (*free)(void *a);
+    /* Puts the finished analyzer's sections into r's root (satscope/result.h),
+     * which every form renders from; SAT_OK or SAT_E_NOMEM. NULL while an
+     * analyzer still renders from its own view. */
+    int (*result)(const void *a, sat_result *r);
 } sat_analyzer;
 
 const sat_analyzer *sat_analyzer_find(const char *name); /* NULL if none */

@@ -463,46 +463,47 @@ typedef struct sat_frame {
 } sat_frame;
 
 /* ---- sink ---------------------------------------------------------------------
- * A consumer of events. Any callback may be NULL (that table is not wanted).
- * A callback returns SAT_OK, or a negative status that the producer forwards
- * (SAT_E_STOP to end early without it being an error). Rows are borrowed. */
+ * A consumer of events: one row callback and the set of tables it takes, one
+ * bit SAT_TABLE_BIT(t) per table. A row of a table outside the mask is never
+ * delivered, and a producer may skip building it at all (the trace reader does
+ * not decode the blocks of such a table; a parser makes no rejects for a sink
+ * without SAT_TABLE_REJECT), so asking only for what is used is what makes a
+ * consumer cheap. on_row receives `row` as a pointer to the table's struct
+ * (sat_source for SAT_TABLE_SOURCE, sat_ldap_op for SAT_TABLE_LDAP_OP, ...:
+ * the enum's order) and returns SAT_OK, or a negative status that the
+ * producer forwards (SAT_E_STOP to end early without it being an error).
+ * Rows are borrowed. A new table is one enum value, its struct and its trace
+ * schema entry: code that forwards rows (tees, pipes, windows, renumbering)
+ * passes every table through the one callback.
+ *
+ * Of crash rows: a producer emits the frames of a crash before its crash row;
+ * a trace may deliver the two tables in any order: consumers join on
+ * (source, crash). */
+#define SAT_TABLE_BIT(t) (1u << (unsigned)(t))
+#define SAT_TABLES_ALL (SAT_TABLE_BIT(SAT_TABLE__COUNT) - 1u)
+_Static_assert(SAT_TABLE__COUNT <= 32, "a table mask is 32 bits");
+
+typedef int (*sat_row_fn)(void *ctx, int table, const void *row);
+
 typedef struct sat_event_sink {
     void *ctx;
-    int (*on_source)(void *ctx, const sat_source *s);
-    int (*on_reject)(void *ctx, const sat_reject *r);
-    int (*on_ldap_op)(void *ctx, const sat_ldap_op *op);
-    int (*on_ldap_conn)(void *ctx, const sat_ldap_conn *c);
-    int (*on_tcp_conn)(void *ctx, const sat_tcp_conn *c);
-    int (*on_tls_hs)(void *ctx, const sat_tls_hs *h);
-    /* a producer emits the frames of a crash before its crash row; a trace may
-     * deliver the two tables in any order: consumers join on (source, crash) */
-    int (*on_crash)(void *ctx, const sat_crash *c);
-    int (*on_frame)(void *ctx, const sat_frame *f);
+    uint32_t tables;   /* SAT_TABLE_BIT()s of the tables wanted; 0 = none */
+    sat_row_fn on_row; /* NULL: no table is wanted, whatever the mask */
 } sat_event_sink;
 
-/* Hand one row of table `t` to the matching callback. */
+/* Whether the sink takes rows of table `t` (a NULL sink takes none). */
+static inline int sat_sink_wants(const sat_event_sink *s, int t)
+{
+    return s && s->on_row && t >= 0 && t < SAT_TABLE__COUNT &&
+           (s->tables & SAT_TABLE_BIT(t));
+}
+
+/* Hand one row of table `t` to the sink, if it takes that table. */
 static inline int sat_sink_emit(const sat_event_sink *s, int t, const void *row)
 {
-    switch (t) {
-    case SAT_TABLE_SOURCE:
-        return s->on_source ? s->on_source(s->ctx, (const sat_source *)row) : 0;
-    case SAT_TABLE_REJECT:
-        return s->on_reject ? s->on_reject(s->ctx, (const sat_reject *)row) : 0;
-    case SAT_TABLE_LDAP_OP:
-        return s->on_ldap_op ? s->on_ldap_op(s->ctx, (const sat_ldap_op *)row) : 0;
-    case SAT_TABLE_LDAP_CONN:
-        return s->on_ldap_conn ? s->on_ldap_conn(s->ctx, (const sat_ldap_conn *)row) : 0;
-    case SAT_TABLE_TCP_CONN:
-        return s->on_tcp_conn ? s->on_tcp_conn(s->ctx, (const sat_tcp_conn *)row) : 0;
-    case SAT_TABLE_TLS_HS:
-        return s->on_tls_hs ? s->on_tls_hs(s->ctx, (const sat_tls_hs *)row) : 0;
-    case SAT_TABLE_CRASH:
-        return s->on_crash ? s->on_crash(s->ctx, (const sat_crash *)row) : 0;
-    case SAT_TABLE_FRAME:
-        return s->on_frame ? s->on_frame(s->ctx, (const sat_frame *)row) : 0;
-    default:
+    if (t < 0 || t >= SAT_TABLE__COUNT)
         return SAT_E_USAGE;
-    }
+    return sat_sink_wants(s, t) ? s->on_row(s->ctx, t, row) : 0;
 }
 
 #endif /* SATSCOPE_EVENT_H */

@@ -108,7 +108,7 @@ size_t sat_filter_shape(const char *filter, size_t len, char *out, size_t cap);
 /* ---- log formats ---------------------------------------------------------------- */
 typedef struct sat_parse_ctx {
     sat_ldap_join *join;          /* records go here */
-    const sat_event_sink *sink;   /* rejects go here (on_reject) */
+    const sat_event_sink *sink;   /* rejects go here (SAT_TABLE_REJECT) */
     sat_source *source;           /* the parser keeps lines, rejects, first/last
                                      ts, utc offset and header facts up to date */
     uint32_t reject_sample_max;   /* rejected lines kept per source (all counted) */

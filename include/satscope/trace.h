@@ -117,7 +117,8 @@ sat_trace_reader *sat_trace_reader_open_mem(const void *buf, size_t len,
 uint64_t sat_trace_reader_blocks_decoded(const sat_trace_reader *r);
 
 typedef struct sat_trace_read_opts {
-    uint32_t tables;      /* bit (1u << table_id); 0 = every table */
+    uint32_t tables;      /* SAT_TABLE_BIT(table_id)s; 0 = every table (of those
+                             the sink takes: its mask limits the read too) */
     /* Per table: NULL = every column, else a NULL-terminated list of column
      * names to decode; the other fields of the row are left absent. */
     const char *const *columns[SAT_TABLE__COUNT];

@@ -23,7 +23,7 @@ fail=0
 check() { # what, got, want
   if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', want '$3'"; fail=1; else echo "ok: $1: $2"; fi
 }
-rows() { "$S" info "$1" | awk -v t="$2" '$1 == t { print $2 }'; }
+rows() { "$S" info --csv "$1" | awk -F, -v t="$2" '$1 == t { print $2 }'; }
 
 # Waits until a thread of pid blocks reading the empty pipe (after the
 # feeder wrote everything), at most 20 s; without wchan, 3 s.

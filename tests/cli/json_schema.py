@@ -8,6 +8,14 @@
 # without the suffix (TIME_KEYS), and any string that starts like a date. A
 # command with --json in its --help that is not run here fails the test, so a
 # new command cannot skip the check.
+#
+# Documents written from result sections (schema "satscope/2") are held to
+# every convention of docs/output.md: "command" second; a time only in a key
+# ending _ts (or a row's own "ts"); numbers of seconds in keys ending _s,
+# never _us/_ms/_ns; integers in keys ending _bytes; ratios and shares in
+# 0..1; rates (_per_s) not negative; and across all documents one key holds
+# one kind of value (a number in one command and a string in another is two
+# things under one name).
 import json
 import os
 import re
@@ -16,6 +24,7 @@ import sys
 import tempfile
 
 SCHEMA = "satscope/1"
+SCHEMA2 = "satscope/2"
 TIME_KEYS = {"first", "last", "start", "ts", "peak_at"}
 RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,8}[1-9])?Z\Z")
 DATE_LIKE = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\S*\Z")
@@ -75,10 +84,64 @@ def walk(v, path, errs):
         errs.append(f"{path}: {v!r} looks like a time but is not RFC 3339 UTC")
 
 
+def kind(x):
+    if x is None:
+        return None
+    if isinstance(x, bool):
+        return "bool"
+    if isinstance(x, (int, float)):
+        return "number"
+    if isinstance(x, str):
+        return "string"
+    return "object" if isinstance(x, dict) else "array"
+
+
+def walk2(v, path, errs, kinds, cmd):
+    """The satscope/2 conventions; kinds: key -> {kind: first place seen}."""
+    if isinstance(v, list):
+        for i, x in enumerate(v):
+            walk2(x, f"{path}[{i}]", errs, kinds, cmd)
+        return
+    if not isinstance(v, dict):
+        if isinstance(v, str) and DATE_LIKE.match(v):
+            errs.append(f"{path}: a time outside a key ending _ts")
+        return
+    for k, x in v.items():
+        p = f"{path}.{k}"
+        num = isinstance(x, (int, float)) and not isinstance(x, bool)
+        if k.endswith("_ts") or k == "ts":
+            if not (x is None or (isinstance(x, str) and RFC3339.match(x))):
+                errs.append(f"{p}: {x!r} is not null or an RFC 3339 UTC time")
+        elif re.search(r"_(us|ms|ns)$", k):
+            errs.append(f"{p}: durations are seconds in keys ending _s")
+        elif k.endswith("_s") and not k.endswith("_per_s"):
+            if not (x is None or num):
+                errs.append(f"{p}: {x!r} is not a number of seconds")
+        elif k.endswith("_per_s"):
+            if not (x is None or (num and x >= 0)):
+                errs.append(f"{p}: {x!r} is not a rate")
+        elif k.endswith("_bytes") or k == "bytes":
+            if not (x is None or (isinstance(x, int) and not isinstance(x, bool) and x >= 0)):
+                errs.append(f"{p}: {x!r} is not a number of bytes")
+        elif k.endswith("_ratio") or k == "share" or k.endswith("_share"):
+            if not (x is None or (num and 0 <= x <= 1)):
+                errs.append(f"{p}: {x!r} is not a ratio in 0..1")
+        kd = kind(x)
+        if kd and k not in ("value", "default"):
+            seen = kinds.setdefault(k, {})
+            if kd not in seen:
+                seen[kd] = f"{cmd} {p}"
+        if isinstance(x, (dict, list)):
+            walk2(x, p, errs, kinds, cmd)
+        elif isinstance(x, str) and DATE_LIKE.match(x) and not (k.endswith("_ts") or k == "ts"):
+            errs.append(f"{p}: a time in a key not ending _ts")
+
+
 def main():
     satscope, src = sys.argv[1], sys.argv[2]
     env = dict(os.environ, SATSCOPE=satscope, TZ="UTC", LC_ALL="C")
     failed = 0
+    kinds = {}
     with tempfile.TemporaryDirectory() as tmp:
         os.symlink(src, os.path.join(tmp, "src"))
         for cmd, args in CASES:
@@ -92,8 +155,12 @@ def main():
                                  parse_constant=bad_constant)
                 if not isinstance(doc, dict):
                     errs.append("the document is not an object")
-                elif next(iter(doc), None) != "schema" or doc["schema"] != SCHEMA:
-                    errs.append(f'the first key is not "schema": "{SCHEMA}"')
+                elif next(iter(doc), None) != "schema" or doc["schema"] not in (SCHEMA, SCHEMA2):
+                    errs.append(f'the first key is not "schema": "{SCHEMA}" or "{SCHEMA2}"')
+                elif doc["schema"] == SCHEMA2:
+                    if list(doc)[1:2] != ["command"] or doc["command"] != cmd:
+                        errs.append(f'the second key is not "command": "{cmd}"')
+                    walk2(doc, "$", errs, kinds, cmd)
                 else:
                     walk(doc, "$", errs)
             except ValueError as e:
@@ -102,6 +169,12 @@ def main():
             for e in errs[:20]:
                 print("    " + e)
             failed += bool(errs)
+    # one key, one kind of value, across the satscope/2 documents
+    for k, seen in sorted(kinds.items()):
+        if len(seen) > 1:
+            print(f"FAIL  key {k!r} holds " +
+                  " and ".join(f"a {kd} ({where})" for kd, where in seen.items()))
+            failed += 1
     # every command that offers --json is run above
     helptext = subprocess.run([satscope, "--help"], stdout=subprocess.PIPE, text=True).stdout
     commands = re.findall(r"^  ([a-z]+) ", helptext.split("commands:", 1)[1], re.M)

@@ -58,6 +58,18 @@ static int on_crash(void *ctx, const sat_crash *c)
     return 0;
 }
 
+static int rows_crash_frame(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_CRASH:
+        return on_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return on_frame(ctx, (const sat_frame *)row);
+    default:
+        return 0;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fstate st;
@@ -65,8 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.ctx = &st;
-    sink.on_frame = on_frame;
-    sink.on_crash = on_crash;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_CRASH) | SAT_TABLE_BIT(SAT_TABLE_FRAME);
+    sink.on_row = rows_crash_frame;
     sat_crash_text_opts o;
     memset(&o, 0, sizeof o);
     o.default_year = size ? 1990 + data[0] % 60 : 2025;

@@ -41,11 +41,23 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
     return 0;
 }
 
+static int rows_op_conn(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return on_conn(ctx, (const sat_ldap_conn *)row);
+    default:
+        return 0;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     sat_event_sink sink = {0};
-    sink.on_ldap_op = on_op;
-    sink.on_ldap_conn = on_conn;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) | SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN);
+    sink.on_row = rows_op_conn;
     sat_ldap_join *j = sat_ldap_join_create(0, &sink, 16);
     if (!j)
         return 0;

@@ -34,12 +34,23 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     return 0;
 }
 
+static int rows_tls(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_TLS_HS:
+        return on_tls(ctx, (const sat_tls_hs *)row);
+    default:
+        return 0;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char ip[] = "192.0.2.1";
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
-    sink.on_tls_hs = on_tls;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_TLS_HS);
+    sink.on_row = rows_tls;
     sat_wire_ctx ctx = {&sink, NULL, 1};
     sat_flow_info fi = {1, 1, sat_str_cstr(ip), sat_str_cstr(ip), 40000, 443};
     void *st = sat_dissect_tls.create(&fi, &ctx);

@@ -51,13 +51,30 @@ static int fuzz_on_reject(void *ctx, const sat_reject *r)
     return 0;
 }
 
+static inline int rows_reject_op_conn(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_REJECT:
+        return fuzz_on_reject(ctx, (const sat_reject *)row);
+    case SAT_TABLE_LDAP_OP:
+        return fuzz_on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return fuzz_on_conn(ctx, (const sat_ldap_conn *)row);
+    default:
+        return 0;
+    }
+}
+
 /* Runs fmt over data; `extra` (may be NULL) gets the parse context before the
  * joiner is finished, for a target's own entry points. */
 static void fuzz_format(const sat_log_format *fmt, const uint8_t *data, size_t size,
                         size_t max_pending, int default_year,
                         void (*extra)(sat_parse_ctx *ctx, const uint8_t *data, size_t size))
 {
-    sat_event_sink sink = {NULL, NULL, fuzz_on_reject, fuzz_on_op, fuzz_on_conn};
+    sat_event_sink sink = {NULL,
+                           SAT_TABLE_BIT(SAT_TABLE_REJECT) | SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                               SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN),
+                           rows_reject_op_conn};
     sat_ldap_join *j = sat_ldap_join_create(0, &sink, max_pending);
     if (!j)
         return;

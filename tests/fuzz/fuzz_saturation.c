@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             op.type = (uint8_t)(r[0] % SAT_OP__COUNT);
             op.flags = r[0] & 128 ? SAT_OPF_PERSISTENT : 0;
             op.internal_depth = (r[0] & 4) ? 1 : 0;
-            k.on_ldap_op(k.ctx, &op);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &op);
             break;
         }
         case 1: {
@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             memset(&h, 0, sizeof h);
             h.ts = a;
             h.outcome = (uint8_t)(r[0] >> 4) % SAT_TLS_OUTCOME__COUNT;
-            k.on_tls_hs(k.ctx, &h);
+            sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
             break;
         }
         default: {

@@ -76,9 +76,19 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
     return SAT_OK;
 }
 
+static int rows_tcp(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_TCP_CONN:
+        return on_tcp(ctx, (const sat_tcp_conn *)row);
+    default:
+        return 0;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    sat_event_sink sink = {NULL, NULL, NULL, NULL, NULL, on_tcp, NULL};
+    sat_event_sink sink = {NULL, SAT_TABLE_BIT(SAT_TABLE_TCP_CONN), rows_tcp};
     sat_wire_ctx ctx = {&sink, NULL, 0};
     sat_flow_opts o;
     memset(&o, 0, sizeof o);

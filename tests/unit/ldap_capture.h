@@ -100,6 +100,20 @@ static inline int cap_on_reject(void *ctx, const sat_reject *r)
     return 0;
 }
 
+static inline int rows_reject_op_conn(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_REJECT:
+        return cap_on_reject(ctx, (const sat_reject *)row);
+    case SAT_TABLE_LDAP_OP:
+        return cap_on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return cap_on_conn(ctx, (const sat_ldap_conn *)row);
+    default:
+        return 0;
+    }
+}
+
 static inline void cap_init(capture *c)
 {
     memset(c, 0, sizeof *c);
@@ -117,7 +131,8 @@ static inline void cap_free(capture *c)
 static inline int cap_run(capture *c, const sat_log_format *fmt, const char *buf, size_t len,
                    sat_source *src, int default_year)
 {
-    sat_event_sink sink = {c, NULL, cap_on_reject, cap_on_op, cap_on_conn};
+    sat_event_sink sink = {c, SAT_TABLE_BIT(SAT_TABLE_REJECT) | SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                              SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN), rows_reject_op_conn};
     memset(src, 0, sizeof *src);
     sat_ldap_join *j = sat_ldap_join_create(0, &sink, 0);
     if (!j)

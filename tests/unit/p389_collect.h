@@ -67,6 +67,20 @@ static inline int coll_reject(void *ctx, const sat_reject *r)
     return 0;
 }
 
+static inline int rows_reject_op_conn(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_REJECT:
+        return coll_reject(ctx, (const sat_reject *)row);
+    case SAT_TABLE_LDAP_OP:
+        return coll_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return coll_conn(ctx, (const sat_ldap_conn *)row);
+    default:
+        return 0;
+    }
+}
+
 static inline void coll_free(coll *c)
 {
     sat_arena_free(&c->arena);
@@ -77,7 +91,8 @@ static inline void coll_free(coll *c)
 
 static inline sat_event_sink coll_sink(coll *c)
 {
-    sat_event_sink s = {c, NULL, coll_reject, coll_op, coll_conn};
+    sat_event_sink s = {c, SAT_TABLE_BIT(SAT_TABLE_REJECT) | SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                           SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN), rows_reject_op_conn};
     return s;
 }
 

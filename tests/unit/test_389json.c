@@ -300,7 +300,8 @@ static void test_stateless_object(void)
     sat_source src;
     cap_init(&c);
     memset(&src, 0, sizeof src);
-    sat_event_sink sink = {&c, NULL, cap_on_reject, cap_on_op, cap_on_conn};
+    sat_event_sink sink = {&c, SAT_TABLE_BIT(SAT_TABLE_REJECT) | SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                               SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN), rows_reject_op_conn};
     sat_ldap_join *j = sat_ldap_join_create(0, &sink, 0);
     sat_parse_ctx ctx = {j, &sink, &src, 100, 0};
     const char *a = "{\"local_time\":\"2025-07-28T23:55:11.618760703 +0000\",\"operation\":\"ADD\",\"conn_id\":1,\"op_id\":9,\"target_dn\":\"uid=t\\\"q,dc=x\"}";

@@ -304,7 +304,7 @@ static void op(sat_event_sink *k, int type, const char *dn, int scope, const cha
     o.internal_op = SAT_ABSENT;
     o.nentries = type == SAT_OP_SRCH ? 3 : SAT_ABSENT;
     o.notes = scope == SAT_SCOPE_SUB && dn && !strcmp(dn, "dc=example,dc=com") ? SAT_NOTE_A : 0;
-    CHECK(k->on_ldap_op(k->ctx, &o) == SAT_OK);
+    CHECK(sat_sink_emit(k, SAT_TABLE_LDAP_OP, &o) == SAT_OK);
 }
 
 static void test_stream(void)

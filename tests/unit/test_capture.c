@@ -34,9 +34,22 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
     return SAT_OK;
 }
 
+static int rows_source_tcp(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
+    case SAT_TABLE_TCP_CONN:
+        return on_tcp(ctx, (const sat_tcp_conn *)row);
+    default:
+        return 0;
+    }
+}
+
 static void run(const char *path, const char *compression)
 {
-    sat_event_sink sink = {NULL, on_source, NULL, NULL, NULL, on_tcp, NULL};
+    sat_event_sink sink = {NULL, SAT_TABLE_BIT(SAT_TABLE_SOURCE) |
+                                 SAT_TABLE_BIT(SAT_TABLE_TCP_CONN), rows_source_tcp};
     sat_collect_stats st;
     sat_diag d;
     memset(&d, 0, sizeof d);

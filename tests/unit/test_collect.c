@@ -96,6 +96,23 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
     ((recorder *)ctx)->nconns++;
     return 0;
 }
+
+static int rows_source_reject_op_conn(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
+    case SAT_TABLE_REJECT:
+        return on_reject(ctx, (const sat_reject *)row);
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return on_conn(ctx, (const sat_ldap_conn *)row);
+    default:
+        return 0;
+    }
+}
+
 static void on_warn(void *ctx, const char *where, const char *msg)
 {
     recorder *r = ctx;
@@ -105,7 +122,9 @@ static void on_warn(void *ctx, const char *where, const char *msg)
 
 static sat_event_sink sink_of(recorder *r)
 {
-    sat_event_sink s = {r, on_source, on_reject, on_op, on_conn};
+    sat_event_sink s = {r, SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_REJECT) |
+                           SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                           SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN), rows_source_reject_op_conn};
     return s;
 }
 
@@ -411,6 +430,17 @@ static int cr_source(void *ctx, const sat_source *s)
     r->nsrc++;
     return SAT_OK;
 }
+
+static int rows_source(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return cr_source(ctx, (const sat_source *)row);
+    default:
+        return 0;
+    }
+}
+
 static int cr_crash(void *ctx, const sat_crash *k)
 {
     crash_rec *r = ctx;
@@ -434,6 +464,20 @@ static int cr_frame(void *ctx, const sat_frame *f)
     }
     r->nframe++;
     return SAT_OK;
+}
+
+static int rows_source_crash_frame(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return cr_source(ctx, (const sat_source *)row);
+    case SAT_TABLE_CRASH:
+        return cr_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return cr_frame(ctx, (const sat_frame *)row);
+    default:
+        return 0;
+    }
 }
 
 #define CRASH_T0 1748736000000000000LL /* 2025-06-01 00:00 UTC */
@@ -460,7 +504,7 @@ static void write_crash_trace(const char *path)
             f.offset = f.fn_offset = SAT_ABSENT;
             f.line = SAT_ABSENT;
             f.function = sat_str_cstr(fns[depth]);
-            CHECK_EQ_INT(ws.on_frame(ws.ctx, &f), SAT_OK);
+            CHECK_EQ_INT(sat_sink_emit(&ws, SAT_TABLE_FRAME, &f), SAT_OK);
         }
         sat_crash k;
         memset(&k, 0, sizeof k);
@@ -472,13 +516,13 @@ static void write_crash_trace(const char *path)
         k.signal = 6;
         k.origin = SAT_CRASH_CORE;
         k.fingerprint = sat_str_cstr(src ? "fp:1111111111111111" : "fp:0000000000000000");
-        CHECK_EQ_INT(ws.on_crash(ws.ctx, &k), SAT_OK);
+        CHECK_EQ_INT(sat_sink_emit(&ws, SAT_TABLE_CRASH, &k), SAT_OK);
         sat_source so;
         memset(&so, 0, sizeof so);
         so.id = src;
         so.path = sat_str_cstr(src ? "core.2" : "core.1");
         so.kind = sat_str_cstr("core");
-        CHECK_EQ_INT(ws.on_source(ws.ctx, &so), SAT_OK);
+        CHECK_EQ_INT(sat_sink_emit(&ws, SAT_TABLE_SOURCE, &so), SAT_OK);
     }
     CHECK_EQ_INT(sat_trace_writer_close(w, &d), SAT_OK);
 }
@@ -495,7 +539,8 @@ static void test_crash_replay(void)
     /* a log (source 0), then the two traces: sources 1, 2 and 3, 4 */
     crash_rec rec;
     memset(&rec, 0, sizeof rec);
-    sat_event_sink sink = {&rec, cr_source, NULL, NULL, NULL, NULL, NULL, cr_crash, cr_frame};
+    sat_event_sink sink = {&rec, SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_CRASH) |
+                                 SAT_TABLE_BIT(SAT_TABLE_FRAME), rows_source_crash_frame};
     const char *paths[] = {log, t1, t2};
     sat_collect_stats st;
     sat_diag d = {0};
@@ -539,7 +584,7 @@ static void test_crash_replay(void)
 
     /* a sink without the tables: not decoded, nothing delivered */
     memset(&rec, 0, sizeof rec);
-    sat_event_sink sources_only = {&rec, cr_source, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    sat_event_sink sources_only = {&rec, SAT_TABLE_BIT(SAT_TABLE_SOURCE), rows_source};
     CHECK_EQ_INT(sat_collect_run(traces, 2, NULL, &sources_only, &st, &d), SAT_OK);
     CHECK_EQ_INT(rec.nsrc, 4);
     CHECK_EQ_INT(rec.ncrash + rec.nframe, 0);

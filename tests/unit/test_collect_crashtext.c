@@ -75,6 +75,20 @@ static int on_frame(void *ctx, const sat_frame *f)
     return 0;
 }
 
+static int rows_source_crash_frame(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
+    case SAT_TABLE_CRASH:
+        return on_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return on_frame(ctx, (const sat_frame *)row);
+    default:
+        return 0;
+    }
+}
+
 static void on_warn(void *ctx, const char *where, const char *msg)
 {
     recorder *r = ctx;
@@ -88,9 +102,9 @@ static int run(recorder *r, const char *const *paths, size_t n, sat_ts_ns from, 
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.ctx = r;
-    sink.on_source = on_source;
-    sink.on_crash = on_crash;
-    sink.on_frame = on_frame;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_CRASH) |
+                  SAT_TABLE_BIT(SAT_TABLE_FRAME);
+    sink.on_row = rows_source_crash_frame;
     sat_collect_opts o;
     memset(&o, 0, sizeof o);
     o.warn = on_warn;

@@ -98,6 +98,20 @@ static int on_source(void *ctx, const sat_source *s)
     return SAT_OK;
 }
 
+static int rows_source_crash_frame(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
+    case SAT_TABLE_CRASH:
+        return on_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return on_frame(ctx, (const sat_frame *)row);
+    default:
+        return 0;
+    }
+}
+
 static int nwarnings;
 static char last_warning[600];
 static void on_warn(void *ctx, const char *where, const char *msg)
@@ -114,9 +128,9 @@ static int collect(const char *path, const char *exe, sat_collect_stats *st)
 {
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
-    sink.on_frame = on_frame;
-    sink.on_crash = on_crash;
-    sink.on_source = on_source;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_CRASH) |
+                  SAT_TABLE_BIT(SAT_TABLE_FRAME);
+    sink.on_row = rows_source_crash_frame;
     sat_collect_opts o;
     memset(&o, 0, sizeof o);
     o.exe = exe;

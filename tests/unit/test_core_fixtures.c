@@ -65,6 +65,18 @@ static int on_frame(void *ctx, const sat_frame *f)
     return SAT_OK;
 }
 
+static int rows_crash_frame(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_CRASH:
+        return on_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return on_frame(ctx, (const sat_frame *)row);
+    default:
+        return 0;
+    }
+}
+
 static int read_want(const char *path, want *w)
 {
     FILE *f = fopen(path, "r");
@@ -184,8 +196,8 @@ static void check_killed(const char *src)
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.ctx = &g;
-    sink.on_crash = on_crash;
-    sink.on_frame = on_frame;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_CRASH) | SAT_TABLE_BIT(SAT_TABLE_FRAME);
+    sink.on_row = rows_crash_frame;
     sat_collect_opts o;
     memset(&o, 0, sizeof o);
     o.exe = exe;
@@ -242,8 +254,8 @@ int main(void)
                 sat_event_sink sink;
                 memset(&sink, 0, sizeof sink);
                 sink.ctx = &g;
-                sink.on_crash = on_crash;
-                sink.on_frame = on_frame;
+                sink.tables = SAT_TABLE_BIT(SAT_TABLE_CRASH) | SAT_TABLE_BIT(SAT_TABLE_FRAME);
+                sink.on_row = rows_crash_frame;
                 sat_collect_opts o;
                 memset(&o, 0, sizeof o);
                 o.exe = exe;

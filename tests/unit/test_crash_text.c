@@ -87,6 +87,18 @@ static int rec_crash(void *ctx, const sat_crash *c)
     return 0;
 }
 
+static int rows_crash_frame(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_CRASH:
+        return rec_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return rec_frame(ctx, (const sat_frame *)row);
+    default:
+        return 0;
+    }
+}
+
 static void rec_free(rec *r) { free(r->fr); }
 
 /* The frames of crash `id`, in emission order. */
@@ -124,8 +136,8 @@ static int feed_text(rec *r, const char *text, size_t len, const sat_crash_text_
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.ctx = r;
-    sink.on_crash = rec_crash;
-    sink.on_frame = rec_frame;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_CRASH) | SAT_TABLE_BIT(SAT_TABLE_FRAME);
+    sink.on_row = rows_crash_frame;
     sat_crash_text_opts def;
     memset(&def, 0, sizeof def);
     def.default_year = 2025;

@@ -68,21 +68,21 @@ static void send_frames(const sat_event_sink *k, uint32_t crash)
     for (int32_t t = 100; t < 110; t++) {
         if (t == 101) {
             f = frame(crash, t, 0, "libback-ldbm.so", "parse_entry", 0x1234);
-            k->on_frame(k->ctx, &f);
+            sat_sink_emit(k, SAT_TABLE_FRAME, &f);
             f = frame(crash, t, 1, "ns-slapd", "search", 0x2000);
-            k->on_frame(k->ctx, &f);
+            sat_sink_emit(k, SAT_TABLE_FRAME, &f);
             f = frame(crash, t, 2, "libc.so.6", "start_thread", 0x89000);
-            k->on_frame(k->ctx, &f);
+            sat_sink_emit(k, SAT_TABLE_FRAME, &f);
         } else if (t == 100) {
             f = frame(crash, t, 0, "libc.so.6", "epoll_wait", 0x100);
-            k->on_frame(k->ctx, &f);
+            sat_sink_emit(k, SAT_TABLE_FRAME, &f);
             f = frame(crash, t, 1, "ns-slapd", "listener", 0x300);
-            k->on_frame(k->ctx, &f);
+            sat_sink_emit(k, SAT_TABLE_FRAME, &f);
         } else {
             f = frame(crash, t, 0, "libc.so.6", "pthread_cond_wait", 0x200);
-            k->on_frame(k->ctx, &f);
+            sat_sink_emit(k, SAT_TABLE_FRAME, &f);
             f = frame(crash, t, 1, "ns-slapd", "worker_wait", 0x400 + 0 * t);
-            k->on_frame(k->ctx, &f);
+            sat_sink_emit(k, SAT_TABLE_FRAME, &f);
         }
     }
 }
@@ -114,29 +114,29 @@ static void feed(sat_crashes *c, int half)
         int n = t >= 600 && t < 660 ? 20 : 1;
         for (int i = 0; i < n; i++) {
             sat_ldap_op o = op(T0 + t * S + i * (S / 20), SAT_OP_SRCH);
-            k.on_ldap_op(k.ctx, &o);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
         }
         if (t >= 610 && t < 640) {
             sat_ldap_op a = op(T0 + t * S, SAT_OP_ABANDON);
-            k.on_ldap_op(k.ctx, &a);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &a);
         }
     }
     if (half != 1) {
         send_frames(&k, 1);
         sat_crash r = crash_row(1, T0 + 660 * S, "fp:aaaa", "bk:one");
-        k.on_crash(k.ctx, &r);
+        sat_sink_emit(&k, SAT_TABLE_CRASH, &r);
     }
     if (half != 0) {
         sat_crash r = crash_row(2, T0 + 1140 * S, "fp:aaaa", "bk:two");
-        k.on_crash(k.ctx, &r);
+        sat_sink_emit(&k, SAT_TABLE_CRASH, &r);
         send_frames(&k, 2);
         r = crash_row(3, 0, "fp:bbbb", "bk:three");
         r.origin = SAT_CRASH_TEXT_GDB;
         r.crashing_tid = SAT_ABSENT;
         r.signal = 6;
-        k.on_crash(k.ctx, &r);
+        sat_sink_emit(&k, SAT_TABLE_CRASH, &r);
         sat_frame f = frame(3, 0, 0, "prog", NULL, 0x11be);
-        k.on_frame(k.ctx, &f);
+        sat_sink_emit(&k, SAT_TABLE_FRAME, &f);
     }
 }
 
@@ -207,14 +207,14 @@ static sat_crashes *killed(int start, uint64_t *want_before, uint64_t *want_usua
         return NULL;
     sat_event_sink k = sat_crashes_sink(c);
     sat_crash r = crash_row(1, KILL_AT, "fp:kill", "bk:kill");
-    k.on_crash(k.ctx, &r); /* the core first, as on a command line */
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &r); /* the core first, as on a command line */
     *want_before = *want_usual = 0;
     for (int i = 0; i < 1200 + 1340; i++) {
         sat_ts_ns t = op_time(i);
         if (t < T0 + (sat_ts_ns)start * S || (i < 1200 && t > KILL_AT))
             continue;
         sat_ldap_op o = op(t, SAT_OP_SRCH);
-        k.on_ldap_op(k.ctx, &o);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
         *want_before += t >= KILL_AT - 60 * S && t <= KILL_AT;
         *want_usual += t >= KILL_AT - 120 * S && t < KILL_AT - 60 * S;
     }
@@ -281,12 +281,12 @@ static void check_build_key_links(void)
     sat_event_sink k = sat_crashes_sink(c);
     sat_crash r = crash_row(1, T0, "fp:unnamed", "bk:same");
     r.signature = sat_str_cstr("prog+0x114d|prog+0x1183");
-    k.on_crash(k.ctx, &r);
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &r);
     r = crash_row(2, T0 + S, "fp:other", "bk:other");
-    k.on_crash(k.ctx, &r);
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &r);
     r = crash_row(3, T0 + 2 * S, "fp:named", "bk:same");
     r.signature = sat_str_cstr("prog:store_byte|prog:copy_field");
-    k.on_crash(k.ctx, &r);
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &r);
     CHECK_EQ_INT(sat_crashes_finish(c), SAT_OK);
     const sat_crashes_view *v = sat_crashes_get_view(c);
     CHECK_EQ_INT(v->ngroups, 2);
@@ -313,7 +313,7 @@ static void check_log_time(void)
     sat_crash core = crash_row(1, T0 + 86400 * S, "fp:core", "bk:core");
     core.time_source = SAT_CRASH_TIME_MTIME;
     core.fault_addr = SAT_ABSENT;
-    k.on_crash(k.ctx, &core);
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &core);
     sat_crash line = crash_row(1, T0 + 5 * S, "fp:line", "bk:line");
     line.source = 1;
     line.origin = SAT_CRASH_TEXT_KERNEL;
@@ -321,22 +321,22 @@ static void check_log_time(void)
     line.command = sat_str_cstr("ns-slapd");
     line.fault_addr = 0x28;
     line.time_source = SAT_CRASH_TIME_LOG;
-    k.on_crash(k.ctx, &line);
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &line);
     sat_crash bt = line; /* its own backtrace, logged a moment before */
     bt.source = 2;
     bt.ts = T0 + 4 * S;
     bt.origin = SAT_CRASH_TEXT_GLIBC;
     bt.exe = sat_str_cstr("/usr/sbin/ns-slapd");
     bt.command = SAT_STR_NONE;
-    k.on_crash(k.ctx, &bt);
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &bt);
     sat_crash other = line; /* another process */
     other.source = 3;
     other.pid = 4243;
-    k.on_crash(k.ctx, &other);
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &other);
     sat_crash later = line; /* the same pid, after the core was written: another one */
     later.source = 4;
     later.ts = T0 + 90000 * S;
-    k.on_crash(k.ctx, &later);
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &later);
     CHECK_EQ_INT(sat_crashes_finish(c), SAT_OK);
     const sat_crashes_view *v = sat_crashes_get_view(c);
     CHECK_EQ_INT(v->ncrashes, 3);

@@ -306,7 +306,7 @@ static int on_op(void *ctx, const sat_ldap_op *o)
         cp(r->bind_dn, sizeof r->bind_dn, o->bind_dn);
         cp(r->client, sizeof r->client, o->client_ip);
     }
-    return c->tee && c->tee->on_ldap_op ? c->tee->on_ldap_op(c->tee->ctx, o) : 0;
+    return c->tee ? sat_sink_emit(c->tee, SAT_TABLE_LDAP_OP, o) : 0;
 }
 static int on_conn(void *ctx, const sat_ldap_conn *k)
 {
@@ -324,7 +324,19 @@ static int on_conn(void *ctx, const sat_ldap_conn *k)
         cp(r->reason, sizeof r->reason, k->close_reason);
         cp(r->saddr, sizeof r->saddr, k->server_addr);
     }
-    return c->tee && c->tee->on_ldap_conn ? c->tee->on_ldap_conn(c->tee->ctx, k) : 0;
+    return c->tee ? sat_sink_emit(c->tee, SAT_TABLE_LDAP_CONN, k) : 0;
+}
+
+static int rows_op_conn(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return on_conn(ctx, (const sat_ldap_conn *)row);
+    default:
+        return 0;
+    }
 }
 
 /* One dissector on one flow, a joiner behind it. */
@@ -341,8 +353,8 @@ static void rig_open(rig *r, uint32_t flow)
 {
     memset(r, 0, sizeof *r);
     r->sink.ctx = &r->c;
-    r->sink.on_ldap_op = on_op;
-    r->sink.on_ldap_conn = on_conn;
+    r->sink.tables = SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) | SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN);
+    r->sink.on_row = rows_op_conn;
     r->j = sat_ldap_join_create(0, &r->sink, 0);
     sat_ldap_join_set_restart_detection(r->j, 0);
     r->ctx.sink = &r->sink;
@@ -1006,8 +1018,8 @@ static int read_log(const char *path, cap *out)
         return -1;
     sat_event_sink sink = {0};
     sink.ctx = out;
-    sink.on_ldap_op = on_op;
-    sink.on_ldap_conn = on_conn;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) | SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN);
+    sink.on_row = rows_op_conn;
     sat_ldap_join *j = sat_ldap_join_create(0, &sink, 0);
     sat_source src;
     memset(&src, 0, sizeof src);

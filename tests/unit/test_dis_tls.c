@@ -205,6 +205,16 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     return SAT_OK;
 }
 
+static int rows_tls(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_TLS_HS:
+        return on_tls(ctx, (const sat_tls_hs *)row);
+    default:
+        return 0;
+    }
+}
+
 #define T0 1700000000000000000LL
 #define STEP_NS 1000000LL
 
@@ -224,7 +234,8 @@ static int run(const convo *c, size_t chunk, size_t limit, capture *out)
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.ctx = out;
-    sink.on_tls_hs = on_tls;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_TLS_HS);
+    sink.on_row = rows_tls;
     sat_wire_ctx ctx = {&sink, NULL, 3};
     memset(out, 0, sizeof *out);
     void *st = sat_dissect_tls.create(&fi, &ctx);
@@ -794,7 +805,8 @@ static void test_garbage(void)
     memset(&sink, 0, sizeof sink);
     memset(&w, 0, sizeof w);
     sink.ctx = &w;
-    sink.on_tls_hs = on_tls;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_TLS_HS);
+    sink.on_row = rows_tls;
     sat_wire_ctx ctx = {&sink, NULL, 0};
     sat_flow_info fi;
     memset(&fi, 0, sizeof fi);
@@ -854,6 +866,18 @@ static int on_tls_row(void *ctx, const sat_tls_hs *h)
     return on_tls(&((flow_capture *)ctx)->tls, h);
 }
 
+static int rows_tcp_tls(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_TCP_CONN:
+        return on_tcp_row(ctx, (const sat_tcp_conn *)row);
+    case SAT_TABLE_TLS_HS:
+        return on_tls_row(ctx, (const sat_tls_hs *)row);
+    default:
+        return 0;
+    }
+}
+
 /* The conversation as TCP segments through the flow table and the real
  * dissector registry (client 192.0.2.1:50000, server 198.51.100.7:port):
  * handshake, each client step from step `from` on cut in segments of c2s_seg
@@ -866,8 +890,8 @@ static void run_flow(const convo *c, size_t c2s_seg, int from, uint16_t port,
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.ctx = out;
-    sink.on_tls_hs = on_tls_row;
-    sink.on_tcp_conn = on_tcp_row;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) | SAT_TABLE_BIT(SAT_TABLE_TLS_HS);
+    sink.on_row = rows_tcp_tls;
     sat_wire_ctx ctx = {&sink, NULL, 3};
     sat_flow_table *t = sat_flow_table_create(NULL, &ctx);
     if (!t) {

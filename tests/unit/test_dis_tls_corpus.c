@@ -215,6 +215,16 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     return 0;
 }
 
+static int rows_tls(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_TLS_HS:
+        return on_tls(ctx, (const sat_tls_hs *)row);
+    default:
+        return 0;
+    }
+}
+
 static void deliver(run_ctx *r, flow *fl, int dir, sat_ts_ns ts, const uint8_t *p, size_t n)
 {
     if (!n)
@@ -362,7 +372,8 @@ static int run_pcap(const char *path, run_ctx *r)
     int linktype = (int)(rd32(b + 20, swap) & 0x0fffffff);
     memset(r, 0, sizeof *r);
     r->sink.ctx = r;
-    r->sink.on_tls_hs = on_tls;
+    r->sink.tables = SAT_TABLE_BIT(SAT_TABLE_TLS_HS);
+    r->sink.on_row = rows_tls;
     r->wctx.sink = &r->sink;
     size_t off = 24;
     sat_ts_ns ts = 0;

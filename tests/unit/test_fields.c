@@ -155,7 +155,7 @@ static void feed(sat_etime *e, uint32_t id, const char *format, uint32_t seen)
     s.format = sat_str_cstr(format);
     s.compression = sat_str_cstr("none");
     s.fields = sat_fields_settle(s.format, seen);
-    CHECK_EQ_INT(k.on_source(k.ctx, &s), SAT_OK);
+    CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_SOURCE, &s), SAT_OK);
     sat_ldap_op o;
     memset(&o, 0, sizeof o);
     o.ts_ns = o.result_ts_ns = (sat_ts_ns)1749400000 * 1000000000 + id;
@@ -174,7 +174,7 @@ static void feed(sat_etime *e, uint32_t id, const char *format, uint32_t seen)
     o.dn = sat_str_cstr("dc=x");
     o.filter = sat_str_cstr("(description=a)");
     o.notes = (uint16_t)(strcmp(format, "openldap") ? SAT_NOTE_A : 0);
-    CHECK_EQ_INT(k.on_ldap_op(k.ctx, &o), SAT_OK);
+    CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), SAT_OK);
 }
 
 static void test_etime_view(void)
@@ -244,7 +244,7 @@ static void cs_op(sat_cs *c, int type, const char *dn, int err, const char *text
     o.nentries = SAT_ABSENT;
     o.dn = sat_str_cstr(dn);
     o.text = text ? sat_str_cstr(text) : SAT_STR_NONE;
-    CHECK_EQ_INT(k.on_ldap_op(k.ctx, &o), SAT_OK);
+    CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), SAT_OK);
 }
 
 static void test_cachesize_missing(void)

@@ -37,7 +37,7 @@ static sat_tls_hs row(sat_ts_ns ts, int outcome, const char *client, uint16_t ve
 static void feed(sat_hs *h, const sat_tls_hs *r)
 {
     sat_event_sink s = sat_hs_sink(h);
-    CHECK_EQ_INT(s.on_tls_hs(s.ctx, r), SAT_OK);
+    CHECK_EQ_INT(sat_sink_emit(&s, SAT_TABLE_TLS_HS, r), SAT_OK);
 }
 
 static void test_counts_and_cost(void)

@@ -116,16 +116,7 @@ static int rec_row(rows *rs, int table, const void *row)
     return SAT_OK;
 }
 
-#define REC_CB(name, type, table)                                                         \
-    static int name(void *ctx, const type *x) { return rec_row(ctx, table, x); }
-REC_CB(rec_source, sat_source, SAT_TABLE_SOURCE)
-REC_CB(rec_reject, sat_reject, SAT_TABLE_REJECT)
-REC_CB(rec_op, sat_ldap_op, SAT_TABLE_LDAP_OP)
-REC_CB(rec_conn, sat_ldap_conn, SAT_TABLE_LDAP_CONN)
-REC_CB(rec_tcp, sat_tcp_conn, SAT_TABLE_TCP_CONN)
-REC_CB(rec_tls, sat_tls_hs, SAT_TABLE_TLS_HS)
-REC_CB(rec_crash, sat_crash, SAT_TABLE_CRASH)
-REC_CB(rec_frame, sat_frame, SAT_TABLE_FRAME)
+static int rec_cb(void *ctx, int table, const void *row) { return rec_row(ctx, table, row); }
 
 static void quiet_warn(void *ctx, const char *where, const char *msg)
 {
@@ -233,8 +224,7 @@ static int collect_set(const input_set *set, rows *rs)
         o.exe = exe;
     }
     memset(rs, 0, sizeof *rs);
-    sat_event_sink k = {rs, rec_source, rec_reject, rec_op, rec_conn, rec_tcp, rec_tls,
-                        rec_crash, rec_frame};
+    sat_event_sink k = {rs, SAT_TABLES_ALL, rec_cb};
     sat_collect_stats st;
     sat_diag d;
     memset(&d, 0, sizeof d);

@@ -114,6 +114,22 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
     return SAT_OK;
 }
 
+static int rows_source_reject_op_conn(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
+    case SAT_TABLE_REJECT:
+        return on_reject(ctx, (const sat_reject *)row);
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return on_conn(ctx, (const sat_ldap_conn *)row);
+    default:
+        return 0;
+    }
+}
+
 static void quiet(void *ctx, const char *where, const char *msg)
 {
     dump *d = ctx;
@@ -127,7 +143,9 @@ static char *collect_dump(const char *path, int threads, size_t chunk, int *rc)
     if (!d.p)
         abort();
     d.p[0] = '\0';
-    sat_event_sink sink = {&d, on_source, on_reject, on_op, on_conn};
+    sat_event_sink sink = {&d, SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_REJECT) |
+                               SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                               SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN), rows_source_reject_op_conn};
     sat_collect_opts o;
     memset(&o, 0, sizeof o);
     o.reject_sample_max = 5; /* fewer than the made-up log rejects */

@@ -154,15 +154,15 @@ static void test_little(void)
             sat_ldap_op r = op_row(T0 + w * 10 * S + i * (S / 100), S / 2);
             r.ts_ns -= S / 2; /* answered at T0 + ..., asked half a second before */
             r.result_ts_ns -= S / 2;
-            CHECK_EQ_INT(k.on_ldap_op(k.ctx, &r), SAT_OK);
+            CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &r), SAT_OK);
         }
     /* not load: an internal op and a persistent search */
     sat_ldap_op in = op_row(T0 + S, 100 * S);
     in.internal_depth = 1;
-    k.on_ldap_op(k.ctx, &in);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &in);
     sat_ldap_op ps = op_row(T0 + S, 100 * S);
     ps.flags = SAT_OPF_PERSISTENT;
-    k.on_ldap_op(k.ctx, &ps);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ps);
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
     const sat_saturation_view *v = sat_saturation_get_view(s);
     CHECK_EQ_INT(v->npoints, 5);
@@ -206,17 +206,17 @@ static void test_whatif_failed_after_sh(void)
     sat_event_sink k = sat_saturation_sink(s);
     for (int i = 0; i < 100; i++) {
         sat_ldap_op r = op_row(T0 + i * S / 10, S / 1000);
-        k.on_ldap_op(k.ctx, &r);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &r);
         sat_tls_hs h;
         memset(&h, 0, sizeof h);
         h.ts = T0 + i * S / 10;
         h.outcome = i % 10 ? SAT_TLS_RESUMED : SAT_TLS_FULL;
-        k.on_tls_hs(k.ctx, &h);
+        sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
         h.outcome = SAT_TLS_FAILED;
         h.server_hello_ts = h.ts + S / 1000;
-        k.on_tls_hs(k.ctx, &h);
+        sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
         h.server_hello_ts = 0; /* failed before any ServerHello: no cost, not counted */
-        k.on_tls_hs(k.ctx, &h);
+        sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
     }
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
     const sat_saturation_view *w = sat_saturation_get_view(s);
@@ -244,12 +244,12 @@ static void test_whatif(void)
     sat_event_sink k = sat_saturation_sink(s);
     for (int i = 0; i < 100; i++) {
         sat_ldap_op r = op_row(T0 + i * S / 10, S / 1000);
-        k.on_ldap_op(k.ctx, &r);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &r);
         sat_tls_hs h;
         memset(&h, 0, sizeof h);
         h.ts = T0 + i * S / 10;
         h.outcome = i % 10 ? SAT_TLS_RESUMED : SAT_TLS_FULL;
-        k.on_tls_hs(k.ctx, &h);
+        sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
     }
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
     const sat_saturation_view *v = sat_saturation_get_view(s);
@@ -286,7 +286,7 @@ static void test_tls_capacity(void)
             c.syn_ts = t;
             c.flow = flow;
             c.flags = i < answered ? SAT_TCPF_SYNACK | SAT_TCPF_TLS : SAT_TCPF_SYN_GAVE_UP;
-            k.on_tcp_conn(k.ctx, &c);
+            sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
             if (i < answered) {
                 sat_tls_hs h;
                 memset(&h, 0, sizeof h);
@@ -296,7 +296,7 @@ static void test_tls_capacity(void)
                 h.outcome = burst || i % 5 == 0 ? SAT_TLS_FULL : SAT_TLS_RESUMED;
                 if (burst && i % 5 == 4)
                     h.outcome = SAT_TLS_FAILED;
-                k.on_tls_hs(k.ctx, &h);
+                sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
             }
             flow++;
         }

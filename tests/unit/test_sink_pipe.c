@@ -49,6 +49,18 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
     return SAT_OK;
 }
 
+static int rows_op_conn(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_LDAP_OP:
+        return on_op(ctx, (const sat_ldap_op *)row);
+    case SAT_TABLE_LDAP_CONN:
+        return on_conn(ctx, (const sat_ldap_conn *)row);
+    default:
+        return 0;
+    }
+}
+
 static int produce(sat_event_sink *in, int64_t n, char *big)
 {
     int rc = SAT_OK;
@@ -62,13 +74,13 @@ static int produce(sat_event_sink *in, int64_t n, char *big)
         o.bind_dn = sat_str_make("", 0);
         if (i == 777)
             o.filter = sat_str_make(big, 3u << 20);
-        rc = in->on_ldap_op(in->ctx, &o);
+        rc = sat_sink_emit(in, SAT_TABLE_LDAP_OP, &o);
         if (i == 1000) {
             sat_ldap_conn c;
             memset(&c, 0, sizeof c);
             c.conn = 5;
             c.client_ip = sat_str_cstr("10.0.0.5");
-            rc = in->on_ldap_conn(in->ctx, &c);
+            rc = sat_sink_emit(in, SAT_TABLE_LDAP_CONN, &c);
         }
     }
     return rc;
@@ -198,31 +210,44 @@ static int on_frame(void *ctx, const sat_frame *f)
     return SAT_OK;
 }
 
+static int rows_crash_frame(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_CRASH:
+        return on_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return on_frame(ctx, (const sat_frame *)row);
+    default:
+        return 0;
+    }
+}
+
 static void test_crash_rows(void)
 {
     crash_seen s;
     memset(&s, 0, sizeof s);
-    sat_event_sink inner = {&s, NULL, NULL, NULL, NULL, NULL, NULL, on_crash, on_frame};
+    sat_event_sink inner = {&s, SAT_TABLE_BIT(SAT_TABLE_CRASH) |
+                                SAT_TABLE_BIT(SAT_TABLE_FRAME), rows_crash_frame};
     sat_sink_pipe *p = sat_sink_pipe_create(&inner);
     CHECK(p != NULL);
     if (!p)
         return;
     sat_event_sink in = sat_sink_pipe_sink(p);
-    CHECK(in.on_crash != NULL && in.on_frame != NULL);
-    CHECK(in.on_ldap_op == NULL && in.on_tcp_conn == NULL);
+    CHECK(in.tables == (SAT_TABLE_BIT(SAT_TABLE_CRASH) | SAT_TABLE_BIT(SAT_TABLE_FRAME)));
+    CHECK(!sat_sink_wants(&in, SAT_TABLE_LDAP_OP) && !sat_sink_wants(&in, SAT_TABLE_TCP_CONN));
     int rc = SAT_OK;
     char buf[128];
     for (uint32_t i = 0; i < CRASHES && rc == SAT_OK; i++) {
         for (int32_t depth = 0; depth < FRAMES_PER_CRASH && rc == SAT_OK; depth++) {
             sat_frame f;
             make_frame(i, depth, &f, buf, sizeof buf);
-            rc = in.on_frame(in.ctx, &f);
+            rc = sat_sink_emit(&in, SAT_TABLE_FRAME, &f);
             memset(buf, '#', sizeof buf); /* the row's strings were borrowed */
         }
         sat_crash k;
         make_crash(i, &k, buf, sizeof buf);
         if (rc == SAT_OK)
-            rc = in.on_crash(in.ctx, &k);
+            rc = sat_sink_emit(&in, SAT_TABLE_CRASH, &k);
         memset(buf, '#', sizeof buf);
     }
     CHECK_EQ_INT(rc, SAT_OK);
@@ -239,11 +264,12 @@ int main(void)
 
     seen s;
     memset(&s, 0, sizeof s);
-    sat_event_sink inner = {&s, NULL, NULL, on_op, on_conn};
+    sat_event_sink inner = {&s, SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
+                                SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN), rows_op_conn};
     sat_sink_pipe *p = sat_sink_pipe_create(&inner);
     CHECK(p != NULL);
     sat_event_sink in = sat_sink_pipe_sink(p);
-    CHECK(in.on_source == NULL && in.on_reject == NULL);
+    CHECK(!sat_sink_wants(&in, SAT_TABLE_SOURCE) && !sat_sink_wants(&in, SAT_TABLE_REJECT));
     CHECK_EQ_INT(produce(&in, 200000, big), SAT_OK);
     CHECK_EQ_INT(sat_sink_pipe_close(p), SAT_OK);
     CHECK_EQ_INT(s.ops, 200000);

@@ -169,17 +169,17 @@ static void test_dedup_ldap(void)
         sat_ldap_conn a1 = conn_row(T0 + S, 7, SAT_CLOSE_A1, "10.0.0.1");
         sat_ldap_conn other = conn_row(T0 + S, 8, SAT_CLOSE_A1, "10.0.0.2"); /* alone: counts */
         if (order == 0) {
-            k.on_ldap_op(k.ctx, &ab);
-            k.on_ldap_conn(k.ctx, &a1);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &a1);
         } else {
-            k.on_ldap_conn(k.ctx, &a1);
-            k.on_ldap_op(k.ctx, &ab);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &a1);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
         }
-        k.on_ldap_conn(k.ctx, &other);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &other);
         sat_ldap_op busy = op_row(T0 + 2 * S, 7, SAT_OP_BIND, 51, "10.0.0.1");
-        k.on_ldap_op(k.ctx, &busy);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &busy);
         sat_ldap_op ok = op_row(T0 + 2 * S, 7, SAT_OP_SRCH, 0, "10.0.0.1");
-        k.on_ldap_op(k.ctx, &ok);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ok);
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
         const sat_storms_view *v = sat_storms_get_view(s);
         CHECK_EQ_INT(v->events, 3);
@@ -204,12 +204,12 @@ static void test_closed_waiting(void)
     for (int64_t conn = 1; conn <= 4; conn++) {
         sat_ldap_op o = op_row(T0 + conn * S, conn, SAT_OP_BIND, SAT_ABSENT, "10.0.0.5");
         o.flags = SAT_OPF_UNFINISHED | (conn != 4 ? SAT_OPF_CONN_CLOSED : 0);
-        k.on_ldap_op(k.ctx, &o);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
     }
     sat_ldap_conn b1 = conn_row(T0 + 3 * S, 2, SAT_CLOSE_B1, "10.0.0.5"); /* conn 2: B1 */
-    k.on_ldap_conn(k.ctx, &b1);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &b1);
     sat_ldap_op ab = op_row(T0 + 3 * S, 3, SAT_OP_ABANDON, 0, "10.0.0.5"); /* conn 3 */
-    k.on_ldap_op(k.ctx, &ab);
+    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
     const sat_storms_view *v = sat_storms_get_view(s);
     CHECK_EQ_INT(v->kinds[SAT_STORM_CLOSED_WAITING], 1); /* conn 1 */
@@ -245,17 +245,17 @@ static void test_dedup_wire(void)
         c.flags = SAT_TCPF_SYNACK | SAT_TCPF_TLS | SAT_TCPF_CLIENT_LEFT_WAITING;
         c.client_ip = sat_str_cstr("10.0.0.9");
         if (order == 0) {
-            k.on_tls_hs(k.ctx, &h);
-            k.on_tcp_conn(k.ctx, &c);
+            sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
+            sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
         } else {
-            k.on_tcp_conn(k.ctx, &c);
-            k.on_tls_hs(k.ctx, &h);
+            sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
+            sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
         }
         c.flow = 4; /* another connection's RST: a failure of its own */
-        k.on_tcp_conn(k.ctx, &c);
+        sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
         c.flow = 5; /* a RST of a connection the client was done with: none */
         c.flags = SAT_TCPF_SYNACK | SAT_TCPF_TLS;
-        k.on_tcp_conn(k.ctx, &c);
+        sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
         const sat_storms_view *v = sat_storms_get_view(s);
         CHECK_EQ_INT(v->events, 2);
@@ -295,20 +295,20 @@ static void test_fin_waiting(void)
     sat_event_sink k = sat_storms_sink(s);
     sat_tcp_conn c = tcp_row(T0, T0 + 2 * S, 1, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 50, 0);
     c.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
-    k.on_tcp_conn(k.ctx, &c);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     c.flow = 2; /* the same, with the handshake row after it */
-    k.on_tcp_conn(k.ctx, &c);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     sat_tls_hs h;
     memset(&h, 0, sizeof h);
     h.ts = T0;
     h.flow = 2;
     h.outcome = SAT_TLS_INCOMPLETE;
     h.client_ip = sat_str_cstr("10.0.0.1");
-    k.on_tls_hs(k.ctx, &h);
+    sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
     c.flow = 3; /* a plain close: no failure */
     c.flags = SAT_TCPF_SYNACK;
     c.bytes_s2c = 10;
-    k.on_tcp_conn(k.ctx, &c);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
     const sat_storms_view *v = sat_storms_get_view(s);
     CHECK_EQ_INT(v->events, 2);
@@ -324,32 +324,32 @@ static void feed_retries(sat_storms *a, sat_storms *b)
     sat_event_sink ka = sat_storms_sink(a), kb = sat_storms_sink(b);
     /* A: unanswered (bytes out, none back), retried 0.5 s after it ended */
     sat_tcp_conn c = tcp_row(T0, T0 + 2 * S, 1, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 80, 0);
-    ka.on_tcp_conn(ka.ctx, &c);
+    sat_sink_emit(&ka, SAT_TABLE_TCP_CONN, &c);
     c = tcp_row(T0 + 2 * S + S / 2, T0 + 3 * S, 2, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 80, 900);
-    kb.on_tcp_conn(kb.ctx, &c);
+    sat_sink_emit(&kb, SAT_TABLE_TCP_CONN, &c);
     /* A again: answered, then a new connection at once: not a retry */
     c = tcp_row(T0 + 10 * S, T0 + 11 * S, 3, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 80, 900);
-    ka.on_tcp_conn(ka.ctx, &c);
+    sat_sink_emit(&ka, SAT_TABLE_TCP_CONN, &c);
     c = tcp_row(T0 + 11 * S, T0 + 12 * S, 4, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 80, 900);
-    kb.on_tcp_conn(kb.ctx, &c);
+    sat_sink_emit(&kb, SAT_TABLE_TCP_CONN, &c);
     /* B: unanswered, next connection 19 s after it ended: too late to be its
      * retry (the default window is 10 s) */
     c = tcp_row(T0, T0 + S, 5, "10.0.0.2", SAT_TCP_END_FIN_CLIENT, 80, 0);
-    ka.on_tcp_conn(ka.ctx, &c);
+    sat_sink_emit(&ka, SAT_TABLE_TCP_CONN, &c);
     c = tcp_row(T0 + 20 * S, T0 + 21 * S, 6, "10.0.0.2", SAT_TCP_END_FIN_CLIENT, 80, 900);
-    kb.on_tcp_conn(kb.ctx, &c);
+    sat_sink_emit(&kb, SAT_TABLE_TCP_CONN, &c);
     /* C: a handshake given up (a failure already), retried: counted as a
      * retry, not as a second failure */
     c = tcp_row(T0, T0 + 2 * S, 7, "10.0.0.3", SAT_TCP_END_RST_CLIENT, 250, 0);
     c.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
-    ka.on_tcp_conn(ka.ctx, &c);
+    sat_sink_emit(&ka, SAT_TABLE_TCP_CONN, &c);
     c = tcp_row(T0 + 2 * S, T0 + 3 * S, 8, "10.0.0.3", SAT_TCP_END_FIN_CLIENT, 250, 900);
-    kb.on_tcp_conn(kb.ctx, &c);
+    sat_sink_emit(&kb, SAT_TABLE_TCP_CONN, &c);
     /* D: a probe that connects and leaves without a byte: not unanswered */
     c = tcp_row(T0, T0 + S / 10, 9, "10.0.0.4", SAT_TCP_END_FIN_CLIENT, 0, 0);
-    ka.on_tcp_conn(ka.ctx, &c);
+    sat_sink_emit(&ka, SAT_TABLE_TCP_CONN, &c);
     c = tcp_row(T0 + S, T0 + S + S / 10, 10, "10.0.0.4", SAT_TCP_END_FIN_CLIENT, 0, 0);
-    kb.on_tcp_conn(kb.ctx, &c);
+    sat_sink_emit(&kb, SAT_TABLE_TCP_CONN, &c);
 }
 
 static void check_retries(const sat_storms_view *v)
@@ -397,12 +397,12 @@ static void feed_frozen(sat_storms *s, int keep_failing)
         h.client_ip = sat_str_cstr(t % 2 ? "10.0.0.1" : "10.0.0.2");
         h.outcome = frozen ? SAT_TLS_INCOMPLETE : t % 4 ? SAT_TLS_RESUMED : SAT_TLS_FULL;
         h.server_hello_ts = frozen ? 0 : h.ts + S / 1000;
-        k.on_tls_hs(k.ctx, &h);
+        sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
         if (keep_failing && t >= 360 && t < 480) { /* clients resetting: not the server */
             sat_tcp_conn c = tcp_row(T0 + t * S, T0 + t * S + S / 2, flow++, "10.0.0.3",
                                      SAT_TCP_END_RST_CLIENT, 200, 100);
             c.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
-            k.on_tcp_conn(k.ctx, &c);
+            sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
         }
     }
 }
@@ -450,13 +450,13 @@ static void test_storm_from_rows(void)
             o.wtime = storm ? 3 * S : S / 10000;
             if (storm && j == 0)
                 o.notes = SAT_NOTE_A;
-            k.on_ldap_op(k.ctx, &o);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
         }
         if (t >= 302 && t < 350) { /* an abandon a second from 3 clients */
             char ip[32];
             snprintf(ip, sizeof ip, "10.0.1.%d", t % 3);
             sat_ldap_op ab = op_row(T0 + t * S, 100000 + t, SAT_OP_ABANDON, 0, ip);
-            k.on_ldap_op(k.ctx, &ab);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
         }
     }
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
@@ -494,17 +494,17 @@ static void test_heavy_client(void)
             char ip[32];
             snprintf(ip, sizeof ip, "10.0.0.%d", j + 1);
             sat_ldap_op o = op_row(T0 + t * S + j * (S / 4), conn++, SAT_OP_SRCH, 0, ip);
-            k.on_ldap_op(k.ctx, &o);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
         }
         if (t >= 290 && t < 350)
             for (int j = 0; j < 40; j++) {
                 sat_ldap_op o = op_row(T0 + t * S + j * (S / 40), conn++, SAT_OP_SRCH, 0,
                                        "10.9.9.9");
-                k.on_ldap_op(k.ctx, &o);
+                sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
             }
         if (t >= 302 && t < 350) {
             sat_ldap_op o = op_row(T0 + t * S, conn++, SAT_OP_SRCH, 3, "10.0.0.2");
-            k.on_ldap_op(k.ctx, &o); /* timeLimitExceeded */
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o); /* timeLimitExceeded */
         }
     }
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
@@ -534,18 +534,18 @@ static void feed_metastable(sat_storms *s, int half)
         o.wtime = S / 10000;
         if (trig)
             o.notes = SAT_NOTE_A;
-        k.on_ldap_op(k.ctx, &o);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
         if (trig) {
             o.ts_ns += S / 2;
-            k.on_ldap_op(k.ctx, &o);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
             o.ts_ns += S / 4;
-            k.on_ldap_op(k.ctx, &o);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
         }
         if (t >= 305 && t < 450) {
             char ip[32];
             snprintf(ip, sizeof ip, "10.0.2.%d", t % 7);
             sat_ldap_op ab = op_row(T0 + t * S, 200000 + t, SAT_OP_ABANDON, 0, ip);
-            k.on_ldap_op(k.ctx, &ab);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
         }
     }
 }
@@ -616,7 +616,7 @@ static void test_widening(void)
     sat_event_sink k = sat_storms_sink(s);
     for (int h = 0; h < 24 * 365; h++) {
         sat_ldap_conn c = conn_row(T0 + (sat_ts_ns)h * 3600 * S, h, SAT_CLOSE_B1, "10.0.0.1");
-        k.on_ldap_conn(k.ctx, &c);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
     }
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
     const sat_storms_view *v = sat_storms_get_view(s);
@@ -645,7 +645,7 @@ static void feed_short_capture(sat_storms *s)
         h.flow = flow++;
         h.outcome = SAT_TLS_FULL;
         h.client_ip = sat_str_cstr("10.0.0.1");
-        k.on_tls_hs(k.ctx, &h);
+        sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
     }
     static const char *const clients[4] = {"10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"};
     for (int c = 0; c < 4; c++)
@@ -656,7 +656,7 @@ static void feed_short_capture(sat_storms *s)
             h.flow = flow++;
             h.outcome = SAT_TLS_INCOMPLETE;
             h.client_ip = sat_str_cstr(clients[c]);
-            k.on_tls_hs(k.ctx, &h);
+            sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
         }
 }
 
@@ -720,7 +720,7 @@ static void test_choose_step(void)
         /* a connection opened each second, a clean close: rows, no failure */
         for (int t = 0; t < cases[c].span_s; t++) {
             sat_ldap_conn r = conn_row(T0 + (sat_ts_ns)(t + 1) * S, t, SAT_CLOSE_U1, "10.0.0.1");
-            k.on_ldap_conn(k.ctx, &r);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &r);
         }
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
         const sat_storms_view *v = sat_storms_get_view(s);
@@ -749,13 +749,13 @@ static void feed_month_old_log(sat_storms *s, sat_ts_ns t0)
     int64_t conn = 1;
     for (int t = 1; t <= 3600; t++) {
         sat_ldap_conn r = conn_row(t0 + (sat_ts_ns)t * S, conn++, SAT_CLOSE_U1, "10.0.0.1");
-        k.on_ldap_conn(k.ctx, &r);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &r);
         if (t >= 1200 && t < 1260 && t % 3 == 0) { /* the incident: 20 abrupt closes */
             r = conn_row(t0 + (sat_ts_ns)t * S + S / 2, conn++, SAT_CLOSE_B1, "10.0.0.2");
-            k.on_ldap_conn(k.ctx, &r);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &r);
         }
     }
-    k.on_source(k.ctx, &src);
+    sat_sink_emit(&k, SAT_TABLE_SOURCE, &src);
 }
 
 static void feed_todays_capture(sat_storms *s, sat_ts_ns t0)
@@ -776,9 +776,9 @@ static void feed_todays_capture(sat_storms *s, sat_ts_ns t0)
             c.end_ts = c.syn_ts;
             c.bytes_c2s = c.bytes_s2c = 0;
         }
-        k.on_tcp_conn(k.ctx, &c);
+        sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     }
-    k.on_source(k.ctx, &src);
+    sat_sink_emit(&k, SAT_TABLE_SOURCE, &src);
 }
 
 static void check_two_periods(const sat_storms_view *v, sat_ts_ns today)
@@ -844,7 +844,7 @@ static void test_dropped_series(void)
             int t = order ? 7200 + 20 - 1 - i : i;
             sat_ts_ns ts = t < 7200 ? T0 + (sat_ts_ns)t * S : T0 + 86400 * S + (sat_ts_ns)(t - 7200) * S;
             sat_ldap_conn r = conn_row(ts, t, SAT_CLOSE_U1, "10.0.0.1");
-            k.on_ldap_conn(k.ctx, &r);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &r);
         }
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
         const sat_storms_view *v = sat_storms_get_view(s);
@@ -872,22 +872,22 @@ static void test_syn_unanswered(void)
     sat_tcp_conn c = tcp_row(T0, T0 + S, 1, "10.0.0.1", SAT_TCP_END_NONE, 0, 0);
     c.flags = SAT_TCPF_SYN_GAVE_UP;
     c.syn_retrans = 1;
-    k.on_tcp_conn(k.ctx, &c);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     c.flow = 2; /* reset by the client when the late SYN/ACK came */
     c.flags = SAT_TCPF_SYN_GAVE_UP | SAT_TCPF_SYNACK;
     c.syn_retrans = 0;
     c.end = SAT_TCP_END_RST_CLIENT;
     c.client_left_ts = T0 + 5 * S;
-    k.on_tcp_conn(k.ctx, &c);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     c = tcp_row(T0, T0 + 3 * S, 3, "10.0.0.1", SAT_TCP_END_FIN_SERVER, 10, 10);
     c.syn_retrans = 1; /* answered after a retry, then served: slow, not failed */
-    k.on_tcp_conn(k.ctx, &c);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     c = tcp_row(T0, T0 + 3 * S, 5, "10.0.0.1", SAT_TCP_END_FIN_CLIENT, 0, 0);
     c.syn_retrans = 1; /* answered after a retry, too late: the client left at once */
-    k.on_tcp_conn(k.ctx, &c);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     c = tcp_row(T0, T0 + 3 * S, 4, "10.0.0.1", SAT_TCP_END_NONE, 0, 0);
     c.flags = 0; /* unanswered, but the capture ended before its timeout: nothing */
-    k.on_tcp_conn(k.ctx, &c);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
     const sat_storms_view *v = sat_storms_get_view(s);
     CHECK_EQ_INT(v->kinds[SAT_STORM_SYN_UNANSWERED], 2);

@@ -148,7 +148,18 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
     }
     return SAT_OK;
 }
-static sat_event_sink sink = {NULL, NULL, NULL, NULL, NULL, on_tcp, NULL};
+
+static int rows_tcp(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_TCP_CONN:
+        return on_tcp(ctx, (const sat_tcp_conn *)row);
+    default:
+        return 0;
+    }
+}
+
+static sat_event_sink sink = {NULL, SAT_TABLE_BIT(SAT_TABLE_TCP_CONN), rows_tcp};
 static sat_wire_ctx wctx = {&sink, NULL, 7};
 
 static sat_flow_table *table(size_t max, sat_dur_ns idle)

@@ -45,6 +45,16 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     return SAT_OK;
 }
 
+static int rows_tls(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_TLS_HS:
+        return on_tls(ctx, (const sat_tls_hs *)row);
+    default:
+        return 0;
+    }
+}
+
 static void quiet(void *ctx, const char *where, const char *msg)
 {
     (void)ctx;
@@ -60,7 +70,8 @@ static got *collect_rows(const char *path)
     sat_event_sink sink;
     memset(&sink, 0, sizeof sink);
     sink.ctx = g;
-    sink.on_tls_hs = on_tls;
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_TLS_HS);
+    sink.on_row = rows_tls;
     sat_collect_opts o;
     memset(&o, 0, sizeof o);
     o.warn = quiet;

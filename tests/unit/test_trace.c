@@ -289,8 +289,9 @@ typedef struct rctx {
     uint64_t first_index; /* expected index of the first ldap_op row */
 } rctx;
 
-static int on_any(rctx *x, int t, const void *row)
+static int on_any(void *ctx, int t, const void *row)
 {
+    rctx *x = ctx;
     anyrow want;
     gen_row(t, x->n[t] + (t == SAT_TABLE_LDAP_OP ? x->first_index : 0), &want,
             x->monotonic);
@@ -302,19 +303,10 @@ static int on_any(rctx *x, int t, const void *row)
     x->n[t]++;
     return SAT_OK;
 }
-static int cb_source(void *c, const sat_source *s) { return on_any(c, SAT_TABLE_SOURCE, s); }
-static int cb_reject(void *c, const sat_reject *s) { return on_any(c, SAT_TABLE_REJECT, s); }
-static int cb_op(void *c, const sat_ldap_op *s) { return on_any(c, SAT_TABLE_LDAP_OP, s); }
-static int cb_conn(void *c, const sat_ldap_conn *s) { return on_any(c, SAT_TABLE_LDAP_CONN, s); }
-static int cb_tcp(void *c, const sat_tcp_conn *s) { return on_any(c, SAT_TABLE_TCP_CONN, s); }
-static int cb_tls(void *c, const sat_tls_hs *s) { return on_any(c, SAT_TABLE_TLS_HS, s); }
-static int cb_crash(void *c, const sat_crash *s) { return on_any(c, SAT_TABLE_CRASH, s); }
-static int cb_frame(void *c, const sat_frame *s) { return on_any(c, SAT_TABLE_FRAME, s); }
 
 static sat_event_sink make_sink(rctx *x)
 {
-    sat_event_sink s = {x, cb_source, cb_reject, cb_op, cb_conn, cb_tcp, cb_tls,
-                        cb_crash, cb_frame};
+    sat_event_sink s = {x, SAT_TABLES_ALL, on_any};
     return s;
 }
 
@@ -457,6 +449,49 @@ static void test_round_trip(uint32_t rpb)
     CHECK_EQ_INT(sat_trace_verify(path, NULL, NULL, &d), 0);
 }
 
+/* The sink's table mask limits the read: with no tables in the options, the
+ * blocks of the tables it does not take are not decoded, and a row of such a
+ * table handed to sat_sink_emit never reaches it. */
+static void test_sink_mask(void)
+{
+    char path[128];
+    path_of(path, sizeof path, "mask.sat");
+    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300};
+    CHECK_EQ_INT(write_trace(path, counts, 100, 0), 0);
+    sat_diag d = {0};
+    sat_trace_reader *r = sat_trace_reader_open(path, &d);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    rctx x = {0};
+    sat_event_sink sink = make_sink(&x);
+    sink.tables = SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN) | SAT_TABLE_BIT(SAT_TABLE_TLS_HS);
+    CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), 0);
+    for (int t = 0; t < SAT_TABLE__COUNT; t++)
+        CHECK_EQ_INT(x.n[t], sat_sink_wants(&sink, t) ? counts[t] : 0);
+    CHECK_EQ_INT(x.bad, 0);
+    CHECK_EQ_INT(sat_trace_reader_blocks_decoded(r), 2 + 3); /* 111 and 222 rows */
+    sink.on_row = NULL; /* no callback: no table, whatever the mask */
+    CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), 0);
+    CHECK_EQ_INT(sat_trace_reader_blocks_decoded(r), 5);
+    sat_trace_reader_close(r);
+    unlink(path);
+
+    memset(&x, 0, sizeof x);
+    sink = make_sink(&x);
+    sink.tables = SAT_TABLES_ALL & ~SAT_TABLE_BIT(SAT_TABLE_LDAP_OP);
+    anyrow row;
+    gen_row(SAT_TABLE_LDAP_OP, 0, &row, 0);
+    CHECK_EQ_INT(sat_sink_emit(&sink, SAT_TABLE_LDAP_OP, &row), SAT_OK);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_OP], 0);
+    gen_row(SAT_TABLE_LDAP_CONN, 0, &row, 0);
+    CHECK_EQ_INT(sat_sink_emit(&sink, SAT_TABLE_LDAP_CONN, &row), SAT_OK);
+    CHECK_EQ_INT(x.n[SAT_TABLE_LDAP_CONN], 1);
+    CHECK_EQ_INT(sat_sink_emit(&sink, SAT_TABLE__COUNT, &row), SAT_E_USAGE);
+    CHECK_EQ_INT(sat_sink_emit(&sink, -1, &row), SAT_E_USAGE);
+    CHECK_EQ_INT(SAT_TABLES_ALL, (1u << SAT_TABLE__COUNT) - 1);
+}
+
 static void test_empty(void)
 {
     char path[128];
@@ -524,6 +559,16 @@ static int cb_keep(void *c, const sat_ldap_op *o)
     return SAT_OK;
 }
 
+static int rows_op(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_LDAP_OP:
+        return cb_keep(ctx, (const sat_ldap_op *)row);
+    default:
+        return 0;
+    }
+}
+
 static void test_absent_defaults(void)
 {
     char path[128];
@@ -534,7 +579,7 @@ static void test_absent_defaults(void)
     sat_trace_read_opts o;
     memset(&o, 0, sizeof o);
     o.columns[SAT_TABLE_LDAP_OP] = cols;
-    sat_event_sink s = {NULL, NULL, NULL, cb_keep, NULL};
+    sat_event_sink s = {NULL, SAT_TABLE_BIT(SAT_TABLE_LDAP_OP), rows_op};
     CHECK_EQ_INT(sat_trace_read(r, &o, &s, &d), 0);
     CHECK_EQ_INT(last_op.ts_ns, 0);
     CHECK_EQ_INT(last_op.etime, SAT_ABSENT);
@@ -626,6 +671,18 @@ static int cw_frame(void *c, const sat_frame *f)
     return on_any(&((crash_window_ctx *)c)->all, SAT_TABLE_FRAME, f);
 }
 
+static int rows_crash_frame(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_CRASH:
+        return cw_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return cw_frame(ctx, (const sat_frame *)row);
+    default:
+        return 0;
+    }
+}
+
 static void test_window_crash(void)
 {
     char path[128];
@@ -648,7 +705,8 @@ static void test_window_crash(void)
     memset(&x, 0, sizeof x);
     x.from = a.k.ts;
     x.to = b.k.ts;
-    sat_event_sink sink = {&x, NULL, NULL, NULL, NULL, NULL, NULL, cw_crash, cw_frame};
+    sat_event_sink sink = {&x, SAT_TABLE_BIT(SAT_TABLE_CRASH) |
+                               SAT_TABLE_BIT(SAT_TABLE_FRAME), rows_crash_frame};
     sat_trace_read_opts o;
     memset(&o, 0, sizeof o);
     o.from_ns = x.from;
@@ -693,6 +751,18 @@ static int keep_frame(void *c, const sat_frame *f)
     return SAT_OK;
 }
 
+static int rows_crash_frame2(void *ctx, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_CRASH:
+        return keep_crash(ctx, (const sat_crash *)row);
+    case SAT_TABLE_FRAME:
+        return keep_frame(ctx, (const sat_frame *)row);
+    default:
+        return 0;
+    }
+}
+
 static void test_crash_absent_defaults(void)
 {
     char path[128];
@@ -709,7 +779,8 @@ static void test_crash_absent_defaults(void)
     o.tables = (1u << SAT_TABLE_CRASH) | (1u << SAT_TABLE_FRAME);
     o.columns[SAT_TABLE_CRASH] = ccols;
     o.columns[SAT_TABLE_FRAME] = fcols;
-    sat_event_sink s = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, keep_crash, keep_frame};
+    sat_event_sink s = {NULL, SAT_TABLE_BIT(SAT_TABLE_CRASH) |
+                              SAT_TABLE_BIT(SAT_TABLE_FRAME), rows_crash_frame2};
     memset(&last_crash, 0, sizeof last_crash);
     memset(&last_frame, 0, sizeof last_frame);
     CHECK_EQ_INT(sat_trace_read(r, &o, &s, &d), 0);
@@ -852,15 +923,12 @@ static void test_flipped_byte(void)
 typedef struct cctx {
     uint64_t n[SAT_TABLE__COUNT];
 } cctx;
-static int cc_any(cctx *x, int t) { x->n[t]++; return 0; }
-static int cc_source(void *c, const sat_source *s) { (void)s; return cc_any(c, SAT_TABLE_SOURCE); }
-static int cc_reject(void *c, const sat_reject *s) { (void)s; return cc_any(c, SAT_TABLE_REJECT); }
-static int cc_op(void *c, const sat_ldap_op *s) { (void)s; return cc_any(c, SAT_TABLE_LDAP_OP); }
-static int cc_conn(void *c, const sat_ldap_conn *s) { (void)s; return cc_any(c, SAT_TABLE_LDAP_CONN); }
-static int cc_tcp(void *c, const sat_tcp_conn *s) { (void)s; return cc_any(c, SAT_TABLE_TCP_CONN); }
-static int cc_tls(void *c, const sat_tls_hs *s) { (void)s; return cc_any(c, SAT_TABLE_TLS_HS); }
-static int cc_crash(void *c, const sat_crash *s) { (void)s; return cc_any(c, SAT_TABLE_CRASH); }
-static int cc_frame(void *c, const sat_frame *s) { (void)s; return cc_any(c, SAT_TABLE_FRAME); }
+static int cc_any(void *ctx, int t, const void *row)
+{
+    (void)row;
+    ((cctx *)ctx)->n[t]++;
+    return 0;
+}
 
 typedef struct blk {
     size_t off, len, data_off, data_len;
@@ -922,8 +990,7 @@ static int check_damage(const char *path, const uint8_t *orig, size_t n, const b
         return 1;
     CHECK_EQ_INT(d.code, partial ? SAT_E_TRUNCATED : 0);
     cctx c = {{0}};
-    sat_event_sink sink = {&c, cc_source, cc_reject, cc_op, cc_conn, cc_tcp, cc_tls,
-                           cc_crash, cc_frame};
+    sat_event_sink sink = {&c, SAT_TABLES_ALL, cc_any};
     memset(&d, 0, sizeof d);
     CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), SAT_E_CORRUPT);
     char want[64];
@@ -1035,8 +1102,7 @@ static void test_damaged_blocks(void)
     sat_diag d = {0};
     sat_trace_reader *r = sat_trace_reader_open(dpath, &d);
     cctx c = {{0}};
-    sat_event_sink sink = {&c, cc_source, cc_reject, cc_op, cc_conn, cc_tcp, cc_tls,
-                           cc_crash, cc_frame};
+    sat_event_sink sink = {&c, SAT_TABLES_ALL, cc_any};
     CHECK_EQ_INT(sat_trace_read(r, NULL, &sink, &d), SAT_E_CORRUPT);
     const sat_trace_damage *dm;
     CHECK_EQ_INT(sat_trace_reader_damage(r, &dm), 2);
@@ -1219,7 +1285,7 @@ static void test_long_string(void)
     CHECK_EQ_INT(sat_trace_writer_close(w, &d), 0);
     free(big);
     sat_trace_reader *r = sat_trace_reader_open(path, &d);
-    sat_event_sink s = {NULL, NULL, NULL, cb_keep, NULL};
+    sat_event_sink s = {NULL, SAT_TABLE_BIT(SAT_TABLE_LDAP_OP), rows_op};
     memset(&last_op, 0, sizeof last_op);
     CHECK_EQ_INT(sat_trace_read(r, NULL, &s, &d), 0);
     CHECK_EQ_INT(last_op.dn.len, 1u << 20);
@@ -1297,6 +1363,7 @@ int main(void)
     test_round_trip(0);
     test_empty();
     test_round_trip(7);
+    test_sink_mask();
     test_projection();
     test_absent_defaults();
     test_crash_absent_defaults();

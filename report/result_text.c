@@ -1,0 +1,336 @@
+/*
+ * result_text.c - text forms of result sections (docs/output.md "Text"):
+ * values in human units with three significant figures (161 us, 4.46 s,
+ * 1.23 MiB, 45.5%), right plurals, and the one table printer every report
+ * uses, fitted to 100 columns unless --wide.
+ *
+ * A section is printed from a layout hint: which values or columns, in what
+ * order, under which labels ("key=Label" in the list), with the note under
+ * it. Which sections come first is each report's own choice (the most
+ * important thing first); how a section looks is decided here, once.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "satscope/report.h"
+#include "text_table.h"
+
+const char *sat_plural(uint64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+/* v rounded to three significant figures, printed without exponent. */
+void sat_fmt_sig3(char *buf, size_t n, double v)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    double a = fabs(v);
+    if (a < 5e-10) {
+        snprintf(buf, n, "0");
+        return;
+    }
+    int mag = (int)floor(log10(a));
+    /* rounding may carry into the next power of ten (999.6 -> 1000) */
+    double r = round(a / pow(10, mag - 2)) * pow(10, mag - 2);
+    if (r >= pow(10, mag + 1))
+        mag++;
+    int decimals = mag >= 2 ? 0 : 2 - mag;
+    snprintf(buf, n, "%.*f", decimals, v);
+    if (strcmp(buf, "-0") == 0)
+        snprintf(buf, n, "0");
+}
+
+/* The unit whose scale puts the value in [1, 1000), then three figures. */
+static void fmt_scaled(char *buf, size_t n, double v, const double *scale, const char *const *unit,
+                       size_t nunit)
+{
+    double a = fabs(v);
+    size_t u = 0;
+    for (size_t i = 0; i < nunit; i++) {
+        char t[64];
+        sat_fmt_sig3(t, sizeof t, a / scale[i]);
+        double shown = strtod(t, NULL);
+        if (shown >= 1 || i == 0)
+            u = i;
+        if (shown < 1000 && shown >= 1)
+            break;
+    }
+    char t[64];
+    sat_fmt_sig3(t, sizeof t, v / scale[u]);
+    snprintf(buf, n, "%s %s", t, unit[u]);
+}
+
+void sat_fmt_duration(char *buf, size_t n, double s)
+{
+    static const double scale[] = {1e-9, 1e-6, 1e-3, 1, 60, 3600, 86400};
+    static const char *const unit[] = {"ns", "us", "ms", "s", "min", "h", "d"};
+    if (!isfinite(s)) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    if (s == 0) {
+        snprintf(buf, n, "0 s");
+        return;
+    }
+    /* seconds stay seconds up to 999 s; minutes from 1000 s (16.7 min) */
+    double a = fabs(s);
+    if (a >= 1 && a < 999.5) {
+        char t[64];
+        sat_fmt_sig3(t, sizeof t, s);
+        snprintf(buf, n, "%s s", t);
+        return;
+    }
+    if (a >= 999.5) {
+        /* long ones in the unit people say: minutes below an hour, hours
+         * below two days, then days */
+        int u = a < 3600 ? 4 : a < 172800 ? 5 : 6;
+        char t[64];
+        sat_fmt_sig3(t, sizeof t, s / scale[u]);
+        snprintf(buf, n, "%s %s", t, unit[u]);
+        return;
+    }
+    fmt_scaled(buf, n, s, scale, unit, 3);
+}
+
+void sat_fmt_bytes(char *buf, size_t n, uint64_t b)
+{
+    static const double scale[] = {1, 1024.0, 1048576.0, 1073741824.0, 1099511627776.0};
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    if (b < 1000) {
+        snprintf(buf, n, "%llu B", (unsigned long long)b);
+        return;
+    }
+    fmt_scaled(buf, n, (double)b, scale + 1, unit + 1, 4);
+}
+
+void sat_fmt_value(char *buf, size_t n, const sat_value *v)
+{
+    if (!v || v->absent) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    char t[64];
+    switch (v->unit) {
+    case SAT_UNIT_TEXT: snprintf(buf, n, "%s", v->v.s); break;
+    case SAT_UNIT_COUNT: snprintf(buf, n, "%llu", (unsigned long long)v->v.u); break;
+    case SAT_UNIT_INT: snprintf(buf, n, "%lld", (long long)v->v.i); break;
+    case SAT_UNIT_TIME: sat_report_fmt_ts(buf, n, v->v.i); break;
+    case SAT_UNIT_DURATION: sat_fmt_duration(buf, n, v->v.d); break;
+    case SAT_UNIT_BYTES: sat_fmt_bytes(buf, n, v->v.u); break;
+    case SAT_UNIT_RATIO:
+        sat_fmt_sig3(t, sizeof t, v->v.d * 100);
+        snprintf(buf, n, "%s%%", t);
+        break;
+    case SAT_UNIT_RATE:
+        sat_fmt_sig3(t, sizeof t, v->v.d);
+        snprintf(buf, n, "%s/s", t);
+        break;
+    case SAT_UNIT_NUMBER: sat_fmt_sig3(buf, n, v->v.d); break;
+    case SAT_UNIT_BOOL: snprintf(buf, n, "%s", v->v.i ? "yes" : "no"); break;
+    default: snprintf(buf, n, "-"); break;
+    }
+}
+
+static int is_right(int unit) { return unit != SAT_UNIT_TEXT && unit != SAT_UNIT_TIME; }
+
+/* ---- the writer ---------------------------------------------------------------- */
+
+void sat_text_init(sat_text *t, FILE *out, int wide)
+{
+    memset(t, 0, sizeof *t);
+    t->out = out;
+    t->width = wide ? 0 : SAT_TEXT_WIDTH;
+}
+
+/* The next item of a "a,b=Label,c" list: key (len *kl) and label. */
+static const char *next_item(const char *p, char *key, size_t kn, char *label, size_t ln)
+{
+    while (*p == ',' || *p == ' ')
+        p++;
+    if (!*p)
+        return NULL;
+    size_t len = strcspn(p, ",");
+    const char *eq = memchr(p, '=', len);
+    size_t klen = eq ? (size_t)(eq - p) : len;
+    snprintf(key, kn, "%.*s", (int)klen, p);
+    if (eq)
+        snprintf(label, ln, "%.*s", (int)(len - klen - 1), eq + 1);
+    else
+        label[0] = '\0';
+    return p + len;
+}
+
+/* Key as a label: underscores read as blanks. */
+static void key_label(char *buf, size_t n, const char *key)
+{
+    snprintf(buf, n, "%s", key);
+    for (char *p = buf; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+}
+
+void sat_text_title(sat_text *t, const char *fmt, ...)
+{
+    if (t->lines)
+        fputc('\n', t->out);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(t->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', t->out);
+    t->lines++;
+}
+
+void sat_text_line(sat_text *t, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    /* wrapped at blanks to the width, continuation lines indented like the
+     * first line's leading blanks plus two */
+    size_t lead = strspn(buf, " ");
+    const char *p = buf;
+    size_t col = 0, limit = t->width ? t->width : (size_t)-1;
+    int first = 1;
+    while (*p) {
+        const char *sp = p;
+        while (*sp == ' ')
+            sp++;
+        size_t wl = strcspn(sp, " ");
+        size_t need = (size_t)(sp - p) + wl;
+        if (!first && col + need > limit && col > lead + 2) {
+            fputc('\n', t->out);
+            fprintf(t->out, "%*s", (int)(lead + 2), "");
+            col = lead + 2;
+            p = sp;
+            need = wl;
+        }
+        fwrite(p, 1, need, t->out);
+        col += need;
+        p += need;
+        first = 0;
+    }
+    fputc('\n', t->out);
+    t->lines++;
+}
+
+void sat_text_summary(sat_text *t, const sat_rnode *obj, const char *keys, const char *indent)
+{
+    tbl tb;
+    sat_tbl_init(&tb, "lrl");
+    sat_tbl_set_width(&tb, t->width);
+    char key[128], label[128], val[256];
+    const char *p = keys;
+    const sat_rnode *c = keys ? NULL : sat_rnode_first(obj);
+    for (;;) {
+        const sat_rnode *n;
+        if (keys) {
+            p = next_item(p, key, sizeof key, label, sizeof label);
+            if (!p)
+                break;
+            n = sat_rnode_get(obj, key);
+        } else {
+            if (!c)
+                break;
+            n = c;
+            c = sat_rnode_next(c);
+            label[0] = '\0';
+            snprintf(key, sizeof key, "%s", sat_rnode_key(n) ? sat_rnode_key(n) : "");
+        }
+        if (!n || sat_rnode_kind_of(n) != SAT_RN_VALUE)
+            continue;
+        char lab[128];
+        if (label[0])
+            snprintf(lab, sizeof lab, "%s", label);
+        else
+            key_label(lab, sizeof lab, key);
+        sat_fmt_value(val, sizeof val, sat_rnode_value(n));
+        const char *row[3] = {lab, val, sat_rnode_note(n)};
+        sat_tbl_row(&tb, row);
+    }
+    if (tb.err)
+        t->err = SAT_E_NOMEM;
+    t->lines += tb.nrows;
+    sat_tbl_print(&tb, t->out, indent ? indent : "  ");
+}
+
+void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, size_t max_rows,
+                    const char *indent)
+{
+    size_t ncols;
+    const sat_col *cols = sat_table_cols(table, &ncols);
+    const sat_col *use[TBL_MAXCOL];
+    const char *titles[TBL_MAXCOL];
+    char labels[TBL_MAXCOL][64];
+    int nuse = 0;
+    char key[128], label[64];
+    if (columns) {
+        for (const char *p = columns;
+             nuse < TBL_MAXCOL && (p = next_item(p, key, sizeof key, label, sizeof label));) {
+            for (size_t i = 0; i < ncols; i++)
+                if (strcmp(cols[i].name, key) == 0) {
+                    use[nuse] = &cols[i];
+                    snprintf(labels[nuse], sizeof labels[nuse], "%s", label);
+                    nuse++;
+                    break;
+                }
+        }
+    } else {
+        for (size_t i = 0; i < ncols && nuse < TBL_MAXCOL; i++) {
+            use[nuse] = &cols[i];
+            labels[nuse][0] = '\0';
+            nuse++;
+        }
+    }
+    char spec[TBL_MAXCOL + 1];
+    for (int i = 0; i < nuse; i++) {
+        spec[i] = is_right(use[i]->unit) ? 'r' : use[i]->unit == SAT_UNIT_TIME ? 'L' : 'l';
+        if (labels[i][0])
+            titles[i] = labels[i];
+        else if (use[i]->title)
+            titles[i] = use[i]->title;
+        else {
+            key_label(labels[i], sizeof labels[i], use[i]->name);
+            titles[i] = labels[i];
+        }
+    }
+    spec[nuse] = '\0';
+    tbl tb;
+    sat_tbl_init(&tb, spec);
+    sat_tbl_set_width(&tb, t->width);
+    sat_tbl_row(&tb, titles);
+    size_t shown = 0;
+    char cells[TBL_MAXCOL][256];
+    const char *row[TBL_MAXCOL];
+    for (const sat_rnode *r = sat_rnode_first(table); r; r = sat_rnode_next(r)) {
+        if (max_rows && shown == max_rows)
+            break;
+        for (int i = 0; i < nuse; i++) {
+            sat_fmt_value(cells[i], sizeof cells[i], sat_row_get(r, use[i]->name));
+            row[i] = cells[i];
+        }
+        sat_tbl_row(&tb, row);
+        shown++;
+    }
+    if (tb.err)
+        t->err = SAT_E_NOMEM;
+    t->lines += tb.nrows;
+    sat_tbl_print(&tb, t->out, indent ? indent : "  ");
+    size_t total = sat_rnode_count(table);
+    if (shown < total)
+        sat_text_line(t, "%s(%llu more %s; --json or --csv has every row)", indent ? indent : "  ",
+                      (unsigned long long)(total - shown), sat_plural(total - shown, "row", "rows"));
+}
+
+int sat_text_finish(sat_text *t)
+{
+    if (t->err)
+        return t->err;
+    return ferror(t->out) ? SAT_E_IO : SAT_OK;
+}
