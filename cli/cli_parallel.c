@@ -151,9 +151,10 @@ static size_t plan(char *const *paths, size_t n, range **out)
     struct stat *st = calloc(n, sizeof *st);
     char **keys = calloc(n, sizeof *keys);
     size_t *last = calloc(n, sizeof *last);
+    int *kinds = calloc(n, sizeof *kinds);
     range *r = calloc(n, sizeof *r);
     size_t nr = 0;
-    int ok = st && keys && last && r;
+    int ok = st && keys && last && kinds && r;
     for (size_t i = 0; ok && i < n; i++) {
         if (!strcmp(paths[i], "-") || stat(paths[i], &st[i]) != 0 || !S_ISREG(st[i].st_mode)) {
             ok = 0;
@@ -164,6 +165,7 @@ static size_t plan(char *const *paths, size_t n, range **out)
                 ok = 0; /* read once by the one pass: left to it */
         keys[i] = sat_collect_group_key(paths[i]);
         ok &= keys[i] != NULL;
+        kinds[i] = kind_of(paths[i]);
     }
     for (size_t i = 0; ok && i < n; i++) {
         last[i] = i;
@@ -180,7 +182,7 @@ static size_t plan(char *const *paths, size_t n, range **out)
         g->first = i;
         g->end = end;
         for (size_t k = i; k < end; k++) {
-            int kind = kind_of(paths[k]);
+            int kind = kinds[k];
             if (kind == K_TRACE) {
                 trace_count(paths[k], &g->sources, &g->servers);
                 continue;
@@ -188,7 +190,7 @@ static size_t plan(char *const *paths, size_t n, range **out)
             g->sources++;
             int seen = 0; /* a log's server is its rotated set's */
             for (size_t j = i; j < k && kind == K_LOG; j++)
-                seen |= !strcmp(keys[j], keys[k]) && kind_of(paths[j]) == K_LOG;
+                seen |= !strcmp(keys[j], keys[k]) && kinds[j] == K_LOG;
             g->servers += !seen;
         }
         i = end;
@@ -205,6 +207,7 @@ static size_t plan(char *const *paths, size_t n, range **out)
     free(keys);
     free(st);
     free(last);
+    free(kinds);
     if (!ok || nr < 2) {
         free(r);
         return 0;
