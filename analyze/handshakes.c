@@ -49,7 +49,7 @@ struct sat_hs {
     sat_strtab pairs;         /* key client|server -> hs_pair */
     uint64_t resumed_by[3], offered[3], hrr, renegotiated, ssl2_hello, late_start;
     uint64_t retries;
-    double retry_gap_sum_s;
+    int64_t retry_gap_sum_ns; /* in ns: a sum that merges exactly, in any order */
     sat_qsketch dur_full, dur_resumed;
     uint64_t tcp_conns, tcp_no_tls, tcp_by_end[SAT_TCP_END__COUNT], tcp_syn_retrans,
         tcp_no_synack;
@@ -196,7 +196,7 @@ static void note_retry(sat_hs *h, const sat_tls_hs *r)
     p->any_failed |= failed;
     if (p->fail_ts && r->ts > p->fail_ts && r->ts - p->fail_ts <= h->opts.retry_window) {
         h->retries++;
-        h->retry_gap_sum_s += (double)(r->ts - p->fail_ts) / 1e9;
+        h->retry_gap_sum_ns += r->ts - p->fail_ts;
         p->fail_ts = 0;
     }
     if (failed)
@@ -354,7 +354,7 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
     into->ssl2_hello += from->ssl2_hello;
     into->late_start += from->late_start;
     into->retries += from->retries;
-    into->retry_gap_sum_s += from->retry_gap_sum_s;
+    into->retry_gap_sum_ns += from->retry_gap_sum_ns;
     /* across the cut: from's first handshake of a pair retries into's pending
      * failure as note_retry would have; then the pair is where from left it if
      * one of from's failed, else into's failure is still pending unless retried
@@ -374,7 +374,7 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
         if (p->fail_ts && f->first_ts > p->fail_ts &&
             f->first_ts - p->fail_ts <= into->opts.retry_window) {
             into->retries++;
-            into->retry_gap_sum_s += (double)(f->first_ts - p->fail_ts) / 1e9;
+            into->retry_gap_sum_ns += f->first_ts - p->fail_ts;
             p->fail_ts = 0;
         }
         if (f->any_failed)
@@ -439,7 +439,8 @@ int sat_hs_finish(sat_hs *h)
     v->ssl2_hello = h->ssl2_hello;
     v->late_start = h->late_start;
     v->retries = h->retries;
-    v->retry_gap_mean_s = h->retries ? h->retry_gap_sum_s / (double)h->retries : 0.0;
+    v->retry_gap_mean_s =
+        h->retries ? (double)h->retry_gap_sum_ns / 1e9 / (double)h->retries : 0.0;
     v->full_p50_s = quantile_s(&h->dur_full, 0.5);
     v->full_p99_s = quantile_s(&h->dur_full, 0.99);
     v->resumed_p50_s = quantile_s(&h->dur_resumed, 0.5);
