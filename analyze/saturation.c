@@ -54,7 +54,7 @@
 
 typedef struct sat_win {
     uint64_t ops, timed, wt_n, ot_n, hs_full, hs_resumed;
-    double etime_s, wtime_s, optime_s;
+    int64_t etime_ns, wtime_ns, optime_ns; /* sums in ns: merged exactly, in any order */
 } sat_win;
 
 typedef struct sat_hs_sec { /* a second (or wider, past SAT_WINDOWS_MAX) of a capture */
@@ -72,7 +72,7 @@ struct sat_saturation {
     sat_ts_ns first_ts, last_ts;
     uint64_t ops, timed, skipped, wt_n, ot_n, hs_full, hs_resumed;
     uint64_t hs_failed_sh; /* failed after the ServerHello: full cost, no share */
-    double wtime_s, optime_s;
+    int64_t wtime_ns, optime_ns;
     double *added;      /* n, x pairs */
     size_t nadded, cap_added;
     int nomem;
@@ -324,9 +324,9 @@ static void add_win(sat_win *a, const sat_win *b)
     a->ot_n += b->ot_n;
     a->hs_full += b->hs_full;
     a->hs_resumed += b->hs_resumed;
-    a->etime_s += b->etime_s;
-    a->wtime_s += b->wtime_s;
-    a->optime_s += b->optime_s;
+    a->etime_ns += b->etime_ns;
+    a->wtime_ns += b->wtime_ns;
+    a->optime_ns += b->optime_ns;
 }
 
 static void add_win_v(void *into, const void *from)
@@ -411,21 +411,19 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (et >= 0) {
         s->timed++;
         w->timed++;
-        w->etime_s += (double)et / 1e9;
+        w->etime_ns += et;
     }
     if (op->wtime >= 0) {
-        double v = (double)op->wtime / 1e9;
         w->wt_n++;
-        w->wtime_s += v;
+        w->wtime_ns += op->wtime;
         s->wt_n++;
-        s->wtime_s += v;
+        s->wtime_ns += op->wtime;
     }
     if (op->optime >= 0) {
-        double v = (double)op->optime / 1e9;
         w->ot_n++;
-        w->optime_s += v;
+        w->optime_ns += op->optime;
         s->ot_n++;
-        s->optime_s += v;
+        s->optime_ns += op->optime;
     }
     return SAT_OK;
 }
@@ -560,8 +558,8 @@ int sat_saturation_merge(sat_saturation *into, const sat_saturation *from)
     into->skipped += from->skipped;
     into->wt_n += from->wt_n;
     into->ot_n += from->ot_n;
-    into->wtime_s += from->wtime_s;
-    into->optime_s += from->optime_s;
+    into->wtime_ns += from->wtime_ns;
+    into->optime_ns += from->optime_ns;
     into->hs_failed_sh += from->hs_failed_sh;
     into->hs_full += from->hs_full;
     into->hs_resumed += from->hs_resumed;
@@ -674,9 +672,11 @@ int sat_saturation_finish(sat_saturation *s)
         p->used = hi - lo >= s->window / 2;
         p->x = (double)w->ops / p->length_s;
         /* operations without a latency are taken at the window's mean one */
-        p->n = w->timed ? w->etime_s * ((double)w->ops / (double)w->timed) / p->length_s : NAN;
-        p->wtime_mean_s = w->wt_n ? w->wtime_s / (double)w->wt_n : NAN;
-        p->optime_mean_s = w->ot_n ? w->optime_s / (double)w->ot_n : NAN;
+        p->n = w->timed ? (double)w->etime_ns / 1e9 * ((double)w->ops / (double)w->timed) /
+                              p->length_s
+                        : NAN;
+        p->wtime_mean_s = w->wt_n ? (double)w->wtime_ns / 1e9 / (double)w->wt_n : NAN;
+        p->optime_mean_s = w->ot_n ? (double)w->optime_ns / 1e9 / (double)w->ot_n : NAN;
         p->hs_full = w->hs_full;
         p->hs_resumed = w->hs_resumed;
     }
@@ -711,8 +711,8 @@ int sat_saturation_finish(sat_saturation *s)
     v->timed = s->timed;
     v->skipped = s->skipped;
     v->added = s->nadded;
-    v->wtime_mean_s = s->wt_n ? s->wtime_s / (double)s->wt_n : NAN;
-    v->optime_mean_s = s->ot_n ? s->optime_s / (double)s->ot_n : NAN;
+    v->wtime_mean_s = s->wt_n ? (double)s->wtime_ns / 1e9 / (double)s->wt_n : NAN;
+    v->optime_mean_s = s->ot_n ? (double)s->optime_ns / 1e9 / (double)s->ot_n : NAN;
     v->n_now = v->x_now = v->n_p95 = NAN;
     for (size_t i = nw; i-- > 0;)
         if (pt[i].used) {

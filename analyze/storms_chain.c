@@ -52,7 +52,8 @@ static double signal_of(const st_win *w, int sig, uint32_t heavy)
         return w->hs_full + w->hs_resumed
                    ? (double)w->hs_full / (double)(w->hs_full + w->hs_resumed) : NAN;
     case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST + 1, w->timed);
-    case SAT_SIG_WTIME_MEAN: return w->wtime_n ? w->wtime_sum_s / (double)w->wtime_n : NAN;
+    case SAT_SIG_WTIME_MEAN:
+        return w->wtime_n ? (double)w->wtime_sum_ns / 1e9 / (double)w->wtime_n : NAN;
     case SAT_SIG_CONN_OPENS: return (double)w->opens;
     case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->answered);
     case SAT_SIG_HEAVY_CLIENT:

@@ -354,7 +354,7 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
         w->timed++;
     }
     if (op->wtime >= 0) {
-        w->wtime_sum_s += (double)op->wtime / 1e9;
+        w->wtime_sum_ns += op->wtime;
         w->wtime_n++;
     }
 }

@@ -39,7 +39,7 @@ typedef struct st_win {
     uint64_t events;
     uint64_t bits[ST_BITS / 64];
     uint64_t ops, unindexed, opens, hs_full, hs_resumed, timed, wtime_n;
-    double wtime_sum_s;
+    int64_t wtime_sum_ns; /* in ns: merged exactly, in any order */
     uint32_t hist[ST_HIST + 1]; /* etime; [ST_HIST]: never answered (its connection
                                    closed first) */
     uint64_t answered, retries;

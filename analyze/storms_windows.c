@@ -62,7 +62,7 @@ void st_win_add(st_win *into, const st_win *from)
     into->hs_resumed += from->hs_resumed;
     into->timed += from->timed;
     into->wtime_n += from->wtime_n;
-    into->wtime_sum_s += from->wtime_sum_s;
+    into->wtime_sum_ns += from->wtime_sum_ns;
     for (int i = 0; i <= ST_HIST; i++) {
         into->hist[i] += from->hist[i];
         into->ans_hist[i] += from->ans_hist[i];
