@@ -1142,7 +1142,7 @@ static unsigned interrupt_runs;
 static void interrupt_enter(const volatile sig_atomic_t *stop)
 {
     pthread_mutex_lock(&interrupt_lock);
-    if (interrupt_runs++ == 0 || stop)
+    if (interrupt_runs++ == 0) /* runs at once are given the one flag (cli_parallel.c) */
         sat_input_set_interrupt(stop);
     pthread_mutex_unlock(&interrupt_lock);
 }
