@@ -20,13 +20,16 @@
 #include "satscope/trace.h"
 
 static char src[4096];
+static char *made[64]; /* fx's strings, freed at the end */
+static size_t nmade;
 
 static char *fx(const char *rel)
 {
     char *p = malloc(strlen(src) + strlen(rel) + 2);
-    if (!p)
+    if (!p || nmade == sizeof made / sizeof made[0])
         abort();
     sprintf(p, "%s/%s", src, rel);
+    made[nmade++] = p;
     return p;
 }
 
@@ -166,5 +169,7 @@ int main(void)
     unlink(t1);
     unlink(t2);
     rmdir(dir);
+    for (size_t i = 0; i < nmade; i++)
+        free(made[i]);
     return CHECK_DONE();
 }
