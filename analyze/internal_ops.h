@@ -1,8 +1,8 @@
 /*
  * internal_ops.h - (private to analyze/) internal operations attributed to the
  * client operation that caused them, for the etime analyzer (etime.c feeds
- * it, report_internal.c renders its part of the view). The rules are written
- * in internal_ops.c.
+ * it, etime_result.c puts its part of the view in the result). The rules are
+ * written in internal_ops.c.
  *
  * Ownership: sat_iops owns its tables; the rows it is fed are borrowed for
  * the call only (event.h). The view parts it builds live in the arena the

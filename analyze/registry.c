@@ -15,10 +15,14 @@ static int etime_merge(void *into, const void *from)
     return sat_etime_merge((sat_etime *)into, (const sat_etime *)from);
 }
 static void etime_free(void *a) { sat_etime_free((sat_etime *)a); }
+static int etime_result(const void *a, sat_result *r)
+{
+    return sat_etime_result((const sat_etime *)a, r);
+}
 
 static const sat_analyzer sat_analyzer_etime = {
     "etime", "where the server's time went (etime = wtime + optime)",
-    etime_create, etime_sink, etime_finish, etime_merge, etime_free};
+    etime_create, etime_sink, etime_finish, etime_merge, etime_free, etime_result};
 
 static void *hs_create(const void *opts) { return sat_hs_create((const sat_hs_opts *)opts); }
 static sat_event_sink hs_sink(void *a) { return sat_hs_sink((sat_hs *)a); }

@@ -61,9 +61,18 @@ static int csv_table_arg(sat_cli_args *a, int argc, char **argv)
     if (!names || !a->collect || optind >= argc)
         return 0;
     const char *w = argv[optind];
-    if (!w[0] || w[0] == '-' || strpbrk(w, "/.") || access(w, F_OK) == 0)
+    if (!w[0] || w[0] == '-' || access(w, F_OK) == 0)
         return 0;
-    char list[256] = "";
+    /* a table's path may hold dots ("top.clients"): those only by their name */
+    for (size_t i = 0; strpbrk(w, "/.") && names[i]; i++)
+        if (strcmp(names[i], w) == 0) {
+            a->collect->csv_table = w;
+            optind++;
+            return 0;
+        }
+    if (strpbrk(w, "/."))
+        return 0;
+    char list[1024] = "";
     for (size_t i = 0; names[i]; i++) {
         if (strcmp(names[i], w) == 0) {
             a->collect->csv_table = w;
@@ -332,6 +341,8 @@ void sat_cli_print_man(FILE *out)
             roff_text(cmd->about, out);
         if (cmd->opts && cmd->opts->name)
             roff_opts(cmd->opts, out);
+        if (cmd->groups & SAT_CLI_REPORT_OPTS)
+            roff_opts(report_opts, out);
         if (cmd->groups & SAT_CLI_INPUT_OPTS) {
             fputs(".PP\n", out);
             roff_text(cmd->groups & SAT_CLI_ANALYSIS_OPTS

@@ -25,7 +25,11 @@ static const sat_cli_opt etime_opts[] = {
      "anyway when the log has internal operations)",
      "op base filter client binddn conn minute internal"},
     {"json", SAT_OPT_JSON, 0, NULL, "JSON (units: seconds in keys ending _s)", NULL},
-    {"csv", SAT_OPT_CSV, 0, NULL, "CSV of the grouped rows", NULL},
+    {"csv", SAT_OPT_CSV, 0, NULL,
+     "CSV of the grouped rows (ops, groups with --by,\n"
+     "internal_operations.ops with --by internal), the\n"
+     "JSON's key names; --csv NAME another table", NULL},
+    {"csv-dir", SAT_OPT_CSV_DIR, 0, "DIR", "every CSV table as DIR/NAME.csv", NULL},
     {"top", OPT_TOP, 0, "N", "rows in the top-N lists (default 20)", NULL},
     {"root-dn", OPT_ROOT_DN, 0, "DN",
      "the directory manager's DN, for counting root binds\n"
@@ -72,7 +76,7 @@ const sat_command sat_cmd_etime = {
     "unindexed searches, binds by method, failed binds, and a per-minute\n"
     "series. INPUTs are access logs (any supported format and compression,\n"
     "'-' for stdin) or .sat traces.",
-    etime_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_ANALYSIS_OPTS,
+    etime_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS,
     "Percentiles are nearest-rank: exact for groups of up to 2048\n"
     "operations, within 1% of the exact value above that.\n\n"
     "exit: 0 ok, 1 some lines were rejected (the rest analysed), 2 usage,\n"

@@ -5,6 +5,20 @@
 #include <string.h>
 
 #include "render.h"
+#include "text_etime.h"
+
+int sat_report_fmt_parse(const char *s)
+{
+    if (!s)
+        return -1;
+    if (strcmp(s, "text") == 0)
+        return SAT_REPORT_TEXT;
+    if (strcmp(s, "json") == 0)
+        return SAT_REPORT_JSON;
+    if (strcmp(s, "csv") == 0)
+        return SAT_REPORT_CSV;
+    return -1;
+}
 
 int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_fn json,
                       sat_render_fn csv, FILE *out, sat_diag *diag)
@@ -25,23 +39,6 @@ int sat_report_render(const void *view, int fmt, sat_render_fn text, sat_render_
         sat_diag_set(diag, rc, "report", "%s", sat_strerror(rc));
     return rc;
 }
-
-static int etime_text(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_etime((const sat_etime *)r, SAT_REPORT_TEXT, out, d);
-}
-static int etime_json(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_etime((const sat_etime *)r, SAT_REPORT_JSON, out, d);
-}
-static int etime_csv(const void *r, FILE *out, sat_diag *d)
-{
-    return sat_report_etime((const sat_etime *)r, SAT_REPORT_CSV, out, d);
-}
-
-static const sat_renderer r_etime_text = {"etime", SAT_REPORT_TEXT, etime_text};
-static const sat_renderer r_etime_json = {"etime", SAT_REPORT_JSON, etime_json};
-static const sat_renderer r_etime_csv = {"etime", SAT_REPORT_CSV, etime_csv};
 
 static int hs_text(const void *r, FILE *out, sat_diag *d)
 {
@@ -124,7 +121,7 @@ static int cs_csv(const void *r, FILE *out, sat_diag *d)
 static const sat_renderer r_cs_csv = {"cachesize", SAT_REPORT_CSV, cs_csv};
 
 static const sat_renderer *const sat_renderers[] = {
-    &r_etime_text, &r_etime_json, &r_etime_csv, &r_hs_text, &r_hs_json, &r_hs_csv,
+    &r_hs_text, &r_hs_json, &r_hs_csv,
     &r_satu_text, &r_satu_json, &r_satu_csv, &r_st_text, &r_st_json, &r_st_csv, &r_cr_text, &r_cr_json, &r_cr_csv,
     &r_cs_text, &r_cs_json, &r_cs_csv,
 };
@@ -148,7 +145,7 @@ const sat_renderer *sat_renderer_find(const char *analyzer, int fmt)
 
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
-static const sat_text_report *const sat_text_reports[] = {NULL};
+static const sat_text_report *const sat_text_reports[] = {&sat_text_etime};
 
 const sat_text_report *sat_text_report_find(const char *analyzer)
 {

@@ -78,7 +78,7 @@ void sat_fmt_duration(char *buf, size_t n, double s)
     }
     /* seconds stay seconds up to 999 s; minutes from 1000 s (16.7 min) */
     double a = fabs(s);
-    if (a >= 1 && a < 999.5) {
+    if (a >= 0.9995 && a < 999.5) { /* 0.9997 s rounds to 1.00 s, not 1000 ms */
         char t[64];
         sat_fmt_sig3(t, sizeof t, s);
         snprintf(buf, n, "%s s", t);

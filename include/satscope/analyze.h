@@ -272,6 +272,9 @@ typedef struct sat_etime_view {
 
 /* The finished result; NULL before sat_etime_finish. */
 const sat_etime_view *sat_etime_get_view(const sat_etime *e);
+/* The finished analyzer's result sections (analyze/etime_result.c) put into
+ * r's root; SAT_OK, SAT_E_NOMEM, or SAT_E_USAGE before sat_etime_finish. */
+int sat_etime_result(const sat_etime *e, sat_result *r);
 
 /* ---- the handshakes analyzer (analyze/handshakes.c, issue 3) --------------------
  * TLS handshakes seen on the wire (tls_hs rows): full / resumed / failed /

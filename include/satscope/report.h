@@ -23,8 +23,6 @@ enum sat_report_fmt { SAT_REPORT_TEXT, SAT_REPORT_JSON, SAT_REPORT_CSV };
 /* "text", "json", "csv" -> enum; < 0 if unknown. */
 int sat_report_fmt_parse(const char *s);
 
-/* The etime report; e must be finished (sat_etime_finish). */
-int sat_report_etime(const sat_etime *e, int fmt, FILE *out, sat_diag *diag);
 /* The handshakes report; h must be finished (sat_hs_finish). */
 int sat_report_handshakes(const sat_hs *h, int fmt, FILE *out, sat_diag *diag);
 /* The saturation report; s must be finished (sat_saturation_finish). */

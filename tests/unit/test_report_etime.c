@@ -1,9 +1,13 @@
 /*
- * test_report_etime.c - the etime renderers (report/report_etime.c) and the
- * JSON writer (report/json_writer.c): the JSON is valid (a small strict
- * RFC 8259 validator below) and has the issue's keys and values, hostile
- * strings (quotes, control bytes, invalid UTF-8) are escaped, text has its
- * sections, CSV has its header and rows, and output is deterministic.
+ * test_report_etime.c - the etime report through its result sections
+ * (analyze/etime_result.c, rendered by the one JSON and CSV writer and
+ * report/text_etime*.c) and the JSON writer (report/json_writer.c): the JSON
+ * is valid (a small strict RFC 8259 validator below) and has the documented
+ * keys and values (times in *_ts, a grouped table's key column named after
+ * its dimension, --by op the same document as the default), hostile strings
+ * (quotes, control bytes, invalid UTF-8) are escaped, text has its sections
+ * within 100 columns, CSV has its header and rows, every table of the result
+ * is a CSV table the CLI knows, and output is deterministic.
  */
 #include <math.h>
 
@@ -136,17 +140,54 @@ static int json_valid(const char *s)
 }
 
 /* ---- helpers ------------------------------------------------------------------------ */
-static char *render(const sat_etime *e, int fmt)
+/* The report of a finished analyzer in fmt (for CSV: table `csv`, NULL for
+ * the main one), through its result; NULL when it cannot be built. */
+static char *render_csv(const sat_etime *e, int fmt, const char *csv, int wide)
 {
+    sat_result *r = sat_result_new("etime");
+    if (!r || sat_etime_result(e, r) != SAT_OK) {
+        sat_result_free(r);
+        return NULL;
+    }
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     sat_diag d;
     memset(&d, 0, sizeof d);
-    int rc = sat_report_etime(e, fmt, f, &d);
+    int rc;
+    if (fmt == SAT_REPORT_JSON) {
+        rc = sat_result_json(r, f, &d);
+    } else if (fmt == SAT_REPORT_CSV) {
+        rc = sat_result_csv(r, csv, f, &d);
+    } else {
+        const sat_text_report *tr = sat_text_report_find("etime");
+        sat_text t;
+        sat_text_init(&t, f, wide);
+        rc = tr ? tr->render(r, &t) : SAT_E_USAGE;
+        if (rc == SAT_OK)
+            rc = sat_text_finish(&t);
+    }
     fclose(f);
+    sat_result_free(r);
     CHECK_EQ_INT(rc, 0);
     return buf;
+}
+
+static char *render(const sat_etime *e, int fmt) { return render_csv(e, fmt, NULL, 0); }
+
+/* The longest line of s. */
+static size_t longest_line(const char *s)
+{
+    size_t best = 0;
+    while (*s) {
+        size_t l = strcspn(s, "\n");
+        if (l > best)
+            best = l;
+        s += l;
+        if (*s)
+            s++;
+    }
+    return best;
 }
 
 static sat_ldap_op mkop(int type, int64_t conn, sat_ts_ns ts, int err, sat_dur_ns etime)
@@ -222,19 +263,27 @@ static void test_json(void)
     sat_etime *e = sample(SAT_ETIME_BY_NONE);
     char *j = render(e, SAT_REPORT_JSON);
     CHECK(json_valid(j));
-    const char *keys[] = {"\"rejects\": 2", "\"span\": {", "\"first\": \"2025-06-08T07:00:00Z\"",
-                          "\"last\": \"2025-06-08T07:00:49Z\"", "\"seconds\": 49",
+    const char *keys[] = {"\"schema\": \"satscope/2\"", "\"command\": \"etime\"",
+                          "\"by\": \"op\"", "\"rejects\": 2",
+                          "\"first_ts\": \"2025-06-08T07:00:00Z\"",
+                          "\"last_ts\": \"2025-06-08T07:00:49Z\"", "\"span_s\": 49",
                           "\"ops\": [", "\"op\": \"SRCH\"", "\"mean_s\": 0.0255",
                           "\"p50_s\": 0.025,", "\"p90_s\": 0.045,", "\"p99_s\": 0.05,",
                           "\"p999_s\": 0.05,", "\"max_s\": 0.05,", "\"wtime_mean_s\": 0.0001,",
                           "\"optime_mean_s\": ", "\"share\": ", "\"total_s\": ",
-                          "\"all\": {", "\"connections\": {", "\"peak_concurrent\": 1",
+                          "{\"op\": \"all\", \"count\": 51,", "\"connection_stats\": {",
+                          "\"peak_concurrent\": 1",
                           "\"by_listener\": {\"LDAP\": 0, \"LDAPS\": 1, \"LDAPI\": 0, \"StartTLS\": 0}",
-                          "\"by_close_code\": {\"U1\": 1}", "\"errors\": {", "\"32\": 1",
-                          "\"49\": 1", "\"notes\": {", "\"A\": 1", "\"P\": 1",
-                          "\"op\": \"UNBIND\", \"count\": 1, \"results\": 0, \"errors\": 0, \"rate\": 0.020408, \"mean_s\": null",
+                          "{\"close_code\": \"U1\", \"count\": 1,", "\"result_codes\": [",
+                          "{\"result_code\": 32, \"count\": 1, \"name\": \"noSuchObject\"}",
+                          "{\"result_code\": 49, \"count\": 1,", "\"note_counts\": [",
+                          "{\"note\": \"A\", \"count\": 1,", "{\"note\": \"P\", \"count\": 1,",
+                          "\"op\": \"UNBIND\", \"count\": 1, \"results\": 0, \"errors\": 0, \"rate_per_s\": 0.020408, \"mean_s\": null",
                           "\"root_dn\": 1", "\"failed\": 1", "\"unindexed\": {",
-                          "\"minutes\": [", "\"TLS1.3\": 1",
+                          "\"window_s\": 60", "\"windows\": [",
+                          "{\"start_ts\": \"2025-06-08T07:00:00Z\", \"count\": 52, \"errors\": 2,",
+                          "{\"version\": \"TLS1.3\", \"count\": 1}",
+                          "{\"path\": \"access\", \"format\": \"389-text\"",
                           /* escaping */
                           "(uid=\\\"quoted\\\"\\\\back)", "(cn=a\\tb\\u001b\\ufffd\xc3\xa9)"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
@@ -249,13 +298,46 @@ static void test_json(void)
     free(j);
     sat_etime_free(e);
 
+    /* --by op groups by op as the default does: the same document */
+    e = sample(SAT_ETIME_BY_NONE);
+    j = render(e, SAT_REPORT_JSON);
+    sat_etime *e2 = sample(SAT_ETIME_BY_OP);
+    j2 = render(e2, SAT_REPORT_JSON);
+    CHECK_EQ_STR(j, j2);
+    CHECK(strstr(j, "\"groups\"") == NULL);
+    free(j2);
+    free(j);
+    sat_etime_free(e2);
+    sat_etime_free(e);
+
     e = sample(SAT_ETIME_BY_FILTER);
     j = render(e, SAT_REPORT_JSON);
     CHECK(json_valid(j));
+    CHECK(strstr(j, "\"by\": \"filter\"") != NULL);
     CHECK(strstr(j, "\"groups\": [") != NULL);
-    CHECK(strstr(j, "\"ops\": [") == NULL);
-    CHECK(strstr(j, "\"key\": \"(uid=*)\", \"count\": 50") != NULL);
-    CHECK(strstr(j, "\"key\": \"[BIND]\"") != NULL);
+    CHECK(strstr(j, "\"ops\": [") != NULL);
+    CHECK(strstr(j, "{\"filter\": \"(uid=*)\", \"count\": 50") != NULL);
+    CHECK(strstr(j, "{\"filter\": \"[BIND]\"") != NULL);
+    CHECK(strstr(j, "\"key\"") == NULL);
+    free(j);
+    sat_etime_free(e);
+
+    /* the key column is named after the dimension, in JSON and CSV alike */
+    e = sample(SAT_ETIME_BY_CLIENT);
+    j = render(e, SAT_REPORT_JSON);
+    CHECK(strstr(j, "{\"client\": \"10.0.0.1\", \"count\": 52,") != NULL);
+    free(j);
+    j = render(e, SAT_REPORT_CSV);
+    CHECK(strncmp(j, "client,count,results,errors,rate_per_s,", 39) == 0);
+    free(j);
+    sat_etime_free(e);
+
+    /* minutes are a time series: the key column is the window's start */
+    e = sample(SAT_ETIME_BY_MINUTE);
+    j = render(e, SAT_REPORT_JSON);
+    CHECK(strstr(j, "\"by\": \"minute\"") != NULL);
+    CHECK(strstr(j, "{\"start_ts\": \"2025-06-08T07:00:00Z\", \"count\": 52, \"results\": 51,") !=
+          NULL);
     free(j);
     sat_etime_free(e);
 
@@ -264,7 +346,7 @@ static void test_json(void)
     sat_etime_finish(e);
     j = render(e, SAT_REPORT_JSON);
     CHECK(json_valid(j));
-    CHECK(strstr(j, "\"first\": null") != NULL);
+    CHECK(strstr(j, "\"first_ts\": null") != NULL);
     CHECK(strstr(j, "\"mean_s\": null") != NULL);
     free(j);
     sat_etime_free(e);
@@ -274,28 +356,45 @@ static void test_text_and_csv(void)
 {
     sat_etime *e = sample(SAT_ETIME_BY_NONE);
     char *t = render(e, SAT_REPORT_TEXT);
-    const char *sections[] = {"satscope etime: 1 input, 123 lines, span 2025-06-08T07:00:00Z",
-                              "2 rejected lines", "Where the time went, by operation type",
+    const char *sections[] = {"satscope etime: 52 operations in 1 input (123 lines, 2 rejected)",
+                              "  from 2025-06-08T07:00:00Z to 2025-06-08T07:00:49Z (49.0 s)",
+                              "Where the time went, by operation type",
+                              "  SRCH       50  25.5 ms  25.0 ms  50.0 ms  50.0 ms   1.27 s   99.8%  100 us  25.4 ms       1",
                               "Operations", "Connections", "Peak concurrent connections:",
-                              " - on LDAPS:", "Close codes", "Result codes", "err=49",
+                              " - on LDAPS:", "Close codes", "Result codes", "   49      1",
                               "invalidCredentials", "Notes", "Unindexed searches",
                               "Binds", "Root DN (Directory Manager) binds:", "Failed binds by DN",
                               "cn=directory manager", "Top clients", "Top bind DNs",
                               "Top search bases", "Top search filters", "Per minute",
-                              "Secure protocol versions"};
+                              "Secure protocol versions",
+                              "  Average etime:                            25.0 ms",
+                              "  Binds:                                          1  (0.0204/s, 1.22/min)"};
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
         if (!strstr(t, sections[i]))
             fprintf(stderr, "text lacks: %s\n", sections[i]);
         CHECK(strstr(t, sections[i]) != NULL);
     }
     CHECK(strchr(t, '\x1b') == NULL); /* control bytes never reach the terminal */
+    CHECK(longest_line(t) <= 100);
+    CHECK(strstr(t, "1 lines") == NULL && strstr(t, "1 inputs") == NULL);
+    free(t);
+    /* --wide: every column of the grouped tables */
+    t = render_csv(e, SAT_REPORT_TEXT, NULL, 1);
+    CHECK(strstr(t, "p99.9") != NULL && strstr(t, "rate") != NULL);
     free(t);
     char *c = render(e, SAT_REPORT_CSV);
-    CHECK(strncmp(c, "op,count,results,errors,rate,mean_s,p50_s,p90_s,p99_s,p999_s,max_s,"
-                     "total_s,share,wtime_mean_s,optime_mean_s\n", 108) == 0);
+    CHECK(strncmp(c, "op,count,results,errors,rate_per_s,mean_s,p50_s,p90_s,p99_s,p999_s,max_s,"
+                     "total_s,share,wtime_mean_s,optime_mean_s\n", 114) == 0);
     CHECK(strstr(c, "\nSRCH,50,50,1,") != NULL);
     CHECK(strstr(c, "\nUNBIND,1,0,0,0.020408,,,,,,,,,,\n") != NULL);
     CHECK(strstr(c, "\nall,51,") != NULL);
+    free(c);
+    /* any table by its path */
+    c = render_csv(e, SAT_REPORT_CSV, "top.clients", 0);
+    CHECK(strncmp(c, "client,count,total_s\n10.0.0.1,52,", 33) == 0);
+    free(c);
+    c = render_csv(e, SAT_REPORT_CSV, "result_codes", 0);
+    CHECK(strstr(c, "result_code,count,name\n") == c && strstr(c, "\n49,1,invalidCredentials\n"));
     free(c);
     sat_etime_free(e);
 
@@ -306,15 +405,58 @@ static void test_text_and_csv(void)
     free(c);
     t = render(e, SAT_REPORT_TEXT);
     CHECK(strstr(t, "Where the time went, by base") != NULL);
+    CHECK(longest_line(t) <= 100);
     free(t);
     sat_etime_free(e);
 
-    /* not finished -> usage error, nothing printed */
+    /* not finished -> usage error, nothing built */
     e = sat_etime_create(NULL);
-    sat_diag d;
-    memset(&d, 0, sizeof d);
-    CHECK(sat_report_etime(e, SAT_REPORT_TEXT, stdout, &d) == SAT_E_USAGE);
+    sat_result *r = sat_result_new("etime");
+    CHECK(sat_etime_result(e, r) == SAT_E_USAGE);
+    sat_result_free(r);
     sat_etime_free(e);
+}
+
+/* Every table of a built result is one the CLI offers for --csv NAME (the
+ * registry's list, which exists before the result), and the list holds no
+ * table a result never has. */
+static void test_csv_tables(void)
+{
+    const sat_text_report *tr = sat_text_report_find("etime");
+    CHECK(tr != NULL);
+    if (!tr)
+        return;
+    static const int bys[] = {SAT_ETIME_BY_NONE, SAT_ETIME_BY_FILTER, SAT_ETIME_BY_INTERNAL};
+    int seen[64] = {0};
+    size_t nlist = 0;
+    while (tr->csv_tables[nlist])
+        nlist++;
+    CHECK(nlist < 64);
+    for (size_t b = 0; b < sizeof bys / sizeof bys[0]; b++) {
+        sat_etime *e = sample(bys[b]);
+        sat_result *r = sat_result_new("etime");
+        CHECK_EQ_INT(sat_etime_result(e, r), 0);
+        const char *const *paths;
+        size_t n;
+        sat_result_tables(r, &paths, &n);
+        for (size_t i = 0; i < n; i++) {
+            size_t k = 0;
+            while (k < nlist && strcmp(tr->csv_tables[k], paths[i]) != 0)
+                k++;
+            if (k == nlist)
+                fprintf(stderr, "table %s is not in the CSV list\n", paths[i]);
+            CHECK(k < nlist);
+            if (k < nlist)
+                seen[k] = 1;
+        }
+        sat_result_free(r);
+        sat_etime_free(e);
+    }
+    for (size_t k = 0; k < nlist; k++) {
+        if (!seen[k])
+            fprintf(stderr, "CSV table %s is in no result\n", tr->csv_tables[k]);
+        CHECK(seen[k]);
+    }
 }
 
 static void test_json_writer(void)
@@ -348,7 +490,14 @@ static void test_json_writer(void)
     CHECK_EQ_STR(ts, "2025-06-08T07:00:00.123456789Z");
     sat_report_fmt_ts(ts, sizeof ts, T0 + 500000000);
     CHECK_EQ_STR(ts, "2025-06-08T07:00:00.5Z");
-    CHECK(sat_renderer_find("etime", SAT_REPORT_JSON) != NULL);
+    /* a duration that rounds up to the next unit is said in it (the internal
+     * operations' "1.00 s", never "1000 ms") */
+    sat_fmt_duration(ts, sizeof ts, 0.99997);
+    CHECK_EQ_STR(ts, "1.00 s");
+    sat_fmt_duration(ts, sizeof ts, 0.000330);
+    CHECK_EQ_STR(ts, "330 us");
+    CHECK(sat_renderer_find("etime", SAT_REPORT_JSON) == NULL); /* from its result */
+    CHECK(sat_text_report_find("etime") != NULL);
     CHECK_EQ_INT(sat_report_fmt_parse("csv"), SAT_REPORT_CSV);
 }
 
@@ -419,5 +568,6 @@ int main(void)
     test_json_document_and_times();
     test_json();
     test_text_and_csv();
+    test_csv_tables();
     return CHECK_DONE();
 }

@@ -1,0 +1,122 @@
+/*
+ * core_notes_int.h - (private to the core reader, parse/core_notes*.c) the
+ * state its files share: the ELF constants read, the reader over the core's
+ * bytes and the bounds on what a hostile header can make us allocate.
+ *   core_notes.c          the file: ELF header, program headers, the order of
+ *                         the work, and the reader's helpers;
+ *   core_notes_note.c     the notes of the PT_NOTE segments (NT_PRSTATUS,
+ *                         NT_PRPSINFO, NT_SIGINFO, NT_AUXV, NT_FILE);
+ *   core_notes_mem.c      process memory held by the core, siginfo, and the
+ *                         signal a handler's frame holds;
+ *   core_notes_modules.c  the mapped modules and their GNU build-ids;
+ *   core_notes_name.c     the time in a core's file name.
+ * The specs are named in core_notes.c's opening comment.
+ *
+ * Ownership: what the reader finds is written into the caller's
+ * sat_core_facts (core.h), whose arrays and arena it owns.
+ */
+#ifndef SAT_PARSE_CORE_NOTES_INT_H
+#define SAT_PARSE_CORE_NOTES_INT_H
+
+#include "satscope/core.h"
+
+enum {
+    ET_CORE_ = 4,
+    PT_LOAD_ = 1,
+    PT_NOTE_ = 4,
+    PN_XNUM_ = 0xffff,
+    EM_386_ = 3,
+    EM_X86_64_ = 62,
+    EM_AARCH64_ = 183,
+    NT_PRSTATUS_ = 1,
+    NT_PRPSINFO_ = 3,
+    NT_AUXV_ = 6,
+    NT_GNU_BUILD_ID_ = 3
+};
+#define NT_SIGINFO_ 0x53494749u /* "SIGI" */
+#define NT_FILE_ 0x46494c45u    /* "FILE" */
+
+/* auxiliary vector entries kept (elf.h AT_*) */
+enum { AT_NULL_ = 0, AT_PHDR_ = 3, AT_PAGESZ_ = 6, AT_BASE_ = 7, AT_ENTRY_ = 9,
+       AT_UID_ = 11, AT_EUID_ = 12, AT_GID_ = 13, AT_EGID_ = 14, AT_SECURE_ = 23,
+       AT_EXECFN_ = 31, AT_SYSINFO_EHDR_ = 33 };
+
+/* Bounds on what a hostile header can make us allocate or walk. */
+#define MAX_SEGMENTS (1u << 22)
+#define MAX_THREADS (1u << 20)
+#define MAX_MAPS (1u << 20)
+#define MAX_MODULES 65536u
+#define MAX_MODULE_PHDRS 256u
+#define MAX_MODULE_NOTES (64u * 1024u)
+
+typedef struct reader {
+    const uint8_t *b;
+    size_t len;
+    int is64;
+    sat_core_facts *f;
+    int oom;
+    int first_core_note; /* type of the first "CORE" note, 0 before it */
+    size_t cap_threads, cap_maps, cap_modules, cap_loads;
+} reader;
+
+static inline int in_file(uint64_t off, uint64_t n, size_t len)
+{
+    return off <= len && n <= len - off;
+}
+
+/* A cursor over bytes[off, off + n) of the file, cut to what the file has. */
+static inline sat_cursor window(const reader *r, uint64_t off, uint64_t n)
+{
+    if (off > r->len)
+        return sat_cursor_make(r->b, 0);
+    uint64_t avail = r->len - off;
+    return sat_cursor_make(r->b + off, (size_t)(n < avail ? n : avail));
+}
+
+static inline uint64_t word(sat_cursor *c, int is64)
+{
+    return is64 ? sat_cursor_le64(c) : sat_cursor_le32(c);
+}
+
+/* Process memory at addr, as far as the core holds it (core.h). */
+static inline size_t read_mem(const reader *r, uint64_t addr, void *dst, size_t n)
+{
+    return sat_core_read_mem(r->f, r->b, r->len, addr, dst, n);
+}
+
+static inline int name_is(const uint8_t *name, uint32_t namesz, const char *want)
+{
+    size_t n = namesz;
+    while (n && name[n - 1] == '\0')
+        n--;
+    return n == strlen(want) && memcmp(name, want, n) == 0;
+}
+
+/* What sat_cn_walk_notes calls for each note: its name, type and descriptor. */
+typedef void (*note_fn)(reader *r, const uint8_t *name, uint32_t namesz, uint32_t type,
+                        const uint8_t *desc, size_t descsz, void *u);
+
+/* ---- core_notes.c: the reader's helpers ---------------------------------------- */
+/* The first problem met, in f->warning (later ones are dropped). */
+void sat_cn_warn(sat_core_facts *f, const char *fmt, ...) SAT_PRINTF(2, 3);
+/* *arr with room for element n (doubling *cap, at most max); NULL past max
+ * or out of memory (r->oom). */
+void *sat_cn_grow(reader *r, void **arr, size_t *cap, size_t n, size_t elem, size_t max);
+void sat_cn_copy_text(char *dst, size_t cap, const uint8_t *src, size_t n);
+/* One program header (System V gABI, Elf32_Phdr / Elf64_Phdr) at ph, which
+ * holds a whole entry (56 bytes in ELF64, 32 in ELF32). */
+typedef struct phdr {
+    uint32_t type;
+    uint64_t off, vaddr, filesz, memsz, align;
+} phdr;
+phdr sat_cn_phdr(const uint8_t *ph, int is64);
+
+/* ---- core_notes_note.c ---------------------------------------------------------- */
+int sat_cn_walk_notes(reader *r, sat_cursor seg, unsigned align, note_fn fn, void *u);
+void sat_cn_on_core_note(reader *r, const uint8_t *name, uint32_t namesz, uint32_t type,
+                         const uint8_t *desc, size_t descsz, void *u);
+
+/* ---- core_notes_modules.c ------------------------------------------------------- */
+void sat_cn_find_modules(reader *r);
+
+#endif
