@@ -1747,12 +1747,11 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
                           *(const uint8_t *)sat_strtab_val(&from->restart_kinds, i));
     }
 
-    /* sources: ids of `from` shifted past ours so reject samples still
-     * point at their own file */
-    uint32_t off = 0;
-    for (size_t i = 0; i < e->nsrcs; i++)
-        if (e->srcs[i].id + 1 > off)
-            off = e->srcs[i].id + 1;
+    /* sources: ids are the collection's (the same id in both is the same input:
+     * a reject in one part names a source row the other holds), as analyze.h
+     * says of every merge; results of separate collections are numbered apart
+     * by their caller (cli/cli_parallel.c) */
+    const uint32_t off = 0;
     for (size_t i = 0; i < from->nsrcs; i++) {
         const et_src *s = &from->srcs[i];
         if (add_source(e, s->id + off, sat_str_cstr(s->path), sat_str_cstr(s->format),

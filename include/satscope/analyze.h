@@ -59,7 +59,10 @@ sat_event_sink sat_etime_sink(sat_etime *e);
 /* After the last row: computes the view. SAT_OK or SAT_E_NOMEM. */
 int sat_etime_finish(sat_etime *e);
 /* Adds `from`'s rows into `into` (several files / hosts). Both must have the
- * same `by`. Exact for counts and sums; quantiles keep their stated error
+ * same `by`. As for every analyzer's merge: the two were fed rows of one
+ * collection (source ids and server numbers are the collection's; results of
+ * separate collections are numbered apart first, as cli/cli_parallel.c does),
+ * and merging parts in order equals one pass (tests/unit/test_merge_property.c). Exact for counts and sums; quantiles keep their stated error
  * (sketch merges equal the sketch of the union). If `into` was finished, it
  * is finished again. */
 int sat_etime_merge(sat_etime *into, const sat_etime *from);

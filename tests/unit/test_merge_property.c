@@ -35,7 +35,7 @@
  * `expected_failures` with what differs; its cases are run and reported
  * (XFAIL / XPASS) without failing the test.
  */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#define _POSIX_C_SOURCE 200809L /* open_memstream, mkdtemp */
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -180,6 +180,7 @@ static const input_set sets[] = {
     {"crashtext", {"fixtures/crashtext/incident-gdb.log", "fixtures/crashtext/ceph-16.2.7-dump.log",
                    "fixtures/crashtext/errors-glibc.log", "fixtures/crashtext/journal-glibc.log",
                    "fixtures/crashtext/gdb-core-threads.txt"}, NULL},
+    {"rejects", {"tmp:junk0.log", "tmp:junk1.log", "tmp:junk2.log"}, NULL},
     {"corpus-ldap", {"corpus:ldap/389ds-3.1.1_theoweiss_access-2.log",
                      "corpus:ldap/389ds-docs_format-variants_2009-2024.log",
                      "corpus:ldap/389ds-logconv_test_mixed_legacy_json_garbage.log",
@@ -194,6 +195,47 @@ static const input_set sets[] = {
      NULL},
 };
 
+/* Inputs made at start: logs with rejected lines in each (the reject rows of
+ * one source before its source row, a cut between them). */
+static char tmpdir[64] = "";
+
+static void make_reject_logs(void)
+{
+    char tmpl[] = "/tmp/sat_mp_XXXXXX";
+    if (!mkdtemp(tmpl))
+        return;
+    snprintf(tmpdir, sizeof tmpdir, "%s", tmpl);
+    const char *src = getenv("SAT_SRC");
+    char in[4096];
+    snprintf(in, sizeof in, "%s/fixtures/389ds/access-2.3.1.log", src ? src : ".");
+    for (int k = 0; k < 3; k++) {
+        char out[128];
+        snprintf(out, sizeof out, "%s/junk%d.log", tmpdir, k);
+        FILE *f = fopen(in, "r"), *o = fopen(out, "w");
+        char line[8192];
+        for (int n = 0; f && o && fgets(line, sizeof line, f); n++) {
+            if (n == 3 + 40 * k || (k == 1 && n == 150)) /* few: every sample is shown */
+                fprintf(o, "junk line %d of input %d\n", n, k);
+            fputs(line, o);
+        }
+        if (f)
+            fclose(f);
+        if (o)
+            fclose(o);
+    }
+}
+
+static void remove_reject_logs(void)
+{
+    for (int k = 0; tmpdir[0] && k < 3; k++) {
+        char out[128];
+        snprintf(out, sizeof out, "%s/junk%d.log", tmpdir, k);
+        unlink(out);
+    }
+    if (tmpdir[0])
+        rmdir(tmpdir);
+}
+
 /* Collects a set once; 0 when some input is missing (the set is skipped). */
 static int collect_set(const input_set *set, rows *rs)
 {
@@ -206,6 +248,8 @@ static int collect_set(const input_set *set, rows *rs)
         const char *p = set->paths[n];
         if (!strncmp(p, "corpus:", 7))
             snprintf(buf[n], sizeof buf[n], "%s/%s", corpus ? corpus : "", p + 7);
+        else if (!strncmp(p, "tmp:", 4))
+            snprintf(buf[n], sizeof buf[n], "%s/%s", tmpdir, p + 4);
         else
             snprintf(buf[n], sizeof buf[n], "%s/%s", src ? src : ".", p);
         if (access(buf[n], R_OK) != 0) {
@@ -512,10 +556,12 @@ int main(void)
     if (!corpus || stat(corpus, &st) != 0)
         printf("SKIP the corpus sets: the corpus is absent (SAT_CORPUS=%s)\n",
                corpus ? corpus : "(unset)");
+    make_reject_logs();
     const char *only = getenv("SAT_MERGE_SET");
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
         if (!only || !*only || !strcmp(only, sets[i].name))
             run_set(&sets[i], seeds, nseeds);
+    remove_reject_logs();
     printf("%lu cases: %lu failed, %lu expected failures, %lu passed although expected to fail\n",
            cases_run, cases_failed, cases_xfail, cases_xpass);
     CHECK(cases_run > 0);
