@@ -8,6 +8,12 @@
 # usage: bench/run.sh [--size-mb N] [--slice-mb N] [--runs N] [--build DIR] [--workdir DIR]
 #                     [--no-compress] [--compress-full] [--no-logconv] [--logconv-full]
 #                     [--full-pairs N]  (N paired logconv.pl/satscope runs on the whole log)
+#                     [--merge] [--merge-only] [--merge-parts "2 3 4"]
+#   --merge: also the section "N traces analysed at once and merged": the big log cut in N
+#            (whole lines) as N servers' logs, each collected to a trace; then, medians of
+#            RUNS: `etime t1.sat .. tN.sat` (one thread per trace, merged), the same with
+#            --jobs 1 (one pass), and collecting the N traces together into one trace and
+#            analysing that; outputs compared. --merge-only: that section alone.
 # needs: a Release build (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build),
 #        /usr/bin/time (package `time`), zstd, gzip, logconv (package 389-ds-base).
 set -euo pipefail
@@ -24,6 +30,9 @@ FULL_PAIRS=0
 FPAIR_TIMES=()
 COMPRESS_FULL=0     # zstd -19 runs at ~1 MB/s of this log text per core: sizes on the slice
 SEED=1
+MERGE=0
+MERGE_ONLY=0
+MERGE_PARTS="2 3 4"
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 while [ $# -gt 0 ]; do
@@ -38,7 +47,10 @@ while [ $# -gt 0 ]; do
     --logconv-full) LOGCONV_FULL=1; shift ;;
     --full-pairs) FULL_PAIRS=$2; shift 2 ;;
     --compress-full) COMPRESS_FULL=1; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --merge) MERGE=1; shift ;;
+    --merge-only) MERGE=1; MERGE_ONLY=1; shift ;;
+    --merge-parts) MERGE_PARTS=$2; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -99,6 +111,63 @@ row() { # what input_bytes input_lines seconds rss_kb
     lps=$(awk -v l="$3" -v s="$4" 'BEGIN{printf "%.0f", (s > 0 ? l/s : 0)}')
     rows+=("$(printf '%-34s %9s %8.2f %9s %12s %9s' "$1" "$(awk -v b="$2" 'BEGIN{printf "%.0f MB", b/1e6}')" "$4" "$mbs" "$lps" "$(awk -v k="$5" 'BEGIN{printf "%.1f MB", k/1024}')")")
 }
+
+# ---- N traces analysed at once and merged, against one trace of them all ----
+# The big log cut in N at line boundaries (split -n l/N), each piece a server's log of its
+# own (sK-access: no rotated set), each collected to tK.sat. Timed: etime over the N traces
+# (a thread per trace, up to the CPUs, results merged in input order), the same with
+# --jobs 1, and the way without merging: the N traces collected together into one trace
+# (collect tK.sat... -o all.sat), then etime all.sat. The outputs must be identical.
+merge_lines=()
+merge_section() {
+    local n k parts traces par one coll alltr same
+    for n in $MERGE_PARTS; do
+        local d=$WORK/merge-$n
+        mkdir -p "$d"
+        if [ ! -s "$d/t$n.sat" ] || [ "$d/t$n.sat" -ot "$BIG" ]; then
+            echo "cutting the big log in $n and collecting each piece ..." >&2
+            rm -f "$d"/s*-access "$d"/t*.sat "$d"/x*
+            (cd "$d" && split -n "l/$n" -d -a 1 "$BIG" x)
+            for ((k = 1; k <= n; k++)); do
+                mv "$d/x$((k - 1))" "$d/s$k-access"
+                "$SAT" collect -q "$d/s$k-access" -o "$d/t$k.sat"
+            done
+        fi
+        traces=(); parts=()
+        for ((k = 1; k <= n; k++)); do traces+=("$d/t$k.sat"); parts+=("$d/s$k-access"); done
+        timed "$RUNS" "$SAT" etime "${traces[@]}";            par=$T;  cp "$WORK/cmd.out" "$d/par.out"
+        timed "$RUNS" "$SAT" etime --jobs 1 "${traces[@]}";   one=$T;  cp "$WORK/cmd.out" "$d/one.out"
+        rm -f "$d/all.sat"
+        timed 1 "$SAT" collect -q "${traces[@]}" -o "$d/all.sat"; coll=$T
+        timed "$RUNS" "$SAT" etime "$d/all.sat";              alltr=$T; cp "$WORK/cmd.out" "$d/all.out"
+        same=no; cmp -s "$d/par.out" "$d/one.out" && cmp -s "$d/par.out" "$d/all.out" && same=yes
+        merge_lines+=("$(printf '%2d traces  %7.2f  %10.2f  %10.2f + %6.2f = %7.2f   %6.2fx %6.2fx   %s' \
+            "$n" "$par" "$one" "$coll" "$alltr" "$(awk -v a="$coll" -v b="$alltr" 'BEGIN{print a+b}')" \
+            "$(awk -v a="$one" -v b="$par" 'BEGIN{print (b > 0 ? a/b : 0)}')" \
+            "$(awk -v a="$coll" -v b="$alltr" -v p="$par" 'BEGIN{print (p > 0 ? (a+b)/p : 0)}')" "$same")")
+        # the raw pieces themselves, at once and in one pass
+        timed "$RUNS" "$SAT" etime "${parts[@]}";             par=$T
+        timed "$RUNS" "$SAT" etime --jobs 1 "${parts[@]}";    one=$T
+        merge_lines+=("$(printf '%2d raw logs %6.2f  %10.2f  %29s   %6.2fx' "$n" "$par" "$one" "" \
+            "$(awk -v a="$one" -v b="$par" 'BEGIN{print (b > 0 ? a/b : 0)}')")")
+    done
+}
+merge_report() {
+    echo
+    echo "N traces analysed at once and merged (the big log cut in N servers' logs; medians of $RUNS runs, seconds):"
+    printf '%-10s %7s  %10s  %30s   %7s %7s   %s\n' "inputs" "merged" "--jobs 1" \
+        "collect all + etime all.sat" "jobs1/m" "all/m" "same output"
+    printf '%s\n' "${merge_lines[@]}"
+}
+if [ $MERGE_ONLY = 1 ]; then
+    [ $HAVE_SAT = 1 ] || { echo "run.sh: --merge-only needs satscope ($SAT)" >&2; exit 2; }
+    merge_section
+    echo
+    echo "satscope benchmark  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $(nproc) CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+    echo "log:   $BIG  ($(awk -v b="$BIG_BYTES" 'BEGIN{printf "%.1f", b/1e6}') MB, $BIG_LINES lines; gen389 --seed $SEED --size-mb $SIZE_MB)"
+    merge_report
+    exit 0
+fi
 
 SAT_ETIME_BIG=""; SAT_ETIME_SLICE=""; LC_SLICE=""; TRACE_BYTES=""
 if [ $HAVE_SAT = 1 ]; then
@@ -214,3 +283,7 @@ fi
 echo
 echo "sizes of $( [ "$CIN" = "$SLICE" ] && echo "the slice" || echo "the whole log" ) ($CIN_BYTES bytes raw; cached per input):"
 printf '  %s\n' "${sizes[@]}"
+if [ $MERGE = 1 ] && [ $HAVE_SAT = 1 ]; then
+    merge_section
+    merge_report
+fi

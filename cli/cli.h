@@ -38,7 +38,8 @@ enum { SAT_OPT_JSON = 0x1d0, SAT_OPT_CSV, SAT_OPT_HELP = 'h', SAT_OPT_VERSION = 
 
 /* which shared option groups a command takes besides its own table */
 enum { SAT_CLI_INPUT_OPTS = 1,  /* the collect options (sat_cli_collect_opts) */
-       SAT_CLI_REPORT_OPTS = 2 }; /* the report options of the analysis commands (--wide) */
+       SAT_CLI_REPORT_OPTS = 2,  /* the report options of the analysis commands (--wide) */
+       SAT_CLI_ANALYSIS_OPTS = 4 /* the analysis options (sat_cli_analysis_opts: --jobs) */ };
 
 typedef struct sat_command {
     const char *name;
@@ -58,6 +59,8 @@ typedef struct sat_command {
  * --to, --year, --ldap-port, --exe, --debuginfo-path, --sysroot,
  * --crash-time, --no-source-lines, --quiet). */
 extern const sat_cli_opt sat_cli_collect_opts[];
+/* The options every analysis command shares (cli_parallel.c): --jobs. */
+extern const sat_cli_opt sat_cli_analysis_opts[];
 /* The exit codes of an analysis command, for its notes. */
 #define SAT_CLI_EXIT_NOTE                                                    \
     "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"  \
@@ -121,6 +124,9 @@ struct sat_cli_collect {
                                     sink beyond sources and rejects */
     uint64_t timed_sources;      /* and the sources with a time range (read or
                                     replayed): those that held anything dated */
+    unsigned jobs;               /* --jobs: inputs analysed at once; 0 = the online CPUs */
+    size_t parallel_inputs;      /* by sat_cli_collect_into: the inputs it analysed
+                                    apart and merged (0: one pass) */
 };
 
 /* SIGINT and SIGTERM (cli_interrupt.c): install returns the flag the first
@@ -133,6 +139,47 @@ int sat_cli_interrupt_signal(void); /* the signal received, 0 if none */
 /* Runs the collection; returns the exit code it deserves (0, 1 or 3). */
 int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
                         const sat_event_sink *sink);
+
+/* The same in two steps, for collections run in parts (cli_parallel.c): a
+ * part runs the collection of some inputs, numbered from its bases, keeping
+ * what it has to say (warnings to warn_out when set, else stderr as they
+ * come; the first rejects) for the report, which says it for every part in
+ * order, sums the parts' figures into c (stats, events, timed_sources) and
+ * returns the exit code. */
+#define SAT_CLI_SHOWN_REJECTS 10
+typedef struct sat_cli_shown_reject {
+    uint32_t source;           /* within the part (minus its source_base) */
+    uint64_t line_no;
+    char *reason, *excerpt, *path; /* owned */
+} sat_cli_shown_reject;
+typedef struct sat_cli_part {
+    uint32_t source_base, server_base; /* in: where its numbering starts */
+    int one_thread;            /* in: no threads of its own (it is one of several) */
+    FILE *warn_out;            /* in: where its warnings go (NULL: stderr) */
+    int quiet;
+    sat_collect_stats stats;   /* out */
+    int rc;                    /* out: sat_collect_run's status */
+    sat_diag diag;
+    unsigned long warnings;
+    uint64_t events, timed_sources;
+    sat_cli_shown_reject shown[SAT_CLI_SHOWN_REJECTS];
+    size_t nshown;
+} sat_cli_part;
+int sat_cli_collect_part(const sat_cli_collect *c, char *const *paths, size_t npaths,
+                         const sat_event_sink *sink, sat_cli_part *part);
+int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_t nparts);
+void sat_cli_part_clear(sat_cli_part *p); /* frees what the part holds */
+
+/* Collects paths into obj, an instance of analyzer a made with opts: when the
+ * paths are several inputs and c->jobs allows, each input into an instance
+ * of its own on a thread of its own, merged into obj in input order
+ * (cli_parallel.c says which inputs and how); else as sat_cli_collect_run.
+ * Returns the exit code the collection deserves. */
+struct sat_analyzer;
+int sat_cli_collect_into(sat_cli_collect *c, const struct sat_analyzer *a, const void *opts,
+                         void *obj, char *const *paths, size_t npaths);
+/* --jobs N (1 .. 1024): 0 and c->jobs set, or SAT_EXIT_USAGE after saying why. */
+int sat_cli_parse_jobs(const char *cmd, const char *arg, sat_cli_collect *c);
 
 /* One input option (sat_cli_collect_opts' codes): returns 1 if opt was one
  * of them (and applied), 0 if not, or SAT_EXIT_USAGE after printing why the
@@ -172,7 +219,7 @@ int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out);
 /* option codes of the input options */
 enum { SAT_OPT_EXE = 0x1c0, SAT_OPT_DEBUGINFO_PATH, SAT_OPT_SYSROOT, SAT_OPT_CRASH_TIME,
        SAT_OPT_NO_SOURCE_LINES, SAT_OPT_FORMAT, SAT_OPT_FROM, SAT_OPT_TO, SAT_OPT_YEAR,
-       SAT_OPT_LDAP_PORT, SAT_OPT_QUIET = 'q' };
+       SAT_OPT_LDAP_PORT, SAT_OPT_QUIET = 'q', SAT_OPT_JOBS = 'j' };
 
 /* Parses "2025-06-08T07:19:14Z", "2025-06-08 07:19", epoch seconds;
  * returns 0 and sets *out, or -1. */

@@ -47,24 +47,15 @@ int sat_cli_usage_error(const char *cmd, const char *fmt, ...)
 
 /* ---- collection with diagnostics ------------------------------------------------ */
 
-#define SHOWN_REJECTS 10
-
-typedef struct shown_reject {
-    uint32_t source;
-    uint64_t line_no;
-    char *reason, *excerpt;
-} shown_reject;
+/* The first rejected lines, file:line: reason, shown after the collection;
+ * the same count over all the runs of a parallel analysis, in input order. */
+#define SHOWN_REJECTS SAT_CLI_SHOWN_REJECTS
 
 typedef struct tee_ctx {
     const sat_event_sink *inner;
-    int quiet;
-    unsigned long warnings; /* warnings already printed */
-    shown_reject shown[SHOWN_REJECTS];
-    size_t nshown;
-    char **paths; /* by source id, for naming rejects */
+    sat_cli_part *part;
+    char **paths; /* by source id (minus the run's base), for naming rejects */
     size_t npaths;
-    uint64_t events; /* rows of the event tables passed on */
-    uint64_t timed_sources;
 } tee_ctx;
 
 static char *dup_str(sat_str s)
@@ -80,9 +71,10 @@ static char *dup_str(sat_str s)
 
 static void tee_reject(tee_ctx *t, const sat_reject *r)
 {
-    if (t->nshown < SHOWN_REJECTS) {
-        shown_reject *s = &t->shown[t->nshown++];
-        s->source = r->source;
+    sat_cli_part *pt = t->part;
+    if (pt->nshown < SHOWN_REJECTS) {
+        sat_cli_shown_reject *s = &pt->shown[pt->nshown++];
+        s->source = r->source - pt->source_base;
         s->line_no = r->line_no;
         s->reason = dup_str(r->reason);
         s->excerpt = dup_str(r->excerpt);
@@ -92,9 +84,10 @@ static void tee_reject(tee_ctx *t, const sat_reject *r)
 static void tee_source(tee_ctx *t, const sat_source *s)
 {
     if (s->first_ts || s->last_ts)
-        t->timed_sources++;
-    if (s->id < 1u << 20 && s->id >= t->npaths) {
-        size_t n = (size_t)s->id + 1;
+        t->part->timed_sources++;
+    uint32_t id = s->id - t->part->source_base;
+    if (id < 1u << 20 && id >= t->npaths) {
+        size_t n = (size_t)id + 1;
         char **np = realloc(t->paths, n * sizeof *np);
         if (np) {
             memset(np + t->npaths, 0, (n - t->npaths) * sizeof *np);
@@ -102,8 +95,8 @@ static void tee_source(tee_ctx *t, const sat_source *s)
             t->npaths = n;
         }
     }
-    if (s->id < t->npaths && !t->paths[s->id])
-        t->paths[s->id] = dup_str(s->path);
+    if (id < t->npaths && !t->paths[id])
+        t->paths[id] = dup_str(s->path);
 }
 
 /* Sources and rejects are taken whatever the inner sink wants (they name the
@@ -124,26 +117,27 @@ static int tee_row(void *vctx, int table, const void *row)
     if (table == SAT_TABLE_SOURCE || table == SAT_TABLE_REJECT)
         return tee_note(t, table, row);
     /* the tee takes no other table than the inner sink: straight on */
-    t->events++;
+    t->part->events++;
     return t->inner->on_row(t->inner->ctx, table, row);
 }
 
-static void warn_stderr(void *ctx, const char *where, const char *msg)
+static void warn_out(void *ctx, const char *where, const char *msg)
 {
-    tee_ctx *t = ctx;
-    t->warnings++;
-    if (!t->quiet)
-        fprintf(stderr, "satscope: %s%s%s\n", where ? where : "",
+    sat_cli_part *p = ctx;
+    p->warnings++;
+    if (!p->quiet)
+        fprintf(p->warn_out ? p->warn_out : stderr, "satscope: %s%s%s\n", where ? where : "",
                 where && *where ? ": " : "", msg);
 }
 
-int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
-                        const sat_event_sink *sink)
+int sat_cli_collect_part(const sat_cli_collect *c, char *const *paths, size_t npaths,
+                         const sat_event_sink *sink, sat_cli_part *part)
 {
     tee_ctx t;
     memset(&t, 0, sizeof t);
     t.inner = sink;
-    t.quiet = c->quiet;
+    t.part = part;
+    part->quiet = c->quiet;
 
     sat_event_sink tee = {&t,
                           (sink->on_row ? sink->tables : 0) | SAT_TABLE_BIT(SAT_TABLE_SOURCE) |
@@ -152,7 +146,8 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     sat_collect_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.format = c->format;
-    opts.progress = !c->quiet && isatty(STDERR_FILENO);
+    /* one progress line for one run; runs in parallel would overwrite it */
+    opts.progress = !c->quiet && !part->warn_out && isatty(STDERR_FILENO);
     opts.from_ns = c->from_ns;
     opts.to_ns = c->to_ns;
     opts.year = c->year;
@@ -168,18 +163,22 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
     opts.sysroot = c->sysroot;
     opts.crash_time = c->crash_time;
     opts.no_source_lines = c->no_source_lines;
-    opts.warn = warn_stderr;
-    opts.warn_ctx = &t;
+    opts.warn = warn_out;
+    opts.warn_ctx = part;
+    opts.source_base = part->source_base;
+    opts.server_base = part->server_base;
 
     /* With two cores or more the consumer (analyzer or trace encoder) runs on
      * its own thread, and a 389 text log is parsed on two threads and joined
      * in order: the three share the cores as the work comes. SAT_THREADS=1
      * keeps everything on one thread; SAT_PARSE_THREADS=1 parses on one
-     * (the consumer still has its own: for comparisons). */
+     * (the consumer still has its own: for comparisons). A run that is one of
+     * several in parallel (part->one_thread) has the cores shared already. */
     sat_sink_pipe *pipe = NULL;
     const char *threads = getenv("SAT_THREADS");
     const char *parse_threads = getenv("SAT_PARSE_THREADS");
-    if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !(threads && !strcmp(threads, "1"))) {
+    if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !(threads && !strcmp(threads, "1")) &&
+        !part->one_thread) {
         pipe = sat_sink_pipe_create(sink);
         opts.parse_threads = parse_threads && !strcmp(parse_threads, "1") ? 1 : 2;
     }
@@ -189,53 +188,104 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
         t.inner = &piped;
     }
 
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
-    memset(&c->stats, 0, sizeof c->stats);
-    int rc = sat_collect_run((const char *const *)paths, npaths, &opts, &tee,
-                             &c->stats, &diag);
+    memset(&part->diag, 0, sizeof part->diag);
+    memset(&part->stats, 0, sizeof part->stats);
+    int rc = sat_collect_run((const char *const *)paths, npaths, &opts, &tee, &part->stats,
+                             &part->diag);
     int prc = sat_sink_pipe_close(pipe);
     if (prc < 0 && rc >= 0) {
         rc = prc;
-        sat_diag_set(&diag, prc, "", "%s", sat_strerror(prc));
+        sat_diag_set(&part->diag, prc, "", "%s", sat_strerror(prc));
     }
-    const sat_collect_stats *st = &c->stats;
-    c->events = t.events;
-    c->timed_sources = t.timed_sources;
-
-    if (!c->quiet) {
-        for (size_t i = 0; i < t.nshown; i++) {
-            const shown_reject *s = &t.shown[i];
-            const char *path = s->source < t.npaths && t.paths[s->source]
-                                   ? t.paths[s->source] : "?";
-            fprintf(stderr, "satscope: %s:%llu: rejected: %s: %s\n", path,
-                    (unsigned long long)s->line_no, s->reason ? s->reason : "",
-                    s->excerpt ? s->excerpt : "");
-        }
-        if (st->rejects)
-            fprintf(stderr,
-                    "satscope: %llu of %llu lines rejected%s; the rest was analysed\n",
-                    (unsigned long long)st->rejects, (unsigned long long)st->lines,
-                    st->rejects > t.nshown ? " (the first shown above)" : "");
-        /* Input problems were already warned about one by one. */
-        if (rc < 0 && diag.msg[0] && rc != SAT_E_STOP && t.warnings == 0)
-            fprintf(stderr, "satscope: %s%s%s\n", diag.where,
-                    diag.where[0] ? ": " : "", diag.msg);
-    }
-    for (size_t i = 0; i < t.nshown; i++) {
-        free(t.shown[i].reason);
-        free(t.shown[i].excerpt);
+    part->rc = rc;
+    /* the rejects named now: the paths are this run's */
+    for (size_t i = 0; i < part->nshown; i++) {
+        sat_cli_shown_reject *r = &part->shown[i];
+        const char *path = r->source < t.npaths && t.paths[r->source] ? t.paths[r->source] : "?";
+        r->path = strdup(path);
     }
     for (size_t i = 0; i < t.npaths; i++)
         free(t.paths[i]);
     free(t.paths);
+    return rc;
+}
 
-    if (st->unreadable ||
-        (rc < 0 && st->lines == 0 && st->traces == 0 && st->packets == 0 && st->cores == 0))
+void sat_cli_part_clear(sat_cli_part *p)
+{
+    for (size_t i = 0; i < p->nshown; i++) {
+        free(p->shown[i].reason);
+        free(p->shown[i].excerpt);
+        free(p->shown[i].path);
+    }
+    p->nshown = 0;
+}
+
+/* The sums of the runs' stats (every field a count, or a flag summed). */
+static void stats_add(sat_collect_stats *into, const sat_collect_stats *from)
+{
+    uint64_t *a = (uint64_t *)into;
+    const uint64_t *b = (const uint64_t *)from;
+    for (size_t i = 0; i < sizeof *into / sizeof(uint64_t); i++)
+        a[i] += b[i];
+    into->next_source = from->next_source;
+    into->next_server = from->next_server;
+}
+
+int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_t nparts)
+{
+    sat_collect_stats st;
+    memset(&st, 0, sizeof st);
+    int rc = SAT_OK;
+    size_t nshown = 0;
+    c->events = 0;
+    c->timed_sources = 0;
+    for (size_t p = 0; p < nparts; p++) {
+        stats_add(&st, &parts[p]->stats);
+        c->events += parts[p]->events;
+        c->timed_sources += parts[p]->timed_sources;
+        if (parts[p]->rc < 0 && rc >= 0)
+            rc = parts[p]->rc;
+    }
+    c->stats = st;
+    if (!c->quiet) {
+        for (size_t p = 0; p < nparts; p++)
+            for (size_t i = 0; i < parts[p]->nshown && nshown < SHOWN_REJECTS; i++, nshown++) {
+                const sat_cli_shown_reject *s = &parts[p]->shown[i];
+                fprintf(stderr, "satscope: %s:%llu: rejected: %s: %s\n",
+                        s->path ? s->path : "?", (unsigned long long)s->line_no,
+                        s->reason ? s->reason : "", s->excerpt ? s->excerpt : "");
+            }
+        if (st.rejects)
+            fprintf(stderr,
+                    "satscope: %llu of %llu lines rejected%s; the rest was analysed\n",
+                    (unsigned long long)st.rejects, (unsigned long long)st.lines,
+                    st.rejects > nshown ? " (the first shown above)" : "");
+        /* Input problems were already warned about one by one. */
+        for (size_t p = 0; p < nparts; p++) {
+            const sat_cli_part *pt = parts[p];
+            if (pt->rc < 0 && pt->diag.msg[0] && pt->rc != SAT_E_STOP && pt->warnings == 0)
+                fprintf(stderr, "satscope: %s%s%s\n", pt->diag.where,
+                        pt->diag.where[0] ? ": " : "", pt->diag.msg);
+        }
+    }
+    if (st.unreadable ||
+        (rc < 0 && st.lines == 0 && st.traces == 0 && st.packets == 0 && st.cores == 0))
         return SAT_EXIT_UNREADABLE;
-    if (st->rejects || st->truncated || st->damaged_blocks || rc < 0)
+    if (st.rejects || st.truncated || st.damaged_blocks || rc < 0)
         return SAT_EXIT_REJECTS;
     return SAT_EXIT_OK;
+}
+
+int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
+                        const sat_event_sink *sink)
+{
+    sat_cli_part part;
+    memset(&part, 0, sizeof part);
+    sat_cli_collect_part(c, paths, npaths, sink, &part);
+    sat_cli_part *one = &part;
+    int code = sat_cli_collect_report(c, &one, 1);
+    sat_cli_part_clear(&part);
+    return code;
 }
 
 /* The input options: text for a help column 22 wide (lines up to 58). */
@@ -312,6 +362,8 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     case SAT_OPT_QUIET:
         c->quiet = 1;
         return 1;
+    case SAT_OPT_JOBS:
+        return sat_cli_parse_jobs(cmd, arg, c) ? SAT_EXIT_USAGE : 1;
     case SAT_OPT_EXE:
         if (access(arg, R_OK) != 0)
             return sat_cli_usage_error(cmd, "--exe %s: %s", arg, strerror(errno));
@@ -472,8 +524,7 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
         fprintf(stderr, "satscope %s: out of memory\n", name);
         return SAT_EXIT_UNREADABLE;
     }
-    sat_event_sink sink = a->sink(obj);
-    int code = sat_cli_collect_run(c, paths, npaths, &sink);
+    int code = sat_cli_collect_into(c, a, opts, obj, paths, npaths);
     /* an empty log is a valid input (an empty report); nothing readable is not */
     if (code == SAT_EXIT_UNREADABLE && c->stats.lines == 0 && c->stats.traces == 0 &&
         c->stats.cores == 0) {

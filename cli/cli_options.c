@@ -35,7 +35,7 @@ static const sat_cli_opt report_opts[] = {
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The tables of a command, in help order: its own, its groups, the common ones. */
-static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[4])
+static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[5])
 {
     size_t n = 0;
     if (cmd->opts)
@@ -44,6 +44,8 @@ static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[4])
         t[n++] = report_opts;
     if (cmd->groups & SAT_CLI_INPUT_OPTS)
         t[n++] = sat_cli_collect_opts;
+    if (cmd->groups & SAT_CLI_ANALYSIS_OPTS)
+        t[n++] = sat_cli_analysis_opts;
     t[n++] = common_opts;
     return n;
 }
@@ -103,7 +105,7 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
     struct option longopts[MAX_OPTS + 1];
     char shortopts[2 * MAX_OPTS + 2];
     size_t nl = 0, ns = 0;
-    const sat_cli_opt *t[4];
+    const sat_cli_opt *t[5];
     size_t nt = cmd_tables(a->cmd, t);
     shortopts[ns++] = ':'; /* a missing value is told apart from an unknown option */
     for (size_t i = 0; i < nt; i++)
@@ -246,7 +248,7 @@ void sat_cli_print_help(const sat_command *cmd, FILE *out)
     if (cmd->about)
         fprintf(out, "\n%s\n", cmd->about);
     fputc('\n', out);
-    const sat_cli_opt *t[4];
+    const sat_cli_opt *t[5];
     size_t nt = cmd_tables(cmd, t);
     for (size_t i = 0; i < nt; i++)
         print_opts(t[i], out);
@@ -343,7 +345,11 @@ void sat_cli_print_man(FILE *out)
             roff_opts(report_opts, out);
         if (cmd->groups & SAT_CLI_INPUT_OPTS) {
             fputs(".PP\n", out);
-            roff_text("And the input options (INPUT OPTIONS), --help and --version.", out);
+            roff_text(cmd->groups & SAT_CLI_ANALYSIS_OPTS
+                          ? "And the input options (INPUT OPTIONS), the analysis options "
+                            "(ANALYSIS OPTIONS), --help and --version."
+                          : "And the input options (INPUT OPTIONS), --help and --version.",
+                      out);
         }
         if (cmd->notes) {
             fputs(".PP\n", out);
@@ -353,6 +359,14 @@ void sat_cli_print_man(FILE *out)
     fputs(".SH INPUT OPTIONS\n", out);
     roff_text("Every command that reads logs, captures or cores takes these:", out);
     roff_opts(sat_cli_collect_opts, out);
+    fputs(".SH ANALYSIS OPTIONS\n", out);
+    roff_text("Every command that analyses its inputs takes these. Several inputs (files, "
+              "rotated sets, .sat traces) are analysed at once, each on a thread of its own, "
+              "and the results merged in input order: the output is the one pass's, byte for "
+              "byte. A rotated set is one input; standard input, a directory or a pattern "
+              "makes the run one pass.",
+              out);
+    roff_opts(sat_cli_analysis_opts, out);
     fputs(".SH COMMON OPTIONS\n", out);
     roff_opts(common_opts, out);
     fputs(".SH EXIT STATUS\n", out);
@@ -423,7 +437,7 @@ void sat_cli_print_completion(FILE *out)
           out);
     for (const sat_command *const *c = sat_commands; *c; c++) {
         const sat_command *cmd = *c;
-        const sat_cli_opt *t[4];
+        const sat_cli_opt *t[5];
         size_t nt = cmd_tables(cmd, t);
         fprintf(out, "    %s)\n        case $prev in\n", cmd->name);
         for (size_t i = 0; i < nt; i++)

@@ -313,4 +313,4 @@ const sat_command sat_cmd_cachesize = {
     "distances) while the references fit --max-refs, else SHARDS sampling\n"
     "(Waldspurger et al., FAST'15); the report says which. Cold misses count:\n"
     "a short log cannot show a hit ratio above 1 - distinct / references.",
-    cs_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS, SAT_CLI_EXIT_NOTE};
+    cs_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS, SAT_CLI_EXIT_NOTE};

@@ -77,4 +77,4 @@ const sat_command sat_cmd_crashes = {
     "systemd-coredump's log line about its pid, else the file's mtime) and, for a\n"
     "signal sent by a process (kill -SEGV), the sender's pid and uid.\n"
     "No process memory is copied anywhere: only the facts shown.",
-    crashes_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS, SAT_CLI_EXIT_NOTE};
+    crashes_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS, SAT_CLI_EXIT_NOTE};

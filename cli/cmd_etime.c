@@ -76,7 +76,7 @@ const sat_command sat_cmd_etime = {
     "unindexed searches, binds by method, failed binds, and a per-minute\n"
     "series. INPUTs are access logs (any supported format and compression,\n"
     "'-' for stdin) or .sat traces.",
-    etime_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS,
+    etime_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS,
     "Percentiles are nearest-rank: exact for groups of up to 2048\n"
     "operations, within 1% of the exact value above that.\n\n"
     "exit: 0 ok, 1 some lines were rejected (the rest analysed), 2 usage,\n"

@@ -97,4 +97,4 @@ const sat_command sat_cmd_handshakes = {
     "second, durations, retries, and an estimate of the server CPU they\n"
     "cost. Only the first handshake of a connection counts (renegotiations\n"
     "do not).",
-    hs_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS, SAT_CLI_EXIT_NOTE};
+    hs_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS, SAT_CLI_EXIT_NOTE};

@@ -262,8 +262,7 @@ static int run_saturation(int argc, char **argv)
         }
     }
     if (nrest) {
-        sat_event_sink sink = sat_saturation_sink(s);
-        int rc = sat_cli_collect_run(&c, rest, nrest, &sink);
+        int rc = sat_cli_collect_into(&c, sat_analyzer_find("saturation"), &so, s, rest, nrest);
         if (rc == SAT_EXIT_UNREADABLE && c.stats.bytes == 0 && c.stats.traces == 0 &&
             points == 0) {
             free(rest);
@@ -308,4 +307,4 @@ const sat_command sat_cmd_saturation = {
     "\n"
     "An INPUT may also be a CSV of measured points (e.g. from a load test):\n"
     "a header line `concurrency,throughput`, then one `N,X` per line.",
-    sat_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS, SAT_CLI_EXIT_NOTE};
+    sat_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS, SAT_CLI_EXIT_NOTE};

@@ -85,4 +85,4 @@ const sat_command sat_cmd_storms = {
     "wtime, unindexed searches, load, full handshakes, connections, the time\n"
     "the server took to answer handshakes), the retries and reconnects, and\n"
     "whether the failures outlived the trigger (a metastable failure).",
-    storms_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS, SAT_CLI_EXIT_NOTE};
+    storms_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS, SAT_CLI_EXIT_NOTE};

@@ -23,11 +23,34 @@
 #include "satscope/collect.h"
 #include "satscope/parse.h"
 
+#include <pthread.h>
 #include <time.h>
 
 #include "collect_run.h"
 
 /* ---- the run ----------------------------------------------------------------------------- */
+/* Runs may go on at once on several threads (the CLI analyses inputs in
+ * parallel), all with the process's one interrupt flag: the input reader has
+ * one, set by the first run to start and cleared by the last to end. */
+static pthread_mutex_t interrupt_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned interrupt_runs;
+
+static void interrupt_enter(const volatile sig_atomic_t *stop)
+{
+    pthread_mutex_lock(&interrupt_lock);
+    if (interrupt_runs++ == 0) /* runs at once are given the one flag (cli_parallel.c) */
+        sat_input_set_interrupt(stop);
+    pthread_mutex_unlock(&interrupt_lock);
+}
+
+static void interrupt_leave(void)
+{
+    pthread_mutex_lock(&interrupt_lock);
+    if (--interrupt_runs == 0)
+        sat_input_set_interrupt(NULL);
+    pthread_mutex_unlock(&interrupt_lock);
+}
+
 int sat_collect_run(const char *const *paths, size_t npaths,
                     const sat_collect_opts *opts, const sat_event_sink *sink,
                     sat_collect_stats *stats, sat_diag *diag)
@@ -54,9 +77,11 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     r.opts = opts;
     r.sink = sink;
     r.stats = stats;
+    r.next_source = opts->source_base;
+    r.next_server = opts->server_base;
     /* from here on (the first looks at the inputs included) an interrupt
      * ends the read in hand, even one waiting on a FIFO */
-    sat_input_set_interrupt(opts->stop);
+    interrupt_enter(opts->stop);
 
     int rc = SAT_OK;
     for (size_t i = 0; i < npaths && rc == SAT_OK; i++)
@@ -108,7 +133,9 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     }
     free(done_group);
     sat_run_progress_clear(&r);
-    sat_input_set_interrupt(NULL);
+    interrupt_leave();
+    stats->next_source = r.next_source;
+    stats->next_server = r.next_server;
 
     for (size_t i = 0; i < r.nitems; i++) {
         sat_input_close(r.items[i].kept);

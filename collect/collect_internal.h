@@ -7,10 +7,7 @@
 
 #include "satscope/collect.h"
 
-/* Directory + base name with rotation, date and compression suffixes removed:
- * "d/access.2.gz", "d/access-20250608.gz", "d/access.log.1" -> "d/access".
- * Malloc'd (caller frees), NULL on allocation failure. "-" stays "-". */
-char *sat_collect_group_key(const char *path);
+/* sat_collect_group_key (collect.h): the rotated set of a path. */
 
 /* The N of a rotated file "name.N" (compression suffixes aside): 1 for
  * "slapd.log.1.gz", 0 for the live file or any other name. A higher N is

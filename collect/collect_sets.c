@@ -112,7 +112,7 @@ int sat_run_group_items(run *r)
     return SAT_OK;
 }
 
-static const item *sort_base;
+static _Thread_local const item *sort_base; /* runs may go on at once (collect.c) */
 /* Files whose first timestamp is known come first, by that time; the others
  * (empty, unrecognised, no timestamp in the first 64 KiB) after them. Ties
  * and unknowns fall back to the name, then to the order given. */

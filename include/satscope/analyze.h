@@ -59,11 +59,13 @@ sat_event_sink sat_etime_sink(sat_etime *e);
 /* After the last row: computes the view. SAT_OK or SAT_E_NOMEM. */
 int sat_etime_finish(sat_etime *e);
 /* Adds `from`'s rows into `into` (several files / hosts). Both must have the
- * same `by`. Exact for counts and sums; quantiles keep their stated error
- * (sketch merges equal the sketch of the union). Parts of one collection
- * (the rows after into's, cut anywhere) merged in order give the view of
- * one pass, while no capped table (max_keys) overflowed. If `into` was
- * finished, it is finished again. */
+ * same `by`. As for every analyzer's merge: the two were fed rows of one
+ * collection (source ids and server numbers are the collection's; results of
+ * separate collections are numbered apart first, as cli/cli_parallel.c does),
+ * and parts of it (cut anywhere) merged in order give the view of one pass
+ * while no capped table (max_keys) overflowed (tests/unit/test_merge_property.c).
+ * Quantiles keep their stated error (sketch merges equal the sketch of the
+ * union). If `into` was finished, it is finished again. */
 int sat_etime_merge(sat_etime *into, const sat_etime *from);
 void sat_etime_free(sat_etime *e); /* NULL ok */
 

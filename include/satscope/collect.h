@@ -121,6 +121,12 @@ typedef struct sat_collect_opts {
      * NULL -> stderr */
     void (*warn)(void *ctx, const char *where, const char *msg);
     void *warn_ctx;
+    /* The first sat_source.id and server number this run gives (0, 0: a run
+     * of its own). A caller collecting the inputs of one collection in
+     * several runs (the CLI's per-input analyses) starts each run where the
+     * inputs before it ended (stats next_source / next_server), so that
+     * every row is numbered as one run would number it. */
+    uint32_t source_base, server_base;
 } sat_collect_opts;
 
 typedef struct sat_collect_stats {
@@ -140,6 +146,9 @@ typedef struct sat_collect_stats {
                                       (warned one by one; the others read) */
     uint64_t interrupted;          /* 1: *opts->stop ended the run early */
     uint64_t not_started;          /* inputs left unread because of it */
+    uint64_t next_source, next_server; /* the first source id and server number the
+                                      run left unused (opts source_base/server_base
+                                      when it used none) */
 } sat_collect_stats;
 
 /* Collects every path into sink. Returns SAT_OK when everything was read
@@ -149,6 +158,12 @@ typedef struct sat_collect_stats {
 int sat_collect_run(const char *const *paths, size_t npaths,
                     const sat_collect_opts *opts, const sat_event_sink *sink,
                     sat_collect_stats *stats, sat_diag *diag);
+
+/* The rotated set a path belongs to (collect/rotation.c): directory + base
+ * name with rotation, date and compression suffixes removed, "d/access.2.gz"
+ * -> "d/access"; inputs with the same key are one server's log, read in one
+ * run. Malloc'd (caller frees), NULL on allocation failure. "-" stays "-". */
+char *sat_collect_group_key(const char *path);
 
 /* ---- a sink on a second thread ------------------------------------------------------
  * Rows given to sat_sink_pipe_sink are copied into bounded batches and
