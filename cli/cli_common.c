@@ -401,41 +401,6 @@ int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts,
     return sat_cli_analyze(c, name, opts, fmt, argv + optind, (size_t)(argc - optind));
 }
 
-/* --csv-dir: every CSV table of the report as DIR/NAME.csv (DIR made if
- * missing). 0, or -1 after a message naming the file. */
-static int csv_dir_write(const char *dir, const char *name, const void *obj)
-{
-    const char *const *tables = sat_csv_tables(name);
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "satscope %s: %s: %s\n", name, dir, strerror(errno));
-        return -1;
-    }
-    for (size_t i = 0; tables && tables[i]; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s.csv", dir, tables[i]);
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            fprintf(stderr, "satscope %s: %s: %s\n", name, path, strerror(errno));
-            return -1;
-        }
-        sat_diag diag;
-        memset(&diag, 0, sizeof diag);
-        int rc = sat_report_csv_table(name, obj, tables[i], f, &diag);
-        if (fclose(f) != 0 && rc >= 0) {
-            rc = SAT_E_IO;
-            snprintf(diag.msg, sizeof diag.msg, "%s", strerror(errno));
-        }
-        if (rc < 0) {
-            fprintf(stderr, "satscope %s: %s: %s\n", name, path, diag.msg);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* The report of a finished analyzer in the format asked for: from its result
- * sections (one JSON, CSV and text path for every command) when it builds
- * them, else from its own renderer. 0, or -1 after a message. */
 int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
                           int (*text)(sat_result *res, sat_text *t))
 {
@@ -468,10 +433,8 @@ int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
     return 0;
 }
 
-/* The report of a finished analyzer from its result sections (one JSON, CSV
- * and text path for every command). 0, or -1 after a message. */
-static int render_result(const sat_cli_collect *c, const sat_analyzer *a, const void *obj,
-                         int fmt)
+/* One JSON, CSV and text path for every command: the result's sections. */
+int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *obj, int fmt)
 {
     sat_result *res = sat_result_new(a->name);
     if (res && a->result(obj, res) < 0) {
@@ -489,33 +452,11 @@ static int render_result(const sat_cli_collect *c, const sat_analyzer *a, const 
     return rc;
 }
 
-int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *obj, int fmt)
-{
-    if (a->result)
-        return render_result(c, a, obj, fmt);
-    const sat_renderer *r = sat_renderer_find(a->name, fmt);
-    if (!r) {
-        fprintf(stderr, "satscope %s: no such report\n", a->name);
-        return -1;
-    }
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
-    if (fmt == SAT_REPORT_CSV && c->csv_dir)
-        return csv_dir_write(c->csv_dir, a->name, obj);
-    if ((fmt == SAT_REPORT_CSV && c->csv_table
-             ? sat_report_csv_table(a->name, obj, c->csv_table, stdout, &diag)
-             : r->render(obj, stdout, &diag)) < 0) {
-        fprintf(stderr, "satscope %s: %s\n", a->name, diag.msg);
-        return -1;
-    }
-    return 0;
-}
-
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                     char *const *paths, size_t npaths)
 {
     const sat_analyzer *a = sat_analyzer_find(name);
-    if (!a || (!a->result && !sat_renderer_find(name, fmt))) {
+    if (!a || !a->result) {
         fprintf(stderr, "satscope %s: no such analyzer or report\n", name);
         return SAT_EXIT_USAGE;
     }

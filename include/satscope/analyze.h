@@ -919,8 +919,8 @@ typedef struct sat_analyzer {
     int (*merge)(void *into, const void *from);
     void (*free)(void *a);
     /* Puts the finished analyzer's sections into r's root (satscope/result.h),
-     * which every form renders from; SAT_OK or SAT_E_NOMEM. NULL while an
-     * analyzer still renders from its own view. */
+     * which every form renders from (report.h: one JSON writer, one CSV
+     * writer, the analyzer's text layout); SAT_OK or SAT_E_NOMEM. */
     int (*result)(const void *a, sat_result *r);
 } sat_analyzer;
 

@@ -24,25 +24,11 @@ enum sat_report_fmt { SAT_REPORT_TEXT, SAT_REPORT_JSON, SAT_REPORT_CSV };
 int sat_report_fmt_parse(const char *s);
 
 
-/* ---- renderer registry (report/report_registry.c) ------------------------------
- * One entry per (analyzer, format); `result` is the analyzer object. */
-typedef struct sat_renderer {
-    const char *analyzer; /* "etime" */
-    int fmt;              /* enum sat_report_fmt */
-    int (*render)(const void *result, FILE *out, sat_diag *diag);
-} sat_renderer;
-
-const sat_renderer *sat_renderer_find(const char *analyzer, int fmt);
-const sat_renderer *const *sat_renderer_list(size_t *n);
-
-/* CSV tables: the sections of a report one can ask for as CSV (--csv NAME,
- * --csv-dir), the main one (what --csv alone prints) first. The names, NULL
- * terminated, or NULL when the analyzer's report has only its main table. */
+/* CSV tables: the table sections of an analyzer's result one can ask for as
+ * CSV (--csv NAME, --csv-dir), the main one (what --csv alone prints) first,
+ * NULL terminated (its sat_text_report's csv_tables); NULL if no such
+ * analyzer. */
 const char *const *sat_csv_tables(const char *analyzer);
-/* Writes table `name` of result (a finished analyzer of that name) to out;
- * SAT_E_USAGE when there is no such table, SAT_E_IO when the write failed. */
-int sat_report_csv_table(const char *analyzer, const void *result, const char *name, FILE *out,
-                         sat_diag *diag);
 
 /* ---- JSON writer ----------------------------------------------------------------
  * Pretty-printed (two-space indent), one key per line; keys in the order
@@ -157,5 +143,9 @@ typedef struct sat_text_report {
     const char *const *csv_tables;
 } sat_text_report;
 const sat_text_report *sat_text_report_find(const char *analyzer);
+
+/* The JSON document of a finished analyzer `a` (obj), built from its result
+ * sections as the commands write it (tests and tools use it). */
+int sat_analyzer_json(const sat_analyzer *a, const void *obj, FILE *out, sat_diag *diag);
 
 #endif /* SATSCOPE_REPORT_H */

@@ -33,21 +33,6 @@ static char *fx(const char *rel)
     return p;
 }
 
-/* The analyzer's JSON as the command writes it: from its result sections when
- * it has them (satscope/result.h), else from its renderer. */
-static int write_json(const sat_analyzer *a, const void *obj, FILE *f, sat_diag *d)
-{
-    if (a->result) {
-        sat_result *res = sat_result_new(a->name);
-        int rc = res ? a->result(obj, res) : SAT_E_NOMEM;
-        if (rc >= 0)
-            rc = sat_result_json(res, f, d);
-        sat_result_free(res);
-        return rc;
-    }
-    const sat_renderer *r = sat_renderer_find(a->name, SAT_REPORT_JSON);
-    return r ? r->render(obj, f, d) : SAT_E_USAGE;
-}
 
 /* The analyzer's JSON after collecting paths into it; *code the exit code. */
 static char *analyse(const sat_analyzer *a, unsigned jobs, char **paths, size_t n, int *code,
@@ -70,7 +55,7 @@ static char *analyse(const sat_analyzer *a, unsigned jobs, char **paths, size_t 
     FILE *f = open_memstream(&buf, &len);
     sat_diag d;
     memset(&d, 0, sizeof d);
-    CHECK(write_json(a, obj, f, &d) >= 0);
+    CHECK(sat_analyzer_json(a, obj, f, &d) >= 0);
     fclose(f);
     a->free(obj);
     return buf;

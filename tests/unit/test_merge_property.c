@@ -301,21 +301,6 @@ static const char *xfail_why(const char *analyzer)
 }
 
 /* ---- one case ------------------------------------------------------------------- */
-/* The analyzer's JSON as the command writes it: from its result sections when
- * it has them (satscope/result.h), else from its renderer. */
-static int write_json(const sat_analyzer *a, const void *obj, FILE *f, sat_diag *d)
-{
-    if (a->result) {
-        sat_result *res = sat_result_new(a->name);
-        int rc = res ? a->result(obj, res) : SAT_E_NOMEM;
-        if (rc >= 0)
-            rc = sat_result_json(res, f, d);
-        sat_result_free(res);
-        return rc;
-    }
-    const sat_renderer *r = sat_renderer_find(a->name, SAT_REPORT_JSON);
-    return r ? r->render(obj, f, d) : SAT_E_USAGE;
-}
 
 static char *render_json(const sat_analyzer *a, void *obj, size_t *len)
 {
@@ -327,7 +312,7 @@ static char *render_json(const sat_analyzer *a, void *obj, size_t *len)
     memset(&d, 0, sizeof d);
     int rc = a->finish(obj);
     CHECK(rc >= 0);
-    rc = write_json(a, obj, f, &d);
+    rc = sat_analyzer_json(a, obj, f, &d);
     CHECK(rc >= 0);
     fclose(f);
     return buf;
