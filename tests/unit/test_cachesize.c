@@ -18,6 +18,7 @@
 #include "check.h"
 #include "satscope/analyze.h"
 #include "satscope/report.h"
+#include "result_check.h"
 
 #define S ((sat_ts_ns)1000000000)
 static const sat_ts_ns T0 = (sat_ts_ns)1749400000 * S;
@@ -473,41 +474,6 @@ static void test_monitor_parse(void)
     CHECK_EQ_INT(sat_cs_monitor_parse("", 0, m, 4), 0);
 }
 
-/* The text fits 100 columns, and the report's CSV names are the result's
- * tables (what --csv NAME accepts before the result exists). */
-static void check_text_and_tables(sat_result *r, const char *name)
-{
-    const sat_text_report *tr = sat_text_report_find(name);
-    CHECK(tr != NULL);
-    if (!tr || !r)
-        return;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return;
-    sat_text t;
-    sat_text_init(&t, f, 0);
-    CHECK_EQ_INT(tr->render(r, &t), SAT_OK);
-    CHECK_EQ_INT(sat_text_finish(&t), SAT_OK);
-    fclose(f);
-    size_t col = 0, widest = 0;
-    for (size_t i = 0; buf && i < len; i++) {
-        if (buf[i] == '\n')
-            col = 0;
-        else if (((unsigned char)buf[i] & 0xc0) != 0x80 && ++col > widest)
-            widest = col;
-    }
-    CHECK(widest <= SAT_TEXT_WIDTH);
-    free(buf);
-    const char *const *paths;
-    size_t n, k = 0;
-    sat_result_tables(r, &paths, &n);
-    for (; tr->csv_tables[k]; k++)
-        CHECK(k < n && strcmp(tr->csv_tables[k], paths[k]) == 0);
-    CHECK_EQ_INT(k, n);
-}
-
 /* Merged halves of an operation stream give the document of one pass,
  * byte for byte: every accumulator merges (the counters, the hours, the
  * attributes the filters test, which size the DB cache, the curve). */
@@ -568,7 +534,7 @@ static void test_merge_result(void)
     CHECK(sat_cs_finish(a) == SAT_OK);
     sat_result *res = sat_result_new("cachesize");
     CHECK(res && sat_cs_result(all, res) == SAT_OK);
-    check_text_and_tables(res, "cachesize");
+    rc_check_text_and_tables(res);
     sat_result_free(res);
     char *ja = cs_json(a), *jall = cs_json(all);
     CHECK(ja && jall && strstr(jall, "\"db_indexes_read_names\": \"entryrdn uid mail cn ancestorid\""));

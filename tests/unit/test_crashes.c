@@ -13,44 +13,10 @@
 #include "check.h"
 #include "satscope/analyze.h"
 #include "satscope/report.h"
+#include "result_check.h"
 
 #define S ((sat_ts_ns)1000000000)
 static const sat_ts_ns T0 = 1749400000 * S;
-
-/* The text fits 100 columns, and the report's CSV names are the result's
- * tables (what --csv NAME accepts before the result exists). */
-static void check_text_and_tables(sat_result *r, const char *name)
-{
-    const sat_text_report *tr = sat_text_report_find(name);
-    CHECK(tr != NULL);
-    if (!tr || !r)
-        return;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return;
-    sat_text t;
-    sat_text_init(&t, f, 0);
-    CHECK_EQ_INT(tr->render(r, &t), SAT_OK);
-    CHECK_EQ_INT(sat_text_finish(&t), SAT_OK);
-    fclose(f);
-    size_t col = 0, widest = 0;
-    for (size_t i = 0; buf && i < len; i++) {
-        if (buf[i] == '\n')
-            col = 0;
-        else if (((unsigned char)buf[i] & 0xc0) != 0x80 && ++col > widest)
-            widest = col;
-    }
-    CHECK(widest <= SAT_TEXT_WIDTH);
-    free(buf);
-    const char *const *paths;
-    size_t n, k = 0;
-    sat_result_tables(r, &paths, &n);
-    for (; tr->csv_tables[k]; k++)
-        CHECK(k < n && strcmp(tr->csv_tables[k], paths[k]) == 0);
-    CHECK_EQ_INT(k, n);
-}
 
 /* The report as the CLI writes it: the analyzer's result, then the one JSON
  * writer or the crashes text report. */
@@ -449,7 +415,7 @@ int main(void)
 
     sat_result *res = sat_result_new("crashes");
     CHECK(res && sat_crashes_result(one, res) == SAT_OK);
-    check_text_and_tables(res, "crashes");
+    rc_check_text_and_tables(res);
     sat_result_free(res);
 
     /* the report: the JSON keys, and a text a person can read */

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "satscope/analyze.h"
 #include "satscope/report.h"
+#include "result_check.h"
 
 #define S ((sat_ts_ns)1000000000)
 static const sat_ts_ns T0 = 1749400000 * S;
@@ -44,66 +45,16 @@ static int build_result(const void *a, sat_result *r) { return sat_hs_result((co
 
 static void check_csv_tables(const void *a, int (*build)(const void *, sat_result *))
 {
-    const sat_text_report *tr = sat_text_report_find("handshakes");
     sat_result *r = sat_result_new("handshakes");
-    CHECK(tr && r && build(a, r) == SAT_OK);
-    if (!tr || !r) {
-        sat_result_free(r);
-        return;
-    }
-    const char *const *paths;
-    size_t n;
-    sat_result_tables(r, &paths, &n);
-    size_t k = 0;
-    for (; tr->csv_tables[k]; k++) {
-        size_t i = 0;
-        while (i < n && strcmp(paths[i], tr->csv_tables[k]))
-            i++;
-        if (i == n)
-            printf("no table %s in the result\n", tr->csv_tables[k]);
-        CHECK(i < n);
-    }
-    CHECK_EQ_INT(k, n);
+    CHECK(r && build(a, r) == SAT_OK);
+    rc_check_tables(r);
     sat_result_free(r);
 }
 
-enum { AS_JSON, AS_CSV, AS_TEXT };
-
-/* The finished analyzer's result as JSON, CSV (table `table`, NULL: the
- * main one) or text; caller frees. */
-static char *render(const sat_hs *h, int as, const char *table)
+/* The finished analyzer's result as JSON, CSV (table, NULL: main) or text. */
+static char *render(const sat_hs *a, int as, const char *table)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    sat_result *r = sat_result_new("handshakes");
-    FILE *f = open_memstream(&buf, &len);
-    CHECK(r && f);
-    if (!r || !f) {
-        sat_result_free(r);
-        if (f)
-            fclose(f);
-        free(buf);
-        return NULL;
-    }
-    CHECK_EQ_INT(sat_hs_result(h, r), SAT_OK);
-    int rc;
-    if (as == AS_JSON) {
-        rc = sat_result_json(r, f, NULL);
-    } else if (as == AS_CSV) {
-        rc = sat_result_csv(r, table, f, NULL);
-    } else {
-        const sat_text_report *tr = sat_text_report_find("handshakes");
-        CHECK(tr != NULL);
-        sat_text t;
-        sat_text_init(&t, f, 0);
-        rc = tr ? tr->render(r, &t) : SAT_E_USAGE;
-        if (rc >= 0)
-            rc = sat_text_finish(&t);
-    }
-    CHECK_EQ_INT(rc, SAT_OK);
-    fclose(f);
-    sat_result_free(r);
-    return buf;
+    return rc_render_built("handshakes", build_result, a, as, table);
 }
 
 static void feed(sat_hs *h, const sat_tls_hs *r)
