@@ -4,6 +4,8 @@
  * with offsetof). This is part of the .sat format (trace/FORMAT.md "Schema"):
  * column names are stable; a field added to event.h is added here too.
  */
+#include <stdlib.h>
+#include <string.h>
 #include <stddef.h>
 
 #include "trace_internal.h"
@@ -246,6 +248,37 @@ const sat_table_def *sat_table_get(int table_id)
 {
     return (table_id >= 0 && table_id < SAT_TABLE__COUNT) ? &tables[table_id]
                                                           : NULL;
+}
+
+void *sat_table_row_copy(int table_id, const void *row)
+{
+    const sat_table_def *def = sat_table_get(table_id);
+    if (!def)
+        return NULL;
+    /* the schema lists every string column of every table */
+    size_t extra = 0;
+    for (size_t i = 0; i < def->ncolumns; i++)
+        if (def->columns[i].type == SAT_COL_STR) {
+            const sat_str *s = (const sat_str *)((const char *)row + def->columns[i].offset);
+            extra += s->ptr ? s->len + 1 : 0;
+        }
+    char *copy = (char *)malloc(def->row_size + extra);
+    if (!copy)
+        return NULL;
+    memcpy(copy, row, def->row_size);
+    char *p = copy + def->row_size;
+    for (size_t i = 0; i < def->ncolumns; i++)
+        if (def->columns[i].type == SAT_COL_STR) {
+            sat_str *s = (sat_str *)(void *)(copy + def->columns[i].offset);
+            if (!s->ptr)
+                continue;
+            if (s->len)
+                memcpy(p, s->ptr, s->len);
+            p[s->len] = '\0';
+            s->ptr = p;
+            p += s->len + 1;
+        }
+    return copy;
 }
 
 const sat_table_def *sat_table_by_name(const char *name)

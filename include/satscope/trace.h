@@ -48,6 +48,10 @@ typedef struct sat_table_def {
 /* Schema of every table known to this build (trace/schema.c). */
 const sat_table_def *sat_table_get(int table_id); /* NULL if unknown */
 const sat_table_def *sat_table_by_name(const char *name);
+/* A row of table_id copied with its strings into one malloc'd block (the
+ * caller frees it): sink rows are borrowed for the callback only (event.h),
+ * this keeps one. NULL if the table is unknown or memory ran out. */
+void *sat_table_row_copy(int table_id, const void *row);
 
 /* ---- writer ---------------------------------------------------------------------- */
 typedef struct sat_trace_writer sat_trace_writer;

@@ -632,34 +632,14 @@ typedef struct rec_rows {
     size_t n, cap;
 } rec_rows;
 
-/* Deep copy through the trace schema, which lists every string column. */
+/* A copy of each row with its strings (sat_table_row_copy). */
 static int rec_row(rec_rows *rs, int table, const void *row)
 {
-    const sat_table_def *def = sat_table_get(table);
-    if (!def)
+    if (!sat_table_get(table))
         return SAT_E_USAGE;
-    size_t extra = 0;
-    for (size_t i = 0; i < def->ncolumns; i++)
-        if (def->columns[i].type == SAT_COL_STR) {
-            const sat_str *s = (const sat_str *)((const char *)row + def->columns[i].offset);
-            extra += s->ptr ? s->len + 1 : 0;
-        }
-    char *copy = malloc(def->row_size + extra);
+    char *copy = sat_table_row_copy(table, row);
     if (!copy)
         abort();
-    memcpy(copy, row, def->row_size);
-    char *p = copy + def->row_size;
-    for (size_t i = 0; i < def->ncolumns; i++)
-        if (def->columns[i].type == SAT_COL_STR) {
-            sat_str *s = (sat_str *)(copy + def->columns[i].offset);
-            if (!s->ptr)
-                continue;
-            if (s->len)
-                memcpy(p, s->ptr, s->len);
-            p[s->len] = '\0';
-            s->ptr = p;
-            p += s->len + 1;
-        }
     if (rs->n == rs->cap) {
         rs->cap = rs->cap ? rs->cap * 2 : 1024;
         rs->table = realloc(rs->table, rs->cap * sizeof *rs->table);
