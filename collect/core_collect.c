@@ -17,6 +17,7 @@
  * ends early gives the core it held: the facts before the cut, with the
  * source flagged truncated and SAT_CRASHF_TRUNCATED on the crash.
  */
+#include <pthread.h>
 #include "collect_internal.h"
 #include "satscope/core.h"
 
@@ -222,6 +223,8 @@ static const char *arch_name(int arch)
     }
 }
 
+static pthread_mutex_t unwind_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int sat_core_collect(sat_core_job *job)
 {
     sat_diag d;
@@ -288,8 +291,14 @@ int sat_core_collect(sat_core_job *job)
         uo.time_source = tsrc;
         uo.no_source_lines = o->no_source_lines;
         sat_core_unwind_result res;
+        /* one unwind at a time in the process: two cores unwound at once on
+         * two threads (an analysis command's inputs, --jobs) once gave one of
+         * them a cut backtrace (2 frames of 5); elfutils' unwinder is not
+         * documented as safe across threads */
+        pthread_mutex_lock(&unwind_lock);
         rc = sat_core_unwind_emit(im.p, im.len, &f, &uo, job->source_id, 1, ts,
                                   job->rows, &res);
+        pthread_mutex_unlock(&unwind_lock);
         if (rc >= 0) {
             job->stats->crashes++;
             job->stats->frames += res.frames;
