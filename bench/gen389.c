@@ -96,6 +96,11 @@ static double opt_rate = 1000;   /* target operations per second outside the inc
 static uint64_t t_start;         /* ns since epoch, UTC */
 static uint64_t now;
 static int inc_at_min = 20, inc_len_min = 5;
+/* day-to-day changes for digest fixtures; the defaults change nothing (no extra random draw) */
+static double opt_srch_scale = 1.0; /* --srch-scale: searches' optime multiplied */
+static int opt_new_error;           /* --new-error: a share of MODs answered with this code */
+static int opt_batch;               /* --batch-client: a new heavy client */
+static const char *opt_host = "ldap01.example.com";
 
 static const char *MON[12] = {"Jan","Feb","Mar","Apr","May","Jun","Jul","Aug","Sep","Oct","Nov","Dec"};
 static int64_t cached_sec = -1;
@@ -221,7 +226,7 @@ static double severity(uint64_t t)
 }
 
 /* ---------- actors ---------- */
-enum { K_POOL, K_WEB, K_LDAPI, K_ADMIN, K_SASL, K_REPORT, K_PROBE, K_SPAWN };
+enum { K_POOL, K_WEB, K_LDAPI, K_ADMIN, K_SASL, K_REPORT, K_PROBE, K_SPAWN, K_BATCH };
 enum { S_OPEN, S_TLS, S_REQ, S_RES, S_ABANDON, S_CLOSE, S_SPAWN };
 
 typedef struct {
@@ -314,6 +319,7 @@ static void lip(const actor *c)
     case K_SASL: ls_("172.16."); lu(ip / 200 % 32); lc('.'); lu(20 + ip % 200); break;
     case K_REPORT: ls_("10.30.4."); lu(21 + ip % 3); break;
     case K_ADMIN: ls_("10.10.0."); lu(5 + ip % 2); break;
+    case K_BATCH: ls_("10.60.0.7"); break;
     default: ls_("10.50.0."); lu(2 + ip % 2); break; /* load balancer probes */
     }
 }
@@ -377,7 +383,7 @@ static void emit_close(actor *c, int code)
 
 /* filter kinds for searches */
 enum { F_UID, F_MAIL, F_PERSON_CN, F_GROUPMEMBER, F_MEMBEROF, F_OR, F_BASEENTRY, F_ROOTDSE, F_UIDNUMBER,
-       F_PARTIAL_U, F_PAGED, F_HEAVY_A, F_SELF };
+       F_PARTIAL_U, F_PAGED, F_HEAVY_A, F_SELF, F_BATCH };
 
 /* the request line of an operation; fills in what its RESULT will say */
 static void emit_request(actor *c, int op, int filt)
@@ -396,6 +402,10 @@ static void emit_request(actor *c, int op, int filt)
             c->sasl_more = c->step < 2; /* two in-progress steps, then the final bind */
             c->err = c->sasl_more ? 14 : 0;
             opt = c->sasl_more ? rlogu(80 * US, 600 * US) : rlogu(300 * US, 3 * MS);
+        } else if (c->kind == K_BATCH) {
+            ls_("BIND dn=\"uid=svc-batch,ou=services,dc=example,dc=com\" method=128 version=3");
+            opt = rlogu(2 * MS, 14 * MS);
+            if (chance(0.3)) { c->err = 49; opt = rlogu(1 * MS, 4 * MS); }
         } else if (c->kind == K_POOL || c->kind == K_REPORT || c->kind == K_ADMIN) {
             ls_("BIND dn=\"");
             if (c->kind == K_ADMIN) ls_(c->ip % 2 ? "cn=Directory Manager" : "uid=provisioning,ou=services,dc=example,dc=com");
@@ -449,6 +459,10 @@ static void emit_request(actor *c, int op, int filt)
             ls_("ou=people,"); ls_(SUFFIX); ls_("\" scope=2 filter=\"(&(objectClass=person)(description=*");
             ls_(LAST[irand(NLAST)]); ls_("*))\" attrs=\"uid cn description\"");
             c->notes_u = 1; c->nentries = (int)irand(30); opt = rlogu(20 * MS, 400 * MS); break;
+        case F_BATCH:
+            ls_("ou=people,"); ls_(SUFFIX); ls_("\" scope=2 filter=\"(&(objectClass=person)(employeeNumber=*");
+            lu(irand(1000)); ls_("*))\" attrs=\"uid employeeNumber\"");
+            c->notes_u = 1; c->nentries = (int)irand(20); opt = rlogu(40 * MS, 300 * MS); break;
         case F_PAGED:
             ls_("ou=people,"); ls_(SUFFIX); ls_("\" scope=1 filter=\"(objectClass=person)\" attrs=\"uid cn mail\"");
             c->notes_p = 1; c->nentries = 500; opt = rlogu(5 * MS, 40 * MS); break;
@@ -466,6 +480,7 @@ static void emit_request(actor *c, int op, int filt)
             else if (chance(0.1)) { c->err = 11; c->nentries = 2000; }
             break;
         }
+        if (opt_srch_scale != 1.0 && filt != F_BATCH) opt = (uint64_t)((double)opt * opt_srch_scale);
         if (filt != F_HEAVY_A && sev > 0) opt = (uint64_t)(opt * (1.0 + 6.0 * sev * urand()));
         if (filt != F_HEAVY_A && sev > 0.5 && chance(0.04 * sev)) { c->err = 3; c->nentries = 0; }
         break;
@@ -473,6 +488,7 @@ static void emit_request(actor *c, int op, int filt)
     case OP_MOD:
         ls_("MOD dn=\""); user_dn(u); lc('"'); opt = rlogu(1 * MS, 12 * MS);
         if (chance(0.02)) c->err = 32; else if (chance(0.01)) c->err = 50;
+        else if (opt_new_error && chance(0.05)) { c->err = opt_new_error; opt = rlogu(50 * US, 400 * US); }
         break;
     case OP_ADD:
         ls_("ADD dn=\"uid=new"); lu(c->connid % 100000); lc('-'); lu((uint64_t)c->opnum); ls_(",ou=people,");
@@ -582,6 +598,7 @@ static uint32_t spawn_conn(int kind, uint64_t at, uint32_t ip)
     case K_ADMIN: c->listener = c->ip % 2 ? L_LDAPI : L_LDAPS; c->ssl = c->listener == L_LDAPS; c->nsteps = 4 + (int)irand(30); c->timeout = 60 * NS; break;
     case K_SASL: c->listener = L_LDAP; c->nsteps = 5; c->timeout = 10 * NS; break;
     case K_REPORT: c->listener = L_LDAP; c->nsteps = 3; c->timeout = 0; break;
+    case K_BATCH: c->listener = L_LDAP; c->nsteps = 20; c->timeout = 0; break;
     default: c->listener = L_LDAP; c->nsteps = 0; break;
     }
     hpush(at, a);
@@ -642,6 +659,10 @@ static void do_request(uint32_t a)
         else if (c->step == 3) { op = OP_SRCH; filt = chance(0.5) ? F_UIDNUMBER : F_GROUPMEMBER; }
         else op = OP_UNBIND;
         break;
+    case K_BATCH:
+        op = c->step == 0 ? OP_BIND : c->step == c->nsteps - 1 ? OP_UNBIND : OP_SRCH;
+        filt = F_BATCH;
+        break;
     case K_REPORT:
         op = c->step == 0 ? OP_BIND : c->step == 1 ? OP_SRCH : OP_UNBIND;
         filt = severity(now) > 0 || chance(0.5) ? F_HEAVY_A : F_PARTIAL_U;
@@ -692,6 +713,7 @@ static void step(uint32_t a)
         case K_ADMIN: spawn_conn(K_ADMIN, now, irand(2)); mean_gap = 1.0 / (0.002 * opt_rate); break;
         case K_LDAPI: spawn_conn(K_LDAPI, now, 0); hpush(now + 6 * NS + rlogu(1 * MS, 30 * MS), a); return;
         case K_PROBE: spawn_conn(K_PROBE, now, irand(2)); hpush(now + 10 * NS + irand(20) * MS, a); return;
+        case K_BATCH: spawn_conn(K_BATCH, now, 0); hpush(now + 120 * NS + irand(20000) * MS, a); return;
         default: /* reports: one every ten minutes or so; a storm during the incident. A tick
                   * every 2 s thins the rate, so a quiet spell never sleeps through the incident */
             if (chance(2.0 * (sev > 0.05 ? 1.5 * sev + 0.2 : 1.0 / 600.0))) spawn_conn(K_REPORT, now, irand(3));
@@ -733,6 +755,7 @@ static void step(uint32_t a)
             if (kind == K_POOL) spawn_conn(K_POOL, now + rlogu(1 * MS, 200 * MS), ip); /* the pool refills */
             return;
         }
+        if (c->kind == K_BATCH && failed_bind) { close_and_free(a, C_U1); return; }
         if (c->kind == K_WEB && (failed_bind || busy)) {
             /* the portal shows an error and drops the connection without unbinding */
             if (chance(0.5)) { close_and_free(a, C_B1); return; }
@@ -821,6 +844,11 @@ static void usage(FILE *f)
         "  --legacy-close      pre-2.1 close lines: 'fd=N closed - U1'\n"
         "  --lowres            no nanoseconds in timestamps, integer etime, no wtime/optime\n"
         "  --no-header         omit the tab-indented header lines\n"
+        "  --host NAME         the host name of the header (default ldap01.example.com)\n"
+        "  --srch-scale X      searches take X times their optime (default 1)\n"
+        "  --new-error CODE    5%% of MODs answered err=CODE (default none)\n"
+        "  --batch-client      a new client 10.60.0.7 (uid=svc-batch, 30%% of its binds fail)\n"
+        "                      running unindexed (employeeNumber=*N*) searches\n"
         "  -o FILE             output file (default stdout)\n"
         "A summary of what was written goes to stderr.\n");
 }
@@ -851,9 +879,16 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--legacy-close")) opt_legacy = 1;
         else if (!strcmp(a, "--lowres")) opt_lowres = 1;
         else if (!strcmp(a, "--no-header")) header = 0;
+        else if (!strcmp(a, "--host")) { NEEDV; opt_host = v; }
+        else if (!strcmp(a, "--srch-scale")) { NEEDV; opt_srch_scale = atof(v); }
+        else if (!strcmp(a, "--new-error")) { NEEDV; opt_new_error = atoi(v); }
+        else if (!strcmp(a, "--batch-client")) opt_batch = 1;
         else if (!strcmp(a, "-o")) { NEEDV; outpath = v; }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
         else { fprintf(stderr, "gen389: unknown option %s\n", a); usage(stderr); return 2; }
+    }
+    if (opt_srch_scale <= 0 || opt_new_error < 0 || opt_new_error > 127) {
+        fprintf(stderr, "gen389: bad --srch-scale or --new-error\n"); return 2;
     }
     if (opt_rate <= 0 || nusers < 10 || inc_len_min < 2 || inc_at_min < 0 || inc_at_min + inc_len_min > 55) {
         fprintf(stderr, "gen389: bad --rate, --users or incident window\n"); return 2;
@@ -876,7 +911,7 @@ int main(int argc, char **argv)
         ls_(opt_lowres ? "\t389-Directory/1.2.11.15 B2014.300.2010" : opt_legacy ? "\t389-Directory/1.4.3.39 B2024.010.0000"
                                                                                 : "\t389-Directory/2.3.1 B2023.052.0000");
         lend();
-        ls_("\tldap01.example.com:636 (/etc/dirsrv/slapd-example)"); lend();
+        lc('\t'); ls_(opt_host); ls_(":636 (/etc/dirsrv/slapd-example)"); lend();
         lend();
     }
     for (uint32_t i = 0; i < pool_size; i++) spawn_conn(K_POOL, t_start + rlogu(1 * MS, 2 * NS), i);
@@ -886,6 +921,7 @@ int main(int argc, char **argv)
     start_spawner(K_LDAPI, t_start + rlogu(1 * MS, 6 * NS));
     start_spawner(K_PROBE, t_start + rlogu(1 * MS, 10 * NS));
     start_spawner(K_REPORT, t_start + rlogu(1 * NS, 300 * NS));
+    if (opt_batch) start_spawner(K_BATCH, t_start + rlogu(1 * NS, 20 * NS));
 
     while (!done && hn) {
         hev e = hpop();

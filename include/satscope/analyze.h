@@ -73,4 +73,7 @@ void *sat_multi_member_obj(const sat_multi *m, size_t i); /* the instance of mem
  * memory). SAT_OK or the first error. */
 int sat_multi_results(const sat_multi *m, sat_result **results);
 
+/* Rows split by server and day, a set each (analyze/split.c). */
+#include "satscope/analyze_split.h"
+
 #endif /* SATSCOPE_ANALYZE_H */
