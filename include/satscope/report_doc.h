@@ -1,0 +1,224 @@
+/*
+ * report_doc.h - reports: documents (a post-mortem, a nightly digest) built
+ * from analyzer results and written as HTML, PDF, PNG, SVG, e-mail, text or
+ * JSON (`satscope report INPUT... -o OUT`). A report is itself a sat_result
+ * (satscope/result.h, command "report"): a builder (one per report kind)
+ * writes the document tree from the results of the analyzers that read the
+ * inputs; renderers (one per output form) walk that tree generically, with
+ * the result sets at hand for the charts. A renderer never knows which
+ * builder made the document, nor a builder how it will be drawn: a new kind
+ * of block is added here, generically, never as a renderer branch per
+ * section id.
+ *
+ * ---- The document (the JSON of `-o x.json` is exactly this tree) -----------
+ *
+ *   root object
+ *     kind          TEXT   "postmortem" | "digest" (sat_report_kind.name)
+ *     title         TEXT   the report's title (--title, else the builder's)
+ *     first_ts      TIME   the span the inputs cover (absent: nothing dated)
+ *     last_ts       TIME
+ *     utc_offset_s  INT    the inputs' UTC offset (seconds east); the forms
+ *                          show local times at that offset unless --utc
+ *     inputs        table  one row per source: path, kind, format, bytes,
+ *                          lines, rejects, first_ts, last_ts (its span)
+ *     findings      list   the report's conclusions, most important first
+ *                          (each a finding object, below); may be empty
+ *     pages         list   postmortem: one page; digest: the fleet summary
+ *                          first, then one page per server and day
+ *
+ *   finding object
+ *     severity      TEXT   "critical" | "warning" | "notice"
+ *     text          TEXT   one sentence, written from the results' figures
+ *     section       TEXT   the id of the section that shows it (may be absent)
+ *     figures       object the typed values the sentence quotes (so that a
+ *                          reader of the JSON needs no parsing of prose)
+ *
+ *   page object
+ *     title         TEXT
+ *     subtitle      TEXT   (may be absent)
+ *     set           INT    index of the result set its charts draw from
+ *                          (sat_report_set; 0 = the inputs' results)
+ *     findings      list   findings of this page only (digest: per server
+ *                          and day); may be absent
+ *     sections      list   of section objects, in reading order
+ *
+ *   section object  (every block is optional; renderers draw them in this
+ *                   order: text, values, charts, tables, sparklines)
+ *     id            TEXT   unique in the page ("timeline", "storms"): the
+ *                          HTML anchor, what findings point at
+ *     title         TEXT
+ *     text          list of TEXT   paragraphs of prose
+ *     values        object a summary: named values with units and notes
+ *                          (sat_put_* and sat_put_note), shown "label value
+ *                          note"; the label is the key read as words
+ *                          (sat_doc_label: "full_handshakes_s" -> "full
+ *                          handshakes"), so builders name values to read well
+ *     charts        list of TEXT   chart kind names (sat_chart_kind_find),
+ *                          built from the page's set when drawn
+ *     tables        list of table blocks: object {title TEXT, note TEXT
+ *                          (may be absent), rows_total COUNT, rows: table};
+ *                          the table's columns carry their text titles
+ *                          (sat_col.title); renderers show at most
+ *                          SAT_DOC_TABLE_ROWS rows and "... N more" after
+ *                          (N from rows_total: a builder may copy fewer)
+ *     sparklines    list of sparkline objects (text forms only; HTML and
+ *                          PDF draw charts instead): {title TEXT, unit TEXT
+ *                          (a sat_unit name: "count", "duration"),
+ *                          first_ts TIME, step_s DURATION, points: list of
+ *                          NUMBER (absent = no data in that step), min, max
+ *                          NUMBER}; per-hour series from timeline `hours`
+ *
+ *   Labels: a key shown to a person (a value of `values`, a column without
+ *   a title) reads as words: its unit's suffix of the JSON conventions
+ *   (_ts, _s, _bytes, _ratio, _per_s) dropped and '_' and '.' as blanks.
+ *
+ * ---- Ownership ---------------------------------------------------------------
+ * A sat_report owns its document (a sat_result) and every result set added
+ * to it (each result of a set is freed with sat_result_free when the report
+ * is freed). Nodes and sets live until sat_report_free. Builder helpers on a
+ * NULL node do nothing (as result.h's builders): a failed allocation is seen
+ * once, by sat_result_status(sat_report_doc(rep)).
+ */
+#ifndef SATSCOPE_REPORT_DOC_H
+#define SATSCOPE_REPORT_DOC_H
+
+#include <stdio.h>
+
+#include "satscope/base.h"
+#include "satscope/chart.h"
+#include "satscope/result.h"
+
+/* The label of a key (above, "Labels"): "p99_s" -> "p99", "trigger.onset_ts"
+ * -> "trigger onset". buf >= 64. */
+void sat_doc_label(char *buf, size_t n, const char *key);
+
+/* The most rows a renderer shows of a table block. */
+#define SAT_DOC_TABLE_ROWS 20
+
+typedef struct sat_report sat_report;
+
+/* A new report of `kind` with an empty document (root: kind; the builder
+ * puts the rest). NULL when out of memory. */
+sat_report *sat_report_new(const char *kind);
+void sat_report_free(sat_report *rep); /* NULL ok */
+sat_result *sat_report_doc(sat_report *rep);
+/* Adds a set of results (one per analyzer, as sat_multi_results gives them):
+ * the report takes ownership of results[0..n) (also on failure) and copies
+ * the array. Returns the set's index (a page's `set`), or SAT_E_NOMEM. */
+int sat_report_add_set(sat_report *rep, sat_result **results, size_t n);
+size_t sat_report_nsets(const sat_report *rep);
+/* Set i, NULL if there is none. Borrowed: lives as long as the report. */
+const sat_result_set *sat_report_set(const sat_report *rep, size_t i);
+/* The set a page draws from (its `set` value), NULL if none. */
+const sat_result_set *sat_report_page_set(const sat_report *rep, const sat_rnode *page);
+
+/* ---- building the document (report/report_doc.c) -------------------------------
+ * Helpers that write the shape above, so that no builder spells it out. */
+
+/* root: title, first_ts, last_ts, utc_offset_s (kind is there already). */
+void sat_doc_head(sat_report *rep, const char *title, int64_t first_ts, int64_t last_ts,
+                  int32_t utc_offset_s);
+/* The inputs table (empty, its columns set), created on first call. */
+sat_rnode *sat_doc_inputs(sat_report *rep);
+/* A row of inputs: path, kind, format, bytes, lines, rejects and the span. */
+void sat_doc_input(sat_report *rep, const char *path, const char *kind, const char *format,
+                   uint64_t bytes, uint64_t lines, uint64_t rejects, int64_t first_ts,
+                   int64_t last_ts);
+/* A finding in list `findings` (the root's: sat_doc_findings(rep, NULL); a
+ * page's: sat_doc_findings(rep, page)): returns its `figures` object for the
+ * builder to put the quoted values in. section may be NULL. */
+sat_rnode *sat_doc_findings(sat_report *rep, sat_rnode *page);
+sat_rnode *sat_doc_finding(sat_rnode *findings, const char *severity, const char *section,
+                           const char *fmt, ...) SAT_PRINTF(4, 5);
+/* A page at the end of pages. */
+sat_rnode *sat_doc_page(sat_report *rep, const char *title, const char *subtitle, int set);
+/* A section at the end of the page's sections. */
+sat_rnode *sat_doc_section(sat_rnode *page, const char *id, const char *title);
+/* A paragraph at the end of the section's text. */
+void sat_doc_para(sat_rnode *section, const char *fmt, ...) SAT_PRINTF(2, 3);
+/* A chart kind name at the end of the section's charts. */
+void sat_doc_chart(sat_rnode *section, const char *kind);
+/* The section's values object (created on first call). */
+sat_rnode *sat_doc_values(sat_rnode *section);
+/* A table block: copies the rows of `src` (a table of an analyzer's result)
+ * keeping the columns listed in `columns` ("a,b=Title,c"; NULL: all; a
+ * column the table lacks is left out) with their titles, at most max_rows
+ * rows (0: all) from the first that `keep` accepts (NULL: every row);
+ * rows_total counts the rows accepted. Returns the copied table (NULL if src
+ * is NULL: nothing is added). */
+sat_rnode *sat_doc_table(sat_rnode *section, const char *title, const char *note,
+                         const sat_rnode *src, const char *columns, size_t max_rows,
+                         int (*keep)(const sat_rnode *row, void *ctx), void *ctx);
+/* A table block of the builder's own: a new table with these columns, to
+ * fill with sat_table_row (rows_total is set by the renderers' count then). */
+sat_rnode *sat_doc_new_table(sat_rnode *section, const char *title, const char *note,
+                             const sat_col *cols, size_t ncols);
+/* A sparkline of column `col` of a series table (first column start_ts, a
+ * window: timeline `hours`), its values divided by `per` (1: as they are).
+ * Nothing when the table or the column is missing. */
+void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *series,
+                       const char *col, double per);
+
+/* ---- report kinds (report/report_kinds.c: one const table) ---------------------
+ * A builder reads the inputs' results (set 0, made by one pass of every
+ * analyzer it lists over the inputs) and writes the document; a kind that
+ * needs other inputs analysed (the digest's --baseline) asks for them with
+ * `analyze`, which runs the same analyzers, with the same input options, over
+ * other paths (and a time range) and adds their results as a new set.
+ *
+ * Registering a kind: write report/report_<kind>.c defining a const
+ * sat_report_kind, and add one line to the table of report_kinds.c. */
+typedef struct sat_report_analyze_req {
+    char *const *paths;
+    size_t npaths;
+    int64_t from_ns, to_ns; /* 0: no bound */
+} sat_report_analyze_req;
+
+typedef struct sat_report_input {
+    const sat_result_set *set; /* set 0: the inputs' results (borrowed from rep) */
+    char *const *paths;        /* the inputs as given */
+    size_t npaths;
+    char *const *baseline;     /* --baseline paths (may be none) */
+    size_t nbaseline;
+    const char *title;         /* --title, NULL: the builder's own */
+    int utc;                   /* --utc */
+    /* Analyses req's inputs with the kind's analyzers and adds their results
+     * to rep as a new set: its index, or < 0 (SAT_E_IO: nothing readable;
+     * the CLI has said why on stderr). NULL when the caller offers none. */
+    int (*analyze)(void *ctx, sat_report *rep, const sat_report_analyze_req *req);
+    void *analyze_ctx;
+} sat_report_input;
+
+typedef struct sat_report_kind {
+    const char *name;    /* "postmortem" */
+    const char *summary; /* one line for --help */
+    /* The analyzers whose results it reads, by registry name, NULL ended;
+     * a name not in the registry is left out (an analyzer not built yet). */
+    const char *const *analyzers;
+    /* Writes the document of rep from in; SAT_OK or < 0 with diag set. */
+    int (*build)(sat_report *rep, const sat_report_input *in, sat_diag *diag);
+} sat_report_kind;
+const sat_report_kind *sat_report_kind_find(const char *name);
+const sat_report_kind *const *sat_report_kind_list(size_t *n);
+
+/* ---- output forms (report/report_render*.c: one const table by extension) ------ */
+typedef struct sat_report_render_opts {
+    int utc;               /* --utc: times in UTC (else local at utc_offset_s) */
+    int wide;              /* text: no 100-column limit */
+    const char *mail_to;   /* .eml headers (--mail-to, --mail-from, --subject) */
+    const char *mail_from;
+    const char *subject;   /* NULL: the report's title */
+} sat_report_render_opts;
+
+typedef struct sat_report_renderer {
+    const char *ext;     /* ".html"; "-" is standard output (text) */
+    const char *name;    /* "HTML" */
+    /* Writes rep (its document and sets) to out; SAT_OK or < 0, diag set. */
+    int (*render)(sat_report *rep, const sat_report_render_opts *o, FILE *out, sat_diag *diag);
+} sat_report_renderer;
+/* The renderer for an output path by its extension ("-": text), NULL if
+ * none. */
+const sat_report_renderer *sat_report_renderer_for(const char *path);
+const sat_report_renderer *const *sat_report_renderer_list(size_t *n);
+
+#endif /* SATSCOPE_REPORT_DOC_H */
