@@ -77,4 +77,16 @@ void sat_split_dropped(const sat_split *s, uint64_t *days, uint64_t *rows);
 /* "2026-11-03" for a local day number; buf >= 16. */
 void sat_split_day_name(int64_t day, char *buf, size_t n);
 
+/* ---- an analyzer fed only the rows a predicate keeps (analyze/filtered.c) ------
+ * The same analyzer over a subset of the rows (the digest's unindexed
+ * searches by filter shape): opts a sat_filtered_opts; its result is the
+ * inner analyzer's (the result's command is "filtered"). */
+typedef struct sat_filtered_opts {
+    const struct sat_analyzer *a; /* borrowed */
+    const void *opts;             /* a's options, borrowed */
+    /* 1: give the row to a; tables it never sees (keep NULL: all rows) */
+    int (*keep)(int table, const void *row);
+} sat_filtered_opts;
+extern const struct sat_analyzer sat_filtered_analyzer;
+
 #endif /* SATSCOPE_ANALYZE_SPLIT_H */

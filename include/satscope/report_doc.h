@@ -168,6 +168,7 @@ void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *s
  *
  * Registering a kind: write report/report_<kind>.c defining a const
  * sat_report_kind, and add one line to the table of report_kinds.c. */
+struct sat_analyzer; /* satscope/analyze.h */
 typedef struct sat_report_analyze_req {
     char *const *paths;
     size_t npaths;
@@ -187,6 +188,19 @@ typedef struct sat_report_input {
      * the CLI has said why on stderr). NULL when the caller offers none. */
     int (*analyze)(void *ctx, sat_report *rep, const sat_report_analyze_req *req);
     void *analyze_ctx;
+    /* For a kind that runs analyzers of its own (the digest's split by server
+     * and day, analyze_split.h): collects paths into obj, an instance of
+     * analyzer a made with opts, with the input options (in parallel parts
+     * where the inputs allow: cli.h sat_cli_collect_into); the exit code the
+     * collection deserves (0, 1 rejects, 3 unreadable), the CLI having said
+     * why on stderr. NULL when the caller offers none. */
+    int (*collect)(void *ctx, const struct sat_analyzer *a, const void *opts, void *obj,
+                   char *const *paths, size_t npaths);
+    /* The name of the input a path belongs to (its rotated set: the path
+     * without rotation and compression suffixes, collect.h
+     * sat_collect_group_key), malloc'd; NULL: the path as it is. */
+    char *(*input_name)(const char *path);
+    void *collect_ctx;
 } sat_report_input;
 
 typedef struct sat_report_kind {

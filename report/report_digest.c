@@ -1,0 +1,636 @@
+/*
+ * report_digest.c - the nightly digest (report_digest.h): the inputs and the
+ * --baseline inputs each split by server and local day (analyze_split.h),
+ * every (server, day) analysed by the same set of analyzers; a page per
+ * server and day with its volumes, latency by operation type against the
+ * same server's baseline days, what is new (result codes, unindexed filter
+ * shapes, heavy clients, failing bind DNs), old TLS, storms, crashes and the
+ * cache; the rules of report_digest_rules.c write its findings; a fleet
+ * summary page first, and every finding again in the report's own list,
+ * most severe first.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_digest_int.h"
+#include "satscope/analyze.h"
+#include "satscope/report.h"
+
+/* A value copied when there is one (a result may lack a key). */
+static void pv(sat_rnode *o, const char *key, const sat_value *v)
+{
+    if (v)
+        sat_put_value(o, key, v);
+}
+
+/* ---- the analyzers of a day --------------------------------------------------------- */
+
+static int keep_unindexed(int table, const void *row)
+{
+    if (table == SAT_TABLE_SOURCE)
+        return 1;
+    if (table != SAT_TABLE_LDAP_OP)
+        return 0;
+    const sat_ldap_op *op = row;
+    return op->type == SAT_OP_SRCH && (op->notes & (SAT_NOTE_A | SAT_NOTE_U)) != 0;
+}
+
+typedef struct members {
+    sat_multi_member m[SAT_DG__N];
+    int index[SAT_DG__N]; /* dg member -> position in m, -1 if left out */
+    size_t n;
+    sat_etime_opts etime, by_filter;
+    sat_filtered_opts unindexed;
+    sat_multi_opts opts;
+} members;
+
+static void members_init(members *ms)
+{
+    static const char *const names[SAT_DG__N] = {"etime",     "etime",      "storms",  "crashes",
+                                                 "cachesize", "handshakes", "timeline"};
+    memset(ms, 0, sizeof *ms);
+    ms->etime.by = SAT_ETIME_BY_NONE;
+    ms->by_filter.by = SAT_ETIME_BY_FILTER;
+    for (int i = 0; i < SAT_DG__N; i++) {
+        const sat_analyzer *a = sat_analyzer_find(names[i]);
+        ms->index[i] = -1;
+        if (!a)
+            continue;
+        const void *opts = NULL;
+        if (i == SAT_DG_ETIME) {
+            opts = &ms->etime;
+        } else if (i == SAT_DG_UNINDEXED) {
+            ms->unindexed.a = a;
+            ms->unindexed.opts = &ms->by_filter;
+            ms->unindexed.keep = keep_unindexed;
+            a = &sat_filtered_analyzer;
+            opts = &ms->unindexed;
+        }
+        ms->index[i] = (int)ms->n;
+        ms->m[ms->n].a = a;
+        ms->m[ms->n++].opts = opts;
+    }
+    ms->opts.members = ms->m;
+    ms->opts.n = ms->n;
+}
+
+/* ---- days ---------------------------------------------------------------------------- */
+
+typedef struct day_list {
+    sat_dg_day *d;
+    size_t n;
+    char **names;
+    uint64_t dropped_days;
+} day_list;
+
+static void days_free(day_list *ds)
+{
+    for (size_t i = 0; ds->names && i < ds->n; i++)
+        free(ds->names[i]);
+    free(ds->names);
+    free(ds->d);
+}
+
+static char *server_name(const sat_report_input *in, const sat_split_day *sd)
+{
+    if (sd->host)
+        return strdup(sd->host);
+    if (sd->path && in->input_name) {
+        char *n = in->input_name(sd->path);
+        if (n)
+            return n;
+    }
+    return strdup(sd->path ? sd->path : "(unknown server)");
+}
+
+/* Collects paths split by server and day, and adds each day's results to
+ * rep as a set. *exit_code: the collection's. */
+static int collect_days(sat_report *rep, const sat_report_input *in, const members *ms,
+                        char *const *paths, size_t npaths, day_list *out, int *exit_code,
+                        sat_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    sat_split_opts so = {&ms->opts, 0};
+    sat_split *sp = sat_split_create(&so);
+    if (!sp)
+        return SAT_E_NOMEM;
+    int code = in->collect(in->collect_ctx, &sat_split_analyzer, &so, sp, paths, npaths);
+    if (code > *exit_code)
+        *exit_code = code;
+    int rc = sat_split_finish(sp);
+    size_t n = sat_split_days(sp);
+    out->d = calloc(n ? n : 1, sizeof *out->d);
+    out->names = calloc(n ? n : 1, sizeof *out->names);
+    if (rc >= 0 && (!out->d || !out->names))
+        rc = SAT_E_NOMEM;
+    sat_split_dropped(sp, &out->dropped_days, NULL);
+    for (size_t i = 0; i < n && rc >= 0; i++) {
+        const sat_split_day *sd = sat_split_day_at(sp, i);
+        sat_dg_day *d = &out->d[out->n];
+        sat_result *res[SAT_DG__N] = {NULL};
+        rc = sat_multi_results(sd->set, res);
+        int set = sat_report_add_set(rep, res, ms->n); /* takes them, also on failure */
+        if (rc < 0 || set < 0) {
+            rc = rc < 0 ? rc : set;
+            break;
+        }
+        out->names[out->n] = server_name(in, sd);
+        d->server = out->names[out->n];
+        out->n++;
+        sat_split_day_name(sd->day, d->date, sizeof d->date);
+        d->start_ts = sd->start_ts;
+        d->utc_offset_s = sd->utc_offset_s;
+        d->rows = sd->rows;
+        d->set = set;
+        const sat_result_set *rs = sat_report_set(rep, (size_t)set);
+        for (int m = 0; m < SAT_DG__N; m++)
+            d->res[m] = ms->index[m] >= 0 ? rs->results[ms->index[m]] : NULL;
+    }
+    sat_split_free(sp);
+    if (rc < 0 && diag) {
+        diag->code = rc;
+        snprintf(diag->msg, sizeof diag->msg, "digest: %s", sat_strerror(rc));
+    }
+    return rc;
+}
+
+static int day_cmp(const void *a, const void *b)
+{
+    const sat_dg_day *x = a, *y = b;
+    int c = strcmp(x->server, y->server);
+    if (c)
+        return c;
+    return x->start_ts < y->start_ts ? -1 : x->start_ts > y->start_ts;
+}
+
+static int digest_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
+{
+    if (!in->collect) {
+        if (diag) {
+            diag->code = SAT_E_USAGE;
+            snprintf(diag->msg, sizeof diag->msg, "digest: the caller offers no collection");
+        }
+        return SAT_E_USAGE;
+    }
+    members ms;
+    members_init(&ms);
+    day_list cur, base;
+    memset(&base, 0, sizeof base);
+    int exit_code = 0;
+    int rc = collect_days(rep, in, &ms, in->paths, in->npaths, &cur, &exit_code, diag);
+    if (rc >= 0 && in->nbaseline)
+        rc = collect_days(rep, in, &ms, in->baseline, in->nbaseline, &base, &exit_code, diag);
+    if (rc >= 0) {
+        qsort(cur.d, cur.n, sizeof *cur.d, day_cmp);
+        qsort(base.d, base.n, sizeof *base.d, day_cmp);
+        rc = sat_digest_write(rep, cur.d, cur.n, base.d, base.n, in->title, cur.dropped_days);
+    }
+    days_free(&cur);
+    days_free(&base);
+    return rc;
+}
+
+static const char *const digest_analyzers[] = {NULL}; /* it runs its own: per server and day */
+
+const sat_report_kind sat_report_kind_digest = {
+    "digest", "one page per server per day, against --baseline: what ran, what was slow, "
+              "what failed, what is new",
+    digest_analyzers, digest_build};
+
+/* ---- the document ------------------------------------------------------------------- */
+
+static const char *const op_types[] = {"BIND", "SRCH", "ADD", "MOD", "DEL", "MODRDN", "CMP", "EXT"};
+#define NOPS (sizeof op_types / sizeof op_types[0])
+
+static size_t count_rows(const sat_dg_day *d, int m, const char *path)
+{
+    const sat_rnode *t = sat_dg_get(d, m, path);
+    return t ? sat_rnode_count(t) : 0;
+}
+
+/* The errors of a day: results other than success (0), SASL bind in
+ * progress (14) and compare false/true (5, 6), which are answers. */
+static uint64_t day_errors(const sat_dg_day *d)
+{
+    const sat_rnode *t = sat_dg_get(d, SAT_DG_ETIME, "result_codes");
+    uint64_t n = 0;
+    for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r; r = sat_rnode_next(r)) {
+        double code = sat_dg_col(r, "result_code"), c = sat_dg_col(r, "count");
+        if (code != 0 && code != 14 && code != 5 && code != 6 && isfinite(c))
+            n += (uint64_t)c;
+    }
+    return n;
+}
+
+/* The baseline days of d's server. */
+static size_t baseline_of(const sat_dg_day *d, const sat_dg_day *base, size_t nbase,
+                          const sat_dg_day **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nbase && n < max; i++)
+        if (!strcmp(base[i].server, d->server) && strcmp(base[i].date, d->date) != 0)
+            out[n++] = &base[i];
+    return n;
+}
+
+/* Whether a baseline day's table has a row keyed like `row`. */
+typedef struct newness {
+    const sat_dg_day *const *base;
+    size_t nbase;
+    int member;
+    const char *path, *col;
+} newness;
+
+static int is_new(const newness *w, const sat_rnode *row)
+{
+    char key[512];
+    sat_dg_key(row, w->col, key, sizeof key);
+    for (size_t i = 0; i < w->nbase; i++)
+        if (sat_dg_row(sat_dg_get(w->base[i], w->member, w->path), w->col, key))
+            return 0;
+    return 1;
+}
+
+/* A table block of src's rows with columns cols and a `new` column (not in
+ * any baseline day) when there is a baseline. */
+static void keyed_table(sat_rnode *sec, const char *title, const char *note, const sat_rnode *src,
+                        const sat_col *cols, size_t ncols, const newness *w, size_t max_rows)
+{
+    if (!src)
+        return;
+    sat_col all[16];
+    size_t n = 0;
+    for (size_t i = 0; i < ncols && n < 15; i++)
+        all[n++] = cols[i];
+    if (w->nbase)
+        all[n++] = (sat_col){"new", SAT_UNIT_BOOL, 0, "new"};
+    sat_rnode *t = sat_doc_new_table(sec, title, note, all, n);
+    uint64_t total = 0;
+    for (const sat_rnode *row = sat_rnode_first(src); row; row = sat_rnode_next(row), total++) {
+        if (total >= max_rows)
+            continue;
+        sat_rnode *r = sat_table_row(t);
+        for (size_t i = 0; i < ncols; i++) {
+            const sat_value *v = sat_row_get(row, cols[i].name);
+            if (v)
+                pv(r, cols[i].name, v);
+        }
+        if (w->nbase)
+            sat_put_bool(r, "new", is_new(w, row));
+    }
+    /* the block's rows_total: every row of the source */
+    const sat_rnode *tables = sat_rnode_get(sec, "tables");
+    const sat_rnode *last = NULL;
+    for (const sat_rnode *b = tables ? sat_rnode_first(tables) : NULL; b; b = sat_rnode_next(b))
+        last = b;
+    sat_put_count((sat_rnode *)last, "rows_total", total);
+}
+
+static void latency_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_day *const *b,
+                            size_t nb)
+{
+    sat_rnode *sec = sat_doc_section(page, "latency", "Latency by operation type");
+    const sat_rnode *ops = sat_dg_get(d, SAT_DG_ETIME, "ops");
+    static const sat_col cols[] = {
+        {"op", SAT_UNIT_TEXT, 0, "op"},
+        {"count", SAT_UNIT_COUNT, 0, "ops"},
+        {"p50_s", SAT_UNIT_DURATION, 9, "p50"},
+        {"p90_s", SAT_UNIT_DURATION, 9, "p90"},
+        {"p99_s", SAT_UNIT_DURATION, 9, "p99"},
+        {"baseline.p90_s", SAT_UNIT_DURATION, 9, "base p90"},
+        {"baseline.p90_low_s", SAT_UNIT_DURATION, 9, "base low"},
+        {"baseline.p90_high_s", SAT_UNIT_DURATION, 9, "base high"},
+        {"p90_change", SAT_UNIT_NUMBER, 2, "change"}};
+    sat_rnode *t = sat_doc_new_table(sec, "etime by operation type",
+                                     nb ? "base: the baseline days' median p90, low-high their "
+                                          "range"
+                                        : "no baseline day of this server",
+                                     cols, nb ? 9 : 5);
+    for (const sat_rnode *row = ops ? sat_rnode_first(ops) : NULL; row; row = sat_rnode_next(row)) {
+        const char *op = sat_dg_text(row, "op");
+        double p90 = sat_dg_col(row, "p90_s");
+        if (!op || !isfinite(p90))
+            continue; /* UNBIND, ABANDON: no etime */
+        sat_rnode *r = sat_table_row(t);
+        sat_put_text(r, "op", op);
+        pv(r, "count", sat_row_get(row, "count"));
+        sat_put_dur(r, "p50_s", sat_dg_col(row, "p50_s"), 9);
+        sat_put_dur(r, "p90_s", p90, 9);
+        sat_put_dur(r, "p99_s", sat_dg_col(row, "p99_s"), 9);
+        if (!nb)
+            continue;
+        double lo = NAN, hi = NAN, v[64];
+        size_t nv = 0;
+        for (size_t i = 0; i < nb && nv < 64; i++) {
+            const sat_rnode *br = sat_dg_row(sat_dg_get(b[i], SAT_DG_ETIME, "ops"), "op", op);
+            double x = br ? sat_dg_col(br, "p90_s") : NAN;
+            if (!isfinite(x))
+                continue;
+            v[nv++] = x;
+            lo = isfinite(lo) && lo < x ? lo : x;
+            hi = isfinite(hi) && hi > x ? hi : x;
+        }
+        /* the median, as the rule takes it */
+        for (size_t i = 1; i < nv; i++)
+            for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
+                double tmp = v[k];
+                v[k] = v[k - 1];
+                v[k - 1] = tmp;
+            }
+        double med = !nv ? NAN : nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
+        sat_put_dur(r, "baseline.p90_s", med, 9);
+        sat_put_dur(r, "baseline.p90_low_s", lo, 9);
+        sat_put_dur(r, "baseline.p90_high_s", hi, 9);
+        sat_put_num(r, "p90_change", isfinite(med) && med > 0 ? p90 / med : NAN, 2);
+    }
+}
+
+static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
+                     const sat_dg_day *const *b, size_t nb)
+{
+    /* what ran */
+    sat_rnode *sec = sat_doc_section(page, "summary", "What ran");
+    if (nb) {
+        char list[512] = "";
+        for (size_t i = 0; i < nb; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                     b[i]->date);
+        sat_doc_para(sec, "Compared with %zu baseline %s of this server: %s.", nb,
+                     sat_plural(nb, "day", "days"), list);
+    } else {
+        sat_doc_para(sec, "No baseline day of this server: nothing is compared (give --baseline "
+                          "with earlier logs or traces of it).");
+    }
+    sat_rnode *v = sat_doc_values(sec);
+    pv(v, "operations", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+    pv(v, "connections", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "connections"));
+    sat_put_count(v, "errors", day_errors(d));
+    sat_put_note(v, "results other than 0, 5, 6, 14");
+    pv(v, "first_ts", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "first_ts"));
+    pv(v, "last_ts", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "last_ts"));
+    /* bytes: of the log lines read that day (the sources' sizes over the days they cover) */
+    const sat_rnode *hours = sat_dg_get(d, SAT_DG_TIMELINE, "hours");
+    sat_doc_chart(sec, "timeline");
+    sat_doc_sparkline(sec, "operations per hour", hours, "count", 1);
+    sat_doc_sparkline(sec, "etime p90 per hour", hours, "p90_s", 1);
+    sat_doc_sparkline(sec, "errors per hour", hours, "errors", 1);
+    sat_doc_table(sec, "Operations by type", NULL, sat_dg_get(d, SAT_DG_ETIME, "ops"),
+                      "op=op,count=operations,errors,rate_per_s=per second,total_s=total time,"
+                      "share=share of time",
+                      0, NULL, NULL);
+    latency_section(page, d, b, nb);
+
+    sec = sat_doc_section(page, "errors", "Result codes");
+    {
+        static const sat_col cols[] = {{"result_code", SAT_UNIT_INT, 0, "err"},
+                                       {"name", SAT_UNIT_TEXT, 0, "name"},
+                                       {"count", SAT_UNIT_COUNT, 0, "results"}};
+        newness w = {b, nb, SAT_DG_ETIME, "result_codes", "result_code"};
+        keyed_table(sec, "Results by code", NULL, sat_dg_get(d, SAT_DG_ETIME, "result_codes"),
+                    cols, 3, &w, 40);
+    }
+    sec = sat_doc_section(page, "unindexed", "Unindexed searches by filter shape");
+    {
+        static const sat_col cols[] = {{"filter", SAT_UNIT_TEXT, 0, "filter shape"},
+                                       {"count", SAT_UNIT_COUNT, 0, "searches"},
+                                       {"p90_s", SAT_UNIT_DURATION, 9, "p90"},
+                                       {"total_s", SAT_UNIT_DURATION, 9, "total time"}};
+        newness w = {b, nb, SAT_DG_UNINDEXED, "groups", "filter"};
+        const sat_rnode *g = sat_dg_get(d, SAT_DG_UNINDEXED, "groups");
+        if (!g || !sat_rnode_first(g))
+            sat_doc_para(sec, "No unindexed search (notes=A or U).");
+        else
+            keyed_table(sec, "notes=A and notes=U searches", NULL, g, cols, 4, &w, 20);
+    }
+    sec = sat_doc_section(page, "clients", "Top clients");
+    {
+        static const sat_col cols[] = {{"client", SAT_UNIT_TEXT, 0, "client"},
+                                       {"count", SAT_UNIT_COUNT, 0, "operations"},
+                                       {"total_s", SAT_UNIT_DURATION, 9, "total time"}};
+        newness w = {b, nb, SAT_DG_ETIME, "top.clients", "client"};
+        keyed_table(sec, "Clients by total time", "new: not among any baseline day's top clients",
+                    sat_dg_get(d, SAT_DG_ETIME, "top.clients"), cols, 3, &w, 10);
+    }
+    sec = sat_doc_section(page, "binds", "Failed binds");
+    {
+        static const sat_col cols[] = {{"binddn", SAT_UNIT_TEXT, 0, "bind DN"},
+                                       {"count", SAT_UNIT_COUNT, 0, "failures"}};
+        newness w = {b, nb, SAT_DG_ETIME, "binds.failed_by_dn", "binddn"};
+        sat_rnode *bv = sat_doc_values(sec);
+        pv(bv, "binds", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.total"));
+        pv(bv, "failed", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.failed"));
+        keyed_table(sec, "Failed binds by DN", "new: failing in no baseline day",
+                    sat_dg_get(d, SAT_DG_ETIME, "binds.failed_by_dn"), cols, 2, &w, 10);
+    }
+    sec = sat_doc_section(page, "tls", "TLS versions");
+    {
+        const sat_rnode *tv = sat_dg_get(d, SAT_DG_ETIME, "connection_stats.tls_versions");
+        const sat_rnode *hv = sat_dg_get(d, SAT_DG_HANDSHAKES, "versions");
+        if (tv && sat_rnode_first(tv))
+            sat_doc_table(sec, "TLS connections (log)", NULL, tv, "version,count=connections", 0,
+                          NULL, NULL);
+        if (hv && sat_rnode_first(hv))
+            sat_doc_table(sec, "TLS handshakes (wire)", NULL, hv, NULL, 0, NULL, NULL);
+        if (!(tv && sat_rnode_first(tv)) && !(hv && sat_rnode_first(hv)))
+            sat_doc_para(sec, "No TLS connection logged or captured.");
+    }
+    sec = sat_doc_section(page, "storms", "Storms of client failures");
+    {
+        const sat_rnode *st = sat_dg_get(d, SAT_DG_STORMS, "storms");
+        if (st && sat_rnode_first(st))
+            sat_doc_table(sec, "Storms", NULL, st,
+                          "storm,start_ts=from,end_ts=to,peak_ts=peak,events,trigger.signal_name="
+                          "trigger,sustained",
+                          0, NULL, NULL);
+        else
+            sat_doc_para(sec, "No storm: client failures stayed at their baseline.");
+    }
+    sec = sat_doc_section(page, "crashes", "Crashes");
+    {
+        const sat_rnode *cr = sat_dg_get(d, SAT_DG_CRASHES, "crashes");
+        if (cr && sat_rnode_first(cr))
+            sat_doc_table(sec, "Crashes", NULL, cr, "ts,signal,executable,fingerprint", 0, NULL,
+                          NULL);
+        else
+            sat_doc_para(sec, "No crash.");
+    }
+    sec = sat_doc_section(page, "cache", "Entry cache working set");
+    {
+        const sat_rnode *cs = sat_dg_get(d, SAT_DG_CACHESIZE, NULL);
+        sat_rnode *cv = sat_doc_values(sec);
+        pv(cv, "references", sat_rnode_val(cs, "references"));
+        pv(cv, "distinct_entries", sat_rnode_val(cs, "unique"));
+        sat_put_note(cv, "the day's working set");
+        pv(cv, "max_hit_ratio", sat_rnode_val(cs, "max_hit_ratio"));
+        const sat_rnode *tg = sat_dg_get(d, SAT_DG_CACHESIZE, "targets");
+        for (const sat_rnode *t = tg ? sat_rnode_first(tg) : NULL; t; t = sat_rnode_next(t)) {
+            char key[64];
+            snprintf(key, sizeof key, "entries_for_%.0f%%", 100 * sat_dg_col(t, "hit_ratio"));
+            pv(cv, key, sat_row_get(t, "entries"));
+        }
+        const sat_value *cur = sat_rnode_val(cs, "monitor.current_entries");
+        if (cur && !cur->absent)
+            pv(cv, "cached_entries", cur);
+        else
+            sat_doc_para(sec, "The configured cache is not in the logs: give cachesize's "
+                              "--monitor data to compare (satscope cachesize --help).");
+    }
+    (void)rep;
+}
+
+/* A finding of a page, again in the report's list: "server day: text". */
+static void copy_finding(sat_rnode *to, const sat_rnode *f, const sat_dg_day *d)
+{
+    const sat_value *sev = sat_rnode_val(f, "severity"), *text = sat_rnode_val(f, "text");
+    const sat_value *sec = sat_rnode_val(f, "section");
+    sat_rnode *fig = sat_doc_finding(to, sev ? sev->v.s : "notice", sec ? sec->v.s : NULL,
+                                     "%s %s: %s", d->server, d->date, text ? text->v.s : "");
+    sat_put_text(fig, "server", d->server);
+    sat_put_text(fig, "day", d->date);
+    const sat_rnode *src = sat_rnode_get(f, "figures");
+    for (const sat_rnode *c = src ? sat_rnode_first(src) : NULL; c; c = sat_rnode_next(c))
+        if (sat_rnode_value(c))
+            pv(fig, sat_rnode_key(c), sat_rnode_value(c));
+}
+
+int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
+                     const sat_dg_day *base, size_t nbase, const char *title,
+                     uint64_t dropped_days)
+{
+    sat_result *doc = sat_report_doc(rep);
+    sat_rnode *root = sat_result_root(doc);
+    /* the span and the servers */
+    int64_t first = 0, last = 0;
+    size_t nservers = 0;
+    for (size_t i = 0; i < ndays; i++) {
+        const sat_value *f = sat_rnode_val(sat_dg_get(&days[i], SAT_DG_ETIME, NULL), "first_ts");
+        const sat_value *l = sat_rnode_val(sat_dg_get(&days[i], SAT_DG_ETIME, NULL), "last_ts");
+        if (f && !f->absent && (!first || f->v.i < first))
+            first = f->v.i;
+        if (l && !l->absent && l->v.i > last)
+            last = l->v.i;
+        nservers += !i || strcmp(days[i].server, days[i - 1].server) != 0;
+    }
+    char t[512];
+    if (title)
+        snprintf(t, sizeof t, "%s", title);
+    else if (ndays && nservers == 1 && ndays == 1)
+        snprintf(t, sizeof t, "Nightly digest: %s, %s", days[0].server, days[0].date);
+    else if (ndays)
+        snprintf(t, sizeof t, "Nightly digest: %zu %s, %s to %s", nservers,
+                 sat_plural(nservers, "server", "servers"), days[0].date, days[ndays - 1].date);
+    else
+        snprintf(t, sizeof t, "Nightly digest: no dated input");
+    sat_doc_head(rep, t, first, last, ndays ? days[0].utc_offset_s : 0);
+    /* inputs: each source once (a source of several days is on each) */
+    sat_doc_inputs(rep);
+    for (size_t i = 0; i < ndays; i++) {
+        const sat_rnode *src = sat_dg_get(&days[i], SAT_DG_TIMELINE, "sources");
+        for (const sat_rnode *s = src ? sat_rnode_first(src) : NULL; s; s = sat_rnode_next(s)) {
+            const char *path = sat_dg_text(s, "path");
+            if (!path || sat_dg_row(sat_rnode_get(root, "inputs"), "path", path))
+                continue;
+            const sat_value *ft = sat_row_get(s, "first_ts"), *lt = sat_row_get(s, "last_ts");
+            double by = sat_dg_col(s, "bytes"), li = sat_dg_col(s, "lines"),
+                   rj = sat_dg_col(s, "rejects");
+            sat_doc_input(rep, path, sat_dg_text(s, "kind"), sat_dg_text(s, "format"),
+                          isfinite(by) ? (uint64_t)by : 0, isfinite(li) ? (uint64_t)li : 0,
+                          isfinite(rj) ? (uint64_t)rj : 0, ft && !ft->absent ? ft->v.i : 0,
+                          lt && !lt->absent ? lt->v.i : 0);
+        }
+    }
+    sat_rnode *findings = sat_doc_findings(rep, NULL);
+
+    /* the fleet summary: its table filled as the days' pages are written */
+    int used[NOPS] = {0};
+    for (size_t i = 0; i < ndays; i++)
+        for (size_t k = 0; k < NOPS; k++) {
+            const sat_rnode *r = sat_dg_row(sat_dg_get(&days[i], SAT_DG_ETIME, "ops"), "op", op_types[k]);
+            used[k] |= r && isfinite(sat_dg_col(r, "p90_s"));
+        }
+    sat_col cols[8 + NOPS];
+    char names[NOPS][32], titles[NOPS][32];
+    size_t nc = 0;
+    cols[nc++] = (sat_col){"server", SAT_UNIT_TEXT, 0, "server"};
+    cols[nc++] = (sat_col){"day", SAT_UNIT_TEXT, 0, "day"};
+    cols[nc++] = (sat_col){"operations", SAT_UNIT_COUNT, 0, "ops"};
+    for (size_t k = 0; k < NOPS; k++) {
+        if (!used[k])
+            continue;
+        snprintf(names[k], sizeof names[k], "%s.p90_s", op_types[k]);
+        snprintf(titles[k], sizeof titles[k], "%s p90", op_types[k]);
+        cols[nc++] = (sat_col){names[k], SAT_UNIT_DURATION, 9, titles[k]};
+    }
+    cols[nc++] = (sat_col){"errors", SAT_UNIT_COUNT, 0, "errors"};
+    cols[nc++] = (sat_col){"regressions", SAT_UNIT_COUNT, 0, "regressions"};
+    cols[nc++] = (sat_col){"storms", SAT_UNIT_COUNT, 0, "storms"};
+    cols[nc++] = (sat_col){"crashes", SAT_UNIT_COUNT, 0, "crashes"};
+    cols[nc++] = (sat_col){"findings", SAT_UNIT_COUNT, 0, "findings"};
+    sat_rnode *fleet = sat_doc_page(rep, "Fleet summary", NULL, -1);
+    sat_rnode *fsec = sat_doc_section(fleet, "fleet", "Servers and days");
+    sat_doc_para(fsec, "%zu %s, %zu %s of %s; baseline: %zu %s.", nservers,
+                 sat_plural(nservers, "server", "servers"), ndays, sat_plural(ndays, "day", "days"),
+                 nservers == 1 ? "it" : "them", nbase, sat_plural(nbase, "day", "days"));
+    if (dropped_days)
+        sat_doc_para(fsec, "%llu earlier %s left out (each server's last %d days are kept).",
+                     (unsigned long long)dropped_days, sat_plural(dropped_days, "day", "days"),
+                     SAT_SPLIT_DAYS_DEFAULT);
+    sat_rnode *ft = sat_doc_new_table(fsec, "Fleet", "p90: etime by operation type; "
+                                                     "regressions: findings of the regression rules",
+                                      cols, nc);
+    size_t nrules;
+    const sat_digest_rule *rules = sat_digest_rules(&nrules);
+    sat_rnode **pages = calloc(ndays ? ndays : 1, sizeof *pages);
+    if (!pages)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < ndays; i++) {
+        const sat_dg_day *d = &days[i];
+        const sat_dg_day *b[64];
+        size_t nb = baseline_of(d, base, nbase, b, 64);
+        char pt[512], sub[128];
+        snprintf(pt, sizeof pt, "%s, %s", d->server, d->date);
+        int off = d->utc_offset_s;
+        snprintf(sub, sizeof sub, "local day at UTC%c%02d:%02d", off < 0 ? '-' : '+',
+                 abs(off) / 3600, abs(off) % 3600 / 60);
+        sat_rnode *page = sat_doc_page(rep, pt, sub, d->set);
+        pages[i] = page;
+        sat_rnode *pf = sat_doc_findings(rep, page);
+        sat_dg_ctx c = {d, b, nb, pf, 0};
+        for (size_t k = 0; k < nrules; k++) {
+            int n = rules[k].check(&rules[k], &c);
+            if (rules[k].regression && n > 0)
+                c.regressions += (unsigned)n;
+        }
+        day_page(rep, page, d, b, nb);
+        sat_rnode *row = sat_table_row(ft);
+        sat_put_text(row, "server", d->server);
+        sat_put_text(row, "day", d->date);
+        pv(row, "operations",
+                      sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+        for (size_t k = 0; k < NOPS; k++) {
+            if (!used[k])
+                continue;
+            const sat_rnode *r = sat_dg_row(sat_dg_get(d, SAT_DG_ETIME, "ops"), "op", op_types[k]);
+            sat_put_dur(row, names[k], r ? sat_dg_col(r, "p90_s") : NAN, 9);
+        }
+        sat_put_count(row, "errors", day_errors(d));
+        sat_put_count(row, "regressions", c.regressions);
+        sat_put_count(row, "storms", count_rows(d, SAT_DG_STORMS, "storms"));
+        sat_put_count(row, "crashes", count_rows(d, SAT_DG_CRASHES, "crashes"));
+        sat_put_count(row, "findings", sat_rnode_count(pf));
+    }
+    /* the report's findings: every page's, most severe first */
+    static const char *const sevs[] = {"critical", "warning", "notice"};
+    for (size_t s = 0; s < 3; s++)
+        for (size_t i = 0; i < ndays; i++) {
+            const sat_rnode *pf = sat_rnode_get(pages[i], "findings");
+            for (const sat_rnode *f = pf ? sat_rnode_first(pf) : NULL; f; f = sat_rnode_next(f)) {
+                const sat_value *sv = sat_rnode_val(f, "severity");
+                if (sv && !strcmp(sv->v.s, sevs[s]))
+                    copy_finding(findings, f, &days[i]);
+            }
+        }
+    free(pages);
+    return sat_result_status(doc);
+}

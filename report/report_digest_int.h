@@ -1,0 +1,38 @@
+/*
+ * report_digest_int.h - what the digest's files share (report_digest.c the
+ * kind and the pages, report_digest_rules.c the rules): the context a rule
+ * checks a day in, and the readers of the days' results.
+ */
+#ifndef SAT_REPORT_DIGEST_INT_H
+#define SAT_REPORT_DIGEST_INT_H
+
+#include <math.h>
+
+#include "satscope/report_digest.h"
+
+struct sat_dg_ctx {
+    const sat_dg_day *day;
+    const sat_dg_day *const *base; /* the baseline's days of the same server */
+    size_t nbase;
+    sat_rnode *findings;           /* the page's */
+    unsigned regressions;          /* findings of rules that are regressions */
+};
+
+/* The node at path in member m's result of d (NULL if none). */
+const sat_rnode *sat_dg_get(const sat_dg_day *d, int m, const char *path);
+/* A value as a number (COUNT, INT, DURATION, ...); NAN when absent or text. */
+double sat_dg_num(const sat_value *v);
+double sat_dg_col(const sat_rnode *row, const char *col);
+/* The text of column col in row, NULL if none. */
+const char *sat_dg_text(const sat_rnode *row, const char *col);
+/* The first row whose column col is the text key (or, for a number column,
+ * whose value prints as key). */
+const sat_rnode *sat_dg_row(const sat_rnode *table, const char *col, const char *key);
+/* A row's key column as text (numbers printed), into buf. */
+const char *sat_dg_key(const sat_rnode *row, const char *col, char *buf, size_t n);
+/* 31,000 */
+void sat_dg_fmt_count(char *buf, size_t n, double v);
+/* The operations of type op ("SRCH") in words: "search" / "searches". */
+const char *sat_dg_op_noun(const char *op, uint64_t n);
+
+#endif /* SAT_REPORT_DIGEST_INT_H */

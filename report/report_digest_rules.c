@@ -1,0 +1,521 @@
+/*
+ * report_digest_rules.c - the digest's rules: what makes a server's day
+ * worth a finding against its baseline, in one const table (docs/digest.md
+ * lists it for users; a change here is a change there). Each rule reads the
+ * day's results and the baseline days of the same server (report_digest.h)
+ * and writes its findings, each a sentence with its figures.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_digest_int.h"
+#include "satscope/report.h"
+
+/* ---- readers ------------------------------------------------------------------------ */
+
+const sat_rnode *sat_dg_get(const sat_dg_day *d, int m, const char *path)
+{
+    if (!d || m < 0 || m >= SAT_DG__N || !d->res[m])
+        return NULL;
+    const sat_rnode *root = sat_result_root(d->res[m]);
+    return path ? sat_rnode_get(root, path) : root;
+}
+
+double sat_dg_num(const sat_value *v)
+{
+    if (!v || v->absent)
+        return NAN;
+    switch (v->unit) {
+    case SAT_UNIT_COUNT:
+    case SAT_UNIT_BYTES:
+        return (double)v->v.u;
+    case SAT_UNIT_INT:
+        return (double)v->v.i;
+    case SAT_UNIT_DURATION:
+    case SAT_UNIT_RATIO:
+    case SAT_UNIT_RATE:
+    case SAT_UNIT_NUMBER:
+        return v->v.d;
+    case SAT_UNIT_BOOL:
+        return v->v.i ? 1 : 0;
+    default:
+        return NAN;
+    }
+}
+
+double sat_dg_col(const sat_rnode *row, const char *col) { return sat_dg_num(sat_row_get(row, col)); }
+
+const char *sat_dg_text(const sat_rnode *row, const char *col)
+{
+    const sat_value *v = sat_row_get(row, col);
+    return v && !v->absent && v->unit == SAT_UNIT_TEXT ? v->v.s : NULL;
+}
+
+const char *sat_dg_key(const sat_rnode *row, const char *col, char *buf, size_t n)
+{
+    const sat_value *v = sat_row_get(row, col);
+    if (!v || v->absent) {
+        snprintf(buf, n, "-");
+        return buf;
+    }
+    if (v->unit == SAT_UNIT_TEXT)
+        snprintf(buf, n, "%s", v->v.s ? v->v.s : "");
+    else
+        snprintf(buf, n, "%.0f", sat_dg_num(v));
+    return buf;
+}
+
+const sat_rnode *sat_dg_row(const sat_rnode *table, const char *col, const char *key)
+{
+    char buf[512];
+    for (const sat_rnode *r = table ? sat_rnode_first(table) : NULL; r; r = sat_rnode_next(r))
+        if (!strcmp(sat_dg_key(r, col, buf, sizeof buf), key))
+            return r;
+    return NULL;
+}
+
+void sat_dg_fmt_count(char *buf, size_t n, double v)
+{
+    char raw[32];
+    snprintf(raw, sizeof raw, "%.0f", isfinite(v) ? v : 0);
+    size_t len = strlen(raw), o = 0;
+    for (size_t i = 0; i < len && o + 2 < n; i++) {
+        buf[o++] = raw[i];
+        size_t left = len - i - 1;
+        if (left && left % 3 == 0 && raw[i] != '-')
+            buf[o++] = ',';
+    }
+    buf[o < n ? o : n - 1] = '\0';
+}
+
+const char *sat_dg_op_noun(const char *op, uint64_t n)
+{
+    static const struct { const char *op, *one, *many; } nouns[] = {
+        {"BIND", "bind", "binds"},          {"SRCH", "search", "searches"},
+        {"ADD", "add", "adds"},             {"MOD", "modify", "modifies"},
+        {"DEL", "delete", "deletes"},       {"MODRDN", "rename", "renames"},
+        {"CMP", "compare", "compares"},     {"EXT", "extended operation", "extended operations"}};
+    for (size_t i = 0; i < sizeof nouns / sizeof nouns[0]; i++)
+        if (!strcmp(op, nouns[i].op))
+            return sat_plural(n, nouns[i].one, nouns[i].many);
+    return sat_plural(n, "operation", "operations");
+}
+
+static void dur(char *buf, size_t n, double s) { sat_fmt_duration(buf, n, s); }
+
+/* ---- latency ------------------------------------------------------------------------ */
+
+int sat_digest_latency_regressed(const sat_digest_rule *r, const sat_dg_latency *x)
+{
+    if (!r || !x || x->cur_n < r->min_count || x->base_n < r->min_count)
+        return 0;
+    if (!isfinite(x->cur) || !isfinite(x->base) || x->base <= 0)
+        return 0;
+    double hi = isfinite(x->hi) ? x->hi : x->base;
+    if (hi < x->base)
+        hi = x->base;
+    return x->cur >= x->base * r->ratio && x->cur > hi * (1.0 + r->margin) &&
+           x->cur - x->base >= r->floor_s;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One baseline day's own hour-to-hour range of percentile pct, as a factor
+ * of its whole day's (timeline hours with at least min_n operations): the
+ * range of a day known from one day. NAN without hours. */
+static void hourly_range(const sat_dg_day *d, const char *pct, uint64_t min_n, double *lo,
+                         double *hi)
+{
+    *lo = *hi = NAN;
+    const sat_rnode *hours = sat_dg_get(d, SAT_DG_TIMELINE, "hours");
+    double day = sat_dg_num(sat_rnode_val(sat_dg_get(d, SAT_DG_TIMELINE, NULL), pct));
+    if (!hours || !isfinite(day) || day <= 0)
+        return;
+    for (const sat_rnode *h = sat_rnode_first(hours); h; h = sat_rnode_next(h)) {
+        double n = sat_dg_col(h, "count"), p = sat_dg_col(h, pct);
+        if (!isfinite(p) || !(n >= (double)min_n))
+            continue;
+        if (!isfinite(*lo) || p / day < *lo)
+            *lo = p / day;
+        if (!isfinite(*hi) || p / day > *hi)
+            *hi = p / day;
+    }
+}
+
+static int check_latency(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    const sat_rnode *ops = sat_dg_get(c->day, SAT_DG_ETIME, "ops");
+    if (!ops || !c->nbase)
+        return 0;
+    int found = 0;
+    char pname[16];
+    snprintf(pname, sizeof pname, "%.*s", (int)strcspn(r->pct, "_"), r->pct);
+    for (const sat_rnode *row = sat_rnode_first(ops); row; row = sat_rnode_next(row)) {
+        const char *op = sat_dg_text(row, "op");
+        if (!op)
+            continue;
+        sat_dg_latency x = {sat_dg_col(row, r->pct), NAN, NAN, NAN, 0, 0};
+        double cn = sat_dg_col(row, "count");
+        x.cur_n = isfinite(cn) ? (uint64_t)cn : 0;
+        double vals[64];
+        size_t nv = 0;
+        for (size_t i = 0; i < c->nbase && nv < 64; i++) {
+            const sat_rnode *b = sat_dg_row(sat_dg_get(c->base[i], SAT_DG_ETIME, "ops"), "op", op);
+            double v = b ? sat_dg_col(b, r->pct) : NAN, n = b ? sat_dg_col(b, "count") : NAN;
+            if (!isfinite(v))
+                continue;
+            vals[nv++] = v;
+            x.base_n += isfinite(n) ? (uint64_t)n : 0;
+        }
+        if (!nv)
+            continue;
+        qsort(vals, nv, sizeof vals[0], dbl_cmp);
+        x.base = nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2;
+        int one_day = nv == 1;
+        if (!one_day) {
+            x.lo = vals[0];
+            x.hi = vals[nv - 1];
+        } else {
+            double flo, fhi;
+            hourly_range(c->base[0], r->pct, r->min_count / 10, &flo, &fhi);
+            x.lo = x.base * flo;
+            x.hi = x.base * fhi;
+        }
+        if (!sat_digest_latency_regressed(r, &x))
+            continue;
+        char a[64], b[64], lo[64], hi[64], n[32];
+        dur(a, sizeof a, x.base);
+        dur(b, sizeof b, x.cur);
+        dur(lo, sizeof lo, x.lo);
+        dur(hi, sizeof hi, x.hi);
+        sat_dg_fmt_count(n, sizeof n, (double)x.cur_n);
+        char range[160];
+        if (!one_day)
+            snprintf(range, sizeof range, "baseline days %s-%s", lo, hi);
+        else if (isfinite(x.hi))
+            snprintf(range, sizeof range, "baseline day's hours %s-%s", lo, hi);
+        else
+            snprintf(range, sizeof range, "one baseline day");
+        sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section,
+                                       "%s %s rose from %s to %s (%.1fx; %s, %s %s)", op, pname,
+                                       a, b, x.cur / x.base, range, n,
+                                       sat_dg_op_noun(op, x.cur_n));
+        sat_put_text(f, "rule", r->id);
+        sat_put_text(f, "op", op);
+        sat_put_dur(f, "value_s", x.cur, 9);
+        sat_put_dur(f, "baseline_s", x.base, 9);
+        sat_put_dur(f, "baseline_low_s", x.lo, 9);
+        sat_put_dur(f, "baseline_high_s", x.hi, 9);
+        sat_put_num(f, "change", x.cur / x.base, 2);
+        sat_put_count(f, "count", x.cur_n);
+        sat_put_count(f, "baseline_count", x.base_n);
+        sat_put_count(f, "baseline_days", nv);
+        found++;
+    }
+    return found;
+}
+
+/* ---- new keys: what the day has and no baseline day had ------------------------------- */
+
+/* Whether any baseline day's table (member m, path) has a row whose col is key. */
+static int in_baseline(const sat_dg_ctx *c, int m, const char *path, const char *col,
+                       const char *key)
+{
+    for (size_t i = 0; i < c->nbase; i++)
+        if (sat_dg_row(sat_dg_get(c->base[i], m, path), col, key))
+            return 1;
+    return 0;
+}
+
+typedef struct new_key {
+    int member;
+    const char *path, *col, *count_col;
+    const char *(*describe)(const sat_rnode *row, char *buf, size_t n); /* may be NULL */
+    const char *fmt; /* "%s new: ... %s (%s)" */
+} new_key;
+
+static const char *describe_code(const sat_rnode *row, char *buf, size_t n)
+{
+    const char *name = sat_dg_text(row, "name");
+    snprintf(buf, n, "%s", name ? name : "");
+    return buf;
+}
+
+static int check_new(const sat_digest_rule *r, sat_dg_ctx *c, const new_key *k,
+                     int (*skip)(const char *key))
+{
+    if (!c->nbase)
+        return 0;
+    const sat_rnode *t = sat_dg_get(c->day, k->member, k->path);
+    int found = 0;
+    for (const sat_rnode *row = t ? sat_rnode_first(t) : NULL; row; row = sat_rnode_next(row)) {
+        char key[512], what[256] = "", n[32];
+        sat_dg_key(row, k->col, key, sizeof key);
+        double cnt = sat_dg_col(row, k->count_col);
+        if ((skip && skip(key)) || !(cnt >= (double)r->min_count) ||
+            in_baseline(c, k->member, k->path, k->col, key))
+            continue;
+        if (k->describe)
+            k->describe(row, what, sizeof what);
+        sat_dg_fmt_count(n, sizeof n, cnt);
+        sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section, k->fmt, key,
+                                       what[0] ? " (" : "", what, what[0] ? ")" : "", n);
+        sat_put_text(f, "rule", r->id);
+        sat_put_text(f, k->col, key);
+        sat_put_count(f, "count", (uint64_t)cnt);
+        double tot = sat_dg_col(row, "total_s");
+        if (isfinite(tot))
+            sat_put_dur(f, "total_s", tot, 9);
+        found++;
+    }
+    return found;
+}
+
+static int skip_success(const char *key) { return !strcmp(key, "0"); }
+
+static int check_new_error(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    static const new_key k = {SAT_DG_ETIME, "result_codes", "result_code", "count",
+                              describe_code,
+                              "new result code err=%s%s%s%s: %s results, none in the baseline"};
+    return check_new(r, c, &k, skip_success);
+}
+
+static int check_new_unindexed(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    static const new_key k = {SAT_DG_UNINDEXED, "groups", "filter", "count", NULL,
+                              "new unindexed filter shape %s%s%s%s: %s searches, none in the "
+                              "baseline"};
+    return check_new(r, c, &k, NULL);
+}
+
+static int check_failing_bind(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    static const new_key k = {SAT_DG_ETIME, "binds.failed_by_dn", "binddn", "count", NULL,
+                              "bind DN %s%s%s%s newly failing: %s failed binds, none in the "
+                              "baseline's failing DNs"};
+    return check_new(r, c, &k, NULL);
+}
+
+/* ---- heavy clients ------------------------------------------------------------------- */
+
+typedef struct ranked {
+    const sat_rnode *row;
+    double v;
+} ranked;
+
+static int ranked_cmp(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->v > y->v ? -1 : x->v < y->v;
+}
+
+static int check_heavy_client(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    const sat_rnode *t = sat_dg_get(c->day, SAT_DG_ETIME, "top.clients");
+    const sat_rnode *ops = sat_dg_get(c->day, SAT_DG_ETIME, "ops");
+    if (!t || !c->nbase)
+        return 0;
+    double all_n = sat_dg_num(sat_rnode_val(sat_dg_get(c->day, SAT_DG_ETIME, NULL), "operations"));
+    double all_t = 0;
+    for (const sat_rnode *o = ops ? sat_rnode_first(ops) : NULL; o; o = sat_rnode_next(o)) {
+        double v = sat_dg_col(o, "total_s");
+        all_t += isfinite(v) ? v : 0;
+    }
+    size_t n = sat_rnode_count(t);
+    ranked *by = calloc(n ? n : 1, sizeof *by);
+    if (!by)
+        return 0;
+    int found = 0;
+    static const char *const measures[] = {"count", "total_s"};
+    for (int m = 0; m < 2; m++) {
+        size_t k = 0;
+        for (const sat_rnode *row = sat_rnode_first(t); row; row = sat_rnode_next(row)) {
+            by[k].row = row;
+            by[k].v = sat_dg_col(row, measures[m]);
+            if (!isfinite(by[k].v))
+                by[k].v = 0;
+            k++;
+        }
+        qsort(by, k, sizeof *by, ranked_cmp);
+        double all = m == 0 ? all_n : all_t;
+        for (size_t i = 0; i < k && i < r->rank; i++) {
+            const char *client = sat_dg_text(by[i].row, "client");
+            if (!client || !(all > 0) || by[i].v / all < r->share ||
+                in_baseline(c, SAT_DG_ETIME, "top.clients", "client", client))
+                continue;
+            /* once per client: by operations first */
+            int again = 0;
+            for (const sat_rnode *f = sat_rnode_first(c->findings); f && m == 1;
+                 f = sat_rnode_next(f)) {
+                const sat_rnode *fig = sat_rnode_get(f, "figures");
+                const sat_value *cv = fig ? sat_rnode_val(fig, "client") : NULL;
+                const sat_value *rv = fig ? sat_rnode_val(fig, "rule") : NULL;
+                again |= cv && rv && !strcmp(rv->v.s, r->id) && !strcmp(cv->v.s, client);
+            }
+            if (again)
+                continue;
+            char cnt[32], tot[64];
+            double ops_n = sat_dg_col(by[i].row, "count"), ts = sat_dg_col(by[i].row, "total_s");
+            sat_dg_fmt_count(cnt, sizeof cnt, ops_n);
+            dur(tot, sizeof tot, ts);
+            sat_rnode *f = sat_doc_finding(
+                c->findings, r->severity, r->section,
+                "new heavy client %s: %s operations (%.0f%%), %s of the server's time (%.0f%%), "
+                "#%zu by %s; not among the baseline's top clients",
+                client, cnt, all_n > 0 ? 100.0 * ops_n / all_n : 0.0, tot,
+                all_t > 0 ? 100.0 * ts / all_t : 0.0, i + 1, m == 0 ? "operations" : "time");
+            sat_put_text(f, "rule", r->id);
+            sat_put_text(f, "client", client);
+            sat_put_count(f, "count", isfinite(ops_n) ? (uint64_t)ops_n : 0);
+            sat_put_dur(f, "total_s", ts, 9);
+            sat_put_count(f, "rank", i + 1);
+            sat_put_text(f, "by", m == 0 ? "operations" : "time");
+            found++;
+        }
+    }
+    free(by);
+    return found;
+}
+
+/* ---- what needs no baseline ------------------------------------------------------------- */
+
+static int old_tls(const char *v)
+{
+    static const char *const old[] = {"TLS1.0", "TLS1.1", "SSL3", "SSLv3", "TLSv1.0", "TLSv1.1"};
+    for (size_t i = 0; v && i < sizeof old / sizeof old[0]; i++) {
+        size_t n = strlen(old[i]);
+        if (!strncmp(v, old[i], n) && (v[n] == '\0' || v[n] == ' '))
+            return 1;
+    }
+    return 0;
+}
+
+static int check_old_tls(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    /* the log's connections (etime) and the handshakes seen on the wire */
+    static const struct { int m; const char *path, *col, *count, *where; } src[] = {
+        {SAT_DG_ETIME, "connection_stats.tls_versions", "version", "count", "connections"},
+        {SAT_DG_HANDSHAKES, "versions", "version", "count", "handshakes"}};
+    int found = 0;
+    for (size_t s = 0; s < sizeof src / sizeof src[0]; s++) {
+        const sat_rnode *t = sat_dg_get(c->day, src[s].m, src[s].path);
+        for (const sat_rnode *row = t ? sat_rnode_first(t) : NULL; row; row = sat_rnode_next(row)) {
+            const char *v = sat_dg_text(row, src[s].col);
+            double n = sat_dg_col(row, src[s].count);
+            if (!old_tls(v) || !(n >= (double)r->min_count))
+                continue;
+            char cnt[32];
+            sat_dg_fmt_count(cnt, sizeof cnt, n);
+            sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section,
+                                           "%s still used: %s %s", v, cnt, src[s].where);
+            sat_put_text(f, "rule", r->id);
+            sat_put_text(f, "version", v);
+            sat_put_count(f, "count", (uint64_t)n);
+            found++;
+        }
+    }
+    return found;
+}
+
+static int check_storms(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    const sat_rnode *t = sat_dg_get(c->day, SAT_DG_STORMS, "storms");
+    size_t n = t ? sat_rnode_count(t) : 0;
+    if (n < r->min_count)
+        return 0;
+    const sat_rnode *first = sat_rnode_first(t);
+    double peak = 0;
+    for (const sat_rnode *row = first; row; row = sat_rnode_next(row)) {
+        double e = sat_dg_col(row, "events");
+        peak = isfinite(e) && e > peak ? e : peak;
+    }
+    char when[64] = "-";
+    const sat_value *st = sat_row_get(first, "start_ts");
+    if (st && !st->absent) {
+        int64_t local = st->v.i / 1000000000LL + c->day->utc_offset_s;
+        snprintf(when, sizeof when, "%02lld:%02lld", (long long)(((local % 86400) + 86400) % 86400 / 3600),
+                 (long long)(((local % 3600) + 3600) % 3600 / 60));
+    }
+    sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section,
+                                   "%zu %s of client failures, the first at %s", n,
+                                   sat_plural(n, "storm", "storms"), when);
+    sat_put_text(f, "rule", r->id);
+    sat_put_count(f, "storms", n);
+    if (st)
+        sat_put_value(f, "first_ts", st);
+    return 1;
+}
+
+static int check_crashes(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    const sat_rnode *t = sat_dg_get(c->day, SAT_DG_CRASHES, "crashes");
+    size_t n = t ? sat_rnode_count(t) : 0;
+    if (n < r->min_count)
+        return 0;
+    const sat_rnode *first = sat_rnode_first(t);
+    const char *sig = sat_dg_text(first, "signal_name");
+    const char *exe = sat_dg_text(first, "executable");
+    sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section, "%zu %s%s%s%s%s", n,
+                                   sat_plural(n, "crash", "crashes"), sig ? ": " : "",
+                                   sig ? sig : "", exe ? " in " : "", exe ? exe : "");
+    sat_put_text(f, "rule", r->id);
+    sat_put_count(f, "crashes", n);
+    return 1;
+}
+
+static int check_cache(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    /* the entries the day's first target needs against the cache the
+     * monitor data says is configured (logs alone do not say it) */
+    const sat_rnode *root = sat_dg_get(c->day, SAT_DG_CACHESIZE, NULL);
+    const sat_rnode *tg = sat_dg_get(c->day, SAT_DG_CACHESIZE, "targets");
+    double have = sat_dg_num(sat_rnode_val(root, "monitor.current_entries"));
+    const sat_rnode *t0 = tg ? sat_rnode_first(tg) : NULL;
+    double need = t0 ? sat_dg_col(t0, "entries") : NAN, ratio = t0 ? sat_dg_col(t0, "hit_ratio") : NAN;
+    if (!isfinite(have) || !isfinite(need) || need <= have || need < (double)r->min_count)
+        return 0;
+    char a[32], b[32];
+    sat_dg_fmt_count(a, sizeof a, need);
+    sat_dg_fmt_count(b, sizeof b, have);
+    sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section,
+                                   "the entry cache is below the working set: %s entries needed "
+                                   "for a %.0f%% hit ratio, %s cached",
+                                   a, 100 * ratio, b);
+    sat_put_text(f, "rule", r->id);
+    sat_put_count(f, "entries_needed", (uint64_t)need);
+    sat_put_count(f, "entries_cached", (uint64_t)have);
+    return 1;
+}
+
+/* The rules, in the order their findings are written. Latency: both sides
+ * need min_count operations of the type; the day's percentile must be at
+ * least `ratio` times the baseline's (the median of its days), above the
+ * baseline's own range (several days: the highest day; one day: its worst
+ * hour with min_count/10 operations, scaled to the day) widened by `margin`,
+ * and higher by at least floor_s (0.1 ms -> 0.3 ms is no regression). */
+static const sat_digest_rule rules[] = {
+    {"latency.p50", "warning", "latency", check_latency, "p50_s", 200, 1.5, 0.25, 0.001, 0, 0, 1},
+    {"latency.p90", "warning", "latency", check_latency, "p90_s", 200, 1.5, 0.25, 0.001, 0, 0, 1},
+    {"latency.p99", "warning", "latency", check_latency, "p99_s", 1000, 2.0, 0.25, 0.005, 0, 0, 1},
+    {"errors.new_code", "warning", "errors", check_new_error, NULL, 10, 0, 0, 0, 0, 0, 1},
+    {"unindexed.new_shape", "warning", "unindexed", check_new_unindexed, NULL, 5, 0, 0, 0, 0, 0, 1},
+    {"clients.new_heavy", "notice", "clients", check_heavy_client, NULL, 0, 0, 0, 0, 5, 0.05, 1},
+    {"binds.newly_failing", "notice", "binds", check_failing_bind, NULL, 5, 0, 0, 0, 0, 0, 1},
+    {"tls.old_version", "warning", "tls", check_old_tls, NULL, 1, 0, 0, 0, 0, 0, 0},
+    {"storms", "critical", "storms", check_storms, NULL, 1, 0, 0, 0, 0, 0, 0},
+    {"crashes", "critical", "crashes", check_crashes, NULL, 1, 0, 0, 0, 0, 0, 0},
+    {"cache.below_working_set", "warning", "cache", check_cache, NULL, 1, 0, 0, 0, 0, 0, 0},
+};
+
+const sat_digest_rule *sat_digest_rules(size_t *n)
+{
+    if (n)
+        *n = sizeof rules / sizeof rules[0];
+    return rules;
+}
