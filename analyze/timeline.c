@@ -125,6 +125,14 @@ static const sat_acc_field tot_fields[] = {
 const sat_rec_desc tl_tot_desc = {sizeof(tl_tot), tot_fields,
                                   sizeof tot_fields / sizeof tot_fields[0], NULL};
 
+static const sat_acc_field core_fields[] = {
+    SAT_ACC(SAT_ACC_FIRST, tl_core, first_ts),
+    SAT_ACC(SAT_ACC_LAST, tl_core, last_ts),
+    SAT_ACC(SAT_ACC_BITS, tl_core, time_sources),
+};
+const sat_rec_desc tl_core_desc = {sizeof(tl_core), core_fields,
+                                   sizeof core_fields / sizeof core_fields[0], NULL};
+
 static void add_win(void *into, const void *from)
 {
     (void)sat_rec_merge(&tl_win_desc, into, from); /* no sketch: cannot fail */
@@ -356,6 +364,25 @@ static int on_source(sat_timeline *t, const sat_source *s)
     return SAT_OK;
 }
 
+static int on_crash(sat_timeline *t, const sat_crash *c)
+{
+    if (c->origin != SAT_CRASH_CORE)
+        return SAT_OK; /* a crash written in a log: the log's own lines date it */
+    tl_core *k = (tl_core *)sat_strtab_upsert(&t->cores, &c->source, sizeof c->source, NULL, NULL);
+    if (!k) {
+        t->nomem = 1;
+        return SAT_OK;
+    }
+    if (c->time_source < 64)
+        k->time_sources |= 1ull << c->time_source;
+    if (c->ts > 0 && c->time_source != SAT_CRASH_TIME_MTIME &&
+        c->time_source != SAT_CRASH_TIME_UNKNOWN) {
+        sat_acc_first(&k->first_ts, c->ts, NULL, 0);
+        sat_acc_last(&k->last_ts, c->ts, NULL, 0);
+    }
+    return SAT_OK;
+}
+
 static int on_row(void *ctx, int table, const void *row)
 {
     sat_timeline *t = (sat_timeline *)ctx;
@@ -363,6 +390,7 @@ static int on_row(void *ctx, int table, const void *row)
     case SAT_TABLE_LDAP_OP: return on_op(t, (const sat_ldap_op *)row);
     case SAT_TABLE_LDAP_CONN: return on_conn(t, (const sat_ldap_conn *)row);
     case SAT_TABLE_SOURCE: return on_source(t, (const sat_source *)row);
+    case SAT_TABLE_CRASH: return on_crash(t, (const sat_crash *)row);
     default: return SAT_OK;
     }
 }
@@ -371,7 +399,7 @@ sat_event_sink sat_timeline_sink(sat_timeline *t)
 {
     sat_event_sink k = {t,
                         SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) | SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN) |
-                            SAT_TABLE_BIT(SAT_TABLE_SOURCE),
+                            SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_CRASH),
                         on_row};
     return k;
 }
@@ -389,6 +417,7 @@ sat_timeline *sat_timeline_create(const sat_timeline_opts *opts)
     memset(t->t.et_min_inv, 0, sizeof t->t.et_min_inv);
     sat_strtab_init(&t->win, sizeof(tl_win), 0);
     sat_strtab_init(&t->hrs, sizeof(tl_win), 0);
+    sat_strtab_init(&t->cores, sizeof(tl_core), 0);
     t->step = ladder[0];
     t->hstep = hladder[0];
     return t;
@@ -400,6 +429,7 @@ void sat_timeline_free(sat_timeline *t)
         return;
     sat_strtab_free(&t->win);
     sat_strtab_free(&t->hrs);
+    sat_strtab_free(&t->cores);
     for (size_t i = 0; i < t->nsrc; i++) {
         free(t->src[i].path);
         free(t->src[i].kind);
@@ -442,6 +472,14 @@ int sat_timeline_merge(sat_timeline *into, const sat_timeline *from)
     if (!into->nomem && (merge_one(&into->win, &into->step, &from->win, from->step) < 0 ||
                          merge_one(&into->hrs, &into->hstep, &from->hrs, from->hstep) < 0))
         into->nomem = 1;
+    for (size_t i = 0; i < from->cores.n && !into->nomem; i++) {
+        void *k = sat_strtab_upsert(&into->cores, sat_strtab_key(&from->cores, i),
+                                    sat_strtab_len(&from->cores, i), NULL, NULL);
+        if (!k)
+            into->nomem = 1;
+        else
+            (void)sat_rec_merge(&tl_core_desc, k, sat_strtab_val(&from->cores, i));
+    }
     for (size_t i = 0; i < from->nsrc; i++)
         if (add_src(into, &from->src[i], 0, NULL) < 0)
             into->nomem = 1;

@@ -48,6 +48,16 @@ typedef struct tl_src {
     uint8_t truncated;
 } tl_src;
 
+/* The time of the crashes of one core (by source id): a core holds no clock,
+ * so its place on the axis is its crashes' time when that came from
+ * something other than the file's modification time (event.h
+ * sat_crash_time_source), which a copy resets. */
+typedef struct tl_core {
+    sat_ts_ns first_ts, last_ts; /* of its crashes dated by name, log or option; 0 none */
+    uint64_t time_sources;       /* bit per sat_crash_time_source seen */
+} tl_core;
+extern const sat_rec_desc tl_core_desc;
+
 struct sat_timeline {
     tl_tot t;
     sat_strtab win;   /* int64 index at `step` -> tl_win */
@@ -55,6 +65,7 @@ struct sat_timeline {
     sat_strtab hrs;   /* int64 index at `hstep` -> tl_win: the hour series */
     int64_t hstep;    /* 900 s (quarter hours, so that any local hour is whole), wider
                          past SAT_TL_HOUR_BUCKETS_MAX */
+    sat_strtab cores; /* uint32 source id -> tl_core */
     tl_src *src;
     size_t nsrc, capsrc;
     int nomem;

@@ -17,7 +17,10 @@
  *   etime_histogram  per operation type, the bins from its first to its last
  *                    nonzero one: op, lo_s, hi_s, count
  *   sources          every input: path, kind, format, first_ts, last_ts, span_s, lines,
- *                    bytes, rejects, utc_offset_s, truncated
+ *                    bytes, rejects, utc_offset_s, truncated, time_source (cores:
+ *                    their time is their crashes' when it came from the core's
+ *                    name, a log line or --crash-time, absent when only the
+ *                    file's mtime gave one; time_source says which)
  *
  * The ops.<TYPE> columns are the operation types seen anywhere in the input,
  * in the order of event.h (BIND, SRCH, ...), the closes.<CODE> columns the
@@ -26,6 +29,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "timeline_int.h"
 
@@ -287,7 +291,11 @@ static int put_sources(sat_rnode *root, const sat_timeline *t)
                                    {"bytes", SAT_UNIT_BYTES, 0, NULL},
                                    {"rejects", SAT_UNIT_COUNT, 0, NULL},
                                    {"utc_offset_s", SAT_UNIT_DURATION, 0, "UTC offset"},
-                                   {"truncated", SAT_UNIT_BOOL, 0, NULL}};
+                                   {"truncated", SAT_UNIT_BOOL, 0, NULL},
+                                   {"time_source", SAT_UNIT_TEXT, 0, "time from"}};
+    /* where a core's time came from (event.h sat_crash_time_source) */
+    static const char *const time_key[SAT_CRASH_TIME__COUNT] = {NULL, "file_mtime", "core_name",
+                                                                "log", "option"};
     sat_rnode *tab = sat_table(root, "sources", cols, sizeof cols / sizeof cols[0]);
     size_t *ord = (size_t *)malloc((t->nsrc ? t->nsrc : 1) * sizeof *ord);
     if (!ord)
@@ -302,22 +310,32 @@ static int put_sources(sat_rnode *root, const sat_timeline *t)
     }
     for (size_t i = 0; i < t->nsrc; i++) {
         const tl_src *s = &t->src[ord[i]];
+        sat_ts_ns first = s->first_ts, last = s->last_ts;
+        const char *from = NULL;
+        const tl_core *core = (const tl_core *)sat_strtab_find(&t->cores, &s->id, sizeof s->id);
+        if (core || (s->kind && !strcmp(s->kind, "core"))) {
+            /* a core has no clock: its crashes' time when it came from its name,
+             * a log line or --crash-time, else none (a file's mtime is no time) */
+            first = core ? core->first_ts : 0;
+            last = core ? core->last_ts : 0;
+            for (int b = SAT_CRASH_TIME__COUNT - 1; core && b > 0 && !from; b--)
+                if (core->time_sources & (1ull << b))
+                    from = time_key[b];
+        }
         sat_rnode *row = sat_table_row(tab);
         sat_put_text(row, "path", s->path);
         sat_put_text(row, "kind", s->kind);
         sat_put_text(row, "format", s->format);
-        sat_put_time(row, "first_ts", s->first_ts);
-        sat_put_time(row, "last_ts", s->last_ts);
-        sat_put_dur(row, "span_s",
-                    s->first_ts > 0 && s->last_ts >= s->first_ts
-                        ? (double)(s->last_ts - s->first_ts) / NS
-                        : NAN,
+        sat_put_time(row, "first_ts", first);
+        sat_put_time(row, "last_ts", last);
+        sat_put_dur(row, "span_s", first > 0 && last >= first ? (double)(last - first) / NS : NAN,
                     3);
         sat_put_count(row, "lines", s->lines);
         sat_put_bytes(row, "bytes", s->bytes);
         sat_put_count(row, "rejects", s->rejects);
         sat_put_dur(row, "utc_offset_s", s->utc_offset_s, 0);
         sat_put_bool(row, "truncated", s->truncated);
+        sat_put_text(row, "time_source", from);
     }
     free(ord);
     return SAT_OK;

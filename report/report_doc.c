@@ -243,9 +243,29 @@ static sat_rnode *table_block(sat_rnode *section, const char *title, const char 
 
 #define MAX_COLS 64
 
-sat_rnode *sat_doc_table(sat_rnode *section, const char *title, const char *note,
-                         const sat_rnode *src, const char *columns, size_t max_rows,
-                         int (*keep)(const sat_rnode *row, void *ctx), void *ctx)
+typedef struct ranked {
+    const sat_rnode *row;
+    double key;
+    size_t pos;
+} ranked;
+
+static int ranked_cmp(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    int xn = isnan(x->key), yn = isnan(y->key);
+    if (xn != yn)
+        return xn - yn; /* absent last */
+    if (!xn && x->key != y->key)
+        return x->key > y->key ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static double num_of(const sat_value *v);
+
+static sat_rnode *copy_table(sat_rnode *section, const char *title, const char *note,
+                             const sat_rnode *src, const char *columns, size_t max_rows,
+                             int (*keep)(const sat_rnode *row, void *ctx), void *ctx,
+                             const char *by)
 {
     if (!section || !src || sat_rnode_kind_of(src) != SAT_RN_TABLE)
         return NULL;
@@ -271,25 +291,48 @@ sat_rnode *sat_doc_table(sat_rnode *section, const char *title, const char *note
         for (size_t i = 0; i < nsrc && n < MAX_COLS; i++)
             cols[n++] = scols[i];
     }
-    sat_rnode *b = table_block(section, title, note);
-    sat_rnode *t = sat_table(b, "rows", cols, n);
-    sat_table_set_window(t, sat_table_window(src));
-    uint64_t total = 0;
+    size_t nrows = sat_rnode_count(src), k = 0;
+    ranked *order = nrows ? malloc(nrows * sizeof *order) : NULL;
+    if (nrows && !order)
+        return NULL;
     for (const sat_rnode *row = sat_rnode_first(src); row; row = sat_rnode_next(row)) {
         if (keep && !keep(row, ctx))
             continue;
-        if (!max_rows || total < max_rows) {
-            sat_rnode *r = sat_table_row(t);
-            for (size_t c = 0; c < n; c++) {
-                const sat_value *v = sat_row_get(row, cols[c].name);
-                if (v)
-                    sat_put_value(r, cols[c].name, v);
-            }
-        }
-        total++;
+        order[k].row = row;
+        order[k].key = by ? num_of(sat_row_get(row, by)) : 0;
+        order[k].pos = k;
+        k++;
     }
-    sat_put_count(b, "rows_total", total);
+    if (by && k > 1)
+        qsort(order, k, sizeof *order, ranked_cmp);
+    sat_rnode *b = table_block(section, title, note);
+    sat_rnode *t = sat_table(b, "rows", cols, n);
+    sat_table_set_window(t, sat_table_window(src));
+    for (size_t i = 0; i < k && (!max_rows || i < max_rows); i++) {
+        sat_rnode *r = sat_table_row(t);
+        for (size_t c = 0; c < n; c++) {
+            const sat_value *v = sat_row_get(order[i].row, cols[c].name);
+            if (v)
+                sat_put_value(r, cols[c].name, v);
+        }
+    }
+    sat_put_count(b, "rows_total", k);
+    free(order);
     return t;
+}
+
+sat_rnode *sat_doc_table(sat_rnode *section, const char *title, const char *note,
+                         const sat_rnode *src, const char *columns, size_t max_rows,
+                         int (*keep)(const sat_rnode *row, void *ctx), void *ctx)
+{
+    return copy_table(section, title, note, src, columns, max_rows, keep, ctx, NULL);
+}
+
+sat_rnode *sat_doc_table_by(sat_rnode *section, const char *title, const char *note,
+                            const sat_rnode *src, const char *columns, size_t max_rows,
+                            const char *by)
+{
+    return copy_table(section, title, note, src, columns, max_rows, NULL, NULL, by);
 }
 
 sat_rnode *sat_doc_new_table(sat_rnode *section, const char *title, const char *note,
@@ -308,7 +351,7 @@ static const char *unit_name(int unit)
 }
 
 /* A value as a double, NAN when absent or not a number. */
-static double as_double(const sat_value *v)
+static double num_of(const sat_value *v)
 {
     if (!v || v->absent)
         return NAN;
@@ -352,7 +395,7 @@ void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *s
     sat_rnode *pts = sat_list(s, "points");
     double lo = NAN, hi = NAN;
     for (const sat_rnode *row = sat_rnode_first(series); row; row = sat_rnode_next(row)) {
-        double x = as_double(sat_row_get(row, col)) / per;
+        double x = num_of(sat_row_get(row, col)) / per;
         sat_put_num(pts, NULL, x, 6);
         if (isfinite(x)) {
             lo = isfinite(lo) && lo < x ? lo : x;

@@ -96,12 +96,17 @@ static int render(sat_result *r, sat_text *t)
     uint64_t ops = count_of(root, "operations");
     sat_fmt_duration(w, sizeof w, dur_of(root, "window_s"));
     sat_fmt_duration(s, sizeof s, dur_of(root, "span_s"));
-    sat_text_line(t, "satscope timeline: %llu LDAP %s, %s .. %s (%s)", (unsigned long long)ops,
-                  sat_plural(ops, "operation", "operations"), fv(root, "first_ts", a, sizeof a),
-                  fv(root, "last_ts", b, sizeof b), s);
+    const sat_value *first = val(root, "first_ts");
+    if (first && !first->absent)
+        sat_text_line(t, "satscope timeline: %llu LDAP %s, %s .. %s (%s)",
+                      (unsigned long long)ops, sat_plural(ops, "operation", "operations"),
+                      fv(root, "first_ts", a, sizeof a), fv(root, "last_ts", b, sizeof b), s);
+    else
+        sat_text_line(t, "satscope timeline: %llu LDAP %s, none dated", (unsigned long long)ops,
+                      sat_plural(ops, "operation", "operations"));
     if (!ops && !count_of(root, "connections")) {
-        sat_text_title(t, "No LDAP operation or connection in these inputs: the timeline comes "
-                          "from LDAP access logs or traces collected from them.");
+        sat_text_title(t, "No LDAP operation or connection in these inputs:");
+        sat_text_line(t, "the timeline comes from LDAP access logs or traces collected from them.");
     } else {
         sat_text_title(t, "Totals");
         sat_text_summary(t, root,

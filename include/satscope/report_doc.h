@@ -149,6 +149,11 @@ sat_rnode *sat_doc_values(sat_rnode *section);
 sat_rnode *sat_doc_table(sat_rnode *section, const char *title, const char *note,
                          const sat_rnode *src, const char *columns, size_t max_rows,
                          int (*keep)(const sat_rnode *row, void *ctx), void *ctx);
+/* The same, its rows ordered by column `by` (a number), largest first, ties
+ * in the source's order ("the top offenders by total time"). */
+sat_rnode *sat_doc_table_by(sat_rnode *section, const char *title, const char *note,
+                            const sat_rnode *src, const char *columns, size_t max_rows,
+                            const char *by);
 /* A table block of the builder's own: a new table with these columns, to
  * fill with sat_table_row (rows_total is set by the renderers' count then). */
 sat_rnode *sat_doc_new_table(sat_rnode *section, const char *title, const char *note,

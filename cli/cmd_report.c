@@ -1,0 +1,336 @@
+/*
+ * cmd_report.c - `satscope report INPUT... -o OUT [--kind postmortem|digest]
+ * [--baseline OLD]... [--utc] [--mail-to ADDR] [--mail-from ADDR]
+ * [--subject TEXT] [--title TEXT]`: a report (satscope/report_doc.h) of the
+ * inputs, written in the form OUT's extension names (.html .pdf .png .svg
+ * .eml .txt .json, or - for text on standard output).
+ *
+ * One pass over the inputs feeds every analyzer the report kind reads (the
+ * set of analyze/multi.c, itself an analyzer, so --jobs collects the inputs
+ * in parallel parts and merges them); the kind's builder writes the document
+ * from their results; the renderer draws it. The file is written whole or
+ * not at all: into a temporary file beside OUT, renamed over it at the end.
+ */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
+#include <errno.h>
+#include <getopt.h> /* optarg */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "satscope/analyze.h"
+#include "satscope/report_doc.h"
+
+extern const sat_command sat_cmd_report;
+
+enum { OPT_OUT = 'o', OPT_KIND = 0x100, OPT_BASELINE, OPT_UTC, OPT_MAIL_TO, OPT_MAIL_FROM,
+       OPT_SUBJECT, OPT_TITLE };
+
+static const sat_cli_opt report_opts[] = {
+    {"output", OPT_OUT, 'o', "OUT",
+     "where to write the report; its extension names the\n"
+     "form: .html .pdf .png .svg (the timeline) .eml .txt\n"
+     ".json, or - for text on standard output", NULL},
+    {"kind", OPT_KIND, 0, "KIND",
+     "postmortem (default): what happened and the likely\n"
+     "chain; digest: one page per server and day", "postmortem digest"},
+    {"baseline", OPT_BASELINE, 0, "OLD",
+     "digest: inputs of an earlier period to compare with\n"
+     "(repeatable)", NULL},
+    {"utc", OPT_UTC, 0, NULL, "times in UTC (default: the inputs' local time)", NULL},
+    {"title", OPT_TITLE, 0, "TEXT", "the report's title", NULL},
+    {"mail-to", OPT_MAIL_TO, 0, "ADDR", ".eml: the To: header (repeat for several)", NULL},
+    {"mail-from", OPT_MAIL_FROM, 0, "ADDR", ".eml: the From: header", NULL},
+    {"subject", OPT_SUBJECT, 0, "TEXT", ".eml: the Subject: (default: the title)", NULL},
+    {NULL, 0, 0, NULL, NULL, NULL}};
+
+#define MAX_MEMBERS 16
+
+/* The analyzers of a kind found in the registry, with their default options. */
+static size_t kind_members(const sat_report_kind *k, sat_multi_member *m)
+{
+    size_t n = 0;
+    for (const char *const *name = k->analyzers; name && *name && n < MAX_MEMBERS; name++) {
+        const sat_analyzer *a = sat_analyzer_find(*name);
+        if (a && a->result)
+            m[n++] = (sat_multi_member){a, NULL};
+    }
+    return n;
+}
+
+typedef struct run_ctx {
+    sat_cli_collect *c;
+    const sat_report_kind *kind;
+    int code;  /* the worst exit code of the collections */
+} run_ctx;
+
+/* Collects paths into a set of the kind's analyzers, adds their results to
+ * rep: the set's index, or < 0. */
+static int analyze_into(run_ctx *x, sat_report *rep, char *const *paths, size_t npaths,
+                        int64_t from, int64_t to)
+{
+    sat_multi_member members[MAX_MEMBERS];
+    size_t n = kind_members(x->kind, members);
+    sat_multi_opts mo = {members, n};
+    sat_multi *m = sat_multi_create(&mo);
+    if (!m) {
+        fprintf(stderr, "satscope report: out of memory\n");
+        return SAT_E_NOMEM;
+    }
+    sat_ts_ns old_from = x->c->from_ns, old_to = x->c->to_ns;
+    if (from)
+        x->c->from_ns = from;
+    if (to)
+        x->c->to_ns = to;
+    int code = sat_cli_collect_into(x->c, &sat_multi_analyzer, &mo, m, paths, npaths);
+    x->c->from_ns = old_from;
+    x->c->to_ns = old_to;
+    if (code > x->code)
+        x->code = code;
+    if (code == SAT_EXIT_UNREADABLE && x->c->stats.lines == 0 && x->c->stats.traces == 0 &&
+        x->c->stats.cores == 0 && x->c->stats.packets == 0) {
+        fprintf(stderr, "satscope report: nothing could be read\n");
+        sat_multi_free(m);
+        return SAT_E_IO;
+    }
+    if (sat_multi_finish(m) < 0)
+        fprintf(stderr, "satscope report: out of memory: the figures are incomplete\n");
+    sat_result *res[MAX_MEMBERS] = {0};
+    int rc = sat_multi_results(m, res);
+    sat_multi_free(m);
+    if (rc < 0) {
+        for (size_t i = 0; i < n; i++)
+            sat_result_free(res[i]);
+        fprintf(stderr, "satscope report: out of memory\n");
+        return rc;
+    }
+    return sat_report_add_set(rep, res, n);
+}
+
+static int analyze_cb(void *ctx, sat_report *rep, const sat_report_analyze_req *req)
+{
+    return analyze_into(ctx, rep, req->paths, req->npaths, req->from_ns, req->to_ns);
+}
+
+/* Writes the report to out_path through a temporary file in its directory
+ * (or to standard output for "-"). 0, or -1 after a message. */
+static int write_out(const sat_report_renderer *r, sat_report *rep,
+                     const sat_report_render_opts *ro, const char *out_path)
+{
+    sat_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (!strcmp(out_path, "-")) {
+        int rc = r->render(rep, ro, stdout, &diag);
+        if (rc >= 0 && fflush(stdout) != 0)
+            rc = SAT_E_IO;
+        if (rc < 0)
+            fprintf(stderr, "satscope report: %s\n", diag.msg[0] ? diag.msg : sat_strerror(rc));
+        return rc < 0 ? -1 : 0;
+    }
+    size_t pl = strlen(out_path);
+    char *tmp = malloc(pl + 16);
+    if (!tmp)
+        return -1;
+    snprintf(tmp, pl + 16, "%s.XXXXXX", out_path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "satscope report: %s: %s\n", out_path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    int rc = r->render(rep, ro, f, &diag);
+    if (fclose(f) != 0 && rc >= 0) {
+        rc = SAT_E_IO;
+        snprintf(diag.msg, sizeof diag.msg, "%s", strerror(errno));
+    }
+    /* the mode a new file would get (mkstemp makes it 0600) */
+    mode_t um = umask(0);
+    umask(um);
+    if (rc >= 0 && chmod(tmp, 0666 & ~um) != 0)
+        rc = SAT_E_IO;
+    if (rc >= 0 && rename(tmp, out_path) != 0) {
+        rc = SAT_E_IO;
+        snprintf(diag.msg, sizeof diag.msg, "%s", strerror(errno));
+    }
+    if (rc < 0) {
+        unlink(tmp);
+        fprintf(stderr, "satscope report: %s: %s\n", out_path,
+                diag.msg[0] ? diag.msg : sat_strerror(rc));
+    }
+    free(tmp);
+    return rc < 0 ? -1 : 0;
+}
+
+static int run_report(int argc, char **argv)
+{
+    sat_cli_collect c;
+    memset(&c, 0, sizeof c);
+    sat_cli_args a;
+    sat_cli_args_init(&a, &sat_cmd_report, &c);
+    const char *out = NULL, *kind_name = "postmortem", *title = NULL;
+    sat_report_render_opts ro;
+    memset(&ro, 0, sizeof ro);
+    char **baseline = NULL;
+    size_t nbaseline = 0;
+    char *mail_to = NULL;
+    int utc = 0, opt, code = SAT_EXIT_OK;
+    while ((opt = sat_cli_args_next(&a, argc, argv)) != -1) {
+        switch (opt) {
+        case OPT_OUT:
+            out = optarg;
+            break;
+        case OPT_KIND:
+            kind_name = optarg;
+            break;
+        case OPT_BASELINE: {
+            char **nb = realloc(baseline, (nbaseline + 1) * sizeof *nb);
+            if (!nb) {
+                free(baseline);
+                free(mail_to);
+                return SAT_EXIT_UNREADABLE;
+            }
+            baseline = nb;
+            baseline[nbaseline++] = optarg;
+            break;
+        }
+        case OPT_UTC:
+            utc = 1;
+            break;
+        case OPT_TITLE:
+            title = optarg;
+            break;
+        case OPT_MAIL_TO: {
+            /* several --mail-to: one To: header, comma-separated (RFC 5322) */
+            size_t l = mail_to ? strlen(mail_to) : 0;
+            char *nm = realloc(mail_to, l + strlen(optarg) + 3);
+            if (!nm) {
+                free(baseline);
+                free(mail_to);
+                return SAT_EXIT_UNREADABLE;
+            }
+            snprintf(nm + l, strlen(optarg) + 3, "%s%s", l ? ", " : "", optarg);
+            mail_to = nm;
+            break;
+        }
+        case OPT_MAIL_FROM:
+            ro.mail_from = optarg;
+            break;
+        case OPT_SUBJECT:
+            ro.subject = optarg;
+            break;
+        }
+    }
+    if (a.exit >= 0) {
+        code = a.exit;
+        goto done;
+    }
+    const sat_report_kind *kind = sat_report_kind_find(kind_name);
+    const sat_report_renderer *r = out ? sat_report_renderer_for(out) : NULL;
+    if (!kind) {
+        size_t nk;
+        const sat_report_kind *const *ks = sat_report_kind_list(&nk);
+        char names[256] = "";
+        for (size_t i = 0; i < nk; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     ks[i]->name);
+        code = sat_cli_usage_error("report", "unknown --kind '%s' (one of %s)", kind_name, names);
+        goto done;
+    }
+    if (!out) {
+        code = sat_cli_usage_error("report", "no output given (-o OUT)");
+        goto done;
+    }
+    if (!r) {
+        code = sat_cli_usage_error("report",
+                                   "-o %s: unknown form (the extension names it: .html .pdf "
+                                   ".png .svg .eml .txt .json, or - for text)",
+                                   out);
+        goto done;
+    }
+    if (optind >= argc) {
+        code = sat_cli_usage_error("report", "no input given");
+        goto done;
+    }
+    ro.utc = utc;
+    ro.wide = c.wide;
+    ro.mail_to = mail_to;
+
+    sat_report *rep = sat_report_new(kind->name);
+    if (!rep) {
+        fprintf(stderr, "satscope report: out of memory\n");
+        code = SAT_EXIT_UNREADABLE;
+        goto done;
+    }
+    run_ctx x = {&c, kind, SAT_EXIT_OK};
+    char *const *paths = argv + optind;
+    size_t npaths = (size_t)(argc - optind);
+    int set = analyze_into(&x, rep, paths, npaths, 0, 0);
+    code = x.code;
+    if (set < 0) {
+        sat_report_free(rep);
+        code = SAT_EXIT_UNREADABLE;
+        goto done;
+    }
+    if (sat_cli_no_events(&c, "report", paths, npaths)) {
+        sat_report_free(rep);
+        if (code == SAT_EXIT_OK)
+            code = SAT_EXIT_REJECTS;
+        goto done;
+    }
+    sat_report_input in;
+    memset(&in, 0, sizeof in);
+    in.set = sat_report_set(rep, (size_t)set);
+    in.paths = paths;
+    in.npaths = npaths;
+    in.baseline = baseline;
+    in.nbaseline = nbaseline;
+    in.title = title;
+    in.utc = utc;
+    in.analyze = analyze_cb;
+    in.analyze_ctx = &x;
+    sat_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = kind->build(rep, &in, &diag);
+    if (x.code > code)
+        code = x.code;
+    if (rc < 0) {
+        fprintf(stderr, "satscope report: %s\n", diag.msg[0] ? diag.msg : sat_strerror(rc));
+        code = SAT_EXIT_UNREADABLE;
+    } else if (write_out(r, rep, &ro, out) < 0) {
+        code = SAT_EXIT_UNREADABLE;
+    }
+    sat_report_free(rep);
+done:
+    free(baseline);
+    free(mail_to);
+    return code;
+}
+
+const sat_command sat_cmd_report = {
+    "report", "a post-mortem or digest of the inputs as HTML, PDF, e-mail, text or JSON",
+    run_report,
+    "INPUT... -o OUT [--kind postmortem|digest] [--baseline OLD]... [options]",
+    "A report of the inputs (access logs, packet captures, core files, .sat\n"
+    "traces) drawn from the results of every analyzer, read in one pass.\n\n"
+    "postmortem: what happened, when, and the likely chain - the trigger, how\n"
+    "the storm of client failures fed itself (reconnects, full TLS handshakes),\n"
+    "whether it outlived the trigger, the crash - then the timeline, the\n"
+    "storms, where the time went, the handshakes, the crash with its backtrace\n"
+    "and capacity. Every input is listed with its span.\n\n"
+    "The form follows OUT's extension: .html (one self-contained file: inline\n"
+    "SVG charts and CSS, nothing fetched), .pdf (multi-page), .png or .svg (the\n"
+    "timeline chart alone), .eml (a MIME message with the charts inline, for\n"
+    "sendmail -t), .txt or - (text, with per-hour sparklines), .json (the\n"
+    "report's document).",
+    report_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS,
+    SAT_CLI_EXIT_NOTE};

@@ -1,0 +1,76 @@
+/*
+ * report_doc_int.h - (internal to report/) what the report builders and the
+ * renderers of report_doc.h share: reading values out of results (absent is
+ * NAN, 0 or NULL, never a made-up zero), the clock every form shows times
+ * on (local at the inputs' UTC offset, or UTC), a value in human form on that
+ * clock, and the walk over a document's pages and sections.
+ */
+#ifndef SAT_REPORT_DOC_INT_H
+#define SAT_REPORT_DOC_INT_H
+
+#include <math.h>
+#include <stdio.h>
+
+#include "satscope/report.h"
+#include "satscope/report_doc.h"
+
+/* ---- reading ------------------------------------------------------------------- */
+/* The root of the result of analyzer `name` in set s, NULL if none. */
+const sat_rnode *rd_root(const sat_result_set *s, const char *name);
+/* A value as a double (COUNT, INT, BYTES, DURATION, RATIO, RATE, NUMBER;
+ * TIME in ns), NAN when absent or not a number. */
+double rd_num(const sat_value *v);
+/* A TIME (or INT) value, 0 when absent. */
+int64_t rd_ts(const sat_value *v);
+/* A TEXT value, NULL when absent. */
+const char *rd_text(const sat_value *v);
+/* A BOOL: 1, 0, or -1 when absent. */
+int rd_bool(const sat_value *v);
+/* The same at a path of an object (sat_rnode_val) or a row's column. */
+#define rd_onum(o, path) rd_num(sat_rnode_val((o), (path)))
+#define rd_ots(o, path) rd_ts(sat_rnode_val((o), (path)))
+#define rd_otext(o, path) rd_text(sat_rnode_val((o), (path)))
+#define rd_rnum(row, col) rd_num(sat_row_get((row), (col)))
+#define rd_rts(row, col) rd_ts(sat_row_get((row), (col)))
+#define rd_rtext(row, col) rd_text(sat_row_get((row), (col)))
+#define rd_rbool(row, col) rd_bool(sat_row_get((row), (col)))
+/* The table at path under o, NULL if it is none. */
+const sat_rnode *rd_table(const sat_rnode *o, const char *path);
+
+/* ---- the clock ----------------------------------------------------------------- */
+typedef struct rd_clock {
+    int32_t offset_s; /* shown offset: the inputs' (0 with utc) */
+    int utc;
+    int dates;        /* 1: times carry their date (the report spans days) */
+} rd_clock;
+/* The clock of a document (its utc_offset_s, first_ts, last_ts) and --utc. */
+rd_clock rd_clock_of(const sat_rnode *doc_root, int utc);
+/* "14:20:20", "14:23:08.998", "2025-06-09 14:20:20" (dates); "-" for 0. */
+void rd_fmt_time(char *buf, size_t n, const rd_clock *c, int64_t ts_ns);
+/* "2025-06-09 14:20:20" whatever c->dates. */
+void rd_fmt_datetime(char *buf, size_t n, const rd_clock *c, int64_t ts_ns);
+/* "UTC" or "UTC+02:00". */
+void rd_fmt_zone(char *buf, size_t n, const rd_clock *c);
+/* A value for a person: times on the clock, the rest as sat_fmt_value
+ * (161 us, 45.5%, 1.23 MiB, yes/no); "-" when absent. */
+void rd_fmt_value(char *buf, size_t n, const rd_clock *c, const sat_value *v);
+/* A column's heading: its title, else its name as words (sat_doc_label). */
+void rd_col_title(char *buf, size_t n, const sat_col *col);
+/* 1 when a unit is right-aligned in tables (numbers). */
+int rd_unit_right(int unit);
+
+/* ---- the document -------------------------------------------------------------- */
+/* Pages, a page's sections, blocks of a section: lists under their key. */
+const sat_rnode *rd_list(const sat_rnode *o, const char *key);
+/* A table block's rows table and how many rows it stands for. */
+const sat_rnode *rd_block_rows(const sat_rnode *block, uint64_t *total);
+
+/* The chart of kind `name` from set (NULL when the kind is unknown or has
+ * nothing to draw; why is left in diag). width/height 0: the kind's size. */
+sat_chart *rd_chart(const char *name, const sat_result_set *set, int utc, double width_pt,
+                    double height_pt, sat_diag *diag);
+
+/* ---- the builders ---------------------------------------------------------------- */
+extern const sat_report_kind sat_report_postmortem;
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * report_pm.h - (internal to report/) what the two files of the post-mortem
+ * builder share: the results it reads (one per analyzer, NULL when that
+ * analyzer did not run), the clock its sentences write times on, and the
+ * storm it tells the chain of.
+ */
+#ifndef SAT_REPORT_PM_H
+#define SAT_REPORT_PM_H
+
+#include "report_doc_int.h"
+
+typedef struct pm_ctx {
+    sat_report *rep;
+    const sat_report_input *in;
+    const sat_rnode *timeline, *etime, *handshakes, *storms, *saturation, *cachesize, *crashes;
+    rd_clock clock;
+    /* the storm the summary tells (the one with the most failures), NULL if none */
+    const sat_rnode *storm;
+} pm_ctx;
+
+/* The findings: what happened, when, the likely chain (report_pm_findings.c). */
+void pm_findings(pm_ctx *p);
+
+/* A failure kind of storms ("abandon", "close_B1") in words. */
+const char *pm_kind_words(const char *kind);
+/* A signal of storms ("unindexed", "wtime_mean_s") in words, and its value
+ * in its unit (a count per window, a duration, a share). */
+const char *pm_signal_words(const char *signal);
+void pm_signal_value(char *buf, size_t n, const char *signal, double v);
+/* The signals row of storm `storm` (its number) for `signal`, NULL if none. */
+const sat_rnode *pm_signal_row(const pm_ctx *p, double storm, const char *signal);
+/* Handshakes of [from, to) of the handshakes windows: full, resumed, all. */
+void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, double *resumed,
+                      double *all);
+/* "4.33 min" */
+void pm_dur(char *buf, size_t n, double s);
+/* a time on the report's clock */
+void pm_time(const pm_ctx *p, char *buf, size_t n, int64_t ts);
+
+#endif

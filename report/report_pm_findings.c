@@ -1,0 +1,461 @@
+/*
+ * report_pm_findings.c - the post-mortem's findings: in a few sentences,
+ * what happened, when, and the likely chain, each written from the results'
+ * figures (which the finding's `figures` object repeats, typed):
+ *   1. the storm: when, how big, of what kinds, from how many clients;
+ *   2. the trigger: the signal that rose first (storms' trigger) and when;
+ *   3. the amplification: the effects that rose with it (the queue wait,
+ *      reconnects, retries), and the collapse of TLS session resumption
+ *      (full handshakes) from the handshakes windows before and during it;
+ *   4. whether the failures outlived the trigger (storms' `sustained`);
+ *   5. the crash: signal, function, time, and the storm it fell in;
+ *   6. the top offender: the unindexed search (or filter) that took the most
+ *      time.
+ * A step the results say nothing about is left out, never guessed; with no
+ * storm and no crash one notice says so.
+ */
+#include <string.h>
+
+#include "report_pm.h"
+
+/* ---- words ---------------------------------------------------------------------- */
+
+static const struct {
+    const char *kind, *words;
+} kind_words[] = {
+    {"abandon", "abandoned operations"},
+    {"time_limit", "time limits (err=3)"},
+    {"admin_limit", "admin limits (err=11)"},
+    {"busy", "busy answers (err=51)"},
+    {"unavailable", "unavailable answers (err=52)"},
+    {"other_error", "other errors"},
+    {"close_A1", "client aborts (A1)"},
+    {"close_B1", "bad requests on close (B1)"},
+    {"close_B4", "write errors on close (B4)"},
+    {"close_T1", "idle timeouts (T1)"},
+    {"close_T2", "write timeouts (T2)"},
+    {"close_T3", "paged search timeouts (T3)"},
+    {"tls_incomplete", "TLS handshakes given up"},
+    {"tls_failed", "failed TLS handshakes"},
+    {"rst_client", "client resets"},
+    {"syn_retry", "SYN retries"},
+    {"fin_waiting", "clients hanging up with a request unanswered"},
+    {"retried", "connections given up for a retry"},
+    {"closed_waiting", "connections closed while waiting"},
+    {"syn_unanswered", "connection attempts never answered"},
+};
+
+const char *pm_kind_words(const char *kind)
+{
+    for (size_t i = 0; kind && i < sizeof kind_words / sizeof kind_words[0]; i++)
+        if (!strcmp(kind_words[i].kind, kind))
+            return kind_words[i].words;
+    return kind ? kind : "?";
+}
+
+static const struct {
+    const char *signal, *words;
+} signal_words[] = {
+    {"unindexed", "unindexed searches"},
+    {"ops", "the operation rate"},
+    {"full_hs_share", "the share of full TLS handshakes"},
+    {"etime_p90_s", "the etime p90"},
+    {"wtime_mean_s", "the queue wait (wtime mean)"},
+    {"conn_opens", "connections opened"},
+    {"hs_answer_p90_s", "the time the server took to answer TLS handshakes (p90)"},
+    {"heavy_client_ops", "the operations of one client"},
+};
+
+const char *pm_signal_words(const char *signal)
+{
+    for (size_t i = 0; signal && i < sizeof signal_words / sizeof signal_words[0]; i++)
+        if (!strcmp(signal_words[i].signal, signal))
+            return signal_words[i].words;
+    return signal ? signal : "?";
+}
+
+/* storms' rule: names ending _s are seconds, _share a share, else a count
+ * per window */
+void pm_signal_value(char *buf, size_t n, const char *signal, double v)
+{
+    size_t l = signal ? strlen(signal) : 0;
+    if (!isfinite(v))
+        snprintf(buf, n, "-");
+    else if (l > 2 && !strcmp(signal + l - 2, "_s"))
+        sat_fmt_duration(buf, n, v);
+    else if (l > 6 && !strcmp(signal + l - 6, "_share")) {
+        char t[64];
+        sat_fmt_sig3(t, sizeof t, 100 * v);
+        snprintf(buf, n, "%s%%", t);
+    } else if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, n, "%.0f", v);
+    else
+        sat_fmt_sig3(buf, n, v);
+}
+
+const sat_rnode *pm_signal_row(const pm_ctx *p, double storm, const char *signal)
+{
+    for (const sat_rnode *r = sat_rnode_first(rd_table(p->storms, "signals")); r;
+         r = sat_rnode_next(r))
+        if (rd_rnum(r, "storm") == storm && rd_rtext(r, "signal_name") &&
+            !strcmp(rd_rtext(r, "signal_name"), signal))
+            return r;
+    return NULL;
+}
+
+void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, double *resumed,
+                      double *all)
+{
+    *full = *resumed = *all = 0;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(p->handshakes, "windows")); r;
+         r = sat_rnode_next(r)) {
+        int64_t ts = rd_rts(r, "start_ts");
+        if (ts < from || ts >= to)
+            continue;
+        double f = rd_rnum(r, "full"), s = rd_rnum(r, "resumed"), c = rd_rnum(r, "connections");
+        *full += isfinite(f) ? f : 0;
+        *resumed += isfinite(s) ? s : 0;
+        *all += isfinite(c) ? c : 0;
+    }
+}
+
+static void copy_value(sat_rnode *fig, const char *key, const sat_rnode *row, const char *col)
+{
+    const sat_value *v = sat_row_get(row, col);
+    if (v)
+        sat_put_value(fig, key, v);
+}
+
+static const char *plural(double n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+/* ---- the findings ------------------------------------------------------------------ */
+
+/* "57 abandoned operations, 46 time limits (err=3) and 45 ..." : the three
+ * biggest kinds of the storm's kinds.* columns, and how many more. */
+static void storm_kinds(const sat_rnode *st, char *buf, size_t n)
+{
+    const char *name[32];
+    double val[32];
+    int k = 0;
+    for (const sat_rnode *c = sat_rnode_first(st); c && k < 32; c = sat_rnode_next(c)) {
+        const char *key = sat_rnode_key(c);
+        double v = rd_num(sat_rnode_value(c));
+        if (!key || strncmp(key, "kinds.", 6) || !(v > 0))
+            continue;
+        int at = k++;
+        for (; at > 0 && val[at - 1] < v; at--) { /* most first, ties in column order */
+            name[at] = name[at - 1];
+            val[at] = val[at - 1];
+        }
+        name[at] = key + 6;
+        val[at] = v;
+    }
+    int shown = k < 3 ? k : 3, others = k - shown;
+    size_t l = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < shown; i++) {
+        const char *sep = i == 0 ? "" : i == shown - 1 && !others ? " and " : ", ";
+        snprintf(buf + l, n - l, "%s%.0f %s", sep, val[i], pm_kind_words(name[i]));
+        l = strlen(buf);
+    }
+    if (others)
+        snprintf(buf + l, n - l, " and %d other %s", others, others == 1 ? "kind" : "kinds");
+}
+
+static void finding_storm(pm_ctx *p, sat_rnode *list)
+{
+    const sat_rnode *st = p->storm;
+    char a[64], b[64], span[64], kinds[512], win[64];
+    pm_time(p, a, sizeof a, rd_rts(st, "start_ts"));
+    pm_time(p, b, sizeof b, rd_rts(st, "end_ts"));
+    pm_dur(span, sizeof span, rd_rnum(st, "span_s"));
+    pm_dur(win, sizeof win, rd_rnum(st, "window_s"));
+    storm_kinds(st, kinds, sizeof kinds);
+    double ev = rd_rnum(st, "events"), cl = rd_rnum(st, "client_count");
+    char base[64];
+    sat_fmt_sig3(base, sizeof base, rd_rnum(st, "baseline_per_window"));
+    size_t nstorms = sat_rnode_count(rd_table(p->storms, "storms"));
+    char more[96] = "";
+    if (nstorms > 1)
+        snprintf(more, sizeof more, " (the biggest of %zu storms)", nstorms);
+    sat_rnode *fig = sat_doc_finding(
+        list, "critical", "storms",
+        "From %s to %s (%s) clients failed %.0f times%s, %.0f in the worst %s window against "
+        "a usual %s: %s, from %.0f %s.",
+        a, b, span, ev, more, rd_rnum(st, "peak_events"), win, base, kinds, cl,
+        plural(cl, "client", "clients"));
+    copy_value(fig, "storm", st, "storm");
+    copy_value(fig, "start_ts", st, "start_ts");
+    copy_value(fig, "end_ts", st, "end_ts");
+    copy_value(fig, "span_s", st, "span_s");
+    copy_value(fig, "failures", st, "events");
+    copy_value(fig, "peak_failures", st, "peak_events");
+    copy_value(fig, "baseline_per_window", st, "baseline_per_window");
+    copy_value(fig, "clients", st, "client_count");
+}
+
+static void finding_trigger(pm_ctx *p, sat_rnode *list)
+{
+    const sat_rnode *st = p->storm;
+    const char *trig = rd_rtext(st, "trigger.signal_name");
+    double num = rd_rnum(st, "storm");
+    if (!trig) {
+        sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
+                                         "No signal the inputs hold rose before the storm: its "
+                                         "trigger is not in these inputs.");
+        copy_value(fig, "storm", st, "storm");
+        return;
+    }
+    const sat_rnode *sig = pm_signal_row(p, num, trig);
+    char on[64], lead[96] = "", fromto[256] = "";
+    int64_t onset = rd_rts(st, "trigger.onset_ts"), start = rd_rts(st, "start_ts");
+    pm_time(p, on, sizeof on, onset);
+    if (onset && start > onset) {
+        char d[64];
+        pm_dur(d, sizeof d, (double)(start - onset) / 1e9);
+        snprintf(lead, sizeof lead, ", %s before the first failures", d);
+    }
+    if (sig) {
+        char u[64], bf[64], du[64];
+        pm_signal_value(u, sizeof u, trig, rd_rnum(sig, "baseline"));
+        pm_signal_value(bf, sizeof bf, trig, rd_rnum(sig, "lead_up"));
+        pm_signal_value(du, sizeof du, trig, rd_rnum(sig, "during"));
+        size_t l = strlen(trig);
+        const char *per = l > 2 && !strcmp(trig + l - 2, "_s") ? "" : " per window";
+        snprintf(fromto, sizeof fromto, " (from a usual %s%s to %s just before and %s during it)",
+                 u, per, bf, du);
+    }
+    char back[96] = "";
+    int64_t bk = rd_rts(st, "trigger.back_ts");
+    if (bk) {
+        char bt[64];
+        pm_time(p, bt, sizeof bt, bk);
+        snprintf(back, sizeof back, "; it was back to usual at %s", bt);
+    }
+    sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
+                                     "The likely trigger: %s, which rose at %s%s%s%s.",
+                                     pm_signal_words(trig), on, lead, fromto, back);
+    copy_value(fig, "signal", st, "trigger.signal_name");
+    copy_value(fig, "onset_ts", st, "trigger.onset_ts");
+    copy_value(fig, "back_ts", st, "trigger.back_ts");
+    if (sig) {
+        copy_value(fig, "baseline", sig, "baseline");
+        copy_value(fig, "lead_up", sig, "lead_up");
+        copy_value(fig, "during", sig, "during");
+    }
+}
+
+/* The effects that rose with the storm (signals other than the trigger
+ * that rose), the reconnects and retries, and the resumption collapse. */
+static void finding_amplification(pm_ctx *p, sat_rnode *list)
+{
+    const sat_rnode *st = p->storm;
+    double num = rd_rnum(st, "storm");
+    const char *trig = rd_rtext(st, "trigger.signal_name");
+    static const char *const effects[] = {"wtime_mean_s", "etime_p90_s", "conn_opens",
+                                          "hs_answer_p90_s"};
+    char parts[1024] = "";
+    size_t l = 0;
+    int nparts = 0;
+    for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++) {
+        const sat_rnode *sig = pm_signal_row(p, num, effects[i]);
+        if (!sig || rd_rbool(sig, "rose") != 1 || (trig && !strcmp(trig, effects[i])))
+            continue;
+        char u[64], du[64];
+        pm_signal_value(u, sizeof u, effects[i], rd_rnum(sig, "baseline"));
+        /* during the storm, else just before it (a p90 past every answer
+         * during it is absent) */
+        double during = rd_rnum(sig, "during");
+        if (!isfinite(during))
+            during = rd_rnum(sig, "lead_up");
+        if (!isfinite(during) || !isfinite(rd_rnum(sig, "baseline")))
+            continue;
+        pm_signal_value(du, sizeof du, effects[i], during);
+        snprintf(parts + l, sizeof parts - l, "%s%s went from %s to %s", nparts ? ", " : "",
+                 pm_signal_words(effects[i]), u, du);
+        l = strlen(parts);
+        nparts++;
+    }
+    double opens = rd_rnum(st, "conn_opens"), retries = rd_rnum(st, "retries");
+    if (opens > 0) {
+        snprintf(parts + l, sizeof parts - l, "%s%.0f connections were opened during it",
+                 nparts ? "; " : "", opens);
+        l = strlen(parts);
+        if (retries > 0)
+            snprintf(parts + l, sizeof parts - l, " (%.0f of them retries)", retries);
+        l = strlen(parts);
+        nparts++;
+    }
+    /* TLS resumption before against during the storm */
+    int64_t a = rd_rts(st, "start_ts"), b = rd_rts(st, "end_ts");
+    double bf, br, ba, df, dr, da;
+    pm_handshakes_in(p, a - (b - a), a, &bf, &br, &ba);
+    pm_handshakes_in(p, a, b + 1, &df, &dr, &da);
+    double before_ratio = bf + br > 0 ? br / (bf + br) : NAN;
+    double during_ratio = df + dr > 0 ? dr / (df + dr) : NAN;
+    if (isfinite(during_ratio)) {
+        char bs[128] = "", ds[64];
+        sat_fmt_sig3(ds, sizeof ds, 100 * during_ratio);
+        if (isfinite(before_ratio)) {
+            char t[64];
+            sat_fmt_sig3(t, sizeof t, 100 * before_ratio);
+            snprintf(bs, sizeof bs, "from %s%% before it ", t);
+        }
+        snprintf(parts + l, sizeof parts - l,
+                 "%sTLS session resumption %s%sto %s%% of handshakes (%.0f full %s)",
+                 nparts ? "; " : "",
+                 isfinite(before_ratio) && before_ratio > during_ratio ? "fell " : "went ", bs, ds,
+                 df, plural(df, "handshake", "handshakes"));
+        l = strlen(parts);
+        nparts++;
+    }
+    if (!nparts)
+        return;
+    sat_rnode *fig = sat_doc_finding(list, "warning", "storms", "It fed on itself: %s.", parts);
+    copy_value(fig, "conn_opens", st, "conn_opens");
+    copy_value(fig, "retries", st, "retries");
+    if (isfinite(during_ratio)) {
+        sat_put_ratio(fig, "resumed_ratio_before", before_ratio, 4);
+        sat_put_ratio(fig, "resumed_ratio_during", during_ratio, 4);
+        sat_put_count(fig, "full_handshakes_during", (uint64_t)df);
+    }
+}
+
+static void finding_sustained(pm_ctx *p, sat_rnode *list)
+{
+    const sat_rnode *st = p->storm;
+    int sus = rd_rbool(st, "sustained");
+    const char *trig = rd_rtext(st, "trigger.signal_name");
+    if (sus < 0 || !trig)
+        return;
+    sat_rnode *fig;
+    if (sus == 1) {
+        char d[64];
+        pm_dur(d, sizeof d, rd_rnum(st, "sustained_s"));
+        fig = sat_doc_finding(list, "critical", "storms",
+                              "The failures outlived their trigger by %s: a self-sustaining "
+                              "(metastable) failure, the retries and reconnects kept the server "
+                              "down after %s went back to usual.",
+                              d, pm_signal_words(trig));
+    } else {
+        fig = sat_doc_finding(list, "notice", "storms",
+                              "The failures did not outlive their trigger: they ended when %s "
+                              "went back to usual (not a self-sustaining failure).",
+                              pm_signal_words(trig));
+    }
+    copy_value(fig, "sustained", st, "sustained");
+    copy_value(fig, "sustained_s", st, "sustained_s");
+}
+
+static void finding_crash(pm_ctx *p, sat_rnode *list)
+{
+    const sat_rnode *crashes = rd_table(p->crashes, "crashes");
+    size_t n = sat_rnode_count(crashes);
+    const sat_rnode *c = sat_rnode_first(crashes);
+    if (!c)
+        return;
+    char at[64], where[512] = "";
+    pm_time(p, at, sizeof at, rd_rts(c, "ts"));
+    const sat_rnode *f0 = sat_rnode_first(rd_table(c, "frames"));
+    if (f0 && rd_rtext(f0, "function")) {
+        const char *file = rd_rtext(f0, "file");
+        double line = rd_rnum(f0, "line");
+        if (file && isfinite(line))
+            snprintf(where, sizeof where, " in %s (%s:%.0f)", rd_rtext(f0, "function"), file, line);
+        else
+            snprintf(where, sizeof where, " in %s", rd_rtext(f0, "function"));
+    }
+    const char *exe = rd_rtext(c, "executable");
+    const char *base = exe ? strrchr(exe, '/') : NULL;
+    const char *sig = rd_rtext(c, "signal_name"), *code = rd_rtext(c, "si_code_name");
+    const char *addr = rd_rtext(c, "fault_addr");
+    char detail[128] = "";
+    if (code && addr)
+        snprintf(detail, sizeof detail, " (%s at %s)", code, addr);
+    else if (code)
+        snprintf(detail, sizeof detail, " (%s)", code);
+    char ctx[256] = "";
+    double storm = rd_rnum(c, "before.storm");
+    if (isfinite(storm) && storm > 0)
+        snprintf(ctx, sizeof ctx, ", during storm %.0f", storm);
+    if (rd_rbool(c, "before.covered") == 1) {
+        size_t l = strlen(ctx);
+        double ops = rd_rnum(c, "before.operations"), usual = rd_rnum(c, "before.usual_operations");
+        char w[64];
+        pm_dur(w, sizeof w, (double)(rd_rts(c, "before.to_ts") - rd_rts(c, "before.from_ts")) / 1e9);
+        snprintf(ctx + l, sizeof ctx - l,
+                 "; the server answered %.0f operations in the %s before it (%.0f in the %s "
+                 "before that)",
+                 ops, w, usual, w);
+    }
+    char more[64] = "";
+    if (n > 1)
+        snprintf(more, sizeof more, "the first of %zu crashes: ", n);
+    sat_rnode *fig = sat_doc_finding(list, "critical", "crash", "At %s %s%s (pid %.0f) crashed with %s%s%s%s.",
+                                     at, more, base ? base + 1 : exe ? exe : "a process",
+                                     rd_rnum(c, "pid"), sig ? sig : "a signal", detail, where, ctx);
+    copy_value(fig, "ts", c, "ts");
+    copy_value(fig, "signal", c, "signal_name");
+    copy_value(fig, "executable", c, "executable");
+    copy_value(fig, "pid", c, "pid");
+    if (f0)
+        copy_value(fig, "function", f0, "function");
+}
+
+static void finding_offender(pm_ctx *p, sat_rnode *list)
+{
+    /* the unindexed search that took the most time, else the filter */
+    const sat_rnode *best = NULL;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(p->etime, "unindexed.searches")); r;
+         r = sat_rnode_next(r))
+        if (!best || rd_rnum(r, "total_s") > rd_rnum(best, "total_s"))
+            best = r;
+    double all = 0;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(p->etime, "ops")); r; r = sat_rnode_next(r))
+        if (isfinite(rd_rnum(r, "total_s")) && !(rd_rtext(r, "op") && !strcmp(rd_rtext(r, "op"), "all")))
+            all += rd_rnum(r, "total_s");
+    if (!best || !(all > 0))
+        return;
+    char tot[64], mx[64], share[64];
+    double t = rd_rnum(best, "total_s");
+    pm_dur(tot, sizeof tot, t);
+    pm_dur(mx, sizeof mx, rd_rnum(best, "max_s"));
+    sat_fmt_sig3(share, sizeof share, 100 * t / all);
+    const char *who = rd_rtext(best, "binddn");
+    const char *client = rd_rtext(best, "client");
+    double cnt = rd_rnum(best, "count");
+    sat_rnode *fig = sat_doc_finding(
+        list, "warning", "offenders",
+        "The costliest search: %.0f unindexed %s of %s for %s under %s%s%s took %s in all (%s%% of "
+        "the server's time, the longest %s).",
+        cnt, plural(cnt, "search", "searches"), rd_rtext(best, "filter") ? rd_rtext(best, "filter") : "?",
+        who ? who : "an anonymous client", rd_rtext(best, "base") ? rd_rtext(best, "base") : "?",
+        client ? " from " : "", client ? client : "", tot, share, mx);
+    copy_value(fig, "count", best, "count");
+    copy_value(fig, "filter", best, "filter");
+    copy_value(fig, "base", best, "base");
+    copy_value(fig, "client", best, "client");
+    copy_value(fig, "binddn", best, "binddn");
+    copy_value(fig, "total_s", best, "total_s");
+    copy_value(fig, "max_s", best, "max_s");
+    sat_put_ratio(fig, "share", t / all, 4);
+}
+
+void pm_findings(pm_ctx *p)
+{
+    sat_rnode *list = sat_doc_findings(p->rep, NULL);
+    if (p->storm) {
+        finding_storm(p, list);
+        finding_trigger(p, list);
+        finding_amplification(p, list);
+        finding_sustained(p, list);
+    }
+    finding_crash(p, list);
+    finding_offender(p, list);
+    if (!p->storm && !sat_rnode_first(rd_table(p->crashes, "crashes")))
+        sat_doc_finding(list, "notice", NULL,
+                        "No storm of client failures and no crash in these inputs.");
+}

@@ -1,0 +1,373 @@
+/*
+ * report_postmortem.c - the post-mortem report (`satscope report --kind
+ * postmortem`, the default): "the server fell over at 14:35: why?". One page
+ * built from the results of every analyzer over the incident's logs,
+ * captures and cores: first the findings (report_pm_findings.c: what
+ * happened, when, the likely chain from trigger to crash), then the sections
+ * a reader checks them against: the timeline, the storms with their chains,
+ * where the time went (top offenders by total time, unindexed searches),
+ * the TLS handshakes, the crash with its backtrace and the load before it,
+ * and capacity (cache sizing and the scalability fit). The inputs are listed
+ * with their spans. Every figure comes from a result; a section whose
+ * analyzer saw nothing says so in a sentence.
+ */
+#include <string.h>
+
+#include "report_pm.h"
+
+static const char *const pm_analyzers[] = {"timeline", "etime",     "handshakes", "storms",
+                                           "saturation", "cachesize", "crashes",    NULL};
+
+void pm_dur(char *buf, size_t n, double s) { sat_fmt_duration(buf, n, s); }
+
+void pm_time(const pm_ctx *p, char *buf, size_t n, int64_t ts)
+{
+    rd_fmt_time(buf, n, &p->clock, ts);
+}
+
+/* ---- the head: span, time zone, inputs ------------------------------------------- */
+
+static void head(pm_ctx *p)
+{
+    /* the span every input covers: the timeline's (every source on it), else
+     * the widest of the analyzers' own */
+    int64_t first = rd_ots(p->timeline, "first_ts"), last = rd_ots(p->timeline, "last_ts");
+    const sat_rnode *others[] = {p->etime, p->storms, p->handshakes, p->crashes};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        int64_t a = rd_ots(others[i], "first_ts"), b = rd_ots(others[i], "last_ts");
+        if (a && (!first || a < first))
+            first = a;
+        if (b > last)
+            last = b;
+    }
+    double off = rd_onum(p->timeline, "utc_offset_s");
+    char title[256];
+    if (p->in->title)
+        snprintf(title, sizeof title, "%s", p->in->title);
+    else
+        snprintf(title, sizeof title, "Post-mortem");
+    sat_doc_head(p->rep, title, first, last, isfinite(off) ? (int32_t)off : 0);
+    p->clock = rd_clock_of(sat_result_root(sat_report_doc(p->rep)), p->in->utc);
+
+    sat_doc_inputs(p->rep);
+    const sat_rnode *src = rd_table(p->timeline, "sources");
+    for (const sat_rnode *r = sat_rnode_first(src); r; r = sat_rnode_next(r)) {
+        double bytes = rd_rnum(r, "bytes"), lines = rd_rnum(r, "lines"), rej = rd_rnum(r, "rejects");
+        sat_doc_input(p->rep, rd_rtext(r, "path"), rd_rtext(r, "kind"), rd_rtext(r, "format"),
+                      isfinite(bytes) ? (uint64_t)bytes : 0, isfinite(lines) ? (uint64_t)lines : 0,
+                      isfinite(rej) ? (uint64_t)rej : 0, rd_rts(r, "first_ts"),
+                      rd_rts(r, "last_ts"));
+    }
+}
+
+/* ---- sections ------------------------------------------------------------------ */
+
+static void put_num_value(sat_rnode *vals, const char *key, const sat_rnode *o, const char *path)
+{
+    const sat_value *v = sat_rnode_val(o, path);
+    if (v)
+        sat_put_value(vals, key, v);
+}
+
+static void summary_section(pm_ctx *p, sat_rnode *page)
+{
+    sat_rnode *s = sat_doc_section(page, "summary", "The inputs at a glance");
+    sat_rnode *v = sat_doc_values(s);
+    const sat_rnode *root = sat_result_root(sat_report_doc(p->rep));
+    put_num_value(v, "from_ts", root, "first_ts");
+    put_num_value(v, "to_ts", root, "last_ts");
+    put_num_value(v, "operations", p->etime, "operations");
+    put_num_value(v, "connections", p->etime, "connections");
+    put_num_value(v, "etime_mean_s", p->etime, "operation_stats.etime_mean_s");
+    put_num_value(v, "wtime_mean_s", p->etime, "operation_stats.wtime_mean_s");
+    put_num_value(v, "client_failures", p->storms, "events");
+    sat_put_count(v, "storms", sat_rnode_count(rd_table(p->storms, "storms")));
+    put_num_value(v, "tls_handshakes", p->handshakes, "connections");
+    put_num_value(v, "crashes", p->crashes, "count");
+}
+
+static void timeline_section(pm_ctx *p, sat_rnode *page)
+{
+    sat_rnode *s = sat_doc_section(page, "timeline", "Timeline");
+    char zone[32];
+    rd_fmt_zone(zone, sizeof zone, &p->clock);
+    double w = rd_onum(p->timeline, "window_s");
+    if (isfinite(w)) {
+        char ws[64];
+        pm_dur(ws, sizeof ws, w);
+        sat_doc_para(s,
+                     "Every input on one time axis (%s), in windows of %s: operations, "
+                     "latency, concurrency, client failures, TLS handshakes and connections; "
+                     "storms shaded, the trigger's onset and crashes marked.",
+                     zone, ws);
+    }
+    sat_doc_chart(s, "timeline");
+    const sat_rnode *hours = rd_table(p->timeline, "hours");
+    sat_doc_sparkline(s, "operations per hour", hours, "count", 1);
+    sat_doc_sparkline(s, "errors per hour", hours, "errors", 1);
+    sat_doc_sparkline(s, "etime p99 per hour", hours, "p99_s", 1);
+}
+
+static void storms_section(pm_ctx *p, sat_rnode *page)
+{
+    sat_rnode *s = sat_doc_section(page, "storms", "Storms of client failures");
+    const sat_rnode *storms = rd_table(p->storms, "storms");
+    if (!sat_rnode_first(storms)) {
+        double ev = rd_onum(p->storms, "events");
+        if (!p->storms)
+            sat_doc_para(s, "The storms analyzer did not run.");
+        else
+            sat_doc_para(s,
+                         "No storm: client failures (%.0f in all) never rose clearly above "
+                         "their own baseline.",
+                         isfinite(ev) ? ev : 0);
+        return;
+    }
+    for (const sat_rnode *st = sat_rnode_first(storms); st; st = sat_rnode_next(st)) {
+        char a[64], b[64], span[64];
+        pm_time(p, a, sizeof a, rd_rts(st, "start_ts"));
+        pm_time(p, b, sizeof b, rd_rts(st, "end_ts"));
+        pm_dur(span, sizeof span, rd_rnum(st, "span_s"));
+        const char *trig = rd_rtext(st, "trigger.signal_name");
+        char tr[256] = "no signal rose before it (its cause is not in these inputs)";
+        if (trig) {
+            char on[64];
+            pm_time(p, on, sizeof on, rd_rts(st, "trigger.onset_ts"));
+            snprintf(tr, sizeof tr, "triggered by %s (rising at %s)", pm_signal_words(trig), on);
+        }
+        int sus = rd_rbool(st, "sustained");
+        sat_doc_para(s, "Storm %.0f: %s to %s (%s), %.0f client failures from %.0f %s, %s; %s.",
+                     rd_rnum(st, "storm"), a, b, span, rd_rnum(st, "events"),
+                     rd_rnum(st, "client_count"),
+                     rd_rnum(st, "client_count") == 1 ? "client" : "clients", tr,
+                     sus == 1 ? "the failures outlived their trigger (self-sustaining)"
+                     : sus == 0 ? "the failures did not outlive their trigger"
+                                : "whether they outlived a trigger is not known");
+    }
+    sat_doc_table(s, "Storms", NULL, storms,
+                  "storm,start_ts=start,end_ts=end,events=failures,peak_events=worst window,"
+                  "baseline_per_window=usual,client_count=clients,trigger.signal_name=trigger,"
+                  "trigger.onset_ts=onset,sustained,retries",
+                  0, NULL, NULL);
+    sat_doc_table(s, "The chain: what rose before each storm",
+                  "per window of the storm's step; durations in seconds; before = the "
+                  "windows before the storm and its first",
+                  rd_table(p->storms, "signals"),
+                  "storm,signal_name=signal,rose,baseline=usual,lead_up=before,during,onset_ts=onset,"
+                  "back_ts=back to usual",
+                  0, NULL, NULL);
+    sat_doc_table(s, "Failures by kind", NULL, rd_table(p->storms, "failures"), NULL, 0, NULL,
+                  NULL);
+    sat_doc_table(s, "Clients with the most failures", NULL, rd_table(p->storms, "top_clients"),
+                  NULL, 0, NULL, NULL);
+}
+
+static void offenders_section(pm_ctx *p, sat_rnode *page)
+{
+    sat_rnode *s = sat_doc_section(page, "offenders", "Where the time went");
+    if (!p->etime || !sat_rnode_first(rd_table(p->etime, "ops"))) {
+        sat_doc_para(s, "No LDAP operation in the inputs.");
+        return;
+    }
+    double total = 0;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(p->etime, "ops")); r; r = sat_rnode_next(r)) {
+        double t = rd_rnum(r, "total_s");
+        const char *op = rd_rtext(r, "op");
+        total += isfinite(t) && !(op && !strcmp(op, "all")) ? t : 0;
+    }
+    char tt[64];
+    pm_dur(tt, sizeof tt, total);
+    sat_doc_para(s,
+                 "The server spent %s answering operations (the sum of their etimes, queue "
+                 "wait included). The top offenders by total time:",
+                 tt);
+    sat_doc_chart(s, "distributions");
+    sat_doc_table_by(s, "By operation", NULL, rd_table(p->etime, "ops"),
+                     "op,count,p50_s=p50,p90_s=p90,p99_s=p99,max_s=max,total_s=total,share,"
+                     "wtime_mean_s=wtime mean",
+                     0, "total_s");
+    sat_doc_table_by(s, "Unindexed searches", "notes=A/U: searches that read every entry",
+                     rd_table(p->etime, "unindexed.searches"),
+                     "count,total_s=total,max_s=max,filter,base,client,binddn=bind DN", 10,
+                     "total_s");
+    sat_doc_table_by(s, "Filters", NULL, rd_table(p->etime, "top.filters"),
+                     "filter,count,total_s=total", 10, "total_s");
+    sat_doc_table_by(s, "Clients", NULL, rd_table(p->etime, "top.clients"),
+                     "client,count,total_s=total", 10, "total_s");
+    sat_doc_table_by(s, "Bind DNs", NULL, rd_table(p->etime, "top.bind_dns"),
+                     "binddn=bind DN,count,total_s=total", 10, "total_s");
+    sat_doc_table_by(s, "Bases", NULL, rd_table(p->etime, "top.bases"), "base,count,total_s=total",
+                     10, "total_s");
+}
+
+static void handshakes_section(pm_ctx *p, sat_rnode *page)
+{
+    sat_rnode *s = sat_doc_section(page, "handshakes", "TLS handshakes");
+    double n = rd_onum(p->handshakes, "connections");
+    if (!(n > 0)) {
+        sat_doc_para(s, "No TLS handshake in the inputs (no packet capture of the TLS port).");
+        return;
+    }
+    const sat_rnode *h = p->handshakes;
+    double full_c = rd_onum(h, "cost_per_handshake.full_s");
+    double res_c = rd_onum(h, "cost_per_handshake.resumed_s");
+    if (isfinite(full_c) && isfinite(res_c) && res_c > 0) {
+        char a[64], b[64];
+        pm_dur(a, sizeof a, full_c);
+        pm_dur(b, sizeof b, res_c);
+        sat_doc_para(s,
+                     "A full handshake costs the server about %s of CPU, a resumed one %s "
+                     "(%.0f times less): clients that reconnect without resuming their TLS "
+                     "session multiply the server's work.",
+                     a, b, full_c / res_c);
+    }
+    sat_rnode *v = sat_doc_values(s);
+    put_num_value(v, "handshakes", h, "connections");
+    put_num_value(v, "full", h, "full");
+    put_num_value(v, "resumed", h, "resumed");
+    put_num_value(v, "failed", h, "failed");
+    put_num_value(v, "incomplete", h, "incomplete");
+    put_num_value(v, "resumption_ratio", h, "resumed_ratio");
+    put_num_value(v, "cpu_s", h, "cpu_s");
+    put_num_value(v, "full_handshake_cost_s", h, "cost_per_handshake.full_s");
+    put_num_value(v, "resumed_handshake_cost_s", h, "cost_per_handshake.resumed_s");
+    sat_doc_table(s, "Per window", NULL, rd_table(h, "windows"), NULL, 0, NULL, NULL);
+    sat_doc_table(s, "Resumption", NULL, rd_table(h, "resumption"), NULL, 0, NULL, NULL);
+}
+
+static void crash_section(pm_ctx *p, sat_rnode *page)
+{
+    const sat_rnode *crashes = rd_table(p->crashes, "crashes");
+    sat_rnode *s = sat_doc_section(page, "crash",
+                                   sat_rnode_count(crashes) > 1 ? "The crashes" : "The crash");
+    if (!sat_rnode_first(crashes)) {
+        sat_doc_para(s, "No crash in the inputs (no core file or backtrace given).");
+        return;
+    }
+    size_t k = 0;
+    for (const sat_rnode *c = sat_rnode_first(crashes); c && k < 5; c = sat_rnode_next(c), k++) {
+        char at[64], where[512] = "";
+        pm_time(p, at, sizeof at, rd_rts(c, "ts"));
+        const sat_rnode *frames = rd_table(c, "frames");
+        const sat_rnode *f0 = sat_rnode_first(frames);
+        if (f0 && rd_rtext(f0, "function")) {
+            const char *file = rd_rtext(f0, "file");
+            double line = rd_rnum(f0, "line");
+            if (file && isfinite(line))
+                snprintf(where, sizeof where, " in %s (%s:%.0f)", rd_rtext(f0, "function"), file,
+                         line);
+            else
+                snprintf(where, sizeof where, " in %s", rd_rtext(f0, "function"));
+        }
+        const char *exe = rd_rtext(c, "executable");
+        const char *base = exe ? strrchr(exe, '/') : NULL;
+        sat_doc_para(s, "%s: %s (pid %.0f) got %s%s%s%s%s.", at, base ? base + 1 : exe ? exe : "a process",
+                     rd_rnum(c, "pid"), rd_rtext(c, "signal_name") ? rd_rtext(c, "signal_name") : "a signal",
+                     rd_rtext(c, "si_code_name") ? " (" : "",
+                     rd_rtext(c, "si_code_name") ? rd_rtext(c, "si_code_name") : "",
+                     rd_rtext(c, "si_code_name") ? ")" : "", where);
+        sat_rnode *v = sat_doc_values(s);
+        if (k == 0) {
+            put_num_value(v, "crashed_ts", c, "ts");
+            put_num_value(v, "time_from", c, "time_source");
+            put_num_value(v, "signal", c, "signal_name");
+            put_num_value(v, "si_code", c, "si_code_name");
+            put_num_value(v, "fault_address", c, "fault_addr");
+            put_num_value(v, "executable", c, "executable");
+            put_num_value(v, "pid", c, "pid");
+            put_num_value(v, "threads", c, "threads");
+            put_num_value(v, "fingerprint", c, "fingerprint");
+        }
+        char title[128];
+        snprintf(title, sizeof title, "Backtrace of the crashing thread (%s)", at);
+        sat_doc_table(s, title, NULL, frames, "depth=#,function,file,line,module", 0, NULL, NULL);
+        if (rd_rbool(c, "before.covered") == 1) {
+            char a[64], b[64], ua[64];
+            pm_time(p, a, sizeof a, rd_rts(c, "before.from_ts"));
+            pm_time(p, b, sizeof b, rd_rts(c, "before.to_ts"));
+            pm_time(p, ua, sizeof ua, rd_rts(c, "before.usual_from_ts"));
+            sat_doc_para(s,
+                         "The load before it (%s to %s, against the same length before, from "
+                         "%s): %.0f operations (usually %.0f), %.0f errors, %.0f connections "
+                         "opened, %.0f TLS handshakes (%.0f full).",
+                         a, b, ua, rd_rnum(c, "before.operations"),
+                         rd_rnum(c, "before.usual_operations"), rd_rnum(c, "before.errors"),
+                         rd_rnum(c, "before.conn_opens"), rd_rnum(c, "before.handshakes"),
+                         rd_rnum(c, "before.full_handshakes"));
+        }
+    }
+}
+
+static void capacity_section(pm_ctx *p, sat_rnode *page)
+{
+    sat_rnode *s = sat_doc_section(page, "capacity", "Capacity");
+    if (!p->saturation && !p->cachesize) {
+        sat_doc_para(s, "Neither capacity analyzer ran.");
+        return;
+    }
+    sat_doc_para(s,
+                 "How much load the server takes before it saturates (the Universal "
+                 "Scalability Law fitted to throughput against concurrency, per window), and "
+                 "how big the entry cache must be for a hit ratio (the miss-ratio curve of the "
+                 "entries the log names).");
+    sat_doc_chart(s, "capacity");
+    sat_rnode *v = sat_doc_values(s);
+    put_num_value(v, "usl_contention_sigma", p->saturation, "usl.sigma");
+    put_num_value(v, "usl_coherency_kappa", p->saturation, "usl.kappa");
+    put_num_value(v, "usl_knee", p->saturation, "usl.knee");
+    put_num_value(v, "usl_n_star", p->saturation, "usl.n_star");
+    put_num_value(v, "usl_x_max_per_s", p->saturation, "usl.x_max");
+    put_num_value(v, "throughput_ceiling_per_s", p->saturation, "usl.x_ceiling");
+    put_num_value(v, "usl_fit_r2", p->saturation, "usl.r2");
+    put_num_value(v, "cache_entries_named", p->cachesize, "unique");
+    put_num_value(v, "cache_max_hit_ratio", p->cachesize, "max_hit_ratio");
+    put_num_value(v, "entry_reads_unseen_ratio", p->cachesize, "unseen_share");
+    put_num_value(v, "recommended_cachememsize_bytes", p->cachesize, "recommend.cachememsize_bytes");
+    put_num_value(v, "recommended_dncachememsize_bytes", p->cachesize,
+                  "recommend.dncachememsize_bytes");
+    sat_doc_table(s, "Entry cache size for a hit ratio", NULL, rd_table(p->cachesize, "targets"),
+                  NULL, 0, NULL, NULL);
+}
+
+/* ---- the builder ----------------------------------------------------------------- */
+
+static int pm_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
+{
+    pm_ctx p;
+    memset(&p, 0, sizeof p);
+    p.rep = rep;
+    p.in = in;
+    p.timeline = rd_root(in->set, "timeline");
+    p.etime = rd_root(in->set, "etime");
+    p.handshakes = rd_root(in->set, "handshakes");
+    p.storms = rd_root(in->set, "storms");
+    p.saturation = rd_root(in->set, "saturation");
+    p.cachesize = rd_root(in->set, "cachesize");
+    p.crashes = rd_root(in->set, "crashes");
+    /* the storm told first: the one with the most failures */
+    double most = -1;
+    for (const sat_rnode *st = sat_rnode_first(rd_table(p.storms, "storms")); st;
+         st = sat_rnode_next(st))
+        if (rd_rnum(st, "events") > most) {
+            most = rd_rnum(st, "events");
+            p.storm = st;
+        }
+    head(&p);
+    sat_rnode *page = sat_doc_page(rep, "Post-mortem", NULL, 0);
+    pm_findings(&p);
+    summary_section(&p, page);
+    timeline_section(&p, page);
+    storms_section(&p, page);
+    offenders_section(&p, page);
+    handshakes_section(&p, page);
+    crash_section(&p, page);
+    capacity_section(&p, page);
+    int st = sat_result_status(sat_report_doc(rep));
+    if (st < 0)
+        sat_diag_set(diag, st, NULL, "building the post-mortem: %s", sat_strerror(st));
+    return st;
+}
+
+const sat_report_kind sat_report_postmortem = {
+    "postmortem", "what happened, when, and the likely chain from trigger to crash",
+    pm_analyzers, pm_build};

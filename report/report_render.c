@@ -1,0 +1,38 @@
+/*
+ * report_render.c - the table of the report's output forms, by the output
+ * path's extension (satscope/report_doc.h; DESIGN.md: plug-ins are tables):
+ * a form is one report_render_<form>.c and one line here.
+ */
+#include <string.h>
+#include <strings.h> /* strcasecmp */
+
+#include "report_doc_int.h"
+
+extern const sat_report_renderer sat_render_text, sat_render_stdout, sat_render_json;
+
+static const sat_report_renderer *const renderers[] = {
+    &sat_render_text,
+    &sat_render_stdout,
+    &sat_render_json,
+};
+
+const sat_report_renderer *sat_report_renderer_for(const char *path)
+{
+    if (!path)
+        return NULL;
+    size_t pl = strlen(path);
+    for (size_t i = 0; i < sizeof renderers / sizeof renderers[0]; i++) {
+        const char *ext = renderers[i]->ext;
+        size_t el = strlen(ext);
+        if (!strcmp(ext, "-") ? !strcmp(path, "-")
+                              : pl > el && !strcasecmp(path + pl - el, ext))
+            return renderers[i];
+    }
+    return NULL;
+}
+
+const sat_report_renderer *const *sat_report_renderer_list(size_t *n)
+{
+    *n = sizeof renderers / sizeof renderers[0];
+    return renderers;
+}
