@@ -115,6 +115,17 @@ static int analyze_cb(void *ctx, sat_report *rep, const sat_report_analyze_req *
     return analyze_into(ctx, rep, req->paths, req->npaths, req->from_ns, req->to_ns);
 }
 
+/* A kind's own collection (the digest's split by server and day). */
+static int collect_cb(void *ctx, const struct sat_analyzer *a, const void *opts, void *obj,
+                      char *const *paths, size_t npaths)
+{
+    run_ctx *x = ctx;
+    int code = sat_cli_collect_into(x->c, a, opts, obj, paths, npaths);
+    if (code > x->code)
+        x->code = code;
+    return code;
+}
+
 /* Writes the report to out_path through a temporary file in its directory
  * (or to standard output for "-"). 0, or -1 after a message. */
 static int write_out(const sat_report_renderer *r, sat_report *rep,
@@ -274,14 +285,16 @@ static int run_report(int argc, char **argv)
     run_ctx x = {&c, kind, SAT_EXIT_OK};
     char *const *paths = argv + optind;
     size_t npaths = (size_t)(argc - optind);
-    int set = analyze_into(&x, rep, paths, npaths, 0, 0);
+    /* a kind that lists no analyzer runs its own collections (in.collect) */
+    int set = kind->analyzers && kind->analyzers[0] ? analyze_into(&x, rep, paths, npaths, 0, 0)
+                                                    : -1;
     code = x.code;
-    if (set < 0) {
+    if (set < 0 && kind->analyzers && kind->analyzers[0]) {
         sat_report_free(rep);
         code = SAT_EXIT_UNREADABLE;
         goto done;
     }
-    if (sat_cli_no_events(&c, "report", paths, npaths)) {
+    if (set >= 0 && sat_cli_no_events(&c, "report", paths, npaths)) {
         sat_report_free(rep);
         if (code == SAT_EXIT_OK)
             code = SAT_EXIT_REJECTS;
@@ -289,7 +302,7 @@ static int run_report(int argc, char **argv)
     }
     sat_report_input in;
     memset(&in, 0, sizeof in);
-    in.set = sat_report_set(rep, (size_t)set);
+    in.set = set >= 0 ? sat_report_set(rep, (size_t)set) : NULL;
     in.paths = paths;
     in.npaths = npaths;
     in.baseline = baseline;
@@ -298,6 +311,9 @@ static int run_report(int argc, char **argv)
     in.utc = utc;
     in.analyze = analyze_cb;
     in.analyze_ctx = &x;
+    in.collect = collect_cb;
+    in.input_name = sat_collect_group_key;
+    in.collect_ctx = &x;
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = kind->build(rep, &in, &diag);

@@ -40,18 +40,20 @@ typedef struct members {
     sat_multi_member m[SAT_DG__N];
     int index[SAT_DG__N]; /* dg member -> position in m, -1 if left out */
     size_t n;
-    sat_etime_opts etime, by_filter;
+    sat_etime_opts etime, by_filter, by_client;
     sat_filtered_opts unindexed;
     sat_multi_opts opts;
 } members;
 
 static void members_init(members *ms)
 {
-    static const char *const names[SAT_DG__N] = {"etime",     "etime",      "storms",  "crashes",
-                                                 "cachesize", "handshakes", "timeline"};
+    static const char *const names[SAT_DG__N] = {"etime",   "etime",     "etime",
+                                                 "storms",  "crashes",   "cachesize",
+                                                 "handshakes", "timeline"};
     memset(ms, 0, sizeof *ms);
     ms->etime.by = SAT_ETIME_BY_NONE;
     ms->by_filter.by = SAT_ETIME_BY_FILTER;
+    ms->by_client.by = SAT_ETIME_BY_CLIENT;
     for (int i = 0; i < SAT_DG__N; i++) {
         const sat_analyzer *a = sat_analyzer_find(names[i]);
         ms->index[i] = -1;
@@ -60,6 +62,8 @@ static void members_init(members *ms)
         const void *opts = NULL;
         if (i == SAT_DG_ETIME) {
             opts = &ms->etime;
+        } else if (i == SAT_DG_CLIENTS) {
+            opts = &ms->by_client;
         } else if (i == SAT_DG_UNINDEXED) {
             ms->unindexed.a = a;
             ms->unindexed.opts = &ms->by_filter;
@@ -408,9 +412,9 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
         static const sat_col cols[] = {{"client", SAT_UNIT_TEXT, 0, "client"},
                                        {"count", SAT_UNIT_COUNT, 0, "operations"},
                                        {"total_s", SAT_UNIT_DURATION, 9, "total time"}};
-        newness w = {b, nb, SAT_DG_ETIME, "top.clients", "client"};
-        keyed_table(sec, "Clients by total time", "new: not among any baseline day's top clients",
-                    sat_dg_get(d, SAT_DG_ETIME, "top.clients"), cols, 3, &w, 10);
+        newness w = {b, nb, SAT_DG_CLIENTS, "groups", "client"};
+        keyed_table(sec, "Clients by total time", "new: in no baseline day",
+                    sat_dg_get(d, SAT_DG_CLIENTS, "groups"), cols, 3, &w, 10);
     }
     sec = sat_doc_section(page, "binds", "Failed binds");
     {

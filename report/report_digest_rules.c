@@ -157,8 +157,8 @@ static int check_latency(const sat_digest_rule *r, sat_dg_ctx *c)
     snprintf(pname, sizeof pname, "%.*s", (int)strcspn(r->pct, "_"), r->pct);
     for (const sat_rnode *row = sat_rnode_first(ops); row; row = sat_rnode_next(row)) {
         const char *op = sat_dg_text(row, "op");
-        if (!op)
-            continue;
+        if (!op || !strcmp(op, "all"))
+            continue; /* the total row: its types are judged one by one */
         sat_dg_latency x = {sat_dg_col(row, r->pct), NAN, NAN, NAN, 0, 0};
         double cn = sat_dg_col(row, "count");
         x.cur_n = isfinite(cn) ? (uint64_t)cn : 0;
@@ -315,24 +315,29 @@ static int ranked_cmp(const void *a, const void *b)
     return x->v > y->v ? -1 : x->v < y->v;
 }
 
+/* A day's totals of a client table's measure (operations, time). */
+static double table_sum(const sat_rnode *t, const char *col)
+{
+    double all = 0;
+    for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r; r = sat_rnode_next(r)) {
+        double v = sat_dg_col(r, col);
+        all += isfinite(v) ? v : 0;
+    }
+    return all;
+}
+
 static int check_heavy_client(const sat_digest_rule *r, sat_dg_ctx *c)
 {
-    const sat_rnode *t = sat_dg_get(c->day, SAT_DG_ETIME, "top.clients");
-    const sat_rnode *ops = sat_dg_get(c->day, SAT_DG_ETIME, "ops");
+    const sat_rnode *t = sat_dg_get(c->day, SAT_DG_CLIENTS, "groups");
     if (!t || !c->nbase)
         return 0;
-    double all_n = sat_dg_num(sat_rnode_val(sat_dg_get(c->day, SAT_DG_ETIME, NULL), "operations"));
-    double all_t = 0;
-    for (const sat_rnode *o = ops ? sat_rnode_first(ops) : NULL; o; o = sat_rnode_next(o)) {
-        double v = sat_dg_col(o, "total_s");
-        all_t += isfinite(v) ? v : 0;
-    }
     size_t n = sat_rnode_count(t);
     ranked *by = calloc(n ? n : 1, sizeof *by);
     if (!by)
         return 0;
     int found = 0;
     static const char *const measures[] = {"count", "total_s"};
+    double all[2] = {table_sum(t, "count"), table_sum(t, "total_s")};
     for (int m = 0; m < 2; m++) {
         size_t k = 0;
         for (const sat_rnode *row = sat_rnode_first(t); row; row = sat_rnode_next(row)) {
@@ -343,11 +348,19 @@ static int check_heavy_client(const sat_digest_rule *r, sat_dg_ctx *c)
             k++;
         }
         qsort(by, k, sizeof *by, ranked_cmp);
-        double all = m == 0 ? all_n : all_t;
         for (size_t i = 0; i < k && i < r->rank; i++) {
             const char *client = sat_dg_text(by[i].row, "client");
-            if (!client || !(all > 0) || by[i].v / all < r->share ||
-                in_baseline(c, SAT_DG_ETIME, "top.clients", "client", client))
+            if (!client || !(all[m] > 0) || by[i].v / all[m] < r->share)
+                continue;
+            /* small in every baseline day (absent counts as none) */
+            int small = 1;
+            for (size_t b = 0; b < c->nbase && small; b++) {
+                const sat_rnode *bt = sat_dg_get(c->base[b], SAT_DG_CLIENTS, "groups");
+                const sat_rnode *br = sat_dg_row(bt, "client", client);
+                double bv = br ? sat_dg_col(br, measures[m]) : 0, ball = table_sum(bt, measures[m]);
+                small = !(ball > 0) || !(bv / ball >= r->base_share);
+            }
+            if (!small)
                 continue;
             /* once per client: by operations first */
             int again = 0;
@@ -367,9 +380,10 @@ static int check_heavy_client(const sat_digest_rule *r, sat_dg_ctx *c)
             sat_rnode *f = sat_doc_finding(
                 c->findings, r->severity, r->section,
                 "new heavy client %s: %s operations (%.0f%%), %s of the server's time (%.0f%%), "
-                "#%zu by %s; not among the baseline's top clients",
-                client, cnt, all_n > 0 ? 100.0 * ops_n / all_n : 0.0, tot,
-                all_t > 0 ? 100.0 * ts / all_t : 0.0, i + 1, m == 0 ? "operations" : "time");
+                "#%zu by %s; under %.0f%% of it in every baseline day",
+                client, cnt, all[0] > 0 ? 100.0 * ops_n / all[0] : 0.0, tot,
+                all[1] > 0 ? 100.0 * ts / all[1] : 0.0, i + 1, m == 0 ? "operations" : "time",
+                100 * r->base_share);
             sat_put_text(f, "rule", r->id);
             sat_put_text(f, "client", client);
             sat_put_count(f, "count", isfinite(ops_n) ? (uint64_t)ops_n : 0);
@@ -499,18 +513,30 @@ static int check_cache(const sat_digest_rule *r, sat_dg_ctx *c)
  * baseline's own range (several days: the highest day; one day: its worst
  * hour with min_count/10 operations, scaled to the day) widened by `margin`,
  * and higher by at least floor_s (0.1 ms -> 0.3 ms is no regression). */
+#define LATENCY(pc, n, r, f)                                                              \
+    .section = "latency", .check = check_latency, .pct = pc, .min_count = n, .ratio = r,   \
+    .margin = 0.25, .floor_s = f, .regression = 1
 static const sat_digest_rule rules[] = {
-    {"latency.p50", "warning", "latency", check_latency, "p50_s", 200, 1.5, 0.25, 0.001, 0, 0, 1},
-    {"latency.p90", "warning", "latency", check_latency, "p90_s", 200, 1.5, 0.25, 0.001, 0, 0, 1},
-    {"latency.p99", "warning", "latency", check_latency, "p99_s", 1000, 2.0, 0.25, 0.005, 0, 0, 1},
-    {"errors.new_code", "warning", "errors", check_new_error, NULL, 10, 0, 0, 0, 0, 0, 1},
-    {"unindexed.new_shape", "warning", "unindexed", check_new_unindexed, NULL, 5, 0, 0, 0, 0, 0, 1},
-    {"clients.new_heavy", "notice", "clients", check_heavy_client, NULL, 0, 0, 0, 0, 5, 0.05, 1},
-    {"binds.newly_failing", "notice", "binds", check_failing_bind, NULL, 5, 0, 0, 0, 0, 0, 1},
-    {"tls.old_version", "warning", "tls", check_old_tls, NULL, 1, 0, 0, 0, 0, 0, 0},
-    {"storms", "critical", "storms", check_storms, NULL, 1, 0, 0, 0, 0, 0, 0},
-    {"crashes", "critical", "crashes", check_crashes, NULL, 1, 0, 0, 0, 0, 0, 0},
-    {"cache.below_working_set", "warning", "cache", check_cache, NULL, 1, 0, 0, 0, 0, 0, 0},
+    {.id = "latency.p50", .severity = "warning", LATENCY("p50_s", 200, 1.5, 0.001)},
+    {.id = "latency.p90", .severity = "warning", LATENCY("p90_s", 200, 1.5, 0.001)},
+    {.id = "latency.p99", .severity = "warning", LATENCY("p99_s", 1000, 2.0, 0.005)},
+    {.id = "errors.new_code", .severity = "warning", .section = "errors",
+     .check = check_new_error, .min_count = 10, .regression = 1},
+    {.id = "unindexed.new_shape", .severity = "warning", .section = "unindexed",
+     .check = check_new_unindexed, .min_count = 5, .regression = 1},
+    {.id = "clients.new_heavy", .severity = "notice", .section = "clients",
+     .check = check_heavy_client, .rank = 5, .share = 0.05, .base_share = 0.01,
+     .regression = 1},
+    {.id = "binds.newly_failing", .severity = "notice", .section = "binds",
+     .check = check_failing_bind, .min_count = 10, .regression = 1},
+    {.id = "tls.old_version", .severity = "warning", .section = "tls", .check = check_old_tls,
+     .min_count = 1},
+    {.id = "storms", .severity = "critical", .section = "storms", .check = check_storms,
+     .min_count = 1},
+    {.id = "crashes", .severity = "critical", .section = "crashes", .check = check_crashes,
+     .min_count = 1},
+    {.id = "cache.below_working_set", .severity = "warning", .section = "cache",
+     .check = check_cache, .min_count = 1},
 };
 
 const sat_digest_rule *sat_digest_rules(size_t *n)

@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "report_doc_int.h"
+#include "satscope/report_digest.h"
 
 /* ---- the report kinds (one line per kind) ------------------------------------- */
 static const sat_report_kind *const kinds[] = {
     &sat_report_postmortem,
+    &sat_report_kind_digest,
 };
 
 const sat_report_kind *sat_report_kind_find(const char *name)

@@ -23,6 +23,7 @@ extern const sat_report_kind sat_report_kind_digest;
 enum sat_dg_member {
     SAT_DG_ETIME,      /* volumes, latency by op, result codes, clients, binds, TLS */
     SAT_DG_UNINDEXED,  /* etime by filter shape over notes=A/U searches only */
+    SAT_DG_CLIENTS,    /* etime by client: every client's operations and time */
     SAT_DG_STORMS,
     SAT_DG_CRASHES,
     SAT_DG_CACHESIZE,
@@ -58,6 +59,7 @@ typedef struct sat_digest_rule {
     size_t rank;          /* heavy clients: the day's top ranks looked at */
     double share;         /* heavy clients: at least this share of the day's
                              operations or of its time */
+    double base_share;    /* heavy clients: and below this share in every baseline day */
     int regression;       /* counted in the fleet summary's regressions */
 } sat_digest_rule;
 const sat_digest_rule *sat_digest_rules(size_t *n);
