@@ -488,7 +488,7 @@ static void emit_request(actor *c, int op, int filt)
     case OP_MOD:
         ls_("MOD dn=\""); user_dn(u); lc('"'); opt = rlogu(1 * MS, 12 * MS);
         if (chance(0.02)) c->err = 32; else if (chance(0.01)) c->err = 50;
-        else if (opt_new_error && chance(0.05)) { c->err = opt_new_error; opt = rlogu(50 * US, 400 * US); }
+        else if (opt_new_error && chance(0.10)) { c->err = opt_new_error; opt = rlogu(50 * US, 400 * US); }
         break;
     case OP_ADD:
         ls_("ADD dn=\"uid=new"); lu(c->connid % 100000); lc('-'); lu((uint64_t)c->opnum); ls_(",ou=people,");
@@ -846,7 +846,7 @@ static void usage(FILE *f)
         "  --no-header         omit the tab-indented header lines\n"
         "  --host NAME         the host name of the header (default ldap01.example.com)\n"
         "  --srch-scale X      searches take X times their optime (default 1)\n"
-        "  --new-error CODE    5%% of MODs answered err=CODE (default none)\n"
+        "  --new-error CODE    10%% of MODs answered err=CODE (default none)\n"
         "  --batch-client      a new client 10.60.0.7 (uid=svc-batch, 30%% of its binds fail)\n"
         "                      running unindexed (employeeNumber=*N*) searches\n"
         "  -o FILE             output file (default stdout)\n"
