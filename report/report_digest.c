@@ -308,7 +308,7 @@ static void latency_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_d
         {"p90_change", SAT_UNIT_NUMBER, 2, "change"}};
     sat_rnode *t = sat_doc_new_table(sec, "etime by operation type",
                                      nb ? "base: the baseline days' median p90, low-high their "
-                                          "range"
+                                          "range (one day: its hours')"
                                         : "no baseline day of this server",
                                      cols, nb ? 9 : 5);
     for (const sat_rnode *row = ops ? sat_rnode_first(ops) : NULL; row; row = sat_rnode_next(row)) {
@@ -324,25 +324,10 @@ static void latency_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_d
         sat_put_dur(r, "p99_s", sat_dg_col(row, "p99_s"), 9);
         if (!nb)
             continue;
-        double lo = NAN, hi = NAN, v[64];
-        size_t nv = 0;
-        for (size_t i = 0; i < nb && nv < 64; i++) {
-            const sat_rnode *br = sat_dg_row(sat_dg_get(b[i], SAT_DG_ETIME, "ops"), "op", op);
-            double x = br ? sat_dg_col(br, "p90_s") : NAN;
-            if (!isfinite(x))
-                continue;
-            v[nv++] = x;
-            lo = isfinite(lo) && lo < x ? lo : x;
-            hi = isfinite(hi) && hi > x ? hi : x;
-        }
-        /* the median, as the rule takes it */
-        for (size_t i = 1; i < nv; i++)
-            for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
-                double tmp = v[k];
-                v[k] = v[k - 1];
-                v[k - 1] = tmp;
-            }
-        double med = !nv ? NAN : nv % 2 ? v[nv / 2] : (v[nv / 2 - 1] + v[nv / 2]) / 2;
+        /* as the p90 rule takes it (report_digest_rules.c) */
+        sat_dg_latency x;
+        sat_dg_baseline(b, nb, op, "p90_s", 20, &x);
+        double med = x.base, lo = x.lo, hi = x.hi;
         sat_put_dur(r, "baseline.p90_s", med, 9);
         sat_put_dur(r, "baseline.p90_low_s", lo, 9);
         sat_put_dur(r, "baseline.p90_high_s", hi, 9);
@@ -547,12 +532,18 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
     sat_rnode *findings = sat_doc_findings(rep, NULL);
 
     /* the fleet summary: its table filled as the days' pages are written */
+    /* the p90 of the types that make at least 1% of the fleet's operations */
     int used[NOPS] = {0};
+    double opn[NOPS] = {0}, alln = 0;
     for (size_t i = 0; i < ndays; i++)
         for (size_t k = 0; k < NOPS; k++) {
             const sat_rnode *r = sat_dg_row(sat_dg_get(&days[i], SAT_DG_ETIME, "ops"), "op", op_types[k]);
-            used[k] |= r && isfinite(sat_dg_col(r, "p90_s"));
+            double n = r && isfinite(sat_dg_col(r, "p90_s")) ? sat_dg_col(r, "count") : 0;
+            opn[k] += isfinite(n) ? n : 0;
+            alln += isfinite(n) ? n : 0;
         }
+    for (size_t k = 0; k < NOPS; k++)
+        used[k] = alln > 0 && opn[k] >= 0.01 * alln;
     sat_col cols[8 + NOPS];
     char names[NOPS][32], titles[NOPS][32];
     size_t nc = 0;
@@ -570,7 +561,6 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
     cols[nc++] = (sat_col){"regressions", SAT_UNIT_COUNT, 0, "regressions"};
     cols[nc++] = (sat_col){"storms", SAT_UNIT_COUNT, 0, "storms"};
     cols[nc++] = (sat_col){"crashes", SAT_UNIT_COUNT, 0, "crashes"};
-    cols[nc++] = (sat_col){"findings", SAT_UNIT_COUNT, 0, "findings"};
     sat_rnode *fleet = sat_doc_page(rep, "Fleet summary", NULL, -1);
     sat_rnode *fsec = sat_doc_section(fleet, "fleet", "Servers and days");
     sat_doc_para(fsec, "%zu %s, %zu %s of %s; baseline: %zu %s.", nservers,
@@ -580,8 +570,9 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         sat_doc_para(fsec, "%llu earlier %s left out (each server's last %d days are kept).",
                      (unsigned long long)dropped_days, sat_plural(dropped_days, "day", "days"),
                      SAT_SPLIT_DAYS_DEFAULT);
-    sat_rnode *ft = sat_doc_new_table(fsec, "Fleet", "p90: etime by operation type; "
-                                                     "regressions: findings of the regression rules",
+    sat_rnode *ft = sat_doc_new_table(fsec, "Fleet", "p90: etime by operation type (types of 1% of "
+                                                     "the operations or more); regressions: "
+                                                     "findings of the regression rules",
                                       cols, nc);
     size_t nrules;
     const sat_digest_rule *rules = sat_digest_rules(&nrules);
@@ -622,7 +613,6 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         sat_put_count(row, "regressions", c.regressions);
         sat_put_count(row, "storms", count_rows(d, SAT_DG_STORMS, "storms"));
         sat_put_count(row, "crashes", count_rows(d, SAT_DG_CRASHES, "crashes"));
-        sat_put_count(row, "findings", sat_rnode_count(pf));
     }
     /* the report's findings: every page's, most severe first */
     static const char *const sevs[] = {"critical", "warning", "notice"};

@@ -30,6 +30,12 @@ const char *sat_dg_text(const sat_rnode *row, const char *col);
 const sat_rnode *sat_dg_row(const sat_rnode *table, const char *col, const char *key);
 /* A row's key column as text (numbers printed), into buf. */
 const char *sat_dg_key(const sat_rnode *row, const char *col, char *buf, size_t n);
+/* The baseline of op's percentile pct (an etime ops column) in the days
+ * base: x->base the median of the days that have it, x->lo..x->hi their
+ * range (one day: its hours with min_hour_n operations, scaled to the day;
+ * NAN without hours), x->base_n their operations. The days that have it. */
+size_t sat_dg_baseline(const sat_dg_day *const *base, size_t nbase, const char *op,
+                       const char *pct, uint64_t min_hour_n, sat_dg_latency *x);
 /* 31,000 */
 void sat_dg_fmt_count(char *buf, size_t n, double v);
 /* The operations of type op ("SRCH") in words: "search" / "searches". */

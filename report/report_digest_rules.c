@@ -147,6 +147,41 @@ static void hourly_range(const sat_dg_day *d, const char *pct, uint64_t min_n, d
     }
 }
 
+size_t sat_dg_baseline(const sat_dg_day *const *base, size_t nbase, const char *op,
+                       const char *pct, uint64_t min_hour_n, sat_dg_latency *x)
+{
+    double vals[64];
+    size_t nv = 0;
+    x->base = x->lo = x->hi = NAN;
+    x->base_n = 0;
+    for (size_t i = 0; i < nbase && nv < 64; i++) {
+        const sat_rnode *b = sat_dg_row(sat_dg_get(base[i], SAT_DG_ETIME, "ops"), "op", op);
+        double v = b ? sat_dg_col(b, pct) : NAN, n = b ? sat_dg_col(b, "count") : NAN;
+        if (!isfinite(v))
+            continue;
+        vals[nv++] = v;
+        x->base_n += isfinite(n) ? (uint64_t)n : 0;
+    }
+    if (!nv)
+        return 0;
+    qsort(vals, nv, sizeof vals[0], dbl_cmp);
+    x->base = nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2;
+    if (nv > 1) {
+        x->lo = vals[0];
+        x->hi = vals[nv - 1];
+    } else {
+        const sat_dg_day *one = NULL;
+        for (size_t i = 0; i < nbase && !one; i++)
+            if (sat_dg_row(sat_dg_get(base[i], SAT_DG_ETIME, "ops"), "op", op))
+                one = base[i];
+        double flo, fhi;
+        hourly_range(one, pct, min_hour_n, &flo, &fhi);
+        x->lo = x->base * flo;
+        x->hi = x->base * fhi;
+    }
+    return nv;
+}
+
 static int check_latency(const sat_digest_rule *r, sat_dg_ctx *c)
 {
     const sat_rnode *ops = sat_dg_get(c->day, SAT_DG_ETIME, "ops");
@@ -162,30 +197,10 @@ static int check_latency(const sat_digest_rule *r, sat_dg_ctx *c)
         sat_dg_latency x = {sat_dg_col(row, r->pct), NAN, NAN, NAN, 0, 0};
         double cn = sat_dg_col(row, "count");
         x.cur_n = isfinite(cn) ? (uint64_t)cn : 0;
-        double vals[64];
-        size_t nv = 0;
-        for (size_t i = 0; i < c->nbase && nv < 64; i++) {
-            const sat_rnode *b = sat_dg_row(sat_dg_get(c->base[i], SAT_DG_ETIME, "ops"), "op", op);
-            double v = b ? sat_dg_col(b, r->pct) : NAN, n = b ? sat_dg_col(b, "count") : NAN;
-            if (!isfinite(v))
-                continue;
-            vals[nv++] = v;
-            x.base_n += isfinite(n) ? (uint64_t)n : 0;
-        }
+        size_t nv = sat_dg_baseline(c->base, c->nbase, op, r->pct, r->min_count / 10, &x);
         if (!nv)
             continue;
-        qsort(vals, nv, sizeof vals[0], dbl_cmp);
-        x.base = nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2;
         int one_day = nv == 1;
-        if (!one_day) {
-            x.lo = vals[0];
-            x.hi = vals[nv - 1];
-        } else {
-            double flo, fhi;
-            hourly_range(c->base[0], r->pct, r->min_count / 10, &flo, &fhi);
-            x.lo = x.base * flo;
-            x.hi = x.base * fhi;
-        }
         if (!sat_digest_latency_regressed(r, &x))
             continue;
         char a[64], b[64], lo[64], hi[64], n[32];
