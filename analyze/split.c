@@ -433,7 +433,7 @@ static int add_day(sat_split *s, ctx_fin *f, uint32_t server, int64_t day, sat_m
         d->path = si->path;
         d->utc_offset_s = si->offset;
     }
-    d->start_ts = (day * DAY_S - d->utc_offset_s) * 1000000000LL;
+    d->start_ts = day == SAT_SPLIT_UNDATED ? 0 : (day * DAY_S - d->utc_offset_s) * 1000000000LL;
     return SAT_OK;
 }
 
@@ -531,7 +531,7 @@ int sat_split_finish(sat_split *s)
             crash_place(&f, s->kept[i].row, &server, &day) == 0 || day_last(s, server))
             continue;
         sat_multi *m = sat_multi_create(&s->set);
-        rc = m ? add_day(s, &f, server, 0, m) : SAT_E_NOMEM;
+        rc = m ? add_day(s, &f, server, SAT_SPLIT_UNDATED, m) : SAT_E_NOMEM;
         if (!m)
             break;
     }
@@ -654,6 +654,10 @@ void sat_split_dropped(const sat_split *s, uint64_t *days, uint64_t *rows)
 
 void sat_split_day_name(int64_t day, char *buf, size_t n)
 {
+    if (day == SAT_SPLIT_UNDATED) {
+        snprintf(buf, n, "undated");
+        return;
+    }
     /* civil from days (H. Hinnant's algorithm): no time zone database involved */
     int64_t z = day + 719468;
     int64_t era = floor_div(z, 146097);

@@ -364,10 +364,18 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
     sat_doc_sparkline(sec, "operations per hour", hours, "count", 1);
     sat_doc_sparkline(sec, "etime p90 per hour", hours, "p90_s", 1);
     sat_doc_sparkline(sec, "errors per hour", hours, "errors", 1);
-    sat_doc_table(sec, "Operations by type", NULL, sat_dg_get(d, SAT_DG_ETIME, "ops"),
+    const sat_rnode *ops_t = sat_dg_get(d, SAT_DG_ETIME, "ops");
+    double nops0 = sat_dg_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+    if (nops0 > 0)
+        sat_doc_table(sec, "Operations by type", NULL, ops_t,
                       "op=op,count=operations,errors,rate_per_s=per second,total_s=total time,"
                       "share=share of time",
                       0, NULL, NULL);
+    double nops = sat_dg_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+    if (!(nops > 0)) {
+        sat_doc_para(sec, "No LDAP operation this day.");
+        goto wire;
+    }
     latency_section(page, d, b, nb);
 
     sec = sat_doc_section(page, "errors", "Result codes");
@@ -412,6 +420,7 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
         keyed_table(sec, "Failed binds by DN", "new: failing in no baseline day",
                     sat_dg_get(d, SAT_DG_ETIME, "binds.failed_by_dn"), cols, 2, &w, 10);
     }
+wire:
     sec = sat_doc_section(page, "tls", "TLS versions");
     {
         const sat_rnode *tv = sat_dg_get(d, SAT_DG_ETIME, "connection_stats.tls_versions");
@@ -439,7 +448,7 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
     {
         const sat_rnode *cr = sat_dg_get(d, SAT_DG_CRASHES, "crashes");
         if (cr && sat_rnode_first(cr))
-            sat_doc_table(sec, "Crashes", NULL, cr, "ts,signal,executable,fingerprint", 0, NULL,
+            sat_doc_table(sec, "Crashes", NULL, cr, "ts,signal_name=signal,executable,fingerprint", 0, NULL,
                           NULL);
         else
             sat_doc_para(sec, "No crash.");
@@ -501,14 +510,22 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
             last = l->v.i;
         nservers += !i || strcmp(days[i].server, days[i - 1].server) != 0;
     }
+    const char *lo = NULL, *hi = NULL; /* the dated days' range */
+    for (size_t i = 0; i < ndays; i++) {
+        if (!strcmp(days[i].date, "undated"))
+            continue;
+        lo = !lo || strcmp(days[i].date, lo) < 0 ? days[i].date : lo;
+        hi = !hi || strcmp(days[i].date, hi) > 0 ? days[i].date : hi;
+    }
     char t[512];
     if (title)
         snprintf(t, sizeof t, "%s", title);
     else if (ndays && nservers == 1 && ndays == 1)
         snprintf(t, sizeof t, "Nightly digest: %s, %s", days[0].server, days[0].date);
     else if (ndays)
-        snprintf(t, sizeof t, "Nightly digest: %zu %s, %s to %s", nservers,
-                 sat_plural(nservers, "server", "servers"), days[0].date, days[ndays - 1].date);
+        snprintf(t, sizeof t, "Nightly digest: %zu %s, %s%s%s", nservers,
+                 sat_plural(nservers, "server", "servers"), lo ? lo : "undated",
+                 lo && strcmp(lo, hi) ? " to " : "", lo && strcmp(lo, hi) ? hi : "");
     else
         snprintf(t, sizeof t, "Nightly digest: no dated input");
     sat_doc_head(rep, t, first, last, ndays ? days[0].utc_offset_s : 0);

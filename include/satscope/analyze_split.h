@@ -41,6 +41,9 @@ struct sat_multi;
 
 #define SAT_SPLIT_SLOT_S 3600     /* the routing slot: one UTC hour */
 #define SAT_SPLIT_DAYS_DEFAULT 31 /* days kept per server when max_days is 0 */
+/* The day of a server that has only undated crashes (a crash text without
+ * times, a core whose time is unknown): named "undated", start_ts 0. */
+#define SAT_SPLIT_UNDATED INT64_MIN
 
 typedef struct sat_split_opts {
     const struct sat_multi_opts *set; /* the analyzers of each (server, day), borrowed */
@@ -74,7 +77,7 @@ const sat_split_day *sat_split_day_at(const sat_split *s, size_t i);
 /* What the bound dropped: days (finish), and rows (of those days and of
  * hours freed while collecting). */
 void sat_split_dropped(const sat_split *s, uint64_t *days, uint64_t *rows);
-/* "2026-11-03" for a local day number; buf >= 16. */
+/* "2026-11-03" for a local day number ("undated" for SAT_SPLIT_UNDATED); buf >= 16. */
 void sat_split_day_name(int64_t day, char *buf, size_t n);
 
 /* ---- an analyzer fed only the rows a predicate keeps (analyze/filtered.c) ------
