@@ -249,7 +249,7 @@ static void test_no_baseline_rules(void)
     CHECK_EQ_INT(run("storms", &day, NULL, 0), 0);
     r = sat_table_row(st);
     sat_put_count(r, "storm", 1);
-    sat_put_time(r, "start_ts", (int64_t)1762153200 * 1000000000LL);
+    sat_put_time(r, "start_ts", (int64_t)1793689200 * 1000000000LL);
     sat_put_count(r, "events", 300);
     CHECK_EQ_INT(run("storms", &day, NULL, 0), 1);
     const sat_col cc[] = {{"ts", SAT_UNIT_TIME, 0, NULL}, {"signal_name", SAT_UNIT_TEXT, 0, NULL}};
@@ -330,7 +330,7 @@ static void test_latency_days(void)
     const uint64_t hn[] = {100, 100, 100, 19}; /* the last: too few operations to count */
     for (int i = 0; i < 4; i++) {
         sat_rnode *r = sat_table_row(hours);
-        sat_put_time(r, "start_ts", (int64_t)(1761980400 + 3600 * i) * 1000000000LL);
+        sat_put_time(r, "start_ts", (int64_t)(1793516400 + 3600 * i) * 1000000000LL);
         sat_put_count(r, "count", hn[i]);
         sat_put_dur(r, "p90_s", hp[i], 9);
     }
