@@ -42,4 +42,36 @@ typedef struct sat_analyzer {
 const sat_analyzer *sat_analyzer_find(const char *name); /* NULL if none */
 const sat_analyzer *const *sat_analyzer_list(size_t *n);
 
+/* ---- several analyzers in one pass (analyze/multi.c) ---------------------------
+ * The report and chart commands feed every analyzer they read from one pass
+ * over the inputs. The set is an analyzer itself (sat_multi_analyzer: its
+ * opts are a sat_multi_opts), so it is collected, run in parallel parts and
+ * merged like any one; it has no result of its own (`result` is NULL):
+ * sat_multi_results builds one per member. Ownership: the set owns its
+ * members' instances; the member table (analyzers and their opts) is
+ * borrowed for the set's life. */
+typedef struct sat_multi_member {
+    const sat_analyzer *a;
+    const void *opts; /* the analyzer's own options, borrowed (may be NULL) */
+} sat_multi_member;
+typedef struct sat_multi_opts {
+    const sat_multi_member *members;
+    size_t n;
+} sat_multi_opts;
+typedef struct sat_multi sat_multi;
+extern const sat_analyzer sat_multi_analyzer;
+sat_multi *sat_multi_create(const sat_multi_opts *o); /* NULL: out of memory or no member */
+void sat_multi_free(sat_multi *m);                    /* NULL ok */
+/* The tables of every member; a row goes to each member that takes its table. */
+sat_event_sink sat_multi_sink(sat_multi *m);
+int sat_multi_finish(sat_multi *m);
+/* Member by member; SAT_E_USAGE if the sets differ. */
+int sat_multi_merge(sat_multi *into, const sat_multi *from);
+size_t sat_multi_count(const sat_multi *m);
+void *sat_multi_member_obj(const sat_multi *m, size_t i); /* the instance of member i */
+/* After finish: results[i] = a new result of member i (named after its
+ * analyzer), for i < sat_multi_count; the caller frees each (NULL when out of
+ * memory). SAT_OK or the first error. */
+int sat_multi_results(const sat_multi *m, sat_result **results);
+
 #endif /* SATSCOPE_ANALYZE_H */
