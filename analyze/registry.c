@@ -111,6 +111,26 @@ static const sat_analyzer sat_analyzer_cachesize = {
     "cachesize", "entry, DN and DB cache sizes for target hit ratios (LRU miss-ratio curve)",
     cs_create, cs_sink, cs_finish, cs_merge, cs_free, cs_result};
 
+static void *tl_create(const void *opts)
+{
+    return sat_timeline_create((const sat_timeline_opts *)opts);
+}
+static sat_event_sink tl_sink(void *a) { return sat_timeline_sink((sat_timeline *)a); }
+static int tl_finish(void *a) { return sat_timeline_finish((sat_timeline *)a); }
+static int tl_merge(void *into, const void *from)
+{
+    return sat_timeline_merge((sat_timeline *)into, (const sat_timeline *)from);
+}
+static void tl_free(void *a) { sat_timeline_free((sat_timeline *)a); }
+static int tl_result(const void *a, sat_result *r)
+{
+    return sat_timeline_result((const sat_timeline *)a, r);
+}
+
+static const sat_analyzer sat_analyzer_timeline = {
+    "timeline", "operations, errors, latency, connections per window and per hour, on one axis",
+    tl_create, tl_sink, tl_finish, tl_merge, tl_free, tl_result};
+
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,
     &sat_analyzer_handshakes,
@@ -118,6 +138,7 @@ static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_storms,
     &sat_analyzer_crashes,
     &sat_analyzer_cachesize,
+    &sat_analyzer_timeline,
 };
 
 const sat_analyzer *const *sat_analyzer_list(size_t *n)

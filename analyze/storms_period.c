@@ -176,6 +176,7 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
         vw[t].ops = w[t].ops;
         vw[t].conn_opens = w[t].opens;
         vw[t].handshakes = w[t].hs_full + w[t].hs_resumed;
+        memcpy(vw[t].kinds, w[t].kinds, sizeof vw[t].kinds);
         x[t] = w[t].events;
         pp->events += x[t];
         if (x[t] > pp->busiest_events) {

@@ -16,7 +16,8 @@
  *   periods      the periods of the input, the step each was read at and why
  *                (each row lists its inputs)
  *   windows      the series the detector read: per window of each period, the
- *                failures, operations, connections opened and handshakes
+ *                failures, by kind (kinds.<kind>, the kinds seen in the input),
+ *                operations, connections opened and handshakes
  *
  * A storm is named by its number (1 = the first row of storms) in the tables
  * that give more of it, and a period likewise. The values of a signal are in
@@ -103,15 +104,31 @@ static void put_periods(sat_rnode *root, const sat_storms_view *v)
     }
 }
 
+/* The series, with a kinds.<kind> column for each kind of failure seen in
+ * the input (in the order of the kinds, as the storms table): the same
+ * columns whichever way the input was cut. */
 static void put_windows(sat_rnode *root, const sat_storms_view *v)
 {
-    static const sat_col cols[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"},
+    static const sat_col head[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"},
                                    {"period", SAT_UNIT_COUNT, 0, NULL},
-                                   {"events", SAT_UNIT_COUNT, 0, "failures"},
-                                   {"ldap_ops", SAT_UNIT_COUNT, 0, "ops"},
+                                   {"events", SAT_UNIT_COUNT, 0, "failures"}};
+    static const sat_col tail[] = {{"ldap_ops", SAT_UNIT_COUNT, 0, "ops"},
                                    {"conn_opens", SAT_UNIT_COUNT, 0, "opened"},
                                    {"handshakes", SAT_UNIT_COUNT, 0, NULL}};
-    sat_rnode *t = sat_table(root, "windows", cols, sizeof cols / sizeof cols[0]);
+    sat_col cols[3 + SAT_STORM_KIND__COUNT + 3];
+    char names[SAT_STORM_KIND__COUNT][48];
+    size_t nc = 0;
+    for (size_t i = 0; i < 3; i++)
+        cols[nc++] = head[i];
+    for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
+        if (v->kinds[k]) {
+            snprintf(names[k], sizeof names[k], "kinds.%s", sat_storm_kind_name(k));
+            sat_col c = {names[k], SAT_UNIT_COUNT, 0, NULL};
+            cols[nc++] = c;
+        }
+    for (size_t i = 0; i < 3; i++)
+        cols[nc++] = tail[i];
+    sat_rnode *t = sat_table(root, "windows", cols, nc); /* the names are copied */
     sat_table_set_window(t, v->window);
     for (size_t i = 0; i < v->nperiods; i++) {
         const sat_storms_period *p = &v->periods[i];
@@ -121,6 +138,9 @@ static void put_windows(sat_rnode *root, const sat_storms_view *v)
             sat_put_time(row, "start_ts", p->windows_ts + (sat_ts_ns)k * p->window);
             sat_put_count(row, "period", i + 1);
             sat_put_count(row, "events", w->events);
+            for (int j = 0; j < SAT_STORM_KIND__COUNT; j++)
+                if (v->kinds[j])
+                    sat_put_count(row, names[j], w->kinds[j]);
             sat_put_count(row, "ldap_ops", w->ops);
             sat_put_count(row, "conn_opens", w->conn_opens);
             sat_put_count(row, "handshakes", w->handshakes);

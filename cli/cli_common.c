@@ -19,7 +19,8 @@
 #include "satscope/report.h"
 
 extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime,
-    sat_cmd_handshakes, sat_cmd_saturation, sat_cmd_storms, sat_cmd_crashes, sat_cmd_cachesize;
+    sat_cmd_handshakes, sat_cmd_saturation, sat_cmd_storms, sat_cmd_crashes, sat_cmd_cachesize,
+    sat_cmd_timeline;
 
 const sat_command *const sat_commands[] = {
     &sat_cmd_collect,
@@ -31,6 +32,7 @@ const sat_command *const sat_commands[] = {
     &sat_cmd_storms,
     &sat_cmd_crashes,
     &sat_cmd_cachesize,
+    &sat_cmd_timeline,
     NULL,
 };
 

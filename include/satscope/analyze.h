@@ -3,7 +3,7 @@
  * results, mergeable across files and hosts (DESIGN.md "analyze/"). One
  * header per analyzer (analyze_etime.h, analyze_handshakes.h,
  * analyze_saturation.h, analyze_storms.h, analyze_cachesize.h,
- * analyze_crashes.h), and here the registry that drives them alike.
+ * analyze_crashes.h, analyze_timeline.h), and here the registry that drives them alike.
  *
  * Usage of every analyzer: create, feed rows through the sink, optionally
  * merge other partial results into it, finish, then read the view or build
@@ -20,6 +20,7 @@
 #include "satscope/analyze_storms.h"
 #include "satscope/analyze_cachesize.h"
 #include "satscope/analyze_crashes.h"
+#include "satscope/analyze_timeline.h"
 
 /* ---- analyzer registry (analyze/registry.c) -----------------------------------
  * Every analyzer as a table, so the CLI and the report assembler can drive

@@ -133,6 +133,7 @@ typedef struct sat_storms_window {
     uint64_t ops;            /* external LDAP operations (the load) */
     uint64_t conn_opens;     /* LDAP connections opened + TCP connections */
     uint64_t handshakes;     /* TLS handshakes, full or resumed */
+    uint64_t kinds[SAT_STORM_KIND__COUNT]; /* the failures by kind */
 } sat_storms_window;
 
 typedef struct sat_storms_period {

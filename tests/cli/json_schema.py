@@ -44,6 +44,7 @@ CASES = [
     ("saturation", "saturation --json src/fixtures/tls-overload/overload.pcap.zst"),
     ("storms", f"storms --json {INC} src/fixtures/tls-overload/overload.pcap.zst"),
     ("storms", "storms --json src/fixtures/storm/storm-tls.pcap"),
+    ("timeline", f"timeline --json {INC} src/fixtures/incident/tls-storm-incident.pcap"),
     ("crashes", "crashes --json --exe src/fixtures/cores/bin/abort_threads-O2 "
                 "--debuginfo-path src/fixtures/cores/debug "
                 "src/fixtures/cores/abort_threads/abort_threads-O2-gdb.core.zst"),
@@ -127,7 +128,14 @@ def walk2(v, path, errs, kinds, cmd):
             if not (x is None or (num and 0 <= x <= 1)):
                 errs.append(f"{p}: {x!r} is not a ratio in 0..1")
         kd = kind(x)
-        if kd and k not in ("value", "default"):
+        # A table row's column group (CSV columns ops.BIND, ops.SRCH nest as
+        # "ops": {"BIND": .., "SRCH": ..}) is a row's counts by that dimension,
+        # which may also name a section listing it (etime's "ops" table): the
+        # same dimension, not a second meaning of the key.
+        group = (isinstance(x, dict) and "[" in path and x and
+                 all(y is None or (isinstance(y, (int, float)) and not isinstance(y, bool))
+                     for y in x.values()))
+        if kd and k not in ("value", "default") and not group:
             seen = kinds.setdefault(k, {})
             if kd not in seen:
                 seen[kd] = f"{cmd} {p}"

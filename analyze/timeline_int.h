@@ -1,0 +1,83 @@
+/*
+ * timeline_int.h - (internal to analyze/timeline*.c) the timeline analyzer's
+ * state, shared by timeline.c (rows, merge, finish) and timeline_result.c
+ * (its sections). Every accumulator is a record described once (acc.h), so
+ * that a merge is a walk: counts and integer ns sums, exact.
+ */
+#ifndef SAT_ANALYZE_TIMELINE_INT_H
+#define SAT_ANALYZE_TIMELINE_INT_H
+
+#include "satscope/analyze.h"
+
+#include "acc.h"
+#include "winseries.h"
+
+/* One window (of the series or of the hour series). Payloads of a strtab
+ * start zeroed, so the etime extremes are MAX fields whose 0 means none:
+ * et_max itself (etimes are >= 0) and et_min_inv = INT64_MAX - the least
+ * etime. */
+typedef struct tl_win {
+    uint64_t count, errors, timed, wt_n, ot_n, opened, closed;
+    uint64_t ops[SAT_OP__COUNT];
+    uint64_t closes[SAT_CLOSE__COUNT];
+    uint64_t hist[SAT_TL_BINS];
+    int64_t etime_ns, wtime_ns, optime_ns;
+    int64_t et_max, et_min_inv;
+} tl_win;
+extern const sat_rec_desc tl_win_desc;
+
+/* The totals over every row. */
+typedef struct tl_tot {
+    uint64_t ops, undated, timed, errors, wt_n, ot_n;
+    uint64_t conns, conns_no_open, opened, closed;
+    uint64_t by_type[SAT_OP__COUNT];
+    uint64_t closes[SAT_CLOSE__COUNT];
+    uint64_t hist[SAT_OP__COUNT][SAT_TL_BINS]; /* etimes by operation type */
+    int64_t et_max[SAT_OP__COUNT], et_min_inv[SAT_OP__COUNT];
+    sat_ts_ns first_ts, last_ts; /* of the dated operations and connection events */
+} tl_tot;
+extern const sat_rec_desc tl_tot_desc;
+
+/* An input as its source row gave it (strings copied). */
+typedef struct tl_src {
+    uint32_t id;
+    char *path, *kind, *format;
+    sat_ts_ns first_ts, last_ts;
+    uint64_t lines, bytes, rejects;
+    int32_t utc_offset_s;
+    uint8_t truncated;
+} tl_src;
+
+/* The time of the crashes of one core (by source id): a core holds no clock,
+ * so its place on the axis is its crashes' time when that came from
+ * something other than the file's modification time (event.h
+ * sat_crash_time_source), which a copy resets. */
+typedef struct tl_core {
+    sat_ts_ns first_ts, last_ts; /* of its crashes dated by name, log or option; 0 none */
+    uint64_t time_sources;       /* bit per sat_crash_time_source seen */
+} tl_core;
+extern const sat_rec_desc tl_core_desc;
+
+struct sat_timeline {
+    tl_tot t;
+    sat_strtab win;   /* int64 index at `step` -> tl_win */
+    int64_t step;     /* ns, a rung of the ladder (timeline.c) */
+    sat_strtab hrs;   /* int64 index at `hstep` -> tl_win: the hour series */
+    int64_t hstep;    /* 900 s (quarter hours, so that any local hour is whole), wider
+                         past SAT_TL_HOUR_BUCKETS_MAX */
+    sat_strtab cores; /* uint32 source id -> tl_core */
+    tl_src *src;
+    size_t nsrc, capsrc;
+    int nomem;
+};
+
+#define SAT_TL_HOUR_BUCKETS_MAX 8000
+
+/* The windows [first, last] spans at step (both indices inclusive). */
+int64_t tl_nwin(sat_ts_ns first, sat_ts_ns last, int64_t step);
+/* The percentile q (0..1) of a histogram with its extremes, in seconds;
+ * NAN when n is 0. */
+double tl_percentile(const uint64_t *hist, uint64_t n, int64_t et_max, int64_t et_min_inv,
+                     double q);
+
+#endif
