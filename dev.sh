@@ -17,7 +17,8 @@ PACKAGES=(build-essential clang cmake pkg-config
           libdw-dev libelf-dev
           zstd gzip bzip2 xz-utils time tcpdump elfutils
           python3   # tests/cli/json_schema.py (ctest cli_json_schema)
-          libcairo2-dev fonts-dejavu-core)  # charts (report/chart*.c): cairo, DejaVu Sans
+          libcairo2-dev fonts-dejavu-core  # charts (report/chart*.c): cairo, DejaVu Sans
+          chromium poppler-utils)  # the report's HTML in a browser, its PDF's text (ctest cli_report_*)
 # Only to remake fixtures (not needed by the build or the tests):
 #   python3           (fixtures/tls/make-fixtures.sh: split-relay.py for tls-split)
 #   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh,

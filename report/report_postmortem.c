@@ -409,6 +409,7 @@ static int pm_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
             p.storm = st;
         }
     head(&p);
+    sat_doc_findings(rep, NULL); /* before the pages, as the document lists them */
     sat_rnode *page = sat_doc_page(rep, "Post-mortem", NULL, 0);
     pm_findings(&p);
     summary_section(&p, page);
