@@ -75,7 +75,7 @@ static void on_chart(void *ctx, FILE *out, sat_chart *c, const char *kind, int n
     /* shown at the width of the page, whatever the PNG's pixels */
     fprintf(out,
             "<figure class=\"chart\"><img src=\"cid:chart%d.%016llx@satscope\" alt=\"%s chart\" "
-            "style=\"width:100%%;max-width:1040px;height:auto\"></figure>\n",
+            "style=\"width:100%%;max-width:760px;height:auto\"></figure>\n",
             n, (unsigned long long)e->tag, kind);
 }
 

@@ -117,6 +117,13 @@ static void findings(html_ctx *x, const sat_rnode *list, const char *title, int 
 
 static void values(html_ctx *x, const sat_rnode *obj)
 {
+    /* numbers right-aligned, unless a long text shares their column */
+    int long_text = 0;
+    for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
+        const sat_value *v = sat_rnode_kind_of(c) == SAT_RN_VALUE ? sat_rnode_value(c) : NULL;
+        if (v && v->unit == SAT_UNIT_TEXT && !v->absent && strlen(v->v.s) > 14)
+            long_text = 1;
+    }
     fputs("<table class=\"values\"><tbody>\n", x->out);
     for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
         if (sat_rnode_kind_of(c) != SAT_RN_VALUE)
@@ -126,7 +133,8 @@ static void values(html_ctx *x, const sat_rnode *obj)
         rd_fmt_value(val, sizeof val, &x->clock, sat_rnode_value(c));
         fputs("<tr><td class=\"k\">", x->out);
         esc(x->out, lab);
-        fprintf(x->out, "</td><td class=\"%s\">", rd_unit_right(sat_rnode_value(c)->unit) ? "n" : "");
+        fprintf(x->out, "</td><td%s>",
+                rd_unit_right(sat_rnode_value(c)->unit) && !long_text ? " class=\"n\"" : "");
         esc(x->out, val);
         fputs("</td><td class=\"note\">", x->out);
         esc(x->out, sat_rnode_note(c));
@@ -223,8 +231,10 @@ static void chart(html_ctx *x, const char *kind, const sat_result_set *set)
 {
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
+    /* a mail reader's column is narrower than a page, and a smaller PNG is
+     * quicker to make and to send */
     double w, h;
-    rd_chart_size(kind, 1040, &w, &h);
+    rd_chart_size(kind, x->chart_fn ? 760 : 1040, &w, &h);
     sat_chart *c = set ? rd_chart(kind, set, x->utc, w, h, &diag) : NULL;
     if (!c) {
         fputs("<p class=\"note\">(", x->out);

@@ -194,7 +194,7 @@ static void findings(pdf_ctx *x, const sat_rnode *list, const char *title)
 static void values(pdf_ctx *x, const sat_rnode *obj)
 {
     font(x, 8.5, 0);
-    double lw = 0, vw = 0;
+    double lw = 0, vw = 0, nw = 0; /* numbers align on the widest number */
     for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
         if (sat_rnode_kind_of(c) != SAT_RN_VALUE)
             continue;
@@ -204,6 +204,8 @@ static void values(pdf_ctx *x, const sat_rnode *obj)
         double a = text_w(x, lab), b = text_w(x, val);
         lw = a > lw ? a : lw;
         vw = b > vw ? b : vw;
+        if (rd_unit_right(sat_rnode_value(c)->unit))
+            nw = b > nw ? b : nw;
     }
     lw = lw > CONTENT_W * 0.45 ? CONTENT_W * 0.45 : lw;
     vw = vw > CONTENT_W - lw - 16 ? CONTENT_W - lw - 16 : vw;
@@ -223,7 +225,8 @@ static void values(pdf_ctx *x, const sat_rnode *obj)
         cairo_show_text(x->cr, lab);
         ink(x, 0.11, 0.14, 0.19);
         int right = rd_unit_right(sat_rnode_value(c)->unit);
-        cairo_move_to(x->cr, MARGIN + lw + 12 + (right ? vw - text_w(x, val) : 0), x->y + 8.5);
+        cairo_move_to(x->cr, MARGIN + lw + 12 + (right && nw > text_w(x, val) ? nw - text_w(x, val) : 0),
+                      x->y + 8.5);
         cairo_show_text(x->cr, val);
         if (note[0]) {
             double nx = MARGIN + lw + vw + 24;
@@ -291,6 +294,7 @@ static void table(pdf_ctx *x, const sat_rnode *block)
         if (sum - gap <= CONTENT_W)
             break;
         size_t widest = ncols;
+        double second = 40;
         for (size_t i = 0; i < ncols; i++)
             if (cols[i].unit == SAT_UNIT_TEXT && w[i] > 40 && (widest == ncols || w[i] > w[widest]))
                 widest = i;
@@ -299,8 +303,15 @@ static void table(pdf_ctx *x, const sat_rnode *block)
                 w[i] *= CONTENT_W / sum;
             break;
         }
-        double over = sum - gap - CONTENT_W;
-        w[widest] = w[widest] - over < 40 ? 40 : w[widest] - over;
+        for (size_t i = 0; i < ncols; i++)
+            if (i != widest && cols[i].unit == SAT_UNIT_TEXT && w[i] > second)
+                second = w[i];
+        /* the widest gives up what is over, down to the next widest: the
+         * text columns end up alike, none cut to nothing */
+        double over = sum - gap - CONTENT_W, to = w[widest] - over;
+        w[widest] = to > second ? to : second > w[widest] - 1 ? w[widest] - 1 : second;
+        if (w[widest] < 40)
+            w[widest] = 40;
     }
     /* header */
     need(x, lead * 2);
@@ -380,6 +391,16 @@ static void chart(pdf_ctx *x, const char *kind, const sat_result_set *set)
 
 static void section(pdf_ctx *x, const sat_rnode *s, const sat_result_set *set)
 {
+    /* a section that opens with a chart starts where its prose and the
+     * chart fit together, not with its title alone at the foot of a sheet */
+    const sat_rnode *c0 = sat_rnode_first(rd_list(s, "charts"));
+    if (c0 && rd_text(sat_rnode_value(c0))) {
+        double w, h;
+        rd_chart_size(rd_text(sat_rnode_value(c0)), CONTENT_W, &w, &h);
+        double prose = 50 + 30.0 * (double)sat_rnode_count(rd_list(s, "paragraphs"));
+        if (h + prose < BOTTOM - MARGIN)
+            need(x, h + prose);
+    }
     heading(x, rd_otext(s, "title"), 14, 14);
     for (const sat_rnode *p = sat_rnode_first(rd_list(s, "paragraphs")); p; p = sat_rnode_next(p)) {
         ink(x, 0.11, 0.14, 0.19);
