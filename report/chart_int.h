@@ -32,6 +32,7 @@ typedef enum ch_role {
     CH_T_BAND,
     CH_T_LINE,  /* a panel's vline / hline label */
     CH_T_POINT, /* a panel's labelled point */
+    CH_T_VALUE, /* the value at the end of a horizontal bar */
     CH_T__COUNT
 } ch_role;
 extern const char *const ch_role_names[CH_T__COUNT];
@@ -200,5 +201,25 @@ double ch_bar_right(const sat_chart_series *s, const ch_axis *xa, size_t i);
 void ch_draw(sat_chart *c, void *cr);
 /* The font options every context uses, so measured and drawn extents agree. */
 void ch_font_setup(void *cr);
+
+/* ---- chart_kinds.c: reading result sections ----------------------------------- */
+/* A value as a number: TIME in seconds since the epoch, counts and bytes as
+ * they are; NAN when absent or not a number. */
+double ch_num(const sat_value *v);
+/* Column `name` of a row as ch_num; NAN if the row has none. */
+double ch_row(const sat_rnode *row, const char *name);
+/* The value at path of r's root as ch_num. */
+double ch_res(sat_result *r, const char *path);
+/* The table at path of r's root, NULL if none (or r is NULL). */
+const sat_rnode *ch_table(sat_result *r, const char *path);
+/* A text column of a row, NULL if absent. */
+const char *ch_row_text(const sat_rnode *row, const char *name);
+/* The window length of a series table in seconds (0 if it is none). */
+double ch_window_s(const sat_rnode *table);
+/* "2025-06-09 13:30" in local time at the offset (or UTC). */
+void ch_local_minute(char *buf, size_t n, double t, int32_t utc_offset_s);
+
+/* The kinds (one file each). */
+extern const sat_chart_kind ch_kind_timeline, ch_kind_distributions, ch_kind_capacity;
 
 #endif /* SAT_CHART_INT_H */

@@ -13,10 +13,13 @@
  *   panel, size, box [x y w h]} ], dropped (labels with no free place).
  *
  * An axis: scale, label, unit, lo, hi, ticks [ {value, label, date} ]; a
- * time axis writes its values as RFC 3339 UTC strings. Page coordinates
- * in points, two decimals.
+ * time axis writes its values as RFC 3339 UTC strings in keys ending _ts
+ * (lo_ts, hi_ts, a tick's ts, x0_ts ...), as every document does. Page
+ * coordinates in points, two decimals.
  */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "chart_int.h"
 #include "satscope/report.h"
@@ -37,12 +40,23 @@ static int compact(sat_json *j)
     return saved;
 }
 
+/* A value on axis a: a time is an RFC 3339 string in a key ending _ts
+ * ("value" becomes "ts"), as every document of the project writes times. */
 static void xval(sat_json *j, const char *key, const ch_axis *a, double v)
 {
-    if (a->scale == SAT_AXIS_TIME && isfinite(v))
-        sat_json_ts(j, key, (int64_t)llround(v * 1e9));
-    else
+    if (a->scale != SAT_AXIS_TIME) {
         sat_json_num(j, key, v, 6);
+        return;
+    }
+    char k[32];
+    if (key)
+        snprintf(k, sizeof k, "%s", strcmp(key, "value") == 0 ? "ts" : key);
+    if (key && strcmp(key, "value") != 0)
+        snprintf(k, sizeof k, "%s_ts", key);
+    if (isfinite(v))
+        sat_json_ts(j, key ? k : NULL, (int64_t)llround(v * 1e9));
+    else
+        sat_json_null(j, key ? k : NULL);
 }
 
 static void rect(sat_json *j, const char *key, const ch_rect *r)

@@ -28,7 +28,7 @@
 
 const char *const ch_role_names[CH_T__COUNT] = {"title",  "panel_title", "axis_label", "tick",
                                                 "legend", "note",        "span",       "marker",
-                                                "band",   "line",        "point"};
+                                                "band",   "line",        "point",      "value"};
 
 /* Sizes in points. */
 #define M_OUT 8.0      /* outer margin */
@@ -330,8 +330,12 @@ static int panel_data(sat_chart *c, sat_chart_panel *p, range *rx)
         }
         s->bar_w = s->width > 0 ? s->width : spacing(s);
         if (s->style == SAT_SERIES_HBARS) {
+            /* values run along x, from 0, with room for the value after the longest */
             if (s->n)
                 p->has_data = 1;
+            extend(rx, 0, xlog);
+            for (size_t i = 0; i < s->n; i++)
+                extend(rx, s->y[i] * 1.12, xlog);
             continue;
         }
         for (size_t i = 0; i < s->n; i++) {
@@ -543,9 +547,15 @@ static hroom panel_hroom(L *l, sat_chart_panel *p)
 
 /* ---- the header of a panel: title, legend entries, note ------------------------------ */
 
+/* A series is named in the legend when it has something drawn. */
 static int in_legend(const sat_chart_series *s)
 {
-    return s->name && s->name[0] && s->n > 0;
+    if (!s->name || !s->name[0])
+        return 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (isfinite(s->y[i]))
+            return 1;
+    return 0;
 }
 
 static char *legend_name(sat_chart *c, const sat_chart_series *s)
@@ -700,7 +710,7 @@ static int strip_rows(L *l, const ch_rect *f, int *row)
 
 static double xarea_h(L *l, const ch_axis *a, int zone_label)
 {
-    double h = TICK_LEN + 1 + line_h(l, SZ_TICK);
+    double h = TICK_LEN + 2 + line_h(l, SZ_TICK);
     int dates = 0;
     for (size_t i = 0; i < a->nticks; i++)
         dates |= a->ticks[i].label2 != NULL;
@@ -787,7 +797,7 @@ static void place_y(L *l, sat_chart_panel *p)
 static double place_x(L *l, const ch_axis *a, const ch_rect *f, int panel)
 {
     double asc = ascent(l, SZ_TICK), lh = line_h(l, SZ_TICK);
-    double y = f->y + f->h + TICK_LEN + 1 + asc;
+    double y = f->y + f->h + TICK_LEN + 2 + asc;
     int dates = 0;
     for (size_t i = 0; i < a->nticks; i++) {
         double x = ch_map(a, a->ticks[i].v, f->x, f->w);
@@ -871,6 +881,48 @@ static void place_panel_annots(L *l, sat_chart_panel *p)
     }
 }
 
+/* The value at the end of each horizontal bar, in the axis's unit, when it
+ * fits inside the frame beside the bar (else inside the bar's end). */
+static void place_bar_values(L *l, sat_chart_panel *p)
+{
+    if (p->y.scale != SAT_AXIS_CATEGORY || !p->y.ncats)
+        return;
+    const ch_rect *f = &p->frame;
+    const ch_axis *xa = ch_panel_xaxis(p);
+    double rowh = f->h / (double)p->y.ncats, mid = (2 * ascent(l, SZ_ANNOT) - line_h(l, SZ_ANNOT)) / 2;
+    size_t nh = 0, me = 0;
+    for (size_t k = 0; k < p->nseries; k++)
+        nh += p->series[k]->style == SAT_SERIES_HBARS;
+    for (size_t k = 0; k < p->nseries; k++) {
+        sat_chart_series *s = p->series[k];
+        if (s->style != SAT_SERIES_HBARS || !s->row)
+            continue;
+        double th = rowh * 0.72 / (double)nh;
+        for (size_t i = 0; i < s->n; i++) {
+            if (!isfinite(s->y[i]))
+                continue;
+            char v[64];
+            ch_tick_label(v, sizeof v, xa->unit, s->y[i]);
+            tspec t = {v, CH_T_VALUE, SZ_ANNOT, 0, 0, 0, 1, (int)p->index};
+            double x = ch_map(xa, s->y[i], f->x, f->w);
+            double y = f->y + rowh * (double)s->row[i] + rowh * 0.14 + th * ((double)me + 0.5) + mid;
+            double w = measure(l, v, SZ_ANNOT, 0, 0, NULL, NULL);
+            if (x + 3 + w <= f->x + f->w)
+                place1(l, &t, x + 3, y, 0);
+            else
+                drop(l, &t, x + 3, y, 0);
+        }
+        me++;
+    }
+}
+
+/* A panel with nothing to draw takes a third of its share of the height:
+ * its note needs a line, not a frame as tall as the others. */
+static double eff_weight(const sat_chart_panel *p)
+{
+    return p->has_data ? p->weight : p->weight / 3;
+}
+
 static int layout(L *l)
 {
     sat_chart *c = l->c;
@@ -948,9 +1000,17 @@ static int layout(L *l)
         }
         /* room for half of an x tick label at the right end */
         common.right = fmax(common.right, M_OUT + 14);
+        /* unshared: the panels of one kind (category bars, or value axes)
+         * line up with each other */
+        double left_of[2] = {M_OUT, M_OUT};
+        for (size_t i = 0; i < np; i++) {
+            int cat = c->panels[i]->y.scale == SAT_AXIS_CATEGORY;
+            left_of[cat] = fmax(left_of[cat], room[i].left);
+        }
         for (size_t i = 0; i < np; i++) {
             sat_chart_panel *p = c->panels[i];
-            hroom r = c->shared ? common : (hroom){room[i].left, fmax(room[i].right, M_OUT + 14)};
+            hroom r = c->shared ? common
+                                : (hroom){left_of[p->y.scale == SAT_AXIS_CATEGORY], fmax(room[i].right, M_OUT + 14)};
             p->frame.x = r.left;
             p->frame.w = fmax(c->w - r.left - r.right, 10);
             if (!c->shared) {
@@ -974,7 +1034,7 @@ static int layout(L *l)
                 fixed += xarea_h(l, ch_panel_xaxis(p), ch_panel_xaxis(p)->scale == SAT_AXIS_TIME);
             if (i + 1 < np)
                 fixed += PANEL_GAP;
-            wsum += p->weight;
+            wsum += eff_weight(p);
         }
         if (c->shared) {
             strip_used = strip_rows(l, &c->panels[0]->frame, rows);
@@ -989,7 +1049,7 @@ static int layout(L *l)
         }
         double avail = fmax(c->h - fixed, 10.0 * np);
         for (size_t i = 0; i < np; i++)
-            heights[i] = avail * c->panels[i]->weight / wsum;
+            heights[i] = avail * eff_weight(c->panels[i]) / wsum;
     }
 
     /* final places */
@@ -1053,6 +1113,7 @@ static int layout(L *l)
                        p->frame.y + p->frame.h / 2 + ascent(l, SZ_NOTE) / 2, 1);
         }
         place_panel_annots(l, p);
+        place_bar_values(l, p);
     }
     /* bands: one row each under the x axis */
     if (c->shared && nbands) {
