@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dev.sh - set up, build and run satscope on a Debian 12 machine (as root).
-#   ./dev.sh demo   install what is missing, build, analyse the bundled incident log
-#                   and a TLS storm capture
+#   ./dev.sh demo   install what is missing, build, write the post-mortem of the bundled
+#                   incident (logs, TLS capture, a core) as HTML and PDF
 #   ./dev.sh test   install what is missing, build with gcc and with clang
 #                   (ASan+UBSan, fuzz targets), run every test in both builds
 #   ./dev.sh build  install what is missing and build (build/cli/satscope)
@@ -16,7 +16,9 @@ PACKAGES=(build-essential clang cmake pkg-config
           libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev libpcap-dev
           libdw-dev libelf-dev
           zstd gzip bzip2 xz-utils time tcpdump elfutils
-          python3)  # tests/cli/json_schema.py (ctest cli_json_schema)
+          python3   # tests/cli/json_schema.py (ctest cli_json_schema)
+          libcairo2-dev fonts-dejavu-core  # charts (report/chart*.c): cairo, DejaVu Sans
+          chromium poppler-utils)  # the report's HTML in a browser, its PDF's text (ctest cli_report_*)
 # Only to remake fixtures (not needed by the build or the tests):
 #   python3           (fixtures/tls/make-fixtures.sh: split-relay.py for tls-split)
 #   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh,
@@ -62,18 +64,21 @@ case "${1:-}" in
 demo)
     install_missing
     build_release
-    build/cli/satscope etime fixtures/incident/access*
-    echo
-    # the wire: a TLS reconnect storm against a server frozen for 5 s (fixtures/tls/README.md)
-    build/cli/satscope handshakes fixtures/tls/tls-storm.pcap --by sni
-    echo
-    # the incident's storm of client failures: what triggered it, whether it outlived it
-    build/cli/satscope storms fixtures/incident/access*
-    echo
-    # a crash beside it: a real core of fixtures/cores, dated inside the storm (a core
-    # holds no clock: --crash-time says when), read with the incident's logs
-    build/cli/satscope crashes --crash-time 2025-06-09T14:24:10Z --exe fixtures/cores/bin/segv_chain-O0 \
-        fixtures/cores/segv_chain/segv_chain-O0-kernel.core.gz fixtures/incident/access* || true
+    # The post-mortem of the bundled incident: its two access logs (a rotated set), its TLS
+    # capture (fixtures/incident/README.md) and a real core of fixtures/cores, dated inside
+    # the storm (a core holds no clock: --crash-time says when). One pass over them feeds
+    # every analyzer; the report says what happened, when, and the likely chain.
+    INCIDENT=(fixtures/incident/access fixtures/incident/access.20250609-133000.gz
+              fixtures/incident/tls-storm-incident.pcap
+              --crash-time 2025-06-09T14:24:10Z --exe fixtures/cores/bin/segv_chain-O0
+              fixtures/cores/segv_chain/segv_chain-O0-kernel.core.gz)
+    build/cli/satscope report -q "${INCIDENT[@]}" -o build/postmortem.html
+    build/cli/satscope report -q "${INCIDENT[@]}" -o build/postmortem.pdf
+    # its findings as text (the whole report: -o - or -o x.txt)
+    build/cli/satscope report -q "${INCIDENT[@]}" -o - | sed '/^The inputs at a glance$/,$d'
+    echo "the post-mortem:  $PWD/build/postmortem.html"
+    echo "            and   $PWD/build/postmortem.pdf"
+    echo "each analyzer alone: satscope etime|storms|handshakes|crashes|saturation|cachesize|timeline INPUT..."
     ;;
 build)
     install_missing

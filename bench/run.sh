@@ -8,12 +8,16 @@
 # usage: bench/run.sh [--size-mb N] [--slice-mb N] [--runs N] [--build DIR] [--workdir DIR]
 #                     [--no-compress] [--compress-full] [--no-logconv] [--logconv-full]
 #                     [--full-pairs N]  (N paired logconv.pl/satscope runs on the whole log)
-#                     [--merge] [--merge-only] [--merge-parts "2 3 4"]
+#                     [--merge] [--merge-only] [--merge-parts "2 3 4"] [--report-only]
 #   --merge: also the section "N traces analysed at once and merged": the big log cut in N
 #            (whole lines) as N servers' logs, each collected to a trace; then, medians of
 #            RUNS: `etime t1.sat .. tN.sat` (one thread per trace, merged), the same with
 #            --jobs 1 (one pass), and collecting the N traces together into one trace and
 #            analysing that; outputs compared. --merge-only: that section alone.
+#   the report: `satscope report LOG -o x.html` (every analyzer in one pass, the HTML with
+#            its charts) beside `satscope etime LOG` on the same log, in pairs (etime, report,
+#            etime: the machine's speed drifts), and their ratio (target: within 2x).
+#            --report-only: that section alone.
 # needs: a Release build (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build),
 #        /usr/bin/time (package `time`), zstd, gzip, logconv (package 389-ds-base).
 set -euo pipefail
@@ -33,6 +37,7 @@ SEED=1
 MERGE=0
 MERGE_ONLY=0
 MERGE_PARTS="2 3 4"
+REPORT_ONLY=0
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 while [ $# -gt 0 ]; do
@@ -50,7 +55,8 @@ while [ $# -gt 0 ]; do
     --merge) MERGE=1; shift ;;
     --merge-only) MERGE=1; MERGE_ONLY=1; shift ;;
     --merge-parts) MERGE_PARTS=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --report-only) REPORT_ONLY=1; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -159,6 +165,37 @@ merge_report() {
         "collect all + etime all.sat" "jobs1/m" "all/m" "same output"
     printf '%s\n' "${merge_lines[@]}"
 }
+# ---- satscope report beside satscope etime on the same log ----
+# Each report run between two etime runs; the ratio of each report run to the mean of
+# the etime runs around it, and their median.
+REPORT_LINES=()
+report_section() {
+    local e1 e2 rr i ratios=()
+    for ((i = 0; i < RUNS; i++)); do
+        timed 1 "$SAT" etime "$BIG"; e1=$T
+        timed 1 "$SAT" report -q "$BIG" -o "$WORK/report.html"; rr=$T; RRSS=$RSS
+        timed 1 "$SAT" etime "$BIG"; e2=$T
+        ratios+=("$(awk -v r="$rr" -v a="$e1" -v b="$e2" 'BEGIN{printf "%.2f", r/((a+b)/2)}')")
+        REPORT_LINES+=("  pair $((i + 1)): etime $e1 s, report -o x.html $rr s (peak RSS $((RRSS / 1024)) MB), etime $e2 s")
+    done
+    REPORT_LINES+=("  ratios report/etime: ${ratios[*]}")
+    REPORT_LINES+=("$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{a[NR]=$1} END{printf "  median: satscope report is %.2fx the time of satscope etime on the same log (target <= 2x)", a[int((NR+1)/2)]}')")
+    REPORT_LINES+=("  the report: $(stat -c%s "$WORK/report.html") bytes of HTML, $(grep -o '<svg' "$WORK/report.html" | wc -l) charts")
+}
+report_report() {
+    echo "satscope report LOG -o x.html beside satscope etime LOG ($RUNS pairs, wall seconds):"
+    printf '%s\n' "${REPORT_LINES[@]}"
+}
+if [ $REPORT_ONLY = 1 ]; then
+    [ $HAVE_SAT = 1 ] || { echo "run.sh: --report-only needs satscope ($SAT)" >&2; exit 2; }
+    report_section
+    echo
+    echo "satscope benchmark  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $(nproc) CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+    echo "log:   $BIG  ($(awk -v b="$BIG_BYTES" 'BEGIN{printf "%.1f", b/1e6}') MB, $BIG_LINES lines; gen389 --seed $SEED --size-mb $SIZE_MB)"
+    report_report
+    exit 0
+fi
+
 if [ $MERGE_ONLY = 1 ]; then
     [ $HAVE_SAT = 1 ] || { echo "run.sh: --merge-only needs satscope ($SAT)" >&2; exit 2; }
     merge_section
@@ -286,4 +323,9 @@ printf '  %s\n' "${sizes[@]}"
 if [ $MERGE = 1 ] && [ $HAVE_SAT = 1 ]; then
     merge_section
     merge_report
+fi
+if [ $HAVE_SAT = 1 ]; then
+    report_section
+    echo
+    report_report
 fi

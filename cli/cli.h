@@ -232,4 +232,12 @@ int sat_cli_parse_rfc3339(const char *s, sat_ts_ns *out);
 /* Prints "satscope CMD: msg" on stderr and returns SAT_EXIT_USAGE. */
 int sat_cli_usage_error(const char *cmd, const char *fmt, ...) SAT_PRINTF(2, 3);
 
+/* CSVs of measured points `concurrency,throughput` (cmd_saturation.c): 1 if
+ * path is one (by its name or its first line); reading one into a
+ * saturation analyzer returns the exit code it deserves (0, 1 rejected
+ * lines, said on stderr unless quiet; 3 unreadable) and counts the points. */
+struct sat_saturation;
+int sat_cli_points_csv(const char *path);
+int sat_cli_read_points(const char *path, struct sat_saturation *s, int quiet, size_t *points);
+
 #endif

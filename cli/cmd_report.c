@@ -8,8 +8,10 @@
  * One pass over the inputs feeds every analyzer the report kind reads (the
  * set of analyze/multi.c, itself an analyzer, so --jobs collects the inputs
  * in parallel parts and merges them); the kind's builder writes the document
- * from their results; the renderer draws it. The file is written whole or
- * not at all: into a temporary file beside OUT, renamed over it at the end.
+ * from their results; the renderer draws it. A file is written whole or not
+ * at all: into a temporary file beside OUT, renamed over it at the end (with
+ * the mode of the file it replaces); a device, FIFO or symlink at OUT is
+ * written through instead, never replaced.
  */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #include <errno.h>
@@ -141,6 +143,28 @@ static int write_out(const sat_report_renderer *r, sat_report *rep,
             fprintf(stderr, "satscope report: %s\n", diag.msg[0] ? diag.msg : sat_strerror(rc));
         return rc < 0 ? -1 : 0;
     }
+    /* Not a regular file (a device, a FIFO, a symlink): written through, as
+     * it is, never replaced by a file of ours; a directory is an error. */
+    struct stat st;
+    int exists = lstat(out_path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "satscope report: %s: is a directory\n", out_path);
+        return -1;
+    }
+    if (exists && !S_ISREG(st.st_mode)) {
+        FILE *f = fopen(out_path, "wb");
+        if (!f) {
+            fprintf(stderr, "satscope report: %s: %s\n", out_path, strerror(errno));
+            return -1;
+        }
+        int rc = r->render(rep, ro, f, &diag);
+        if (fclose(f) != 0 && rc >= 0)
+            rc = SAT_E_IO;
+        if (rc < 0)
+            fprintf(stderr, "satscope report: %s: %s\n", out_path,
+                    diag.msg[0] ? diag.msg : sat_strerror(rc));
+        return rc < 0 ? -1 : 0;
+    }
     size_t pl = strlen(out_path);
     char *tmp = malloc(pl + 16);
     if (!tmp)
@@ -164,10 +188,11 @@ static int write_out(const sat_report_renderer *r, sat_report *rep,
         rc = SAT_E_IO;
         snprintf(diag.msg, sizeof diag.msg, "%s", strerror(errno));
     }
-    /* the mode a new file would get (mkstemp makes it 0600) */
+    /* the mode of the file it replaces, else the one a new file would get
+     * (mkstemp makes it 0600) */
     mode_t um = umask(0);
     umask(um);
-    if (rc >= 0 && chmod(tmp, 0666 & ~um) != 0)
+    if (rc >= 0 && chmod(tmp, exists ? st.st_mode & 07777 : 0666 & ~um) != 0)
         rc = SAT_E_IO;
     if (rc >= 0 && rename(tmp, out_path) != 0) {
         rc = SAT_E_IO;

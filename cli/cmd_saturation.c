@@ -308,3 +308,15 @@ const sat_command sat_cmd_saturation = {
     "An INPUT may also be a CSV of measured points (e.g. from a load test):\n"
     "a header line `concurrency,throughput`, then one `N,X` per line.",
     sat_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS, SAT_CLI_EXIT_NOTE};
+
+/* The CSVs of points, for the other commands that run the saturation
+ * analyzer (`satscope chart capacity`): cli.h. */
+int sat_cli_points_csv(const char *path)
+{
+    return sniff_csv(path);
+}
+
+int sat_cli_read_points(const char *path, sat_saturation *s, int quiet, size_t *points)
+{
+    return read_csv(path, s, quiet, points);
+}

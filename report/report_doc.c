@@ -192,7 +192,7 @@ sat_rnode *sat_doc_page(sat_report *rep, const char *title, const char *subtitle
 sat_rnode *sat_doc_section(sat_rnode *page, const char *id, const char *title)
 {
     sat_rnode *s = sat_obj(child(page, "sections", sat_list), NULL);
-    sat_put_text(s, "id", id);
+    sat_put_text(s, "section", id);
     sat_put_text(s, "title", title);
     return s;
 }
@@ -206,7 +206,7 @@ void sat_doc_para(sat_rnode *section, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    sat_put_text(child(section, "text", sat_list), NULL, buf);
+    sat_put_text(child(section, "paragraphs", sat_list), NULL, buf);
 }
 
 void sat_doc_chart(sat_rnode *section, const char *kind)
@@ -306,7 +306,7 @@ static sat_rnode *copy_table(sat_rnode *section, const char *title, const char *
     if (by && k > 1)
         qsort(order, k, sizeof *order, ranked_cmp);
     sat_rnode *b = table_block(section, title, note);
-    sat_rnode *t = sat_table(b, "rows", cols, n);
+    sat_rnode *t = sat_table(b, "body", cols, n);
     sat_table_set_window(t, sat_table_window(src));
     for (size_t i = 0; i < k && (!max_rows || i < max_rows); i++) {
         sat_rnode *r = sat_table_row(t);
@@ -340,7 +340,7 @@ sat_rnode *sat_doc_new_table(sat_rnode *section, const char *title, const char *
 {
     if (!section)
         return NULL;
-    return sat_table(table_block(section, title, note), "rows", cols, ncols);
+    return sat_table(table_block(section, title, note), "body", cols, ncols);
 }
 
 static const char *unit_name(int unit)

@@ -70,6 +70,20 @@ const sat_rnode *rd_block_rows(const sat_rnode *block, uint64_t *total);
 sat_chart *rd_chart(const char *name, const sat_result_set *set, int utc, double width_pt,
                     double height_pt, sat_diag *diag);
 
+/* The chart written in fmt (SAT_CHART_PNG, _SVG, _PDF) into a new buffer
+ * (*out, *len; the caller frees *out). SAT_OK or < 0 with diag set. */
+int rd_chart_bytes(sat_chart *c, int fmt, unsigned char **out, size_t *len, sat_diag *diag);
+/* The size a report draws a chart of kind `name` at, in points, on a page
+ * `width` wide (the timeline is tall: six panels). */
+void rd_chart_size(const char *name, double width, double *w, double *h);
+
+/* The HTML form (report_render_html.c) with its charts handed to `fn`
+ * (NULL: inline SVG), which writes what stands for chart number n (1, 2,
+ * ...) in the page: the e-mail's <img src="cid:...">. */
+typedef void (*rd_html_chart_fn)(void *ctx, FILE *out, sat_chart *c, const char *kind, int n);
+int rd_html(sat_report *rep, const sat_report_render_opts *o, FILE *out, rd_html_chart_fn fn,
+            void *ctx, sat_diag *diag);
+
 /* ---- the builders ---------------------------------------------------------------- */
 extern const sat_report_kind sat_report_postmortem;
 

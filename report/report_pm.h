@@ -26,6 +26,7 @@ const char *pm_kind_words(const char *kind);
 /* A signal of storms ("unindexed", "wtime_mean_s") in words, and its value
  * in its unit (a count per window, a duration, a share). */
 const char *pm_signal_words(const char *signal);
+const char *pm_signal_brief(const char *signal); /* for tables: "etime p90" */
 void pm_signal_value(char *buf, size_t n, const char *signal, double v);
 /* The signals row of storm `storm` (its number) for `signal`, NULL if none. */
 const sat_rnode *pm_signal_row(const pm_ctx *p, double storm, const char *signal);

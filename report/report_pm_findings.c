@@ -30,11 +30,11 @@ static const struct {
     {"unavailable", "unavailable answers (err=52)"},
     {"other_error", "other errors"},
     {"close_A1", "client aborts (A1)"},
-    {"close_B1", "bad requests on close (B1)"},
-    {"close_B4", "write errors on close (B4)"},
+    {"close_B1", "unclean client closes (B1)"},
+    {"close_B4", "answers the server could not send (B4)"},
     {"close_T1", "idle timeouts (T1)"},
-    {"close_T2", "write timeouts (T2)"},
-    {"close_T3", "paged search timeouts (T3)"},
+    {"close_T2", "I/O block timeouts (T2)"},
+    {"close_T3", "paged search time limits (T3)"},
     {"tls_incomplete", "TLS handshakes given up"},
     {"tls_failed", "failed TLS handshakes"},
     {"rst_client", "client resets"},
@@ -54,16 +54,17 @@ const char *pm_kind_words(const char *kind)
 }
 
 static const struct {
-    const char *signal, *words;
+    const char *signal, *words, *brief;
 } signal_words[] = {
-    {"unindexed", "unindexed searches"},
-    {"ops", "the operation rate"},
-    {"full_hs_share", "the share of full TLS handshakes"},
-    {"etime_p90_s", "the etime p90"},
-    {"wtime_mean_s", "the queue wait (wtime mean)"},
-    {"conn_opens", "connections opened"},
-    {"hs_answer_p90_s", "the time the server took to answer TLS handshakes (p90)"},
-    {"heavy_client_ops", "the operations of one client"},
+    {"unindexed", "unindexed searches", "unindexed searches"},
+    {"ops", "the operation rate", "operations"},
+    {"full_hs_share", "the share of full TLS handshakes", "full-handshake share"},
+    {"etime_p90_s", "the etime p90", "etime p90"},
+    {"wtime_mean_s", "the queue wait (wtime mean)", "wtime mean (queue)"},
+    {"conn_opens", "connections opened", "connections opened"},
+    {"hs_answer_p90_s", "the time the server took to answer TLS handshakes (p90)",
+     "handshake answer p90"},
+    {"heavy_client_ops", "the operations of one client", "ops of one client"},
 };
 
 const char *pm_signal_words(const char *signal)
@@ -71,6 +72,14 @@ const char *pm_signal_words(const char *signal)
     for (size_t i = 0; signal && i < sizeof signal_words / sizeof signal_words[0]; i++)
         if (!strcmp(signal_words[i].signal, signal))
             return signal_words[i].words;
+    return signal ? signal : "?";
+}
+
+const char *pm_signal_brief(const char *signal)
+{
+    for (size_t i = 0; signal && i < sizeof signal_words / sizeof signal_words[0]; i++)
+        if (!strcmp(signal_words[i].signal, signal))
+            return signal_words[i].brief;
     return signal ? signal : "?";
 }
 
@@ -191,10 +200,10 @@ static void finding_storm(pm_ctx *p, sat_rnode *list)
     copy_value(fig, "start_ts", st, "start_ts");
     copy_value(fig, "end_ts", st, "end_ts");
     copy_value(fig, "span_s", st, "span_s");
-    copy_value(fig, "failures", st, "events");
-    copy_value(fig, "peak_failures", st, "peak_events");
+    copy_value(fig, "events", st, "events");
+    copy_value(fig, "peak_events", st, "peak_events");
     copy_value(fig, "baseline_per_window", st, "baseline_per_window");
-    copy_value(fig, "clients", st, "client_count");
+    copy_value(fig, "client_count", st, "client_count");
 }
 
 static void finding_trigger(pm_ctx *p, sat_rnode *list)
@@ -238,7 +247,7 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
     sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
                                      "The likely trigger: %s, which rose at %s%s%s%s.",
                                      pm_signal_words(trig), on, lead, fromto, back);
-    copy_value(fig, "signal", st, "trigger.signal_name");
+    copy_value(fig, "signal_name", st, "trigger.signal_name");
     copy_value(fig, "onset_ts", st, "trigger.onset_ts");
     copy_value(fig, "back_ts", st, "trigger.back_ts");
     if (sig) {
@@ -398,7 +407,7 @@ static void finding_crash(pm_ctx *p, sat_rnode *list)
                                      at, more, base ? base + 1 : exe ? exe : "a process",
                                      rd_rnum(c, "pid"), sig ? sig : "a signal", detail, where, ctx);
     copy_value(fig, "ts", c, "ts");
-    copy_value(fig, "signal", c, "signal_name");
+    copy_value(fig, "signal_name", c, "signal_name");
     copy_value(fig, "executable", c, "executable");
     copy_value(fig, "pid", c, "pid");
     if (f0)

@@ -81,9 +81,9 @@ static void summary_section(pm_ctx *p, sat_rnode *page)
     put_num_value(v, "etime_mean_s", p->etime, "operation_stats.etime_mean_s");
     put_num_value(v, "wtime_mean_s", p->etime, "operation_stats.wtime_mean_s");
     put_num_value(v, "client_failures", p->storms, "events");
-    sat_put_count(v, "storms", sat_rnode_count(rd_table(p->storms, "storms")));
+    sat_put_count(v, "storm_count", sat_rnode_count(rd_table(p->storms, "storms")));
     put_num_value(v, "tls_handshakes", p->handshakes, "connections");
-    put_num_value(v, "crashes", p->crashes, "count");
+    put_num_value(v, "crash_count", p->crashes, "count");
 }
 
 static void timeline_section(pm_ctx *p, sat_rnode *page)
@@ -106,6 +106,69 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
     sat_doc_sparkline(s, "operations per hour", hours, "count", 1);
     sat_doc_sparkline(s, "errors per hour", hours, "errors", 1);
     sat_doc_sparkline(s, "etime p99 per hour", hours, "p99_s", 1);
+}
+
+/* The chain of every storm: each signal storms looked at, in words, its
+ * values in its own unit (a count per window, a duration, a share). */
+static void chain_table(pm_ctx *p, sat_rnode *s)
+{
+    static const sat_col cols[] = {{"storm", SAT_UNIT_COUNT, 0, NULL},
+                                   {"signal_name", SAT_UNIT_TEXT, 0, "signal"},
+                                   {"rose", SAT_UNIT_BOOL, 0, NULL},
+                                   {"usual_text", SAT_UNIT_TEXT, 0, "usual"},
+                                   {"lead_up_text", SAT_UNIT_TEXT, 0, "before"},
+                                   {"during_text", SAT_UNIT_TEXT, 0, "during"},
+                                   {"onset_ts", SAT_UNIT_TIME, 0, "onset"},
+                                   {"back_ts", SAT_UNIT_TIME, 0, "back to usual"}};
+    const sat_rnode *sig = rd_table(p->storms, "signals");
+    if (!sig)
+        return;
+    char win[64];
+    pm_dur(win, sizeof win, rd_onum(p->storms, "window_s"));
+    char note[160];
+    snprintf(note, sizeof note, "counts per %s window; before: the windows before the storm and "
+             "its first", win);
+    sat_rnode *t = sat_doc_new_table(s, "The chain: what rose before each storm", note, cols,
+                                     sizeof cols / sizeof cols[0]);
+    for (const sat_rnode *r = sat_rnode_first(sig); r; r = sat_rnode_next(r)) {
+        const char *name = rd_rtext(r, "signal_name");
+        sat_rnode *row = sat_table_row(t);
+        sat_put_count(row, "storm", (uint64_t)rd_rnum(r, "storm"));
+        sat_put_text(row, "signal_name", pm_signal_brief(name));
+        const sat_value *rose = sat_row_get(r, "rose");
+        if (rose)
+            sat_put_value(row, "rose", rose);
+        static const char *const vals[3][2] = {
+            {"baseline", "usual_text"}, {"lead_up", "lead_up_text"}, {"during", "during_text"}};
+        for (int k = 0; k < 3; k++) {
+            char b[64];
+            double v = rd_rnum(r, vals[k][0]);
+            if (!isfinite(v) && rd_rbool(r, "never_answered") == 1 && k > 0)
+                snprintf(b, sizeof b, "no answer");
+            else
+                pm_signal_value(b, sizeof b, name, v);
+            sat_put_text(row, vals[k][1], b);
+        }
+        sat_put_time(row, "onset_ts", rd_rts(r, "onset_ts"));
+        sat_put_time(row, "back_ts", rd_rts(r, "back_ts"));
+    }
+}
+
+static void kinds_table(pm_ctx *p, sat_rnode *s)
+{
+    static const sat_col cols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
+                                   {"events", SAT_UNIT_COUNT, 0, "failures"},
+                                   {"share", SAT_UNIT_RATIO, 4, NULL}};
+    const sat_rnode *k = rd_table(p->storms, "failures");
+    if (!k)
+        return;
+    sat_rnode *t = sat_doc_new_table(s, "Client failures by kind", "over every input", cols, 3);
+    for (const sat_rnode *r = sat_rnode_first(k); r; r = sat_rnode_next(r)) {
+        sat_rnode *row = sat_table_row(t);
+        sat_put_text(row, "kind", pm_kind_words(rd_rtext(r, "kind")));
+        sat_put_count(row, "events", (uint64_t)rd_rnum(r, "events"));
+        sat_put_ratio(row, "share", rd_rnum(r, "share"), 4);
+    }
 }
 
 static void storms_section(pm_ctx *p, sat_rnode *page)
@@ -149,15 +212,8 @@ static void storms_section(pm_ctx *p, sat_rnode *page)
                   "baseline_per_window=usual,client_count=clients,trigger.signal_name=trigger,"
                   "trigger.onset_ts=onset,sustained,retries",
                   0, NULL, NULL);
-    sat_doc_table(s, "The chain: what rose before each storm",
-                  "per window of the storm's step; durations in seconds; before = the "
-                  "windows before the storm and its first",
-                  rd_table(p->storms, "signals"),
-                  "storm,signal_name=signal,rose,baseline=usual,lead_up=before,during,onset_ts=onset,"
-                  "back_ts=back to usual",
-                  0, NULL, NULL);
-    sat_doc_table(s, "Failures by kind", NULL, rd_table(p->storms, "failures"), NULL, 0, NULL,
-                  NULL);
+    chain_table(p, s);
+    kinds_table(p, s);
     sat_doc_table(s, "Clients with the most failures", NULL, rd_table(p->storms, "top_clients"),
                   NULL, 0, NULL, NULL);
 }
@@ -270,8 +326,8 @@ static void crash_section(pm_ctx *p, sat_rnode *page)
         if (k == 0) {
             put_num_value(v, "crashed_ts", c, "ts");
             put_num_value(v, "time_from", c, "time_source");
-            put_num_value(v, "signal", c, "signal_name");
-            put_num_value(v, "si_code", c, "si_code_name");
+            put_num_value(v, "signal_name", c, "signal_name");
+            put_num_value(v, "si_code_name", c, "si_code_name");
             put_num_value(v, "fault_address", c, "fault_addr");
             put_num_value(v, "executable", c, "executable");
             put_num_value(v, "pid", c, "pid");
@@ -353,6 +409,7 @@ static int pm_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
             p.storm = st;
         }
     head(&p);
+    sat_doc_findings(rep, NULL); /* before the pages, as the document lists them */
     sat_rnode *page = sat_doc_page(rep, "Post-mortem", NULL, 0);
     pm_findings(&p);
     summary_section(&p, page);

@@ -77,7 +77,7 @@ const sat_rnode *rd_list(const sat_rnode *o, const char *key)
 
 const sat_rnode *rd_block_rows(const sat_rnode *block, uint64_t *total)
 {
-    const sat_rnode *t = rd_table(block, "rows");
+    const sat_rnode *t = rd_table(block, "body");
     double n = rd_onum(block, "rows_total");
     if (total)
         *total = isfinite(n) ? (uint64_t)n : (uint64_t)sat_rnode_count(t);

@@ -8,12 +8,12 @@
 
 #include "report_doc_int.h"
 
-extern const sat_report_renderer sat_render_text, sat_render_stdout, sat_render_json;
+extern const sat_report_renderer sat_render_html, sat_render_pdf, sat_render_png, sat_render_svg,
+    sat_render_eml, sat_render_text, sat_render_stdout, sat_render_json;
 
 static const sat_report_renderer *const renderers[] = {
-    &sat_render_text,
-    &sat_render_stdout,
-    &sat_render_json,
+    &sat_render_html, &sat_render_pdf, &sat_render_png,    &sat_render_svg,
+    &sat_render_eml,  &sat_render_text, &sat_render_stdout, &sat_render_json,
 };
 
 const sat_report_renderer *sat_report_renderer_for(const char *path)

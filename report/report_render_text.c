@@ -163,7 +163,7 @@ static void section(text_ctx *x, const sat_rnode *s)
 {
     const char *title = rd_otext(s, "title");
     sat_text_title(x->t, "%s", title ? title : "");
-    for (const sat_rnode *p = sat_rnode_first(rd_list(s, "text")); p; p = sat_rnode_next(p))
+    for (const sat_rnode *p = sat_rnode_first(rd_list(s, "paragraphs")); p; p = sat_rnode_next(p))
         sat_text_line(x->t, "  %s", rd_text(sat_rnode_value(p)) ? rd_text(sat_rnode_value(p)) : "");
     const sat_rnode *v = sat_rnode_get(s, "values");
     if (v && sat_rnode_kind_of(v) == SAT_RN_OBJECT)
@@ -183,7 +183,8 @@ static void inputs(text_ctx *x, const sat_rnode *root)
     /* a table block of its own, so that it prints as every other */
     sat_result *tmp = sat_result_new("report");
     sat_rnode *s = sat_obj(sat_result_root(tmp), "s");
-    sat_doc_table(s, "Every source with its span", NULL, t, NULL, 0, NULL, NULL);
+    sat_doc_table(s, "Every source with its span", NULL, t,
+                  "path,kind,bytes,lines,rejects,first_ts,last_ts", 0, NULL, NULL);
     const sat_rnode *b = sat_rnode_first(rd_list(s, "tables"));
     if (b)
         table(x, b);

@@ -13,6 +13,15 @@
  * counts and percentiles; per operation type a histogram of etimes; the inputs
  * with their time ranges.
  *
+ * Concurrency is the etimes of the window's operations summed over the
+ * window's whole length (an operation counts in the window it started in,
+ * all its time there: fine for windows much longer than an etime; the first
+ * and last windows, partly outside the span, read low). Connections open at
+ * a window's end: opened before it ends (open line) and not closed by then (a
+ * close line or a restart); one whose open line was not seen was opened
+ * before the input began and counts as open from its first window; one
+ * still open at the end of the input never closes.
+ *
  * Only external operations count (an internal one runs inside its parent's
  * etime); ABANDON, UNBIND and AUTOBIND are counted, never timed (as etime).
  *

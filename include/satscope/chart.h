@@ -107,6 +107,10 @@ void sat_chart_panel_vline(sat_chart_panel *p, double x, const char *label);
 void sat_chart_panel_hline(sat_chart_panel *p, double y, const char *label);
 /* A labelled point in a panel (the USL's N*, a recommended cache size). */
 void sat_chart_panel_label(sat_chart_panel *p, double x, double y, const char *label);
+/* A thin band from x0 to x1 with its name, in a strip of its own under the
+ * panels of a shared x axis, one row per band (the inputs: every source on
+ * the one timeline). */
+void sat_chart_band(sat_chart *c, double x0, double x1, const char *label);
 
 /* ---- output ------------------------------------------------------------------ */
 typedef enum sat_chart_format { SAT_CHART_PNG, SAT_CHART_SVG, SAT_CHART_PDF } sat_chart_format;
@@ -119,6 +123,11 @@ typedef int (*sat_chart_write_fn)(void *closure, const unsigned char *data, size
 int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write, void *closure,
                     sat_diag *diag);
 int sat_chart_write_file(sat_chart *c, const char *path, sat_diag *diag); /* by extension */
+/* The SVG's ids (cairo names its glyphs and clips "glyph0-1", "clip1") are
+ * written with a prefix, so that several SVGs inlined in one HTML page never
+ * share one: this prefix (letters, digits, '-', '_'), or by default "c" and
+ * a hash of the chart's structure followed by '-'. */
+void sat_chart_svg_id_prefix(sat_chart *c, const char *prefix);
 
 /* Draws the chart into an existing cairo context (a page of a PDF report) with
  * its top-left corner at (x, y), at its own size. cr is a cairo_t *. */

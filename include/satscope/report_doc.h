@@ -43,11 +43,11 @@
  *     sections      list   of section objects, in reading order
  *
  *   section object  (every block is optional; renderers draw them in this
- *                   order: text, values, charts, tables, sparklines)
- *     id            TEXT   unique in the page ("timeline", "storms"): the
- *                          HTML anchor, what findings point at
+ *                   order: paragraphs, values, charts, tables, sparklines)
+ *     section       TEXT   its id, unique in the page ("timeline", "storms"):
+ *                          the HTML anchor, what findings' `section` names
  *     title         TEXT
- *     text          list of TEXT   paragraphs of prose
+ *     paragraphs    list of TEXT   paragraphs of prose
  *     values        object a summary: named values with units and notes
  *                          (sat_put_* and sat_put_note), shown "label value
  *                          note"; the label is the key read as words
@@ -56,17 +56,25 @@
  *     charts        list of TEXT   chart kind names (sat_chart_kind_find),
  *                          built from the page's set when drawn
  *     tables        list of table blocks: object {title TEXT, note TEXT
- *                          (may be absent), rows_total COUNT, rows: table};
- *                          the table's columns carry their text titles
- *                          (sat_col.title); renderers show at most
- *                          SAT_DOC_TABLE_ROWS rows and "... N more" after
- *                          (N from rows_total: a builder may copy fewer)
+ *                          (may be absent), rows_total COUNT (may be absent:
+ *                          the body's rows), body: table}; the body's columns
+ *                          carry their text titles (sat_col.title); renderers
+ *                          show at most SAT_DOC_TABLE_ROWS rows and "... N
+ *                          more" after (N from rows_total: a builder may copy
+ *                          fewer)
  *     sparklines    list of sparkline objects (text forms only; HTML and
  *                          PDF draw charts instead): {title TEXT, unit TEXT
  *                          (a sat_unit name: "count", "duration"),
  *                          first_ts TIME, step_s DURATION, points: list of
  *                          NUMBER (absent = no data in that step), min, max
  *                          NUMBER}; per-hour series from timeline `hours`
+ *
+ *   Key names follow docs/output.md across every command (tests/cli/
+ *   json_schema.py checks that one key holds one kind of value in every
+ *   document): hence `section`, `paragraphs` and `body` rather than names
+ *   other commands use for numbers; in values and figures reuse the
+ *   analyzers' own names for the same thing (events, client_count,
+ *   storm_count, signal_name) and never a name they use for a table.
  *
  *   Labels: a key shown to a person (a value of `values`, a column without
  *   a title) reads as words: its unit's suffix of the JSON conventions
@@ -132,7 +140,7 @@ sat_rnode *sat_doc_finding(sat_rnode *findings, const char *severity, const char
                            const char *fmt, ...) SAT_PRINTF(4, 5);
 /* A page at the end of pages. */
 sat_rnode *sat_doc_page(sat_report *rep, const char *title, const char *subtitle, int set);
-/* A section at the end of the page's sections. */
+/* A section (id: its `section` key) at the end of the page's sections. */
 sat_rnode *sat_doc_section(sat_rnode *page, const char *id, const char *title);
 /* A paragraph at the end of the section's text. */
 void sat_doc_para(sat_rnode *section, const char *fmt, ...) SAT_PRINTF(2, 3);

@@ -1,0 +1,175 @@
+/*
+ * chart_dist.c - the distributions chart: how long operations took and
+ * where the time went.
+ *   1. the etime distribution of each operation type (timeline
+ *      `etime_histogram`: op, lo_s, hi_s, count), as the share of the type's
+ *      operations in each bin, on a log time axis: one line per type, joined
+ *      at the bins' geometric centres, down to zero over empty bins;
+ *   2-5. horizontal bars of the share of all operation time (the sum of
+ *      etime `ops` total_s) spent by the top filters, search bases, clients
+ *      and bind DNs (etime `top.filters|bases|clients|bind_dns`, total_s).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart_int.h"
+
+#define HIST_TYPES 6
+#define TOP_BARS 8
+
+typedef struct opcount {
+    const char *op;
+    double count;
+} opcount;
+
+static int by_count_desc(const void *a, const void *b)
+{
+    const opcount *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count < y->count ? 1 : -1;
+    return strcmp(x->op, y->op);
+}
+
+static void panel_hist(sat_chart *c, sat_result *tl)
+{
+    sat_chart_panel *p = sat_chart_panel_add(c, "etime by operation type (share of the type's operations)", 1.8);
+    sat_chart_panel_x(p, SAT_AXIS_LOG, "etime", SAT_UNIT_DURATION);
+    sat_chart_panel_y(p, SAT_AXIS_LINEAR, NULL, SAT_UNIT_RATIO);
+    const sat_rnode *h = ch_table(tl, "etime_histogram");
+    opcount ops[64];
+    size_t n = 0;
+    for (const sat_rnode *r = h ? sat_rnode_first(h) : NULL; r; r = sat_rnode_next(r)) {
+        const char *op = ch_row_text(r, "op");
+        double k = ch_row(r, "count");
+        if (!op || !isfinite(k))
+            continue;
+        size_t i = 0;
+        while (i < n && strcmp(ops[i].op, op) != 0)
+            i++;
+        if (i == n) {
+            if (n == 64)
+                continue;
+            ops[n++] = (opcount){op, 0};
+        }
+        ops[i].count += k;
+    }
+    qsort(ops, n, sizeof *ops, by_count_desc);
+    while (n && ops[n - 1].count == 0)
+        n--;
+    if (!n) {
+        sat_chart_panel_note(p, "no operation with an etime in the inputs");
+        return;
+    }
+    if (n > HIST_TYPES)
+        n = HIST_TYPES;
+    for (size_t i = 0; i < n; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s (%.0f)", ops[i].op, ops[i].count);
+        sat_chart_series *s = sat_chart_series_add(p, name, SAT_SERIES_LINE, SAT_COLOR_AUTO);
+        double prev_hi = NAN, ratio = NAN;
+        for (const sat_rnode *r = sat_rnode_first(h); r; r = sat_rnode_next(r)) {
+            const char *op = ch_row_text(r, "op");
+            if (!op || strcmp(op, ops[i].op) != 0)
+                continue;
+            double lo = ch_row(r, "lo_s"), hi = ch_row(r, "hi_s"), k = ch_row(r, "count");
+            if (!(lo > 0) || !(hi > lo) || !isfinite(k))
+                continue;
+            ratio = hi / lo;
+            if (!isfinite(prev_hi)) {
+                sat_chart_point(s, lo / sqrt(ratio), 0); /* from zero, a bin before */
+            } else if (lo > prev_hi * 1.0001) {
+                /* empty bins between: down to zero after the last, up from zero before this */
+                sat_chart_point(s, prev_hi * sqrt(ratio), 0);
+                if (lo / sqrt(ratio) > prev_hi * sqrt(ratio) * 1.0001)
+                    sat_chart_point(s, lo / sqrt(ratio), 0);
+            }
+            sat_chart_point(s, sqrt(lo * hi), k / ops[i].count);
+            prev_hi = hi;
+        }
+        if (isfinite(prev_hi))
+            sat_chart_point(s, prev_hi * sqrt(ratio), 0);
+    }
+}
+
+typedef struct bar {
+    const char *name;
+    double total;
+} bar;
+
+static int by_total_desc(const void *a, const void *b)
+{
+    const bar *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total < y->total ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+static void panel_top(sat_chart *c, sat_result *et, const char *path, const char *col, const char *what,
+                      double all)
+{
+    char title[128];
+    snprintf(title, sizeof title, "Where the time went: by %s", what);
+    sat_chart_panel *p = sat_chart_panel_add(c, title, 1);
+    sat_chart_panel_x(p, SAT_AXIS_LINEAR, "share of all operation time", SAT_UNIT_RATIO);
+    sat_chart_panel_y(p, SAT_AXIS_CATEGORY, NULL, SAT_UNIT_TEXT);
+    const sat_rnode *t = ch_table(et, path);
+    bar bars[512];
+    size_t n = 0;
+    for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r && n < 512; r = sat_rnode_next(r)) {
+        const char *name = ch_row_text(r, col);
+        double v = ch_row(r, "total_s");
+        if (name && isfinite(v) && v > 0)
+            bars[n++] = (bar){name, v};
+    }
+    if (!n || !(all > 0)) {
+        char note[128];
+        snprintf(note, sizeof note, "no %s with an etime in the inputs", what);
+        sat_chart_panel_note(p, note);
+        return;
+    }
+    qsort(bars, n, sizeof *bars, by_total_desc);
+    sat_chart_series *s = sat_chart_series_add(p, NULL, SAT_SERIES_HBARS, SAT_COLOR_BLUE);
+    for (size_t i = 0; i < n && i < TOP_BARS; i++)
+        sat_chart_bar(s, bars[i].name, bars[i].total / all);
+}
+
+static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_diag *diag)
+{
+    sat_result *tl = sat_result_set_get(set, "timeline"), *et = sat_result_set_get(set, "etime");
+    const sat_rnode *ops = ch_table(et, "ops"), *h = ch_table(tl, "etime_histogram");
+    double all = 0;
+    for (const sat_rnode *r = ops ? sat_rnode_first(ops) : NULL; r; r = sat_rnode_next(r)) {
+        double v = ch_row(r, "total_s");
+        all += isfinite(v) ? v : 0;
+    }
+    if (!(all > 0) && (!h || !sat_rnode_count(h))) {
+        sat_diag_set(diag, SAT_E_USAGE, NULL,
+                     "the distributions have nothing to draw: no operation with an etime in the inputs");
+        return NULL;
+    }
+    sat_chart *c = sat_chart_new("Distributions: how long operations took, and where the time went",
+                                 o && o->width_pt > 0 ? o->width_pt : 760,
+                                 o && o->height_pt > 0 ? o->height_pt : 1000);
+    if (!c) {
+        sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
+        return NULL;
+    }
+    panel_hist(c, tl);
+    panel_top(c, et, "top.filters", "filter", "filter", all);
+    panel_top(c, et, "top.bases", "base", "search base", all);
+    panel_top(c, et, "top.clients", "client", "client", all);
+    panel_top(c, et, "top.bind_dns", "binddn", "bind DN", all);
+    if (sat_chart_status(c) != SAT_OK) {
+        sat_chart_free(c);
+        sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
+        return NULL;
+    }
+    return c;
+}
+
+static const char *const analyzers[] = {"timeline", "etime", NULL};
+
+const sat_chart_kind ch_kind_distributions = {
+    "distributions", "how long operations took (etime per type) and where the time went", analyzers, build};

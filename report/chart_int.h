@@ -1,0 +1,225 @@
+/*
+ * chart_int.h - the chart engine's insides (report/chart*.c), shared by the
+ * model (chart.c), the ticks (chart_ticks.c), the layout (chart_layout.c),
+ * the drawing (chart_draw.c), the outputs (chart_out.c) and the structure
+ * dump (chart_json.c).
+ *
+ * The rule that ties them: the layout is computed once (ch_layout) into the
+ * chart (ranges, ticks, frames, every text with its box, every label that
+ * was dropped), and both the drawing and the structure dump only read it, so
+ * the dump describes exactly what is drawn. A builder call after a layout
+ * marks it stale; the next output lays out again.
+ */
+#ifndef SAT_CHART_INT_H
+#define SAT_CHART_INT_H
+
+#include <stddef.h>
+
+#include "satscope/chart.h"
+
+#define CH_FONT "DejaVu Sans"
+
+/* What a text is, in the structure dump and for the order of placement. */
+typedef enum ch_role {
+    CH_T_TITLE,
+    CH_T_PANEL_TITLE,
+    CH_T_AXIS_LABEL,
+    CH_T_TICK,
+    CH_T_LEGEND,
+    CH_T_NOTE,
+    CH_T_SPAN,
+    CH_T_MARKER,
+    CH_T_BAND,
+    CH_T_LINE,  /* a panel's vline / hline label */
+    CH_T_POINT, /* a panel's labelled point */
+    CH_T_VALUE, /* the value at the end of a horizontal bar */
+    CH_T__COUNT
+} ch_role;
+extern const char *const ch_role_names[CH_T__COUNT];
+
+typedef struct ch_rect {
+    double x, y, w, h;
+} ch_rect;
+
+/* A text as drawn: at (x, y), its baseline's left end (vertical texts: turned
+ * a quarter to the left about that point); box is what it covers. */
+typedef struct ch_text {
+    char *s;
+    ch_role role;
+    double size;
+    int bold, italic, vertical;
+    int grey; /* drawn in grey rather than near-black */
+    double x, y;
+    ch_rect box;
+    int panel; /* index, or -1 for the chart's own */
+} ch_text;
+
+typedef struct ch_tick {
+    double v;
+    char *label;  /* NULL: a tick without a label (it did not fit) */
+    char *label2; /* a second line: the date under a time, where it changes */
+} ch_tick;
+
+typedef struct ch_axis {
+    int set;
+    sat_axis_scale scale;
+    char *label;
+    sat_unit unit;
+    int fixed;
+    double flo, fhi;
+    /* laid out */
+    double lo, hi;
+    ch_tick *ticks;
+    size_t nticks;
+    /* CATEGORY: the categories, top to bottom */
+    char **cats;
+    size_t ncats;
+} ch_axis;
+
+typedef enum ch_annot_kind { CH_A_SPAN, CH_A_MARKER, CH_A_BAND, CH_A_VLINE, CH_A_HLINE, CH_A_LABEL } ch_annot_kind;
+extern const char *const ch_annot_names[];
+
+typedef struct ch_annot {
+    ch_annot_kind kind;
+    double x0, x1, y;
+    char *label;
+    /* laid out */
+    int text;    /* index into the chart's texts, -1 if none drawn */
+    ch_rect rect; /* BAND: its bar */
+} ch_annot;
+
+struct sat_chart_series {
+    sat_chart_panel *panel;
+    char *name;
+    sat_series_style style;
+    int color;
+    int right;
+    int dashed;
+    double width;
+    double *x, *y;
+    char **cat; /* HBARS */
+    size_t n, cap;
+    /* laid out */
+    double *base;   /* STACKED: the top of the earlier stacks at each point */
+    size_t *row;    /* HBARS: the category row of each bar */
+    double bar_w;   /* STACKED/BARS/STEP: the width used (x units) */
+    ch_rect swatch; /* its legend entry's sample */
+    int in_legend;
+};
+
+struct sat_chart_panel {
+    sat_chart *chart;
+    size_t index;
+    char *title;
+    double weight;
+    ch_axis x, y, y2;
+    char *note;
+    sat_chart_series **series;
+    size_t nseries, capseries;
+    ch_annot *annots;
+    size_t nannots, capannots;
+    int next_color;
+    /* laid out */
+    ch_rect frame;
+    int show_x;   /* draws its x ticks (own axis, or the bottom panel of a shared one) */
+    int has_data; /* some series has a point */
+};
+
+struct sat_chart {
+    char *title;
+    double w, h;
+    int status;
+    int shared;
+    ch_axis x;
+    int32_t tz;
+    int utc;
+    sat_chart_panel **panels;
+    size_t npanels, cappanels;
+    ch_annot *annots;
+    size_t nannots, capannots;
+    char id_prefix[24]; /* SVG ids; "" = from the chart's content */
+    /* laid out */
+    int laid_out;
+    ch_text *texts;
+    size_t ntexts, captexts;
+    ch_text *dropped; /* labels that did not fit anywhere (their box where they were tried) */
+    size_t ndropped, capdropped;
+    ch_rect strip; /* the row(s) of span and marker labels above the panels */
+};
+
+/* ---- chart.c: small helpers --------------------------------------------------- */
+char *ch_strdup(sat_chart *c, const char *s); /* NULL stays NULL; sets the sticky error */
+void *ch_grow(sat_chart *c, void *p, size_t *cap, size_t need, size_t size);
+void ch_axis_clear_layout(ch_axis *a);
+/* The colour of palette entry i as 0..1 r, g, b; "#E69F00" in hex. */
+void ch_color_rgb(int i, double rgb[3]);
+const char *ch_color_hex(int i);
+const char *ch_style_name(sat_series_style s);
+const char *ch_scale_name(sat_axis_scale s);
+/* The axis x values of panel p map on: the chart's shared one or its own. */
+ch_axis *ch_panel_xaxis(sat_chart_panel *p);
+
+/* ---- chart_ticks.c -------------------------------------------------------------- */
+/* The 1-2-5 step at least raw (> 0). */
+double ch_nice_step(double raw);
+/* Ticks for [lo, hi] on a linear axis, about target of them (>= 2): the
+ * step is 1, 2 or 5 times a power of ten (BYTES: of a power of 1024).
+ * expand=1 widens hi (and lo when below 0) to a multiple of the step.
+ * Returns the count (<= max) written to v. */
+size_t ch_ticks_linear(double *lo, double *hi, int expand, sat_unit unit, int target, double *v,
+                       size_t max);
+/* Log axis: decades (BYTES: powers of two), with 2 and 5 between when there
+ * are few decades, every k-th decade when there are many. */
+size_t ch_ticks_log(double *lo, double *hi, int expand, sat_unit unit, int target, double *v,
+                    size_t max);
+/* TIME: x in seconds since the epoch; ticks on round local seconds,
+ * minutes, hours or days at utc_offset_s; the step used in *step. */
+size_t ch_ticks_time(double lo, double hi, int32_t utc_offset_s, int target, double *v, size_t max,
+                     double *step);
+/* The label of a value tick by unit ("10 ms", "45%", "1 MiB", "1.2k"). */
+void ch_tick_label(char *buf, size_t n, sat_unit unit, double v);
+/* A time tick's label ("14:05", "14:05:30", "Jun 8") and its date line
+ * ("Jun 8") in local time at utc_offset_s. */
+void ch_time_label(char *buf, size_t n, char *date, size_t dn, double t, int32_t utc_offset_s,
+                   double step);
+/* "UTC", "UTC+02:00", "UTC-05:30". */
+void ch_zone_name(char *buf, size_t n, int32_t utc_offset_s, int utc);
+/* Fills a laid-out axis's ticks and labels (value axes) for the given range
+ * and target; TIME axes use the chart's zone. */
+int ch_axis_ticks(sat_chart *c, ch_axis *a, int target, int expand);
+
+/* ---- chart_layout.c ------------------------------------------------------------ */
+int ch_layout(sat_chart *c);
+/* Maps a value onto a frame: x across, y up (the frame's bottom is lo). */
+double ch_map(const ch_axis *a, double v, double from, double len);
+int ch_rect_overlap(const ch_rect *a, const ch_rect *b);
+/* The right edge of point i of a bar, stacked or step series: x + its
+ * width, or on a log axis (histogram bins) the next point's x. */
+double ch_bar_right(const sat_chart_series *s, const ch_axis *xa, size_t i);
+
+/* ---- chart_draw.c -------------------------------------------------------------- */
+void ch_draw(sat_chart *c, void *cr);
+/* The font options every context uses, so measured and drawn extents agree. */
+void ch_font_setup(void *cr);
+
+/* ---- chart_kinds.c: reading result sections ----------------------------------- */
+/* A value as a number: TIME in seconds since the epoch, counts and bytes as
+ * they are; NAN when absent or not a number. */
+double ch_num(const sat_value *v);
+/* Column `name` of a row as ch_num; NAN if the row has none. */
+double ch_row(const sat_rnode *row, const char *name);
+/* The value at path of r's root as ch_num. */
+double ch_res(sat_result *r, const char *path);
+/* The table at path of r's root, NULL if none (or r is NULL). */
+const sat_rnode *ch_table(sat_result *r, const char *path);
+/* A text column of a row, NULL if absent. */
+const char *ch_row_text(const sat_rnode *row, const char *name);
+/* The window length of a series table in seconds (0 if it is none). */
+double ch_window_s(const sat_rnode *table);
+/* "2025-06-09 13:30" in local time at the offset (or UTC). */
+void ch_local_minute(char *buf, size_t n, double t, int32_t utc_offset_s);
+
+/* The kinds (one file each). */
+extern const sat_chart_kind ch_kind_timeline, ch_kind_distributions, ch_kind_capacity;
+
+#endif /* SAT_CHART_INT_H */

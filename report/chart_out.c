@@ -1,0 +1,283 @@
+/*
+ * chart_out.c - a chart's files: PNG (drawn at 2 pixels per point, so text
+ * stays crisp on screens that double), SVG and PDF (cairo's vector
+ * surfaces, written through a stream), and a chart drawn into someone
+ * else's cairo context (a page of a PDF report).
+ *
+ * Deterministic output: PNG and SVG are the same bytes for the same chart;
+ * a PDF would carry the time of day as its creation date, so it is fixed
+ * (the end of the chart's time axis when it has one, else the epoch). SVG
+ * ids (cairo's "glyph0-1", "clip1", ...) get a prefix (sat_chart_svg_id_prefix;
+ * by default one made from a hash of the SVG itself), so that two charts
+ * inlined in one HTML page never share an id; every id and every reference
+ * to one (href="#..", url(#..)) is rewritten alike.
+ */
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "chart_int.h"
+
+int sat_chart_format_of(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    static const struct {
+        const char *ext;
+        sat_chart_format fmt;
+    } exts[] = {{".png", SAT_CHART_PNG}, {".svg", SAT_CHART_SVG}, {".pdf", SAT_CHART_PDF}};
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        size_t e = strlen(exts[i].ext);
+        if (n > e && strcasecmp(path + n - e, exts[i].ext) == 0)
+            return (int)exts[i].fmt;
+    }
+    return -1;
+}
+
+typedef struct sink {
+    sat_chart_write_fn write;
+    void *closure;
+    int failed;
+} sink;
+
+static cairo_status_t to_sink(void *closure, const unsigned char *data, unsigned int len)
+{
+    sink *s = closure;
+    if (s->failed || s->write(s->closure, data, len) != 0) {
+        s->failed = 1;
+        return CAIRO_STATUS_WRITE_ERROR;
+    }
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* A growing buffer (the SVG, before its ids are prefixed). */
+typedef struct membuf {
+    unsigned char *p;
+    size_t n, cap;
+    int failed;
+} membuf;
+
+static cairo_status_t to_mem(void *closure, const unsigned char *data, unsigned int len)
+{
+    membuf *m = closure;
+    if (m->n + len > m->cap) {
+        size_t cap = m->cap ? m->cap : 65536;
+        while (cap < m->n + len)
+            cap *= 2;
+        unsigned char *p = realloc(m->p, cap);
+        if (!p) {
+            m->failed = 1;
+            return CAIRO_STATUS_NO_MEMORY;
+        }
+        m->p = p;
+        m->cap = cap;
+    }
+    memcpy(m->p + m->n, data, len);
+    m->n += len;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static int draw_on(sat_chart *c, cairo_surface_t *surf, double scale)
+{
+    cairo_t *cr = cairo_create(surf);
+    cairo_scale(cr, scale, scale);
+    ch_draw(c, cr);
+    cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    return st == CAIRO_STATUS_SUCCESS ? SAT_OK : SAT_E_NOMEM;
+}
+
+/* The SVG's ids renumbered: cairo names a group after the surface's serial
+ * number in the process ("surface323"), which differs from run to run, so
+ * every id (and every reference to one) becomes prefix + "i" + the order of
+ * its first appearance, the same for the same drawing. */
+typedef struct idmap {
+    char **names;
+    size_t n, cap;
+} idmap;
+
+static long id_index(idmap *ids, const unsigned char *s, size_t len)
+{
+    for (size_t i = 0; i < ids->n; i++)
+        if (strlen(ids->names[i]) == len && memcmp(ids->names[i], s, len) == 0)
+            return (long)i;
+    if (ids->n == ids->cap) {
+        size_t cap = ids->cap ? ids->cap * 2 : 64;
+        char **g = realloc(ids->names, cap * sizeof *g);
+        if (!g)
+            return -1;
+        ids->names = g;
+        ids->cap = cap;
+    }
+    char *d = malloc(len + 1);
+    if (!d)
+        return -1;
+    memcpy(d, s, len);
+    d[len] = '\0';
+    ids->names[ids->n] = d;
+    return (long)ids->n++;
+}
+
+static int put(membuf *o, const void *p, size_t n)
+{
+    return to_mem(o, p, (unsigned)n) == CAIRO_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int svg_renumber(const membuf *m, const char *prefix, membuf *o)
+{
+    static const char *const pats[] = {"id=\"", "href=\"#", "url(#"};
+    idmap ids = {0};
+    int rc = 0;
+    size_t from = 0;
+    for (size_t i = 0; i < m->n && !rc; i++) {
+        for (size_t k = 0; k < 3; k++) {
+            size_t n = strlen(pats[k]);
+            if (i + n > m->n || memcmp(m->p + i, pats[k], n) != 0)
+                continue;
+            size_t e = i + n;
+            while (e < m->n && m->p[e] != '"' && m->p[e] != ')' && m->p[e] != ' ')
+                e++;
+            long idx = id_index(&ids, m->p + i + n, e - i - n);
+            char num[48];
+            snprintf(num, sizeof num, "%si%ld", prefix, idx);
+            if (idx < 0 || put(o, m->p + from, i + n - from) || put(o, num, strlen(num)))
+                rc = -1;
+            from = e;
+            i = e - 1;
+            break;
+        }
+    }
+    if (!rc && from < m->n && put(o, m->p + from, m->n - from))
+        rc = -1;
+    for (size_t i = 0; i < ids.n; i++)
+        free(ids.names[i]);
+    free(ids.names);
+    return rc;
+}
+
+/* Writes the SVG in m with every id renumbered and prefixed. */
+static int svg_prefixed(sat_chart *c, const membuf *m, sink *s)
+{
+    char prefix[32];
+    membuf o = {0};
+    if (c->id_prefix[0]) {
+        snprintf(prefix, sizeof prefix, "%s", c->id_prefix);
+    } else { /* FNV-1a of the renumbered document: distinct charts, distinct ids */
+        if (svg_renumber(m, "", &o)) {
+            free(o.p);
+            return SAT_E_NOMEM;
+        }
+        uint32_t h = 2166136261u;
+        for (size_t i = 0; i < o.n; i++)
+            h = (h ^ o.p[i]) * 16777619u;
+        snprintf(prefix, sizeof prefix, "c%08x-", (unsigned)h);
+        o.n = 0;
+    }
+    int st = svg_renumber(m, prefix, &o) ? SAT_E_NOMEM : SAT_OK;
+    if (st == SAT_OK && to_sink(s, o.p, (unsigned)o.n) != CAIRO_STATUS_SUCCESS)
+        st = SAT_E_IO;
+    free(o.p);
+    return st;
+}
+
+/* The PDF's creation date: the end of the time axis, else the epoch. */
+static void pdf_date(const sat_chart *c, char *buf, size_t n)
+{
+    time_t t = 0;
+    if (c->shared && c->x.scale == SAT_AXIS_TIME && isfinite(c->x.hi) && c->x.hi > 0)
+        t = (time_t)c->x.hi;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write, void *closure,
+                    sat_diag *diag)
+{
+    int st = ch_layout(c);
+    if (st != SAT_OK)
+        return sat_diag_set(diag, st, NULL, "laying out the chart: %s", sat_strerror(st));
+    sink s = {write, closure, 0};
+    cairo_surface_t *surf = NULL;
+    membuf m = {0};
+    switch (fmt) {
+    case SAT_CHART_PNG:
+        surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(c->w * 2), (int)ceil(c->h * 2));
+        st = draw_on(c, surf, 2);
+        if (st == SAT_OK && cairo_surface_write_to_png_stream(surf, to_sink, &s) != CAIRO_STATUS_SUCCESS)
+            st = s.failed ? SAT_E_IO : SAT_E_NOMEM;
+        break;
+    case SAT_CHART_SVG:
+        surf = cairo_svg_surface_create_for_stream(to_mem, &m, c->w, c->h);
+        cairo_svg_surface_restrict_to_version(surf, CAIRO_SVG_VERSION_1_1);
+        st = draw_on(c, surf, 1);
+        cairo_surface_finish(surf);
+        if (st == SAT_OK && (m.failed || cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS))
+            st = SAT_E_NOMEM;
+        if (st == SAT_OK)
+            st = svg_prefixed(c, &m, &s);
+        break;
+    case SAT_CHART_PDF: {
+        surf = cairo_pdf_surface_create_for_stream(to_sink, &s, c->w, c->h);
+        char date[32];
+        pdf_date(c, date, sizeof date);
+        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+        if (c->title)
+            cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, c->title);
+        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "satscope");
+        st = draw_on(c, surf, 1);
+        cairo_surface_finish(surf);
+        if (st == SAT_OK && cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
+            st = s.failed ? SAT_E_IO : SAT_E_NOMEM;
+        break;
+    }
+    default:
+        return sat_diag_set(diag, SAT_E_USAGE, NULL, "unknown chart format %d", (int)fmt);
+    }
+    cairo_surface_destroy(surf);
+    free(m.p);
+    if (st != SAT_OK)
+        return sat_diag_set(diag, st, NULL, st == SAT_E_IO ? "writing the chart failed" : "drawing the chart: %s",
+                            sat_strerror(st));
+    return SAT_OK;
+}
+
+static int to_file(void *closure, const unsigned char *data, size_t len)
+{
+    return fwrite(data, 1, len, closure) == len ? 0 : -1;
+}
+
+int sat_chart_write_file(sat_chart *c, const char *path, sat_diag *diag)
+{
+    int fmt = sat_chart_format_of(path);
+    if (fmt < 0)
+        return sat_diag_set(diag, SAT_E_USAGE, path, "a chart is written as .png, .svg or .pdf");
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return sat_diag_set(diag, SAT_E_IO, path, "cannot create: %s", strerror(errno));
+    int st = sat_chart_write(c, (sat_chart_format)fmt, to_file, f, diag);
+    if (fclose(f) != 0 && st == SAT_OK)
+        st = sat_diag_set(diag, SAT_E_IO, path, "writing: %s", strerror(errno));
+    if (st != SAT_OK && diag)
+        snprintf(diag->where, sizeof diag->where, "%s", path);
+    return st;
+}
+
+int sat_chart_draw(sat_chart *c, void *cr, double x, double y)
+{
+    int st = ch_layout(c);
+    if (st != SAT_OK)
+        return st;
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    cairo_rectangle(cr, 0, 0, c->w, c->h);
+    cairo_clip(cr);
+    ch_draw(c, cr);
+    cairo_restore(cr);
+    return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? SAT_OK : SAT_E_NOMEM;
+}

@@ -1,0 +1,398 @@
+/*
+ * chart_timeline.c - the timeline chart: what happened over time, six
+ * panels on one time axis (docs: REPORT.md "The timeline chart"), each from
+ * one result section:
+ *   1. operations per second by type     timeline windows ops.<TYPE>
+ *   2. etime p50/p90/p99, wtime/optime   timeline windows (log scale)
+ *   3. concurrency, open connections     timeline windows concurrency, conns.open
+ *   4. client failures by kind           storms windows kinds.<kind>, grouped
+ *   5. TLS handshakes, resumed share     handshakes windows
+ *   6. connections opened, closes        timeline windows conns.opened, closes.<CODE>
+ * and across every panel: the storms (storms `storms`) shaded and labelled,
+ * each trigger's onset a labelled marker, each crash (crashes `crashes`) a
+ * marker, and every input (timeline `sources`) a band with its name under
+ * the axis. Local time at the inputs' UTC offset unless --utc. A panel
+ * without data says why in its frame.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart_int.h"
+
+#define TOP_TYPES 6 /* operation types drawn apart; the rest as "other" */
+
+/* Columns of a table whose names start with prefix, with their sums. */
+typedef struct colsum {
+    const char *name; /* the column's name (borrowed from the table) */
+    double sum;
+} colsum;
+
+static size_t prefixed_cols(const sat_rnode *t, const char *prefix, colsum *out, size_t max)
+{
+    size_t ncols, n = 0, pl = strlen(prefix);
+    const sat_col *cols = sat_table_cols(t, &ncols);
+    for (size_t i = 0; i < ncols && n < max; i++)
+        if (strncmp(cols[i].name, prefix, pl) == 0 && cols[i].name[pl])
+            out[n++] = (colsum){cols[i].name, 0};
+    for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r))
+        for (size_t i = 0; i < n; i++) {
+            double v = ch_row(r, out[i].name);
+            if (isfinite(v))
+                out[i].sum += v;
+        }
+    return n;
+}
+
+static int by_sum_desc(const void *a, const void *b)
+{
+    const colsum *x = a, *y = b;
+    if (x->sum != y->sum)
+        return x->sum < y->sum ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* A series of column `col` of every row: x the row's start, y the value
+ * times scale. */
+static void series_of(sat_chart_series *s, const sat_rnode *t, const char *col, double scale)
+{
+    for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
+        double x = ch_row(r, "start_ts"), y = ch_row(r, col);
+        if (isfinite(x))
+            sat_chart_point(s, x, isfinite(y) ? y * scale : NAN);
+    }
+}
+
+static int any_value(const sat_rnode *t, const char *col)
+{
+    for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r))
+        if (isfinite(ch_row(r, col)))
+            return 1;
+    return 0;
+}
+
+/* 1. operations per second by type, the most frequent apart */
+static void panel_ops(sat_chart *c, const sat_rnode *win, double w)
+{
+    sat_chart_panel *p = sat_chart_panel_add(c, "Operations per second, by type", 1.2);
+    sat_chart_panel_y(p, SAT_AXIS_LINEAR, "operations/s", SAT_UNIT_RATE);
+    colsum cols[64];
+    size_t n = win ? prefixed_cols(win, "ops.", cols, 64) : 0;
+    qsort(cols, n, sizeof *cols, by_sum_desc);
+    while (n && cols[n - 1].sum == 0)
+        n--;
+    if (!n || !(w > 0)) {
+        sat_chart_panel_note(p, "no operation in the inputs");
+        return;
+    }
+    size_t shown = n > TOP_TYPES + 1 ? TOP_TYPES : n;
+    for (size_t i = 0; i < shown; i++) {
+        sat_chart_series *s = sat_chart_series_add(p, cols[i].name + 4, SAT_SERIES_STACKED, SAT_COLOR_AUTO);
+        sat_chart_series_width(s, w);
+        series_of(s, win, cols[i].name, 1 / w);
+    }
+    if (shown < n) {
+        sat_chart_series *s = sat_chart_series_add(p, "other", SAT_SERIES_STACKED, SAT_COLOR_YELLOW);
+        sat_chart_series_width(s, w);
+        for (const sat_rnode *r = sat_rnode_first(win); r; r = sat_rnode_next(r)) {
+            double sum = 0;
+            for (size_t i = shown; i < n; i++) {
+                double v = ch_row(r, cols[i].name);
+                sum += isfinite(v) ? v : 0;
+            }
+            sat_chart_point(s, ch_row(r, "start_ts"), sum / w);
+        }
+    }
+}
+
+/* 2. etime percentiles, and where it went: queue wait against service */
+static void panel_etime(sat_chart *c, const sat_rnode *win, double w)
+{
+    sat_chart_panel *p = sat_chart_panel_add(c, "Operation time (etime), per window", 1.2);
+    sat_chart_panel_y(p, SAT_AXIS_LOG, "etime", SAT_UNIT_DURATION);
+    if (!win || !any_value(win, "p50_s")) {
+        sat_chart_panel_note(p, "no operation with an etime in the inputs");
+        return;
+    }
+    static const struct {
+        const char *col, *name;
+        int color, dashed;
+    } lines[] = {{"p99_s", "p99", SAT_COLOR_VERMILLION, 0},
+                 {"p90_s", "p90", SAT_COLOR_ORANGE, 0},
+                 {"p50_s", "p50", SAT_COLOR_GREEN, 0},
+                 {"wtime_mean_s", "wtime mean (queue)", SAT_COLOR_BLUE, 1},
+                 {"optime_mean_s", "optime mean (work)", SAT_COLOR_PURPLE, 1}};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        if (!any_value(win, lines[i].col))
+            continue;
+        sat_chart_series *s = sat_chart_series_add(p, lines[i].name, SAT_SERIES_STEP, lines[i].color);
+        sat_chart_series_width(s, w);
+        if (lines[i].dashed)
+            sat_chart_series_dashed(s);
+        series_of(s, win, lines[i].col, 1);
+    }
+}
+
+/* 3. operations in service (Little's law) and connections open */
+static void panel_concurrency(sat_chart *c, const sat_rnode *win, double w)
+{
+    sat_chart_panel *p = sat_chart_panel_add(c, "Concurrency and open connections", 0.9);
+    sat_chart_panel_y(p, SAT_AXIS_LINEAR, "in service", SAT_UNIT_NUMBER);
+    if (!win || !any_value(win, "concurrency")) {
+        sat_chart_panel_note(p, "no operation with an etime in the inputs");
+        return;
+    }
+    sat_chart_series *s = sat_chart_series_add(p, "operations in service (Little's law)", SAT_SERIES_STEP,
+                                               SAT_COLOR_BLUE);
+    sat_chart_series_width(s, w);
+    series_of(s, win, "concurrency", 1);
+    if (any_value(win, "conns.open")) {
+        sat_chart_panel_y2(p, SAT_AXIS_LINEAR, "open", SAT_UNIT_COUNT, 0, 0);
+        sat_chart_series *o = sat_chart_series_right(p, "connections open", SAT_SERIES_STEP, SAT_COLOR_ORANGE);
+        sat_chart_series_width(o, w);
+        series_of(o, win, "conns.open", 1);
+    }
+}
+
+/* 4. client failures, the storms' kinds in a few groups a reader knows */
+static const struct fgroup {
+    const char *name;
+    const char *const *kinds; /* the storms kinds, NULL ended; "close_" etc. end in '_': a prefix */
+    int color;
+} fgroups[] = {
+    {"abandons, time limits", (const char *const[]){"abandon", "time_limit", "admin_limit", NULL},
+     SAT_COLOR_ORANGE},
+    {"busy, unavailable answers", (const char *const[]){"busy", "unavailable", "other_error", NULL},
+     SAT_COLOR_VERMILLION},
+    {"abrupt closes", (const char *const[]){"close_", NULL}, SAT_COLOR_PURPLE},
+    {"TLS gave up", (const char *const[]){"tls_", NULL}, SAT_COLOR_SKY_BLUE},
+    {"TCP resets, retries", (const char *const[]){"rst_", "syn_", "fin_", "retried", "closed_waiting", NULL},
+     SAT_COLOR_BLUE},
+};
+#define NFGROUPS (sizeof fgroups / sizeof fgroups[0])
+
+static size_t fgroup_of(const char *kind)
+{
+    for (size_t g = 0; g < NFGROUPS; g++)
+        for (const char *const *k = fgroups[g].kinds; *k; k++) {
+            size_t n = strlen(*k);
+            if ((*k)[n - 1] == '_' ? strncmp(kind, *k, n) == 0 : strcmp(kind, *k) == 0)
+                return g;
+        }
+    return NFGROUPS; /* other */
+}
+
+static void panel_failures(sat_chart *c, sat_result *storms)
+{
+    const sat_rnode *win = ch_table(storms, "windows");
+    double w = ch_window_s(win);
+    char title[160];
+    char wbuf[64];
+    ch_tick_label(wbuf, sizeof wbuf, SAT_UNIT_DURATION, w > 0 ? w : 10);
+    snprintf(title, sizeof title, "Client failures by kind, per %s", wbuf);
+    sat_chart_panel *p = sat_chart_panel_add(c, title, 1);
+    sat_chart_panel_y(p, SAT_AXIS_LINEAR, "failures", SAT_UNIT_COUNT);
+    colsum cols[64];
+    size_t n = win ? prefixed_cols(win, "kinds.", cols, 64) : 0;
+    double total[NFGROUPS + 1] = {0};
+    for (size_t i = 0; i < n; i++)
+        total[fgroup_of(cols[i].name + 6)] += cols[i].sum;
+    double all = 0;
+    for (size_t g = 0; g <= NFGROUPS; g++)
+        all += total[g];
+    if (!win || !(w > 0) || all == 0) {
+        sat_chart_panel_note(p, storms ? "no client failure in the inputs" : "no storms analysis");
+        return;
+    }
+    for (size_t g = 0; g <= NFGROUPS; g++) {
+        if (total[g] == 0)
+            continue;
+        sat_chart_series *s = sat_chart_series_add(p, g < NFGROUPS ? fgroups[g].name : "other",
+                                                   SAT_SERIES_STACKED,
+                                                   g < NFGROUPS ? fgroups[g].color : SAT_COLOR_BLACK);
+        sat_chart_series_width(s, w);
+        for (const sat_rnode *r = sat_rnode_first(win); r; r = sat_rnode_next(r)) {
+            double sum = 0;
+            for (size_t i = 0; i < n; i++)
+                if (fgroup_of(cols[i].name + 6) == g) {
+                    double v = ch_row(r, cols[i].name);
+                    sum += isfinite(v) ? v : 0;
+                }
+            sat_chart_point(s, ch_row(r, "start_ts"), sum);
+        }
+    }
+}
+
+/* 5. TLS handshakes by outcome, and the share resumed */
+static void panel_tls(sat_chart *c, sat_result *hs)
+{
+    const sat_rnode *win = ch_table(hs, "windows");
+    double w = ch_window_s(win);
+    sat_chart_panel *p = sat_chart_panel_add(c, "TLS handshakes", 0.9);
+    sat_chart_panel_y(p, SAT_AXIS_LINEAR, "handshakes", SAT_UNIT_COUNT);
+    if (!win || !sat_rnode_count(win) || !(w > 0)) {
+        sat_chart_panel_note(p, "no TLS handshake in the inputs (a packet capture shows them)");
+        return;
+    }
+    static const struct {
+        const char *col, *name;
+        int color;
+    } parts[] = {{"full", "full", SAT_COLOR_BLUE},
+                 {"resumed", "resumed", SAT_COLOR_GREEN},
+                 {"failed", "failed", SAT_COLOR_VERMILLION},
+                 {"incomplete", "incomplete", SAT_COLOR_ORANGE}};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        sat_chart_series *s = sat_chart_series_add(p, parts[i].name, SAT_SERIES_STACKED, parts[i].color);
+        sat_chart_series_width(s, w);
+        series_of(s, win, parts[i].col, 1);
+    }
+    sat_chart_panel_y2(p, SAT_AXIS_LINEAR, "resumed", SAT_UNIT_RATIO, 0, 1);
+    sat_chart_series *r = sat_chart_series_right(p, "resumed share", SAT_SERIES_POINTS, SAT_COLOR_BLACK);
+    for (const sat_rnode *row = sat_rnode_first(win); row; row = sat_rnode_next(row))
+        sat_chart_point(r, ch_row(row, "start_ts") + w / 2, ch_row(row, "resumed_ratio"));
+}
+
+/* 6. connections opened, and closed by the code the server logged */
+static const struct {
+    const char *code, *meaning;
+} close_codes[] = {{"U1", "unbind"},        {"B1", "bad BER: client gone"}, {"A1", "client aborted"},
+                   {"T1", "idle timeout"},  {"T2", "I/O timeout"},          {"T3", "paged timeout"},
+                   {"B4", "write failed"},  {"B2", "BER too big"},          {"B3", "bad BER"},
+                   {"P2", "closed, corrupt"}};
+
+static void panel_conns(sat_chart *c, const sat_rnode *win, double w)
+{
+    char title[160], wbuf[64];
+    ch_tick_label(wbuf, sizeof wbuf, SAT_UNIT_DURATION, w > 0 ? w : 10);
+    snprintf(title, sizeof title, "Connections opened, and closed by code, per %s", wbuf);
+    sat_chart_panel *p = sat_chart_panel_add(c, title, 0.9);
+    sat_chart_panel_y(p, SAT_AXIS_LINEAR, "connections", SAT_UNIT_COUNT);
+    colsum cols[64];
+    size_t n = win ? prefixed_cols(win, "closes.", cols, 64) : 0;
+    qsort(cols, n, sizeof *cols, by_sum_desc);
+    while (n && cols[n - 1].sum == 0)
+        n--;
+    int opened = win && any_value(win, "conns.opened");
+    if ((!n && !opened) || !(w > 0)) {
+        sat_chart_panel_note(p, "no connection in the inputs");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *code = cols[i].name + 7;
+        char name[64];
+        snprintf(name, sizeof name, "closed %s", code);
+        for (size_t k = 0; k < sizeof close_codes / sizeof close_codes[0]; k++)
+            if (strcmp(close_codes[k].code, code) == 0)
+                snprintf(name, sizeof name, "%s %s", code, close_codes[k].meaning);
+        sat_chart_series *s = sat_chart_series_add(p, name, SAT_SERIES_STACKED, SAT_COLOR_AUTO);
+        sat_chart_series_width(s, w);
+        series_of(s, win, cols[i].name, 1);
+    }
+    if (opened) {
+        sat_chart_series *s = sat_chart_series_add(p, "opened", SAT_SERIES_STEP, SAT_COLOR_BLACK);
+        sat_chart_series_width(s, w);
+        series_of(s, win, "conns.opened", 1);
+    }
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Storms, their triggers, crashes and the inputs, across every panel. */
+static void annotations(sat_chart *c, sat_result *tl, sat_result *storms, sat_result *crashes)
+{
+    const sat_rnode *st = ch_table(storms, "storms");
+    for (const sat_rnode *r = st ? sat_rnode_first(st) : NULL; r; r = sat_rnode_next(r)) {
+        double a = ch_row(r, "start_ts"), b = ch_row(r, "end_ts"), k = ch_row(r, "storm");
+        char label[128];
+        if (isfinite(a) && isfinite(b)) {
+            snprintf(label, sizeof label, "storm %.0f", isfinite(k) ? k : 0);
+            sat_chart_span(c, a, b, label);
+        }
+        const char *sig = ch_row_text(r, "trigger.signal_name");
+        double on = ch_row(r, "trigger.onset_ts");
+        if (sig && isfinite(on)) {
+            snprintf(label, sizeof label, "onset: %s", sig);
+            sat_chart_marker(c, on, label);
+        }
+    }
+    const sat_rnode *cr = ch_table(crashes, "crashes");
+    for (const sat_rnode *r = cr ? sat_rnode_first(cr) : NULL; r; r = sat_rnode_next(r)) {
+        double t = ch_row(r, "ts");
+        const char *sig = ch_row_text(r, "signal_name");
+        char label[128];
+        snprintf(label, sizeof label, "crash %s", sig ? sig : "");
+        if (isfinite(t))
+            sat_chart_marker(c, t, label);
+    }
+    const sat_rnode *src = ch_table(tl, "sources");
+    for (const sat_rnode *r = src ? sat_rnode_first(src) : NULL; r; r = sat_rnode_next(r)) {
+        double a = ch_row(r, "first_ts"), b = ch_row(r, "last_ts");
+        const char *path = ch_row_text(r, "path"), *kind = ch_row_text(r, "kind");
+        char label[300];
+        snprintf(label, sizeof label, "%s%s%s", kind && strcmp(kind, "log") != 0 ? kind : "",
+                 kind && strcmp(kind, "log") != 0 ? ": " : "", path ? base_name(path) : "?");
+        if (isfinite(a))
+            sat_chart_band(c, a, isfinite(b) ? b : a, label);
+    }
+}
+
+static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_diag *diag)
+{
+    sat_result *tl = sat_result_set_get(set, "timeline"), *storms = sat_result_set_get(set, "storms"),
+               *hs = sat_result_set_get(set, "handshakes"), *crashes = sat_result_set_get(set, "crashes");
+    const sat_rnode *win = ch_table(tl, "windows");
+    const sat_rnode *hw = ch_table(hs, "windows"), *cw = ch_table(crashes, "crashes");
+    if ((!win || !sat_rnode_count(win)) && (!hw || !sat_rnode_count(hw)) && (!cw || !sat_rnode_count(cw))) {
+        sat_diag_set(diag, SAT_E_USAGE, NULL,
+                     "the timeline has nothing to draw: no operation, TLS handshake or crash with a time in the inputs");
+        return NULL;
+    }
+    double w = ch_res(tl, "window_s");
+    if (!(w > 0))
+        w = ch_window_s(win);
+    double off = ch_res(tl, "utc_offset_s");
+    int32_t tz = isfinite(off) ? (int32_t)off : 0;
+    char title[160], a[32], b[32], zone[32];
+    double first = ch_res(tl, "first_ts"), last = ch_res(tl, "last_ts");
+    ch_zone_name(zone, sizeof zone, tz, o && o->utc);
+    if (isfinite(first) && isfinite(last)) {
+        ch_local_minute(a, sizeof a, first, o && o->utc ? 0 : tz);
+        ch_local_minute(b, sizeof b, last, o && o->utc ? 0 : tz);
+        /* the second date only when it differs */
+        snprintf(title, sizeof title, "Timeline, %s to %s %s", a, strncmp(a, b, 10) == 0 ? b + 11 : b, zone);
+    } else {
+        snprintf(title, sizeof title, "Timeline");
+    }
+    sat_chart *c = sat_chart_new(title, o && o->width_pt > 0 ? o->width_pt : 760,
+                                 o && o->height_pt > 0 ? o->height_pt : 1040);
+    if (!c) {
+        sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
+        return NULL;
+    }
+    sat_chart_share_x(c, SAT_AXIS_TIME, "time", SAT_UNIT_TIME);
+    sat_chart_set_time_zone(c, tz, o && o->utc);
+    panel_ops(c, win, w);
+    panel_etime(c, win, w);
+    panel_concurrency(c, win, w);
+    panel_failures(c, storms);
+    panel_tls(c, hs);
+    panel_conns(c, win, w);
+    annotations(c, tl, storms, crashes);
+    if (sat_chart_status(c) != SAT_OK) {
+        sat_chart_free(c);
+        sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
+        return NULL;
+    }
+    return c;
+}
+
+static const char *const analyzers[] = {"timeline", "storms", "handshakes", "crashes", NULL};
+
+const sat_chart_kind ch_kind_timeline = {
+    "timeline", "what happened over time: load, etime, concurrency, failures, TLS, connections",
+    analyzers, build};
