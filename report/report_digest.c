@@ -415,8 +415,8 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                                        {"count", SAT_UNIT_COUNT, 0, "failures"}};
         newness w = {b, nb, SAT_DG_ETIME, "binds.failed_by_dn", "binddn"};
         sat_rnode *bv = sat_doc_values(sec);
-        pv(bv, "binds", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.total"));
-        pv(bv, "failed", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.failed"));
+        pv(bv, "total_binds", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.total"));
+        pv(bv, "failed_binds", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.failed"));
         keyed_table(sec, "Failed binds by DN", "new: failing in no baseline day",
                     sat_dg_get(d, SAT_DG_ETIME, "binds.failed_by_dn"), cols, 2, &w, 10);
     }
@@ -484,7 +484,7 @@ static void copy_finding(sat_rnode *to, const sat_rnode *f, const sat_dg_day *d)
     const sat_value *sec = sat_rnode_val(f, "section");
     sat_rnode *fig = sat_doc_finding(to, sev ? sev->v.s : "notice", sec ? sec->v.s : NULL,
                                      "%s %s: %s", d->server, d->date, text ? text->v.s : "");
-    sat_put_text(fig, "server", d->server);
+    sat_put_text(fig, "server_name", d->server);
     sat_put_text(fig, "day", d->date);
     const sat_rnode *src = sat_rnode_get(f, "figures");
     for (const sat_rnode *c = src ? sat_rnode_first(src) : NULL; c; c = sat_rnode_next(c))
@@ -564,7 +564,7 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
     sat_col cols[8 + NOPS];
     char names[NOPS][32], titles[NOPS][32];
     size_t nc = 0;
-    cols[nc++] = (sat_col){"server", SAT_UNIT_TEXT, 0, "server"};
+    cols[nc++] = (sat_col){"server_name", SAT_UNIT_TEXT, 0, "server"};
     cols[nc++] = (sat_col){"day", SAT_UNIT_TEXT, 0, "day"};
     cols[nc++] = (sat_col){"operations", SAT_UNIT_COUNT, 0, "ops"};
     for (size_t k = 0; k < NOPS; k++) {
@@ -576,8 +576,8 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
     }
     cols[nc++] = (sat_col){"errors", SAT_UNIT_COUNT, 0, "errors"};
     cols[nc++] = (sat_col){"regressions", SAT_UNIT_COUNT, 0, "regressions"};
-    cols[nc++] = (sat_col){"storms", SAT_UNIT_COUNT, 0, "storms"};
-    cols[nc++] = (sat_col){"crashes", SAT_UNIT_COUNT, 0, "crashes"};
+    cols[nc++] = (sat_col){"storm_count", SAT_UNIT_COUNT, 0, "storms"};
+    cols[nc++] = (sat_col){"crash_count", SAT_UNIT_COUNT, 0, "crashes"};
     sat_rnode *fleet = sat_doc_page(rep, "Fleet summary", NULL, -1);
     sat_rnode *fsec = sat_doc_section(fleet, "fleet", "Servers and days");
     sat_doc_para(fsec, "%zu %s, %zu %s of %s; baseline: %zu %s.", nservers,
@@ -616,7 +616,7 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         }
         day_page(rep, page, d, b, nb);
         sat_rnode *row = sat_table_row(ft);
-        sat_put_text(row, "server", d->server);
+        sat_put_text(row, "server_name", d->server);
         sat_put_text(row, "day", d->date);
         pv(row, "operations",
                       sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
@@ -628,8 +628,8 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         }
         sat_put_count(row, "errors", day_errors(d));
         sat_put_count(row, "regressions", c.regressions);
-        sat_put_count(row, "storms", count_rows(d, SAT_DG_STORMS, "storms"));
-        sat_put_count(row, "crashes", count_rows(d, SAT_DG_CRASHES, "crashes"));
+        sat_put_count(row, "storm_count", count_rows(d, SAT_DG_STORMS, "storms"));
+        sat_put_count(row, "crash_count", count_rows(d, SAT_DG_CRASHES, "crashes"));
     }
     /* the report's findings: every page's, most severe first */
     static const char *const sevs[] = {"critical", "warning", "notice"};

@@ -281,7 +281,8 @@ static int check_new(const sat_digest_rule *r, sat_dg_ctx *c, const new_key *k,
         sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section, k->fmt, key,
                                        what[0] ? " (" : "", what, what[0] ? ")" : "", n);
         sat_put_text(f, "rule", r->id);
-        sat_put_text(f, k->col, key);
+        if (sat_row_get(row, k->col))
+            sat_put_value(f, k->col, sat_row_get(row, k->col)); /* in its own unit */
         sat_put_count(f, "count", (uint64_t)cnt);
         double tot = sat_dg_col(row, "total_s");
         if (isfinite(tot))
@@ -475,7 +476,7 @@ static int check_storms(const sat_digest_rule *r, sat_dg_ctx *c)
                                    "%zu %s of client failures, the first at %s", n,
                                    sat_plural(n, "storm", "storms"), when);
     sat_put_text(f, "rule", r->id);
-    sat_put_count(f, "storms", n);
+    sat_put_count(f, "storm_count", n);
     if (st)
         sat_put_value(f, "first_ts", st);
     return 1;
@@ -494,7 +495,7 @@ static int check_crashes(const sat_digest_rule *r, sat_dg_ctx *c)
                                    sat_plural(n, "crash", "crashes"), sig ? ": " : "",
                                    sig ? sig : "", exe ? " in " : "", exe ? exe : "");
     sat_put_text(f, "rule", r->id);
-    sat_put_count(f, "crashes", n);
+    sat_put_count(f, "crash_count", n);
     return 1;
 }
 

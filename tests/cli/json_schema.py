@@ -57,6 +57,10 @@ CASES = [
     ("report", f"report -q -o r.json {INC} src/fixtures/incident/tls-storm-incident.pcap "
                "--crash-time 2025-06-09T14:24:10Z --exe src/fixtures/cores/bin/segv_chain-O0 "
                "src/fixtures/cores/segv_chain/segv_chain-O0-kernel.core.gz && cat r.json"),
+    ("report", "report --kind digest -q -o r.json src/fixtures/digest/ldap01/access-20261103.zst "
+               "src/fixtures/digest/ldap02/access.zst src/fixtures/crashtext/incident-gdb.log "
+               "--baseline src/fixtures/digest/ldap01/ldap01-20261101.sat "
+               "--baseline src/fixtures/digest/ldap02/access-20261101.zst && cat r.json"),
 ]
 
 
