@@ -488,7 +488,8 @@ int sat_split_finish(sat_split *s)
         server_info *si = server_of(&f, p->server);
         p->day = floor_div(p->slot * (int64_t)SAT_SPLIT_SLOT_S + (si ? si->offset : 0), DAY_S);
     }
-    qsort(s->parts, s->nparts, sizeof *s->parts, part_cmp);
+    if (s->nparts)
+        qsort(s->parts, s->nparts, sizeof *s->parts, part_cmp);
     free(s->map);
     s->map = NULL;
     s->mapcap = 0;
@@ -537,7 +538,8 @@ int sat_split_finish(sat_split *s)
     }
     if (rc < 0)
         goto out;
-    qsort(s->days, s->ndays, sizeof *s->days, day_cmp);
+    if (s->ndays)
+        qsort(s->days, s->ndays, sizeof *s->days, day_cmp);
     /* the bound: each server's last max_days days */
     {
         size_t w = 0;

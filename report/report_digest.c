@@ -186,8 +186,10 @@ static int digest_build(sat_report *rep, const sat_report_input *in, sat_diag *d
     if (rc >= 0 && in->nbaseline)
         rc = collect_days(rep, in, &ms, in->baseline, in->nbaseline, &base, &exit_code, diag);
     if (rc >= 0) {
-        qsort(cur.d, cur.n, sizeof *cur.d, day_cmp);
-        qsort(base.d, base.n, sizeof *base.d, day_cmp);
+        if (cur.n)
+            qsort(cur.d, cur.n, sizeof *cur.d, day_cmp);
+        if (base.n)
+            qsort(base.d, base.n, sizeof *base.d, day_cmp);
         rc = sat_digest_write(rep, cur.d, cur.n, base.d, base.n, in->title, cur.dropped_days);
     }
     days_free(&cur);
@@ -502,8 +504,10 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
     int64_t first = 0, last = 0;
     size_t nservers = 0;
     for (size_t i = 0; i < ndays; i++) {
-        const sat_value *f = sat_rnode_val(sat_dg_get(&days[i], SAT_DG_ETIME, NULL), "first_ts");
-        const sat_value *l = sat_rnode_val(sat_dg_get(&days[i], SAT_DG_ETIME, NULL), "last_ts");
+        /* the timeline's span: every kind of row (a capture, a crash), else etime's */
+        int m = sat_dg_get(&days[i], SAT_DG_TIMELINE, NULL) ? SAT_DG_TIMELINE : SAT_DG_ETIME;
+        const sat_value *f = sat_rnode_val(sat_dg_get(&days[i], m, NULL), "first_ts");
+        const sat_value *l = sat_rnode_val(sat_dg_get(&days[i], m, NULL), "last_ts");
         if (f && !f->absent && (!first || f->v.i < first))
             first = f->v.i;
         if (l && !l->absent && l->v.i > last)
