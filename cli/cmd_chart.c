@@ -139,7 +139,7 @@ static int run_chart(int argc, char **argv)
                     kind->name, *n);
             return SAT_EXIT_UNREADABLE;
         }
-        members[nm++] = (sat_multi_member){an, NULL};
+        members[nm++] = (sat_multi_member){an, sat_chart_analyzer_opts(*n)};
     }
     sat_multi_opts mo = {members, nm};
     sat_multi *m = sat_multi_create(&mo);

@@ -164,6 +164,12 @@ typedef struct sat_chart_kind {
     sat_chart *(*build)(const sat_result_set *set, const sat_chart_opts *opts, sat_diag *diag);
 } sat_chart_kind;
 const sat_chart_kind *sat_chart_kind_find(const char *name);
+/* The options to run analyzer `name` with when its results feed charts
+ * (borrowed, static), NULL for its defaults: the timeline's windows are at
+ * most SAT_CHART_WINDOWS over the span, as many as a page shows side by side
+ * (a 10 s window over an hour, 60 s over six), not 2000 hairlines. */
+#define SAT_CHART_WINDOWS 400
+const void *sat_chart_analyzer_opts(const char *name);
 const sat_chart_kind *const *sat_chart_kind_list(size_t *n);
 
 #endif /* SATSCOPE_CHART_H */
