@@ -56,7 +56,7 @@ static void xval(sat_json *j, const char *key, const ch_axis *a, double v)
     if (key && (strcmp(key, "value") == 0 || strcmp(key, "x") == 0))
         snprintf(k, sizeof k, "ts");
     /* to the microsecond: a double of seconds since the epoch holds no more */
-    if (isfinite(v))
+    if (isfinite(v) && fabs(v) < 9e12)
         sat_json_ts(j, key ? k : NULL, (int64_t)llround(v * 1e6) * 1000);
     else
         sat_json_null(j, key ? k : NULL);

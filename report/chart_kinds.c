@@ -89,9 +89,10 @@ double ch_window_s(const sat_rnode *table)
 
 void ch_local_minute(char *buf, size_t n, double t, int32_t utc_offset_s)
 {
-    time_t lt = (time_t)floor(t + utc_offset_s);
-    struct tm tm;
-    gmtime_r(&lt, &tm);
+    time_t lt = ch_secs(t + utc_offset_s);
+    struct tm tm = {0};
+    if (!gmtime_r(&lt, &tm)) /* out of range: zeros rather than garbage */
+        memset(&tm, 0, sizeof tm);
     snprintf(buf, n, "%04d-%02d-%02d %02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
              tm.tm_hour, tm.tm_min);
 }

@@ -139,6 +139,11 @@ int sat_chart_draw(sat_chart *c, void *cr, double x, double y);
  * the structural golden tests compare, instead of pixels. */
 int sat_chart_structure_json(sat_chart *c, FILE *out, sat_diag *diag);
 
+/* Frees the font caches cairo and fontconfig keep for the process's life,
+ * so that a leak checker sees none: at program exit only, after the last
+ * chart (the commands that draw call it before they return). */
+void sat_chart_release_fonts(void);
+
 /* ---- chart kinds: charts built from analyzer results --------------------------
  * A set of finished analyzers' results, by analyzer name (the report command
  * builds one per server and day; `satscope chart` one for its inputs). */

@@ -379,5 +379,6 @@ int main(void)
     test_timeline();
     test_distributions_capacity();
     test_chart_windows();
+    sat_chart_release_fonts();
     return CHECK_DONE();
 }
