@@ -168,7 +168,7 @@ static int fit(sat_strtab *tab, int64_t *step, const int64_t *lad, size_t nlad, 
 
 static int fit_all(sat_timeline *t)
 {
-    if (fit(&t->win, &t->step, ladder, LADDER_N, SAT_TL_WINDOWS_MAX, t->t.first_ts,
+    if (fit(&t->win, &t->step, ladder, LADDER_N, t->max_windows, t->t.first_ts,
             t->t.last_ts) < 0 ||
         fit(&t->hrs, &t->hstep, hladder, HLADDER_N, SAT_TL_HOUR_BUCKETS_MAX, t->t.first_ts,
             t->t.last_ts) < 0) {
@@ -407,10 +407,10 @@ sat_event_sink sat_timeline_sink(sat_timeline *t)
 /* ---- lifecycle -------------------------------------------------------------------- */
 sat_timeline *sat_timeline_create(const sat_timeline_opts *opts)
 {
-    (void)opts;
     sat_timeline *t = (sat_timeline *)calloc(1, sizeof *t);
     if (!t)
         return NULL;
+    t->max_windows = opts && opts->max_windows ? opts->max_windows : SAT_TL_WINDOWS_MAX;
     sat_rec_init(&tl_tot_desc, &t->t);
     /* the MAX fields' "none" is 0 here, as in the windows (timeline_int.h) */
     memset(t->t.et_max, 0, sizeof t->t.et_max);

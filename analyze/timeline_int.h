@@ -62,6 +62,7 @@ struct sat_timeline {
     tl_tot t;
     sat_strtab win;   /* int64 index at `step` -> tl_win */
     int64_t step;     /* ns, a rung of the ladder (timeline.c) */
+    size_t max_windows; /* the most windows `step` may give over the span */
     sat_strtab hrs;   /* int64 index at `hstep` -> tl_win: the hour series */
     int64_t hstep;    /* 900 s (quarter hours, so that any local hour is whole), wider
                          past SAT_TL_HOUR_BUCKETS_MAX */

@@ -105,8 +105,8 @@ static int run_chart(int argc, char **argv)
         case OPT_UTC: co.utc = 1; break;
         case OPT_WIDTH:
         case OPT_HEIGHT:
-            if (sat_cli_parse_number(optarg, 100, 14400, opt == OPT_WIDTH ? &co.width_pt : &co.height_pt))
-                return sat_cli_usage_error("chart", "bad --%s '%s' (points, 100 to 14400)",
+            if (sat_cli_parse_number(optarg, 100, 5000, opt == OPT_WIDTH ? &co.width_pt : &co.height_pt))
+                return sat_cli_usage_error("chart", "bad --%s '%s' (points, 100 to 5000)",
                                            opt == OPT_WIDTH ? "width" : "height", optarg);
             break;
         }
@@ -139,7 +139,7 @@ static int run_chart(int argc, char **argv)
                     kind->name, *n);
             return SAT_EXIT_UNREADABLE;
         }
-        members[nm++] = (sat_multi_member){an, NULL};
+        members[nm++] = (sat_multi_member){an, sat_chart_analyzer_opts(*n)};
     }
     sat_multi_opts mo = {members, nm};
     sat_multi *m = sat_multi_create(&mo);
@@ -209,6 +209,7 @@ static int run_chart(int argc, char **argv)
     if (!chart || write_chart(chart, out, json) < 0)
         code = SAT_EXIT_UNREADABLE;
     sat_chart_free(chart);
+    sat_chart_release_fonts();
     for (size_t i = 0; i < nm; i++)
         sat_result_free(res[i]);
     sat_multi_free(m);

@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "satscope/analyze.h"
+#include "satscope/chart.h"
 #include "satscope/report_doc.h"
 
 extern const sat_command sat_cmd_report;
@@ -51,14 +52,15 @@ static const sat_cli_opt report_opts[] = {
 
 #define MAX_MEMBERS 16
 
-/* The analyzers of a kind found in the registry, with their default options. */
+/* The analyzers of a kind found in the registry, with the options the
+ * charts drawn from them want (else their defaults). */
 static size_t kind_members(const sat_report_kind *k, sat_multi_member *m)
 {
     size_t n = 0;
     for (const char *const *name = k->analyzers; name && *name && n < MAX_MEMBERS; name++) {
         const sat_analyzer *a = sat_analyzer_find(*name);
-        if (a && a->result)
-            m[n++] = (sat_multi_member){a, NULL};
+        if (a && a->result) /* as the charts want them (the timeline's windows) */
+            m[n++] = (sat_multi_member){a, sat_chart_analyzer_opts(a->name)};
     }
     return n;
 }
@@ -354,6 +356,7 @@ static int run_report(int argc, char **argv)
 done:
     free(baseline);
     free(mail_to);
+    sat_chart_release_fonts(); /* no cache left to a leak checker */
     return code;
 }
 

@@ -127,8 +127,9 @@ sat_chart *sat_chart_new(const char *title, double width_pt, double height_pt)
     sat_chart *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    c->w = width_pt > 50 ? width_pt : 50;
-    c->h = height_pt > 50 ? height_pt : 50;
+    /* 50 pt to 20000 pt (a PNG of 40000 pixels a side at most) */
+    c->w = width_pt > 50 ? (width_pt < 20000 ? width_pt : 20000) : 50;
+    c->h = height_pt > 50 ? (height_pt < 20000 ? height_pt : 20000) : 50;
     c->title = ch_strdup(c, title);
     if (c->status != SAT_OK) {
         sat_chart_free(c);

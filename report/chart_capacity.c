@@ -54,7 +54,7 @@ static void panel_mrc(sat_chart *c, sat_result *cs)
     double cur = bytes ? ch_res(cs, "monitor.max_entry_cache_bytes") : ch_res(cs, "monitor.current_entries");
     if (isfinite(cur) && cur > 0) {
         if (bytes)
-            sat_fmt_bytes(v, sizeof v, (uint64_t)cur);
+            sat_fmt_bytes(v, sizeof v, (uint64_t)fmin(cur, 1.8e19));
         else
             snprintf(v, sizeof v, "%.0f entries", cur);
         snprintf(label, sizeof label, "current: %s", v);
@@ -68,7 +68,7 @@ static void panel_mrc(sat_chart *c, sat_result *cs)
         char h[32];
         ch_tick_label(h, sizeof h, SAT_UNIT_RATIO, hr);
         if (bytes)
-            sat_fmt_bytes(v, sizeof v, (uint64_t)x);
+            sat_fmt_bytes(v, sizeof v, (uint64_t)fmin(x, 1.8e19));
         else
             snprintf(v, sizeof v, "%.0f entries", x);
         snprintf(label, sizeof label, "%s hits: %s", h, v);
@@ -76,7 +76,7 @@ static void panel_mrc(sat_chart *c, sat_result *cs)
     }
     double rec = ch_res(cs, "recommend.cachememsize_bytes");
     if (bytes && isfinite(rec) && rec > 0) {
-        sat_fmt_bytes(v, sizeof v, (uint64_t)rec);
+        sat_fmt_bytes(v, sizeof v, (uint64_t)fmin(rec, 1.8e19));
         snprintf(label, sizeof label, "recommended: %s", v);
         sat_chart_panel_vline(p, rec, label);
     }

@@ -6,8 +6,10 @@
  *      operations in each bin, on a log time axis: one line per type, joined
  *      at the bins' geometric centres, down to zero over empty bins;
  *   2-5. horizontal bars of the share of all operation time (the sum of
- *      etime `ops` total_s) spent by the top filters, search bases, clients
- *      and bind DNs (etime `top.filters|bases|clients|bind_dns`, total_s).
+ *      etime `ops` total_s) spent by the top filters and search bases (of
+ *      searches), clients (of every operation) and bind DNs (of their binds:
+ *      etime counts a bind's own time under its DN) (etime
+ *      `top.filters|bases|clients|bind_dns`, total_s).
  */
 #include <math.h>
 #include <stdio.h>
@@ -107,10 +109,10 @@ static int by_total_desc(const void *a, const void *b)
 }
 
 static void panel_top(sat_chart *c, sat_result *et, const char *path, const char *col, const char *what,
-                      double all)
+                      const char *of, double all)
 {
     char title[128];
-    snprintf(title, sizeof title, "Where the time went: by %s", what);
+    snprintf(title, sizeof title, "Where the time went: %sby %s", of, what);
     sat_chart_panel *p = sat_chart_panel_add(c, title, 1);
     sat_chart_panel_x(p, SAT_AXIS_LINEAR, "share of all operation time", SAT_UNIT_RATIO);
     sat_chart_panel_y(p, SAT_AXIS_CATEGORY, NULL, SAT_UNIT_TEXT);
@@ -157,10 +159,11 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
         return NULL;
     }
     panel_hist(c, tl);
-    panel_top(c, et, "top.filters", "filter", "filter", all);
-    panel_top(c, et, "top.bases", "base", "search base", all);
-    panel_top(c, et, "top.clients", "client", "client", all);
-    panel_top(c, et, "top.bind_dns", "binddn", "bind DN", all);
+    panel_top(c, et, "top.filters", "filter", "filter", "searches ", all);
+    panel_top(c, et, "top.bases", "base", "search base", "searches ", all);
+    panel_top(c, et, "top.clients", "client", "client", "", all);
+    /* etime counts a bind DN's own binds under it, not what it then did */
+    panel_top(c, et, "top.bind_dns", "binddn", "bind DN", "binds ", all);
     if (sat_chart_status(c) != SAT_OK) {
         sat_chart_free(c);
         sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");

@@ -13,7 +13,9 @@
 #ifndef SAT_CHART_INT_H
 #define SAT_CHART_INT_H
 
+#include <math.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "satscope/chart.h"
 
@@ -146,6 +148,13 @@ struct sat_chart {
     size_t ndropped, capdropped;
     ch_rect strip; /* the row(s) of span and marker labels above the panels */
 };
+
+/* Seconds since the epoch as a time_t, 0 for what no calendar holds (a
+ * double out of time_t's range must not be cast). */
+static inline time_t ch_secs(double t)
+{
+    return isfinite(t) && fabs(t) < 1e14 ? (time_t)floor(t) : 0;
+}
 
 /* ---- chart.c: small helpers --------------------------------------------------- */
 char *ch_strdup(sat_chart *c, const char *s); /* NULL stays NULL; sets the sticky error */

@@ -4,10 +4,11 @@
  * instead of pixels, read from the one layout the drawing reads.
  *
  *   schema, command "chart", title, width_pt, height_pt, time_zone (a time
- *   axis), x (a shared axis), panels [ {title, weight, frame {x y w h},
- *   x (its own axis), y, y2, note, has_data, series [ {name, style, color,
- *   axis "left"|"right", dashed, width, in_legend, points [[x, y] or
- *   [x, y, base] when stacked], or bars [{category, value, row}]} ],
+ *   axis), x_axis (a shared axis), panels [ {title, weight, frame {x y w h},
+ *   x_axis (its own axis), y_axis, y2_axis, note, has_data, series [ {name,
+ *   style, color, axis "left"|"right", dashed, width, in_legend, points
+ *   [{x (ts on a time axis), y, y0 (a stacked bar's bottom)}], or bars [{category, value,
+ *   row}]} ],
  *   annotations [ {kind, x, y, label, drawn} ]} ], annotations (the chart's
  *   spans, markers, bands: kind, x0, x1, label, drawn), texts [ {text, role,
  *   panel, size, box [x y w h]} ], dropped (labels with no free place).
@@ -41,7 +42,8 @@ static int compact(sat_json *j)
 }
 
 /* A value on axis a: a time is an RFC 3339 string in a key ending _ts
- * ("value" becomes "ts"), as every document of the project writes times. */
+ * ("value" and "x" become "ts"), as every document of the project writes
+ * times. */
 static void xval(sat_json *j, const char *key, const ch_axis *a, double v)
 {
     if (a->scale != SAT_AXIS_TIME) {
@@ -50,11 +52,12 @@ static void xval(sat_json *j, const char *key, const ch_axis *a, double v)
     }
     char k[32];
     if (key)
-        snprintf(k, sizeof k, "%s", strcmp(key, "value") == 0 ? "ts" : key);
-    if (key && strcmp(key, "value") != 0)
         snprintf(k, sizeof k, "%s_ts", key);
-    if (isfinite(v))
-        sat_json_ts(j, key ? k : NULL, (int64_t)llround(v * 1e9));
+    if (key && (strcmp(key, "value") == 0 || strcmp(key, "x") == 0))
+        snprintf(k, sizeof k, "ts");
+    /* to the microsecond: a double of seconds since the epoch holds no more */
+    if (isfinite(v) && fabs(v) < 9e12)
+        sat_json_ts(j, key ? k : NULL, (int64_t)llround(v * 1e6) * 1000);
     else
         sat_json_null(j, key ? k : NULL);
 }
@@ -132,11 +135,11 @@ static void series(sat_json *j, sat_chart_panel *p, const sat_chart_series *s)
         sat_json_array(j, "points");
         for (size_t i = 0; i < s->n; i++) {
             int saved = compact(j);
-            sat_json_array(j, NULL);
-            xval(j, NULL, xa, s->x[i]);
-            sat_json_num(j, NULL, s->y[i], 6);
+            sat_json_object(j, NULL);
+            xval(j, "x", xa, s->x[i]);
+            sat_json_num(j, "y", s->y[i], 6);
             if (s->base)
-                sat_json_num(j, NULL, s->base[i], 6);
+                sat_json_num(j, "y0", s->base[i], 6);
             sat_json_end(j);
             j->compact_from = (unsigned char)saved;
         }
@@ -214,7 +217,7 @@ int sat_chart_structure_json(sat_chart *c, FILE *out, sat_diag *diag)
             ch_zone_name(zone, sizeof zone, c->tz, c->utc);
             sat_json_str(&j, "time_zone", zone);
         }
-        axis(&j, "x", &c->x);
+        axis(&j, "x_axis", &c->x);
     }
     sat_json_array(&j, "panels");
     for (size_t i = 0; i < c->npanels; i++) {
@@ -224,10 +227,10 @@ int sat_chart_structure_json(sat_chart *c, FILE *out, sat_diag *diag)
         sat_json_num(&j, "weight", p->weight, 3);
         rect(&j, "frame", &p->frame);
         if (!c->shared)
-            axis(&j, "x", &p->x);
-        axis(&j, "y", &p->y);
+            axis(&j, "x_axis", &p->x);
+        axis(&j, "y_axis", &p->y);
         if (p->y2.set)
-            axis(&j, "y2", &p->y2);
+            axis(&j, "y2_axis", &p->y2);
         sat_json_str(&j, "note", p->note);
         sat_json_bool(&j, "has_data", p->has_data);
         sat_json_array(&j, "series");

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "chart_int.h"
+#include "satscope/analyze.h"
 
 static const sat_chart_kind *const kinds[] = {&ch_kind_timeline, &ch_kind_distributions,
                                               &ch_kind_capacity, NULL};
@@ -31,6 +32,12 @@ const sat_chart_kind *const *sat_chart_kind_list(size_t *n)
     if (n)
         *n = k;
     return kinds;
+}
+
+const void *sat_chart_analyzer_opts(const char *name)
+{
+    static const sat_timeline_opts timeline = {SAT_CHART_WINDOWS};
+    return name && strcmp(name, "timeline") == 0 ? &timeline : NULL;
 }
 
 double ch_num(const sat_value *v)
@@ -82,9 +89,10 @@ double ch_window_s(const sat_rnode *table)
 
 void ch_local_minute(char *buf, size_t n, double t, int32_t utc_offset_s)
 {
-    time_t lt = (time_t)floor(t + utc_offset_s);
-    struct tm tm;
-    gmtime_r(&lt, &tm);
+    time_t lt = ch_secs(t + utc_offset_s);
+    struct tm tm = {0};
+    if (!gmtime_r(&lt, &tm)) /* out of range: zeros rather than garbage */
+        memset(&tm, 0, sizeof tm);
     snprintf(buf, n, "%04d-%02d-%02d %02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
              tm.tm_hour, tm.tm_min);
 }

@@ -461,8 +461,8 @@ static int xticks_fit(L *l, ch_axis *a, double fw)
 
 static int ytarget(double h)
 {
-    int t = (int)(h / 28);
-    return t < 2 ? 2 : t > 6 ? 6 : t;
+    int t = (int)(h / 24);
+    return t < 2 ? 2 : t > 8 ? 8 : t;
 }
 
 /* ---- horizontal room ------------------------------------------------------------------ */

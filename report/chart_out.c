@@ -16,6 +16,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,9 +191,10 @@ static void pdf_date(const sat_chart *c, char *buf, size_t n)
 {
     time_t t = 0;
     if (c->shared && c->x.scale == SAT_AXIS_TIME && isfinite(c->x.hi) && c->x.hi > 0)
-        t = (time_t)c->x.hi;
-    struct tm tm;
-    gmtime_r(&t, &tm);
+        t = ch_secs(c->x.hi);
+    struct tm tm = {0};
+    if (!gmtime_r(&t, &tm)) /* out of range: zeros rather than garbage */
+        memset(&tm, 0, sizeof tm);
     strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
@@ -207,6 +209,10 @@ int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write
     membuf m = {0};
     switch (fmt) {
     case SAT_CHART_PNG:
+        /* 4 bytes a pixel, 4 pixels a square point */
+        if (c->w * c->h * 16 > 512.0 * 1048576)
+            return sat_diag_set(diag, SAT_E_LIMIT, NULL,
+                                "a PNG of %.0f x %.0f points would take over 512 MiB to draw", c->w, c->h);
         surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(c->w * 2), (int)ceil(c->h * 2));
         st = draw_on(c, surf, 2);
         if (st == SAT_OK && cairo_surface_write_to_png_stream(surf, to_sink, &s) != CAIRO_STATUS_SUCCESS)
@@ -280,4 +286,10 @@ int sat_chart_draw(sat_chart *c, void *cr, double x, double y)
     ch_draw(c, cr);
     cairo_restore(cr);
     return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? SAT_OK : SAT_E_NOMEM;
+}
+
+void sat_chart_release_fonts(void)
+{
+    cairo_debug_reset_static_data(); /* cairo's font faces let go of their patterns */
+    FcFini();
 }

@@ -218,7 +218,7 @@ void ch_tick_label(char *buf, size_t n, sat_unit unit, double v)
         else
             sat_fmt_duration(buf, n, v);
         break;
-    case SAT_UNIT_BYTES: sat_fmt_bytes(buf, n, v > 0 ? (uint64_t)llround(v) : 0); break;
+    case SAT_UNIT_BYTES: sat_fmt_bytes(buf, n, v > 0 && v < 1.8e19 ? (uint64_t)llround(v) : 0); break;
     case SAT_UNIT_RATIO:
         sat_fmt_sig3(t, sizeof t, v * 100);
         trim_zeros(t);
@@ -244,9 +244,10 @@ void ch_tick_label(char *buf, size_t n, sat_unit unit, double v)
 void ch_time_label(char *buf, size_t n, char *date, size_t dn, double t, int32_t utc_offset_s,
                    double step)
 {
-    time_t lt = (time_t)floor(t + utc_offset_s + 1e-6);
-    struct tm tm;
-    gmtime_r(&lt, &tm);
+    time_t lt = ch_secs(t + utc_offset_s + 1e-6);
+    struct tm tm = {0};
+    if (!gmtime_r(&lt, &tm)) /* out of range: zeros rather than garbage */
+        memset(&tm, 0, sizeof tm);
     if (date)
         snprintf(date, dn, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
     if (step >= 86400)

@@ -356,7 +356,7 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
     if (!(w > 0))
         w = ch_window_s(win);
     double off = ch_res(tl, "utc_offset_s");
-    int32_t tz = isfinite(off) ? (int32_t)off : 0;
+    int32_t tz = isfinite(off) && fabs(off) <= 86400 ? (int32_t)off : 0;
     char title[160], a[32], b[32], zone[32];
     double first = ch_res(tl, "first_ts"), last = ch_res(tl, "last_ts");
     ch_zone_name(zone, sizeof zone, tz, o && o->utc);

@@ -349,11 +349,21 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
                               "(metastable) failure, the retries and reconnects kept the server "
                               "down after %s went back to usual.",
                               d, pm_signal_words(trig));
-    } else {
+    } else if (rd_rts(st, "trigger.back_ts")) {
+        char bt[64];
+        pm_time(p, bt, sizeof bt, rd_rts(st, "trigger.back_ts"));
         fig = sat_doc_finding(list, "notice", "storms",
-                              "The failures did not outlive their trigger: they ended when %s "
-                              "went back to usual (not a self-sustaining failure).",
-                              pm_signal_words(trig));
+                              "The failures did not outlive their trigger: they ended as %s "
+                              "went back to usual (at %s), not a self-sustaining failure.",
+                              pm_signal_words(trig), bt);
+    } else {
+        /* the trigger never came back down: outliving it cannot be seen */
+        fig = sat_doc_finding(list, "warning", "storms",
+                              "The trigger, %s, had not gone back to usual by the end of the "
+                              "inputs%s: whether the failures would outlive it cannot be told "
+                              "from them.",
+                              pm_signal_words(trig),
+                              rd_rbool(st, "ongoing") == 1 ? ", and the storm was still on" : "");
     }
     copy_value(fig, "sustained", st, "sustained");
     copy_value(fig, "sustained_s", st, "sustained_s");

@@ -325,7 +325,7 @@ static void crash_section(pm_ctx *p, sat_rnode *page)
         sat_rnode *v = sat_doc_values(s);
         if (k == 0) {
             put_num_value(v, "crashed_ts", c, "ts");
-            put_num_value(v, "time_from", c, "time_source");
+            put_num_value(v, "time_source", c, "time_source");
             put_num_value(v, "signal_name", c, "signal_name");
             put_num_value(v, "si_code_name", c, "si_code_name");
             put_num_value(v, "fault_address", c, "fault_addr");

@@ -59,7 +59,9 @@ double sat_tl_bin_lo_s(int bin);
 double sat_tl_bin_hi_s(int bin);
 
 typedef struct sat_timeline_opts {
-    int unused; /* none yet: the window is chosen from the span */
+    /* at most this many windows over the span (0: SAT_TL_WINDOWS_MAX); the
+     * charts ask for fewer, wider windows, as many as a page shows */
+    size_t max_windows;
 } sat_timeline_opts;
 
 typedef struct sat_timeline sat_timeline;

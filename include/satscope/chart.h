@@ -139,6 +139,11 @@ int sat_chart_draw(sat_chart *c, void *cr, double x, double y);
  * the structural golden tests compare, instead of pixels. */
 int sat_chart_structure_json(sat_chart *c, FILE *out, sat_diag *diag);
 
+/* Frees the font caches cairo and fontconfig keep for the process's life,
+ * so that a leak checker sees none: at program exit only, after the last
+ * chart (the commands that draw call it before they return). */
+void sat_chart_release_fonts(void);
+
 /* ---- chart kinds: charts built from analyzer results --------------------------
  * A set of finished analyzers' results, by analyzer name (the report command
  * builds one per server and day; `satscope chart` one for its inputs). */
@@ -164,6 +169,12 @@ typedef struct sat_chart_kind {
     sat_chart *(*build)(const sat_result_set *set, const sat_chart_opts *opts, sat_diag *diag);
 } sat_chart_kind;
 const sat_chart_kind *sat_chart_kind_find(const char *name);
+/* The options to run analyzer `name` with when its results feed charts
+ * (borrowed, static), NULL for its defaults: the timeline's windows are at
+ * most SAT_CHART_WINDOWS over the span, as many as a page shows side by side
+ * (a 10 s window over an hour, 60 s over six), not 2000 hairlines. */
+#define SAT_CHART_WINDOWS 400
+const void *sat_chart_analyzer_opts(const char *name);
 const sat_chart_kind *const *sat_chart_kind_list(size_t *n);
 
 #endif /* SATSCOPE_CHART_H */

@@ -54,6 +54,10 @@ CASES = [
     ("cachesize", f"cachesize --json --entry-size 2048 --target 0.5,0.6 {INC}"),
     ("cachesize", f"cachesize --json --shards --shards-smax 256 {INC}"),
     ("info", f"collect -q {INC} -o t.sat && \"$SATSCOPE\" info --json t.sat"),
+    ("chart", f"chart timeline {INC} src/fixtures/incident/tls-storm-incident.pcap -o -.json"),
+    ("chart", f"chart distributions {INC} -o -.json"),
+    ("chart", "chart capacity src/fixtures/cachesize/access.gz src/fixtures/saturation/loadtest.csv "
+              "-o -.json"),
     ("report", f"report -q -o r.json {INC} src/fixtures/incident/tls-storm-incident.pcap "
                "--crash-time 2025-06-09T14:24:10Z --exe src/fixtures/cores/bin/segv_chain-O0 "
                "src/fixtures/cores/segv_chain/segv_chain-O0-kernel.core.gz && cat r.json"),

@@ -432,5 +432,6 @@ int main(void)
         sat_chart_write_file(c, path, NULL);
         sat_chart_free(c);
     }
+    sat_chart_release_fonts();
     return CHECK_DONE();
 }
