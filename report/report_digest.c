@@ -36,12 +36,22 @@ static int keep_unindexed(int table, const void *row)
     return op->type == SAT_OP_SRCH && (op->notes & (SAT_NOTE_A | SAT_NOTE_U)) != 0;
 }
 
+/* The crashes alone: the digest lists them, without the load of the
+ * minute before each (which the crashes analyzer keeps every row's trace
+ * of, in every hour of every day: the post-mortem's business). */
+static int keep_crash_rows(int table, const void *row)
+{
+    (void)row;
+    return table == SAT_TABLE_SOURCE || table == SAT_TABLE_CRASH || table == SAT_TABLE_FRAME;
+}
+
 typedef struct members {
     sat_multi_member m[SAT_DG__N];
     int index[SAT_DG__N]; /* dg member -> position in m, -1 if left out */
     size_t n;
     sat_etime_opts etime, by_filter, by_client;
-    sat_filtered_opts unindexed;
+    sat_storms_opts storms;
+    sat_filtered_opts unindexed, crash_only;
     sat_multi_opts opts;
 } members;
 
@@ -54,6 +64,9 @@ static void members_init(members *ms)
     ms->etime.by = SAT_ETIME_BY_NONE;
     ms->by_filter.by = SAT_ETIME_BY_FILTER;
     ms->by_client.by = SAT_ETIME_BY_CLIENT;
+    /* storms at 10 s, the step its default takes for anything longer than
+     * 5 minutes: one series per hour of the split, not one per step */
+    ms->storms.window = 10 * (sat_dur_ns)1000000000;
     for (int i = 0; i < SAT_DG__N; i++) {
         const sat_analyzer *a = sat_analyzer_find(names[i]);
         ms->index[i] = -1;
@@ -64,6 +77,13 @@ static void members_init(members *ms)
             opts = &ms->etime;
         } else if (i == SAT_DG_CLIENTS) {
             opts = &ms->by_client;
+        } else if (i == SAT_DG_STORMS) {
+            opts = &ms->storms;
+        } else if (i == SAT_DG_CRASHES) {
+            ms->crash_only.a = a;
+            ms->crash_only.keep = keep_crash_rows;
+            a = &sat_filtered_analyzer;
+            opts = &ms->crash_only;
         } else if (i == SAT_DG_UNINDEXED) {
             ms->unindexed.a = a;
             ms->unindexed.opts = &ms->by_filter;
