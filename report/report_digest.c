@@ -595,7 +595,7 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         if (!used[k])
             continue;
         snprintf(names[k], sizeof names[k], "%s.p90_s", op_types[k]);
-        snprintf(titles[k], sizeof titles[k], "%s p90", op_types[k]);
+        snprintf(titles[k], sizeof titles[k], "%s", op_types[k]);
         cols[nc++] = (sat_col){names[k], SAT_UNIT_DURATION, 9, titles[k]};
     }
     cols[nc++] = (sat_col){"errors", SAT_UNIT_COUNT, 0, "errors"};
@@ -611,10 +611,32 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         sat_doc_para(fsec, "%llu earlier %s left out (each server's last %d days are kept).",
                      (unsigned long long)dropped_days, sat_plural(dropped_days, "day", "days"),
                      SAT_SPLIT_DAYS_DEFAULT);
-    sat_rnode *ft = sat_doc_new_table(fsec, "Fleet", "p90: etime by operation type (types of 1% of "
-                                                     "the operations or more); regressions: "
-                                                     "findings of the regression rules",
+    sat_rnode *ft = sat_doc_new_table(fsec, "Fleet", "BIND, SRCH, ...: the etime p90 of the type (types "
+                                                     "of 1% of the operations or more); "
+                                                     "regressions: findings of the regression "
+                                                     "rules",
                                       cols, nc);
+    if (nbase) {
+        static const sat_col bcols[] = {{"server_name", SAT_UNIT_TEXT, 0, "server"},
+                                        {"day", SAT_UNIT_TEXT, 0, "day"},
+                                        {"operations", SAT_UNIT_COUNT, 0, "ops"},
+                                        {"errors", SAT_UNIT_COUNT, 0, "errors"},
+                                        {"matched", SAT_UNIT_BOOL, 0, "matched"}};
+        sat_rnode *bt = sat_doc_new_table(fsec, "Baseline days",
+                                          "matched: a day of the inputs has its server's name",
+                                          bcols, sizeof bcols / sizeof bcols[0]);
+        for (size_t i = 0; i < nbase; i++) {
+            sat_rnode *row = sat_table_row(bt);
+            sat_put_text(row, "server_name", base[i].server);
+            sat_put_text(row, "day", base[i].date);
+            pv(row, "operations", sat_rnode_val(sat_dg_get(&base[i], SAT_DG_ETIME, NULL), "operations"));
+            sat_put_count(row, "errors", day_errors(&base[i]));
+            int matched = 0;
+            for (size_t k = 0; k < ndays && !matched; k++)
+                matched = !strcmp(days[k].server, base[i].server);
+            sat_put_bool(row, "matched", matched);
+        }
+    }
     size_t nrules;
     const sat_digest_rule *rules = sat_digest_rules(&nrules);
     sat_rnode **pages = calloc(ndays ? ndays : 1, sizeof *pages);
