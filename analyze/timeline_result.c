@@ -162,7 +162,6 @@ static void put_busiest(sat_rnode *root, const sat_timeline *t)
                                    {"p99_s", SAT_UNIT_DURATION, 6, "p99"},
                                    {"concurrency", SAT_UNIT_NUMBER, 3, NULL}};
     sat_rnode *tab = sat_table(root, "busiest", cols, sizeof cols / sizeof cols[0]);
-    sat_table_set_window(tab, t->step);
     int64_t best[BUSIEST_MAX];
     uint64_t bc[BUSIEST_MAX];
     size_t nb = 0;

@@ -36,7 +36,8 @@ static const sat_cli_opt report_opts[] = {
     {"output", OPT_OUT, 'o', "OUT",
      "where to write the report; its extension names the\n"
      "form: .html .pdf .png .svg (the timeline) .eml .txt\n"
-     ".json, or - for text on standard output", NULL},
+     ".json, or - for text on standard output (-.json,\n"
+     "-.html ...: that form on standard output)", NULL},
     {"kind", OPT_KIND, 0, "KIND",
      "postmortem (default): what happened and the likely\n"
      "chain; digest: one page per server and day", "postmortem digest"},
@@ -137,7 +138,7 @@ static int write_out(const sat_report_renderer *r, sat_report *rep,
 {
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
-    if (!strcmp(out_path, "-")) {
+    if (!strcmp(out_path, "-") || !strncmp(out_path, "-.", 2)) { /* "-.json": standard output */
         int rc = r->render(rep, ro, stdout, &diag);
         if (rc >= 0 && fflush(stdout) != 0)
             rc = SAT_E_IO;

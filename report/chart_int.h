@@ -13,6 +13,7 @@
 #ifndef SAT_CHART_INT_H
 #define SAT_CHART_INT_H
 
+#include <cairo.h>
 #include <math.h>
 #include <stddef.h>
 #include <time.h>
@@ -197,14 +198,63 @@ void ch_zone_name(char *buf, size_t n, int32_t utc_offset_s, int utc);
  * and target; TIME axes use the chart's zone. */
 int ch_axis_ticks(sat_chart *c, ch_axis *a, int target, int expand);
 
-/* ---- chart_layout.c ------------------------------------------------------------ */
-int ch_layout(sat_chart *c);
+/* ---- chart_text.c: measuring and placing texts ------------------------------------ */
+/* The layout's context: the chart, and a cairo context to measure text with. */
+typedef struct ch_lay {
+    sat_chart *c;
+    cairo_surface_t *surf;
+    cairo_t *cr;
+} ch_lay;
+/* A text to place: what it is and how it is set. */
+typedef struct ch_tspec {
+    const char *s;
+    ch_role role;
+    double size;
+    int bold, italic, vertical, grey, panel;
+} ch_tspec;
+int ch_rect_overlap(const ch_rect *a, const ch_rect *b);
+void ch_set_font(ch_lay *l, double size, int bold, int italic);
+/* The advance width of s, and the font's ascent and descent. */
+double ch_measure(ch_lay *l, const char *s, double size, int bold, int italic, double *asc, double *desc);
+double ch_line_h(ch_lay *l, double size); /* ascent + descent */
+double ch_ascent(ch_lay *l, double size);
+/* s (copied) cut at a character boundary with "\u2026" to at most maxw wide;
+ * NULL when out of memory. */
+char *ch_fit_text(ch_lay *l, const char *s, double size, int bold, double maxw);
+/* The box t covers at (x, y) (its baseline's left end), and its width. */
+ch_rect ch_text_box(ch_lay *l, const ch_tspec *t, double x, double y, double *w);
+/* 1 if b is on the page and overlaps no text placed. */
+int ch_box_free(ch_lay *l, const ch_rect *b);
+/* Places t at the first free one of n candidate positions (x, y: the
+ * baseline's left end; anchor 0 left, 1 centre, 2 right of x): the text's
+ * index, or -1 when it was dropped (listed in the chart's dropped ones). */
+int ch_place(ch_lay *l, const ch_tspec *t, const double *xs, const double *ys, const int *anchors,
+             size_t n);
+int ch_place1(ch_lay *l, const ch_tspec *t, double x, double y, int anchor);
+/* Lists t as dropped at (x, y) without trying it. */
+void ch_drop(ch_lay *l, const ch_tspec *t, double x, double y, int anchor);
+
+/* ---- chart_data.c: what the data spans ---------------------------------------------- */
+typedef struct ch_range {
+    double lo, hi;
+    int any;
+} ch_range;
+void ch_extend(ch_range *r, double v, int log_scale); /* not finite (log: <= 0): ignored */
+/* Prepares a panel's series (stack bases, widths, has_data) and takes the x
+ * range of its series and own annotations into rx. SAT_OK or SAT_E_NOMEM. */
+int ch_panel_data(sat_chart *c, sat_chart_panel *p, ch_range *rx);
+/* The y range of a side (right: the y2 axis) of a panel into a. */
+void ch_panel_yrange(sat_chart_panel *p, int right, ch_axis *a);
+/* An x range from what rx took (fixed ranges win; linear from 0). */
+void ch_xrange_finish(ch_axis *a, ch_range *r);
 /* Maps a value onto a frame: x across, y up (the frame's bottom is lo). */
 double ch_map(const ch_axis *a, double v, double from, double len);
-int ch_rect_overlap(const ch_rect *a, const ch_rect *b);
 /* The right edge of point i of a bar, stacked or step series: x + its
  * width, or on a log axis (histogram bins) the next point's x. */
 double ch_bar_right(const sat_chart_series *s, const ch_axis *xa, size_t i);
+
+/* ---- chart_layout.c ------------------------------------------------------------ */
+int ch_layout(sat_chart *c);
 
 /* ---- chart_draw.c -------------------------------------------------------------- */
 void ch_draw(sat_chart *c, void *cr);

@@ -43,6 +43,8 @@ typedef struct rd_clock {
     int utc;
     int dates;        /* 1: times carry their date (the report spans days) */
 } rd_clock;
+/* The clock of a span at an offset, and --utc. */
+rd_clock rd_clock_at(int32_t utc_offset_s, int utc, int64_t first_ts, int64_t last_ts);
 /* The clock of a document (its utc_offset_s, first_ts, last_ts) and --utc. */
 rd_clock rd_clock_of(const sat_rnode *doc_root, int utc);
 /* "14:20:20", "14:23:08.998", "2025-06-09 14:20:20" (dates); "-" for 0. */

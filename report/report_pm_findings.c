@@ -306,18 +306,23 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
     double before_ratio = bf + br > 0 ? br / (bf + br) : NAN;
     double during_ratio = df + dr > 0 ? dr / (df + dr) : NAN;
     if (isfinite(during_ratio)) {
-        char bs[128] = "", ds[64];
+        char ds[64];
         sat_fmt_sig3(ds, sizeof ds, 100 * during_ratio);
         if (isfinite(before_ratio)) {
-            char t[64];
-            sat_fmt_sig3(t, sizeof t, 100 * before_ratio);
-            snprintf(bs, sizeof bs, "from %s%% before it ", t);
+            char bs[64];
+            sat_fmt_sig3(bs, sizeof bs, 100 * before_ratio);
+            snprintf(parts + l, sizeof parts - l,
+                     "%sTLS session resumption %s from %s%% of handshakes before it to %s%% (%.0f "
+                     "full %s)",
+                     nparts ? "; " : "",
+                     before_ratio > during_ratio ? "fell" : before_ratio < during_ratio ? "rose"
+                                                                                        : "stayed",
+                     bs, ds, df, plural(df, "handshake", "handshakes"));
+        } else { /* no handshake seen before it (a capture started during it) */
+            snprintf(parts + l, sizeof parts - l,
+                     "%s%s%% of the TLS handshakes during it resumed a session (%.0f full %s)",
+                     nparts ? "; " : "", ds, df, plural(df, "handshake", "handshakes"));
         }
-        snprintf(parts + l, sizeof parts - l,
-                 "%sTLS session resumption %s%sto %s%% of handshakes (%.0f full %s)",
-                 nparts ? "; " : "",
-                 isfinite(before_ratio) && before_ratio > during_ratio ? "fell " : "went ", bs, ds,
-                 df, plural(df, "handshake", "handshakes"));
         l = strlen(parts);
         nparts++;
     }

@@ -41,13 +41,22 @@ static void head(pm_ctx *p)
             last = b;
     }
     double off = rd_onum(p->timeline, "utc_offset_s");
-    char title[256];
-    if (p->in->title)
+    int32_t offset = isfinite(off) ? (int32_t)off : 0;
+    p->clock = rd_clock_at(offset, p->in->utc, first, last);
+    char title[256] = "Post-mortem";
+    if (p->in->title) {
         snprintf(title, sizeof title, "%s", p->in->title);
-    else
-        snprintf(title, sizeof title, "Post-mortem");
-    sat_doc_head(p->rep, title, first, last, isfinite(off) ? (int32_t)off : 0);
-    p->clock = rd_clock_of(sat_result_root(sat_report_doc(p->rep)), p->in->utc);
+    } else if (first) {
+        /* the default title says when (a mail's subject, a file among others) */
+        char a[64], b[64], zone[32];
+        rd_fmt_datetime(a, sizeof a, &p->clock, first);
+        rd_fmt_time(b, sizeof b, &p->clock, last);
+        rd_fmt_zone(zone, sizeof zone, &p->clock);
+        a[16] = '\0'; /* to the minute */
+        b[p->clock.dates ? 16 : 5] = '\0';
+        snprintf(title, sizeof title, "Post-mortem, %s to %s %s", a, b, zone);
+    }
+    sat_doc_head(p->rep, title, first, last, offset);
 
     sat_doc_inputs(p->rep);
     const sat_rnode *src = rd_table(p->timeline, "sources");

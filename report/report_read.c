@@ -92,16 +92,21 @@ static int same_day(int64_t a, int64_t b, int32_t off)
     return da == db;
 }
 
-rd_clock rd_clock_of(const sat_rnode *root, int utc)
+rd_clock rd_clock_at(int32_t utc_offset_s, int utc, int64_t first_ts, int64_t last_ts)
 {
     rd_clock c;
     memset(&c, 0, sizeof c);
     c.utc = utc;
-    double off = rd_onum(root, "utc_offset_s");
-    c.offset_s = utc || !isfinite(off) ? 0 : (int32_t)off;
-    int64_t a = rd_ots(root, "first_ts"), b = rd_ots(root, "last_ts");
-    c.dates = a && b && !same_day(a, b, c.offset_s);
+    c.offset_s = utc ? 0 : utc_offset_s;
+    c.dates = first_ts && last_ts && !same_day(first_ts, last_ts, c.offset_s);
     return c;
+}
+
+rd_clock rd_clock_of(const sat_rnode *root, int utc)
+{
+    double off = rd_onum(root, "utc_offset_s");
+    return rd_clock_at(isfinite(off) ? (int32_t)off : 0, utc, rd_ots(root, "first_ts"),
+                       rd_ots(root, "last_ts"));
 }
 
 static void fmt_clock(char *buf, size_t n, const rd_clock *c, int64_t ts, int date)

@@ -80,7 +80,7 @@ static const char css[] =
     "footer{margin-top:40px;color:var(--mute);font-size:12px}"
     "@media print{body{font-size:11pt}main{max-width:none;padding:0}"
     ".page+.page{break-before:page}figure,tr,.findings li{break-inside:avoid}"
-    "h2,h3{break-after:avoid}.wide{overflow:visible}"
+    "h2,h3{break-after:avoid}p{orphans:3;widows:3}.wide{overflow:visible}"
     "tbody tr:nth-child(even){background:none}a{color:inherit;text-decoration:none}}"
     "@page{size:A4;margin:16mm 14mm}";
 

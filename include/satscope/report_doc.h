@@ -43,7 +43,8 @@
  *     sections      list   of section objects, in reading order
  *
  *   section object  (every block is optional; renderers draw them in this
- *                   order: paragraphs, values, charts, tables, sparklines)
+ *                   order: paragraphs, values, charts (the text forms:
+ *                   the sparklines in their place), tables)
  *     section       TEXT   its id, unique in the page ("timeline", "storms"):
  *                          the HTML anchor, what findings' `section` names
  *     title         TEXT

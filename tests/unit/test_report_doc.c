@@ -237,7 +237,7 @@ static void test_postmortem(void)
         CHECK(strstr(j, "The likely trigger: the share of full TLS handshakes, which rose at 14:19:40, "
                         "20.0 s before the first failures (from a usual 5.00% per window to 60.0% just "
                         "before and 90.0% during it); it was back to usual at 14:23:20.") != NULL);
-        CHECK(strstr(j, "TLS session resumption fell from 90.0% before it to 10.0% of handshakes "
+        CHECK(strstr(j, "TLS session resumption fell from 90.0% of handshakes before it to 10.0% "
                         "(18 full handshakes)") != NULL);
         CHECK(strstr(j, "The failures outlived their trigger by 95.0 s") != NULL);
         CHECK(strstr(j, "\"sustained_s\": 95") != NULL);
