@@ -380,7 +380,24 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
     sat_put_note(v, "results other than 0, 5, 6, 14");
     pv(v, "first_ts", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "first_ts"));
     pv(v, "last_ts", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "last_ts"));
-    /* bytes: of the log lines read that day (the sources' sizes over the days they cover) */
+    /* bytes: the inputs' the day's rows come from (a log of several days on each) */
+    {
+        const sat_rnode *src = sat_dg_get(d, SAT_DG_TIMELINE, "sources");
+        uint64_t bytes = 0;
+        size_t nsrc = 0;
+        for (const sat_rnode *r = src ? sat_rnode_first(src) : NULL; r; r = sat_rnode_next(r)) {
+            double by = sat_dg_col(r, "bytes");
+            if (isfinite(by)) {
+                bytes += (uint64_t)by;
+                nsrc++;
+            }
+        }
+        if (nsrc) {
+            sat_put_bytes(v, "input_read_bytes", bytes);
+            sat_put_note(v, nsrc == 1 ? "read from its input (all of its days)"
+                                      : "read from its inputs (all of their days)");
+        }
+    }
     const sat_rnode *hours = sat_dg_get(d, SAT_DG_TIMELINE, "hours");
     sat_doc_chart(sec, "timeline");
     sat_doc_sparkline(sec, "operations per hour", hours, "count", 1);
