@@ -40,22 +40,11 @@ const void *sat_chart_analyzer_opts(const char *name)
     return name && strcmp(name, "timeline") == 0 ? &timeline : NULL;
 }
 
+/* Times in seconds since the epoch (the chart's x), the rest as sat_value_num. */
 double ch_num(const sat_value *v)
 {
-    if (!v || v->absent)
-        return NAN;
-    switch (v->unit) {
-    case SAT_UNIT_TIME: return v->v.i ? (double)v->v.i / 1e9 : NAN;
-    case SAT_UNIT_COUNT:
-    case SAT_UNIT_BYTES: return (double)v->v.u;
-    case SAT_UNIT_INT:
-    case SAT_UNIT_BOOL: return (double)v->v.i;
-    case SAT_UNIT_DURATION:
-    case SAT_UNIT_RATIO:
-    case SAT_UNIT_RATE:
-    case SAT_UNIT_NUMBER: return v->v.d;
-    default: return NAN;
-    }
+    double x = sat_value_num(v);
+    return v && v->unit == SAT_UNIT_TIME ? (x != 0 ? x / 1e9 : NAN) : x;
 }
 
 double ch_row(const sat_rnode *row, const char *name)

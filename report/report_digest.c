@@ -404,13 +404,13 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
     sat_doc_sparkline(sec, "etime p90 per hour", hours, "p90_s", 1);
     sat_doc_sparkline(sec, "errors per hour", hours, "errors", 1);
     const sat_rnode *ops_t = sat_dg_get(d, SAT_DG_ETIME, "ops");
-    double nops0 = sat_dg_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+    double nops0 = sat_value_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
     if (nops0 > 0)
         sat_doc_table(sec, "Operations by type", NULL, ops_t,
                       "op=op,count=operations,errors,rate_per_s=per second,total_s=total time,"
                       "share=share of time",
                       0, NULL, NULL);
-    double nops = sat_dg_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+    double nops = sat_value_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
     if (!(nops > 0)) {
         sat_doc_para(sec, "No LDAP operation this day.");
         goto wire;

@@ -20,8 +20,7 @@ struct sat_dg_ctx {
 
 /* The node at path in member m's result of d (NULL if none). */
 const sat_rnode *sat_dg_get(const sat_dg_day *d, int m, const char *path);
-/* A value as a number (COUNT, INT, DURATION, ...); NAN when absent or text. */
-double sat_dg_num(const sat_value *v);
+/* Column col of row as a number (sat_value_num); NAN when absent or text. */
 double sat_dg_col(const sat_rnode *row, const char *col);
 /* The text of column col in row, NULL if none. */
 const char *sat_dg_text(const sat_rnode *row, const char *col);

@@ -22,29 +22,8 @@ const sat_rnode *sat_dg_get(const sat_dg_day *d, int m, const char *path)
     return path ? sat_rnode_get(root, path) : root;
 }
 
-double sat_dg_num(const sat_value *v)
-{
-    if (!v || v->absent)
-        return NAN;
-    switch (v->unit) {
-    case SAT_UNIT_COUNT:
-    case SAT_UNIT_BYTES:
-        return (double)v->v.u;
-    case SAT_UNIT_INT:
-        return (double)v->v.i;
-    case SAT_UNIT_DURATION:
-    case SAT_UNIT_RATIO:
-    case SAT_UNIT_RATE:
-    case SAT_UNIT_NUMBER:
-        return v->v.d;
-    case SAT_UNIT_BOOL:
-        return v->v.i ? 1 : 0;
-    default:
-        return NAN;
-    }
-}
 
-double sat_dg_col(const sat_rnode *row, const char *col) { return sat_dg_num(sat_row_get(row, col)); }
+double sat_dg_col(const sat_rnode *row, const char *col) { return sat_value_num(sat_row_get(row, col)); }
 
 const char *sat_dg_text(const sat_rnode *row, const char *col)
 {
@@ -62,7 +41,7 @@ const char *sat_dg_key(const sat_rnode *row, const char *col, char *buf, size_t 
     if (v->unit == SAT_UNIT_TEXT)
         snprintf(buf, n, "%s", v->v.s ? v->v.s : "");
     else
-        snprintf(buf, n, "%.0f", sat_dg_num(v));
+        snprintf(buf, n, "%.0f", sat_value_num(v));
     return buf;
 }
 
@@ -133,7 +112,7 @@ static void hourly_range(const sat_dg_day *d, const char *pct, uint64_t min_n, d
 {
     *lo = *hi = NAN;
     const sat_rnode *hours = sat_dg_get(d, SAT_DG_TIMELINE, "hours");
-    double day = sat_dg_num(sat_rnode_val(sat_dg_get(d, SAT_DG_TIMELINE, NULL), pct));
+    double day = sat_value_num(sat_rnode_val(sat_dg_get(d, SAT_DG_TIMELINE, NULL), pct));
     if (!hours || !isfinite(day) || day <= 0)
         return;
     for (const sat_rnode *h = sat_rnode_first(hours); h; h = sat_rnode_next(h)) {
@@ -505,7 +484,7 @@ static int check_cache(const sat_digest_rule *r, sat_dg_ctx *c)
      * monitor data says is configured (logs alone do not say it) */
     const sat_rnode *root = sat_dg_get(c->day, SAT_DG_CACHESIZE, NULL);
     const sat_rnode *tg = sat_dg_get(c->day, SAT_DG_CACHESIZE, "targets");
-    double have = sat_dg_num(sat_rnode_val(root, "monitor.current_entries"));
+    double have = sat_value_num(sat_rnode_val(root, "monitor.current_entries"));
     const sat_rnode *t0 = tg ? sat_rnode_first(tg) : NULL;
     double need = t0 ? sat_dg_col(t0, "entries") : NAN, ratio = t0 ? sat_dg_col(t0, "hit_ratio") : NAN;
     if (!isfinite(have) || !isfinite(need) || need <= have || need < (double)r->min_count)

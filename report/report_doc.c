@@ -260,7 +260,6 @@ static int ranked_cmp(const void *a, const void *b)
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static double num_of(const sat_value *v);
 
 static sat_rnode *copy_table(sat_rnode *section, const char *title, const char *note,
                              const sat_rnode *src, const char *columns, size_t max_rows,
@@ -299,7 +298,7 @@ static sat_rnode *copy_table(sat_rnode *section, const char *title, const char *
         if (keep && !keep(row, ctx))
             continue;
         order[k].row = row;
-        order[k].key = by ? num_of(sat_row_get(row, by)) : 0;
+        order[k].key = by ? sat_value_num(sat_row_get(row, by)) : 0;
         order[k].pos = k;
         k++;
     }
@@ -350,26 +349,6 @@ static const char *unit_name(int unit)
     return unit >= 0 && unit <= SAT_UNIT_BOOL ? names[unit] : "none";
 }
 
-/* A value as a double, NAN when absent or not a number. */
-static double num_of(const sat_value *v)
-{
-    if (!v || v->absent)
-        return NAN;
-    switch (v->unit) {
-    case SAT_UNIT_COUNT:
-    case SAT_UNIT_BYTES:
-        return (double)v->v.u;
-    case SAT_UNIT_INT:
-        return (double)v->v.i;
-    case SAT_UNIT_DURATION:
-    case SAT_UNIT_RATIO:
-    case SAT_UNIT_RATE:
-    case SAT_UNIT_NUMBER:
-        return v->v.d;
-    default:
-        return NAN;
-    }
-}
 
 void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *series,
                        const char *col, double per)
@@ -395,7 +374,7 @@ void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *s
     sat_rnode *pts = sat_list(s, "points");
     double lo = NAN, hi = NAN;
     for (const sat_rnode *row = sat_rnode_first(series); row; row = sat_rnode_next(row)) {
-        double x = num_of(sat_row_get(row, col)) / per;
+        double x = sat_value_num(sat_row_get(row, col)) / per;
         sat_put_num(pts, NULL, x, 6);
         if (isfinite(x)) {
             lo = isfinite(lo) && lo < x ? lo : x;

@@ -17,9 +17,6 @@
 /* ---- reading ------------------------------------------------------------------- */
 /* The root of the result of analyzer `name` in set s, NULL if none. */
 const sat_rnode *rd_root(const sat_result_set *s, const char *name);
-/* A value as a double (COUNT, INT, BYTES, DURATION, RATIO, RATE, NUMBER;
- * TIME in ns), NAN when absent or not a number. */
-double rd_num(const sat_value *v);
 /* A TIME (or INT) value, 0 when absent. */
 int64_t rd_ts(const sat_value *v);
 /* A TEXT value, NULL when absent. */
@@ -27,10 +24,10 @@ const char *rd_text(const sat_value *v);
 /* A BOOL: 1, 0, or -1 when absent. */
 int rd_bool(const sat_value *v);
 /* The same at a path of an object (sat_rnode_val) or a row's column. */
-#define rd_onum(o, path) rd_num(sat_rnode_val((o), (path)))
+#define rd_onum(o, path) sat_value_num(sat_rnode_val((o), (path)))
 #define rd_ots(o, path) rd_ts(sat_rnode_val((o), (path)))
 #define rd_otext(o, path) rd_text(sat_rnode_val((o), (path)))
-#define rd_rnum(row, col) rd_num(sat_row_get((row), (col)))
+#define rd_rnum(row, col) sat_value_num(sat_row_get((row), (col)))
 #define rd_rts(row, col) rd_ts(sat_row_get((row), (col)))
 #define rd_rtext(row, col) rd_text(sat_row_get((row), (col)))
 #define rd_rbool(row, col) rd_bool(sat_row_get((row), (col)))

@@ -151,7 +151,7 @@ static void storm_kinds(const sat_rnode *st, char *buf, size_t n)
     int k = 0;
     for (const sat_rnode *c = sat_rnode_first(st); c && k < 32; c = sat_rnode_next(c)) {
         const char *key = sat_rnode_key(c);
-        double v = rd_num(sat_rnode_value(c));
+        double v = sat_value_num(sat_rnode_value(c));
         if (!key || strncmp(key, "kinds.", 6) || !(v > 0))
             continue;
         int at = k++;

@@ -17,29 +17,6 @@ const sat_rnode *rd_root(const sat_result_set *s, const char *name)
     return NULL;
 }
 
-double rd_num(const sat_value *v)
-{
-    if (!v || v->absent)
-        return NAN;
-    switch (v->unit) {
-    case SAT_UNIT_COUNT:
-    case SAT_UNIT_BYTES:
-        return (double)v->v.u;
-    case SAT_UNIT_INT:
-    case SAT_UNIT_TIME:
-        return (double)v->v.i;
-    case SAT_UNIT_BOOL:
-        return v->v.i ? 1 : 0;
-    case SAT_UNIT_DURATION:
-    case SAT_UNIT_RATIO:
-    case SAT_UNIT_RATE:
-    case SAT_UNIT_NUMBER:
-        return v->v.d;
-    default:
-        return NAN;
-    }
-}
-
 int64_t rd_ts(const sat_value *v)
 {
     if (!v || v->absent)

@@ -131,7 +131,7 @@ static void sparkline(text_ctx *x, const sat_rnode *s)
     while (p && l + 8 < sizeof line) {
         double v = NAN;
         for (size_t k = 0; k < per && p; k++, p = sat_rnode_next(p)) {
-            double y = rd_num(sat_rnode_value(p));
+            double y = sat_value_num(sat_rnode_value(p));
             if (isfinite(y) && !(y <= v))
                 v = y;
         }

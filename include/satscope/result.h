@@ -144,6 +144,10 @@ int sat_rnode_compact(const sat_rnode *n);
 const sat_rnode *sat_rnode_get(const sat_rnode *n, const char *path);
 /* The value at path (sat_rnode_get), NULL if there is none or it is no value. */
 const sat_value *sat_rnode_val(const sat_rnode *n, const char *path);
+/* A value as a double: counts, bytes, ints, bools (0/1), durations, ratios,
+ * rates and numbers as they are, a TIME in nanoseconds since the epoch; NAN
+ * when absent, NULL or text. */
+double sat_value_num(const sat_value *v);
 /* Tables. */
 const sat_col *sat_table_cols(const sat_rnode *table, size_t *ncols);
 int64_t sat_table_window(const sat_rnode *table); /* 0 if not a series */
