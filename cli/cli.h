@@ -39,7 +39,8 @@ enum { SAT_OPT_JSON = 0x1d0, SAT_OPT_CSV, SAT_OPT_HELP = 'h', SAT_OPT_VERSION = 
 /* which shared option groups a command takes besides its own table */
 enum { SAT_CLI_INPUT_OPTS = 1,  /* the collect options (sat_cli_collect_opts) */
        SAT_CLI_REPORT_OPTS = 2,  /* the report options of the analysis commands (--wide) */
-       SAT_CLI_ANALYSIS_OPTS = 4 /* the analysis options (sat_cli_analysis_opts: --jobs) */ };
+       SAT_CLI_ANALYSIS_OPTS = 4, /* the analysis options (sat_cli_analysis_opts: --jobs) */
+       SAT_CLI_CACHE_OPTS = 8     /* the cache options (sat_cli_cache_opts, cli_cache.c) */ };
 
 typedef struct sat_command {
     const char *name;
@@ -61,6 +62,10 @@ typedef struct sat_command {
 extern const sat_cli_opt sat_cli_collect_opts[];
 /* The options every analysis command shares (cli_parallel.c): --jobs. */
 extern const sat_cli_opt sat_cli_analysis_opts[];
+/* The options of every command that runs the cachesize analyzer
+ * (cli_cache.c): --target, --entry-size, --monitor, --ldif, --db-dir,
+ * --max-refs, --shards, --shards-smax. */
+extern const sat_cli_opt sat_cli_cache_opts[];
 /* The exit codes of an analysis command, for its notes. */
 #define SAT_CLI_EXIT_NOTE                                                    \
     "exit: 0 ok, 1 some input was rejected (the rest analysed), 2 usage,\n"  \
@@ -74,6 +79,8 @@ extern const sat_cli_opt sat_cli_analysis_opts[];
 typedef struct sat_cli_args {
     const sat_command *cmd;
     struct sat_cli_collect *collect; /* where the input options go (NULL: none) */
+    struct sat_cli_cache *cache;      /* where the cache options go: set after init
+                                         by a command with SAT_CLI_CACHE_OPTS */
     int fmt;                          /* SAT_REPORT_TEXT, _JSON or _CSV */
     int exit;                         /* >= 0: return it now */
     int started;
@@ -220,6 +227,29 @@ int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out);
 enum { SAT_OPT_EXE = 0x1c0, SAT_OPT_DEBUGINFO_PATH, SAT_OPT_SYSROOT, SAT_OPT_CRASH_TIME,
        SAT_OPT_NO_SOURCE_LINES, SAT_OPT_FORMAT, SAT_OPT_FROM, SAT_OPT_TO, SAT_OPT_YEAR,
        SAT_OPT_LDAP_PORT, SAT_OPT_QUIET = 'q', SAT_OPT_JOBS = 'j' };
+
+/* What the cache options say (cli_cache.c), parsed by sat_cli_args_next
+ * when sat_cli_args.cache is set: the files they name are read as they
+ * come (a file without what it should hold is said on stderr and sets
+ * partial: exit 1 after the report). */
+typedef struct sat_cli_cache {
+    sat_cs_opts opts;            /* its monitor: the snapshots below (sat_cli_cache_get) */
+    sat_cs_monitor monitor[2];   /* --monitor: the first two snapshots read */
+    size_t nmonitor;
+    int given;                   /* any cache option was given */
+    int partial;                 /* a file held nothing of what it should */
+} sat_cli_cache;
+void sat_cli_cache_init(sat_cli_cache *cc);
+/* One cache option: 1 if opt was one of them (applied), 0 if not, or
+ * SAT_EXIT_USAGE after saying why (the command named as cmd). */
+int sat_cli_cache_option(sat_cli_cache *cc, const char *cmd, int opt, const char *arg);
+/* The cachesize analyzer's options (borrowed from cc, valid until
+ * sat_cli_cache_clear). */
+const sat_cs_opts *sat_cli_cache_get(sat_cli_cache *cc);
+/* The options a command hands to analyzer `name`: the cache options for
+ * cachesize when any was given, else dflt (cc may be NULL). */
+const void *sat_cli_member_opts(sat_cli_cache *cc, const char *name, const void *dflt);
+void sat_cli_cache_clear(sat_cli_cache *cc); /* frees what --db-dir read */
 
 /* Parses "2025-06-08T07:19:14Z", "2025-06-08 07:19", epoch seconds;
  * returns 0 and sets *out, or -1. */

@@ -35,11 +35,14 @@ static const sat_cli_opt report_opts[] = {
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The tables of a command, in help order: its own, its groups, the common ones. */
-static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[5])
+#define MAX_TABLES 6
+static size_t cmd_tables(const sat_command *cmd, const sat_cli_opt *t[MAX_TABLES])
 {
     size_t n = 0;
     if (cmd->opts)
         t[n++] = cmd->opts;
+    if (cmd->groups & SAT_CLI_CACHE_OPTS)
+        t[n++] = sat_cli_cache_opts;
     if (cmd->groups & SAT_CLI_REPORT_OPTS)
         t[n++] = report_opts;
     if (cmd->groups & SAT_CLI_INPUT_OPTS)
@@ -105,7 +108,7 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
     struct option longopts[MAX_OPTS + 1];
     char shortopts[2 * MAX_OPTS + 2];
     size_t nl = 0, ns = 0;
-    const sat_cli_opt *t[5];
+    const sat_cli_opt *t[MAX_TABLES];
     size_t nt = cmd_tables(a->cmd, t);
     shortopts[ns++] = ':'; /* a missing value is told apart from an unknown option */
     for (size_t i = 0; i < nt; i++)
@@ -195,6 +198,15 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
                 a->collect->csv_dir = optarg;
             continue;
         default:
+            if (a->cache) {
+                int r = sat_cli_cache_option(a->cache, cmd, opt, optarg);
+                if (r == 1)
+                    continue;
+                if (r != 0) {
+                    a->exit = r;
+                    return -1;
+                }
+            }
             if (a->collect) {
                 int r = sat_cli_collect_option(a->collect, cmd, opt, optarg);
                 if (r == 1)
@@ -248,7 +260,7 @@ void sat_cli_print_help(const sat_command *cmd, FILE *out)
     if (cmd->about)
         fprintf(out, "\n%s\n", cmd->about);
     fputc('\n', out);
-    const sat_cli_opt *t[5];
+    const sat_cli_opt *t[MAX_TABLES];
     size_t nt = cmd_tables(cmd, t);
     for (size_t i = 0; i < nt; i++)
         print_opts(t[i], out);
@@ -345,7 +357,11 @@ void sat_cli_print_man(FILE *out)
             roff_opts(report_opts, out);
         if (cmd->groups & SAT_CLI_INPUT_OPTS) {
             fputs(".PP\n", out);
-            roff_text(cmd->groups & SAT_CLI_ANALYSIS_OPTS
+            roff_text(cmd->groups & SAT_CLI_CACHE_OPTS
+                          ? "And the cache options (CACHE OPTIONS), the input options (INPUT "
+                            "OPTIONS), the analysis options (ANALYSIS OPTIONS), --help and "
+                            "--version."
+                      : cmd->groups & SAT_CLI_ANALYSIS_OPTS
                           ? "And the input options (INPUT OPTIONS), the analysis options "
                             "(ANALYSIS OPTIONS), --help and --version."
                           : "And the input options (INPUT OPTIONS), --help and --version.",
@@ -359,6 +375,13 @@ void sat_cli_print_man(FILE *out)
     fputs(".SH INPUT OPTIONS\n", out);
     roff_text("Every command that reads logs, captures or cores takes these:", out);
     roff_opts(sat_cli_collect_opts, out);
+    fputs(".SH CACHE OPTIONS\n", out);
+    roff_text("The commands that size the entry cache (cachesize, and the capacity of chart "
+              "and report) take these: what the server's caches hold and how big its entries "
+              "are, and how the miss-ratio curve is computed. The digest applies them to "
+              "every server and day.",
+              out);
+    roff_opts(sat_cli_cache_opts, out);
     fputs(".SH ANALYSIS OPTIONS\n", out);
     roff_text("Every command that analyses its inputs takes these. Several inputs (files, "
               "rotated sets, .sat traces) are analysed at once, each on a thread of its own, "
@@ -437,7 +460,7 @@ void sat_cli_print_completion(FILE *out)
           out);
     for (const sat_command *const *c = sat_commands; *c; c++) {
         const sat_command *cmd = *c;
-        const sat_cli_opt *t[5];
+        const sat_cli_opt *t[MAX_TABLES];
         size_t nt = cmd_tables(cmd, t);
         fprintf(out, "    %s)\n        case $prev in\n", cmd->name);
         for (size_t i = 0; i < nt; i++)

@@ -89,12 +89,13 @@ static int write_chart(sat_chart *chart, const char *out, int json)
     return 0;
 }
 
-static int run_chart(int argc, char **argv)
+static int chart_run(int argc, char **argv, sat_cli_cache *ccp)
 {
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
     sat_cli_args a;
     sat_cli_args_init(&a, &sat_cmd_chart, &c);
+    a.cache = ccp;
     sat_chart_opts co;
     memset(&co, 0, sizeof co);
     const char *out = NULL;
@@ -139,7 +140,8 @@ static int run_chart(int argc, char **argv)
                     kind->name, *n);
             return SAT_EXIT_UNREADABLE;
         }
-        members[nm++] = (sat_multi_member){an, sat_chart_analyzer_opts(*n)};
+        members[nm++] =
+            (sat_multi_member){an, sat_cli_member_opts(ccp, *n, sat_chart_analyzer_opts(*n))};
     }
     sat_multi_opts mo = {members, nm};
     sat_multi *m = sat_multi_create(&mo);
@@ -213,6 +215,15 @@ static int run_chart(int argc, char **argv)
     for (size_t i = 0; i < nm; i++)
         sat_result_free(res[i]);
     sat_multi_free(m);
+    return code == SAT_EXIT_OK && ccp->partial ? SAT_EXIT_REJECTS : code;
+}
+
+static int run_chart(int argc, char **argv)
+{
+    sat_cli_cache cc; /* what --db-dir read: borrowed by the analyzers until the end */
+    sat_cli_cache_init(&cc);
+    int code = chart_run(argc, argv, &cc);
+    sat_cli_cache_clear(&cc);
     return code;
 }
 
@@ -241,8 +252,9 @@ const sat_command sat_cmd_chart = {
     "--utc. A panel whose data the inputs lack says so. As with `satscope\n"
     "saturation`, an INPUT may also be a CSV of measured points (a header line\n"
     "`concurrency,throughput`, then one `N,X` per line): the capacity chart\n"
-    "fits them.",
-    chart_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_ANALYSIS_OPTS,
+    "fits them. The cache options are cachesize's: with --monitor (cn=monitor)\n"
+    "the capacity chart marks the entry cache's current size.",
+    chart_opts, SAT_CLI_CACHE_OPTS | SAT_CLI_INPUT_OPTS | SAT_CLI_ANALYSIS_OPTS,
     "exit: 0 ok, 1 some input was rejected (the rest analysed, the chart\n"
     "      written), 2 usage, 3 an input could not be read, or the inputs hold\n"
     "      nothing the chart draws, or the chart could not be written"};

@@ -55,19 +55,22 @@ static const sat_cli_opt report_opts[] = {
 
 /* The analyzers of a kind found in the registry, with the options the
  * charts drawn from them want (else their defaults). */
-static size_t kind_members(const sat_report_kind *k, sat_multi_member *m)
+static size_t kind_members(const sat_report_kind *k, sat_cli_cache *cc, sat_multi_member *m)
 {
     size_t n = 0;
     for (const char *const *name = k->analyzers; name && *name && n < MAX_MEMBERS; name++) {
         const sat_analyzer *a = sat_analyzer_find(*name);
-        if (a && a->result) /* as the charts want them (the timeline's windows) */
-            m[n++] = (sat_multi_member){a, sat_chart_analyzer_opts(a->name)};
+        if (a && a->result) /* as given (the cache options), else as the charts want
+                               them (the timeline's windows) */
+            m[n++] = (sat_multi_member){
+                a, sat_cli_member_opts(cc, a->name, sat_chart_analyzer_opts(a->name))};
     }
     return n;
 }
 
 typedef struct run_ctx {
     sat_cli_collect *c;
+    sat_cli_cache *cache;
     const sat_report_kind *kind;
     int code;  /* the worst exit code of the collections */
 } run_ctx;
@@ -78,7 +81,7 @@ static int analyze_into(run_ctx *x, sat_report *rep, char *const *paths, size_t 
                         int64_t from, int64_t to)
 {
     sat_multi_member members[MAX_MEMBERS];
-    size_t n = kind_members(x->kind, members);
+    size_t n = kind_members(x->kind, x->cache, members);
     sat_multi_opts mo = {members, n};
     sat_multi *m = sat_multi_create(&mo);
     if (!m) {
@@ -129,6 +132,13 @@ static int collect_cb(void *ctx, const struct sat_analyzer *a, const void *opts,
     if (code > x->code)
         x->code = code;
     return code;
+}
+
+/* The options the command was given for an analyzer a kind runs itself. */
+static const void *given_opts_cb(void *ctx, const char *analyzer)
+{
+    run_ctx *x = ctx;
+    return sat_cli_member_opts(x->cache, analyzer, NULL);
 }
 
 /* Writes the report to out_path through a temporary file in its directory
@@ -214,8 +224,11 @@ static int run_report(int argc, char **argv)
 {
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
+    sat_cli_cache cc; /* what --db-dir read: borrowed by the analyzers until the end */
+    sat_cli_cache_init(&cc);
     sat_cli_args a;
     sat_cli_args_init(&a, &sat_cmd_report, &c);
+    a.cache = &cc;
     const char *out = NULL, *kind_name = "postmortem", *title = NULL;
     sat_report_render_opts ro;
     memset(&ro, 0, sizeof ro);
@@ -234,9 +247,8 @@ static int run_report(int argc, char **argv)
         case OPT_BASELINE: {
             char **nb = realloc(baseline, (nbaseline + 1) * sizeof *nb);
             if (!nb) {
-                free(baseline);
-                free(mail_to);
-                return SAT_EXIT_UNREADABLE;
+                code = SAT_EXIT_UNREADABLE;
+                goto done;
             }
             baseline = nb;
             baseline[nbaseline++] = optarg;
@@ -253,9 +265,8 @@ static int run_report(int argc, char **argv)
             size_t l = mail_to ? strlen(mail_to) : 0;
             char *nm = realloc(mail_to, l + strlen(optarg) + 3);
             if (!nm) {
-                free(baseline);
-                free(mail_to);
-                return SAT_EXIT_UNREADABLE;
+                code = SAT_EXIT_UNREADABLE;
+                goto done;
             }
             snprintf(nm + l, strlen(optarg) + 3, "%s%s", l ? ", " : "", optarg);
             mail_to = nm;
@@ -310,7 +321,7 @@ static int run_report(int argc, char **argv)
         code = SAT_EXIT_UNREADABLE;
         goto done;
     }
-    run_ctx x = {&c, kind, SAT_EXIT_OK};
+    run_ctx x = {&c, &cc, kind, SAT_EXIT_OK};
     char *const *paths = argv + optind;
     size_t npaths = (size_t)(argc - optind);
     /* a kind that lists no analyzer runs its own collections (in.collect) */
@@ -342,6 +353,7 @@ static int run_report(int argc, char **argv)
     in.collect = collect_cb;
     in.input_name = sat_collect_group_key;
     in.collect_ctx = &x;
+    in.given_opts = given_opts_cb;
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = kind->build(rep, &in, &diag);
@@ -354,7 +366,10 @@ static int run_report(int argc, char **argv)
         code = SAT_EXIT_UNREADABLE;
     }
     sat_report_free(rep);
+    if (code == SAT_EXIT_OK && cc.partial)
+        code = SAT_EXIT_REJECTS;
 done:
+    sat_cli_cache_clear(&cc);
     free(baseline);
     free(mail_to);
     sat_chart_release_fonts(); /* no cache left to a leak checker */
@@ -377,11 +392,14 @@ const sat_command sat_cmd_report = {
     "set's path), each against the same servers' days in --baseline (logs or\n"
     "traces): latency by operation type, new result codes, new unindexed\n"
     "filter shapes, new heavy clients, newly failing bind DNs, old TLS, storms,\n"
-    "crashes, the cache working set; a fleet summary first (docs/digest.md).\n\n"
+    "crashes, the cache working set (against the entry cache --monitor says is\n"
+    "configured, the same for every server); a fleet summary first\n"
+    "(docs/digest.md). The cache options are cachesize's.\n\n"
     "The form follows OUT's extension: .html (one self-contained file: inline\n"
     "SVG charts and CSS, nothing fetched), .pdf (multi-page), .png or .svg (the\n"
     "timeline chart alone), .eml (a MIME message with the charts inline, for\n"
     "sendmail -t), .txt or - (text, with per-hour sparklines), .json (the\n"
     "report's document).",
-    report_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS,
+    report_opts, SAT_CLI_CACHE_OPTS | SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS |
+    SAT_CLI_ANALYSIS_OPTS,
     SAT_CLI_EXIT_NOTE};

@@ -55,7 +55,10 @@ typedef struct members {
     sat_multi_opts opts;
 } members;
 
-static void members_init(members *ms)
+/* The members with options of the digest's own keep them; the others take
+ * the options the user gave for them (the cache options), else their
+ * defaults: the same for every server and day, baseline days included. */
+static void members_init(members *ms, const sat_report_input *in)
 {
     static const char *const names[SAT_DG__N] = {"etime",   "etime",     "etime",
                                                  "storms",  "crashes",   "cachesize",
@@ -91,6 +94,8 @@ static void members_init(members *ms)
             a = &sat_filtered_analyzer;
             opts = &ms->unindexed;
         }
+        if (!opts && in->given_opts)
+            opts = in->given_opts(in->collect_ctx, names[i]);
         ms->index[i] = (int)ms->n;
         ms->m[ms->n].a = a;
         ms->m[ms->n++].opts = opts;
@@ -198,7 +203,7 @@ static int digest_build(sat_report *rep, const sat_report_input *in, sat_diag *d
         return SAT_E_USAGE;
     }
     members ms;
-    members_init(&ms);
+    members_init(&ms, in);
     day_list cur, base;
     memset(&base, 0, sizeof base);
     int exit_code = 0;

@@ -215,6 +215,11 @@ typedef struct sat_report_input {
      * sat_collect_group_key), malloc'd; NULL: the path as it is. */
     char *(*input_name)(const char *path);
     void *collect_ctx;
+    /* The options the user gave for an analyzer a kind runs itself (the
+     * cachesize analyzer's cache options: --monitor ...), by registry name,
+     * with collect_ctx; NULL: none given (the kind's own or the defaults).
+     * NULL when the caller offers none. */
+    const void *(*given_opts)(void *ctx, const char *analyzer);
 } sat_report_input;
 
 typedef struct sat_report_kind {
