@@ -386,6 +386,18 @@ static void capacity_section(pm_ctx *p, sat_rnode *page)
     put_num_value(v, "usl_fit_r2", p->saturation, "usl.r2");
     put_num_value(v, "cache_entries_named", p->cachesize, "unique");
     put_num_value(v, "cache_max_hit_ratio", p->cachesize, "max_hit_ratio");
+    /* the cache configured today (cn=monitor: --monitor), against which the
+     * sizes below read; the logs alone do not say it, and without it the
+     * values are left out rather than shown as unknown */
+    static const char *const monitor[][2] = {
+        {"cache_current_entries", "monitor.current_entries"},
+        {"cache_current_bytes", "monitor.max_entry_cache_bytes"},
+        {"cache_measured_hit_ratio", "monitor.measured_hit_ratio"}};
+    for (size_t i = 0; i < sizeof monitor / sizeof monitor[0]; i++) {
+        const sat_value *mv = sat_rnode_val(p->cachesize, monitor[i][1]);
+        if (mv && !mv->absent)
+            sat_put_value(v, monitor[i][0], mv);
+    }
     put_num_value(v, "entry_reads_unseen_ratio", p->cachesize, "unseen_share");
     put_num_value(v, "recommended_cachememsize_bytes", p->cachesize, "recommend.cachememsize_bytes");
     put_num_value(v, "recommended_dncachememsize_bytes", p->cachesize,
