@@ -33,6 +33,8 @@ PACKAGES=(build-essential clang cmake pkg-config
 #                      syslog copy, the run across midnight of fixtures/slapd-midnight)
 #   389-ds-base python3-lib389 python3-ldap zstd  (fixtures/389ds-load/make-fixture.sh)
 #   nginx httperf openssl tshark iproute2  (fixtures/tls-overload/make-fixture.sh)
+#   nginx curl httperf openssl tcpdump iproute2 zstd  (fixtures/http-nginx/make-fixture.sh)
+#   apache2 curl openssl tcpdump iproute2 zstd  (fixtures/http-apache/make-fixture.sh)
 
 install_missing() {
     local missing=()
