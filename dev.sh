@@ -33,6 +33,7 @@ PACKAGES=(build-essential clang cmake pkg-config
 #                      syslog copy, the run across midnight of fixtures/slapd-midnight)
 #   389-ds-base python3-lib389 python3-ldap zstd  (fixtures/389ds-load/make-fixture.sh)
 #   nginx httperf openssl tshark iproute2  (fixtures/tls-overload/make-fixture.sh)
+#   tomcat10 openssl curl httperf  (fixtures/http-tomcat/make-fixture.sh)
 
 install_missing() {
     local missing=()
