@@ -35,6 +35,7 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   nginx httperf openssl tshark iproute2  (fixtures/tls-overload/make-fixture.sh)
 #   nginx curl httperf openssl tcpdump iproute2 zstd  (fixtures/http-nginx/make-fixture.sh)
 #   apache2 curl openssl tcpdump iproute2 zstd  (fixtures/http-apache/make-fixture.sh)
+#   tomcat10 openssl curl httperf  (fixtures/http-tomcat/make-fixture.sh)
 
 install_missing() {
     local missing=()
