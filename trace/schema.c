@@ -214,6 +214,35 @@ static const sat_column_def frame_cols[] = {
 static const int64_t frame_absent[] = {0, 0, 0, 0, SAT_ABSENT, 0, 0, SAT_ABSENT, 0,
                                        SAT_ABSENT, 0, SAT_ABSENT, 0};
 
+/* format 1.5: HTTP access logs */
+static const sat_column_def http_cols[] = {
+    COL(sat_http_req, ts, SAT_COL_TS),
+    COL(sat_http_req, source, SAT_COL_I32),
+    COL(sat_http_req, server, SAT_COL_I32),
+    COL(sat_http_req, utc_offset_s, SAT_COL_I32),
+    COL(sat_http_req, status, SAT_COL_I32),
+    COL(sat_http_req, bytes, SAT_COL_I64),
+    COL(sat_http_req, response_time, SAT_COL_I64),
+    COL(sat_http_req, upstream_time, SAT_COL_I64),
+    COL(sat_http_req, conn, SAT_COL_I64),
+    COL(sat_http_req, conn_request, SAT_COL_I64),
+    COL(sat_http_req, client_port, SAT_COL_U16),
+    COL(sat_http_req, tls_session, SAT_COL_U8),
+    COL(sat_http_req, flags, SAT_COL_U8),
+    COL(sat_http_req, client_ip, SAT_COL_STR),
+    COL(sat_http_req, method, SAT_COL_STR),
+    COL(sat_http_req, path, SAT_COL_STR),
+    COL(sat_http_req, path_template, SAT_COL_STR),
+    COL(sat_http_req, protocol, SAT_COL_STR),
+    COL(sat_http_req, tls_protocol, SAT_COL_STR),
+    COL(sat_http_req, vhost, SAT_COL_STR),
+    COL(sat_http_req, user, SAT_COL_STR),
+    COL(sat_http_req, user_agent, SAT_COL_STR),
+};
+static const int64_t http_absent[] = {0, 0, 0, 0, SAT_ABSENT, SAT_ABSENT, SAT_ABSENT,
+                                      SAT_ABSENT, SAT_ABSENT, SAT_ABSENT, 0, 0, 0,
+                                      0, 0, 0, 0, 0, 0, 0, 0, 0};
+
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 _Static_assert(NCOLS(source_cols) == NCOLS(source_absent), "source absent");
 _Static_assert(NCOLS(reject_cols) == NCOLS(reject_absent), "reject absent");
@@ -223,6 +252,7 @@ _Static_assert(NCOLS(tcp_cols) == NCOLS(tcp_absent), "tcp absent");
 _Static_assert(NCOLS(tls_cols) == NCOLS(tls_absent), "tls absent");
 _Static_assert(NCOLS(crash_cols) == NCOLS(crash_absent), "crash absent");
 _Static_assert(NCOLS(frame_cols) == NCOLS(frame_absent), "frame absent");
+_Static_assert(NCOLS(http_cols) == NCOLS(http_absent), "http absent");
 _Static_assert(NCOLS(op_cols) <= SAT_MAX_COLS_TABLE, "writer column bound");
 
 static const sat_table_def tables[SAT_TABLE__COUNT] = {
@@ -239,10 +269,12 @@ static const sat_table_def tables[SAT_TABLE__COUNT] = {
     {"tls_hs", SAT_TABLE_TLS_HS, sizeof(sat_tls_hs), "ts", tls_cols, NCOLS(tls_cols)},
     {"crash", SAT_TABLE_CRASH, sizeof(sat_crash), "ts", crash_cols, NCOLS(crash_cols)},
     {"frame", SAT_TABLE_FRAME, sizeof(sat_frame), NULL, frame_cols, NCOLS(frame_cols)},
+    {"http_req", SAT_TABLE_HTTP_REQ, sizeof(sat_http_req), "ts", http_cols,
+     NCOLS(http_cols)},
 };
 static const int64_t *const absents[SAT_TABLE__COUNT] = {
     source_absent, reject_absent, op_absent, conn_absent, tcp_absent, tls_absent,
-    crash_absent, frame_absent};
+    crash_absent, frame_absent, http_absent};
 
 const sat_table_def *sat_table_get(int table_id)
 {

@@ -18,8 +18,9 @@
 #include "satscope/trace.h"
 
 #define SAT_FMT_MAJOR 1
-#define SAT_FMT_MINOR 4 /* 1.3: the crash and frame tables; 1.4: new columns,
-                           flag bits and close codes in existing tables (FORMAT.md) */
+#define SAT_FMT_MINOR 5 /* 1.3: the crash and frame tables; 1.4: new columns,
+                           flag bits and close codes in existing tables; 1.5: the
+                           http_req table (FORMAT.md) */
 #define SAT_FILE_HDR_LEN 20
 #define SAT_BLOCK_HDR_LEN 36
 #define SAT_TRAILER_LEN 24

@@ -34,7 +34,7 @@ enum sat_table {
     SAT_TABLE_TLS_HS = 5,
     SAT_TABLE_CRASH = 6,
     SAT_TABLE_FRAME = 7,
-    /* later issues: http_req, monitor */
+    SAT_TABLE_HTTP_REQ = 8, /* trace format 1.5 */
     SAT_TABLE__COUNT
 };
 
@@ -461,6 +461,59 @@ typedef struct sat_frame {
     int32_t line;            /* SAT_ABSENT */
     uint8_t flags;           /* enum sat_frame_flags */
 } sat_frame;
+
+/* ---- http_req: one request from a web or application server's access log -----
+ * (nginx log_format, Apache httpd LogFormat, Tomcat AccessLogValve pattern, or a
+ * user's PCRE2 pattern: parse/http_*.c). One row per logged request, in log
+ * order, which is not time order: servers write a line when the response ends.
+ *
+ * Time: `ts` is when the request began. A format that logs the start (Apache
+ * %t, Tomcat %t) gives it as written; one that logs the end (nginx $time_local,
+ * $msec, $time_iso8601; Apache %{end:...}t) gives the end, and ts is that minus
+ * the logged response time (SAT_HTTPF_TS_END says the line held the end; with
+ * SAT_HTTPF_TS_END_ONLY no response time was logged, so ts is the end). */
+enum sat_http_tls_session {
+    SAT_HTTP_SESSION_UNKNOWN = 0, /* not logged, or "-" (no TLS on this request) */
+    SAT_HTTP_SESSION_NEW,         /* a full handshake: nginx ".", Apache "Initial" */
+    SAT_HTTP_SESSION_RESUMED      /* nginx "r", Apache "Resumed" */
+};
+enum sat_http_req_flags {
+    SAT_HTTPF_TS_END = 1 << 0,      /* the line's time was the response's end */
+    SAT_HTTPF_TS_END_ONLY = 1 << 1, /* ... and no response time: ts is the end */
+    SAT_HTTPF_RT_COARSE = 1 << 2,   /* response time logged in whole seconds (%T) */
+    SAT_HTTPF_TLS = 1 << 3,         /* the request came over TLS (a TLS protocol or
+                                       session flag was logged for it) */
+    SAT_HTTPF_NO_REQUEST_LINE = 1 << 4 /* the request line was "-" or unparsable
+                                       (a client that sent nothing: 400/408) */
+};
+typedef struct sat_http_req {
+    sat_ts_ns ts;             /* request start (see above) */
+    uint32_t source;          /* sat_source.id of the log */
+    uint32_t server;          /* server (input set) index within the collection */
+    int32_t utc_offset_s;     /* the offset the line's time was written with */
+    int32_t status;           /* HTTP status, SAT_ABSENT if "-" or not logged */
+    int64_t bytes;            /* response bytes as logged ($body_bytes_sent, %b,
+                                 %B, %O), SAT_ABSENT if not logged ("-" for %b is 0) */
+    sat_dur_ns response_time; /* $request_time, %D, %T, %{ms}T, ...; SAT_ABSENT */
+    sat_dur_ns upstream_time; /* $upstream_response_time (the sum when several
+                                 upstreams were tried), SAT_ABSENT */
+    int64_t conn;             /* connection id ($connection, Tomcat %{...}r), SAT_ABSENT */
+    int64_t conn_request;     /* 1 for a connection's first request ($connection_requests,
+                                 Apache %k + 1), SAT_ABSENT if not logged */
+    uint16_t client_port;     /* 0 if not logged */
+    uint8_t tls_session;      /* enum sat_http_tls_session */
+    uint8_t flags;            /* enum sat_http_req_flags */
+    sat_str client_ip;        /* $remote_addr, %h, %a, %{c}a */
+    sat_str method;           /* "GET"; SAT_STR_NONE without a request line */
+    sat_str path;             /* the request target as logged, query included */
+    sat_str path_template;    /* path without query, ids, hex and numbers collapsed:
+                                 "/item/1234?x=1" -> "/item/{n}" (parse/http_path.c) */
+    sat_str protocol;         /* "HTTP/1.1", SAT_STR_NONE */
+    sat_str tls_protocol;     /* "TLSv1.3" as logged, SAT_STR_NONE ("-" = none) */
+    sat_str vhost;            /* $host, %v, SAT_STR_NONE */
+    sat_str user;             /* $remote_user, %u; SAT_STR_NONE for "-" */
+    sat_str user_agent;       /* SAT_STR_NONE if not logged */
+} sat_http_req;
 
 /* ---- sink ---------------------------------------------------------------------
  * A consumer of events: one row callback and the set of tables it takes, one

@@ -39,10 +39,25 @@ enum sat_field {
                                Connection reset by peer, Resource unavailable) */
     SAT_FIELD_CLOSE_LOST,   /* OpenLDAP's `closed (connection lost)` and
                                `closed (connection lost on write)` */
+    /* HTTP access logs (http_req rows), whose formats are the server admin's
+     * choice: ETIME above is their response time; these are their own. */
+    SAT_FIELD_TLS_SESSION,  /* whether the request's TLS session was resumed
+                               ($ssl_session_reused, %{SSL_SESSION_RESUMED}x) */
+    SAT_FIELD_CONN_REQUEST, /* the request's number on its connection
+                               ($connection_requests, %k): which one did the handshake */
+    SAT_FIELD_UPSTREAM,     /* the upstream's (backend's) response time */
     SAT_FIELD__COUNT
 };
 #define SAT_FIELD_BIT(f) (1u << (f))
 #define SAT_FIELDS_ALL ((1u << SAT_FIELD__COUNT) - 1u)
+/* The fields that concern LDAP rows, and those that concern HTTP rows: a source
+ * is judged only on the fields of its kind of rows (an LDAP log does not lack
+ * an upstream time). An HTTP log's source row has SAT_FIELDS_HTTP_SOURCE set. */
+#define SAT_FIELDS_LDAP ((1u << SAT_FIELD_TLS_SESSION) - 1u)
+#define SAT_FIELDS_HTTP                                                                  \
+    (SAT_FIELD_BIT(SAT_FIELD_ETIME) | SAT_FIELD_BIT(SAT_FIELD_TLS_SESSION) |             \
+     SAT_FIELD_BIT(SAT_FIELD_CONN_REQUEST) | SAT_FIELD_BIT(SAT_FIELD_UPSTREAM))
+#define SAT_FIELDS_HTTP_SOURCE (1u << 30)
 /* Set in sat_source.fields once the mask is final (sat_fields_settle). */
 #define SAT_FIELDS_DECLARED (1u << 31)
 
@@ -50,7 +65,8 @@ static inline const char *sat_field_name(int f)
 {
     static const char *const names[SAT_FIELD__COUNT] = {
         "etime", "wtime", "notes", "controls", "bind_version", "fd",
-        "close_code", "close_errno", "close_lost"};
+        "close_code", "close_errno", "close_lost", "tls_session", "conn_request",
+        "upstream"};
     return (f >= 0 && f < SAT_FIELD__COUNT) ? names[f] : "?";
 }
 
@@ -77,11 +93,11 @@ typedef struct sat_format_fields {
 static inline const sat_format_fields *sat_format_fields_find(sat_str format)
 {
     static const sat_format_fields table[] = {
-        {"389-text", SAT_FIELDS_ALL & ~SAT_FB_(CLOSE_LOST), SAT_FB_(WTIME),
+        {"389-text", SAT_FIELDS_LDAP & ~SAT_FB_(CLOSE_LOST), SAT_FB_(WTIME),
          {[SAT_FIELD_WTIME] = "this 389 log's RESULT lines carry no wtime= or optime=: "
                               "389 DS 1.2 and other older versions do not log them",
           [SAT_FIELD_CLOSE_LOST] = "389 logs close codes instead: see Close codes"}},
-        {"389-json", SAT_FIELDS_ALL & ~SAT_FB_(CLOSE_LOST), 0,
+        {"389-json", SAT_FIELDS_LDAP & ~SAT_FB_(CLOSE_LOST), 0,
          {[SAT_FIELD_CLOSE_LOST] = "389 logs close codes instead: see Close codes"}},
         {"openldap",
          SAT_FB_(ETIME) | SAT_FB_(WTIME) | SAT_FB_(FD) | SAT_FB_(CLOSE_LOST),
@@ -161,8 +177,9 @@ static inline void sat_fields_see(sat_fields_seen *a, const sat_source *s)
         return;
     a->inputs++;
     a->any |= f;
+    uint32_t concerns = (s->fields & SAT_FIELDS_HTTP_SOURCE) ? SAT_FIELDS_HTTP : SAT_FIELDS_LDAP;
     for (int k = 0; k < SAT_FIELD__COUNT; k++) {
-        if (f & SAT_FIELD_BIT(k))
+        if ((f & SAT_FIELD_BIT(k)) || !(concerns & SAT_FIELD_BIT(k)))
             continue;
         a->without[k]++;
         if (!a->why[k])

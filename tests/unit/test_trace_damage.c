@@ -242,7 +242,7 @@ static void test_damaged_blocks(void)
     char path[128], dpath[128];
     path_of(path, sizeof path, "dmg.sat");
     path_of(dpath, sizeof dpath, "dmg2.sat");
-    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300};
+    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300, 1200};
     CHECK_EQ_INT(write_trace(path, counts, 50, 1), 0);
     size_t n, footer;
     uint8_t *buf = slurp(path, &n);

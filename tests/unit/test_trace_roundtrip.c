@@ -14,7 +14,7 @@ static void test_round_trip(uint32_t rpb)
 {
     char path[128];
     path_of(path, sizeof path, "rt.sat");
-    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300};
+    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300, 1200};
     CHECK_EQ_INT(write_trace(path, counts, rpb, 0), 0);
     CHECK_EQ_INT(count_partials("rt.sat"), 0); /* the temporary file became rt.sat */
     sat_diag d = {0};
@@ -33,7 +33,7 @@ static void test_round_trip(uint32_t rpb)
     sat_trace_stat st;
     CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
     CHECK(st.complete);
-    CHECK_EQ_INT(st.format_version, (1u << 16) | 4u); /* 1.4 */
+    CHECK_EQ_INT(st.format_version, (1u << 16) | 5u); /* 1.5 */
     CHECK_EQ_INT(st.ntables, SAT_TABLE__COUNT);
     const sat_table_stat *ops = &st.tables[SAT_TABLE_LDAP_OP];
     CHECK_EQ_STR(ops->name, "ldap_op");
@@ -71,7 +71,7 @@ static void test_sink_mask(void)
 {
     char path[128];
     path_of(path, sizeof path, "mask.sat");
-    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300};
+    uint64_t counts[SAT_TABLE__COUNT] = {5, 7, 1000, 111, 333, 222, 40, 300, 1200};
     CHECK_EQ_INT(write_trace(path, counts, 100, 0), 0);
     sat_diag d = {0};
     sat_trace_reader *r = sat_trace_reader_open(path, &d);

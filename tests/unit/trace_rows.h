@@ -42,6 +42,7 @@ typedef union anyrow {
     sat_tls_hs h;
     sat_crash k;
     sat_frame f;
+    sat_http_req q;
 } anyrow;
 
 /* 1.3: strings of crash and frame rows (borrowed: they must outlive the rows) */
@@ -244,6 +245,35 @@ static inline void gen_row(int t, uint64_t i, anyrow *r, int monotonic)
         f->file = i % 3 == 0 ? SAT_STR_NONE : sat_str_cstr("ldap/servers/slapd/daemon.c");
         f->line = i % 3 == 0 ? SAT_ABSENT : i == 4 ? INT32_MAX : 1000 + (int32_t)i;
         f->flags = (uint8_t)(i % 8);
+        break;
+    }
+    case SAT_TABLE_HTTP_REQ: { /* 1.5 */
+        static const char *const paths[] = {"/item/1234?x=1", "/", "/static/a.css", "",
+                                            "/api/v1/users/0xdeadbeef"};
+        static const char *const methods[] = {"GET", "POST", "PROPFIND"};
+        sat_http_req *q = &r->q;
+        q->ts = monotonic ? base + (int64_t)i * 1000000 : base + (int64_t)(i % 17) * 1000000;
+        q->source = (uint32_t)(i % 2);
+        q->server = (uint32_t)(i % 3);
+        q->utc_offset_s = i % 4 == 0 ? -25200 : i % 4 == 1 ? 3600 : 0;
+        q->status = i % 9 == 8 ? SAT_ABSENT : (int32_t)(200 + (i % 5) * 100 + i % 5);
+        q->bytes = i % 7 == 6 ? SAT_ABSENT : i == 5 ? INT64_MAX : (int64_t)(i * 611);
+        q->response_time = i % 6 == 5 ? SAT_ABSENT : (int64_t)(i * 1000000 + 7);
+        q->upstream_time = i % 2 ? SAT_ABSENT : (int64_t)(i * 900000);
+        q->conn = i % 5 == 4 ? SAT_ABSENT : (int64_t)(i / 3 + 1);
+        q->conn_request = i % 5 == 4 ? SAT_ABSENT : (int64_t)(i % 3 + 1);
+        q->client_port = (uint16_t)(i % 3 ? 0 : 40000 + i);
+        q->tls_session = (uint8_t)(i % 3);
+        q->flags = (uint8_t)(i % 32);
+        q->client_ip = pick(ips, 4, i / 3, 0);
+        q->method = pick(methods, 3, i, 5);
+        q->path = pick(paths, 5, i, 6);
+        q->path_template = i % 5 == 0 ? sat_str_cstr("/item/{n}") : pick(paths, 5, i + 1, 0);
+        q->protocol = i % 4 == 3 ? SAT_STR_NONE : sat_str_cstr("HTTP/1.1");
+        q->tls_protocol = i % 3 ? sat_str_cstr("TLSv1.3") : SAT_STR_NONE;
+        q->vhost = pick(hosts, 3, i, 4);
+        q->user = i % 8 ? SAT_STR_NONE : sat_str_cstr("jdoe");
+        q->user_agent = i % 2 ? sat_str_cstr("curl/7.88.1") : sat_str_cstr("");
         break;
     }
     }
