@@ -138,8 +138,9 @@ int sat_http_row_build(const sat_http_caps *caps, const sat_http_facts *facts,
 /* http_path.c: the template of a request target into out (at most cap-1 bytes
  * and a NUL; a longer template is cut at a segment boundary and ends in
  * "/..."). Returns its length. The query and fragment are dropped; a segment
- * that is a number -> {n}, a UUID -> {uuid}, a hex id (>= 8 hex digits with a
- * digit, or 0x...) -> {hex}, a digit-heavy mixed id -> {id}. */
+ * that is a number -> {n}, a UUID -> {uuid}, a hex id (0x..., or >= 8 hex
+ * digits with enough decimal digits: http_path.c) -> {hex}, a digit-heavy
+ * mixed id -> {id}. */
 size_t sat_http_path_template(const char *path, size_t len, char *out, size_t cap);
 
 /* http_time.c: the time spans -> UTC ns and the offset written (seconds east).

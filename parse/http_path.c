@@ -8,8 +8,9 @@
  *     target ("http://host/p", a proxy's) keeps its path only;
  *   - a segment of digits only                      -> {n}
  *   - a UUID (8-4-4-4-12 hex digits)                -> {uuid}
- *   - "0x" and hex digits, or 8 or more hex digits with at least one
- *     decimal digit among them (so that "accepted" stays a word) -> {hex}
+ *   - "0x" and hex digits, or 16 or more hex digits with a decimal digit
+ *     among them (so that "accepted" stays a word), or 8 to 15 of which half
+ *     are decimal digits (random hex ids: digits are 10 of the 16)  -> {hex}
  *   - letters and digits (and '-', '_'), at least 3 long, with a letter, a
  *     digit, and digits at least a third of it ("abc123def", "zz9"), but not a
  *     version ("v2", "v1.3")                         -> {id}
@@ -82,7 +83,7 @@ static const char *classify(const char *p, size_t n)
         return "{uuid}";
     if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && all_hex(p + 2, n - 2))
         return "{hex}";
-    if (n >= 8 && hexes == n && digits)
+    if (n >= 8 && hexes == n && digits && (n >= 16 || digits * 2 >= n))
         return "{hex}";
     if (!other && n >= 3 && letters && digits && digits * 3 >= digits + letters &&
         !is_version(p, n))
