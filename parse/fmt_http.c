@@ -151,14 +151,20 @@ static int http_finish(void *state)
 }
 
 /* The whole lines of buf (a last one without '\n' only when it is the only
- * one), at most 16: how many there were and how many a standard format reads. */
-static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns *first)
+ * one), at most 16: how many there were and how many the format `def` (NULL:
+ * the standard ones) reads, and the time of the first read. */
+static void sample(const char *def, const char *buf, size_t len, int *lines, int *read,
+                   sat_ts_ns *first)
 {
     sat_http_format *autos[NAUTO] = {0};
+    sat_diag d;
+    memset(&d, 0, sizeof d);
     *lines = *read = 0;
-    if (compile_autos(autos) == 0) {
-        http_state s;
-        memset(&s, 0, sizeof s);
+    http_state s;
+    memset(&s, 0, sizeof s);
+    int ok = def ? sat_http_format_matcher(def, &s.given, &d) == SAT_OK
+                 : compile_autos(autos) == 0;
+    if (ok) {
         memcpy(s.autos, autos, sizeof autos);
         const char *p = buf, *end = buf + (len > 65536 ? 65536 : len);
         while (p < end && *lines < 16) {
@@ -187,12 +193,14 @@ static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns
     }
     for (size_t i = 0; i < NAUTO; i++)
         sat_http_format_free(autos[i]);
+    if (s.given.free)
+        s.given.free(s.given.self);
 }
 
 static int http_sniff(const char *buf, size_t len)
 {
     int lines, read;
-    sample(buf, len, &lines, &read, NULL);
+    sample(NULL, buf, len, &lines, &read, NULL);
     if (!read)
         return 0;
     return read * 2 >= lines ? 85 : 40;
@@ -201,7 +209,14 @@ static int http_sniff(const char *buf, size_t len)
 static int http_first_ts(const char *buf, size_t len, sat_ts_ns *ts)
 {
     int lines, read;
-    sample(buf, len, &lines, &read, ts);
+    sample(NULL, buf, len, &lines, &read, ts);
+    return read ? SAT_OK : SAT_E_FORMAT;
+}
+
+int sat_http_log_first_ts(const char *def, const char *buf, size_t len, sat_ts_ns *ts)
+{
+    int lines, read;
+    sample(def, buf, len, &lines, &read, ts);
     return read ? SAT_OK : SAT_E_FORMAT;
 }
 
