@@ -7,6 +7,9 @@
  *   - the query ('?...') and fragment ('#...') are dropped; an absolute-form
  *     target ("http://host/p", a proxy's) keeps its path only;
  *   - a segment of digits only                      -> {n}
+ *   - digits with dots between them ("1.2", "10.0.0.7", "2024.01.05"): one
+ *     number-like id, not a stem and an extension -> {n}; with an extension
+ *     after them ("2024.01.05.log")              -> {n}.log
  *   - a UUID (8-4-4-4-12 hex digits)                -> {uuid}
  *   - "0x" and hex digits, or 16 or more hex digits with a decimal digit
  *     among them (so that "accepted" stays a word), or 8 to 15 of which half
@@ -91,6 +94,24 @@ static const char *classify(const char *p, size_t n)
     return NULL;
 }
 
+/* Digits with single dots between them, at least one dot. */
+static int dotted_number(const char *p, size_t n)
+{
+    int dots = 0;
+    if (n < 3 || !hx_digit(p[0]) || !hx_digit(p[n - 1]))
+        return 0;
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (p[i] == '.') {
+            if (p[i + 1] == '.')
+                return 0;
+            dots++;
+        } else if (!hx_digit(p[i])) {
+            return 0;
+        }
+    }
+    return dots > 0;
+}
+
 /* Appends s (n bytes) if it fits in out[cap - 1]; 0 if it does not. */
 static int put(char *out, size_t cap, size_t *o, const char *s, size_t n)
 {
@@ -140,7 +161,16 @@ size_t sat_http_path_template(const char *path, size_t len, char *out, size_t ca
         if (ok && e > s) {
             const char *dot = memchr(s, '.', (size_t)(e - s));
             const char *stem_end = dot && dot > s ? dot : e;
-            const char *ph = classify(s, (size_t)(stem_end - s));
+            const char *last = e;
+            while (last > s && last[-1] != '.')
+                last--;
+            const char *ph = NULL;
+            if (dotted_number(s, (size_t)(e - s)))
+                stem_end = e, ph = "{n}";
+            else if (last > s + 1 && dotted_number(s, (size_t)(last - 1 - s)))
+                stem_end = last - 1, ph = "{n}"; /* "2024.01.05.log" */
+            else
+                ph = classify(s, (size_t)(stem_end - s));
             if (ph)
                 ok = put(out, cap, &o, ph, strlen(ph)) &&
                      put(out, cap, &o, stem_end, (size_t)(e - stem_end));

@@ -245,6 +245,10 @@ static void test_templates(void)
         {"*", "*"},
         {"/a//b/", "/a//b/"},
         {"/img/12345.jpg", "/img/{n}.jpg"},
+        {"/nothere/1.2", "/nothere/{n}"},          /* one dotted number, no extension */
+        {"/host/10.0.0.7/up", "/host/{n}/up"},
+        {"/d/2024.01.05.log", "/d/{n}.log"},
+        {"/a/1..2", "/a/{n}..2"},
         {"/u/550E8400-E29B-41D4-A716-446655440000/x", "/u/{uuid}/x"},
         {"/c/deadbeef", "/c/deadbeef"},            /* a word of hex letters */
         {"/c/accepted", "/c/accepted"},
