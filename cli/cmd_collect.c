@@ -216,17 +216,25 @@ static int run_collect(int argc, char **argv)
         code = 128 + sig;
     }
     double dt = now_s() - t0;
-    if (!c.quiet)
+    if (!c.quiet) {
+        /* what the inputs held: LDAP operations and connections, HTTP requests,
+         * or both (an HTTP-only trace has no "0 operations" to speak of) */
+        char what[160];
+        int n = 0;
+        if (st->ops || st->conns || !st->http_requests)
+            n = snprintf(what, sizeof what, "%llu operations, %llu connections",
+                         (unsigned long long)st->ops, (unsigned long long)st->conns);
+        if (st->http_requests)
+            snprintf(what + n, sizeof what - (size_t)n, "%s%llu HTTP request%s", n ? ", " : "",
+                     (unsigned long long)st->http_requests, st->http_requests == 1 ? "" : "s");
         fprintf(stderr,
-                "satscope collect: %s: %llu operations, %llu connections from %llu "
+                "satscope collect: %s: %s from %llu "
                 "input(s), %.1f MB, %llu lines (%llu rejected) in %.2f s (%.0f MB/s)\n",
-                streaming ? "standard output" : output, (unsigned long long)st->ops, (unsigned long long)st->conns,
+                streaming ? "standard output" : output, what,
                 (unsigned long long)st->inputs, st->bytes / 1e6,
                 (unsigned long long)st->lines, (unsigned long long)st->rejects, dt,
                 dt > 0 ? st->bytes / 1e6 / dt : 0.0);
-    if (!c.quiet && st->http_requests)
-        fprintf(stderr, "satscope collect: %llu HTTP request%s from access logs\n",
-                (unsigned long long)st->http_requests, st->http_requests == 1 ? "" : "s");
+    }
     if (!c.quiet && st->captures)
         fprintf(stderr,
                 "satscope collect: %llu capture(s): %llu packets (%llu not TCP), %llu TCP "
