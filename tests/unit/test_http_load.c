@@ -253,10 +253,93 @@ static void test_storms_ldap_unchanged(void)
     sat_storms_free(s);
 }
 
+/* ---- saturation ---------------------------------------------------------------------- */
+
+/* A closed system: level n (1..8, two minutes each) has n clients sending
+ * requests back to back, each answered in R(n) = (1 + sigma (n-1) + kappa n
+ * (n-1)) / lambda: the throughput of the law, X(n) = n / R(n). Rows to `k`
+ * when their index modulo parts is part. */
+static void feed_usl(sat_event_sink *k, int part, int parts, size_t *rows)
+{
+    const double lambda = 20.0, sigma = 0.05, kappa = 0.02;
+    size_t i = 0;
+    for (int n = 1; n <= 8; n++) {
+        sat_ts_ns lo = T0 + (sat_ts_ns)(n - 1) * 120 * S, hi = lo + 120 * S;
+        sat_dur_ns rt = (sat_dur_ns)llround(
+            (1.0 + sigma * (n - 1) + kappa * n * (n - 1)) / lambda * 1e9);
+        for (int c = 0; c < n; c++) {
+            char ip[32];
+            snprintf(ip, sizeof ip, "10.2.0.%d", c);
+            for (sat_ts_ns ts = lo + c * MS; ts + rt <= hi; ts += rt, i++) {
+                sat_http_req r = req_row(ts, i % 50 ? 200 : 503, rt, ip);
+                if ((int)(i % (size_t)parts) == part)
+                    sat_sink_emit(k, SAT_TABLE_HTTP_REQ, &r);
+            }
+        }
+    }
+    if (rows)
+        *rows = i;
+}
+
+static void test_saturation_http(void)
+{
+    sat_saturation *s = sat_saturation_create(NULL);
+    sat_event_sink k = sat_saturation_sink(s);
+    CHECK(sat_sink_wants(&k, SAT_TABLE_HTTP_REQ));
+    size_t rows = 0;
+    feed_usl(&k, 0, 1, &rows);
+    CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
+    const sat_saturation_view *v = sat_saturation_get_view(s);
+    CHECK_EQ_INT(v->ops, rows);
+    CHECK_EQ_INT(v->http_reqs, rows);
+    CHECK_EQ_INT(v->timed, rows);
+    CHECK_EQ_INT(v->npoints, 16);
+    /* every window of level n: N = n within a request's share of the edges */
+    for (size_t p = 0; p < v->npoints; p++) {
+        double n = (double)(p / 2 + 1);
+        CHECK(fabs(v->points[p].n - n) < 0.05 * n);
+    }
+    CHECK(v->usl.ok);
+    CHECK(fabs(v->usl.sigma - 0.05) < 0.01);
+    CHECK(fabs(v->usl.kappa - 0.02) < 0.004);
+    CHECK(fabs(v->usl.lambda - 20.0) < 1.0);
+    CHECK(isnan(v->wtime_mean_s)); /* HTTP logs have no queue wait */
+
+    const sat_analyzer *an = sat_analyzer_find("saturation");
+    char *j = render(an, s, 0), *t = render(an, s, 1);
+    char want[128];
+    snprintf(want, sizeof want, "\"answered\": %zu,\n  \"http_requests\": %zu,", rows, rows);
+    CHECK(j && strstr(j, want));
+    snprintf(want, sizeof want, "satscope saturation: %zu answered requests, ", rows);
+    CHECK(t && strstr(t, want));
+    CHECK(t && strstr(t, "  X = HTTP requests answered per second (every status"));
+    CHECK(t && strstr(t, " req/s ") && !strstr(t, "ops/s") && !strstr(t, "wtime"));
+    if (getenv("DUMP"))
+        fprintf(stderr, "%s", t);
+
+    sat_saturation *a = sat_saturation_create(NULL), *b = sat_saturation_create(NULL);
+    sat_event_sink ka = sat_saturation_sink(a), kb = sat_saturation_sink(b);
+    feed_usl(&ka, 0, 2, NULL);
+    feed_usl(&kb, 1, 2, NULL);
+    CHECK_EQ_INT(sat_saturation_merge(a, b), SAT_OK);
+    CHECK_EQ_INT(sat_saturation_finish(a), SAT_OK);
+    char *jm = render(an, a, 0);
+    CHECK(j && jm);
+    if (j && jm)
+        CHECK_EQ_STR(jm, j);
+    free(jm);
+    free(j);
+    free(t);
+    sat_saturation_free(a);
+    sat_saturation_free(b);
+    sat_saturation_free(s);
+}
+
 int main(void)
 {
     test_storms_http();
     test_storms_slow_option();
     test_storms_ldap_unchanged();
+    test_saturation_http();
     return CHECK_DONE();
 }
