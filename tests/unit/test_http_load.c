@@ -335,11 +335,129 @@ static void test_saturation_http(void)
     sat_saturation_free(s);
 }
 
+/* ---- timeline ------------------------------------------------------------------------ */
+
+/* 300 s, 4 requests a second: GET, GET, POST and a HEAD every 4th second
+ * (else DELETE); statuses 200, 200, 201, and 503 during 100 .. 109 s (else
+ * 404); response time 10 ms, 100 ms during 100 .. 109 s; one request with no
+ * request line (a 400) and one with no time. */
+static void feed_timeline(sat_event_sink *k, int part, int parts)
+{
+    size_t i = 0;
+    for (int t = 0; t < 300; t++)
+        for (int j = 0; j < 4; j++, i++) {
+            int hot = t >= 100 && t < 110;
+            int status = j < 2 ? 200 : j == 2 ? 201 : hot ? 503 : 404;
+            sat_http_req r = req_row(T0 + t * S + j * (S / 4), status, hot ? 100 * MS : 10 * MS,
+                                     "10.3.0.1");
+            r.method = sat_str_cstr(j < 2 ? "GET" : j == 2 ? "POST" : t % 4 ? "DELETE" : "HEAD");
+            if ((int)(i % (size_t)parts) == part)
+                sat_sink_emit(k, SAT_TABLE_HTTP_REQ, &r);
+        }
+    sat_http_req r = req_row(T0 + 50 * S, 400, 0, "10.3.0.2");
+    r.method = r.path = r.path_template = r.protocol = SAT_STR_NONE;
+    r.flags = SAT_HTTPF_NO_REQUEST_LINE;
+    if ((int)(i++ % (size_t)parts) == part)
+        sat_sink_emit(k, SAT_TABLE_HTTP_REQ, &r);
+    r = req_row(0, SAT_ABSENT, SAT_ABSENT, "10.3.0.2");
+    if ((int)(i++ % (size_t)parts) == part)
+        sat_sink_emit(k, SAT_TABLE_HTTP_REQ, &r);
+}
+
+static const sat_rnode *row_at(const sat_rnode *tab, sat_ts_ns ts)
+{
+    for (const sat_rnode *r = sat_rnode_first(tab); r; r = sat_rnode_next(r))
+        if (sat_row_get(r, "start_ts")->v.i == ts)
+            return r;
+    return NULL;
+}
+
+static uint64_t u(const sat_rnode *o, const char *key)
+{
+    const sat_value *v = o ? (sat_rnode_get(o, key) ? sat_rnode_val(o, key) : sat_row_get(o, key))
+                           : NULL;
+    return v && !v->absent ? v->v.u : UINT64_MAX;
+}
+
+static void test_timeline_http(void)
+{
+    sat_timeline *tl = sat_timeline_create(NULL);
+    sat_event_sink k = sat_timeline_sink(tl);
+    CHECK(sat_sink_wants(&k, SAT_TABLE_HTTP_REQ));
+    feed_timeline(&k, 0, 1);
+    CHECK_EQ_INT(sat_timeline_finish(tl), SAT_OK);
+    sat_result *r = sat_result_new("timeline");
+    CHECK_EQ_INT(sat_timeline_result(tl, r), SAT_OK);
+    const sat_rnode *root = sat_result_root(r);
+    CHECK_EQ_INT(u(root, "operations"), 0);
+    CHECK_EQ_INT(u(root, "requests"), 1202);
+    CHECK_EQ_INT(u(root, "request_errors"), 300 + 1); /* 404 and 503, the 400 */
+    CHECK_EQ_INT(u(root, "requests_timed"), 1201);
+    CHECK_EQ_INT(u(root, "requests_undated"), 1);
+    CHECK_EQ_INT(u(root, "methods.GET"), 601); /* with the one without time */
+    CHECK_EQ_INT(u(root, "methods.POST"), 300);
+    CHECK_EQ_INT(u(root, "methods.HEAD"), 75);
+    CHECK_EQ_INT(u(root, "methods.DELETE"), 225);
+    CHECK_EQ_INT(u(root, "methods.none"), 1); /* the 400 */
+    CHECK_EQ_INT(u(root, "status_classes.2xx"), 900);
+    CHECK_EQ_INT(u(root, "status_classes.4xx"), 291);
+    CHECK_EQ_INT(u(root, "status_classes.5xx"), 10);
+    CHECK_EQ_INT(u(root, "status_classes.other"), 1);
+    const sat_rnode *win = sat_rnode_get(root, "windows");
+    CHECK_EQ_INT(sat_table_window(win), 1 * S);
+    const sat_rnode *w = row_at(win, T0 + 105 * S), *q = row_at(win, T0 + 200 * S);
+    CHECK(w && q);
+    CHECK_EQ_INT(u(w, "count"), 4);
+    CHECK_EQ_INT(u(w, "requests"), 4);
+    CHECK_EQ_INT(u(w, "errors"), 1);
+    CHECK_EQ_INT(u(w, "status.5xx"), 1);
+    CHECK_EQ_INT(u(w, "methods.DELETE"), 1);
+    CHECK_EQ_INT(u(q, "status.4xx"), 1);
+    CHECK_EQ_INT(u(q, "methods.HEAD"), 1);
+    /* Little's law: 4 x 100 ms in one second; 4 x 10 ms */
+    CHECK(w && fabs(sat_row_get(w, "concurrency")->v.d - 0.4) < 1e-9);
+    CHECK(q && fabs(sat_row_get(q, "concurrency")->v.d - 0.04) < 1e-9);
+    CHECK(w && fabs(sat_row_get(w, "p50_s")->v.d - 0.1) < 1e-9); /* all equal: exact */
+    sat_result_free(r);
+
+    const sat_analyzer *an = sat_analyzer_find("timeline");
+    char *j = render(an, tl, 0), *t = render(an, tl, 1);
+    CHECK(t && strstr(t, "satscope timeline: 1202 HTTP requests, 2026-12-01T16:45:00Z .. "));
+    CHECK(t && strstr(t, "  by method: GET 601, HEAD 75, POST 300, DELETE 225, none 1\n"));
+    CHECK(t && strstr(t, "  by status: other 1, 2xx 900, 4xx 291, 5xx 10\n"));
+    CHECK(t && strstr(t, "Busiest 1.00 s windows (most requests first)"));
+    CHECK(j && strstr(j, "{\"op\": \"HTTP\", "));
+    if (getenv("DUMP"))
+        fprintf(stderr, "%s", t);
+    for (int parts = 2; parts <= 3; parts++) {
+        sat_timeline *p[3];
+        for (int i = 0; i < parts; i++) {
+            p[i] = sat_timeline_create(NULL);
+            sat_event_sink kp = sat_timeline_sink(p[i]);
+            feed_timeline(&kp, i, parts);
+        }
+        for (int i = 1; i < parts; i++)
+            CHECK_EQ_INT(sat_timeline_merge(p[0], p[i]), SAT_OK);
+        CHECK_EQ_INT(sat_timeline_finish(p[0]), SAT_OK);
+        char *jm = render(an, p[0], 0);
+        CHECK(j && jm);
+        if (j && jm)
+            CHECK_EQ_STR(jm, j);
+        free(jm);
+        for (int i = 0; i < parts; i++)
+            sat_timeline_free(p[i]);
+    }
+    free(j);
+    free(t);
+    sat_timeline_free(tl);
+}
+
 int main(void)
 {
     test_storms_http();
     test_storms_slow_option();
     test_storms_ldap_unchanged();
     test_saturation_http();
+    test_timeline_http();
     return CHECK_DONE();
 }
