@@ -123,6 +123,7 @@ static uint32_t row_server(const rows *rs, const rec *r)
     case SAT_TABLE_SOURCE: return ((const sat_source *)r->row)->server;
     case SAT_TABLE_LDAP_OP: return ((const sat_ldap_op *)r->row)->server;
     case SAT_TABLE_LDAP_CONN: return ((const sat_ldap_conn *)r->row)->server;
+    case SAT_TABLE_HTTP_REQ: return ((const sat_http_req *)r->row)->server;
     case SAT_TABLE_REJECT: src = ((const sat_reject *)r->row)->source; break;
     case SAT_TABLE_TCP_CONN: src = ((const sat_tcp_conn *)r->row)->source; break;
     case SAT_TABLE_TLS_HS: src = ((const sat_tls_hs *)r->row)->source; break;
