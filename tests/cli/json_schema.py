@@ -30,6 +30,10 @@ RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,8}[1-9])?Z\Z
 DATE_LIKE = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\S*\Z")
 
 INC = "src/fixtures/incident/access src/fixtures/incident/access.20250609-133000.gz"
+# the custom log_format of fixtures/http-nginx (nginx.conf.excerpt), quoted for the shell
+NGINX_SAT = ("'$remote_addr $connection $connection_requests $msec $time_iso8601 \"$request\" "
+             "$status $body_bytes_sent $request_time $upstream_response_time $ssl_protocol "
+             "$ssl_session_reused'")
 CASES = [
     ("etime", f"etime --json {INC}"),
     ("etime", "etime --json --by filter src/fixtures/incident/access"),
@@ -45,6 +49,11 @@ CASES = [
     ("storms", f"storms --json {INC} src/fixtures/tls-overload/overload.pcap.zst"),
     ("storms", "storms --json src/fixtures/storm/storm-tls.pcap"),
     ("timeline", f"timeline --json {INC} src/fixtures/incident/tls-storm-incident.pcap"),
+    ("storms", f"storms --json --log-format {NGINX_SAT} src/fixtures/http-nginx/access-sat.log.gz"),
+    ("storms", "storms --json src/fixtures/http-nginx/access.log.gz"),
+    ("saturation", f"saturation --json --window 2s --log-format {NGINX_SAT} "
+                   "src/fixtures/http-nginx/access-sat.log.gz"),
+    ("timeline", f"timeline --json --log-format {NGINX_SAT} src/fixtures/http-nginx/access-sat.log.gz"),
     ("crashes", "crashes --json --exe src/fixtures/cores/bin/abort_threads-O2 "
                 "--debuginfo-path src/fixtures/cores/debug "
                 "src/fixtures/cores/abort_threads/abort_threads-O2-gdb.core.zst"),
