@@ -30,7 +30,6 @@ RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,8}[1-9])?Z\Z
 DATE_LIKE = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\S*\Z")
 
 INC = "src/fixtures/incident/access src/fixtures/incident/access.20250609-133000.gz"
-# the custom log_format of fixtures/http-nginx (nginx.conf.excerpt), quoted for the shell
 NGINX_SAT = ("'$remote_addr $connection $connection_requests $msec $time_iso8601 \"$request\" "
              "$status $body_bytes_sent $request_time $upstream_response_time $ssl_protocol "
              "$ssl_session_reused'")
