@@ -287,12 +287,40 @@ static void print_totals(sat_text *t, const sat_rnode *root)
     const sat_rnode *rows = sat_rnode_get(root, "rows_read");
     uint64_t o = st_u64(rows, "ldap_op"), c = st_u64(rows, "ldap_conn"),
              h = st_u64(rows, "tls_hs"), tc = st_u64(rows, "tcp_conn");
-    st_para(t, "",
-            "Rows read: %llu LDAP %s, %llu LDAP %s, %llu TLS %s, %llu TCP %s",
-            (unsigned long long)o, sat_plural(o, "operation", "operations"),
-            (unsigned long long)c, sat_plural(c, "connection", "connections"),
-            (unsigned long long)h, sat_plural(h, "handshake", "handshakes"),
-            (unsigned long long)tc, sat_plural(tc, "connection", "connections"));
+    uint64_t hr = st_u64(rows, "http_req");
+    if (o || c || h || tc || !hr) /* (an HTTP log alone: its own line below) */
+        st_para(t, "",
+                "Rows read: %llu LDAP %s, %llu LDAP %s, %llu TLS %s, %llu TCP %s",
+                (unsigned long long)o, sat_plural(o, "operation", "operations"),
+                (unsigned long long)c, sat_plural(c, "connection", "connections"),
+                (unsigned long long)h, sat_plural(h, "handshake", "handshakes"),
+                (unsigned long long)tc, sat_plural(tc, "connection", "connections"));
+    if (hr) {
+        char sl[64] = "never (--slow off)";
+        const sat_value *sv = st_get(root, "slow_s");
+        if (sv && !sv->absent)
+            st_dur(sl, sizeof sl, sv->v.d);
+        st_para(t, "",
+                "HTTP: %llu %s read; failures: statuses 408, 499, 502, 503, 504, and answers "
+                "in %s or more (slow: --slow)",
+                (unsigned long long)hr, sat_plural(hr, "request", "requests"), sl);
+        const sat_rnode *in = sat_rnode_get(root, "http_inputs");
+        uint64_t n = st_u64(in, "count"), nrt = st_u64(in, "without_response_time"),
+                 nc = st_u64(in, "without_connection_requests");
+        if (nrt)
+            st_para(t, "  ",
+                    "%llu of %llu HTTP %s no response time (as nginx combined, Apache "
+                    "common and combined): slow answers cannot be seen there, nor a client "
+                    "that gave up on an answer the server then logged as a success",
+                    (unsigned long long)nrt, (unsigned long long)n,
+                    n == 1 ? "input logs" : "inputs log");
+        if (nc)
+            st_para(t, "  ",
+                    "%llu of %llu HTTP %s no request number on the connection ($connection_"
+                    "requests, %%k): no connections opened nor handshakes counted there",
+                    (unsigned long long)nc, (unsigned long long)n,
+                    n == 1 ? "input logs" : "inputs log");
+    }
     uint64_t re = st_u64(root, "retries"), lost = st_u64(root, "retry_attempts_not_examined");
     if (re)
         st_para(t, "", "Retries: %llu %s a failed or unanswered one", (unsigned long long)re,
