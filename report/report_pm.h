@@ -16,6 +16,9 @@ typedef struct pm_ctx {
     rd_clock clock;
     /* the storm the summary tells (the one with the most failures), NULL if none */
     const sat_rnode *storm;
+    /* what the inputs hold: LDAP operations, HTTP requests (both, one, or neither);
+     * the sentences name what is there (operations or requests, etime or response time) */
+    int ldap, http;
 } pm_ctx;
 
 /* The findings: what happened, when, the likely chain (report_pm_findings.c). */
@@ -24,9 +27,10 @@ void pm_findings(pm_ctx *p);
 /* A failure kind of storms ("abandon", "close_B1") in words. */
 const char *pm_kind_words(const char *kind);
 /* A signal of storms ("unindexed", "wtime_mean_s") in words, and its value
- * in its unit (a count per window, a duration, a share). */
-const char *pm_signal_words(const char *signal);
-const char *pm_signal_brief(const char *signal); /* for tables: "etime p90" */
+ * in its unit (a count per window, a duration, a share); the words of the
+ * load and latency signals are those of what the inputs hold (p->http). */
+const char *pm_signal_words(const pm_ctx *p, const char *signal);
+const char *pm_signal_brief(const pm_ctx *p, const char *signal); /* for tables: "etime p90" */
 void pm_signal_value(char *buf, size_t n, const char *signal, double v);
 /* The signals row of storm `storm` (its number) for `signal`, NULL if none. */
 const sat_rnode *pm_signal_row(const pm_ctx *p, double storm, const char *signal);

@@ -43,6 +43,12 @@ static const struct {
     {"retried", "connections given up for a retry"},
     {"closed_waiting", "connections closed while waiting"},
     {"syn_unanswered", "connection attempts never answered"},
+    {"http_408", "request timeouts (HTTP 408)"},
+    {"http_499", "requests the client gave up on (HTTP 499)"},
+    {"http_502", "bad gateway answers (HTTP 502)"},
+    {"http_503", "service unavailable answers (HTTP 503)"},
+    {"http_504", "gateway timeouts (HTTP 504)"},
+    {"slow", "answers slower than the clients wait"},
 };
 
 const char *pm_kind_words(const char *kind)
@@ -53,33 +59,52 @@ const char *pm_kind_words(const char *kind)
     return kind ? kind : "?";
 }
 
+/* The load and latency signals count LDAP operations and HTTP requests alike
+ * (analyze_storms.h): their words are those of the inputs, [0] LDAP only, [1]
+ * HTTP only, [2] both. */
 static const struct {
-    const char *signal, *words, *brief;
+    const char *signal, *words[3], *brief[3];
 } signal_words[] = {
-    {"unindexed", "unindexed searches", "unindexed searches"},
-    {"ops", "the operation rate", "operations"},
-    {"full_hs_share", "the share of full TLS handshakes", "full-handshake share"},
-    {"etime_p90_s", "the etime p90", "etime p90"},
-    {"wtime_mean_s", "the queue wait (wtime mean)", "wtime mean (queue)"},
-    {"conn_opens", "connections opened", "connections opened"},
-    {"hs_answer_p90_s", "the time the server took to answer TLS handshakes (p90)",
-     "handshake answer p90"},
-    {"heavy_client_ops", "the operations of one client", "ops of one client"},
+    {"unindexed", {"unindexed searches"}, {"unindexed searches"}},
+    {"ops",
+     {"the operation rate", "the request rate", "the rate of operations and requests"},
+     {"operations", "requests", "operations + requests"}},
+    {"full_hs_share", {"the share of full TLS handshakes"}, {"full-handshake share"}},
+    {"etime_p90_s",
+     {"the etime p90", "the response time p90", "the etime / response time p90"},
+     {"etime p90", "response time p90", "etime/response p90"}},
+    {"wtime_mean_s", {"the queue wait (wtime mean)"}, {"wtime mean (queue)"}},
+    {"conn_opens", {"connections opened"}, {"connections opened"}},
+    {"hs_answer_p90_s", {"the time the server took to answer TLS handshakes (p90)"},
+     {"handshake answer p90"}},
+    {"heavy_client_ops",
+     {"the operations of one client", "the requests of one client",
+      "the operations and requests of one client"},
+     {"ops of one client", "requests of one client", "load of one client"}},
 };
 
-const char *pm_signal_words(const char *signal)
+static int words_of(const pm_ctx *p)
+{
+    return p && p->http ? (p->ldap ? 2 : 1) : 0;
+}
+
+const char *pm_signal_words(const pm_ctx *p, const char *signal)
 {
     for (size_t i = 0; signal && i < sizeof signal_words / sizeof signal_words[0]; i++)
-        if (!strcmp(signal_words[i].signal, signal))
-            return signal_words[i].words;
+        if (!strcmp(signal_words[i].signal, signal)) {
+            const char *w = signal_words[i].words[words_of(p)];
+            return w ? w : signal_words[i].words[0];
+        }
     return signal ? signal : "?";
 }
 
-const char *pm_signal_brief(const char *signal)
+const char *pm_signal_brief(const pm_ctx *p, const char *signal)
 {
     for (size_t i = 0; signal && i < sizeof signal_words / sizeof signal_words[0]; i++)
-        if (!strcmp(signal_words[i].signal, signal))
-            return signal_words[i].brief;
+        if (!strcmp(signal_words[i].signal, signal)) {
+            const char *w = signal_words[i].brief[words_of(p)];
+            return w ? w : signal_words[i].brief[0];
+        }
     return signal ? signal : "?";
 }
 
@@ -246,7 +271,7 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
     }
     sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
                                      "The likely trigger: %s, which rose at %s%s%s%s.",
-                                     pm_signal_words(trig), on, lead, fromto, back);
+                                     pm_signal_words(p, trig), on, lead, fromto, back);
     copy_value(fig, "signal_name", st, "trigger.signal_name");
     copy_value(fig, "onset_ts", st, "trigger.onset_ts");
     copy_value(fig, "back_ts", st, "trigger.back_ts");
@@ -284,7 +309,7 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
             continue;
         pm_signal_value(du, sizeof du, effects[i], during);
         snprintf(parts + l, sizeof parts - l, "%s%s went from %s to %s", nparts ? ", " : "",
-                 pm_signal_words(effects[i]), u, du);
+                 pm_signal_words(p, effects[i]), u, du);
         l = strlen(parts);
         nparts++;
     }
@@ -353,21 +378,21 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
                               "The failures outlived their trigger by %s: a self-sustaining "
                               "(metastable) failure, the retries and reconnects kept the server "
                               "down after %s went back to usual.",
-                              d, pm_signal_words(trig));
+                              d, pm_signal_words(p, trig));
     } else if (rd_rts(st, "trigger.back_ts")) {
         char bt[64];
         pm_time(p, bt, sizeof bt, rd_rts(st, "trigger.back_ts"));
         fig = sat_doc_finding(list, "notice", "storms",
                               "The failures did not outlive their trigger: they ended as %s "
                               "went back to usual (at %s), not a self-sustaining failure.",
-                              pm_signal_words(trig), bt);
+                              pm_signal_words(p, trig), bt);
     } else {
         /* the trigger never came back down: outliving it cannot be seen */
         fig = sat_doc_finding(list, "warning", "storms",
                               "The trigger, %s, had not gone back to usual by the end of the "
                               "inputs%s: whether the failures would outlive it cannot be told "
                               "from them.",
-                              pm_signal_words(trig),
+                              pm_signal_words(p, trig),
                               rd_rbool(st, "ongoing") == 1 ? ", and the storm was still on" : "");
     }
     copy_value(fig, "sustained", st, "sustained");

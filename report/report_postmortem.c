@@ -143,7 +143,7 @@ static void chain_table(pm_ctx *p, sat_rnode *s)
         const char *name = rd_rtext(r, "signal_name");
         sat_rnode *row = sat_table_row(t);
         sat_put_count(row, "storm", (uint64_t)rd_rnum(r, "storm"));
-        sat_put_text(row, "signal_name", pm_signal_brief(name));
+        sat_put_text(row, "signal_name", pm_signal_brief(p, name));
         const sat_value *rose = sat_row_get(r, "rose");
         if (rose)
             sat_put_value(row, "rose", rose);
@@ -205,7 +205,7 @@ static void storms_section(pm_ctx *p, sat_rnode *page)
         if (trig) {
             char on[64];
             pm_time(p, on, sizeof on, rd_rts(st, "trigger.onset_ts"));
-            snprintf(tr, sizeof tr, "triggered by %s (rising at %s)", pm_signal_words(trig), on);
+            snprintf(tr, sizeof tr, "triggered by %s (rising at %s)", pm_signal_words(p, trig), on);
         }
         int sus = rd_rbool(st, "sustained");
         sat_doc_para(s, "Storm %.0f: %s to %s (%s), %.0f client failures from %.0f %s, %s; %s.",
@@ -421,6 +421,9 @@ static int pm_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
     p.saturation = rd_root(in->set, "saturation");
     p.cachesize = rd_root(in->set, "cachesize");
     p.crashes = rd_root(in->set, "crashes");
+    /* what the inputs hold, from the rows storms read (it reads every kind) */
+    p.http = rd_onum(p.storms, "rows_read.http_req") > 0;
+    p.ldap = rd_onum(p.storms, "rows_read.ldap_op") > 0 || rd_onum(p.storms, "rows_read.ldap_conn") > 0;
     /* the storm told first: the one with the most failures */
     double most = -1;
     for (const sat_rnode *st = sat_rnode_first(rd_table(p.storms, "storms")); st;
