@@ -106,6 +106,11 @@ static const et_acc et_accs[] = {
     KEYED(peaks, CAP_NONE, et_peak_desc),
     KEYED(epochs, CAP_NONE, et_epoch_desc),
     KEYED(restart_kinds, CAP_NONE, et_rkind_desc),
+    REC(http.c, 1, et_hcounts_desc),
+    REC(http.all, 1, et_group_desc),
+    KTAB(http.methods, et_group_desc),
+    KTAB(http.groups, et_group_desc),
+    KTAB(http.clients, et_kv_desc),
 };
 #undef REC
 #undef KEYED
@@ -213,6 +218,7 @@ size_t et_bytes(const sat_etime *e)
         }
     }
     b += e->spancap * sizeof(et_connspan) + e->scratch_cap + sat_iops_bytes(e->iops);
+    b += et_http_bytes(e);
     return b;
 }
 
@@ -220,8 +226,9 @@ size_t et_bytes(const sat_etime *e)
 
 int sat_etime_by_parse(const char *s)
 {
-    static const char *const names[] = {"none", "op", "base", "filter", "client",
-                                        "binddn", "conn", "minute", "internal"};
+    static const char *const names[] = {"none",   "op",       "base", "filter",
+                                        "client", "binddn",   "conn", "minute",
+                                        "internal", "path", "status", "method"};
     if (!s)
         return -1;
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
@@ -232,9 +239,10 @@ int sat_etime_by_parse(const char *s)
 
 const char *sat_etime_by_name(int by)
 {
-    static const char *const names[] = {"op", "op", "base", "filter", "client",
-                                        "binddn", "conn", "minute", "internal"};
-    return (by >= 0 && by <= SAT_ETIME_BY_INTERNAL) ? names[by] : "?";
+    static const char *const names[] = {"op",     "op",       "base", "filter",
+                                        "client", "binddn",   "conn", "minute",
+                                        "internal", "path", "status", "method"};
+    return (by >= 0 && by <= SAT_ETIME_BY_METHOD) ? names[by] : "?";
 }
 
 int et_scratch(sat_etime *e, size_t n)
@@ -307,7 +315,7 @@ sat_etime *sat_etime_create(const sat_etime_opts *opts)
         return NULL;
     if (opts)
         e->opts = *opts;
-    if (e->opts.by < 0 || e->opts.by > SAT_ETIME_BY_INTERNAL)
+    if (e->opts.by < 0 || e->opts.by > SAT_ETIME_BY_METHOD)
         e->opts.by = SAT_ETIME_BY_NONE;
     if (!e->opts.top)
         e->opts.top = ET_DEFAULT_TOP;
@@ -329,6 +337,7 @@ sat_etime *sat_etime_create(const sat_etime_opts *opts)
     sat_strtab_init(&e->ldapi, sizeof(et_ldapi), 0);
     e->view_arena.chunk_size = 64 * 1024;
     e->iops = sat_iops_create(e->opts.max_keys);
+    et_http_init(e);
     if (st != SAT_OK || !e->iops) {
         sat_etime_free(e);
         return NULL;
@@ -347,6 +356,7 @@ void sat_etime_free(sat_etime *e)
     et_inputs_free(e);
     free(e->scratch);
     sat_iops_free(e->iops);
+    et_http_free(e);
     sat_arena_free(&e->view_arena);
     free(e);
 }
@@ -363,9 +373,10 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     into->last_peak = NULL;
     if (et_minutes_merge(into, from) != SAT_OK || et_conn_merge(into, from) != SAT_OK ||
         et_abandons_merge(into, from) != SAT_OK || et_inputs_merge(into, from) != SAT_OK ||
-        sat_iops_merge(into->iops, from->iops) != SAT_OK)
+        sat_iops_merge(into->iops, from->iops) != SAT_OK || et_http_merge(into, from) != SAT_OK)
         st = SAT_E_NOMEM;
     sat_fields_merge(&into->fields, &from->fields);
+    sat_fields_merge(&into->http.fields, &from->http.fields);
     size_t b = et_bytes(into);
     if (b > into->mem_peak)
         into->mem_peak = b;
@@ -474,7 +485,8 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     sat_str kg = SAT_STR_NONE;
     uint64_t hg = 0;
     if (e->opts.by != SAT_ETIME_BY_NONE && e->opts.by != SAT_ETIME_BY_OP &&
-        e->opts.by != SAT_ETIME_BY_MINUTE && e->opts.by != SAT_ETIME_BY_INTERNAL) {
+        e->opts.by != SAT_ETIME_BY_MINUTE && e->opts.by != SAT_ETIME_BY_INTERNAL &&
+        e->opts.by < SAT_ETIME_BY_PATH) {
         kg = et_group_key(e, op, kbuf); /* may live in e->scratch: used before
                                            anything else writes there */
         hg = sat_strtab_hash(kg.ptr, kg.len);
@@ -595,6 +607,8 @@ static int on_row(void *ctx, int table, const void *row)
         return on_op(ctx, (const sat_ldap_op *)row);
     case SAT_TABLE_LDAP_CONN:
         return et_on_conn(ctx, (const sat_ldap_conn *)row);
+    case SAT_TABLE_HTTP_REQ:
+        return et_on_http(ctx, (const sat_http_req *)row);
     default:
         return SAT_OK;
     }
@@ -605,7 +619,8 @@ sat_event_sink sat_etime_sink(sat_etime *e)
     sat_event_sink s = {e,
                         SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_REJECT) |
                             SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
-                            SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN),
+                            SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN) |
+                            SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ),
                         on_row};
     return s;
 }

@@ -12,6 +12,7 @@ static const sat_acc_field group_fields[] = {
     SAT_ACC(SAT_ACC_SUM, et_group, esum),     SAT_ACC(SAT_ACC_SUM, et_group, wsum),
     SAT_ACC(SAT_ACC_SUM, et_group, osum),     SAT_ACC(SAT_ACC_COUNT, et_group, wn),
     SAT_ACC(SAT_ACC_COUNT, et_group, on),     SAT_ACC(SAT_ACC_SKETCH, et_group, q),
+    SAT_ACC(SAT_ACC_SUM, et_group, usum),     SAT_ACC(SAT_ACC_COUNT, et_group, un),
 };
 const sat_rec_desc et_group_desc = {sizeof(et_group), group_fields,
                                     sizeof group_fields / sizeof group_fields[0], NULL};
@@ -272,9 +273,10 @@ void et_row_fill(sat_etime_row *r, const char *key, et_group *g, double all_tota
     }
     r->wtime_mean_s = g->wn ? (double)g->wsum / (double)g->wn / 1e9 : NAN;
     r->optime_mean_s = g->on ? (double)g->osum / (double)g->on / 1e9 : NAN;
+    r->upstream_mean_s = g->un ? (double)g->usum / (double)g->un / 1e9 : NAN;
 }
 
-static int cmp_row_share(const void *a, const void *b)
+int et_cmp_row_share(const void *a, const void *b)
 {
     const sat_etime_row *x = (const sat_etime_row *)a, *y = (const sat_etime_row *)b;
     double tx = isnan(x->total_s) ? -1 : x->total_s, ty = isnan(y->total_s) ? -1 : y->total_s;
@@ -410,7 +412,7 @@ int et_view_groups(sat_etime *e, sat_etime_view *v, double all_ns, double span)
         if (!g)
             return SAT_E_NOMEM;
         memcpy(g, oprows, nop * sizeof *g);
-        qsort(g, nop, sizeof *g, cmp_row_share);
+        qsort(g, nop, sizeof *g, et_cmp_row_share);
         v->groups = g;
         v->ngroups = nop;
     } else if (e->opts.by != SAT_ETIME_BY_NONE && e->opts.by != SAT_ETIME_BY_MINUTE &&
@@ -437,7 +439,7 @@ int et_view_groups(sat_etime *e, sat_etime_view *v, double all_ns, double span)
             }
             et_row_fill(&g[i], key, (et_group *)sat_keyed_rec(kt, i), all_ns, span);
         }
-        qsort(g, nk, sizeof *g, cmp_row_share);
+        qsort(g, nk, sizeof *g, et_cmp_row_share);
         if (other->count)
             et_row_fill(&g[nk], "(other)", other, all_ns, span);
         v->groups = g;

@@ -56,7 +56,8 @@ int et_on_source(void *ctx, const sat_source *s)
 {
     sat_etime *e = (sat_etime *)ctx;
     e->finished = 0;
-    sat_fields_see(&e->fields, s); /* which figures the inputs can hold */
+    /* which figures the inputs can hold: HTTP logs' apart, as their rows are */
+    sat_fields_see((s->fields & SAT_FIELDS_HTTP_SOURCE) ? &e->http.fields : &e->fields, s);
     return add_source(e, s->id, s->path, s->format, s->compression, s->bytes,
                       s->lines, s->rejects, s->truncated);
 }

@@ -8,7 +8,9 @@
  *   etime_conn.c     connections, close codes, peak concurrency, restarts,
  *                    binds (LDAPI autobinds);
  *   etime_inputs.c   the inputs and the sampled rejects;
- *   etime_view.c     finish: the view.
+ *   etime_view.c     finish: the view;
+ *   etime_http.c     HTTP requests (http_req rows): their groups, statuses,
+ *                    clients and series, and their part of the view.
  *
  * The state is made of accumulators (acc.h): records whose fields are
  * described by a sat_rec_desc, keyed tables (sat_keyed, capped with an
@@ -46,12 +48,16 @@
 
 /* ---- records ------------------------------------------------------------------- */
 
-/* The figures of one group of operations (a type, a --by key, a minute). */
+/* The figures of one group of operations (a type, a --by key, a minute), or
+ * of HTTP requests (etime_http.c: results = requests with a status, errors =
+ * statuses >= 400, etimes = response times, usum/un their upstream times). */
 typedef struct et_group {
     uint64_t count, results, timed, errors;
     int64_t esum, wsum, osum; /* ns */
     uint64_t wn, on;          /* operations with a wtime, an optime */
     sat_qsketch q;            /* etimes */
+    int64_t usum;             /* ns: HTTP upstream times */
+    uint64_t un;              /* requests with an upstream time */
 } et_group;
 extern const sat_rec_desc et_group_desc;
 
@@ -134,6 +140,18 @@ typedef struct et_counts {
 } et_counts;
 extern const sat_rec_desc et_counts_desc;
 
+/* HTTP requests' counters (etime_http.c): statuses by code below
+ * ET_HTTP_STATUS_MAX, the rest in status_other. */
+#define ET_HTTP_STATUS_MAX 1000
+typedef struct et_hcounts {
+    uint64_t requests, with_status, status_absent, status_other, no_request_line, tls;
+    uint64_t first_requests, conn_request_rows, bytes_rows;
+    uint64_t status[ET_HTTP_STATUS_MAX];
+    int64_t bytes;
+    sat_ts_ns first_ts, last_ts;
+} et_hcounts;
+extern const sat_rec_desc et_hcounts_desc;
+
 /* ---- other state --------------------------------------------------------------- */
 
 /* A capped keyed table with an estimate of the distinct keys it folded. */
@@ -170,6 +188,20 @@ typedef struct et_connkey {
     uint32_t server, epoch;
     int64_t conn;
 } et_connkey;
+
+/* The HTTP part of the analyzer: requests are not operations, so they have
+ * groups, series and inputs of their own (a post-mortem may read a directory
+ * server's log and its web front's together). */
+typedef struct et_http {
+    et_hcounts c;
+    et_group all;
+    et_ktab methods; /* method -> et_group */
+    et_ktab groups;  /* --by key (path template, status, client, method) -> et_group */
+    et_ktab clients; /* client -> et_kv */
+    sat_strtab series; /* window index -> et_group (winseries.h) */
+    sat_win_ns width;
+    sat_fields_seen fields; /* of the HTTP inputs */
+} et_http;
 
 struct sat_etime {
     sat_etime_opts opts;
@@ -226,6 +258,8 @@ struct sat_etime {
     size_t mem_peak;
 
     sat_iops *iops; /* internal operations by the client operation that ran them */
+
+    et_http http;
 
     /* the finished view, allocated in view_arena */
     int finished;
@@ -370,6 +404,16 @@ void et_on_autobind(sat_etime *e, const sat_ldap_op *op);
 int et_conn_merge(sat_etime *into, const sat_etime *from); /* spans, LDAPI binds */
 void et_conn_free(sat_etime *e);
 int et_view_conn(sat_etime *e, sat_etime_view *v);
+
+int et_cmp_row_share(const void *a, const void *b); /* sat_etime_row: share desc */
+
+/* etime_http.c */
+int et_on_http(void *ctx, const sat_http_req *r);
+void et_http_init(sat_etime *e);
+int et_http_merge(sat_etime *into, const sat_etime *from); /* the series */
+void et_http_free(sat_etime *e);
+size_t et_http_bytes(const sat_etime *e);
+int et_view_http(sat_etime *e, sat_etime_view *v);
 
 /* etime_inputs.c */
 int et_on_source(void *ctx, const sat_source *s);

@@ -1,6 +1,7 @@
 /*
  * etime_names.c - what the codes in the etime result mean, for people: LDAP
- * result codes, 389's close codes, the notes= letters (etime_names.h).
+ * result codes, 389's close codes, the notes= letters, HTTP statuses
+ * (etime_names.h).
  */
 #include "etime_names.h"
 
@@ -104,3 +105,51 @@ const char *sat_note_meaning(int bit)
     return bit >= 0 && bit < 7 ? m[bit] : "";
 }
 
+
+const char *sat_http_status_name(int32_t code)
+{
+    switch (code) {
+    case 100: return "Continue";
+    case 101: return "Switching Protocols";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 206: return "Partial Content";
+    case 301: return "Moved Permanently";
+    case 302: return "Found";
+    case 303: return "See Other";
+    case 304: return "Not Modified";
+    case 307: return "Temporary Redirect";
+    case 308: return "Permanent Redirect";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 406: return "Not Acceptable";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 410: return "Gone";
+    case 411: return "Length Required";
+    case 412: return "Precondition Failed";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 415: return "Unsupported Media Type";
+    case 416: return "Range Not Satisfiable";
+    case 429: return "Too Many Requests";
+    case 444: return "No Response (nginx: connection closed)";
+    case 494: return "Request Header Too Large (nginx)";
+    case 495: return "SSL Certificate Error (nginx)";
+    case 496: return "SSL Certificate Required (nginx)";
+    case 497: return "HTTP Request Sent to HTTPS Port (nginx)";
+    case 499: return "Client Closed Request (nginx)";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
+    default: return "";
+    }
+}

@@ -14,5 +14,8 @@ const char *sat_ldap_result_name(int32_t code);
 const char *sat_close_code_meaning(int code);
 /* A notes= letter's meaning, by its bit (SAT_NOTE_LETTERS). */
 const char *sat_note_meaning(int bit);
+/* An HTTP status's reason phrase (RFC 9110 section 15, and the servers' own:
+ * nginx 499), "" when unknown. */
+const char *sat_http_status_name(int32_t code);
 
 #endif

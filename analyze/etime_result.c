@@ -11,6 +11,10 @@
  * (null), not 0; the "not_logged" table says which fields and why, and the
  * text notes come from it.
  *
+ * Requests of HTTP logs have sections of their own (etime_http_result.c):
+ * on HTTP logs alone they are the result, with the inputs; beside a
+ * directory's logs, its "http" object.
+ *
  * Building is linear in the view's rows and runs once, after the last row.
  */
 #include <math.h>
@@ -18,7 +22,7 @@
 #include <time.h>
 
 #include "etime_names.h"
-#include "satscope/analyze.h"
+#include "etime_result_int.h"
 
 #define DUR 9   /* seconds: nanosecond resolution */
 #define FRAC 6  /* shares, rates */
@@ -540,12 +544,35 @@ static void not_logged(sat_rnode *root, const sat_etime_view *v)
     }
 }
 
+/* HTTP logs alone: the span, the lines read, the HTTP sections and the inputs. */
+static int http_only(sat_result *r, sat_rnode *root, const sat_etime_view *v)
+{
+    const sat_etime_http_view *h = &v->http;
+    uint64_t lines = 0;
+    for (size_t i = 0; i < v->nsources; i++)
+        lines += v->sources[i].lines;
+    sat_put_count(root, "top_n", v->top ? v->top : 20);
+    sat_put_time(root, "first_ts", h->first_ts);
+    sat_put_time(root, "last_ts", h->first_ts ? h->last_ts : 0);
+    sat_put_dur(root, "span_s", h->span_s, DUR);
+    sat_put_count(root, "lines", lines);
+    sat_put_count(root, "rejects", v->rejects);
+    const sat_rnode *main = et_http_result(root, v);
+    inputs(root, v);
+    if (main)
+        sat_result_set_main(r, main);
+    return sat_result_status(r);
+}
+
 int sat_etime_result(const sat_etime *e, sat_result *r)
 {
     const sat_etime_view *v = sat_etime_get_view(e);
     sat_rnode *root = sat_result_root(r);
     if (!v || !root)
         return SAT_E_USAGE;
+    int http = v->http.requests || v->http.fields_inputs, ldap = v->ops || v->conns;
+    if (http && !ldap)
+        return http_only(r, root, v);
     int by = v->by == SAT_ETIME_BY_NONE ? SAT_ETIME_BY_OP : v->by;
     sat_put_text(root, "by", sat_etime_by_name(by));
     sat_put_count(root, "top_n", v->top ? v->top : 20);
@@ -589,6 +616,8 @@ int sat_etime_result(const sat_etime *e, sat_result *r)
     binds(root, v);
     windows(root, v);
     not_logged(root, v);
+    if (http)
+        et_http_result(sat_obj(root, "http"), v);
     inputs(root, v);
     if (main)
         sat_result_set_main(r, main);

@@ -41,7 +41,8 @@ int sat_etime_finish(sat_etime *e)
     v->whole_base_searches = c->whole_base;
 
     if (et_view_groups(e, v, (double)e->all.esum, v->span_s) != SAT_OK ||
-        et_view_conn(e, v) != SAT_OK || et_view_tables(e, v) != SAT_OK)
+        et_view_conn(e, v) != SAT_OK || et_view_tables(e, v) != SAT_OK ||
+        et_view_http(e, v) != SAT_OK)
         return SAT_E_NOMEM;
 
     if (sat_iops_finish(e->iops, &e->view_arena, v) < 0)

@@ -22,8 +22,11 @@ static const sat_cli_opt etime_opts[] = {
      "operations under the client operation that ran them:\n"
      "type, base, filter shape, count per operation, time\n"
      "and share of its etime; shown under the main table\n"
-     "anyway when the log has internal operations)",
-     "op base filter client binddn conn minute internal"},
+     "anyway when the log has internal operations);\n"
+     "HTTP access logs: path (the default: path templates,\n"
+     "query dropped, ids collapsed), status, client, method\n"
+     "(or op), minute",
+     "op base filter client binddn conn minute internal path status method"},
     {"json", SAT_OPT_JSON, 0, NULL, "JSON (units: seconds in keys ending _s)", NULL},
     {"csv", SAT_OPT_CSV, 0, NULL,
      "CSV of the grouped rows (ops, groups with --by,\n"
@@ -75,7 +78,13 @@ const sat_command sat_cmd_etime = {
     "listener and close code, peak concurrency, result codes, notes,\n"
     "unindexed searches, binds by method, failed binds, and a per-minute\n"
     "series. INPUTs are access logs (any supported format and compression,\n"
-    "'-' for stdin) or .sat traces.",
+    "'-' for stdin) or .sat traces.\n\n"
+    "On HTTP access logs (nginx, Apache httpd, Tomcat): per path template (or\n"
+    "KEY) and per method the requests, rate, response time mean/p50/p90/p99/\n"
+    "p99.9/max, total and share, upstream time where logged, errors (statuses\n"
+    ">= 400); every status by code, top clients and a per-minute series. A\n"
+    "figure the log format does not carry (no response time in `common`)\n"
+    "is shown as not logged, with why.",
     etime_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS,
     "Percentiles are nearest-rank: exact for groups of up to 2048\n"
     "operations, within 1% of the exact value above that.\n\n"

@@ -24,8 +24,14 @@ static void header(etx *x)
     const sat_rnode *in = sat_rnode_get(root, "inputs");
     uint64_t nin = sat_rnode_count(in), lines = etx_count(root, "lines"),
              rej = etx_count(root, "rejects"), ops = etx_count(root, "operations");
+    /* HTTP logs alone: requests instead of operations */
+    int http = !etx_val(root, "operations") && etx_val(root, "requests");
+    if (http)
+        ops = etx_count(root, "requests");
     sat_text_title(x->t, "satscope etime: %llu %s in %llu %s (%llu %s, %llu rejected)",
-                   (unsigned long long)ops, sat_plural(ops, "operation", "operations"),
+                   (unsigned long long)ops,
+                   http ? sat_plural(ops, "request", "requests")
+                        : sat_plural(ops, "operation", "operations"),
                    (unsigned long long)nin, sat_plural(nin, "input", "inputs"),
                    (unsigned long long)lines, sat_plural(lines, "line", "lines"),
                    (unsigned long long)rej);
@@ -311,6 +317,15 @@ static int render(sat_result *r, sat_text *t)
     const sat_value *sp = etx_val(x->root, "span_s");
     x->span_s = sp && !sp->absent ? sp->v.d : NAN;
     header(x);
+    if (!etx_val(x->root, "operations") && etx_val(x->root, "requests")) {
+        /* HTTP logs alone */
+        etx_http(x);
+        sat_text_title(t, "Percentiles are nearest-rank: exact for groups of up to 2048 timed "
+                          "requests,");
+        sat_text_line(t, "within 0.5%% of the exact value for larger groups.");
+        free(x);
+        return t->err ? t->err : SAT_OK;
+    }
     where(x);
     etx_internal(x);
     operations(x);
@@ -320,6 +335,16 @@ static int render(sat_result *r, sat_text *t)
     etx_binds(x);
     etx_tops(x);
     series(x);
+    const sat_rnode *http = sat_rnode_get(x->root, "http");
+    if (http) {
+        /* beside a directory's logs: the web front's requests */
+        etx hx = *x;
+        hx.root = http;
+        hx.ni = 0;
+        sat_text_title(t, "HTTP requests: %llu (from the HTTP access logs among the inputs)",
+                       (unsigned long long)etx_count(http, "requests"));
+        etx_http(&hx);
+    }
     sat_text_title(t, "Percentiles are nearest-rank: exact for groups of up to 2048 timed "
                       "operations,");
     sat_text_line(t, "within 0.5%% of the exact value for larger groups.");
@@ -353,6 +378,15 @@ static const char *const etime_tables[] = {"ops",
                                            "not_logged",
                                            "inputs",
                                            "reject_samples",
+                                           /* HTTP requests (the main one: groups) */
+                                           "methods",
+                                           "statuses",
+                                           "http.methods",
+                                           "http.groups",
+                                           "http.statuses",
+                                           "http.top.clients",
+                                           "http.windows",
+                                           "http.not_logged",
                                            NULL};
 
 const sat_text_report sat_text_etime = {"etime", render, etime_tables};

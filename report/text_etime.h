@@ -4,7 +4,8 @@
  * header, where the time went, operations, the minute series),
  * text_etime_logconv.c (the rest of logconv.pl's report: connections, codes,
  * notes, unindexed searches, binds, tops, abandons) and text_etime_internal.c
- * (internal operations), with the helpers in text_etime_util.c. Every
+ * (internal operations), text_etime_http.c (HTTP requests), with the helpers
+ * in text_etime_util.c. Every
  * figure is read from the result tree, never from the analyzer.
  */
 #ifndef SAT_REPORT_TEXT_ETIME_H
@@ -70,5 +71,7 @@ void etx_codes(etx *x);
 void etx_unindexed(etx *x);
 void etx_binds(etx *x);
 void etx_tops(etx *x);
+/* HTTP requests (text_etime_http.c), from the object x->root. */
+void etx_http(etx *x);
 
 #endif

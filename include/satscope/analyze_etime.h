@@ -8,6 +8,11 @@
  * notes, unindexed searches, binds, failed binds, top clients / bind DNs /
  * bases / filters, ...) and a per-minute series.
  *
+ * On HTTP access logs (http_req rows) the same figures are the requests':
+ * per method and per path template (or --by key), response time (etime:
+ * fields.h) percentiles, upstream time where logged, errors = statuses >=
+ * 400, every status by code, top clients and the series (sat_etime_http_view).
+ *
  * Percentiles are nearest-rank (x[ceil(q n)] of the sorted etimes): exact for
  * groups of up to 2048 timed operations, within 0.5% above (analyze/sketch.h).
  *
@@ -32,11 +37,17 @@ enum sat_etime_by {
     SAT_ETIME_BY_BINDDN, /* ASCII case folded; "(anonymous)" for "" */
     SAT_ETIME_BY_CONN,
     SAT_ETIME_BY_MINUTE,
-    SAT_ETIME_BY_INTERNAL /* internal operations under the client operation
-                             that ran them (sat_etime_iparent) */
+    SAT_ETIME_BY_INTERNAL, /* internal operations under the client operation
+                              that ran them (sat_etime_iparent) */
+    /* HTTP requests (http_req rows); their default is the path template, and
+     * client and minute group them too. A key of the other kind of rows
+     * leaves the groups of these empty. */
+    SAT_ETIME_BY_PATH,   /* path template: query dropped, ids collapsed */
+    SAT_ETIME_BY_STATUS, /* HTTP status */
+    SAT_ETIME_BY_METHOD  /* HTTP method ("op" groups requests by method too) */
 };
-/* "op", "base", "filter", "client", "binddn", "conn", "minute", "internal" (also "none")
- * -> enum; < 0 if unknown. */
+/* "op", "base", "filter", "client", "binddn", "conn", "minute", "internal", "path",
+ * "status", "method" (also "none") -> enum; < 0 if unknown. */
 int sat_etime_by_parse(const char *s);
 const char *sat_etime_by_name(int by);
 
@@ -82,6 +93,7 @@ typedef struct sat_etime_row {
     double mean_s, p50_s, p90_s, p99_s, p999_s, max_s, total_s;
     double share;         /* total_s / all.total_s */
     double wtime_mean_s, optime_mean_s;
+    double upstream_mean_s; /* HTTP rows: the upstream's response time, NAN if none */
 } sat_etime_row;
 
 typedef struct sat_etime_kv {
@@ -186,6 +198,38 @@ typedef struct sat_etime_iparent {
     size_t nrows;
 } sat_etime_iparent;
 
+/* HTTP requests (http_req rows): their own figures, beside the operations'.
+ * A row's count is its requests, results those with a status, timed those
+ * with a response time, errors those with a status >= 400; its etime
+ * figures are response times. */
+typedef struct sat_etime_http_view {
+    uint64_t requests, with_status, status_absent, no_request_line, tls;
+    uint64_t first_requests;    /* conn_request == 1 */
+    uint64_t conn_request_rows; /* requests whose number on its connection was logged */
+    uint64_t bytes, bytes_rows; /* response bytes, over the requests that logged them */
+    sat_ts_ns first_ts, last_ts;
+    double span_s;
+    sat_etime_row all;            /* every request */
+    const sat_etime_row *methods; /* by method, share desc */
+    size_t nmethods;
+    const sat_etime_row *groups;  /* by the --by key (path template by default) */
+    size_t ngroups;
+    const sat_ts_ns *group_ts;    /* --by minute: each group's window start */
+    uint64_t groups_folded_keys;
+    int by;                       /* the dimension of groups (enum sat_etime_by) */
+    const sat_etime_code_count *statuses; /* every status by code ascending; those
+                                             past 999 last, as code -1 */
+    size_t nstatuses;
+    sat_etime_kvlist clients;
+    const sat_etime_minute *windows; /* from the first to the last window */
+    size_t nwindows;
+    sat_dur_ns window;
+    /* which fields the HTTP inputs can carry (fields.h) */
+    uint32_t fields_known, fields_inputs;
+    uint32_t fields_without[SAT_FIELD__COUNT];
+    const char *fields_why[SAT_FIELD__COUNT];
+} sat_etime_http_view;
+
 typedef struct sat_etime_view {
     int by;
     size_t top;
@@ -270,6 +314,7 @@ typedef struct sat_etime_view {
     size_t niparents;
     uint64_t internal_of_clients, internal_of_server, internal_orphans;
     uint64_t internal_unattributed; /* past the pending or key cap */
+    sat_etime_http_view http;       /* HTTP requests; http.requests == 0 if none */
 } sat_etime_view;
 
 /* The finished result; NULL before sat_etime_finish. */

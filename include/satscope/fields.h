@@ -160,6 +160,28 @@ static inline const char *sat_field_why(sat_str format, int f)
     return t->why[f];
 }
 
+/* Why an HTTP log cannot carry field f, whatever its server: its format (the
+ * admin's log_format, LogFormat or pattern) has no such field. NULL for the
+ * fields that do not concern HTTP rows. */
+static inline const char *sat_http_field_why(int f)
+{
+    switch (f) {
+    case SAT_FIELD_ETIME:
+        return "the log format has no response time (nginx $request_time, Apache %D or "
+               "%{ms}T, Tomcat %D or %T)";
+    case SAT_FIELD_TLS_SESSION:
+        return "the log format has no TLS session flag (nginx $ssl_session_reused, Apache "
+               "%{SSL_SESSION_RESUMED}x; Tomcat's AccessLogValve has none)";
+    case SAT_FIELD_CONN_REQUEST:
+        return "the log format has no request number on its connection (nginx "
+               "$connection_requests, Apache %k)";
+    case SAT_FIELD_UPSTREAM:
+        return "the log format has no upstream time (nginx $upstream_response_time)";
+    default:
+        return NULL;
+    }
+}
+
 /* ---- what a set of inputs can hold, for an analyzer ------------------------------
  * A figure is known when at least one input can carry its field, partial when
  * some cannot; inputs without LDAP rows do not count. Merging adds up. */
@@ -173,7 +195,8 @@ typedef struct sat_fields_seen {
 static inline void sat_fields_see(sat_fields_seen *a, const sat_source *s)
 {
     uint32_t f = sat_source_fields(s);
-    if (!f)
+    int http = (s->fields & SAT_FIELDS_HTTP_SOURCE) && (s->fields & SAT_FIELDS_DECLARED);
+    if (!f && !http) /* an HTTP log that logs none of them (common) still counts */
         return;
     a->inputs++;
     a->any |= f;
@@ -183,7 +206,9 @@ static inline void sat_fields_see(sat_fields_seen *a, const sat_source *s)
             continue;
         a->without[k]++;
         if (!a->why[k])
-            a->why[k] = sat_field_why(s->format, k);
+            a->why[k] = sat_field_why(s->format, k) ? sat_field_why(s->format, k)
+                        : http                           ? sat_http_field_why(k)
+                                                         : NULL;
     }
 }
 

@@ -1,0 +1,464 @@
+/*
+ * etime_http.c - the etime analyzer on HTTP access logs (http_req rows,
+ * event.h): where a web or application server's time went.
+ *
+ * The rules, as for operations (etime.c) where they apply:
+ *   - every request counts (all.count), with or without a status or a
+ *     response time; its response time ($request_time, %D, ...: the etime
+ *     field of fields.h) gives the percentiles, its upstream time
+ *     ($upstream_response_time) a mean where logged;
+ *   - an error is a status >= 400 (4xx the client's, 5xx the server's);
+ *     every status is counted by code;
+ *   - the groups are path templates by default (parse/http_path.c: query
+ *     dropped, ids collapsed, so /item/1234?x=1 and /item/99 are one row),
+ *     or the --by key: status, client, method (also "op"), minute;
+ *   - requests are not operations: their counts, groups and series are
+ *     their own, so a post-mortem over a directory's log and its web
+ *     front's keeps both apart.
+ * Memory is bounded as for operations: the group, method and client
+ * tables are capped keyed tables (the rest folded into "(other)"), each
+ * group a quantile sketch, the series at most ET_BUCKETS_MAX windows (their
+ * width doubles past it, winseries.h).
+ */
+#include "etime_int.h"
+
+#define CNT(m) SAT_ACC(SAT_ACC_COUNT, et_hcounts, m)
+static const sat_acc_field hcounts_fields[] = {
+    CNT(requests), CNT(with_status), CNT(status_absent), CNT(status_other),
+    CNT(no_request_line), CNT(tls), CNT(first_requests), CNT(conn_request_rows),
+    CNT(bytes_rows),
+    SAT_ACC_N(SAT_ACC_COUNT, et_hcounts, status, ET_HTTP_STATUS_MAX),
+    SAT_ACC(SAT_ACC_SUM, et_hcounts, bytes),
+    SAT_ACC(SAT_ACC_FIRST, et_hcounts, first_ts),
+    SAT_ACC(SAT_ACC_LAST, et_hcounts, last_ts),
+};
+#undef CNT
+const sat_rec_desc et_hcounts_desc = {sizeof(et_hcounts), hcounts_fields,
+                                      sizeof hcounts_fields / sizeof hcounts_fields[0], NULL};
+
+/* The dimension of the HTTP groups: an HTTP key as asked, "op" as the
+ * method, anything else (a directory's key) the default, path templates. */
+static int http_by(int by)
+{
+    switch (by) {
+    case SAT_ETIME_BY_STATUS:
+    case SAT_ETIME_BY_CLIENT:
+    case SAT_ETIME_BY_METHOD:
+    case SAT_ETIME_BY_MINUTE:
+        return by;
+    case SAT_ETIME_BY_OP:
+        return SAT_ETIME_BY_METHOD;
+    default:
+        return SAT_ETIME_BY_PATH;
+    }
+}
+
+void et_http_init(sat_etime *e)
+{
+    sat_strtab_init(&e->http.series, sizeof(et_group), 0);
+    e->http.width = ET_MINUTE_NS;
+}
+
+void et_http_free(sat_etime *e)
+{
+    for (size_t i = 0; i < e->http.series.n; i++)
+        sat_rec_free(&et_group_desc, sat_strtab_val(&e->http.series, i));
+    sat_strtab_free(&e->http.series);
+}
+
+size_t et_http_bytes(const sat_etime *e)
+{
+    size_t b = sat_strtab_bytes(&e->http.series);
+    for (size_t i = 0; i < e->http.series.n; i++)
+        b += sat_qsketch_bytes(&((const et_group *)sat_strtab_val(&e->http.series, i))->q);
+    return b;
+}
+
+/* ---- the series ------------------------------------------------------------------- */
+
+/* sat_win_add_fn has no context: a failed sketch merge is noted per thread
+ * (analyzers may run in parallel threads), and read after the call. */
+static _Thread_local int hwin_nomem;
+
+static et_group *hwin_group(void *w)
+{
+    et_group *g = (et_group *)w;
+    if (!g->q.exact_max) /* a payload the strtab just zeroed */
+        sat_rec_init(&et_group_desc, g);
+    return g;
+}
+
+static void hwin_add(void *into, const void *from)
+{
+    if (sat_rec_merge(&et_group_desc, hwin_group(into), from) != SAT_OK)
+        hwin_nomem = 1;
+}
+
+/* For widening our own series: the old window's sketch goes with its table. */
+static void hwin_move(void *into, const void *from)
+{
+    hwin_add(into, from);
+    sat_rec_free(&et_group_desc, (void *)(uintptr_t)from);
+}
+
+/* Twice as wide while the series holds more than ET_BUCKETS_MAX windows. */
+static int hwin_bound(et_http *h)
+{
+    hwin_nomem = 0;
+    while (h->series.n > ET_BUCKETS_MAX)
+        if (sat_win_widen(&h->series, &h->width, 2, sizeof(et_group), hwin_move) != SAT_OK)
+            return SAT_E_NOMEM;
+    return hwin_nomem ? SAT_E_NOMEM : SAT_OK;
+}
+
+static et_group *hwindow(sat_etime *e, sat_ts_ns ts)
+{
+    et_http *h = &e->http;
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t k = sat_win_index(ts, h->width);
+        void *w = sat_strtab_upsert(&h->series, &k, sizeof k, NULL, NULL);
+        if (!w)
+            break;
+        hwin_group(w);
+        if (h->series.n <= ET_BUCKETS_MAX)
+            return (et_group *)w;
+        if (hwin_bound(h) != SAT_OK) /* then look the window up at the new width */
+            break;
+    }
+    e->nomem = 1;
+    return NULL;
+}
+
+/* Both series at the wider width (widths are a minute times powers of two),
+ * then from's windows added, then bounded. */
+int et_http_merge(sat_etime *into, const sat_etime *from)
+{
+    et_http *h = &into->http;
+    const et_http *f = &from->http;
+    hwin_nomem = 0;
+    while (h->width < f->width)
+        if (sat_win_widen(&h->series, &h->width, 2, sizeof(et_group), hwin_move) != SAT_OK)
+            return SAT_E_NOMEM;
+    int64_t fac = h->width / f->width;
+    for (size_t i = 0; i < f->series.n; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&f->series, i), sizeof k);
+        k = sat_win_index(k, fac);
+        void *w = sat_strtab_upsert(&h->series, &k, sizeof k, NULL, NULL);
+        if (!w)
+            return SAT_E_NOMEM;
+        hwin_add(w, sat_strtab_val(&f->series, i));
+    }
+    if (hwin_nomem)
+        return SAT_E_NOMEM;
+    return hwin_bound(h);
+}
+
+/* ---- the per-row path --------------------------------------------------------------- */
+
+static void hgrp_add(sat_etime *e, et_group *g, const sat_http_req *r)
+{
+    g->count++;
+    if (r->status != SAT_ABSENT) {
+        g->results++;
+        if (r->status >= 400)
+            g->errors++;
+    }
+    if (r->response_time >= 0) {
+        g->timed++;
+        g->esum += r->response_time;
+        if (sat_qsketch_add(&g->q, r->response_time) < 0)
+            e->nomem = 1;
+    }
+    if (r->upstream_time >= 0) {
+        g->un++;
+        g->usum += r->upstream_time;
+    }
+}
+
+static sat_str or_str(sat_str s, const char *dflt)
+{
+    return s.ptr && s.len ? s : sat_str_cstr(dflt);
+}
+
+/* The --by key of a request (not minute: the series is its groups). */
+static sat_str http_key(int by, const sat_http_req *r, char *buf, size_t n)
+{
+    switch (by) {
+    case SAT_ETIME_BY_STATUS:
+        if (r->status == SAT_ABSENT)
+            return sat_str_cstr("(none)");
+        snprintf(buf, n, "%d", (int)r->status);
+        return sat_str_cstr(buf);
+    case SAT_ETIME_BY_CLIENT:
+        return or_str(r->client_ip, "(unknown)");
+    case SAT_ETIME_BY_METHOD:
+        return or_str(r->method, "(no request line)");
+    default:
+        if (r->path_template.ptr && r->path_template.len)
+            return r->path_template;
+        return or_str(r->path, "(no request line)");
+    }
+}
+
+int et_on_http(void *ctx, const sat_http_req *r)
+{
+    sat_etime *e = (sat_etime *)ctx;
+    et_http *h = &e->http;
+    et_hcounts *c = &h->c;
+    e->finished = 0;
+    c->requests++;
+    if (r->ts > 0)
+        et_widen(&c->first_ts, &c->last_ts, r->ts);
+    if (r->status == SAT_ABSENT)
+        c->status_absent++;
+    else if (r->status >= 0 && r->status < ET_HTTP_STATUS_MAX)
+        c->status[r->status]++;
+    else
+        c->status_other++;
+    c->with_status += r->status != SAT_ABSENT;
+    c->no_request_line += (r->flags & SAT_HTTPF_NO_REQUEST_LINE) != 0;
+    c->tls += (r->flags & SAT_HTTPF_TLS) != 0;
+    if (r->conn_request >= 0) {
+        c->conn_request_rows++;
+        c->first_requests += r->conn_request == 1;
+    }
+    if (r->bytes >= 0) {
+        c->bytes_rows++;
+        c->bytes += r->bytes;
+    }
+    hgrp_add(e, &h->all, r);
+    sat_str m = or_str(r->method, "(no request line)");
+    et_group *g = (et_group *)et_ktab_at(e, &h->methods, m.ptr, m.len);
+    if (g)
+        hgrp_add(e, g, r);
+    int by = http_by(e->opts.by);
+    if (by != SAT_ETIME_BY_MINUTE) {
+        char kb[16];
+        sat_str k = http_key(by, r, kb, sizeof kb);
+        if ((g = (et_group *)et_ktab_at(e, &h->groups, k.ptr, k.len)))
+            hgrp_add(e, g, r);
+    }
+    sat_str cl = or_str(r->client_ip, "(unknown)");
+    et_kv *kv = (et_kv *)et_ktab_at(e, &h->clients, cl.ptr, cl.len);
+    if (kv) {
+        kv->count++;
+        if (r->response_time >= 0) {
+            kv->timed++;
+            kv->esum += r->response_time;
+        }
+    }
+    if (r->ts > 0 && (g = hwindow(e, r->ts)))
+        hgrp_add(e, g, r);
+    if (c->requests >= e->mem_check_at) {
+        e->mem_check_at = c->requests + (1u << 20);
+        size_t b = et_bytes(e);
+        if (b > e->mem_peak)
+            e->mem_peak = b;
+    }
+    return e->nomem ? SAT_E_NOMEM : SAT_OK;
+}
+
+/* ---- the view ------------------------------------------------------------------------ */
+
+static int cmp_kv(const void *a, const void *b)
+{
+    const sat_etime_kv *x = (const sat_etime_kv *)a, *y = (const sat_etime_kv *)b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return strcmp(x->key, y->key);
+}
+
+/* A capped table of et_group as rows, share desc, "(other)" last. */
+static const sat_etime_row *group_rows(sat_etime *e, const et_ktab *kt, double all_ns,
+                                       double span, size_t *n)
+{
+    const sat_keyed *k = &kt->k;
+    et_group *other = (et_group *)k->other;
+    size_t nk = sat_keyed_n(k), nr = nk + (other->count ? 1 : 0);
+    sat_etime_row *rows =
+        (sat_etime_row *)sat_arena_alloc(&e->view_arena, (nr ? nr : 1) * sizeof *rows);
+    if (!rows)
+        return NULL;
+    for (size_t i = 0; i < nk; i++) {
+        const char *key = et_view_strdup(e, sat_keyed_key(k, i), sat_keyed_len(k, i));
+        if (!key)
+            return NULL;
+        et_row_fill(&rows[i], key, (et_group *)sat_keyed_rec(k, i), all_ns, span);
+    }
+    qsort(rows, nk, sizeof *rows, et_cmp_row_share);
+    if (other->count)
+        et_row_fill(&rows[nk], "(other)", other, all_ns, span);
+    *n = nr;
+    return rows;
+}
+
+static int cmp_i64_pair(const void *a, const void *b)
+{
+    const int64_t *x = (const int64_t *)a, *y = (const int64_t *)b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The series from the first window to the last (only the busy ones when
+ * they are far apart); with --by minute, also the groups. */
+static int view_windows(sat_etime *e, sat_etime_http_view *hv, double all_ns)
+{
+    et_http *h = &e->http;
+    hv->window = h->width;
+    size_t n = h->series.n;
+    if (!n)
+        return SAT_OK;
+    int64_t *wk = (int64_t *)malloc(n * 2 * sizeof *wk);
+    if (!wk)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&wk[2 * i], sat_strtab_key(&h->series, i), sizeof(int64_t));
+        wk[2 * i + 1] = (int64_t)i;
+    }
+    qsort(wk, n, 2 * sizeof *wk, cmp_i64_pair);
+    uint64_t want = (uint64_t)(wk[2 * (n - 1)] - wk[0]) + 1;
+    int dense = want <= 16u * ET_BUCKETS_MAX;
+    size_t nrows = dense ? (size_t)want : n;
+    sat_etime_minute *w =
+        (sat_etime_minute *)sat_arena_alloc(&e->view_arena, nrows * sizeof *w);
+    int groups = http_by(e->opts.by) == SAT_ETIME_BY_MINUTE;
+    sat_etime_row *grows = NULL;
+    sat_ts_ns *gts = NULL;
+    if (groups) {
+        grows = (sat_etime_row *)sat_arena_alloc(&e->view_arena, nrows * sizeof *grows);
+        gts = (sat_ts_ns *)sat_arena_alloc(&e->view_arena, nrows * sizeof *gts);
+    }
+    if (!w || (groups && (!grows || !gts))) {
+        free(wk);
+        return SAT_E_NOMEM;
+    }
+    et_group empty;
+    memset(&empty, 0, sizeof empty);
+    double wsec = (double)h->width / 1e9;
+    for (size_t r = 0, k = 0; r < nrows; r++) {
+        int64_t idx = dense ? wk[0] + (int64_t)r : wk[2 * r];
+        et_group *g = &empty;
+        if (!dense)
+            g = (et_group *)sat_strtab_val(&h->series, (size_t)wk[2 * r + 1]);
+        else if (k < n && wk[2 * k] == idx)
+            g = (et_group *)sat_strtab_val(&h->series, (size_t)wk[2 * k++ + 1]);
+        sat_etime_row tmp;
+        et_row_fill(&tmp, "", g, all_ns, wsec);
+        w[r].start = idx * h->width;
+        w[r].ops = g->count;
+        w[r].errors = g->errors;
+        w[r].timed = g->timed;
+        w[r].mean_s = tmp.mean_s;
+        w[r].p99_s = tmp.p99_s;
+        w[r].max_s = tmp.max_s;
+        if (groups) {
+            grows[r] = tmp;
+            gts[r] = w[r].start;
+        }
+    }
+    free(wk);
+    hv->windows = w;
+    hv->nwindows = nrows;
+    if (groups) {
+        hv->groups = grows;
+        hv->group_ts = gts;
+        hv->ngroups = nrows;
+    }
+    return SAT_OK;
+}
+
+static int view_statuses(sat_etime *e, sat_etime_http_view *hv)
+{
+    const et_hcounts *c = &e->http.c;
+    size_t n = c->status_other ? 1 : 0;
+    for (int k = 0; k < ET_HTTP_STATUS_MAX; k++)
+        n += c->status[k] != 0;
+    sat_etime_code_count *s =
+        (sat_etime_code_count *)sat_arena_alloc(&e->view_arena, (n ? n : 1) * sizeof *s);
+    if (!s)
+        return SAT_E_NOMEM;
+    size_t i = 0;
+    for (int k = 0; k < ET_HTTP_STATUS_MAX; k++)
+        if (c->status[k])
+            s[i++] = (sat_etime_code_count){k, c->status[k]};
+    if (c->status_other) /* last: not a code */
+        s[i++] = (sat_etime_code_count){-1, c->status_other};
+    hv->statuses = s;
+    hv->nstatuses = n;
+    return SAT_OK;
+}
+
+static int view_clients(sat_etime *e, sat_etime_http_view *hv)
+{
+    const sat_keyed *k = &e->http.clients.k;
+    const et_kv *other = (const et_kv *)k->other;
+    size_t nk = sat_keyed_n(k);
+    sat_etime_kv *all = (sat_etime_kv *)malloc((nk ? nk : 1) * sizeof *all);
+    if (!all)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < nk; i++) {
+        const et_kv *v = (const et_kv *)sat_keyed_rec(k, i);
+        all[i].key = sat_keyed_key(k, i); /* NUL-terminated by the strtab */
+        all[i].count = v->count;
+        all[i].total_s = v->timed ? (double)v->esum / 1e9 : NAN;
+    }
+    qsort(all, nk, sizeof *all, cmp_kv);
+    size_t top = e->opts.top, show = nk < top ? nk : top;
+    sat_etime_kv *rows = (sat_etime_kv *)sat_arena_alloc(&e->view_arena,
+                                                         (show + 1) * sizeof *rows);
+    int st = rows ? SAT_OK : SAT_E_NOMEM;
+    for (size_t i = 0; rows && i < show; i++) {
+        rows[i] = all[i];
+        if (!(rows[i].key = et_view_strdup(e, all[i].key, strlen(all[i].key))))
+            st = SAT_E_NOMEM;
+    }
+    if (rows && other->count) {
+        rows[show].key = "(other)";
+        rows[show].count = other->count;
+        rows[show].total_s = other->timed ? (double)other->esum / 1e9 : NAN;
+        show++;
+    }
+    free(all);
+    hv->clients.rows = rows;
+    hv->clients.n = rows ? show : 0;
+    hv->clients.unique = nk + et_ktab_folded_keys(&e->http.clients);
+    hv->clients.folded = et_ktab_folded_keys(&e->http.clients);
+    return st;
+}
+
+int et_view_http(sat_etime *e, sat_etime_view *v)
+{
+    et_http *h = &e->http;
+    const et_hcounts *c = &h->c;
+    sat_etime_http_view *hv = &v->http;
+    hv->requests = c->requests;
+    hv->with_status = c->with_status;
+    hv->status_absent = c->status_absent;
+    hv->no_request_line = c->no_request_line;
+    hv->tls = c->tls;
+    hv->first_requests = c->first_requests;
+    hv->conn_request_rows = c->conn_request_rows;
+    hv->bytes = c->bytes > 0 ? (uint64_t)c->bytes : 0;
+    hv->bytes_rows = c->bytes_rows;
+    hv->first_ts = c->first_ts;
+    hv->last_ts = c->last_ts;
+    hv->span_s = c->first_ts ? (double)(c->last_ts - c->first_ts) / 1e9 : 0;
+    hv->by = http_by(e->opts.by);
+    double all_ns = (double)h->all.esum, span = hv->span_s;
+    et_row_fill(&hv->all, "all", &h->all, all_ns, span);
+    if (!(hv->methods = group_rows(e, &h->methods, all_ns, span, &hv->nmethods)))
+        return SAT_E_NOMEM;
+    if (hv->by != SAT_ETIME_BY_MINUTE) {
+        if (!(hv->groups = group_rows(e, &h->groups, all_ns, span, &hv->ngroups)))
+            return SAT_E_NOMEM;
+        hv->groups_folded_keys = et_ktab_folded_keys(&h->groups);
+    }
+    if (view_windows(e, hv, all_ns) != SAT_OK || view_statuses(e, hv) != SAT_OK ||
+        view_clients(e, hv) != SAT_OK)
+        return SAT_E_NOMEM;
+    hv->fields_known = sat_fields_known(&h->fields);
+    hv->fields_inputs = h->fields.inputs;
+    memcpy(hv->fields_without, h->fields.without, sizeof hv->fields_without);
+    memcpy(hv->fields_why, h->fields.why, sizeof hv->fields_why);
+    return SAT_OK;
+}

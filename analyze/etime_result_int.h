@@ -1,0 +1,14 @@
+/*
+ * etime_result_int.h - (private to analyze/) what the etime result's files
+ * share: etime_result.c builds the result, etime_http_result.c the sections
+ * of HTTP requests it puts at the root (HTTP logs only) or in "http".
+ */
+#ifndef SAT_ANALYZE_ETIME_RESULT_INT_H
+#define SAT_ANALYZE_ETIME_RESULT_INT_H
+
+#include "satscope/analyze.h"
+
+/* The HTTP sections under p; returns the groups table (the main one). */
+const sat_rnode *et_http_result(sat_rnode *p, const sat_etime_view *v);
+
+#endif
