@@ -12,6 +12,14 @@
  * says whether the latency is queueing or service. tls_hs rows give the
  * handshake mix for the what-if below.
  *
+ * HTTP requests (http_req rows of access logs) are operations the same way:
+ * each is answered (whatever its status: a 503 of a rate limit is an answer,
+ * a cheap one) in the window of its end (start + response time), its
+ * response time is its etime, and a connection's first request (conn_request
+ * 1) with its TLS session flag logged is a full or resumed handshake. A
+ * request without a logged response time counts in X, not in N. HTTP logs
+ * have no queue wait: wtime and optime stay not logged.
+ *
  * The points (N, X) are fitted with the Universal Scalability Law (usl.c).
  * The sections of the result are built in saturation_result.c.
  *
@@ -63,11 +71,12 @@ static const sat_rec_desc sec_desc = {sizeof(sat_hs_sec), sec_fields, 1, NULL};
 typedef struct sat_totals {
     uint64_t tcp_conns, ops, timed, skipped, wt_n, ot_n, hs_full, hs_resumed;
     uint64_t hs_failed_sh; /* failed after the ServerHello: full cost, no share */
+    uint64_t http_reqs;    /* of ops, HTTP requests */
     int64_t wtime_ns, optime_ns;
     sat_ts_ns first_ts, last_ts; /* of the operations */
 } sat_totals;
 static const sat_acc_field totals_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, sat_totals, tcp_conns, 9),
+    SAT_ACC_N(SAT_ACC_COUNT, sat_totals, tcp_conns, 10),
     SAT_ACC_N(SAT_ACC_SUM, sat_totals, wtime_ns, 2),
     SAT_ACC(SAT_ACC_FIRST, sat_totals, first_ts),
     SAT_ACC(SAT_ACC_LAST, sat_totals, last_ts),
@@ -177,6 +186,38 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     return SAT_OK;
 }
 
+static int on_http(void *ctx, const sat_http_req *r)
+{
+    sat_saturation *s = (sat_saturation *)ctx;
+    if (r->ts <= 0) {
+        s->t.skipped++;
+        return SAT_OK;
+    }
+    int has_rt = r->response_time >= 0;
+    sat_ts_ns ts = has_rt ? r->ts + r->response_time : r->ts;
+    sat_win *w = win_at(s, ts);
+    if (!w)
+        return SAT_OK;
+    sat_acc_first(&s->t.first_ts, ts, NULL, 0);
+    sat_acc_last(&s->t.last_ts, ts, NULL, 0);
+    s->t.ops++;
+    s->t.http_reqs++;
+    w->ops++;
+    if (has_rt) {
+        s->t.timed++;
+        w->timed++;
+        w->etime_ns += r->response_time;
+    }
+    if (r->conn_request == 1 && r->tls_session == SAT_HTTP_SESSION_NEW) {
+        w->hs_full++;
+        s->t.hs_full++;
+    } else if (r->conn_request == 1 && r->tls_session == SAT_HTTP_SESSION_RESUMED) {
+        w->hs_resumed++;
+        s->t.hs_resumed++;
+    }
+    return SAT_OK;
+}
+
 static int on_tcp(void *ctx, const sat_tcp_conn *c)
 {
     sat_saturation *s = (sat_saturation *)ctx;
@@ -258,6 +299,8 @@ static int on_row(void *ctx, int table, const void *row)
         return on_tls(ctx, (const sat_tls_hs *)row);
     case SAT_TABLE_TCP_CONN:
         return on_tcp(ctx, (const sat_tcp_conn *)row);
+    case SAT_TABLE_HTTP_REQ:
+        return on_http(ctx, (const sat_http_req *)row);
     default:
         return SAT_OK;
     }
@@ -267,7 +310,7 @@ sat_event_sink sat_saturation_sink(sat_saturation *s)
 {
     sat_event_sink k = {s,
                         SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) | SAT_TABLE_BIT(SAT_TABLE_TLS_HS) |
-                            SAT_TABLE_BIT(SAT_TABLE_TCP_CONN),
+                            SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ),
                         on_row};
     return k;
 }
@@ -489,6 +532,7 @@ int sat_saturation_finish(sat_saturation *s)
     v->ops = s->t.ops;
     v->timed = s->t.timed;
     v->skipped = s->t.skipped;
+    v->http_reqs = s->t.http_reqs;
     v->added = s->nadded;
     v->wtime_mean_s = s->t.wt_n ? (double)s->t.wtime_ns / 1e9 / (double)s->t.wt_n : NAN;
     v->optime_mean_s = s->t.ot_n ? (double)s->t.optime_ns / 1e9 / (double)s->t.ot_n : NAN;

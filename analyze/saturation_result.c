@@ -5,7 +5,8 @@
  * `whatif`s, the TLS capacity of captures (`tls_capacity`, with its
  * per-second series `tls_capacity.windows`) and the `points` (a window's
  * concurrency and throughput, or a measured point). JSON, CSV and text are
- * all made from these.
+ * all made from these. `http_requests` (of the answered, HTTP requests) is
+ * there only when the inputs had some.
  */
 #include <math.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ static void put_coef(sat_rnode *o, const char *key, double v)
     }
 }
 
-static void put_usl(sat_rnode *root, const sat_usl_fit *u)
+static void put_usl(sat_rnode *root, const sat_usl_fit *u, int http)
 {
     sat_rnode *o = sat_obj(root, "usl");
     sat_put_num(o, "sigma", u->ok ? u->sigma : NAN, 6);
@@ -43,7 +44,7 @@ static void put_usl(sat_rnode *root, const sat_usl_fit *u)
     put_coef(o, "kappa", u->ok ? u->kappa : NAN);
     sat_put_note(o, "coherency, crosstalk");
     sat_put_num(o, "lambda", u->ok ? u->lambda : NAN, 4);
-    sat_put_note(o, "ops/s with one in flight");
+    sat_put_note(o, http ? "req/s with one in flight" : "ops/s with one in flight");
     sat_put_num(o, "n_star", u->n_star, 3);
     sat_put_num(o, "x_max", u->x_max, 3);
     sat_put_num(o, "r2", u->ok ? u->r2 : NAN, 4);
@@ -123,7 +124,7 @@ static void put_capacity(sat_rnode *root, const sat_hs_capacity *c)
  * one (from a load test's CSV) only its concurrency and throughput. */
 static void put_points(sat_result *r, sat_rnode *root, const sat_saturation_view *v)
 {
-    static const sat_col cols[] = {
+    sat_col cols[] = {
         {"start_ts", SAT_UNIT_TIME, 0, "start"},
         {"concurrency", SAT_UNIT_NUMBER, 4, "N"},
         {"throughput", SAT_UNIT_RATE, 4, "X ops/s"},
@@ -135,6 +136,10 @@ static void put_points(sat_result *r, sat_rnode *root, const sat_saturation_view
         {"hs_resumed", SAT_UNIT_COUNT, 0, "resumed hs"},
         {"used", SAT_UNIT_BOOL, 0, "fit"},
     };
+    if (v->http_reqs && v->http_reqs == v->ops) { /* the text's titles: HTTP requests */
+        cols[2].title = "X req/s";
+        cols[3].title = "requests";
+    }
     sat_rnode *t = sat_table(root, "points", cols, sizeof cols / sizeof cols[0]);
     for (size_t i = 0; i < v->npoints; i++) {
         const sat_saturation_point *p = &v->points[i];
@@ -170,6 +175,10 @@ int sat_saturation_result(const sat_saturation *s, sat_result *r)
     if (!v || !root)
         return SAT_E_NOMEM;
     sat_put_count(root, "answered", v->ops); /* operations answered ("ops" is a table in etime) */
+    if (v->http_reqs) { /* only then: LDAP documents stay as they were */
+        sat_put_count(root, "http_requests", v->http_reqs);
+        sat_put_note(root, "of the answered, HTTP requests (every status)");
+    }
     sat_put_count(root, "timed", v->timed);
     sat_put_count(root, "skipped", v->skipped);
     sat_put_count(root, "measured_points", v->added);
@@ -183,7 +192,7 @@ int sat_saturation_result(const sat_saturation *s, sat_result *r)
     sat_set_compact(cost);
     sat_put_dur(cost, "full_s", v->full_cost_us / 1e6, 9);
     sat_put_dur(cost, "resumed_s", v->resumed_cost_us / 1e6, 9);
-    put_usl(root, &v->usl);
+    put_usl(root, &v->usl, v->http_reqs && v->http_reqs == v->ops);
     sat_rnode *now = sat_obj(root, "now");
     sat_put_num(now, "concurrency", v->n_now, 4);
     sat_put_rate(now, "throughput", v->x_now, 4);

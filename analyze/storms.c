@@ -10,6 +10,7 @@
  *   storms_windows.c   the windows of a series (st_win)
  *   storms_detect.c    the detector (sat_storms_detect)
  *   storms_classify.c  rows to client failures (the event sink), dedup, the retry rule
+ *   storms_http.c      HTTP requests to client failures and the load
  *   storms_chain.c     one storm described: failures, clients, its chain of signals
  *   storms_merge.c     sat_storms_merge (a walk over the accumulators described here)
  *   storms_period.c    sat_storms_finish: periods, their steps, the storms of each
@@ -26,7 +27,8 @@ const char *sat_storm_kind_name(int k)
         "abandon", "time_limit", "admin_limit", "busy", "unavailable", "other_error",
         "close_A1", "close_B1", "close_B4", "close_T1", "close_T2", "close_T3",
         "tls_incomplete", "tls_failed", "rst_client", "syn_retry", "fin_waiting", "retried",
-        "closed_waiting", "syn_unanswered"};
+        "closed_waiting", "syn_unanswered", "http_408", "http_499", "http_502", "http_503",
+        "http_504", "slow"};
     return k >= 0 && k < SAT_STORM_KIND__COUNT ? names[k] : "?";
 }
 
@@ -39,10 +41,10 @@ const char *sat_storm_signal_name(int s)
 }
 
 /* ---- accumulators (acc.h): what sat_storms_merge adds up ------------------------------- */
-#define ST_NCOUNTS (SAT_STORM_KIND__COUNT + 9)
+#define ST_NCOUNTS (SAT_STORM_KIND__COUNT + 10)
 _Static_assert(offsetof(struct sat_storms, clients_lost) ==
                    offsetof(struct sat_storms, kinds) + 8 * ST_NCOUNTS,
-               "the analyzer's counts are one run from kinds to retries");
+               "the analyzer's counts are one run from kinds to http_reqs");
 _Static_assert(offsetof(struct sat_storms, last_ts) < 65536, "offsets fit sat_acc_field");
 static const sat_acc_field totals_fields[] = {
     SAT_ACC_N(SAT_ACC_COUNT, struct sat_storms, kinds, ST_NCOUNTS),
@@ -79,6 +81,8 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
         s->opts.top_clients = 5;
     if (s->opts.retry_window <= 0) /* the handshakes analyzer's default too */
         s->opts.retry_window = 10 * (sat_dur_ns)1000000000;
+    if (s->opts.slow == 0)
+        s->opts.slow = SAT_STORMS_SLOW_DEFAULT;
     sat_strtab_init(&s->ldap_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->wire_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->peers, sizeof(uint32_t), ST_CLIENTS_MAX);

@@ -11,6 +11,7 @@
  *   ldap_conn 389 close codes A1 (client abandoned / closed with an op
  *             outstanding), B1, B4, T1, T2, T3 (event.h sat_close_code)
  *   tls_hs    incomplete (ClientHello never answered) and failed handshakes
+ *   http_req  statuses 408, 499, 502, 503, 504 and slow answers (storms_http.c)
  *   tcp_conn  a client RST or FIN with a request unanswered (the dissector's
  *             view, event.h SAT_TCPF_CLIENT_LEFT_WAITING); a connection
  *             attempt the server never answered before the client gave up
@@ -31,11 +32,6 @@
  * later, more specific row moves the count.
  */
 #include "storms_internal.h"
-
-/* Every series' window that holds ts, in turn: a row counts at every step. */
-#define FOR_EACH_WINDOW(s, ts, w)                                                            \
-    for (int i_ = 0; i_ < (s)->nser; i_++)                                                   \
-        for (st_win *w = st_window_at((s), i_, (ts)); w; w = NULL)
 
 /* The failures of client in window widx (st_cw), NULL when its table is full
  * (clients_lost: the storm's distinct clients are then estimated) or memory
@@ -97,6 +93,11 @@ static void count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
     if (!any || !client.len || !client.ptr)
         return;
     count_client(s, ts, client, 1);
+}
+
+void st_count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
+{
+    count(s, ts, kind, client);
 }
 
 static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
@@ -492,6 +493,9 @@ static int on_row(void *ctx, int table, const void *row)
         return on_tls(ctx, (const sat_tls_hs *)row);
     case SAT_TABLE_TCP_CONN:
         return on_tcp(ctx, (const sat_tcp_conn *)row);
+    case SAT_TABLE_HTTP_REQ:
+        st_on_http((sat_storms *)ctx, (const sat_http_req *)row);
+        return SAT_OK;
     default:
         return SAT_OK;
     }
@@ -502,7 +506,8 @@ sat_event_sink sat_storms_sink(sat_storms *s)
     sat_event_sink k = {s,
                         SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
                             SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN) |
-                            SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN),
+                            SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) |
+                            SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ),
                         on_row};
     return k;
 }

@@ -43,7 +43,7 @@ typedef struct st_win {
     int64_t wtime_sum_ns; /* integer ns: a merge of parts sums to one pass exactly */
     uint32_t hist[ST_HIST + 1]; /* etime; [ST_HIST]: never answered (its connection
                                    closed first) */
-    uint64_t answered, retries;
+    uint64_t answered, retries, reqs; /* reqs: HTTP requests, also counted in ops (the load) */
     uint32_t mg_id[ST_MG], mg_n[ST_MG]; /* busiest clients by operations: peers ids,
                                            Misra-Gries counts (a lower bound each) */
     uint32_t ans_hist[ST_HIST + 1]; /* ClientHello -> ServerHello; [ST_HIST]: never */
@@ -135,6 +135,7 @@ struct sat_storms {
     uint64_t kinds[SAT_STORM_KIND__COUNT], events, deduped;
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns;
     uint64_t waiting_lost, attempts_lost, retries;
+    uint64_t http_reqs;
     uint64_t clients_lost; /* BITS: a client-window pair past its table's cap */
     sat_ts_ns first_ts;    /* FIRST */
     sat_ts_ns last_ts;     /* LAST */
@@ -154,7 +155,13 @@ st_win *st_drop_series(st_series *se);
 st_win *st_window_at(sat_storms *s, int i, sat_ts_ns ts);
 int st_hist_bucket(sat_dur_ns d);
 
+/* Every series' window that holds ts, in turn: a row counts at every step. */
+#define FOR_EACH_WINDOW(s, ts, w)                                                            \
+    for (int i_ = 0; i_ < (s)->nser; i_++)                                                   \
+        for (st_win *w = st_window_at((s), i_, (ts)); w; w = NULL)
+
 /* storms_classify.c */
+void st_count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client);
 uint32_t *st_intern(sat_strtab *t, const void *key, size_t len, int *capped);
 uint64_t *st_client_window(sat_storms *s, int64_t widx, const char *client, size_t len);
 void st_keep_closed_waiting(sat_storms *s, const sat_ldap_op *op);
@@ -162,6 +169,9 @@ void st_finish_closed_waiting(sat_storms *s);
 void st_keep_source(sat_storms *s, const char *path, size_t len, sat_ts_ns first,
                     sat_ts_ns last);
 void st_finish_retries(sat_storms *s);
+
+/* storms_http.c */
+void st_on_http(sat_storms *s, const sat_http_req *r);
 
 /* storms_chain.c */
 int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,

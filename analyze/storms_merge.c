@@ -143,7 +143,7 @@ static void merge_kept_rows(sat_storms *into, const sat_storms *from)
 int sat_storms_merge(sat_storms *into, const sat_storms *from)
 {
     if (!into || !from || into->nser != from->nser ||
-        into->ser[0].base != from->ser[0].base)
+        into->ser[0].base != from->ser[0].base || into->opts.slow != from->opts.slow)
         return SAT_E_USAGE; /* made with other options */
     sat_rec_merge(&st_totals_desc, into, from); /* counts and times: never out of memory */
     for (int si = 0; si < into->nser; si++)

@@ -173,7 +173,8 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
     pp->windows_ts = dlo * step;
     for (size_t t = 0; t < n && rc == SAT_OK; t++) {
         vw[t].events = w[t].events;
-        vw[t].ops = w[t].ops;
+        vw[t].ops = w[t].ops - w[t].reqs;
+        vw[t].http_requests = w[t].reqs;
         vw[t].conn_opens = w[t].opens;
         vw[t].handshakes = w[t].hs_full + w[t].hs_resumed;
         memcpy(vw[t].kinds, w[t].kinds, sizeof vw[t].kinds);
@@ -235,6 +236,8 @@ int sat_storms_finish(sat_storms *s)
     v->ldap_conns = s->ldap_conns;
     v->tls_hs = s->tls_hs;
     v->tcp_conns = s->tcp_conns;
+    v->http_reqs = s->http_reqs;
+    v->slow = s->opts.slow;
     v->window = finest(s)->window;
     v->window_auto = s->auto_window;
     if (!finest(s)->windows.n)

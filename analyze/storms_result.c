@@ -17,7 +17,12 @@
  *                (each row lists its inputs)
  *   windows      the series the detector read: per window of each period, the
  *                failures, by kind (kinds.<kind>, the kinds seen in the input),
- *                operations, connections opened and handshakes
+ *                operations, connections opened and handshakes (and HTTP
+ *                requests when the input had some)
+ *
+ * The kinds of HTTP requests (http_408 .. slow), the HTTP rows read and the
+ * slow threshold are in the document only when HTTP requests were read: the
+ * storms table has a kinds.<kind> column for every other kind always.
  *
  * A storm is named by its number (1 = the first row of storms) in the tables
  * that give more of it, and a period likewise. The values of a signal are in
@@ -33,6 +38,12 @@
 #define NS 1e9
 
 static const char *const whys[] = {"option", "longest", "shorter", "shortest"};
+
+/* Whether the storms table has a column for kind k (see above). */
+static int kind_listed(const sat_storms_view *v, int k)
+{
+    return k < SAT_STORM_KIND_HTTP_FIRST || v->http_reqs;
+}
 
 static int kind_cmp_desc(const uint64_t *k, int a, int b)
 {
@@ -115,7 +126,7 @@ static void put_windows(sat_rnode *root, const sat_storms_view *v)
     static const sat_col tail[] = {{"ldap_ops", SAT_UNIT_COUNT, 0, "ops"},
                                    {"conn_opens", SAT_UNIT_COUNT, 0, "opened"},
                                    {"handshakes", SAT_UNIT_COUNT, 0, NULL}};
-    sat_col cols[3 + SAT_STORM_KIND__COUNT + 3];
+    sat_col cols[3 + SAT_STORM_KIND__COUNT + 4];
     char names[SAT_STORM_KIND__COUNT][48];
     size_t nc = 0;
     for (size_t i = 0; i < 3; i++)
@@ -128,6 +139,10 @@ static void put_windows(sat_rnode *root, const sat_storms_view *v)
         }
     for (size_t i = 0; i < 3; i++)
         cols[nc++] = tail[i];
+    if (v->http_reqs) {
+        sat_col c = {"http_requests", SAT_UNIT_COUNT, 0, "requests"};
+        cols[nc++] = c;
+    }
     sat_rnode *t = sat_table(root, "windows", cols, nc); /* the names are copied */
     sat_table_set_window(t, v->window);
     for (size_t i = 0; i < v->nperiods; i++) {
@@ -144,6 +159,8 @@ static void put_windows(sat_rnode *root, const sat_storms_view *v)
             sat_put_count(row, "ldap_ops", w->ops);
             sat_put_count(row, "conn_opens", w->conn_opens);
             sat_put_count(row, "handshakes", w->handshakes);
+            if (v->http_reqs)
+                sat_put_count(row, "http_requests", w->http_requests);
         }
     }
 }
@@ -176,7 +193,7 @@ static const sat_col storm_tail[ST_TAIL] = {
     {"retries", SAT_UNIT_COUNT, 0, NULL},
     {"ongoing", SAT_UNIT_BOOL, 0, NULL}};
 
-static sat_rnode *storms_table(sat_rnode *root)
+static sat_rnode *storms_table(sat_rnode *root, const sat_storms_view *v)
 {
     sat_col cols[ST_HEAD + SAT_STORM_KIND__COUNT + ST_TAIL];
     char names[SAT_STORM_KIND__COUNT][48];
@@ -184,6 +201,8 @@ static sat_rnode *storms_table(sat_rnode *root)
     for (int i = 0; i < ST_HEAD; i++)
         cols[n++] = storm_head[i];
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++) {
+        if (!kind_listed(v, k))
+            continue;
         snprintf(names[k], sizeof names[k], "kinds.%s", sat_storm_kind_name(k));
         sat_col c = {names[k], SAT_UNIT_COUNT, 0, NULL};
         cols[n++] = c;
@@ -193,7 +212,7 @@ static sat_rnode *storms_table(sat_rnode *root)
     return sat_table(root, "storms", cols, n); /* the names are copied */
 }
 
-static void put_storm(sat_rnode *t, const sat_storm *st, size_t i)
+static void put_storm(sat_rnode *t, const sat_storms_view *v, const sat_storm *st, size_t i)
 {
     sat_rnode *row = sat_table_row(t);
     sat_put_count(row, "storm", i + 1);
@@ -208,6 +227,8 @@ static void put_storm(sat_rnode *t, const sat_storm *st, size_t i)
     sat_put_num(row, "baseline_per_window", st->expected, 3);
     sat_put_count(row, "client_count", st->clients);
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++) {
+        if (!kind_listed(v, k))
+            continue;
         char name[48];
         snprintf(name, sizeof name, "kinds.%s", sat_storm_kind_name(k));
         sat_put_count(row, name, st->kinds[k]);
@@ -301,10 +322,15 @@ int sat_storms_result(const sat_storms *s, sat_result *r)
     sat_put_count(rows, "ldap_conn", v->ldap_conns);
     sat_put_count(rows, "tls_hs", v->tls_hs);
     sat_put_count(rows, "tcp_conn", v->tcp_conns);
+    if (v->http_reqs) {
+        sat_put_count(rows, "http_req", v->http_reqs);
+        sat_put_dur(root, "slow_s", v->slow > 0 ? (double)v->slow / NS : NAN, 3);
+        sat_put_note(root, "an HTTP request answered in this long or more is a failure (slow)");
+    }
     put_kinds_table(root, v);
-    sat_rnode *st = storms_table(root);
+    sat_rnode *st = storms_table(root, v);
     for (size_t i = 0; i < v->nstorms; i++)
-        put_storm(st, &v->storms[i], i);
+        put_storm(st, v, &v->storms[i], i);
     sat_result_set_main(r, st);
     put_signals(root, v);
     put_top_clients(root, v);

@@ -55,8 +55,8 @@ _Static_assert(offsetof(st_win, events) == offsetof(st_win, kinds) + 8 * SAT_STO
                "kinds and events are one run of counts");
 _Static_assert(offsetof(st_win, wtime_n) == offsetof(st_win, ops) + 8 * 6,
                "ops .. wtime_n are one run of counts");
-_Static_assert(offsetof(st_win, retries) == offsetof(st_win, answered) + 8,
-               "answered, retries are one run of counts");
+_Static_assert(offsetof(st_win, reqs) == offsetof(st_win, answered) + 16,
+               "answered, retries, reqs are one run of counts");
 
 static int win_merge_extra(void *into_v, const void *from_v)
 {
@@ -77,7 +77,7 @@ static const sat_acc_field win_fields[] = {
     SAT_ACC_N(SAT_ACC_BITS, st_win, bits, ST_BITS / 64),
     SAT_ACC_N(SAT_ACC_COUNT, st_win, ops, 7),
     SAT_ACC(SAT_ACC_SUM, st_win, wtime_sum_ns),
-    SAT_ACC_N(SAT_ACC_COUNT, st_win, answered, 2)};
+    SAT_ACC_N(SAT_ACC_COUNT, st_win, answered, 3)};
 const sat_rec_desc st_win_desc = {sizeof(st_win), win_fields,
                                   sizeof win_fields / sizeof win_fields[0], win_merge_extra};
 

@@ -1,6 +1,6 @@
 /*
- * timeline.c - the timeline analyzer (analyze_timeline.h): operations and
- * connections counted per window of one series and per quarter hour (for the
+ * timeline.c - the timeline analyzer (analyze_timeline.h): operations, HTTP
+ * requests and connections counted per window of one series and per quarter hour (for the
  * local hours), etime histograms, and the inputs; its merge and the choice of
  * the window. The sections are built in timeline_result.c.
  *
@@ -107,6 +107,7 @@ static const sat_acc_field win_fields[] = {
     SAT_ACC_N(SAT_ACC_COUNT, tl_win, ops, SAT_OP__COUNT),
     SAT_ACC_N(SAT_ACC_COUNT, tl_win, closes, SAT_CLOSE__COUNT),
     SAT_ACC_N(SAT_ACC_COUNT, tl_win, hist, SAT_TL_BINS),
+    SAT_ACC_N(SAT_ACC_COUNT, tl_win, reqs, 1 + TL_METHODS + TL_CLASSES),
     SAT_ACC_N(SAT_ACC_SUM, tl_win, etime_ns, 3),
     SAT_ACC_N(SAT_ACC_MAX, tl_win, et_max, 2),
 };
@@ -121,7 +122,16 @@ static const sat_acc_field tot_fields[] = {
     SAT_ACC_N(SAT_ACC_MAX, tl_tot, et_max, 2 * SAT_OP__COUNT),
     SAT_ACC(SAT_ACC_FIRST, tl_tot, first_ts),
     SAT_ACC(SAT_ACC_LAST, tl_tot, last_ts),
+    SAT_ACC_N(SAT_ACC_COUNT, tl_tot, reqs, 4 + TL_METHODS + TL_CLASSES + SAT_TL_BINS),
+    SAT_ACC_N(SAT_ACC_MAX, tl_tot, req_et_max, 2),
 };
+_Static_assert(offsetof(tl_win, classes) == offsetof(tl_win, reqs) + 8 * (1 + TL_METHODS),
+               "reqs, methods, classes are one run of counts");
+_Static_assert(offsetof(tl_tot, req_hist) ==
+                   offsetof(tl_tot, reqs) + 8 * (4 + TL_METHODS + TL_CLASSES),
+               "reqs .. req_hist are one run of counts");
+_Static_assert(offsetof(tl_tot, req_et_min_inv) == offsetof(tl_tot, req_et_max) + 8,
+               "the requests' extremes are a pair");
 const sat_rec_desc tl_tot_desc = {sizeof(tl_tot), tot_fields,
                                   sizeof tot_fields / sizeof tot_fields[0], NULL};
 
@@ -270,6 +280,67 @@ static int on_op(sat_timeline *t, const sat_ldap_op *op)
     return SAT_OK;
 }
 
+/* ---- HTTP requests ------------------------------------------------------------------ */
+const char *const tl_method_names[TL_METHODS] = {"GET",   "HEAD",    "POST",  "PUT", "DELETE",
+                                                 "PATCH", "OPTIONS", "other", "none"};
+const char *const tl_class_names[TL_CLASSES] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
+
+static int method_of(sat_str m)
+{
+    if (!m.ptr || !m.len)
+        return TL_M_NONE;
+    for (int k = 0; k < TL_M_OTHER; k++)
+        if (m.len == strlen(tl_method_names[k]) && !memcmp(m.ptr, tl_method_names[k], m.len))
+            return k;
+    return TL_M_OTHER;
+}
+
+static void add_req(tl_win *w, int m, int cls, int err, int64_t rt)
+{
+    w->count++;
+    w->errors += err;
+    w->reqs++;
+    w->methods[m]++;
+    w->classes[cls]++;
+    if (rt >= 0) {
+        w->timed++;
+        w->etime_ns += rt;
+        w->hist[sat_tl_bin(rt)]++;
+        sat_acc_max(&w->et_max, rt);
+        sat_acc_max(&w->et_min_inv, INT64_MAX - rt);
+    }
+}
+
+/* A request counts in the window of its start (event.h: ts), as an LDAP
+ * operation in that of its request; its response time is its etime. */
+static int on_http(sat_timeline *t, const sat_http_req *r)
+{
+    int m = method_of(r->method);
+    int cls = r->status >= 100 && r->status < 600 ? r->status / 100 : 0;
+    int err = r->status >= 400;
+    int64_t rt = r->response_time;
+    t->t.reqs++;
+    t->t.methods[m]++;
+    t->t.classes[cls]++;
+    t->t.req_errors += err;
+    if (rt >= 0) {
+        t->t.req_timed++;
+        t->t.req_hist[sat_tl_bin(rt)]++;
+        sat_acc_max(&t->t.req_et_max, rt);
+        sat_acc_max(&t->t.req_et_min_inv, INT64_MAX - rt);
+    }
+    if (!span(t, r->ts)) {
+        t->t.req_undated += r->ts <= 0;
+        return SAT_OK;
+    }
+    tl_win *w = at(t, 0, r->ts), *h = at(t, 1, r->ts);
+    if (w)
+        add_req(w, m, cls, err, rt);
+    if (h)
+        add_req(h, m, cls, err, rt);
+    return SAT_OK;
+}
+
 /* A connection is open from its open line (from before the input when none
  * was seen: it was opened before the log began) to its close, or to a
  * restart; one still open at the end of the input never closes. */
@@ -391,6 +462,7 @@ static int on_row(void *ctx, int table, const void *row)
     case SAT_TABLE_LDAP_CONN: return on_conn(t, (const sat_ldap_conn *)row);
     case SAT_TABLE_SOURCE: return on_source(t, (const sat_source *)row);
     case SAT_TABLE_CRASH: return on_crash(t, (const sat_crash *)row);
+    case SAT_TABLE_HTTP_REQ: return on_http(t, (const sat_http_req *)row);
     default: return SAT_OK;
     }
 }
@@ -399,7 +471,8 @@ sat_event_sink sat_timeline_sink(sat_timeline *t)
 {
     sat_event_sink k = {t,
                         SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) | SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN) |
-                            SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_CRASH),
+                            SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_CRASH) |
+                            SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ),
                         on_row};
     return k;
 }
@@ -415,6 +488,7 @@ sat_timeline *sat_timeline_create(const sat_timeline_opts *opts)
     /* the MAX fields' "none" is 0 here, as in the windows (timeline_int.h) */
     memset(t->t.et_max, 0, sizeof t->t.et_max);
     memset(t->t.et_min_inv, 0, sizeof t->t.et_min_inv);
+    t->t.req_et_max = t->t.req_et_min_inv = 0;
     sat_strtab_init(&t->win, sizeof(tl_win), 0);
     sat_strtab_init(&t->hrs, sizeof(tl_win), 0);
     sat_strtab_init(&t->cores, sizeof(tl_core), 0);

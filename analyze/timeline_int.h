@@ -16,11 +16,23 @@
  * start zeroed, so the etime extremes are MAX fields whose 0 means none:
  * et_max itself (etimes are >= 0) and et_min_inv = INT64_MAX - the least
  * etime. */
+/* HTTP requests by method (TL_M_OTHER: any other, TL_M_NONE: no request line)
+ * and by status class (index 1..5 for 1xx..5xx, 0: none logged or another). */
+enum { TL_M_GET, TL_M_HEAD, TL_M_POST, TL_M_PUT, TL_M_DELETE, TL_M_PATCH, TL_M_OPTIONS,
+       TL_M_OTHER, TL_M_NONE, TL_METHODS };
+#define TL_CLASSES 6
+extern const char *const tl_method_names[TL_METHODS];
+extern const char *const tl_class_names[TL_CLASSES];
+
+/* A window: count, errors, timed, the etimes and concurrency are of LDAP
+ * operations and HTTP requests together (what the server did); reqs and
+ * their methods and classes are the HTTP requests'. */
 typedef struct tl_win {
     uint64_t count, errors, timed, wt_n, ot_n, opened, closed;
     uint64_t ops[SAT_OP__COUNT];
     uint64_t closes[SAT_CLOSE__COUNT];
     uint64_t hist[SAT_TL_BINS];
+    uint64_t reqs, methods[TL_METHODS], classes[TL_CLASSES];
     int64_t etime_ns, wtime_ns, optime_ns;
     int64_t et_max, et_min_inv;
 } tl_win;
@@ -35,6 +47,11 @@ typedef struct tl_tot {
     uint64_t hist[SAT_OP__COUNT][SAT_TL_BINS]; /* etimes by operation type */
     int64_t et_max[SAT_OP__COUNT], et_min_inv[SAT_OP__COUNT];
     sat_ts_ns first_ts, last_ts; /* of the dated operations and connection events */
+    /* HTTP requests (errors: status 400 or more, as etime counts them) */
+    uint64_t reqs, req_timed, req_errors, req_undated;
+    uint64_t methods[TL_METHODS], classes[TL_CLASSES];
+    uint64_t req_hist[SAT_TL_BINS];
+    int64_t req_et_max, req_et_min_inv;
 } tl_tot;
 extern const sat_rec_desc tl_tot_desc;
 

@@ -22,6 +22,15 @@
  *                    name, a log line or --crash-time, absent when only the
  *                    file's mtime gave one; time_source says which)
  *
+ * With HTTP requests in the input (http_req rows), count, errors, timed, the
+ * percentiles, mean, max and concurrency of a window are of its LDAP
+ * operations and HTTP requests together (a request's response time is its
+ * etime; errors: statuses of 400 or more), and the windows table ends with
+ * requests, methods.<METHOD> and status.<CLASS> (1xx .. 5xx, other: none
+ * logged), the summary with requests, request_errors, requests_timed,
+ * requests_undated, methods {} and status_classes {}, the histogram with op
+ * "HTTP": only then, so that a document of LDAP rows is as it was.
+ *
  * The ops.<TYPE> columns are the operation types seen anywhere in the input,
  * in the order of event.h (BIND, SRCH, ...), the closes.<CODE> columns the
  * close codes seen, in the order of event.h (A1, B1, ...): the same columns
@@ -88,12 +97,57 @@ static void put_types(sat_rnode *row, const sat_timeline *t, const tl_win *w)
 
 static const tl_win zero_win; /* an empty window */
 
+/* The HTTP columns (see the top), of the methods and classes seen. */
+static void col_http(colset *c, const sat_timeline *t)
+{
+    if (!t->t.reqs)
+        return;
+    col(c, "requests", SAT_UNIT_COUNT, 0, "http");
+    for (int k = 0; k < TL_METHODS; k++)
+        if (t->t.methods[k]) {
+            char name[32];
+            snprintf(name, sizeof name, "methods.%s", tl_method_names[k]);
+            col(c, name, SAT_UNIT_COUNT, 0, tl_method_names[k]);
+        }
+    for (int k = 0; k < TL_CLASSES; k++)
+        if (t->t.classes[k]) {
+            char name[32];
+            snprintf(name, sizeof name, "status.%s", tl_class_names[k]);
+            col(c, name, SAT_UNIT_COUNT, 0, tl_class_names[k]);
+        }
+}
+
+static void put_http(sat_rnode *row, const sat_timeline *t, const tl_win *w)
+{
+    if (!t->t.reqs)
+        return;
+    sat_put_count(row, "requests", w->reqs);
+    for (int k = 0; k < TL_METHODS; k++)
+        if (t->t.methods[k]) {
+            char name[32];
+            snprintf(name, sizeof name, "methods.%s", tl_method_names[k]);
+            sat_put_count(row, name, w->methods[k]);
+        }
+    for (int k = 0; k < TL_CLASSES; k++)
+        if (t->t.classes[k]) {
+            char name[32];
+            snprintf(name, sizeof name, "status.%s", tl_class_names[k]);
+            sat_put_count(row, name, w->classes[k]);
+        }
+}
+
+/* The title of a window's count: requests when there are no LDAP operations. */
+static const char *count_title(const sat_timeline *t)
+{
+    return t->t.reqs && !t->t.ops ? "requests" : "ops";
+}
+
 static void put_windows(sat_rnode *root, const sat_timeline *t, sat_rnode **main)
 {
     colset c;
     c.n = 0;
     col(&c, "start_ts", SAT_UNIT_TIME, 0, "start");
-    col(&c, "count", SAT_UNIT_COUNT, 0, "ops");
+    col(&c, "count", SAT_UNIT_COUNT, 0, count_title(t));
     col(&c, "errors", SAT_UNIT_COUNT, 0, NULL);
     col_types(&c, t);
     col(&c, "timed", SAT_UNIT_COUNT, 0, NULL);
@@ -114,6 +168,7 @@ static void put_windows(sat_rnode *root, const sat_timeline *t, sat_rnode **main
             snprintf(name, sizeof name, "closes.%s", sat_close_code_name(k));
             col(&c, name, SAT_UNIT_COUNT, 0, sat_close_code_name(k));
         }
+    col_http(&c, t);
     sat_rnode *tab = sat_table(root, "windows", c.cols, c.n);
     sat_table_set_window(tab, t->step);
     *main = tab;
@@ -149,18 +204,20 @@ static void put_windows(sat_rnode *root, const sat_timeline *t, sat_rnode **main
                 snprintf(name, sizeof name, "closes.%s", sat_close_code_name(k));
                 sat_put_count(row, name, w->closes[k]);
             }
+        put_http(row, t, w);
     }
 }
 
 /* The busiest windows: most operations first, the earlier of a tie. */
 static void put_busiest(sat_rnode *root, const sat_timeline *t)
 {
-    static const sat_col cols[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"},
-                                   {"count", SAT_UNIT_COUNT, 0, "ops"},
-                                   {"errors", SAT_UNIT_COUNT, 0, NULL},
-                                   {"p50_s", SAT_UNIT_DURATION, 6, "p50"},
-                                   {"p99_s", SAT_UNIT_DURATION, 6, "p99"},
-                                   {"concurrency", SAT_UNIT_NUMBER, 3, NULL}};
+    sat_col cols[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"},
+                      {"count", SAT_UNIT_COUNT, 0, "ops"},
+                      {"errors", SAT_UNIT_COUNT, 0, NULL},
+                      {"p50_s", SAT_UNIT_DURATION, 6, "p50"},
+                      {"p99_s", SAT_UNIT_DURATION, 6, "p99"},
+                      {"concurrency", SAT_UNIT_NUMBER, 3, NULL}};
+    cols[1].title = count_title(t);
     sat_rnode *tab = sat_table(root, "busiest", cols, sizeof cols / sizeof cols[0]);
     int64_t best[BUSIEST_MAX];
     uint64_t bc[BUSIEST_MAX];
@@ -212,7 +269,7 @@ static int put_hours(sat_rnode *root, const sat_timeline *t, int32_t off_s)
     colset c;
     c.n = 0;
     col(&c, "start_ts", SAT_UNIT_TIME, 0, "start");
-    col(&c, "count", SAT_UNIT_COUNT, 0, "ops");
+    col(&c, "count", SAT_UNIT_COUNT, 0, count_title(t));
     col(&c, "errors", SAT_UNIT_COUNT, 0, NULL);
     col(&c, "p50_s", SAT_UNIT_DURATION, 6, "p50");
     col(&c, "p90_s", SAT_UNIT_DURATION, 6, "p90");
@@ -274,6 +331,20 @@ static void put_histogram(sat_rnode *root, const sat_timeline *t)
             sat_put_dur(row, "hi_s", sat_tl_bin_hi_s(b), 6);
             sat_put_count(row, "count", h[b]);
         }
+    }
+    int lo = -1, hi = -1; /* HTTP requests' response times */
+    for (int b = 0; b < SAT_TL_BINS; b++)
+        if (t->t.req_hist[b]) {
+            if (lo < 0)
+                lo = b;
+            hi = b;
+        }
+    for (int b = lo; lo >= 0 && b <= hi; b++) {
+        sat_rnode *row = sat_table_row(tab);
+        sat_put_text(row, "op", "HTTP");
+        sat_put_dur(row, "lo_s", sat_tl_bin_lo_s(b), 6);
+        sat_put_dur(row, "hi_s", sat_tl_bin_hi_s(b), 6);
+        sat_put_count(row, "count", t->t.req_hist[b]);
     }
 }
 
@@ -373,17 +444,33 @@ int sat_timeline_result(const sat_timeline *t, sat_result *r)
     sat_put_count(root, "timed", t->t.timed);
     sat_put_count(root, "errors", t->t.errors);
     sat_put_count(root, "connections", t->t.conns);
-    /* every timed operation's percentiles, from the types' histograms */
+    if (t->t.reqs) {
+        sat_put_count(root, "requests", t->t.reqs);
+        sat_put_count(root, "request_errors", t->t.req_errors); /* status 400 or more */
+        sat_put_count(root, "requests_timed", t->t.req_timed);
+        sat_put_count(root, "requests_undated", t->t.req_undated);
+        sat_rnode *m = sat_obj(root, "methods");
+        sat_set_compact(m);
+        for (int k = 0; k < TL_METHODS; k++)
+            if (t->t.methods[k])
+                sat_put_count(m, tl_method_names[k], t->t.methods[k]);
+        sat_rnode *c = sat_obj(root, "status_classes");
+        sat_set_compact(c);
+        for (int k = 0; k < TL_CLASSES; k++)
+            if (t->t.classes[k])
+                sat_put_count(c, tl_class_names[k], t->t.classes[k]);
+    }
+    /* every timed operation's and request's percentiles, from the histograms */
     uint64_t h[SAT_TL_BINS];
-    memset(h, 0, sizeof h);
-    int64_t mx = 0, mn_inv = 0;
+    memcpy(h, t->t.req_hist, sizeof h);
+    int64_t mx = t->t.req_et_max, mn_inv = t->t.req_et_min_inv;
     for (int k = 0; k < SAT_OP__COUNT; k++) {
         for (int b = 0; b < SAT_TL_BINS; b++)
             h[b] += t->t.hist[k][b];
         sat_acc_max(&mx, t->t.et_max[k]);
         sat_acc_max(&mn_inv, t->t.et_min_inv[k]);
     }
-    put_pcts(root, h, t->t.timed, mx, mn_inv);
+    put_pcts(root, h, t->t.timed + t->t.req_timed, mx, mn_inv);
 
     sat_rnode *main = NULL;
     put_windows(root, t, &main);

@@ -38,7 +38,7 @@ static int run_timeline(int argc, char **argv)
 const sat_command sat_cmd_timeline = {
     "timeline", "operations, errors, latency, connections per window and per hour, on one axis",
     run_timeline, "INPUT... [--json|--csv] [options]",
-    "The series the timeline charts draw, from LDAP access logs or traces: per\n"
+    "The series the timeline charts draw, from access logs or traces: per\n"
     "window (the finest of 1 s, 10 s, 1 min, 10 min, 1 h, 1 day that gives at\n"
     "most 2000 windows over the span) the operations by type (dated by their\n"
     "request), errors, etime p50/p90/p99 (from a histogram of 10 bins a decade:\n"
@@ -47,5 +47,7 @@ const sat_command sat_cmd_timeline = {
     "connections open at the window's end, opened, closed and by close code;\n"
     "per hour of local time the counts and percentiles; per operation type the\n"
     "etime histogram; and every input (logs, captures, cores) with its time\n"
-    "range.",
+    "range. HTTP access logs (nginx, Apache, Tomcat) add per window the\n"
+    "requests by method and status class; their response time counts as the\n"
+    "etime, statuses of 400 or more as errors.",
     tl_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS, SAT_CLI_EXIT_NOTE};

@@ -115,8 +115,18 @@ static void print_capacity(sat_text *t, const sat_rnode *root)
                       y, fv(c, "cost_per_handshake_s_measured", a, sizeof a));
 }
 
+/* Whether every answered operation was an HTTP request: the text then says
+ * requests and req/s. */
+static int http_only(const sat_rnode *root)
+{
+    uint64_t h = count_of(root, "http_requests");
+    return h && h == count_of(root, "answered");
+}
+
 static void print_meaning(sat_text *t, const sat_rnode *root, const sat_rnode *u)
 {
+    int http = http_only(root);
+    const char *xu = http ? "req/s" : "ops/s", *cw = http ? "requests" : "operations";
     char xm[64], ns[64], hi[64], raw[64], cap[64];
     f3(num_of(u, "x_max"), xm, sizeof xm);
     f3(num_of(u, "n_star"), ns, sizeof ns);
@@ -126,32 +136,32 @@ static void print_meaning(sat_text *t, const sat_rnode *root, const sat_rnode *u
     const char *knee = text_of(u, "knee");
     sat_text_title(t, "What it means:");
     if (knee && !strcmp(knee, "observed"))
-        sat_text_line(t, "  The server peaks at about %s ops/s near %s concurrent operations (N*, "
+        sat_text_line(t, "  The server peaks at about %s %s near %s concurrent %s (N*, "
                          "within the observed range): past it, more concurrent work lowers the "
                          "throughput (coherency costs), so queues and timeouts grow fast.",
-                      xm, ns);
+                      xm, xu, ns, cw);
     else if (knee && !strcmp(knee, "extrapolated"))
-        sat_text_line(t, "  The server would peak at about %s ops/s near %s concurrent operations, "
+        sat_text_line(t, "  The server would peak at about %s %s near %s concurrent %s, "
                          "but that knee is an EXTRAPOLATION: the highest concurrency observed was "
                          "%s. Measure at higher load to confirm it.",
-                      xm, ns, hi);
+                      xm, xu, ns, cw, hi);
     else if (knee && !strcmp(knee, "too_far"))
         sat_text_line(t, "  The fit puts the knee at N = %s, more than %.0fx the highest "
                          "concurrency observed (%s): too far to extrapolate, so no peak is "
                          "reported. The data do not cover the saturation point.",
                       raw, SAT_USL_EXTRAPOLATE_MAX, hi);
     else if (num_of(u, "sigma") >= 0.9)
-        sat_text_line(t, "  Throughput did not grow with concurrency (sigma ~ 1): about %s ops/s "
+        sat_text_line(t, "  Throughput did not grow with concurrency (sigma ~ 1): about %s %s "
                          "over the whole range observed. Either the server was at its ceiling "
                          "throughout, or (from a log) the clients' demand, not the server, set the "
                          "throughput: no capacity figure can be read from these points.",
-                      cap);
+                      cap, xu);
     else if (!isnan(num_of(u, "x_ceiling")))
         sat_text_line(t, "  No retrograde region (kappa ~ 0) within these data: throughput would "
-                         "level off towards about %s ops/s (lambda / sigma) only at concurrency "
+                         "level off towards about %s %s (lambda / sigma) only at concurrency "
                          "far above the highest observed (%s), an extrapolation: the data do not "
                          "reach a knee, so they say no more than that no saturation was seen.",
-                      cap, hi);
+                      cap, xu, hi);
     else
         sat_text_line(t, "  Throughput grew in proportion to concurrency over the whole range "
                       "observed: no sign of saturation in these data.");
@@ -168,8 +178,8 @@ static void print_meaning(sat_text *t, const sat_rnode *root, const sat_rnode *u
             char pc[64];
             snprintf(share, sizeof share, ": %s%% of N*", f3(100.0 * n_now / n_star, pc, sizeof pc));
         }
-        sat_text_line(t, "  You run at N = %s, X = %s ops/s (the last window fitted; N p95 %s)%s.",
-                      f3(n_now, nn, sizeof nn), f3(num_of(now, "throughput"), xn, sizeof xn),
+        sat_text_line(t, "  You run at N = %s, X = %s %s (the last window fitted; N p95 %s)%s.",
+                      f3(n_now, nn, sizeof nn), f3(num_of(now, "throughput"), xn, sizeof xn), xu,
                       f3(num_of(now, "concurrency_p95"), p95, sizeof p95), share);
     }
 }
@@ -207,12 +217,14 @@ static void print_whatif(sat_text *t, const sat_rnode *root)
     if (!ok || !ok->v.i)
         return;
     const sat_rnode *w = sat_rnode_get(root, "whatif");
+    const char *xu = http_only(root) ? "req/s" : "ops/s";
     char k[64], l[64], x[64];
     if (!isnan(num_of(w, "cpus"))) {
         /* the factor as given */
         sat_report_fmt_num(k, sizeof k, num_of(w, "cpus"), 3);
-        sat_text_title(t, "What if %sx the CPUs: lambda %s ops/s, peak %s ops/s at the same N*.", k, f3(num_of(w, "cpus_lambda"), l, sizeof l),
-                       f3(num_of(w, "cpus_x_max"), x, sizeof x));
+        sat_text_title(t, "What if %sx the CPUs: lambda %s %s, peak %s %s at the same N*.", k,
+                       f3(num_of(w, "cpus_lambda"), l, sizeof l), xu,
+                       f3(num_of(w, "cpus_x_max"), x, sizeof x), xu);
         sat_text_line(t, "  Assumes lambda scales with the CPUs while sigma and kappa stay: an "
                          "upper bound, since contention and coherency costs usually grow with "
                          "cores.");
@@ -230,12 +242,15 @@ static void print_whatif(sat_text *t, const sat_rnode *root)
     sat_text_title(t, "What if the resumed share of TLS handshakes went from %s to %s:",
                    fv(w, "resumed_share", now, sizeof now),
                    fv(w, "whatif_resumed_share", then, sizeof then));
-    sat_text_line(t, "  lambda %s ops/s, peak %s ops/s (now %s%s). %s handshakes per operation, "
-                     "full %s and resumed %s of server CPU each, added to an operation's service "
+    int http = http_only(root);
+    sat_text_line(t, "  lambda %s %s, peak %s %s (now %s%s). %s handshakes per %s, "
+                     "full %s and resumed %s of server CPU each, added to %s service "
                      "time (first order).",
-                  f3(num_of(w, "whatif_lambda"), l, sizeof l), f3(wx, x, sizeof x),
+                  f3(num_of(w, "whatif_lambda"), l, sizeof l), xu, f3(wx, x, sizeof x), xu,
                   f3(base, xm, sizeof xm), ch, f3(num_of(w, "hs_per_op"), hp, sizeof hp),
-                  fv(cost, "full_s", fc, sizeof fc), fv(cost, "resumed_s", rc, sizeof rc));
+                  http ? "request" : "operation",
+                  fv(cost, "full_s", fc, sizeof fc), fv(cost, "resumed_s", rc, sizeof rc),
+                  http ? "a request's" : "an operation's");
     uint64_t fsh = count_of(w, "hs_failed_after_server_hello");
     if (fsh)
         sat_text_line(t, "  %llu of the handshakes failed after the ServerHello: costed as full "
@@ -248,10 +263,12 @@ static int render(sat_result *r, sat_text *t)
     const sat_rnode *root = sat_result_root(r);
     char a[64], b[64];
     uint64_t ops = count_of(root, "answered"), added = count_of(root, "measured_points");
-    int windows = !isnan(num_of(root, "window_s"));
+    int windows = !isnan(num_of(root, "window_s")), http = http_only(root);
     if (windows || !added)
         sat_text_line(t, "satscope saturation: %llu answered %s, %s .. %s", (unsigned long long)ops,
-                      sat_plural(ops, "operation", "operations"), fv(root, "first_ts", a, sizeof a),
+                      http ? sat_plural(ops, "request", "requests")
+                           : sat_plural(ops, "operation", "operations"),
+                      fv(root, "first_ts", a, sizeof a),
                       fv(root, "last_ts", b, sizeof b));
     else
         sat_text_line(t, "satscope saturation: %llu measured %s", (unsigned long long)added,
@@ -262,11 +279,25 @@ static int render(sat_result *r, sat_text *t)
     print_capacity(t, root);
     const sat_rnode *points = sat_rnode_get(root, "points");
     if (!sat_rnode_count(points)) {
-        sat_text_title(t, "No answered operation in these inputs: saturation needs LDAP access");
-        sat_text_line(t, "logs, LDAP captures, or a CSV of concurrency,throughput points.");
+        sat_text_title(t, "No answered operation in these inputs: saturation needs LDAP or HTTP");
+        sat_text_line(t, "access logs, LDAP captures, or a CSV of concurrency,throughput points.");
         return SAT_OK;
     }
-    if (windows) {
+    if (windows && http) {
+        uint64_t min_ops = count_of(root, "min_ops");
+        uint64_t untimed = ops - count_of(root, "timed");
+        sat_text_title(t, "Points, one per %s window", fv(root, "window_s", a, sizeof a));
+        sat_text_line(t, "  X = HTTP requests answered per second (every status: a 503 is an "
+                         "answer too, a cheap one), N = concurrency by Little's law (their "
+                         "summed response time / the window), each in the window of its end. "
+                         "The first and last windows count over their part inside the input; "
+                         "windows less than half inside it, or with fewer than %llu %s, are not "
+                         "fitted.",
+                      (unsigned long long)min_ops, sat_plural(min_ops, "request", "requests"));
+        if (untimed)
+            sat_text_line(t, "  %llu %s no response time logged: counted in X, not in N.",
+                          (unsigned long long)untimed, untimed == 1 ? "request had" : "requests had");
+    } else if (windows) {
         uint64_t skipped = count_of(root, "skipped"), min_ops = count_of(root, "min_ops");
         sat_text_title(t, "Points, one per %s window", fv(root, "window_s", a, sizeof a));
         sat_text_line(t, "  X = operations answered per second, N = concurrency by Little's law "
@@ -291,7 +322,10 @@ static int render(sat_result *r, sat_text *t)
     else
         sat_text_line(t, "%s", "");
     sat_text_table(t, points,
-                   windows ? (any_hs ? "start_ts,answered,throughput,concurrency,wtime_mean_s,"
+                   windows && http ? (any_hs ? "start_ts,answered,throughput,concurrency,hs_full,"
+                                               "hs_resumed,used"
+                                             : "start_ts,answered,throughput,concurrency,used")
+                   : windows ? (any_hs ? "start_ts,answered,throughput,concurrency,wtime_mean_s,"
                                        "optime_mean_s,hs_full,hs_resumed,used"
                                      : "start_ts,answered,throughput,concurrency,wtime_mean_s,"
                                        "optime_mean_s,used")

@@ -293,6 +293,17 @@ static void print_totals(sat_text *t, const sat_rnode *root)
             (unsigned long long)c, sat_plural(c, "connection", "connections"),
             (unsigned long long)h, sat_plural(h, "handshake", "handshakes"),
             (unsigned long long)tc, sat_plural(tc, "connection", "connections"));
+    uint64_t hr = st_u64(rows, "http_req");
+    if (hr) {
+        char sl[64] = "never (--slow off)";
+        const sat_value *sv = st_get(root, "slow_s");
+        if (sv && !sv->absent)
+            st_dur(sl, sizeof sl, sv->v.d);
+        st_para(t, "",
+                "HTTP: %llu %s read; failures: statuses 408, 499, 502, 503, 504, and answers "
+                "in %s or more (slow: --slow)",
+                (unsigned long long)hr, sat_plural(hr, "request", "requests"), sl);
+    }
     uint64_t re = st_u64(root, "retries"), lost = st_u64(root, "retry_attempts_not_examined");
     if (re)
         st_para(t, "", "Retries: %llu %s a failed or unanswered one", (unsigned long long)re,

@@ -59,17 +59,34 @@ static const sat_rnode *signal_row(const sat_rnode *signals, uint64_t storm, con
     return NULL;
 }
 
-static void label_of(char *b, size_t n, const sig_info *si, const char *heavy)
+/* Whether the inputs held HTTP requests and no LDAP operation: the load is
+ * then requests, and the etime their response time. */
+static int http_only(const sat_rnode *root)
+{
+    const sat_rnode *rows = sat_rnode_get(root, "rows_read");
+    return !st_u64(rows, "ldap_op") && st_u64(rows, "http_req");
+}
+
+static void label_of(char *b, size_t n, const sig_info *si, const char *heavy, int http)
 {
     if (!strcmp(si->name, "heavy_client_ops") && heavy)
-        snprintf(b, n, "ops of %.60s", heavy);
+        snprintf(b, n, "%s of %.60s", http ? "requests" : "ops", heavy);
+    else if (http && !strcmp(si->name, "heavy_client_ops"))
+        snprintf(b, n, "requests of one client");
+    else if (http && !strcmp(si->name, "ops"))
+        snprintf(b, n, "requests");
+    else if (http && !strcmp(si->name, "etime_p90_s"))
+        snprintf(b, n, "response time p90");
+    else if (http && !strcmp(si->name, "conn_opens"))
+        snprintf(b, n, "connections opened (first requests)");
     else
         snprintf(b, n, "%s", si->label);
 }
 
 /* The chain: the causes that rose, then the effects that rose, each in the
  * order they rose, then the failures. */
-static void print_chain(sat_text *t, const sat_rnode *signals, const sat_rnode *s, uint64_t no)
+static void print_chain(sat_text *t, const sat_rnode *signals, const sat_rnode *s, uint64_t no,
+                        int http)
 {
     const sat_rnode *rose[16];
     size_t nr = 0;
@@ -97,7 +114,7 @@ static void print_chain(sat_text *t, const sat_rnode *signals, const sat_rnode *
     for (size_t i = 0; i < nr; i++) {
         const sig_info *si = sig_of(st_str(rose[i], "signal_name"));
         char lab[96];
-        label_of(lab, sizeof lab, si, st_str(s, "heavy_client"));
+        label_of(lab, sizeof lab, si, st_str(s, "heavy_client"), http);
         const char *sep = !i ? "" : si->cause == last_cause ? ", " : " -> ";
         snprintf(line + l, sizeof line - l, "%s%s", sep, lab);
         l = strlen(line);
@@ -114,7 +131,9 @@ static void print_chain(sat_text *t, const sat_rnode *signals, const sat_rnode *
 static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s, uint64_t no)
 {
     const sat_rnode *signals = sat_rnode_get(root, "signals");
-    uint64_t ldap_ops = st_u64(sat_rnode_get(root, "rows_read"), "ldap_op");
+    uint64_t ldap_ops = st_u64(sat_rnode_get(root, "rows_read"), "ldap_op") +
+                        st_u64(sat_rnode_get(root, "rows_read"), "http_req");
+    int http = http_only(root);
     tbl tb;
     sat_tbl_init(&tb, "llrrrl");
     sat_tbl_set_width(&tb, t->width);
@@ -132,7 +151,7 @@ static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s,
         if (bef->absent && dur->absent && !un)
             continue; /* no data of that kind in these inputs */
         if (si->cause && strcmp(si->name, "full_hs_share") && !ldap_ops)
-            continue; /* no LDAP operations in these inputs */
+            continue; /* no LDAP operations or HTTP requests in these inputs */
         int64_t onset = st_i64(r, "onset_ts");
         int rose = (int)st_i64(r, "rose");
         if (strcmp(si->name, "ops") && !base->absent && !rose && !onset)
@@ -154,7 +173,7 @@ static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s,
         } else if (base->absent) {
             snprintf(on, sizeof on, "(input starts: no baseline)");
         }
-        label_of(label, sizeof label, si, st_str(s, "heavy_client"));
+        label_of(label, sizeof label, si, st_str(s, "heavy_client"), http);
         const char *row[6] = {rose ? "ROSE" : "", label, cb, cf, cd, on};
         if (!any)
             sat_tbl_row(&tb, hdr);
@@ -181,7 +200,7 @@ static void print_trigger(sat_text *t, const sat_rnode *root, const sat_rnode *s
     if (!si) {
         const sat_rnode *rows = sat_rnode_get(root, "rows_read");
         st_item(t, "trigger", "none of the signals rose before it%s",
-                st_u64(rows, "ldap_op") || st_u64(rows, "tls_hs")
+                st_u64(rows, "ldap_op") || st_u64(rows, "tls_hs") || st_u64(rows, "http_req")
                     ? "" : " (no operation or handshake data)");
         st_item(t, "sustained", "unknown (no trigger to compare with)");
         return;
@@ -194,7 +213,7 @@ static void print_trigger(sat_text *t, const sat_rnode *root, const sat_rnode *s
     if (!strcmp(si->name, "heavy_client_ops") && heavy)
         snprintf(tl, sizeof tl, "a new heavy client, %.60s,", heavy);
     else
-        snprintf(tl, sizeof tl, "%s", si->label);
+        label_of(tl, sizeof tl, si, NULL, http_only(root));
     st_item(t, "trigger", "%s (%s)%s%s", tl,
             si->cause ? "the first cause to rise" : "the first to rise; no cause did",
             back ? "; back to baseline at " : "; still high at the end of the input", bt);
@@ -253,7 +272,7 @@ int st_storm_text(sat_text *t, const sat_rnode *root, const sat_rnode *s, int pe
             (unsigned long long)cl, sat_plural(cl, "client", "clients"),
             (unsigned long long)st_u64(s, "peak_events"), ws, p, ex, ws);
     print_trigger(t, root, s, no);
-    print_chain(t, sat_rnode_get(root, "signals"), s, no);
+    print_chain(t, sat_rnode_get(root, "signals"), s, no, http_only(root));
 
     /* kinds of this storm, most first (ties in the kinds' order) */
     char kinds[2048] = "";

@@ -89,36 +89,88 @@ static const char *window_name(char *buf, size_t n, int64_t ns)
     return buf;
 }
 
+/* "GET 540, POST 12" from a compact object of counts. */
+static void counts_line(const sat_rnode *o, char *buf, size_t n)
+{
+    size_t l = 0;
+    buf[0] = '\0';
+    for (const sat_rnode *c = sat_rnode_first(o); c && l < n; c = sat_rnode_next(c)) {
+        const sat_value *v = sat_rnode_value(c);
+        snprintf(buf + l, n - l, "%s%s %llu", l ? ", " : "", sat_rnode_key(c),
+                 (unsigned long long)(v && v->unit == SAT_UNIT_COUNT ? v->v.u : 0));
+        l = strlen(buf);
+    }
+}
+
+/* The HTTP requests' totals (the summary's requests .. status_classes). */
+static void print_http(sat_text *t, const sat_rnode *root, int alone)
+{
+    char line[1024];
+    if (alone)
+        sat_text_summary(t, root,
+                         "requests,request_errors=errors (status >= 400),"
+                         "requests_timed=with a response time,requests_undated=undated,"
+                         "p50_s=response time p50,p90_s=response time p90,"
+                         "p99_s=response time p99",
+                         "  ");
+    else
+        sat_text_summary(t, root,
+                         "requests=HTTP requests,request_errors=errors (status >= 400),"
+                         "requests_timed=with a response time,requests_undated=undated",
+                         "  ");
+    counts_line(sat_rnode_get(root, "methods"), line, sizeof line);
+    sat_text_line(t, "  by method: %s", line);
+    counts_line(sat_rnode_get(root, "status_classes"), line, sizeof line);
+    sat_text_line(t, "  by status: %s", line);
+}
+
 static int render(sat_result *r, sat_text *t)
 {
     const sat_rnode *root = sat_result_root(r);
     char a[64], b[64], w[64], s[64], z[32];
-    uint64_t ops = count_of(root, "operations");
+    uint64_t ops = count_of(root, "operations"), reqs = count_of(root, "requests");
     sat_fmt_duration(w, sizeof w, dur_of(root, "window_s"));
     sat_fmt_duration(s, sizeof s, dur_of(root, "span_s"));
     const sat_value *first = val(root, "first_ts");
-    if (first && !first->absent)
+    char what[128];
+    if (reqs && !ops)
+        snprintf(what, sizeof what, "%llu HTTP %s", (unsigned long long)reqs,
+                 sat_plural(reqs, "request", "requests"));
+    else if (reqs)
+        snprintf(what, sizeof what, "%llu LDAP %s and %llu HTTP %s", (unsigned long long)ops,
+                 sat_plural(ops, "operation", "operations"), (unsigned long long)reqs,
+                 sat_plural(reqs, "request", "requests"));
+    if (reqs && first && !first->absent)
+        sat_text_line(t, "satscope timeline: %s, %s .. %s (%s)", what,
+                      fv(root, "first_ts", a, sizeof a), fv(root, "last_ts", b, sizeof b), s);
+    else if (reqs)
+        sat_text_line(t, "satscope timeline: %s, none dated", what);
+    else if (first && !first->absent)
         sat_text_line(t, "satscope timeline: %llu LDAP %s, %s .. %s (%s)",
                       (unsigned long long)ops, sat_plural(ops, "operation", "operations"),
                       fv(root, "first_ts", a, sizeof a), fv(root, "last_ts", b, sizeof b), s);
     else
         sat_text_line(t, "satscope timeline: %llu LDAP %s, none dated", (unsigned long long)ops,
                       sat_plural(ops, "operation", "operations"));
-    if (!ops && !count_of(root, "connections")) {
+    if (!ops && !reqs && !count_of(root, "connections")) {
         sat_text_title(t, "No LDAP operation or connection in these inputs:");
         sat_text_line(t, "the timeline comes from LDAP access logs or traces collected from them.");
     } else {
         sat_text_title(t, "Totals");
-        sat_text_summary(t, root,
-                         "operations,errors,timed=with an etime,undated,p50_s=etime p50,"
-                         "p90_s=etime p90,p99_s=etime p99,connections",
-                         "  ");
+        if (ops || !reqs)
+            sat_text_summary(t, root,
+                             "operations,errors,timed=with an etime,undated,p50_s=etime p50,"
+                             "p90_s=etime p90,p99_s=etime p99,connections",
+                             "  ");
+        if (reqs)
+            print_http(t, root, !ops);
         uint64_t nw = count_of(root, "window_count");
         sat_text_line(t, "  %llu %s of %s from the first to the last (--json, --csv: every one)",
                       (unsigned long long)nw, sat_plural(nw, "window", "windows"), w);
 
         const sat_rnode *busy = sat_rnode_get(root, "busiest");
-        sat_text_title(t, "Busiest %s windows (most operations first)", w);
+        sat_text_title(t, "Busiest %s windows (most %s first)", w,
+                       reqs && !ops ? "requests" : "operations");
         sat_text_table(t, busy, "start_ts,count,errors,p50_s,p99_s,concurrency", 0, "  ");
 
         const sat_rnode *hours = sat_rnode_get(root, "hours");

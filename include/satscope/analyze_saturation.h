@@ -14,7 +14,8 @@
  * queue wait (wtime) vs service time (optime), and the TLS handshake mix; then
  * the Universal Scalability Law X(N) = lambda N / (1 + sigma (N-1) + kappa N
  * (N-1)) fitted to those points (or to measured points a caller adds, e.g.
- * from a load test's CSV). */
+ * from a load test's CSV). HTTP requests count as operations answered, their
+ * response time as the etime (analyze/saturation.c). */
 typedef struct sat_saturation_opts {
     sat_dur_ns window;       /* 0 = 60 s (widened, doubling, past 4096 windows) */
     uint64_t min_ops;        /* windows answering fewer are not points; 0 = 10 */
@@ -104,6 +105,7 @@ typedef struct sat_saturation_view {
     uint64_t ops, timed, skipped; /* answered, with a latency, not counted (internal,
                                      persistent, no RESULT) */
     uint64_t added;          /* measured points added */
+    uint64_t http_reqs;      /* of ops, HTTP requests (http_req rows) */
     double wtime_mean_s, optime_mean_s; /* NAN if not logged */
     double n_now, x_now;     /* the last full window's (NAN if none) */
     double n_p95;            /* 95th percentile of the points' N (NAN if none) */
@@ -121,7 +123,8 @@ typedef struct sat_saturation_view {
 
 typedef struct sat_saturation sat_saturation;
 sat_saturation *sat_saturation_create(const sat_saturation_opts *opts); /* NULL: no memory */
-sat_event_sink sat_saturation_sink(sat_saturation *s); /* ldap_op, tls_hs, tcp_conn rows */
+sat_event_sink sat_saturation_sink(sat_saturation *s); /* ldap_op, tls_hs, tcp_conn,
+                                                          http_req rows */
 /* A measured point (concurrency, throughput ops/s); SAT_E_USAGE if not finite
  * and positive, SAT_E_NOMEM. At most 100000 are kept. */
 int sat_saturation_add_point(sat_saturation *s, double n, double x);

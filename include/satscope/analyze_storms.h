@@ -9,7 +9,8 @@
 
 /* ---- the storms analyzer (analyze/storms.c) ----------------------------
  * Client failures (abandons, timeouts, busy answers, abrupt closes, abandoned
- * TLS handshakes, client resets, SYN retries) counted per window, a Poisson
+ * TLS handshakes, client resets, SYN retries; HTTP 408 499 502 503 504 and slow
+ * answers) counted per window, a Poisson
  * CUSUM against the series' own robust baseline (the detector is documented
  * in analyze/storms.c), adjacent alarmed windows merged into storms, and per
  * storm what rose before it and whether it outlived its trigger. */
@@ -37,14 +38,25 @@ enum sat_storm_kind {
     SAT_STORM_SYN_UNANSWERED, /* a connection attempt the server never answered (no
                                  SYN/ACK: a full listen queue drops SYNs) before the
                                  client gave up (tcp_conn SAT_TCPF_SYN_GAVE_UP) */
+    /* HTTP requests (http_req rows, analyze/storms_http.c): one failure per request */
+    SAT_STORM_HTTP_408,       /* Request Timeout: the server gave up on a client that sent
+                                 its request too slowly, or none */
+    SAT_STORM_HTTP_499,       /* nginx's: the client closed before the response began */
+    SAT_STORM_HTTP_502,       /* Bad Gateway: the upstream failed */
+    SAT_STORM_HTTP_503,       /* Service Unavailable: overload, rate limits (limit_req) */
+    SAT_STORM_HTTP_504,       /* Gateway Timeout: the upstream did not answer in time */
+    SAT_STORM_SLOW,           /* answered, but in sat_storms_opts.slow or more: the client
+                                 had given up (another status: the statuses above win) */
     SAT_STORM_KIND__COUNT
 };
-const char *sat_storm_kind_name(int k); /* "abandon", "time_limit", ... "syn_retry" */
+const char *sat_storm_kind_name(int k); /* "abandon", "time_limit", ... "http_503", "slow" */
+#define SAT_STORM_KIND_HTTP_FIRST SAT_STORM_HTTP_408 /* the kinds of HTTP requests: from here */
+#define SAT_STORMS_SLOW_DEFAULT ((sat_dur_ns)1000000000) /* 1 s (sat_storms_opts.slow) */
 
 /* Signals looked at before each storm (the chain a storm report shows). */
 enum sat_storm_signal {
     SAT_SIG_UNINDEXED,     /* unindexed searches (notes A or U) per window */
-    SAT_SIG_OPS,           /* external operations per window (the load) */
+    SAT_SIG_OPS,           /* external operations + HTTP requests per window (the load) */
     SAT_SIG_FULL_HS_SHARE, /* full / (full + resumed) TLS handshakes */
     SAT_SIG_ETIME_P90,     /* seconds, nearest rank over a log histogram (+-12%) */
     SAT_SIG_WTIME_MEAN,    /* seconds (queue wait) */
@@ -64,6 +76,9 @@ typedef struct sat_storms_opts {
     sat_dur_ns retry_window; /* a new connection this soon after an unanswered one
                                 from the same client to the same server is its retry;
                                 0 = 10 s (as sat_hs_opts) */
+    sat_dur_ns slow;         /* an HTTP request answered in this long or more is a failure
+                                (kind slow: its client had most likely given up); 0 =
+                                SAT_STORMS_SLOW_DEFAULT, < 0 = never */
 } sat_storms_opts;
 
 /* The detector on a bare series of counts (one per window): fills up to
@@ -134,6 +149,7 @@ typedef struct sat_storms_window {
     uint64_t conn_opens;     /* LDAP connections opened + TCP connections */
     uint64_t handshakes;     /* TLS handshakes, full or resumed */
     uint64_t kinds[SAT_STORM_KIND__COUNT]; /* the failures by kind */
+    uint64_t http_requests;  /* HTTP requests (ops holds the LDAP operations only) */
 } sat_storms_window;
 
 typedef struct sat_storms_period {
@@ -167,6 +183,8 @@ typedef struct sat_storms_view {
     uint64_t attempts_lost;  /* TCP connections (retry rule) and requests left at a close
                                 past their tables' caps: not looked at */
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns; /* rows seen */
+    uint64_t http_reqs;      /* http_req rows seen: when not 0, the HTTP kinds are listed */
+    sat_dur_ns slow;         /* the slow threshold in effect (< 0: never) */
     const sat_storm *storms; size_t nstorms;
     uint64_t busiest_events; /* the window with the most failures, storm or not */
     sat_ts_ns busiest_ts;    /* its start (0 if no failure) */
@@ -178,7 +196,8 @@ typedef struct sat_storms_view {
 
 typedef struct sat_storms sat_storms;
 sat_storms *sat_storms_create(const sat_storms_opts *opts); /* NULL: out of memory */
-sat_event_sink sat_storms_sink(sat_storms *s); /* ldap_op, ldap_conn, tls_hs, tcp_conn */
+sat_event_sink sat_storms_sink(sat_storms *s); /* ldap_op, ldap_conn, tls_hs, tcp_conn,
+                                                  http_req */
 int sat_storms_finish(sat_storms *s);          /* SAT_OK or SAT_E_NOMEM */
 int sat_storms_merge(sat_storms *into, const sat_storms *from);
 const sat_storms_view *sat_storms_get_view(const sat_storms *s); /* after finish */
