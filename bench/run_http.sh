@@ -111,20 +111,7 @@ for f in $FORMATS; do
         echo "run_http.sh: satscope etime --json on $LOG failed ($?):" >&2; tail -5 "$WORK/satscope-$f.err" >&2; exit 3; }
     got=$(python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
-def find(o):
-    if isinstance(o, dict):
-        if o.get("op") == "all" or o.get("path") == "all" or o.get("key") == "all":
-            if isinstance(o.get("count"), (int, float)): return o["count"]
-        for v in o.values():
-            r = find(v)
-            if r is not None: return r
-    elif isinstance(o, list):
-        for v in o:
-            r = find(v)
-            if r is not None: return r
-    return None
-print(int(find(d) or 0))' "$WORK/satscope-$f.json")
+print(int(json.load(open(sys.argv[1])).get("requests") or 0))' "$WORK/satscope-$f.json")
     [ "$got" = "$LINES" ] || echo "run_http.sh: WARNING: satscope counted $got requests in $LINES lines of $LOG" >&2
 
     timed "$RUNS" "${SATCMD[@]}"; ST=$T
