@@ -19,6 +19,9 @@ typedef struct pm_ctx {
     /* what the inputs hold: LDAP operations, HTTP requests (both, one, or neither);
      * the sentences name what is there (operations or requests, etime or response time) */
     int ldap, http;
+    /* etime's HTTP requests: its root on HTTP logs alone, its "http" object
+     * beside a directory's logs; NULL without HTTP requests */
+    const sat_rnode *http_etime;
 } pm_ctx;
 
 /* The findings: what happened, when, the likely chain (report_pm_findings.c). */
@@ -37,6 +40,12 @@ const sat_rnode *pm_signal_row(const pm_ctx *p, double storm, const char *signal
 /* Handshakes of [from, to) of the handshakes windows: full, resumed, all. */
 void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, double *resumed,
                       double *all);
+/* Why no input logs `field` of HTTP requests (etime's not_logged table:
+ * "etime", "tls_session", "conn_request", "upstream"), NULL when some do. */
+const char *pm_not_logged(const pm_ctx *p, const char *field);
+/* 1 for the signals only directory servers' logs carry (unindexed searches,
+ * the queue wait). */
+int pm_signal_ldap_only(const char *signal);
 /* "4.33 min" */
 void pm_dur(char *buf, size_t n, double s);
 /* a time on the report's clock */

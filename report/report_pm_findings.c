@@ -48,7 +48,7 @@ static const struct {
     {"http_502", "bad gateway answers (HTTP 502)"},
     {"http_503", "service unavailable answers (HTTP 503)"},
     {"http_504", "gateway timeouts (HTTP 504)"},
-    {"slow", "answers slower than the clients wait"},
+    {"slow", "slow answers (past the slow threshold)"},
 };
 
 const char *pm_kind_words(const char *kind)
@@ -82,6 +82,21 @@ static const struct {
       "the operations and requests of one client"},
      {"ops of one client", "requests of one client", "load of one client"}},
 };
+
+int pm_signal_ldap_only(const char *signal)
+{
+    return signal && (!strcmp(signal, "unindexed") || !strcmp(signal, "wtime_mean_s"));
+}
+
+const char *pm_not_logged(const pm_ctx *p, const char *field)
+{
+    for (const sat_rnode *r = sat_rnode_first(rd_table(p->http_etime, "not_logged")); r;
+         r = sat_rnode_next(r))
+        if (rd_rtext(r, "field") && !strcmp(rd_rtext(r, "field"), field) &&
+            rd_rbool(r, "partial") != 1)
+            return rd_rtext(r, "why") ? rd_rtext(r, "why") : "no input logs it";
+    return NULL;
+}
 
 static int words_of(const pm_ctx *p)
 {
@@ -493,6 +508,91 @@ static void finding_offender(pm_ctx *p, sat_rnode *list)
     sat_put_ratio(fig, "share", t / all, 4);
 }
 
+/* HTTP requests answered with an error status (>= 400): how many, of which
+ * statuses (the three most frequent, with their meaning). A warning when
+ * server errors (5xx) are 1% of the requests or more. */
+static void finding_http_errors(pm_ctx *p, sat_rnode *list)
+{
+    const sat_rnode *h = p->http_etime;
+    double n = rd_onum(h, "requests"), ce = rd_onum(h, "request_stats.client_errors"),
+           se = rd_onum(h, "request_stats.server_errors");
+    if (!(n > 0) || !isfinite(ce) || !isfinite(se) || !(ce + se > 0))
+        return;
+    const sat_rnode *top[3] = {NULL, NULL, NULL};
+    size_t others = 0;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "statuses")); r; r = sat_rnode_next(r)) {
+        if (rd_rbool(r, "error") != 1)
+            continue;
+        const sat_rnode *c = r;
+        for (int i = 0; i < 3 && c; i++)
+            if (!top[i] || rd_rnum(c, "count") > rd_rnum(top[i], "count")) {
+                const sat_rnode *t = top[i];
+                top[i] = c;
+                c = t;
+            }
+        others += c != NULL;
+    }
+    char parts[512] = "";
+    size_t l = 0;
+    int k = 0;
+    for (int i = 0; i < 3 && top[i]; i++, k++) {
+        const char *m = rd_rtext(top[i], "meaning");
+        const char *sep = i == 0 ? "" : (i == 2 || !top[i + 1]) && !others ? " and " : ", ";
+        snprintf(parts + l, sizeof parts - l, "%s%.0f x %.0f%s%s", sep, rd_rnum(top[i], "count"),
+                 rd_rnum(top[i], "status"), m ? " " : "", m ? m : "");
+        l = strlen(parts);
+    }
+    if (others)
+        snprintf(parts + l, sizeof parts - l, " and %zu other %s", others,
+                 others == 1 ? "status" : "statuses");
+    char share[64];
+    sat_fmt_sig3(share, sizeof share, 100 * (ce + se) / n);
+    int bad = se / n >= 0.01;
+    sat_rnode *fig = sat_doc_finding(list, bad ? "warning" : "notice", "offenders",
+                                     "Of %.0f HTTP requests, %.0f (%s%%) were answered with an "
+                                     "error status: %s.",
+                                     n, ce + se, share, parts);
+    sat_put_count(fig, "requests", (uint64_t)n);
+    sat_put_count(fig, "errors", (uint64_t)(ce + se));
+    sat_put_count(fig, "server_errors", (uint64_t)se);
+    sat_put_ratio(fig, "error_share", (ce + se) / n, 4);
+}
+
+/* The path template whose requests took the most response time in all. */
+static void finding_http_offender(pm_ctx *p, sat_rnode *list)
+{
+    const sat_rnode *h = p->http_etime, *best = NULL, *all = NULL;
+    if (pm_not_logged(p, "etime"))
+        return;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "groups")); r; r = sat_rnode_next(r))
+        if (isfinite(rd_rnum(r, "total_s")) &&
+            (!best || rd_rnum(r, "total_s") > rd_rnum(best, "total_s")))
+            best = r;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "methods")); r; r = sat_rnode_next(r))
+        if (rd_rtext(r, "method") && !strcmp(rd_rtext(r, "method"), "all"))
+            all = r;
+    double t = best ? rd_rnum(best, "total_s") : NAN, whole = all ? rd_rnum(all, "total_s") : NAN;
+    if (!best || !(t > 0) || !(whole > 0) || !rd_rtext(best, "path"))
+        return;
+    char tot[64], p99[64], mx[64], share[64];
+    pm_dur(tot, sizeof tot, t);
+    pm_dur(p99, sizeof p99, rd_rnum(best, "p99_s"));
+    pm_dur(mx, sizeof mx, rd_rnum(best, "max_s"));
+    sat_fmt_sig3(share, sizeof share, 100 * t / whole);
+    double cnt = rd_rnum(best, "count");
+    sat_rnode *fig = sat_doc_finding(
+        list, "notice", "offenders",
+        "The most response time went to %s: %.0f %s took %s in all (%s%% of the time spent "
+        "answering requests; p99 %s, the longest %s).",
+        rd_rtext(best, "path"), cnt, plural(cnt, "request", "requests"), tot, share, p99, mx);
+    copy_value(fig, "path", best, "path");
+    copy_value(fig, "count", best, "count");
+    copy_value(fig, "total_s", best, "total_s");
+    copy_value(fig, "p99_s", best, "p99_s");
+    copy_value(fig, "max_s", best, "max_s");
+    sat_put_ratio(fig, "share", t / whole, 4);
+}
+
 void pm_findings(pm_ctx *p)
 {
     sat_rnode *list = sat_doc_findings(p->rep, NULL);
@@ -504,6 +604,10 @@ void pm_findings(pm_ctx *p)
     }
     finding_crash(p, list);
     finding_offender(p, list);
+    if (p->http_etime) {
+        finding_http_errors(p, list);
+        finding_http_offender(p, list);
+    }
     if (!p->storm && !sat_rnode_first(rd_table(p->crashes, "crashes")))
         sat_doc_finding(list, "notice", NULL,
                         "No storm of client failures and no crash in these inputs.");
