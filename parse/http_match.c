@@ -79,11 +79,12 @@ static const char *scan_iso(const char *p, const char *end)
     return q;
 }
 
-/* "v1, v2 : v3": values without blanks, ", " or " : " between them. */
-static const char *scan_list(const char *p, const char *end)
+/* "v1, v2 : v3": values without blanks, ", " or " : " between them; a value
+ * ends too at `stop` (the first byte of the literal after the list). */
+static const char *scan_list(const char *p, const char *end, char stop)
 {
     for (;;) {
-        while (p < end && *p != ' ' && *p != ',')
+        while (p < end && *p != ' ' && *p != ',' && *p != stop)
             p++;
         if (end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] != ' ') {
             p += 2;
@@ -122,7 +123,7 @@ int sat_http_format_match(const sat_http_format *f, const char *line, size_t len
             e = scan_iso(p, end);
             break;
         case HF_SCAN_LIST:
-            e = scan_list(p, end);
+            e = scan_list(p, end, ln ? lit[0] : ' ');
             break;
         case HF_SCAN_PATH:
             e = p;
