@@ -18,16 +18,13 @@
  *
  * Every count is a record described once (acc.h), so sat_hs_merge is a walk
  * over them; the CPU estimate is made from counts at finish, so merged parts
- * cost exactly what one pass does. The result's sections: handshakes_result.c. Retries are found in the order rows arrive (a connection's row is
+ * cost exactly what one pass does. The result's sections: handshakes_result.c;
+ * the handshakes an HTTP access log tells of: handshakes_http.c. Retries are found in the order rows arrive (a connection's row is
  * emitted when it ends, and a client gives up on one connection before it
  * opens the next), which is why a retry is looked for only after its failure.
  */
-#include "satscope/analyze.h"
+#include "handshakes_int.h"
 
-#include "acc.h"
-#include "winseries.h"
-
-#define HS_WINDOWS_MAX 4096
 #define HS_VERSIONS_MAX 32
 #define HS_GROUP_KEYS_MAX 100000
 #define HS_PAIR_KEYS_MAX 1000000
@@ -47,7 +44,8 @@ typedef struct hs_pair {
 static const sat_acc_field counts_fields[] = {
     SAT_ACC_N(SAT_ACC_COUNT, sat_hs_counts, n, SAT_HS_NOUT + 3),
 };
-static const sat_rec_desc counts_desc = {sizeof(sat_hs_counts), counts_fields, 1, NULL};
+const sat_rec_desc hs_counts_desc = {sizeof(sat_hs_counts), counts_fields, 1, NULL};
+#define counts_desc hs_counts_desc
 _Static_assert(offsetof(sat_hs_counts, resumed_psk) ==
                    offsetof(sat_hs_counts, n) + (SAT_HS_NOUT + 2) * sizeof(uint64_t),
                "the counters of sat_hs_counts are one run");
@@ -97,6 +95,7 @@ struct sat_hs {
     sat_keyed versions;       /* uint16 version -> hs_vcount, "(other)" past the cap */
     sat_keyed groups;         /* --by key -> sat_hs_counts */
     sat_strtab pairs;         /* key client|server -> hs_pair */
+    hs_log *log;              /* handshakes read from HTTP access logs */
     int nomem;
 
     sat_hs_view view;
@@ -140,7 +139,7 @@ static int resumed_psk(const sat_tls_hs *r)
  * key share) at full cost, resumptions at theirs, incomplete ones (never
  * answered) and failures before any ServerHello at nothing. Made from
  * counts, so that merged parts cost exactly what one pass does. */
-static double cpu_s(const sat_hs_opts *o, const sat_hs_counts *c)
+double hs_cpu_s(const sat_hs_opts *o, const sat_hs_counts *c)
 {
     uint64_t full = c->n[SAT_TLS_FULL] + c->failed_after_server_hello;
     uint64_t res = c->n[SAT_TLS_RESUMED] - c->resumed_psk;
@@ -353,7 +352,8 @@ sat_hs *sat_hs_create(const sat_hs_opts *opts)
     sat_strtab_init(&h->pairs, sizeof(hs_pair), HS_PAIR_KEYS_MAX);
     h->view_arena.chunk_size = (size_t)64 << 10;
     if (sat_keyed_init(&h->versions, &vcount_desc, HS_VERSIONS_MAX) < 0 ||
-        sat_keyed_init(&h->groups, &counts_desc, HS_GROUP_KEYS_MAX) < 0) {
+        sat_keyed_init(&h->groups, &counts_desc, HS_GROUP_KEYS_MAX) < 0 ||
+        !(h->log = hs_log_create(h->opts.window))) {
         sat_hs_free(h);
         return NULL;
     }
@@ -367,6 +367,13 @@ static int on_row(void *ctx, int table, const void *row)
         return on_tls(ctx, (const sat_tls_hs *)row);
     case SAT_TABLE_TCP_CONN:
         return on_tcp(ctx, (const sat_tcp_conn *)row);
+    case SAT_TABLE_SOURCE:
+        hs_log_source(((sat_hs *)ctx)->log, (const sat_source *)row);
+        return SAT_OK;
+    case SAT_TABLE_HTTP_REQ:
+        if (hs_log_row(((sat_hs *)ctx)->log, (const sat_http_req *)row) < 0)
+            return SAT_E_NOMEM;
+        return SAT_OK;
     default:
         return SAT_OK;
     }
@@ -375,7 +382,8 @@ static int on_row(void *ctx, int table, const void *row)
 sat_event_sink sat_hs_sink(sat_hs *h)
 {
     sat_event_sink s = {h,
-                        SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN),
+                        SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) |
+                            SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ),
                         on_row};
     return s;
 }
@@ -388,7 +396,8 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
         return SAT_E_USAGE;
     if (sat_rec_merge(&totals_desc, &into->t, &from->t) < 0 || merge_pairs(into, from) < 0 ||
         sat_keyed_merge(&into->versions, &from->versions) < 0 ||
-        sat_keyed_merge(&into->groups, &from->groups) < 0)
+        sat_keyed_merge(&into->groups, &from->groups) < 0 ||
+        hs_log_merge(into->log, from->log) < 0)
         into->nomem = 1;
     if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
                                       from->window, HS_WINDOWS_MAX, sizeof(sat_hs_counts),
@@ -422,7 +431,7 @@ static double quantile_s(sat_qsketch *s, double q)
 
 static sat_hs_counts with_cpu(const sat_hs *h, sat_hs_counts c)
 {
-    c.cpu_s = cpu_s(&h->opts, &c);
+    c.cpu_s = hs_cpu_s(&h->opts, &c);
     return c;
 }
 
@@ -550,6 +559,8 @@ int sat_hs_finish(sat_hs *h)
         v->ngroups = shown;
         v->groups_total = n + sat_keyed_has_other(&h->groups);
     }
+    if (hs_log_view(h->log, &h->opts, &h->view_arena, &v->logs) < 0)
+        return SAT_E_NOMEM;
     return h->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -564,6 +575,7 @@ void sat_hs_free(sat_hs *h)
     sat_keyed_free(&h->versions);
     sat_keyed_free(&h->groups);
     sat_strtab_free(&h->pairs);
+    hs_log_free(h->log);
     sat_arena_free(&h->view_arena);
     free(h);
 }

@@ -5,7 +5,8 @@
  * `resumption` and `durations`, the retries, the captures' `tcp`, the --by
  * table `groups` (its key column named after the dimension: client, server
  * or sni) and the time series `windows`. The JSON, CSV and text forms are
- * all made from these.
+ * all made from these. Handshakes read from HTTP access logs are the
+ * "logs" object, apart from the captures' (put_logs).
  */
 #include <math.h>
 #include <stdio.h>
@@ -200,6 +201,106 @@ static void put_windows(sat_result *r, sat_rnode *root, const sat_hs_view *v)
         sat_result_set_main(r, t);
 }
 
+static void put_log_field(sat_rnode *t, const sat_hs_log_view *l, int k)
+{
+    if (!l->fields_without[k])
+        return;
+    sat_rnode *o = sat_table_row(t);
+    sat_put_text(o, "field", sat_field_name(k));
+    sat_put_bool(o, "partial", (l->fields_known & SAT_FIELD_BIT(k)) != 0);
+    sat_put_count(o, "of_inputs", l->fields_inputs);
+    sat_put_count(o, "inputs_without", l->fields_without[k]);
+    sat_put_text(o, "why", l->fields_why[k]);
+}
+
+/* Handshakes from HTTP access logs: a connection's first request carries its
+ * handshake (analyze/handshakes_http.c); absent what the format cannot say. */
+static void put_logs(sat_result *r, sat_rnode *root, const sat_hs_view *v)
+{
+    const sat_hs_log_view *l = &v->logs;
+    int flag = (l->fields_known & SAT_FIELD_BIT(SAT_FIELD_TLS_SESSION)) != 0,
+        first = (l->fields_known & SAT_FIELD_BIT(SAT_FIELD_CONN_REQUEST)) != 0;
+    int counted = flag && (first || l->c.connections); /* handshakes from first requests */
+    sat_rnode *o = sat_obj(root, "logs");
+    sat_put_count(o, "requests", l->requests);
+    sat_put_note(o, "HTTP requests in the access logs");
+    if (first || l->c.connections)
+        sat_put_count(o, "first_requests", l->c.connections);
+    else
+        sat_put_absent(o, "first_requests", SAT_UNIT_COUNT);
+    sat_put_note(o, "each opened a connection: its handshake");
+    const sat_hs_counts *c = &l->c;
+    if (counted) {
+        sat_put_count(o, "full", c->n[SAT_TLS_FULL]);
+        sat_put_count(o, "resumed", c->n[SAT_TLS_RESUMED]);
+        sat_put_ratio(o, "resumed_ratio", ratio_of(c), 4);
+        sat_put_note(o, "resumed / (full + resumed)");
+        sat_put_dur(o, "cpu_s", c->cpu_s, 6);
+        sat_put_note(o, "server CPU for these handshakes (estimate)");
+    } else {
+        sat_put_absent(o, "full", SAT_UNIT_COUNT);
+        sat_put_absent(o, "resumed", SAT_UNIT_COUNT);
+        sat_put_absent(o, "resumed_ratio", SAT_UNIT_RATIO);
+        sat_put_absent(o, "cpu_s", SAT_UNIT_DURATION);
+    }
+    sat_put_count(o, "session_not_logged", l->session_unknown);
+    sat_put_note(o, "first requests without a flag (not logged, no TLS)");
+    sat_put_count(o, "later_requests", l->later_requests);
+    sat_put_note(o, "after the first on their connection: no handshake");
+    sat_put_count(o, "requests_without_number", l->no_conn_request);
+    sat_put_note(o, "their number on the connection not logged: not handshakes");
+    sat_put_count(o, "on_new_session", l->on_new);
+    sat_put_count(o, "on_resumed_session", l->on_resumed);
+    const char *how =
+        !flag ? "Not logged: the log format does not say whether a TLS session was resumed; "
+                "a capture of the same period gives it (satscope handshakes CAPTURE.pcap)"
+        : !counted
+            ? "Counted per request: the log format does not number a connection's requests, so "
+              "the requests on new and on resumed sessions are counted, not handshakes; a "
+              "capture of the same period counts the handshakes"
+            : "Counted from each connection's first request (its number on the connection is 1)";
+    sat_put_text(o, "counted", how);
+    sat_put_time(o, "first_ts", l->first_ts);
+    sat_put_time(o, "last_ts", l->first_ts ? l->last_ts : 0);
+    static const sat_col cols[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"},
+                                   {"connections", SAT_UNIT_COUNT, 0, "first requests"},
+                                   {"full", SAT_UNIT_COUNT, 0, NULL},
+                                   {"resumed", SAT_UNIT_COUNT, 0, NULL},
+                                   {"resumed_ratio", SAT_UNIT_RATIO, 4, "resumed%"},
+                                   {"cpu_s", SAT_UNIT_DURATION, 6, "cpu"}};
+    sat_put_dur(o, "window_s", (double)l->window / 1e9, 3);
+    sat_rnode *t = sat_table(o, "windows", cols, sizeof cols / sizeof cols[0]);
+    sat_table_set_window(t, l->window);
+    for (size_t i = 0; i < l->nwindows; i++) {
+        sat_rnode *row = sat_table_row(t);
+        const sat_hs_counts *wc = &l->windows[i].c;
+        sat_put_time(row, "start_ts", l->windows[i].start_ts);
+        sat_put_count(row, "connections", wc->connections);
+        if (counted) {
+            sat_put_count(row, "full", wc->n[SAT_TLS_FULL]);
+            sat_put_count(row, "resumed", wc->n[SAT_TLS_RESUMED]);
+            sat_put_ratio(row, "resumed_ratio", ratio_of(wc), 4);
+            sat_put_dur(row, "cpu_s", wc->cpu_s, 6);
+        } else {
+            sat_put_absent(row, "full", SAT_UNIT_COUNT);
+            sat_put_absent(row, "resumed", SAT_UNIT_COUNT);
+            sat_put_absent(row, "resumed_ratio", SAT_UNIT_RATIO);
+            sat_put_absent(row, "cpu_s", SAT_UNIT_DURATION);
+        }
+    }
+    static const sat_col ncols[] = {{"field", SAT_UNIT_TEXT, 0, NULL},
+                                    {"partial", SAT_UNIT_BOOL, 0, NULL},
+                                    {"of_inputs", SAT_UNIT_COUNT, 0, NULL},
+                                    {"inputs_without", SAT_UNIT_COUNT, 0, NULL},
+                                    {"why", SAT_UNIT_TEXT, 0, NULL}};
+    sat_rnode *nl = sat_table(o, "not_logged", ncols, 5);
+    put_log_field(nl, l, SAT_FIELD_TLS_SESSION);
+    put_log_field(nl, l, SAT_FIELD_CONN_REQUEST);
+    /* logs alone: their series is the one --csv prints */
+    if (!v->all.connections && !v->tcp_conns && v->by == SAT_HS_BY_NONE)
+        sat_result_set_main(r, t);
+}
+
 int sat_hs_result(const sat_hs *h, sat_result *r)
 {
     const sat_hs_view *v = sat_hs_get_view(h);
@@ -220,5 +321,7 @@ int sat_hs_result(const sat_hs *h, sat_result *r)
     if (v->by != SAT_HS_BY_NONE)
         put_groups(r, root, v);
     put_windows(r, root, v);
+    if (v->logs.requests || v->logs.fields_inputs)
+        put_logs(r, root, v);
     return sat_result_status(r);
 }

@@ -96,5 +96,12 @@ const sat_command sat_cmd_handshakes = {
     "before a ServerHello), the resumed ratio per window, handshakes per\n"
     "second, durations, retries, and an estimate of the server CPU they\n"
     "cost. Only the first handshake of a connection counts (renegotiations\n"
-    "do not).",
+    "do not).\n\n"
+    "HTTP access logs say it too, apart (\"logs\" in --json): a connection's\n"
+    "first request ($connection_requests = 1, Apache %k = 0) carries its\n"
+    "handshake, full or resumed as $ssl_session_reused or\n"
+    "%{SSL_SESSION_RESUMED}x logged it; a format without the flag (Tomcat's\n"
+    "valve, combined) is said not to log it: a capture of the same period\n"
+    "gives it. Without the request number, requests are counted per request\n"
+    "(on a new or a resumed session), not as handshakes.",
     hs_opts, SAT_CLI_INPUT_OPTS | SAT_CLI_REPORT_OPTS | SAT_CLI_ANALYSIS_OPTS, SAT_CLI_EXIT_NOTE};

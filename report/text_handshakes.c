@@ -3,7 +3,8 @@
  * "Text"), read from the result only (analyze/handshakes_result.c): what
  * happened first (the handshakes by outcome, the resumed ratio, the rates),
  * then the CPU they cost, the versions, resumption, durations, retries, the
- * captures' TCP connections, the --by table and the windows.
+ * captures' TCP connections, the --by table and the windows; then, or alone,
+ * the handshakes the HTTP access logs tell of (the result's "logs").
  */
 #include <string.h>
 
@@ -78,11 +79,62 @@ static int print_totals(sat_text *t, const sat_rnode *root)
     return s ? rc : SAT_E_NOMEM;
 }
 
+/* The handshakes read from HTTP access logs (analyze/handshakes_http.c). */
+static void print_logs(sat_text *t, const sat_rnode *root)
+{
+    const sat_rnode *l = sat_rnode_get(root, "logs");
+    if (!l)
+        return;
+    char a[64], b[64];
+    const sat_value *full = sat_rnode_val(l, "full");
+    uint64_t req = count_of(l, "requests");
+    sat_text_title(t, "Handshakes from the HTTP access logs: %llu %s, %s .. %s",
+                   (unsigned long long)req, sat_plural(req, "request", "requests"),
+                   fmt_of(l, "first_ts", a, sizeof a), fmt_of(l, "last_ts", b, sizeof b));
+    const sat_value *how = sat_rnode_val(l, "counted");
+    if (how && !how->absent)
+        sat_text_line(t, "  %s", how->v.s);
+    if (!full || full->absent) {
+        /* the flag or the first requests are not logged: say what is known */
+        sat_text_summary(t, l,
+                         "requests,first_requests=first requests,on_new_session=on a new "
+                         "session,on_resumed_session=on a resumed session",
+                         "  ");
+    } else {
+        sat_text_summary(t, l,
+                         "first_requests=first requests,full,resumed,resumed_ratio,cpu_s=cpu,"
+                         "session_not_logged=without a session flag,later_requests=later "
+                         "requests,requests_without_number=without their number",
+                         "  ");
+        const sat_rnode *w = sat_rnode_get(l, "windows");
+        sat_fmt_duration(a, sizeof a, (double)sat_table_window(w) / 1e9);
+        sat_text_title(t, "Per %s, from the access logs (first requests)", a);
+        sat_text_table(t, w, "start_ts,connections,full,resumed,resumed_ratio,cpu_s", 0, "  ");
+    }
+    for (const sat_rnode *n = sat_rnode_first(sat_rnode_get(l, "not_logged")); n;
+         n = sat_rnode_next(n)) {
+        const sat_value *f = sat_row_get(n, "field"), *why = sat_row_get(n, "why"),
+                        *part = sat_row_get(n, "partial");
+        sat_text_line(t, "  %s %s: %s", f && !f->absent ? f->v.s : "?",
+                      part && !part->absent && part->v.i ? "not logged by some inputs"
+                                                         : "not logged",
+                      why && !why->absent ? why->v.s : "the log format does not carry it");
+    }
+}
+
 static int render(sat_result *r, sat_text *t)
 {
     const sat_rnode *root = sat_result_root(r);
     char a[64], b[64];
     uint64_t conns = count_of(root, "connections");
+    if (!conns && sat_rnode_get(root, "logs")) {
+        /* access logs without a capture */
+        sat_text_line(t, "satscope handshakes: no TLS handshake on the wire (no capture among "
+                         "the inputs); what the HTTP access logs tell of:");
+        print_tcp(t, root);
+        print_logs(t, root);
+        return SAT_OK;
+    }
     sat_text_line(t, "satscope handshakes: %llu TLS %s, %s .. %s", (unsigned long long)conns,
                   sat_plural(conns, "connection", "connections"), fmt_of(root, "first_ts", a, sizeof a),
                   fmt_of(root, "last_ts", b, sizeof b));
@@ -166,10 +218,12 @@ static int render(sat_result *r, sat_text *t)
     sat_text_title(t, "Per %s", a);
     sat_text_table(t, w, "start_ts,connections,full,resumed,failed,incomplete,resumed_ratio,cpu_s",
                    0, "  ");
+    print_logs(t, root);
     return SAT_OK;
 }
 
-static const char *const csv_tables[] = {"windows", "groups", "versions", "resumption",
-                                         "durations", NULL};
+static const char *const csv_tables[] = {"windows",      "groups",          "versions",
+                                         "resumption",   "durations",       "logs.windows",
+                                         "logs.not_logged", NULL};
 
 const sat_text_report sat_text_handshakes = {"handshakes", render, csv_tables};

@@ -6,6 +6,7 @@
 #define SATSCOPE_ANALYZE_HANDSHAKES_H
 
 #include "satscope/event.h"
+#include "satscope/fields.h"
 #include "satscope/result.h"
 
 /* ---- the handshakes analyzer (analyze/handshakes.c) --------------------
@@ -62,6 +63,32 @@ typedef struct sat_hs_version {
     uint64_t count;
 } sat_hs_version;
 
+/* Handshakes an HTTP access log tells of (analyze/handshakes_http.c): a
+ * connection's first request (conn_request == 1: nginx $connection_requests,
+ * Apache %k + 1) carries its handshake, full or resumed as the log's flag
+ * says ($ssl_session_reused, %{SSL_SESSION_RESUMED}x), the rest of its
+ * requests repeat it. Requests whose number on their connection is not
+ * logged cannot be told apart: they are counted per request, not as
+ * handshakes. Kept apart from the captures' (the same period's capture and
+ * log tell of the same handshakes). */
+typedef struct sat_hs_log_view {
+    uint64_t requests;        /* http_req rows */
+    sat_hs_counts c;          /* the first requests: connections, n[SAT_TLS_FULL],
+                                 n[SAT_TLS_RESUMED], resumed_psk (TLS 1.3), cpu_s */
+    uint64_t session_unknown; /* of the first requests: no flag (not logged, no TLS) */
+    uint64_t later_requests;  /* conn_request > 1 */
+    uint64_t no_conn_request; /* requests without their number on the connection */
+    uint64_t on_new, on_resumed; /* of those: their session's flag */
+    sat_ts_ns first_ts, last_ts;
+    const sat_hs_window *windows; /* the first requests per window, first to last */
+    size_t nwindows;
+    sat_dur_ns window;
+    /* which fields the HTTP inputs can carry (fields.h) */
+    uint32_t fields_known, fields_inputs;
+    uint32_t fields_without[SAT_FIELD__COUNT];
+    const char *fields_why[SAT_FIELD__COUNT];
+} sat_hs_log_view;
+
 typedef struct sat_hs_view {
     sat_hs_counts all;
     double resumed_ratio;    /* resumed / (full + resumed); -1 if neither */
@@ -90,11 +117,12 @@ typedef struct sat_hs_view {
     double tcp_rtt_p50_s, tcp_rtt_p99_s; /* SYN -> the client's ACK; -1 if none */
     double full_cost_us, resumed_cost_us, psk_cost_us;
     uint64_t full_measured, resumed_measured; /* handshakes with a duration */
+    sat_hs_log_view logs;    /* from HTTP access logs; logs.requests == 0 if none */
 } sat_hs_view;
 
 typedef struct sat_hs sat_hs;
 sat_hs *sat_hs_create(const sat_hs_opts *opts); /* NULL: out of memory */
-sat_event_sink sat_hs_sink(sat_hs *h);          /* takes tls_hs and tcp_conn rows */
+sat_event_sink sat_hs_sink(sat_hs *h); /* takes tls_hs, tcp_conn, http_req and source rows */
 int sat_hs_finish(sat_hs *h);                   /* SAT_OK or SAT_E_NOMEM */
 int sat_hs_merge(sat_hs *into, const sat_hs *from);
 const sat_hs_view *sat_hs_get_view(const sat_hs *h); /* after finish; lives until free */

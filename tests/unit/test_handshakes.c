@@ -95,9 +95,21 @@ static void test_counts_and_cost(void)
     r.server_hello_ts = 0;
     r.version = 0;
     feed(h, &r);
+    /* and an access log's request: its handshakes are kept apart (the
+     * result's "logs": every table the CSV list names is then there) */
+    sat_http_req q;
+    memset(&q, 0, sizeof q);
+    q.ts = T0;
+    q.status = 200;
+    q.conn_request = 1;
+    q.tls_session = SAT_HTTP_SESSION_NEW;
+    q.response_time = q.upstream_time = q.bytes = q.conn = SAT_ABSENT;
+    sat_event_sink hs = sat_hs_sink(h);
+    CHECK_EQ_INT(sat_sink_emit(&hs, SAT_TABLE_HTTP_REQ, &q), SAT_OK);
     CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
     const sat_hs_view *v = sat_hs_get_view(h);
     CHECK_EQ_INT(v->all.connections, 15);
+    CHECK_EQ_INT(v->logs.c.n[SAT_TLS_FULL], 1);
     CHECK_EQ_INT(v->all.n[SAT_TLS_FULL], 8);
     CHECK_EQ_INT(v->all.n[SAT_TLS_RESUMED], 4);
     CHECK_EQ_INT(v->all.n[SAT_TLS_FAILED], 2);

@@ -432,8 +432,24 @@ static void test_csv_tables(void)
     while (tr->csv_tables[nlist])
         nlist++;
     CHECK(nlist < 64);
-    for (size_t b = 0; b < sizeof bys / sizeof bys[0]; b++) {
-        sat_etime *e = sample(bys[b]);
+    /* and HTTP requests, alone (their sections at the root) and beside the
+     * operations (the "http" object) */
+    for (size_t b = 0; b < sizeof bys / sizeof bys[0] + 2; b++) {
+        int http = b >= sizeof bys / sizeof bys[0];
+        sat_etime *e = http && b % 2 ? sat_etime_create(NULL) : sample(http ? 0 : bys[b]);
+        if (http) {
+            sat_http_req q;
+            memset(&q, 0, sizeof q);
+            q.ts = T0;
+            q.status = 404;
+            q.response_time = 1000;
+            q.upstream_time = q.bytes = q.conn = q.conn_request = SAT_ABSENT;
+            q.method = sat_str_cstr("GET");
+            q.path = q.path_template = sat_str_cstr("/x");
+            sat_event_sink k = sat_etime_sink(e);
+            sat_sink_emit(&k, SAT_TABLE_HTTP_REQ, &q);
+            CHECK_EQ_INT(sat_etime_finish(e), 0);
+        }
         sat_result *r = sat_result_new("etime");
         CHECK_EQ_INT(sat_etime_result(e, r), 0);
         const char *const *paths;
