@@ -41,6 +41,7 @@
 #include <math.h>
 
 #include "satscope/analyze.h"
+#include "satscope/fields.h"
 
 #include "acc.h"
 #include "winseries.h"
@@ -72,11 +73,12 @@ typedef struct sat_totals {
     uint64_t tcp_conns, ops, timed, skipped, wt_n, ot_n, hs_full, hs_resumed;
     uint64_t hs_failed_sh; /* failed after the ServerHello: full cost, no share */
     uint64_t http_reqs;    /* of ops, HTTP requests */
+    uint64_t http_inputs, http_no_rt; /* HTTP logs, those that log no response time */
     int64_t wtime_ns, optime_ns;
     sat_ts_ns first_ts, last_ts; /* of the operations */
 } sat_totals;
 static const sat_acc_field totals_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, sat_totals, tcp_conns, 10),
+    SAT_ACC_N(SAT_ACC_COUNT, sat_totals, tcp_conns, 12),
     SAT_ACC_N(SAT_ACC_SUM, sat_totals, wtime_ns, 2),
     SAT_ACC(SAT_ACC_FIRST, sat_totals, first_ts),
     SAT_ACC(SAT_ACC_LAST, sat_totals, last_ts),
@@ -218,6 +220,18 @@ static int on_http(void *ctx, const sat_http_req *r)
     return SAT_OK;
 }
 
+/* An HTTP log whose format has no response time (nginx combined, Apache
+ * common): its requests count in X, never in N (fields.h). */
+static int on_source(void *ctx, const sat_source *src)
+{
+    sat_saturation *s = (sat_saturation *)ctx;
+    if (src->fields & SAT_FIELDS_HTTP_SOURCE) {
+        s->t.http_inputs++;
+        s->t.http_no_rt += !(sat_source_fields(src) & SAT_FIELD_BIT(SAT_FIELD_ETIME));
+    }
+    return SAT_OK;
+}
+
 static int on_tcp(void *ctx, const sat_tcp_conn *c)
 {
     sat_saturation *s = (sat_saturation *)ctx;
@@ -301,6 +315,8 @@ static int on_row(void *ctx, int table, const void *row)
         return on_tcp(ctx, (const sat_tcp_conn *)row);
     case SAT_TABLE_HTTP_REQ:
         return on_http(ctx, (const sat_http_req *)row);
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
     default:
         return SAT_OK;
     }
@@ -310,7 +326,8 @@ sat_event_sink sat_saturation_sink(sat_saturation *s)
 {
     sat_event_sink k = {s,
                         SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) | SAT_TABLE_BIT(SAT_TABLE_TLS_HS) |
-                            SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ),
+                            SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ) |
+                            SAT_TABLE_BIT(SAT_TABLE_SOURCE),
                         on_row};
     return k;
 }
@@ -533,6 +550,8 @@ int sat_saturation_finish(sat_saturation *s)
     v->timed = s->t.timed;
     v->skipped = s->t.skipped;
     v->http_reqs = s->t.http_reqs;
+    v->http_inputs = s->t.http_inputs;
+    v->http_no_rt = s->t.http_no_rt;
     v->added = s->nadded;
     v->wtime_mean_s = s->t.wt_n ? (double)s->t.wtime_ns / 1e9 / (double)s->t.wt_n : NAN;
     v->optime_mean_s = s->t.ot_n ? (double)s->t.optime_ns / 1e9 / (double)s->t.ot_n : NAN;

@@ -178,6 +178,10 @@ int sat_saturation_result(const sat_saturation *s, sat_result *r)
     if (v->http_reqs) { /* only then: LDAP documents stay as they were */
         sat_put_count(root, "http_requests", v->http_reqs);
         sat_put_note(root, "of the answered, HTTP requests (every status)");
+        sat_rnode *in = sat_obj(root, "http_inputs");
+        sat_set_compact(in);
+        sat_put_count(in, "count", v->http_inputs);
+        sat_put_count(in, "without_response_time", v->http_no_rt);
     }
     sat_put_count(root, "timed", v->timed);
     sat_put_count(root, "skipped", v->skipped);

@@ -41,10 +41,10 @@ const char *sat_storm_signal_name(int s)
 }
 
 /* ---- accumulators (acc.h): what sat_storms_merge adds up ------------------------------- */
-#define ST_NCOUNTS (SAT_STORM_KIND__COUNT + 10)
+#define ST_NCOUNTS (SAT_STORM_KIND__COUNT + 13)
 _Static_assert(offsetof(struct sat_storms, clients_lost) ==
                    offsetof(struct sat_storms, kinds) + 8 * ST_NCOUNTS,
-               "the analyzer's counts are one run from kinds to http_reqs");
+               "the analyzer's counts are one run from kinds to http_no_conn");
 _Static_assert(offsetof(struct sat_storms, last_ts) < 65536, "offsets fit sat_acc_field");
 static const sat_acc_field totals_fields[] = {
     SAT_ACC_N(SAT_ACC_COUNT, struct sat_storms, kinds, ST_NCOUNTS),

@@ -271,6 +271,7 @@ static int on_source(void *ctx, const sat_source *src)
 {
     sat_storms *s = (sat_storms *)ctx;
     st_keep_source(s, src->path.ptr, src->path.len, src->first_ts, src->last_ts);
+    st_http_source(s, src);
     if (src->kind.len == 4 && !memcmp(src->kind.ptr, "pcap", 4)) {
         st_server *sv = (st_server *)sat_keyed_at(&s->wire_servers, &src->server,
                                                   sizeof src->server, NULL);

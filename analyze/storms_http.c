@@ -31,7 +31,22 @@
  * storm. A log without connection numbers opens no connection (unknown, not
  * zero: the signals stay absent).
  */
+#include "satscope/fields.h"
+
 #include "storms_internal.h"
+
+/* What an HTTP log's format logs (fields.h): without a response time its
+ * slow answers cannot be seen, without the request's number on its
+ * connection neither the connections opened nor their handshakes. */
+void st_http_source(sat_storms *s, const sat_source *src)
+{
+    if (!(src->fields & SAT_FIELDS_HTTP_SOURCE))
+        return;
+    uint32_t f = sat_source_fields(src);
+    s->http_inputs++;
+    s->http_no_rt += !(f & SAT_FIELD_BIT(SAT_FIELD_ETIME));
+    s->http_no_conn += !(f & SAT_FIELD_BIT(SAT_FIELD_CONN_REQUEST));
+}
 
 static int status_kind(int32_t status)
 {

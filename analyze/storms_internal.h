@@ -136,6 +136,9 @@ struct sat_storms {
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns;
     uint64_t waiting_lost, attempts_lost, retries;
     uint64_t http_reqs;
+    uint64_t http_inputs, http_no_rt, http_no_conn; /* HTTP logs; of them, those whose
+                                                       format logs no response time, no
+                                                       request number on the connection */
     uint64_t clients_lost; /* BITS: a client-window pair past its table's cap */
     sat_ts_ns first_ts;    /* FIRST */
     sat_ts_ns last_ts;     /* LAST */
@@ -172,6 +175,7 @@ void st_finish_retries(sat_storms *s);
 
 /* storms_http.c */
 void st_on_http(sat_storms *s, const sat_http_req *r);
+void st_http_source(sat_storms *s, const sat_source *src);
 
 /* storms_chain.c */
 int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,

@@ -237,6 +237,9 @@ int sat_storms_finish(sat_storms *s)
     v->tls_hs = s->tls_hs;
     v->tcp_conns = s->tcp_conns;
     v->http_reqs = s->http_reqs;
+    v->http_inputs = s->http_inputs;
+    v->http_no_rt = s->http_no_rt;
+    v->http_no_conn = s->http_no_conn;
     v->slow = s->opts.slow;
     v->window = finest(s)->window;
     v->window_auto = s->auto_window;

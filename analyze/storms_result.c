@@ -326,6 +326,11 @@ int sat_storms_result(const sat_storms *s, sat_result *r)
         sat_put_count(rows, "http_req", v->http_reqs);
         sat_put_dur(root, "slow_s", v->slow > 0 ? (double)v->slow / NS : NAN, 3);
         sat_put_note(root, "an HTTP request answered in this long or more is a failure (slow)");
+        sat_rnode *in = sat_obj(root, "http_inputs");
+        sat_set_compact(in);
+        sat_put_count(in, "count", v->http_inputs);
+        sat_put_count(in, "without_response_time", v->http_no_rt);
+        sat_put_count(in, "without_connection_requests", v->http_no_conn);
     }
     put_kinds_table(root, v);
     sat_rnode *st = storms_table(root, v);

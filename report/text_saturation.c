@@ -297,6 +297,14 @@ static int render(sat_result *r, sat_text *t)
         if (untimed)
             sat_text_line(t, "  %llu %s no response time logged: counted in X, not in N.",
                           (unsigned long long)untimed, untimed == 1 ? "request had" : "requests had");
+        uint64_t nin = count_of(root, "http_inputs.count"),
+                 nrt = count_of(root, "http_inputs.without_response_time");
+        if (nrt)
+            sat_text_line(t, "  %llu of %llu HTTP %s no response time (as nginx combined, "
+                             "Apache common and combined): N cannot be measured from %s; "
+                             "give a format that logs it (--log-format).",
+                          (unsigned long long)nrt, (unsigned long long)nin,
+                          nin == 1 ? "input logs" : "inputs log", nrt == 1 ? "it" : "them");
     } else if (windows) {
         uint64_t skipped = count_of(root, "skipped"), min_ops = count_of(root, "min_ops");
         sat_text_title(t, "Points, one per %s window", fv(root, "window_s", a, sizeof a));

@@ -303,6 +303,22 @@ static void print_totals(sat_text *t, const sat_rnode *root)
                 "HTTP: %llu %s read; failures: statuses 408, 499, 502, 503, 504, and answers "
                 "in %s or more (slow: --slow)",
                 (unsigned long long)hr, sat_plural(hr, "request", "requests"), sl);
+        const sat_rnode *in = sat_rnode_get(root, "http_inputs");
+        uint64_t n = st_u64(in, "count"), nrt = st_u64(in, "without_response_time"),
+                 nc = st_u64(in, "without_connection_requests");
+        if (nrt)
+            st_para(t, "  ",
+                    "%llu of %llu HTTP %s no response time (as nginx combined, Apache "
+                    "common and combined): slow answers cannot be seen there, nor a client "
+                    "that gave up on an answer the server then logged as a success",
+                    (unsigned long long)nrt, (unsigned long long)n,
+                    n == 1 ? "input logs" : "inputs log");
+        if (nc)
+            st_para(t, "  ",
+                    "%llu of %llu HTTP %s no request number on the connection ($connection_"
+                    "requests, %%k): no connections opened nor handshakes counted there",
+                    (unsigned long long)nc, (unsigned long long)n,
+                    n == 1 ? "input logs" : "inputs log");
     }
     uint64_t re = st_u64(root, "retries"), lost = st_u64(root, "retry_attempts_not_examined");
     if (re)

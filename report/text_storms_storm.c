@@ -77,8 +77,6 @@ static void label_of(char *b, size_t n, const sig_info *si, const char *heavy, i
         snprintf(b, n, "requests");
     else if (http && !strcmp(si->name, "etime_p90_s"))
         snprintf(b, n, "response time p90");
-    else if (http && !strcmp(si->name, "conn_opens"))
-        snprintf(b, n, "connections opened (first requests)");
     else
         snprintf(b, n, "%s", si->label);
 }
@@ -134,6 +132,9 @@ static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s,
     uint64_t ldap_ops = st_u64(sat_rnode_get(root, "rows_read"), "ldap_op") +
                         st_u64(sat_rnode_get(root, "rows_read"), "http_req");
     int http = http_only(root);
+    const sat_rnode *in = sat_rnode_get(root, "http_inputs");
+    int no_conns = in && st_u64(in, "count") &&
+                   st_u64(in, "without_connection_requests") == st_u64(in, "count");
     tbl tb;
     sat_tbl_init(&tb, "llrrrl");
     sat_tbl_set_width(&tb, t->width);
@@ -152,6 +153,10 @@ static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s,
             continue; /* no data of that kind in these inputs */
         if (si->cause && strcmp(si->name, "full_hs_share") && !ldap_ops)
             continue; /* no LDAP operations or HTTP requests in these inputs */
+        if (http && !strcmp(si->name, "unindexed"))
+            continue; /* searches: LDAP only */
+        if (http && no_conns && !strcmp(si->name, "conn_opens"))
+            continue; /* no input logs which request opened a connection */
         int64_t onset = st_i64(r, "onset_ts");
         int rose = (int)st_i64(r, "rose");
         if (strcmp(si->name, "ops") && !base->absent && !rose && !onset)

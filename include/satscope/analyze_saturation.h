@@ -106,6 +106,8 @@ typedef struct sat_saturation_view {
                                      persistent, no RESULT) */
     uint64_t added;          /* measured points added */
     uint64_t http_reqs;      /* of ops, HTTP requests (http_req rows) */
+    uint64_t http_inputs, http_no_rt; /* HTTP logs read; of them, those whose format logs
+                                         no response time (their requests: X, not N) */
     double wtime_mean_s, optime_mean_s; /* NAN if not logged */
     double n_now, x_now;     /* the last full window's (NAN if none) */
     double n_p95;            /* 95th percentile of the points' N (NAN if none) */
@@ -124,7 +126,7 @@ typedef struct sat_saturation_view {
 typedef struct sat_saturation sat_saturation;
 sat_saturation *sat_saturation_create(const sat_saturation_opts *opts); /* NULL: no memory */
 sat_event_sink sat_saturation_sink(sat_saturation *s); /* ldap_op, tls_hs, tcp_conn,
-                                                          http_req rows */
+                                                          http_req, source rows */
 /* A measured point (concurrency, throughput ops/s); SAT_E_USAGE if not finite
  * and positive, SAT_E_NOMEM. At most 100000 are kept. */
 int sat_saturation_add_point(sat_saturation *s, double n, double x);

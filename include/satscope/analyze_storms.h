@@ -185,6 +185,10 @@ typedef struct sat_storms_view {
     uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns; /* rows seen */
     uint64_t http_reqs;      /* http_req rows seen: when not 0, the HTTP kinds are listed */
     sat_dur_ns slow;         /* the slow threshold in effect (< 0: never) */
+    uint64_t http_inputs;    /* HTTP logs read (their source rows); of them, those whose */
+    uint64_t http_no_rt;     /* format logs no response time (no slow answers there) */
+    uint64_t http_no_conn;   /* ... no request number on its connection (no connections
+                                opened, no handshakes there) */
     const sat_storm *storms; size_t nstorms;
     uint64_t busiest_events; /* the window with the most failures, storm or not */
     sat_ts_ns busiest_ts;    /* its start (0 if no failure) */

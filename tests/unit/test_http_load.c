@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "satscope/analyze.h"
+#include "satscope/fields.h"
 #include "satscope/report.h"
 
 #define S ((sat_ts_ns)1000000000)
@@ -335,6 +336,53 @@ static void test_saturation_http(void)
     sat_saturation_free(s);
 }
 
+/* A log whose format has no response time nor connection numbers (nginx
+ * combined): said, and its requests count in X only. */
+static void test_format_without_times(void)
+{
+    sat_storms *st = sat_storms_create(NULL);
+    sat_saturation *sa = sat_saturation_create(NULL);
+    sat_event_sink ks = sat_storms_sink(st), ka = sat_saturation_sink(sa);
+    for (int t = 0; t < 600; t++) {
+        sat_http_req r = req_row(T0 + t * S, t % 7 ? 200 : 503, SAT_ABSENT, "10.4.0.1");
+        sat_sink_emit(&ks, SAT_TABLE_HTTP_REQ, &r);
+        sat_sink_emit(&ka, SAT_TABLE_HTTP_REQ, &r);
+    }
+    sat_source src;
+    memset(&src, 0, sizeof src);
+    src.path = sat_str_cstr("access.log");
+    src.kind = sat_str_cstr("log");
+    src.format = sat_str_cstr("nginx-combined");
+    src.fields = SAT_FIELDS_DECLARED | SAT_FIELDS_HTTP_SOURCE;
+    src.first_ts = T0;
+    src.last_ts = T0 + 599 * S;
+    sat_sink_emit(&ks, SAT_TABLE_SOURCE, &src);
+    sat_sink_emit(&ka, SAT_TABLE_SOURCE, &src);
+    CHECK_EQ_INT(sat_storms_finish(st), SAT_OK);
+    CHECK_EQ_INT(sat_saturation_finish(sa), SAT_OK);
+    const sat_storms_view *v = sat_storms_get_view(st);
+    CHECK_EQ_INT(v->http_inputs, 1);
+    CHECK_EQ_INT(v->http_no_rt, 1);
+    CHECK_EQ_INT(v->http_no_conn, 1);
+    CHECK_EQ_INT(v->kinds[SAT_STORM_HTTP_503], 86);
+    char *t = render(sat_analyzer_find("storms"), st, 1);
+    CHECK(t && strstr(t, "  1 of 1 HTTP input logs no response time (as nginx combined, "));
+    CHECK(t && strstr(t, "  1 of 1 HTTP input logs no request number on the connection "));
+    free(t);
+    const sat_saturation_view *w = sat_saturation_get_view(sa);
+    CHECK_EQ_INT(w->ops, 600);
+    CHECK_EQ_INT(w->timed, 0);
+    CHECK_EQ_INT(w->http_no_rt, 1);
+    t = render(sat_analyzer_find("saturation"), sa, 1);
+    CHECK(t && strstr(t, "  600 requests had no response time logged: counted in X, not in N."));
+    CHECK(t && strstr(t, "  1 of 1 HTTP input logs no response time (as nginx combined, "));
+    if (getenv("DUMP"))
+        fprintf(stderr, "%s", t);
+    free(t);
+    sat_storms_free(st);
+    sat_saturation_free(sa);
+}
+
 /* ---- timeline ------------------------------------------------------------------------ */
 
 /* 300 s, 4 requests a second: GET, GET, POST and a HEAD every 4th second
@@ -458,6 +506,7 @@ int main(void)
     test_storms_slow_option();
     test_storms_ldap_unchanged();
     test_saturation_http();
+    test_format_without_times();
     test_timeline_http();
     return CHECK_DONE();
 }

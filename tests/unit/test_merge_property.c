@@ -123,6 +123,7 @@ static uint32_t row_server(const rows *rs, const rec *r)
     case SAT_TABLE_SOURCE: return ((const sat_source *)r->row)->server;
     case SAT_TABLE_LDAP_OP: return ((const sat_ldap_op *)r->row)->server;
     case SAT_TABLE_LDAP_CONN: return ((const sat_ldap_conn *)r->row)->server;
+    case SAT_TABLE_HTTP_REQ: return ((const sat_http_req *)r->row)->server;
     case SAT_TABLE_REJECT: src = ((const sat_reject *)r->row)->source; break;
     case SAT_TABLE_TCP_CONN: src = ((const sat_tcp_conn *)r->row)->source; break;
     case SAT_TABLE_TLS_HS: src = ((const sat_tls_hs *)r->row)->source; break;
@@ -138,7 +139,17 @@ typedef struct input_set {
     const char *name;
     const char *paths[12]; /* relative to $SAT_SRC, or "corpus:" + relative to $SAT_CORPUS */
     const char *exe;       /* cores: --exe */
+    const char *log_format; /* HTTP logs: --log-format (NULL: detected) */
 } input_set;
+
+#define NGINX_SAT_FORMAT                                                                   \
+    "$remote_addr $connection $connection_requests $msec $time_iso8601 \"$request\" "       \
+    "$status $body_bytes_sent $request_time $upstream_response_time $ssl_protocol "         \
+    "$ssl_session_reused"
+#define TOMCAT_SSL_FORMAT                                                                  \
+    "%h %t \"%r\" %s %D %I %{begin:msec}t %{end:msec}t "                                   \
+    "%{jakarta.servlet.request.ssl_session_id}r %{jakarta.servlet.request.cipher_suite}r " \
+    "%{jakarta.servlet.request.key_size}r"
 
 static const input_set sets[] = {
     {"incident", {"fixtures/incident/access", "fixtures/incident/access.20250609-133000.gz"}, NULL},
@@ -173,6 +184,14 @@ static const input_set sets[] = {
     {"corpus-tls-chacha", {"corpus:tls/wireshark/tls12-chacha20poly1305.pcap"}, NULL},
     {"corpus-cores", {"corpus:cores/backtrace.x86_64.core", "corpus:cores/linkmap-cut.core"},
      NULL},
+    /* HTTP access logs: the server's own format, and the combined ones detected */
+    {"http-nginx-sat", {"fixtures/http-nginx/access-sat.log.gz"}, NULL, NGINX_SAT_FORMAT},
+    {"http-tomcat", {"fixtures/http-tomcat/run1/access_ssl.log.gz",
+                     "fixtures/http-tomcat/run2/access_ssl.log.gz",
+                     "fixtures/http-tomcat/httperf/access_ssl.log.gz"}, NULL, TOMCAT_SSL_FORMAT},
+    {"http-combined", {"fixtures/http-nginx/access.log.gz",
+                       "fixtures/http-apache/access_combined.log.gz",
+                       "fixtures/http-tomcat/httperf/access_combined.log.gz"}, NULL, NULL},
 };
 
 /* Inputs made at start: logs with rejected lines in each (the reject rows of
@@ -249,6 +268,7 @@ static int collect_set(const input_set *set, rows *rs)
         snprintf(exe, sizeof exe, "%s/%s", src ? src : ".", set->exe);
         o.exe = exe;
     }
+    o.log_format = set->log_format;
     memset(rs, 0, sizeof *rs);
     sat_event_sink k = {rs, SAT_TABLES_ALL, rec_cb};
     sat_collect_stats st;
