@@ -280,7 +280,14 @@ static void panel_failures(sat_chart *c, sat_result *storms)
 /* 5. TLS handshakes by outcome, and the share resumed */
 static void panel_tls(sat_chart *c, sat_result *hs, int hold)
 {
+    /* a capture's handshakes, else those access logs tell by their first
+     * requests' session flag (handshakes' logs.windows: full and resumed) */
     const sat_rnode *win = ch_table(hs, "windows");
+    int from_logs = 0;
+    if ((!win || !sat_rnode_count(win)) && hold != HOLD_LDAP) {
+        win = ch_table(hs, "logs.windows");
+        from_logs = 1;
+    }
     double w = ch_window_s(win);
     sat_chart_panel *p = sat_chart_panel_add(c, "TLS handshakes", 0.9);
     sat_chart_panel_y(p, SAT_AXIS_LINEAR, "handshakes", SAT_UNIT_COUNT);
@@ -299,6 +306,8 @@ static void panel_tls(sat_chart *c, sat_result *hs, int hold)
                  {"failed", "failed", SAT_COLOR_VERMILLION},
                  {"incomplete", "incomplete", SAT_COLOR_ORANGE}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (from_logs && !any_value(win, parts[i].col))
+            continue; /* a log tells no failed or incomplete handshake */
         sat_chart_series *s = sat_chart_series_add(p, parts[i].name, SAT_SERIES_STACKED, parts[i].color);
         sat_chart_series_width(s, w);
         series_of(s, win, parts[i].col, 1);

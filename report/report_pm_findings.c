@@ -156,8 +156,13 @@ void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, d
                       double *all)
 {
     *full = *resumed = *all = 0;
-    for (const sat_rnode *r = sat_rnode_first(rd_table(p->handshakes, "windows")); r;
-         r = sat_rnode_next(r)) {
+    /* a capture's handshakes when there is one, else those access logs tell
+     * by their first requests' session flag (both of one period would count
+     * every handshake twice) */
+    const sat_rnode *win = rd_table(p->handshakes, "windows");
+    if (!sat_rnode_first(win))
+        win = rd_table(p->handshakes, "logs.windows");
+    for (const sat_rnode *r = sat_rnode_first(win); r; r = sat_rnode_next(r)) {
         int64_t ts = rd_rts(r, "start_ts");
         if (ts < from || ts >= to)
             continue;

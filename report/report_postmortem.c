@@ -96,14 +96,20 @@ static void summary_section(pm_ctx *p, sat_rnode *page)
         if (isfinite(ce) && isfinite(se))
             sat_put_count(v, "request_errors", (uint64_t)(ce + se));
         put_num_value(v, "server_errors", h, "request_stats.server_errors");
-        put_num_value(v, "connections_opened", h, "request_stats.first_requests");
-        put_num_value(v, "response_time_mean_s", h, "request_stats.response_time_mean_s");
+        /* what the format does not log is left out (the sections below say so) */
+        if (isfinite(rd_onum(h, "request_stats.first_requests")))
+            put_num_value(v, "connections_opened", h, "request_stats.first_requests");
+        if (isfinite(rd_onum(h, "request_stats.response_time_mean_s")))
+            put_num_value(v, "response_time_mean_s", h, "request_stats.response_time_mean_s");
         if (isfinite(rd_onum(h, "request_stats.upstream_mean_s")))
             put_num_value(v, "upstream_mean_s", h, "request_stats.upstream_mean_s");
     }
     put_num_value(v, "client_failures", p->storms, "events");
     sat_put_count(v, "storm_count", sat_rnode_count(rd_table(p->storms, "storms")));
     put_num_value(v, "tls_handshakes", p->handshakes, "connections");
+    if (isfinite(rd_onum(p->handshakes, "logs.full")) && isfinite(rd_onum(p->handshakes, "logs.resumed")))
+        sat_put_count(v, "tls_handshakes_in_logs",
+                      (uint64_t)(rd_onum(p->handshakes, "logs.full") + rd_onum(p->handshakes, "logs.resumed")));
     put_num_value(v, "crash_count", p->crashes, "count");
 }
 
@@ -280,23 +286,22 @@ static void http_offenders(pm_ctx *p, sat_rnode *s)
     /* logged but never there (no proxied request) is left out too */
     const char *up = isfinite(rd_onum(h, "request_stats.upstream_mean_s"))
                          ? ",upstream_mean_s=upstream mean" : "";
+    /* without response times the tables hold counts alone */
+    int timed = !strcmp(by, "total_s");
+    char times[256];
+    snprintf(times, sizeof times, "%s%s",
+             timed ? ",p50_s=p50,p90_s=p90,p99_s=p99,max_s=max,total_s=total,share" : "", up);
     char cols[512];
-    snprintf(cols, sizeof cols,
-             "path=path template,count=requests,p50_s=p50,p90_s=p90,p99_s=p99,max_s=max,"
-             "total_s=total,share%s,errors",
-             up);
+    snprintf(cols, sizeof cols, "path=path template,count=requests%s,errors", times);
     sat_doc_table_by(s, "By path template", "errors: statuses >= 400", rd_table(h, "groups"),
                      cols, 10, by);
-    snprintf(cols, sizeof cols,
-             "method,count=requests,p50_s=p50,p90_s=p90,p99_s=p99,max_s=max,total_s=total,"
-             "share%s,errors",
-             up);
+    snprintf(cols, sizeof cols, "method,count=requests%s,errors", times);
     sat_doc_table(s, "By method", "all: every request", rd_table(h, "methods"), cols, 0, NULL,
                   NULL);
     sat_doc_table(s, "Statuses", NULL, rd_table(h, "statuses"),
                   "status,count=requests,share,meaning", 0, NULL, NULL);
     sat_doc_table_by(s, "Clients", NULL, rd_table(h, "top.clients"),
-                     "client,count=requests,total_s=total", 10, by);
+                     timed ? "client,count=requests,total_s=total" : "client,count=requests", 10, by);
 }
 
 static void offenders_section(pm_ctx *p, sat_rnode *page)
@@ -344,10 +349,45 @@ static void offenders_section(pm_ctx *p, sat_rnode *page)
         http_offenders(p, s);
 }
 
+/* The handshakes access logs tell: a connection's first request carries
+ * its session flag (handshakes' "logs" object). */
+static void log_handshakes(pm_ctx *p, sat_rnode *s)
+{
+    const sat_rnode *h = p->handshakes;
+    double full = rd_onum(h, "logs.full"), res = rd_onum(h, "logs.resumed");
+    const char *counted = rd_otext(h, "logs.counted");
+    if (!isfinite(full) || !isfinite(res)) {
+        sat_doc_para(s, "%s.",
+                     counted ? counted
+                             : "The access logs do not say whether a TLS session was resumed");
+        return;
+    }
+    char ratio[64] = "-";
+    if (full + res > 0)
+        sat_fmt_sig3(ratio, sizeof ratio, 100 * res / (full + res));
+    sat_doc_para(s,
+                 "From the access logs: %.0f TLS handshakes, %.0f full and %.0f resumed (%s%% "
+                 "resumed). %s%s",
+                 full + res, full, res, ratio, counted ? counted : "", counted ? "." : "");
+    sat_rnode *v = sat_doc_values(s);
+    sat_put_count(v, "handshakes_in_logs", (uint64_t)(full + res));
+    put_num_value(v, "full_in_logs", h, "logs.full");
+    put_num_value(v, "resumed_in_logs", h, "logs.resumed");
+    put_num_value(v, "resumption_ratio_in_logs", h, "logs.resumed_ratio");
+    put_num_value(v, "cpu_in_logs_s", h, "logs.cpu_s");
+    sat_doc_table(s, "Per window, from the access logs", NULL, rd_table(h, "logs.windows"), NULL,
+                  0, NULL, NULL);
+}
+
 static void handshakes_section(pm_ctx *p, sat_rnode *page)
 {
     sat_rnode *s = sat_doc_section(page, "handshakes", "TLS handshakes");
     double n = rd_onum(p->handshakes, "connections");
+    int logs = rd_onum(p->handshakes, "logs.requests") > 0;
+    if (!(n > 0) && logs) {
+        log_handshakes(p, s);
+        return;
+    }
     if (!(n > 0)) {
         sat_doc_para(s, "No TLS handshake in the inputs (no packet capture of the TLS port).");
         return;
@@ -377,6 +417,8 @@ static void handshakes_section(pm_ctx *p, sat_rnode *page)
     put_num_value(v, "resumed_handshake_cost_s", h, "cost_per_handshake.resumed_s");
     sat_doc_table(s, "Per window", NULL, rd_table(h, "windows"), NULL, 0, NULL, NULL);
     sat_doc_table(s, "Resumption", NULL, rd_table(h, "resumption"), NULL, 0, NULL, NULL);
+    if (logs)
+        log_handshakes(p, s);
 }
 
 static void crash_section(pm_ctx *p, sat_rnode *page)
@@ -456,6 +498,10 @@ static void capacity_section(pm_ctx *p, sat_rnode *page)
                      "Scalability Law fitted to throughput (requests answered per second) "
                      "against concurrency (requests in service, by Little's law from their "
                      "response times), per window.");
+        const char *why = rd_otext(p->saturation, "usl.why");
+        if (rd_onum(p->saturation, "usl.r2") != rd_onum(p->saturation, "usl.r2") && why)
+            sat_doc_para(s, "No fit: %s (windows of %.0f s with at least %.0f requests).", why,
+                         rd_onum(p->saturation, "window_s"), rd_onum(p->saturation, "min_ops"));
         sat_doc_chart(s, "capacity");
         sat_rnode *v = sat_doc_values(s);
         put_num_value(v, "usl_contention_sigma", p->saturation, "usl.sigma");
