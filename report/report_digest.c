@@ -517,7 +517,7 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
     int words = !http ? 0 : nops0 > 0 ? 2 : 1;
     static const char *const spark[3][2] = {{"operations per hour", "etime p90 per hour"},
                                             {"requests per hour", "response p90 per hour"},
-                                            {"ops + requests per hour", "etime/response p90"}};
+                                            {"ops+reqs per hour", "etime/response p90"}};
     sat_doc_sparkline(sec, spark[words][0], hours, "count", 1);
     sat_doc_sparkline(sec, spark[words][1], hours, "p90_s", 1);
     sat_doc_sparkline(sec, "errors per hour", hours, "errors", 1);

@@ -135,7 +135,7 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
     static const char *const spark[3][3] = {
         {"operations per hour", "errors per hour", "etime p99 per hour"},
         {"requests per hour", "errors per hour", "response p99 per hour"},
-        {"ops + requests per hour", "errors per hour", "etime/response p99"}};
+        {"ops+reqs per hour", "errors per hour", "etime/response p99"}};
     int kind = !p->http ? 0 : p->ldap ? 2 : 1;
     sat_doc_sparkline(s, spark[kind][0], hours, "count", 1);
     sat_doc_sparkline(s, spark[kind][1], hours, "errors", 1);

@@ -30,6 +30,9 @@ RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,8}[1-9])?Z\Z
 DATE_LIKE = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\S*\Z")
 
 INC = "src/fixtures/incident/access src/fixtures/incident/access.20250609-133000.gz"
+NGINX_SAT = ("--log-format '$remote_addr $connection $connection_requests $msec $time_iso8601 "
+             "\"$request\" $status $body_bytes_sent $request_time $upstream_response_time "
+             "$ssl_protocol $ssl_session_reused' src/fixtures/http-nginx/access-sat.log.gz")
 CASES = [
     ("etime", f"etime --json {INC}"),
     ("etime", "etime --json --by filter src/fixtures/incident/access"),
@@ -65,6 +68,10 @@ CASES = [
                "src/fixtures/digest/ldap02/access.zst src/fixtures/crashtext/incident-gdb.log "
                "--baseline src/fixtures/digest/ldap01/ldap01-20261101.sat "
                "--baseline src/fixtures/digest/ldap02/access-20261101.zst && cat r.json"),
+    # the report and the timeline chart on an HTTP access log (nginx's sat log_format)
+    ("report", f"report -q -o r.json {NGINX_SAT} && cat r.json"),
+    ("report", f"report --kind digest -q -o r.json {NGINX_SAT} && cat r.json"),
+    ("chart", f"chart timeline {NGINX_SAT} -o -.json"),
 ]
 
 
