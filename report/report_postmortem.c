@@ -282,6 +282,8 @@ static void http_offenders(pm_ctx *p, sat_rnode *s)
                      "response times, %s on average). The top path templates by total time "
                      "(ids, hex and numbers in paths collapsed, queries dropped):",
                      tt, n, mean);
+        if (!p->ldap) /* beside operations, the chart is already there */
+            sat_doc_chart(s, "distributions");
     }
     /* logged but never there (no proxied request) is left out too */
     const char *up = isfinite(rd_onum(h, "request_stats.upstream_mean_s"))
