@@ -31,7 +31,12 @@ static const char *const auto_presets[] = {"combined", "nginx-main", "apache-vho
 
 typedef struct http_state {
     sat_parse_ctx *ctx;
-    sat_http_format *given;       /* --log-format, or NULL */
+    /* what the user gave (--log-format: a compiled format; any other matcher of
+     * http_int.h, a PCRE2 pattern, alike); given.match NULL: none. `owner` is
+     * what the matcher reads from (freed with owner_free after it) */
+    sat_http_matcher given;
+    void *owner;
+    void (*owner_free)(void *owner);
     sat_http_format *autos[NAUTO]; /* the standard formats, without --log-format */
     size_t last;                  /* the auto format that matched the last line */
     sat_http_caps caps;
@@ -43,7 +48,10 @@ static void http_destroy(void *state)
     http_state *s = state;
     if (!s)
         return;
-    sat_http_format_free(s->given);
+    if (s->given.free)
+        s->given.free(s->given.self);
+    if (s->owner_free)
+        s->owner_free(s->owner);
     for (size_t i = 0; i < NAUTO; i++)
         sat_http_format_free(s->autos[i]);
     free(s);
@@ -70,8 +78,8 @@ static void *http_create(sat_parse_ctx *ctx)
     if (ctx->log_format) {
         sat_diag d;
         memset(&d, 0, sizeof d);
-        s->given = sat_http_format_compile(ctx->log_format, &d);
-        if (!s->given) { /* the caller checked it compiles: out of memory */
+        if (sat_http_format_matcher(ctx->log_format, &s->given, &d) < 0) {
+            /* the caller checked it compiles: out of memory */
             http_destroy(s);
             return NULL;
         }
@@ -82,19 +90,20 @@ static void *http_create(sat_parse_ctx *ctx)
     return s;
 }
 
-/* The format the line matches: the given one, or the auto format that matched
- * the line before, then the others in order. NULL with *why if none. */
-static const sat_http_format *match(http_state *s, const char *line, size_t len,
-                                    const char **why)
+/* The facts of the format the line matches: the given one, or the auto
+ * format that matched the line before, then the others in order. NULL with
+ * *why if none. */
+static const sat_http_facts *match(http_state *s, const char *line, size_t len,
+                                   const char **why)
 {
-    if (s->given)
-        return sat_http_format_match(s->given, line, len, &s->caps, why) ? s->given : NULL;
+    if (s->given.match)
+        return s->given.match(s->given.self, line, len, &s->caps, why) ? &s->given.facts : NULL;
     if (sat_http_format_match(s->autos[s->last], line, len, &s->caps, why))
-        return s->autos[s->last];
+        return sat_http_format_facts(s->autos[s->last]);
     for (size_t i = 0; i < NAUTO; i++)
         if (i != s->last && sat_http_format_match(s->autos[i], line, len, &s->caps, why)) {
             s->last = i;
-            return s->autos[i];
+            return sat_http_format_facts(s->autos[i]);
         }
     return NULL;
 }
@@ -111,10 +120,9 @@ static int http_line(void *state, const char *line, size_t len, uint64_t line_no
     if (!len)
         return SAT_OK;
     const char *why = "does not match the log format";
-    const sat_http_format *f = match(s, line, len, &why);
-    if (!f)
+    const sat_http_facts *facts = match(s, line, len, &why);
+    if (!facts)
         return sat_parse_reject(ctx, line_no, why, line, len);
-    const sat_http_facts *facts = sat_http_format_facts(f);
     sat_http_req row;
     if (sat_http_row_build(&s->caps, facts, &s->scratch, &row, &why) < 0)
         return sat_parse_reject(ctx, line_no, why, line, len);
@@ -143,14 +151,20 @@ static int http_finish(void *state)
 }
 
 /* The whole lines of buf (a last one without '\n' only when it is the only
- * one), at most 16: how many there were and how many a standard format reads. */
-static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns *first)
+ * one), at most 16: how many there were and how many the format `def` (NULL:
+ * the standard ones) reads, and the time of the first read. */
+static void sample(const char *def, const char *buf, size_t len, int *lines, int *read,
+                   sat_ts_ns *first)
 {
     sat_http_format *autos[NAUTO] = {0};
+    sat_diag d;
+    memset(&d, 0, sizeof d);
     *lines = *read = 0;
-    if (compile_autos(autos) == 0) {
-        http_state s;
-        memset(&s, 0, sizeof s);
+    http_state s;
+    memset(&s, 0, sizeof s);
+    int ok = def ? sat_http_format_matcher(def, &s.given, &d) == SAT_OK
+                 : compile_autos(autos) == 0;
+    if (ok) {
         memcpy(s.autos, autos, sizeof autos);
         const char *p = buf, *end = buf + (len > 65536 ? 65536 : len);
         while (p < end && *lines < 16) {
@@ -164,10 +178,9 @@ static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns
             if (n) {
                 const char *why;
                 sat_http_req row;
-                const sat_http_format *f = match(&s, p, n, &why);
+                const sat_http_facts *f = match(&s, p, n, &why);
                 (*lines)++;
-                if (f && sat_http_row_build(&s.caps, sat_http_format_facts(f), &s.scratch, &row,
-                                            &why) == SAT_OK) {
+                if (f && sat_http_row_build(&s.caps, f, &s.scratch, &row, &why) == SAT_OK) {
                     if (!*read && first)
                         *first = row.ts;
                     (*read)++;
@@ -180,12 +193,14 @@ static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns
     }
     for (size_t i = 0; i < NAUTO; i++)
         sat_http_format_free(autos[i]);
+    if (s.given.free)
+        s.given.free(s.given.self);
 }
 
 static int http_sniff(const char *buf, size_t len)
 {
     int lines, read;
-    sample(buf, len, &lines, &read, NULL);
+    sample(NULL, buf, len, &lines, &read, NULL);
     if (!read)
         return 0;
     return read * 2 >= lines ? 85 : 40;
@@ -194,7 +209,14 @@ static int http_sniff(const char *buf, size_t len)
 static int http_first_ts(const char *buf, size_t len, sat_ts_ns *ts)
 {
     int lines, read;
-    sample(buf, len, &lines, &read, ts);
+    sample(NULL, buf, len, &lines, &read, ts);
+    return read ? SAT_OK : SAT_E_FORMAT;
+}
+
+int sat_http_log_first_ts(const char *def, const char *buf, size_t len, sat_ts_ns *ts)
+{
+    int lines, read;
+    sample(def, buf, len, &lines, &read, ts);
     return read ? SAT_OK : SAT_E_FORMAT;
 }
 

@@ -166,3 +166,25 @@ nomatch:
     *why = "does not match the log format";
     return 0;
 }
+
+/* ---- a compiled format as a matcher (http_int.h) ------------------------------------- */
+static int fmt_match(void *self, const char *line, size_t len, sat_http_caps *caps,
+                     const char **why)
+{
+    return sat_http_format_match((const sat_http_format *)self, line, len, caps, why);
+}
+
+static void fmt_free(void *self) { sat_http_format_free((sat_http_format *)self); }
+
+int sat_http_format_matcher(const char *def, sat_http_matcher *m, sat_diag *diag)
+{
+    memset(m, 0, sizeof *m);
+    sat_http_format *f = sat_http_format_compile(def, diag);
+    if (!f)
+        return diag && diag->code ? diag->code : SAT_E_USAGE;
+    m->self = f;
+    m->match = fmt_match;
+    m->free = fmt_free;
+    m->facts = f->facts;
+    return SAT_OK;
+}
