@@ -108,7 +108,10 @@ static void put_stats(sat_rnode *p, const sat_etime_http_view *h)
     sat_put_note(o, "statuses 500 and above");
     sat_put_count(o, "no_request_line", h->no_request_line);
     sat_put_note(o, "the client sent no request (\"-\": 400, 408)");
-    sat_put_count(o, "over_tls", h->tls);
+    if (h->tls || hknown(h, SAT_FIELD_TLS_SESSION))
+        sat_put_count(o, "over_tls", h->tls);
+    else /* neither a TLS protocol nor a session flag in the format */
+        sat_put_absent(o, "over_tls", SAT_UNIT_COUNT);
     sat_put_note(o, "a TLS protocol or session flag was logged");
     if (hknown(h, SAT_FIELD_CONN_REQUEST) && h->conn_request_rows)
         sat_put_count(o, "first_requests", h->first_requests);

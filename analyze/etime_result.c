@@ -616,8 +616,13 @@ int sat_etime_result(const sat_etime *e, sat_result *r)
     binds(root, v);
     windows(root, v);
     not_logged(root, v);
-    if (http)
-        et_http_result(sat_obj(root, "http"), v);
+    if (http) { /* beside the operations: the requests' own span */
+        sat_rnode *h = sat_obj(root, "http");
+        sat_put_time(h, "first_ts", v->http.first_ts);
+        sat_put_time(h, "last_ts", v->http.first_ts ? v->http.last_ts : 0);
+        sat_put_dur(h, "span_s", v->http.span_s, DUR);
+        et_http_result(h, v);
+    }
     inputs(root, v);
     if (main)
         sat_result_set_main(r, main);

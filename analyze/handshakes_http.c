@@ -100,6 +100,10 @@ int hs_log_row(hs_log *l, const sat_http_req *r)
 {
     hs_log_totals *t = &l->t;
     t->requests++;
+    if (r->ts > 0) { /* the span of the requests read */
+        sat_acc_first(&t->first_ts, r->ts, NULL, 0);
+        sat_acc_last(&t->last_ts, r->ts, NULL, 0);
+    }
     if (r->conn_request < 0) { /* not logged: which request opened it is unknown */
         t->no_conn_request++;
         t->on_new += r->tls_session == SAT_HTTP_SESSION_NEW;
@@ -113,8 +117,6 @@ int hs_log_row(hs_log *l, const sat_http_req *r)
     count(&t->c, r);
     t->session_unknown += r->tls_session == SAT_HTTP_SESSION_UNKNOWN;
     if (r->ts > 0) {
-        sat_acc_first(&t->first_ts, r->ts, NULL, 0);
-        sat_acc_last(&t->last_ts, r->ts, NULL, 0);
         sat_hs_counts *w = (sat_hs_counts *)sat_win_at(&l->windows, &l->window, r->ts,
                                                        HS_WINDOWS_MAX, sizeof(sat_hs_counts),
                                                        add_counts);

@@ -249,8 +249,13 @@ static void put_logs(sat_result *r, sat_rnode *root, const sat_hs_view *v)
     sat_put_note(o, "after the first on their connection: no handshake");
     sat_put_count(o, "requests_without_number", l->no_conn_request);
     sat_put_note(o, "their number on the connection not logged: not handshakes");
-    sat_put_count(o, "on_new_session", l->on_new);
-    sat_put_count(o, "on_resumed_session", l->on_resumed);
+    if (flag) {
+        sat_put_count(o, "on_new_session", l->on_new);
+        sat_put_count(o, "on_resumed_session", l->on_resumed);
+    } else {
+        sat_put_absent(o, "on_new_session", SAT_UNIT_COUNT);
+        sat_put_absent(o, "on_resumed_session", SAT_UNIT_COUNT);
+    }
     const char *how =
         !flag ? "Not logged: the log format does not say whether a TLS session was resumed; "
                 "a capture of the same period gives it (satscope handshakes CAPTURE.pcap)"

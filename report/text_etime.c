@@ -341,6 +341,8 @@ static int render(sat_result *r, sat_text *t)
         etx hx = *x;
         hx.root = http;
         hx.ni = 0;
+        const sat_value *hs = etx_val(http, "span_s");
+        hx.span_s = hs && !hs->absent ? hs->v.d : NAN;
         sat_text_title(t, "HTTP requests: %llu (from the HTTP access logs among the inputs)",
                        (unsigned long long)etx_count(http, "requests"));
         etx_http(&hx);

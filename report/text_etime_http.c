@@ -20,13 +20,19 @@ static const char *dim_title(const char *dim)
     return dim;
 }
 
+/* The columns of the grouped tables: without response times, the counts
+ * only; the upstream's mean where some request logged one. */
 static void time_cols(etx *x, char *out, size_t n)
 {
-    int up = !etx_not_logged(x, "upstream");
-    snprintf(out, n, "%s%s,errors",
-             x->t->width ? "count,mean_s,p50_s,p99_s,max_s,total_s,share"
-                         : "count,rate_per_s,mean_s,p50_s,p90_s,p99_s,p999_s,max_s,total_s,share",
-             up ? ",upstream_mean_s" : "");
+    const sat_value *up = etx_val(x->root, "request_stats.upstream_mean_s");
+    if (etx_not_logged(x, "etime"))
+        snprintf(out, n, "count,rate_per_s,errors");
+    else
+        snprintf(out, n, "%s%s,errors",
+                 x->t->width
+                     ? "count,mean_s,p50_s,p99_s,max_s,total_s,share"
+                     : "count,rate_per_s,mean_s,p50_s,p90_s,p99_s,p999_s,max_s,total_s,share",
+                 up && !up->absent ? ",upstream_mean_s" : "");
 }
 
 static void where(etx *x)
@@ -79,12 +85,17 @@ static void requests(etx *x)
     etx_kv(&k, "Server errors (5xx):", o, "server_errors", NULL, NULL);
     etx_kv(&k, "Without a request line:", o, "no_request_line", NULL,
            "(the client sent nothing: 400, 408)");
-    etx_kv(&k, "Over TLS:", o, "over_tls", NULL, "(a TLS protocol or session flag logged)");
+    etx_kv(&k, "Over TLS:", o, "over_tls", "tls_session",
+           "(a TLS protocol or session flag logged)");
     etx_kv(&k, "Connections opened (first requests):", o, "first_requests", "conn_request",
            NULL);
     etx_kv(&k, "Response bytes:", o, "response_bytes", NULL, NULL);
     etx_kv(&k, "Average response time:", o, "response_time_mean_s", "etime", NULL);
-    etx_kv(&k, "Average upstream time:", o, "upstream_mean_s", "upstream", NULL);
+    const sat_value *up = etx_val(o, "upstream_mean_s");
+    etx_kv(&k, "Average upstream time:", o, "upstream_mean_s", "upstream",
+           up && up->absent && !etx_not_logged(x, "upstream")
+               ? "(none: every request's upstream time was \"-\", no upstream)"
+               : NULL);
     etx_kv_print(&k, NULL);
 }
 

@@ -94,12 +94,15 @@ static void print_logs(sat_text *t, const sat_rnode *root)
     const sat_value *how = sat_rnode_val(l, "counted");
     if (how && !how->absent)
         sat_text_line(t, "  %s", how->v.s);
-    if (!full || full->absent) {
-        /* the flag or the first requests are not logged: say what is known */
+    const sat_value *onnew = sat_rnode_val(l, "on_new_session");
+    if ((!full || full->absent) && onnew && !onnew->absent) {
+        /* the flag without the first requests: the requests by their flag */
         sat_text_summary(t, l,
-                         "requests,first_requests=first requests,on_new_session=on a new "
-                         "session,on_resumed_session=on a resumed session",
+                         "requests,on_new_session=on a new session,on_resumed_session=on a "
+                         "resumed session",
                          "  ");
+    } else if (!full || full->absent) {
+        sat_text_summary(t, l, "requests", "  ");
     } else {
         sat_text_summary(t, l,
                          "first_requests=first requests,full,resumed,resumed_ratio,cpu_s=cpu,"

@@ -79,7 +79,7 @@ typedef struct sat_hs_log_view {
     uint64_t later_requests;  /* conn_request > 1 */
     uint64_t no_conn_request; /* requests without their number on the connection */
     uint64_t on_new, on_resumed; /* of those: their session's flag */
-    sat_ts_ns first_ts, last_ts;
+    sat_ts_ns first_ts, last_ts; /* of every request */
     const sat_hs_window *windows; /* the first requests per window, first to last */
     size_t nwindows;
     sat_dur_ns window;

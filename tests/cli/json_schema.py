@@ -30,9 +30,9 @@ RFC3339 = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,8}[1-9])?Z\Z
 DATE_LIKE = re.compile(r"\A\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\S*\Z")
 
 INC = "src/fixtures/incident/access src/fixtures/incident/access.20250609-133000.gz"
-NGINX_SAT = ("--log-format '$remote_addr $connection $connection_requests $msec $time_iso8601 "
-             "\"$request\" $status $body_bytes_sent $request_time $upstream_response_time "
-             "$ssl_protocol $ssl_session_reused' src/fixtures/http-nginx/access-sat.log.gz")
+NGINX_SAT = ("'$remote_addr $connection $connection_requests $msec $time_iso8601 \"$request\" "
+             "$status $body_bytes_sent $request_time $upstream_response_time $ssl_protocol "
+             "$ssl_session_reused'")
 CASES = [
     ("etime", f"etime --json {INC}"),
     ("etime", "etime --json --by filter src/fixtures/incident/access"),
@@ -43,6 +43,14 @@ CASES = [
     ("etime", "etime --json --by internal src/fixtures/internal/access.zst"),
     ("handshakes", "handshakes --json --window 2s src/fixtures/tls/tls-storm.pcap"),
     ("handshakes", "handshakes --json src/fixtures/tls/tls-abort.pcap"),
+    # HTTP access logs (their own sections, the same conventions and key kinds)
+    ("etime", "etime --json src/fixtures/http-nginx/access.log.gz"),
+    ("etime", "etime --json --by status --log-format " + NGINX_SAT +
+              " src/fixtures/http-nginx/access-sat.log.gz"),
+    ("etime", "etime --json --by minute src/fixtures/http-apache/access_common.log.gz "
+              "src/fixtures/incident/access"),
+    ("handshakes", "handshakes --json --log-format " + NGINX_SAT +
+                   " src/fixtures/http-nginx/access-sat.log.gz src/fixtures/http-nginx/capture-run2.pcap.zst"),
     ("saturation", f"saturation --json --window 5m {INC}"),
     ("saturation", "saturation --json src/fixtures/tls-overload/overload.pcap.zst"),
     ("storms", f"storms --json {INC} src/fixtures/tls-overload/overload.pcap.zst"),
@@ -69,9 +77,12 @@ CASES = [
                "--baseline src/fixtures/digest/ldap01/ldap01-20261101.sat "
                "--baseline src/fixtures/digest/ldap02/access-20261101.zst && cat r.json"),
     # the report and the timeline chart on an HTTP access log (nginx's sat log_format)
-    ("report", f"report -q -o r.json {NGINX_SAT} && cat r.json"),
-    ("report", f"report --kind digest -q -o r.json {NGINX_SAT} && cat r.json"),
-    ("chart", f"chart timeline {NGINX_SAT} -o -.json"),
+    ("report", f"report -q -o r.json --log-format {NGINX_SAT} "
+               "src/fixtures/http-nginx/access-sat.log.gz && cat r.json"),
+    ("report", f"report --kind digest -q -o r.json --log-format {NGINX_SAT} "
+               "src/fixtures/http-nginx/access-sat.log.gz && cat r.json"),
+    ("chart", f"chart timeline --log-format {NGINX_SAT} src/fixtures/http-nginx/access-sat.log.gz "
+              "-o -.json"),
 ]
 
 
