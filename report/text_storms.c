@@ -287,13 +287,14 @@ static void print_totals(sat_text *t, const sat_rnode *root)
     const sat_rnode *rows = sat_rnode_get(root, "rows_read");
     uint64_t o = st_u64(rows, "ldap_op"), c = st_u64(rows, "ldap_conn"),
              h = st_u64(rows, "tls_hs"), tc = st_u64(rows, "tcp_conn");
-    st_para(t, "",
-            "Rows read: %llu LDAP %s, %llu LDAP %s, %llu TLS %s, %llu TCP %s",
-            (unsigned long long)o, sat_plural(o, "operation", "operations"),
-            (unsigned long long)c, sat_plural(c, "connection", "connections"),
-            (unsigned long long)h, sat_plural(h, "handshake", "handshakes"),
-            (unsigned long long)tc, sat_plural(tc, "connection", "connections"));
     uint64_t hr = st_u64(rows, "http_req");
+    if (o || c || h || tc || !hr) /* (an HTTP log alone: its own line below) */
+        st_para(t, "",
+                "Rows read: %llu LDAP %s, %llu LDAP %s, %llu TLS %s, %llu TCP %s",
+                (unsigned long long)o, sat_plural(o, "operation", "operations"),
+                (unsigned long long)c, sat_plural(c, "connection", "connections"),
+                (unsigned long long)h, sat_plural(h, "handshake", "handshakes"),
+                (unsigned long long)tc, sat_plural(tc, "connection", "connections"));
     if (hr) {
         char sl[64] = "never (--slow off)";
         const sat_value *sv = st_get(root, "slow_s");

@@ -25,6 +25,11 @@
  * Only external operations count (an internal one runs inside its parent's
  * etime); ABANDON, UNBIND and AUTOBIND are counted, never timed (as etime).
  *
+ * HTTP requests (http_req rows) count with the operations, by their start,
+ * their response time as the etime, statuses of 400 or more as errors; per
+ * window also by method and status class (analyze/timeline_result.c says
+ * which sections then carry them).
+ *
  * The window: from the ladder 1 s, 10 s, 60 s, 600 s, 3600 s, 86400 s (each
  * divides the next, all aligned on the epoch), the finest with at most
  * SAT_TL_WINDOWS_MAX windows from the first to the last dated row. Rows are
@@ -66,7 +71,7 @@ typedef struct sat_timeline_opts {
 
 typedef struct sat_timeline sat_timeline;
 sat_timeline *sat_timeline_create(const sat_timeline_opts *opts); /* NULL: no memory */
-/* ldap_op, ldap_conn and source rows. */
+/* ldap_op, ldap_conn, http_req, crash and source rows. */
 sat_event_sink sat_timeline_sink(sat_timeline *t);
 /* Chooses the window from the span and widens the series to it. SAT_OK or
  * SAT_E_NOMEM. Merging after finish is allowed (finish again). */

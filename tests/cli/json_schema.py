@@ -56,6 +56,11 @@ CASES = [
     ("storms", f"storms --json {INC} src/fixtures/tls-overload/overload.pcap.zst"),
     ("storms", "storms --json src/fixtures/storm/storm-tls.pcap"),
     ("timeline", f"timeline --json {INC} src/fixtures/incident/tls-storm-incident.pcap"),
+    ("storms", f"storms --json --log-format {NGINX_SAT} src/fixtures/http-nginx/access-sat.log.gz"),
+    ("storms", "storms --json src/fixtures/http-nginx/access.log.gz"),
+    ("saturation", f"saturation --json --window 2s --log-format {NGINX_SAT} "
+                   "src/fixtures/http-nginx/access-sat.log.gz"),
+    ("timeline", f"timeline --json --log-format {NGINX_SAT} src/fixtures/http-nginx/access-sat.log.gz"),
     ("crashes", "crashes --json --exe src/fixtures/cores/bin/abort_threads-O2 "
                 "--debuginfo-path src/fixtures/cores/debug "
                 "src/fixtures/cores/abort_threads/abort_threads-O2-gdb.core.zst"),
