@@ -186,7 +186,7 @@ static void lip(uint32_t c)
 /* ---------- requests ---------- */
 enum { R_HOME, R_STATIC_JS, R_STATIC_CSS, R_STATIC_IMG, R_ITEM, R_USER_ORDERS, R_ORDER_UUID,
        R_ORDER_POST, R_CART_PUT, R_CART_DEL, R_SEARCH, R_LOGIN, R_PROFILE, R_HEALTH, R_N };
-static const char *RNAME[R_N] = {"/", "/static/js/app.{hex}.js", "/static/css/main.{hex}.css",
+static const char *RNAME[R_N] = {"/", "/static/js/(4 bundles).js", "/static/css/main.(3 builds).css",
     "/static/img/{name}.png", "/item/{n}", "/api/v1/users/{n}/orders", "/api/v1/orders/{uuid}",
     "/api/v1/orders", "/api/v1/cart/{hex}", "/api/v1/cart/{hex}/items/{n}", "/search",
     "/login", "/user/{id}/profile", "/healthz"};
