@@ -88,7 +88,7 @@ static void print_logs(sat_text *t, const sat_rnode *root)
     char a[64], b[64];
     const sat_value *full = sat_rnode_val(l, "full");
     uint64_t req = count_of(l, "requests");
-    sat_text_title(t, "Handshakes from the HTTP access logs: %llu %s, %s .. %s",
+    sat_text_title(t, "From the HTTP access logs: %llu %s, %s .. %s",
                    (unsigned long long)req, sat_plural(req, "request", "requests"),
                    fmt_of(l, "first_ts", a, sizeof a), fmt_of(l, "last_ts", b, sizeof b));
     const sat_value *how = sat_rnode_val(l, "counted");

@@ -67,7 +67,7 @@ def main():
     statuses = any(k.startswith("status") for k in want)
     if probes:
         print(f"{'no request':<14} satscope {probes:<6} counts -      "
-              "(lines without a request line: not the clients', left out below)")
+              "(no request line: not the clients', left out below)")
     for key in sorted(set(want) | {k for k in got if k.startswith("status")}):
         g, w = got.get(key, 0), want.get(key)
         if g is None:

@@ -131,7 +131,7 @@ static void test_first_requests(void)
     CHECK(strstr(j, "\"resumed_ratio\": 0.6667") != NULL);
     free(j);
     char *t = doc(h, 0);
-    CHECK(strstr(t, "Handshakes from the HTTP access logs: 6 requests") != NULL);
+    CHECK(strstr(t, "From the HTTP access logs: 6 requests") != NULL);
     CHECK(strstr(t, "no capture among the inputs") != NULL);
     CHECK(strstr(t, "Counted from each connection's first request") != NULL);
     free(t);
@@ -231,7 +231,7 @@ static void test_beside_capture(void)
     CHECK_EQ_INT(v->logs.c.n[SAT_TLS_RESUMED], 2);
     char *t = doc(h, 0);
     CHECK(strstr(t, "satscope handshakes: 1 TLS connection") &&
-          strstr(t, "Handshakes from the HTTP access logs"));
+          strstr(t, "From the HTTP access logs"));
     free(t);
     sat_hs_free(h);
 }
