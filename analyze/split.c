@@ -216,6 +216,12 @@ static int split_row(void *ctx, int table, const void *row)
         ts = r->open_ts ? r->open_ts : r->close_ts;
         break;
     }
+    case SAT_TABLE_HTTP_REQ: { /* an access log's request: its server's, by its start */
+        const sat_http_req *r = row;
+        o = r->server;
+        ts = r->ts;
+        break;
+    }
     case SAT_TABLE_TCP_CONN:
         bs = 1;
         o = ((const sat_tcp_conn *)row)->source;

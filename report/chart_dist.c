@@ -10,6 +10,11 @@
  *      searches), clients (of every operation) and bind DNs (of their binds:
  *      etime counts a bind's own time under its DN) (etime
  *      `top.filters|bases|clients|bind_dns`, total_s).
+ * HTTP access logs (etime's requests: its root alone, its "http" object
+ * beside a directory's logs): the response times of the requests in panel 1
+ * (the histogram's op "HTTP"), and the share of all response time by path
+ * template, method and client; beside operations, by path template after
+ * the operations' panels.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,10 +39,13 @@ static int by_count_desc(const void *a, const void *b)
     return strcmp(x->op, y->op);
 }
 
-static void panel_hist(sat_chart *c, sat_result *tl)
+static void panel_hist(sat_chart *c, sat_result *tl, int http_only)
 {
-    sat_chart_panel *p = sat_chart_panel_add(c, "etime by operation type (share of the type's operations)", 1.8);
-    sat_chart_panel_x(p, SAT_AXIS_LOG, "etime", SAT_UNIT_DURATION);
+    sat_chart_panel *p = sat_chart_panel_add(
+        c, http_only ? "Response time of the HTTP requests (share of the requests)"
+                     : "etime by operation type (share of the type's operations)",
+        1.8);
+    sat_chart_panel_x(p, SAT_AXIS_LOG, http_only ? "response time" : "etime", SAT_UNIT_DURATION);
     sat_chart_panel_y(p, SAT_AXIS_LINEAR, NULL, SAT_UNIT_RATIO);
     const sat_rnode *h = ch_table(tl, "etime_histogram");
     opcount ops[64];
@@ -61,7 +69,8 @@ static void panel_hist(sat_chart *c, sat_result *tl)
     while (n && ops[n - 1].count == 0)
         n--;
     if (!n) {
-        sat_chart_panel_note(p, "no operation with an etime in the inputs");
+        sat_chart_panel_note(p, http_only ? "no request with a response time in the inputs"
+                                          : "no operation with an etime in the inputs");
         return;
     }
     if (n > HIST_TYPES)
@@ -108,13 +117,15 @@ static int by_total_desc(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static void panel_top(sat_chart *c, sat_result *et, const char *path, const char *col, const char *what,
-                      const char *of, double all)
+static void panel_top_of(sat_chart *c, sat_result *et, const char *path, const char *col,
+                         const char *what, const char *of, double all, int http)
 {
     char title[128];
     snprintf(title, sizeof title, "Where the time went: %sby %s", of, what);
     sat_chart_panel *p = sat_chart_panel_add(c, title, 1);
-    sat_chart_panel_x(p, SAT_AXIS_LINEAR, "share of all operation time", SAT_UNIT_RATIO);
+    sat_chart_panel_x(p, SAT_AXIS_LINEAR,
+                      http ? "share of all response time" : "share of all operation time",
+                      SAT_UNIT_RATIO);
     sat_chart_panel_y(p, SAT_AXIS_CATEGORY, NULL, SAT_UNIT_TEXT);
     const sat_rnode *t = ch_table(et, path);
     bar bars[512];
@@ -122,12 +133,13 @@ static void panel_top(sat_chart *c, sat_result *et, const char *path, const char
     for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r && n < 512; r = sat_rnode_next(r)) {
         const char *name = ch_row_text(r, col);
         double v = ch_row(r, "total_s");
-        if (name && isfinite(v) && v > 0)
+        if (name && isfinite(v) && v > 0 && !(http && !strcmp(name, "all"))) /* "all": every request */
             bars[n++] = (bar){name, v};
     }
     if (!n || !(all > 0)) {
         char note[128];
-        snprintf(note, sizeof note, "no %s with an etime in the inputs", what);
+        snprintf(note, sizeof note, "no %s with %s in the inputs", what,
+                 http ? "a response time" : "an etime");
         sat_chart_panel_note(p, note);
         return;
     }
@@ -135,6 +147,37 @@ static void panel_top(sat_chart *c, sat_result *et, const char *path, const char
     sat_chart_series *s = sat_chart_series_add(p, NULL, SAT_SERIES_HBARS, SAT_COLOR_BLUE);
     for (size_t i = 0; i < n && i < TOP_BARS; i++)
         sat_chart_bar(s, bars[i].name, bars[i].total / all);
+}
+
+static void panel_top(sat_chart *c, sat_result *et, const char *path, const char *col, const char *what,
+                      const char *of, double all)
+{
+    panel_top_of(c, et, path, col, what, of, all, 0);
+}
+
+/* Where etime keeps HTTP requests: "" (HTTP logs alone), "http." (beside a
+ * directory's), NULL without. */
+static const char *http_prefix(sat_result *et)
+{
+    if (ch_table(et, "http.methods"))
+        return "http.";
+    if (ch_table(et, "methods") && ch_res(et, "requests") > 0)
+        return "";
+    return NULL;
+}
+
+/* The requests' whole response time: the methods' "all" row. */
+static double http_all(sat_result *et, const char *pre)
+{
+    char path[64];
+    snprintf(path, sizeof path, "%smethods", pre);
+    const sat_rnode *t = ch_table(et, path);
+    for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r; r = sat_rnode_next(r)) {
+        const char *m = ch_row_text(r, "method");
+        if (m && !strcmp(m, "all"))
+            return ch_row(r, "total_s");
+    }
+    return NAN;
 }
 
 static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_diag *diag)
@@ -151,19 +194,38 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
                      "the distributions have nothing to draw: no operation with an etime in the inputs");
         return NULL;
     }
-    sat_chart *c = sat_chart_new("Distributions: how long operations took, and where the time went",
+    const char *hp = http_prefix(et);
+    int http_only = hp && !(ops && sat_rnode_first(ops));
+    sat_chart *c = sat_chart_new(http_only ? "Distributions: how long requests took, and where the time went"
+                                           : "Distributions: how long operations took, and where the time went",
                                  o && o->width_pt > 0 ? o->width_pt : 760,
                                  o && o->height_pt > 0 ? o->height_pt : 1000);
     if (!c) {
         sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
         return NULL;
     }
-    panel_hist(c, tl);
-    panel_top(c, et, "top.filters", "filter", "filter", "searches ", all);
-    panel_top(c, et, "top.bases", "base", "search base", "searches ", all);
-    panel_top(c, et, "top.clients", "client", "client", "", all);
-    /* etime counts a bind DN's own binds under it, not what it then did */
-    panel_top(c, et, "top.bind_dns", "binddn", "bind DN", "binds ", all);
+    panel_hist(c, tl, http_only);
+    char path[64];
+    if (http_only) {
+        double hall = http_all(et, hp);
+        snprintf(path, sizeof path, "%sgroups", hp);
+        panel_top_of(c, et, path, "path", "path template", "requests ", hall, 1);
+        snprintf(path, sizeof path, "%smethods", hp);
+        panel_top_of(c, et, path, "method", "method", "requests ", hall, 1);
+        snprintf(path, sizeof path, "%stop.clients", hp);
+        panel_top_of(c, et, path, "client", "client", "requests ", hall, 1);
+    } else {
+        panel_top(c, et, "top.filters", "filter", "filter", "searches ", all);
+        panel_top(c, et, "top.bases", "base", "search base", "searches ", all);
+        panel_top(c, et, "top.clients", "client", "client", "", all);
+        /* etime counts a bind DN's own binds under it, not what it then did */
+        panel_top(c, et, "top.bind_dns", "binddn", "bind DN", "binds ", all);
+        if (hp) {
+            snprintf(path, sizeof path, "%sgroups", hp);
+            panel_top_of(c, et, path, "path", "path template", "HTTP requests ",
+                         http_all(et, hp), 1);
+        }
+    }
     if (sat_chart_status(c) != SAT_OK) {
         sat_chart_free(c);
         sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");

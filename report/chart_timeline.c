@@ -13,6 +13,11 @@
  * marker, and every input (timeline `sources`) a band with its name under
  * the axis. Local time at the inputs' UTC offset unless --utc. A panel
  * without data says why in its frame.
+ * HTTP access logs (timeline `requests`) draw into the same panels: requests
+ * by method (windows methods.<METHOD>) beside or instead of operations, their
+ * response time as the etime, their HTTP failure kinds, and connections opened
+ * from first requests (storms windows conn_opens) when no connection row was
+ * read; the titles name what the inputs hold.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +27,15 @@
 #include "chart_int.h"
 
 #define TOP_TYPES 6 /* operation types drawn apart; the rest as "other" */
+
+/* What the inputs hold: LDAP operations, HTTP requests, both (the words of
+ * the titles, [0] [1] [2]). */
+enum { HOLD_LDAP, HOLD_HTTP, HOLD_BOTH };
+static int holds(sat_result *tl)
+{
+    int http = ch_res(tl, "requests") > 0, ldap = ch_res(tl, "operations") > 0;
+    return !http ? HOLD_LDAP : ldap ? HOLD_BOTH : HOLD_HTTP;
+}
 
 /* Columns of a table whose names start with prefix, with their sums. */
 typedef struct colsum {
@@ -72,23 +86,47 @@ static int any_value(const sat_rnode *t, const char *col)
     return 0;
 }
 
-/* 1. operations per second by type, the most frequent apart */
-static void panel_ops(sat_chart *c, const sat_rnode *win, double w)
+/* A column with a value other than zero (an access log's windows carry the
+ * connection columns, all zero: no connection row was read). */
+static int any_nonzero(const sat_rnode *t, const char *col)
 {
-    sat_chart_panel *p = sat_chart_panel_add(c, "Operations per second, by type", 1.2);
-    sat_chart_panel_y(p, SAT_AXIS_LINEAR, "operations/s", SAT_UNIT_RATE);
+    for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
+        double v = ch_row(r, col);
+        if (isfinite(v) && v != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1. operations per second by type, the most frequent apart */
+static void panel_ops(sat_chart *c, const sat_rnode *win, double w, int hold)
+{
+    static const char *const title[] = {"Operations per second, by type",
+                                        "Requests per second, by method",
+                                        "Operations and requests per second, by type and method"};
+    static const char *const unit[] = {"operations/s", "requests/s", "per second"};
+    sat_chart_panel *p = sat_chart_panel_add(c, title[hold], 1.2);
+    sat_chart_panel_y(p, SAT_AXIS_LINEAR, unit[hold], SAT_UNIT_RATE);
     colsum cols[64];
     size_t n = win ? prefixed_cols(win, "ops.", cols, 64) : 0;
+    if (win && hold != HOLD_LDAP)
+        n += prefixed_cols(win, "methods.", cols + n, 64 - n);
     qsort(cols, n, sizeof *cols, by_sum_desc);
     while (n && cols[n - 1].sum == 0)
         n--;
     if (!n || !(w > 0)) {
-        sat_chart_panel_note(p, "no operation in the inputs");
+        sat_chart_panel_note(p, hold == HOLD_LDAP ? "no operation in the inputs"
+                                                  : "no operation or request in the inputs");
         return;
     }
     size_t shown = n > TOP_TYPES + 1 ? TOP_TYPES : n;
     for (size_t i = 0; i < shown; i++) {
-        sat_chart_series *s = sat_chart_series_add(p, cols[i].name + 4, SAT_SERIES_STACKED, SAT_COLOR_AUTO);
+        /* "ops.SRCH" -> SRCH, "methods.GET" -> GET (HTTP GET beside operations) */
+        char name[96];
+        const char *dot = strchr(cols[i].name, '.') + 1;
+        snprintf(name, sizeof name, "%s%s",
+                 hold == HOLD_BOTH && !strncmp(cols[i].name, "methods.", 8) ? "HTTP " : "", dot);
+        sat_chart_series *s = sat_chart_series_add(p, name, SAT_SERIES_STACKED, SAT_COLOR_AUTO);
         sat_chart_series_width(s, w);
         series_of(s, win, cols[i].name, 1 / w);
     }
@@ -107,12 +145,19 @@ static void panel_ops(sat_chart *c, const sat_rnode *win, double w)
 }
 
 /* 2. etime percentiles, and where it went: queue wait against service */
-static void panel_etime(sat_chart *c, const sat_rnode *win, double w)
+static void panel_etime(sat_chart *c, const sat_rnode *win, double w, int hold)
 {
-    sat_chart_panel *p = sat_chart_panel_add(c, "Operation time (etime), per window", 1.2);
-    sat_chart_panel_y(p, SAT_AXIS_LOG, "etime", SAT_UNIT_DURATION);
+    static const char *const title[] = {"Operation time (etime), per window",
+                                        "Response time, per window",
+                                        "Operation time (etime) and response time, per window"};
+    static const char *const unit[] = {"etime", "response time", "time"};
+    static const char *const none[] = {"no operation with an etime in the inputs",
+                                       "no request with a response time in the inputs",
+                                       "no operation or request with a time in the inputs"};
+    sat_chart_panel *p = sat_chart_panel_add(c, title[hold], 1.2);
+    sat_chart_panel_y(p, SAT_AXIS_LOG, unit[hold], SAT_UNIT_DURATION);
     if (!win || !any_value(win, "p50_s")) {
-        sat_chart_panel_note(p, "no operation with an etime in the inputs");
+        sat_chart_panel_note(p, none[hold]);
         return;
     }
     static const struct {
@@ -135,19 +180,22 @@ static void panel_etime(sat_chart *c, const sat_rnode *win, double w)
 }
 
 /* 3. operations in service (Little's law) and connections open */
-static void panel_concurrency(sat_chart *c, const sat_rnode *win, double w)
+static void panel_concurrency(sat_chart *c, const sat_rnode *win, double w, int hold)
 {
+    static const char *const what[] = {"operations in service (Little's law)",
+                                       "requests in service (Little's law)",
+                                       "operations and requests in service (Little's law)"};
     sat_chart_panel *p = sat_chart_panel_add(c, "Concurrency and open connections", 0.9);
     sat_chart_panel_y(p, SAT_AXIS_LINEAR, "in service", SAT_UNIT_NUMBER);
     if (!win || !any_value(win, "concurrency")) {
-        sat_chart_panel_note(p, "no operation with an etime in the inputs");
+        sat_chart_panel_note(p, hold == HOLD_LDAP ? "no operation with an etime in the inputs"
+                                                  : "no operation or request with a time in the inputs");
         return;
     }
-    sat_chart_series *s = sat_chart_series_add(p, "operations in service (Little's law)", SAT_SERIES_STEP,
-                                               SAT_COLOR_BLUE);
+    sat_chart_series *s = sat_chart_series_add(p, what[hold], SAT_SERIES_STEP, SAT_COLOR_BLUE);
     sat_chart_series_width(s, w);
     series_of(s, win, "concurrency", 1);
-    if (any_value(win, "conns.open")) {
+    if (hold == HOLD_LDAP ? any_value(win, "conns.open") : any_nonzero(win, "conns.open")) {
         sat_chart_panel_y2(p, SAT_AXIS_LINEAR, "open", SAT_UNIT_COUNT, 0, 0);
         sat_chart_series *o = sat_chart_series_right(p, "connections open", SAT_SERIES_STEP, SAT_COLOR_ORANGE);
         sat_chart_series_width(o, w);
@@ -169,6 +217,11 @@ static const struct fgroup {
     {"TLS gave up", (const char *const[]){"tls_", NULL}, SAT_COLOR_SKY_BLUE},
     {"TCP resets, retries", (const char *const[]){"rst_", "syn_", "fin_", "retried", "closed_waiting", NULL},
      SAT_COLOR_BLUE},
+    /* HTTP requests: the server turned them away or its upstream failed; the client gave up */
+    {"HTTP 502, 503, 504", (const char *const[]){"http_502", "http_503", "http_504", NULL},
+     SAT_COLOR_GREEN},
+    {"HTTP 408, 499, slow", (const char *const[]){"http_408", "http_499", "slow", NULL},
+     SAT_COLOR_YELLOW},
 };
 #define NFGROUPS (sizeof fgroups / sizeof fgroups[0])
 
@@ -225,14 +278,24 @@ static void panel_failures(sat_chart *c, sat_result *storms)
 }
 
 /* 5. TLS handshakes by outcome, and the share resumed */
-static void panel_tls(sat_chart *c, sat_result *hs)
+static void panel_tls(sat_chart *c, sat_result *hs, int hold)
 {
+    /* a capture's handshakes, else those access logs tell by their first
+     * requests' session flag (handshakes' logs.windows: full and resumed) */
     const sat_rnode *win = ch_table(hs, "windows");
+    int from_logs = 0;
+    if ((!win || !sat_rnode_count(win)) && hold != HOLD_LDAP) {
+        win = ch_table(hs, "logs.windows");
+        from_logs = 1;
+    }
     double w = ch_window_s(win);
     sat_chart_panel *p = sat_chart_panel_add(c, "TLS handshakes", 0.9);
     sat_chart_panel_y(p, SAT_AXIS_LINEAR, "handshakes", SAT_UNIT_COUNT);
     if (!win || !sat_rnode_count(win) || !(w > 0)) {
-        sat_chart_panel_note(p, "no TLS handshake in the inputs (a packet capture shows them)");
+        sat_chart_panel_note(p, hold == HOLD_LDAP
+                                    ? "no TLS handshake in the inputs (a packet capture shows them)"
+                                    : "no TLS handshake in the inputs (a log of the session flag on "
+                                      "first requests, or a packet capture, shows them)");
         return;
     }
     static const struct {
@@ -243,6 +306,8 @@ static void panel_tls(sat_chart *c, sat_result *hs)
                  {"failed", "failed", SAT_COLOR_VERMILLION},
                  {"incomplete", "incomplete", SAT_COLOR_ORANGE}};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (from_logs && !any_value(win, parts[i].col))
+            continue; /* a log tells no failed or incomplete handshake */
         sat_chart_series *s = sat_chart_series_add(p, parts[i].name, SAT_SERIES_STACKED, parts[i].color);
         sat_chart_series_width(s, w);
         series_of(s, win, parts[i].col, 1);
@@ -261,7 +326,8 @@ static const struct {
                    {"B4", "write failed"},  {"B2", "BER too big"},          {"B3", "bad BER"},
                    {"P2", "closed, corrupt"}};
 
-static void panel_conns(sat_chart *c, const sat_rnode *win, double w)
+static void panel_conns(sat_chart *c, const sat_rnode *win, double w, sat_result *storms,
+                        int hold)
 {
     char title[160], wbuf[64];
     ch_tick_label(wbuf, sizeof wbuf, SAT_UNIT_DURATION, w > 0 ? w : 10);
@@ -273,7 +339,19 @@ static void panel_conns(sat_chart *c, const sat_rnode *win, double w)
     qsort(cols, n, sizeof *cols, by_sum_desc);
     while (n && cols[n - 1].sum == 0)
         n--;
-    int opened = win && any_value(win, "conns.opened");
+    int opened = win && (hold == HOLD_LDAP ? any_value(win, "conns.opened")
+                                           : any_nonzero(win, "conns.opened"));
+    /* an access log opens no connection row: its first requests do (storms' windows) */
+    const sat_rnode *sw = hold != HOLD_LDAP ? ch_table(storms, "windows") : NULL;
+    double sww = ch_window_s(sw);
+    int first = !n && !opened && sw && any_value(sw, "conn_opens") && sww > 0;
+    if (first) {
+        sat_chart_series *s = sat_chart_series_add(p, "opened (first requests)", SAT_SERIES_STEP,
+                                                   SAT_COLOR_BLACK);
+        sat_chart_series_width(s, sww);
+        series_of(s, sw, "conn_opens", 1);
+        return;
+    }
     if ((!n && !opened) || !(w > 0)) {
         sat_chart_panel_note(p, "no connection in the inputs");
         return;
@@ -349,7 +427,7 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
     const sat_rnode *hw = ch_table(hs, "windows"), *cw = ch_table(crashes, "crashes");
     if ((!win || !sat_rnode_count(win)) && (!hw || !sat_rnode_count(hw)) && (!cw || !sat_rnode_count(cw))) {
         sat_diag_set(diag, SAT_E_USAGE, NULL,
-                     "the timeline has nothing to draw: no operation, TLS handshake or crash with a time in the inputs");
+                     "the timeline has nothing to draw: no operation, request, TLS handshake or crash with a time in the inputs");
         return NULL;
     }
     double w = ch_res(tl, "window_s");
@@ -376,12 +454,13 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
     }
     sat_chart_share_x(c, SAT_AXIS_TIME, "time", SAT_UNIT_TIME);
     sat_chart_set_time_zone(c, tz, o && o->utc);
-    panel_ops(c, win, w);
-    panel_etime(c, win, w);
-    panel_concurrency(c, win, w);
+    int hold = holds(tl);
+    panel_ops(c, win, w, hold);
+    panel_etime(c, win, w, hold);
+    panel_concurrency(c, win, w, hold);
     panel_failures(c, storms);
-    panel_tls(c, hs);
-    panel_conns(c, win, w);
+    panel_tls(c, hs, hold);
+    panel_conns(c, win, w, storms, hold);
     annotations(c, tl, storms, crashes);
     if (sat_chart_status(c) != SAT_OK) {
         sat_chart_free(c);

@@ -254,6 +254,23 @@ static uint64_t day_errors(const sat_dg_day *d)
     return n;
 }
 
+/* The errors of the fleet's tables: the LDAP ones and the HTTP requests
+ * answered with a status >= 400. */
+static uint64_t fleet_errors(const sat_dg_day *d)
+{
+    uint64_t errs = day_errors(d);
+    const char *hp = sat_dg_http_prefix(d, SAT_DG_ETIME);
+    if (hp) {
+        char ep[64];
+        snprintf(ep, sizeof ep, "%srequest_stats", hp);
+        const sat_rnode *st = sat_dg_get(d, SAT_DG_ETIME, ep);
+        double ce = sat_value_num(sat_rnode_val(st, "client_errors")),
+               se = sat_value_num(sat_rnode_val(st, "server_errors"));
+        errs += (uint64_t)((isfinite(ce) ? ce : 0) + (isfinite(se) ? se : 0));
+    }
+    return errs;
+}
+
 /* The baseline days of d's server. */
 static size_t baseline_of(const sat_dg_day *d, const sat_dg_day *base, size_t nbase,
                           const sat_dg_day **out, size_t max)
@@ -362,9 +379,92 @@ static void latency_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_d
     }
 }
 
+/* The day's HTTP requests (access logs): volumes, latency by method against
+ * the baseline days, the statuses (new: answered on no baseline day) and the
+ * top clients. */
+static void http_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_day *const *b,
+                         size_t nb)
+{
+    const char *pre = sat_dg_http_prefix(d, SAT_DG_ETIME);
+    char path[64];
+    sat_rnode *sec = sat_doc_section(page, "http", "HTTP requests");
+    snprintf(path, sizeof path, "%srequest_stats", pre);
+    const sat_rnode *st = sat_dg_get(d, SAT_DG_ETIME, path);
+    sat_rnode *v = sat_doc_values(sec);
+    pv(v, "requests", sat_rnode_val(st, "total"));
+    double ce = sat_value_num(sat_rnode_val(st, "client_errors")),
+           se = sat_value_num(sat_rnode_val(st, "server_errors"));
+    if (isfinite(ce) && isfinite(se))
+        sat_put_count(v, "request_errors", (uint64_t)(ce + se));
+    sat_put_note(v, "statuses >= 400");
+    pv(v, "server_errors", sat_rnode_val(st, "server_errors"));
+    if (isfinite(sat_value_num(sat_rnode_val(st, "first_requests"))))
+        pv(v, "connections_opened", sat_rnode_val(st, "first_requests"));
+    if (isfinite(sat_value_num(sat_rnode_val(st, "response_time_mean_s"))))
+        pv(v, "response_time_mean_s", sat_rnode_val(st, "response_time_mean_s"));
+    else
+        sat_doc_para(sec, "The access logs' format has no response time: requests and "
+                          "statuses only.");
+
+    static const sat_col cols[] = {{"method", SAT_UNIT_TEXT, 0, "method"},
+                                   {"count", SAT_UNIT_COUNT, 0, "requests"},
+                                   {"errors", SAT_UNIT_COUNT, 0, "errors"},
+                                   {"p50_s", SAT_UNIT_DURATION, 9, "p50"},
+                                   {"p90_s", SAT_UNIT_DURATION, 9, "p90"},
+                                   {"p99_s", SAT_UNIT_DURATION, 9, "p99"},
+                                   {"baseline.p90_s", SAT_UNIT_DURATION, 9, "base p90"},
+                                   {"p90_change", SAT_UNIT_NUMBER, 2, "change"}};
+    sat_rnode *t = sat_doc_new_table(sec, "Response time by method",
+                                     nb ? "all: every request; base: the baseline days' median "
+                                          "p90"
+                                        : "all: every request; no baseline day of this server",
+                                     cols, nb ? 8 : 6);
+    snprintf(path, sizeof path, "%smethods", pre);
+    const sat_rnode *methods = sat_dg_get(d, SAT_DG_ETIME, path);
+    for (const sat_rnode *row = sat_rnode_first(methods); row; row = sat_rnode_next(row)) {
+        const char *m = sat_dg_text(row, "method");
+        sat_rnode *r = sat_table_row(t);
+        sat_put_text(r, "method", m ? m : "?");
+        pv(r, "count", sat_row_get(row, "count"));
+        pv(r, "errors", sat_row_get(row, "errors"));
+        sat_put_dur(r, "p50_s", sat_dg_col(row, "p50_s"), 9);
+        sat_put_dur(r, "p90_s", sat_dg_col(row, "p90_s"), 9);
+        sat_put_dur(r, "p99_s", sat_dg_col(row, "p99_s"), 9);
+        if (!nb)
+            continue;
+        double base = m ? sat_dg_http_base(b, nb, SAT_DG_ETIME, "methods", "method", m, "p90_s") : NAN;
+        double p90 = sat_dg_col(row, "p90_s");
+        sat_put_dur(r, "baseline.p90_s", base, 9);
+        sat_put_num(r, "p90_change", isfinite(base) && base > 0 ? p90 / base : NAN, 2);
+    }
+    {
+        static const sat_col scols[] = {{"status", SAT_UNIT_INT, 0, "status"},
+                                        {"meaning", SAT_UNIT_TEXT, 0, "meaning"},
+                                        {"count", SAT_UNIT_COUNT, 0, "requests"}};
+        snprintf(path, sizeof path, "%sstatuses", pre);
+        /* new is judged on each baseline day's own HTTP table: the same prefix
+         * when its logs were of the same kind */
+        newness w = {b, nb, SAT_DG_ETIME, path, "status"};
+        keyed_table(sec, "Statuses", nb ? "new: answered on no baseline day" : NULL,
+                    sat_dg_get(d, SAT_DG_ETIME, path), scols, 3, &w, 40);
+    }
+    {
+        static const sat_col ccols[] = {{"client", SAT_UNIT_TEXT, 0, "client"},
+                                        {"count", SAT_UNIT_COUNT, 0, "requests"},
+                                        {"total_s", SAT_UNIT_DURATION, 9, "total time"}};
+        const char *cpre = sat_dg_http_prefix(d, SAT_DG_CLIENTS);
+        snprintf(path, sizeof path, "%sgroups", cpre ? cpre : "");
+        newness w = {b, nb, SAT_DG_CLIENTS, path, "client"};
+        if (cpre)
+            keyed_table(sec, "Clients by total time", nb ? "new: in no baseline day" : NULL,
+                        sat_dg_get(d, SAT_DG_CLIENTS, path), ccols, 3, &w, 10);
+    }
+}
+
 static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                      const sat_dg_day *const *b, size_t nb)
 {
+    const char *http = sat_dg_http_prefix(d, SAT_DG_ETIME);
     /* what ran */
     sat_rnode *sec = sat_doc_section(page, "summary", "What ran");
     if (nb) {
@@ -379,10 +479,18 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                           "with earlier logs or traces of it).");
     }
     sat_rnode *v = sat_doc_values(sec);
-    pv(v, "operations", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
-    pv(v, "connections", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "connections"));
-    sat_put_count(v, "errors", day_errors(d));
-    sat_put_note(v, "results other than 0, 5, 6, 14");
+    double nops0 = sat_value_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+    if (!http || nops0 > 0) {
+        pv(v, "operations", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+        pv(v, "connections", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "connections"));
+        sat_put_count(v, "errors", day_errors(d));
+        sat_put_note(v, "results other than 0, 5, 6, 14");
+    }
+    if (http) {
+        char rp[64];
+        snprintf(rp, sizeof rp, "%srequests", http);
+        pv(v, "requests", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), rp));
+    }
     pv(v, "first_ts", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "first_ts"));
     pv(v, "last_ts", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "last_ts"));
     /* bytes: the inputs' the day's rows come from (a log of several days on each) */
@@ -405,11 +513,15 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
     }
     const sat_rnode *hours = sat_dg_get(d, SAT_DG_TIMELINE, "hours");
     sat_doc_chart(sec, "timeline");
-    sat_doc_sparkline(sec, "operations per hour", hours, "count", 1);
-    sat_doc_sparkline(sec, "etime p90 per hour", hours, "p90_s", 1);
+    /* the timeline's hours count operations and requests alike */
+    int words = !http ? 0 : nops0 > 0 ? 2 : 1;
+    static const char *const spark[3][2] = {{"operations per hour", "etime p90 per hour"},
+                                            {"requests per hour", "response p90 per hour"},
+                                            {"ops+reqs per hour", "etime/response p90"}};
+    sat_doc_sparkline(sec, spark[words][0], hours, "count", 1);
+    sat_doc_sparkline(sec, spark[words][1], hours, "p90_s", 1);
     sat_doc_sparkline(sec, "errors per hour", hours, "errors", 1);
     const sat_rnode *ops_t = sat_dg_get(d, SAT_DG_ETIME, "ops");
-    double nops0 = sat_value_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
     if (nops0 > 0)
         sat_doc_table(sec, "Operations by type", NULL, ops_t,
                       "op=op,count=operations,errors,rate_per_s=per second,total_s=total time,"
@@ -417,7 +529,10 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                       0, NULL, NULL);
     double nops = sat_value_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
     if (!(nops > 0)) {
-        sat_doc_para(sec, "No LDAP operation this day.");
+        if (http)
+            http_section(page, d, b, nb);
+        else
+            sat_doc_para(sec, "No LDAP operation this day.");
         goto wire;
     }
     latency_section(page, d, b, nb);
@@ -464,6 +579,8 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
         keyed_table(sec, "Failed binds by DN", "new: failing in no baseline day",
                     sat_dg_get(d, SAT_DG_ETIME, "binds.failed_by_dn"), cols, 2, &w, 10);
     }
+    if (http)
+        http_section(page, d, b, nb);
 wire:
     sec = sat_doc_section(page, "tls", "TLS versions");
     {
@@ -497,6 +614,8 @@ wire:
         else
             sat_doc_para(sec, "No crash.");
     }
+    if (http && !(nops0 > 0))
+        return; /* an access log names no directory entry */
     sec = sat_doc_section(page, "cache", "Entry cache working set");
     {
         const sat_rnode *cs = sat_dg_get(d, SAT_DG_CACHESIZE, NULL);
@@ -607,12 +726,19 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         }
     for (size_t k = 0; k < NOPS; k++)
         used[k] = alln > 0 && opn[k] >= 0.01 * alln;
-    sat_col cols[8 + NOPS];
+    sat_col cols[10 + NOPS];
     char names[NOPS][32], titles[NOPS][32];
     size_t nc = 0;
     cols[nc++] = (sat_col){"server_name", SAT_UNIT_TEXT, 0, "server"};
     cols[nc++] = (sat_col){"day", SAT_UNIT_TEXT, 0, "day"};
     cols[nc++] = (sat_col){"operations", SAT_UNIT_COUNT, 0, "ops"};
+    int any_http = 0;
+    for (size_t i = 0; i < ndays; i++)
+        any_http |= sat_dg_http_prefix(&days[i], SAT_DG_ETIME) != NULL;
+    if (any_http) {
+        cols[nc++] = (sat_col){"requests", SAT_UNIT_COUNT, 0, "requests"};
+        cols[nc++] = (sat_col){"request_p90_s", SAT_UNIT_DURATION, 9, "HTTP p90"};
+    }
     for (size_t k = 0; k < NOPS; k++) {
         if (!used[k])
             continue;
@@ -633,10 +759,16 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         sat_doc_para(fsec, "%llu earlier %s left out (each server's last %d days are kept).",
                      (unsigned long long)dropped_days, sat_plural(dropped_days, "day", "days"),
                      SAT_SPLIT_DAYS_DEFAULT);
-    sat_rnode *ft = sat_doc_new_table(fsec, "Fleet", "BIND, SRCH, ...: the etime p90 of the type (types "
-                                                     "of 1% of the operations or more); "
-                                                     "regressions: findings of the regression "
-                                                     "rules",
+    sat_rnode *ft = sat_doc_new_table(fsec, "Fleet",
+                                      any_http ? "BIND, SRCH, ...: the etime p90 of the type (types "
+                                                 "of 1% of the operations or more); HTTP p90: the "
+                                                 "requests' response time p90; errors: results "
+                                                 "other than 0, 5, 6, 14 and statuses >= 400; "
+                                                 "regressions: findings of the regression rules"
+                                               : "BIND, SRCH, ...: the etime p90 of the type (types "
+                                                 "of 1% of the operations or more); "
+                                                 "regressions: findings of the regression "
+                                                 "rules",
                                       cols, nc);
     if (nbase) {
         static const sat_col bcols[] = {{"server_name", SAT_UNIT_TEXT, 0, "server"},
@@ -652,7 +784,7 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
             sat_put_text(row, "server_name", base[i].server);
             sat_put_text(row, "day", base[i].date);
             pv(row, "operations", sat_rnode_val(sat_dg_get(&base[i], SAT_DG_ETIME, NULL), "operations"));
-            sat_put_count(row, "errors", day_errors(&base[i]));
+            sat_put_count(row, "errors", fleet_errors(&base[i]));
             int matched = 0;
             for (size_t k = 0; k < ndays && !matched; k++)
                 matched = !strcmp(days[k].server, base[i].server);
@@ -688,13 +820,21 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         sat_put_text(row, "day", d->date);
         pv(row, "operations",
                       sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+        const char *hp = sat_dg_http_prefix(d, SAT_DG_ETIME);
+        if (any_http) {
+            char mp[64];
+            snprintf(mp, sizeof mp, "%smethods", hp ? hp : "");
+            const sat_rnode *all = hp ? sat_dg_row(sat_dg_get(d, SAT_DG_ETIME, mp), "method", "all") : NULL;
+            sat_put_count(row, "requests", all ? (uint64_t)sat_dg_col(all, "count") : 0);
+            sat_put_dur(row, "request_p90_s", all ? sat_dg_col(all, "p90_s") : NAN, 9);
+        }
         for (size_t k = 0; k < NOPS; k++) {
             if (!used[k])
                 continue;
             const sat_rnode *r = sat_dg_row(sat_dg_get(d, SAT_DG_ETIME, "ops"), "op", op_types[k]);
             sat_put_dur(row, names[k], r ? sat_dg_col(r, "p90_s") : NAN, 9);
         }
-        sat_put_count(row, "errors", day_errors(d));
+        sat_put_count(row, "errors", fleet_errors(d));
         sat_put_count(row, "regressions", c.regressions);
         sat_put_count(row, "storm_count", count_rows(d, SAT_DG_STORMS, "storms"));
         sat_put_count(row, "crash_count", count_rows(d, SAT_DG_CRASHES, "crashes"));

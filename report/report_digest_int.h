@@ -35,6 +35,14 @@ const char *sat_dg_key(const sat_rnode *row, const char *col, char *buf, size_t 
  * NAN without hours), x->base_n their operations. The days that have it. */
 size_t sat_dg_baseline(const sat_dg_day *const *base, size_t nbase, const char *op,
                        const char *pct, uint64_t min_hour_n, sat_dg_latency *x);
+/* Where member m's result of d holds HTTP requests (etime's sections of
+ * them: the root on HTTP logs alone, its "http" object beside a directory's
+ * logs): "" or "http.", NULL when the day has none. */
+const char *sat_dg_http_prefix(const sat_dg_day *d, int m);
+/* The median of the baseline days' value of column col in the row of their
+ * HTTP table `table` (member m) whose `key` column is k; NAN when none has it. */
+double sat_dg_http_base(const sat_dg_day *const *b, size_t nb, int m, const char *table,
+                        const char *key, const char *k, const char *col);
 /* 31,000 */
 void sat_dg_fmt_count(char *buf, size_t n, double v);
 /* The operations of type op ("SRCH") in words: "search" / "searches". */

@@ -25,6 +25,16 @@ const sat_rnode *sat_dg_get(const sat_dg_day *d, int m, const char *path)
 
 double sat_dg_col(const sat_rnode *row, const char *col) { return sat_value_num(sat_row_get(row, col)); }
 
+const char *sat_dg_http_prefix(const sat_dg_day *d, int m)
+{
+    const sat_rnode *root = sat_dg_get(d, m, NULL);
+    if (sat_rnode_get(root, "http.request_stats"))
+        return "http.";
+    if (sat_rnode_get(root, "request_stats") && sat_value_num(sat_rnode_val(root, "requests")) > 0)
+        return "";
+    return NULL;
+}
+
 const char *sat_dg_text(const sat_rnode *row, const char *col)
 {
     const sat_value *v = sat_row_get(row, col);
@@ -240,6 +250,13 @@ static const char *describe_code(const sat_rnode *row, char *buf, size_t n)
     return buf;
 }
 
+static const char *describe_status(const sat_rnode *row, char *buf, size_t n)
+{
+    const char *m = sat_dg_text(row, "meaning");
+    snprintf(buf, n, "%s", m ? m : "");
+    return buf;
+}
+
 static int check_new(const sat_digest_rule *r, sat_dg_ctx *c, const new_key *k,
                      int (*skip)(const char *key))
 {
@@ -279,6 +296,90 @@ static int check_new_error(const sat_digest_rule *r, sat_dg_ctx *c)
                               describe_code,
                               "new result code err=%s%s%s%s: %s results, none in the baseline"};
     return check_new(r, c, &k, skip_success);
+}
+
+/* The median of the baseline days' value of column col in the row of their
+ * HTTP table `table` whose `key` column is k (NAN when none has it). */
+double sat_dg_http_base(const sat_dg_day *const *b, size_t nb, int m, const char *table,
+                        const char *key, const char *k, const char *col)
+{
+    double v[64];
+    size_t n = 0;
+    for (size_t i = 0; i < nb && n < 64; i++) {
+        const char *pre = sat_dg_http_prefix(b[i], m);
+        char path[64];
+        if (!pre)
+            continue;
+        snprintf(path, sizeof path, "%s%s", pre, table);
+        double x = sat_dg_col(sat_dg_row(sat_dg_get(b[i], m, path), key, k), col);
+        if (isfinite(x))
+            v[n++] = x;
+    }
+    if (!n)
+        return NAN;
+    for (size_t i = 1; i < n; i++) /* insertion sort: a few days */
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* HTTP: the response time p90 of a method (and of every request, "all")
+ * against the baseline days' median: a regression as the LDAP latency rules
+ * take one (ratio, margin over the baseline, floor), on methods with
+ * min_count requests or more. */
+static int check_http_latency(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    const char *pre = sat_dg_http_prefix(c->day, SAT_DG_ETIME);
+    if (!pre || !c->nbase)
+        return 0;
+    char path[32];
+    snprintf(path, sizeof path, "%smethods", pre);
+    int found = 0;
+    for (const sat_rnode *row = sat_rnode_first(sat_dg_get(c->day, SAT_DG_ETIME, path)); row;
+         row = sat_rnode_next(row)) {
+        const char *m = sat_dg_text(row, "method");
+        double n = sat_dg_col(row, "count"), p90 = sat_dg_col(row, "p90_s");
+        if (!m || !(n >= (double)r->min_count) || !isfinite(p90))
+            continue;
+        double base = sat_dg_http_base(c->base, c->nbase, SAT_DG_ETIME, "methods", "method", m,
+                                       "p90_s");
+        if (!(base >= 0) || !(p90 >= base * r->ratio) || !(p90 - base >= r->floor_s))
+            continue;
+        char a[64], b[64], k[32];
+        dur(a, sizeof a, p90);
+        dur(b, sizeof b, base);
+        sat_fmt_sig3(k, sizeof k, base > 0 ? p90 / base : NAN);
+        sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section,
+                                       "HTTP %s response time p90 %s against %s in the "
+                                       "baseline (%sx), over %.0f requests",
+                                       !strcmp(m, "all") ? "(every request)" : m, a, b, k, n);
+        sat_put_text(f, "rule", r->id);
+        sat_put_text(f, "method", m);
+        sat_put_dur(f, "p90_s", p90, 9);
+        sat_put_dur(f, "baseline_p90_s", base, 9);
+        sat_put_count(f, "count", (uint64_t)n);
+        found++;
+    }
+    return found;
+}
+
+/* HTTP: a status >= 400 no baseline day answered (etime's statuses table) */
+static int skip_not_error(const char *key) { return atoi(key) < 400; }
+
+static int check_new_status(const sat_digest_rule *r, sat_dg_ctx *c)
+{
+    const char *pre = sat_dg_http_prefix(c->day, SAT_DG_ETIME);
+    if (!pre)
+        return 0;
+    char path[32];
+    snprintf(path, sizeof path, "%sstatuses", pre);
+    new_key k = {SAT_DG_ETIME, path, "status", "count", NULL,
+                 "new HTTP status %s%s%s%s: %s requests, none in the baseline"};
+    k.describe = describe_status;
+    return check_new(r, c, &k, skip_not_error);
 }
 
 static int check_new_unindexed(const sat_digest_rule *r, sat_dg_ctx *c)
@@ -522,6 +623,11 @@ static const sat_digest_rule rules[] = {
     {.id = "latency.p99", .severity = "warning", LATENCY("p99_s", 1000, 2.0, 0.005)},
     {.id = "errors.new_code", .severity = "warning", .section = "errors",
      .check = check_new_error, .min_count = 10, .regression = 1},
+    {.id = "http.latency.p90", .severity = "warning", .section = "http",
+     .check = check_http_latency, .min_count = 200, .ratio = 1.5, .floor_s = 0.001,
+     .regression = 1},
+    {.id = "errors.new_status", .severity = "warning", .section = "http",
+     .check = check_new_status, .min_count = 10, .regression = 1},
     {.id = "unindexed.new_shape", .severity = "warning", .section = "unindexed",
      .check = check_new_unindexed, .min_count = 5, .regression = 1},
     {.id = "clients.new_heavy", .severity = "notice", .section = "clients",

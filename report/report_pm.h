@@ -16,6 +16,12 @@ typedef struct pm_ctx {
     rd_clock clock;
     /* the storm the summary tells (the one with the most failures), NULL if none */
     const sat_rnode *storm;
+    /* what the inputs hold: LDAP operations, HTTP requests (both, one, or neither);
+     * the sentences name what is there (operations or requests, etime or response time) */
+    int ldap, http;
+    /* etime's HTTP requests: its root on HTTP logs alone, its "http" object
+     * beside a directory's logs; NULL without HTTP requests */
+    const sat_rnode *http_etime;
 } pm_ctx;
 
 /* The findings: what happened, when, the likely chain (report_pm_findings.c). */
@@ -24,15 +30,22 @@ void pm_findings(pm_ctx *p);
 /* A failure kind of storms ("abandon", "close_B1") in words. */
 const char *pm_kind_words(const char *kind);
 /* A signal of storms ("unindexed", "wtime_mean_s") in words, and its value
- * in its unit (a count per window, a duration, a share). */
-const char *pm_signal_words(const char *signal);
-const char *pm_signal_brief(const char *signal); /* for tables: "etime p90" */
+ * in its unit (a count per window, a duration, a share); the words of the
+ * load and latency signals are those of what the inputs hold (p->http). */
+const char *pm_signal_words(const pm_ctx *p, const char *signal);
+const char *pm_signal_brief(const pm_ctx *p, const char *signal); /* for tables: "etime p90" */
 void pm_signal_value(char *buf, size_t n, const char *signal, double v);
 /* The signals row of storm `storm` (its number) for `signal`, NULL if none. */
 const sat_rnode *pm_signal_row(const pm_ctx *p, double storm, const char *signal);
 /* Handshakes of [from, to) of the handshakes windows: full, resumed, all. */
 void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, double *resumed,
                       double *all);
+/* Why no input logs `field` of HTTP requests (etime's not_logged table:
+ * "etime", "tls_session", "conn_request", "upstream"), NULL when some do. */
+const char *pm_not_logged(const pm_ctx *p, const char *field);
+/* 1 for the signals only directory servers' logs carry (unindexed searches,
+ * the queue wait). */
+int pm_signal_ldap_only(const char *signal);
 /* "4.33 min" */
 void pm_dur(char *buf, size_t n, double s);
 /* a time on the report's clock */

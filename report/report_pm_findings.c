@@ -43,6 +43,12 @@ static const struct {
     {"retried", "connections given up for a retry"},
     {"closed_waiting", "connections closed while waiting"},
     {"syn_unanswered", "connection attempts never answered"},
+    {"http_408", "request timeouts (HTTP 408)"},
+    {"http_499", "requests the client gave up on (HTTP 499)"},
+    {"http_502", "bad gateway answers (HTTP 502)"},
+    {"http_503", "service unavailable answers (HTTP 503)"},
+    {"http_504", "gateway timeouts (HTTP 504)"},
+    {"slow", "slow answers (past the slow threshold)"},
 };
 
 const char *pm_kind_words(const char *kind)
@@ -53,33 +59,67 @@ const char *pm_kind_words(const char *kind)
     return kind ? kind : "?";
 }
 
+/* The load and latency signals count LDAP operations and HTTP requests alike
+ * (analyze_storms.h): their words are those of the inputs, [0] LDAP only, [1]
+ * HTTP only, [2] both. */
 static const struct {
-    const char *signal, *words, *brief;
+    const char *signal, *words[3], *brief[3];
 } signal_words[] = {
-    {"unindexed", "unindexed searches", "unindexed searches"},
-    {"ops", "the operation rate", "operations"},
-    {"full_hs_share", "the share of full TLS handshakes", "full-handshake share"},
-    {"etime_p90_s", "the etime p90", "etime p90"},
-    {"wtime_mean_s", "the queue wait (wtime mean)", "wtime mean (queue)"},
-    {"conn_opens", "connections opened", "connections opened"},
-    {"hs_answer_p90_s", "the time the server took to answer TLS handshakes (p90)",
-     "handshake answer p90"},
-    {"heavy_client_ops", "the operations of one client", "ops of one client"},
+    {"unindexed", {"unindexed searches"}, {"unindexed searches"}},
+    {"ops",
+     {"the operation rate", "the request rate", "the rate of operations and requests"},
+     {"operations", "requests", "operations + requests"}},
+    {"full_hs_share", {"the share of full TLS handshakes"}, {"full-handshake share"}},
+    {"etime_p90_s",
+     {"the etime p90", "the response time p90", "the etime / response time p90"},
+     {"etime p90", "response time p90", "etime/response p90"}},
+    {"wtime_mean_s", {"the queue wait (wtime mean)"}, {"wtime mean (queue)"}},
+    {"conn_opens", {"connections opened"}, {"connections opened"}},
+    {"hs_answer_p90_s", {"the time the server took to answer TLS handshakes (p90)"},
+     {"handshake answer p90"}},
+    {"heavy_client_ops",
+     {"the operations of one client", "the requests of one client",
+      "the operations and requests of one client"},
+     {"ops of one client", "requests of one client", "load of one client"}},
 };
 
-const char *pm_signal_words(const char *signal)
+int pm_signal_ldap_only(const char *signal)
+{
+    return signal && (!strcmp(signal, "unindexed") || !strcmp(signal, "wtime_mean_s"));
+}
+
+const char *pm_not_logged(const pm_ctx *p, const char *field)
+{
+    for (const sat_rnode *r = sat_rnode_first(rd_table(p->http_etime, "not_logged")); r;
+         r = sat_rnode_next(r))
+        if (rd_rtext(r, "field") && !strcmp(rd_rtext(r, "field"), field) &&
+            rd_rbool(r, "partial") != 1)
+            return rd_rtext(r, "why") ? rd_rtext(r, "why") : "no input logs it";
+    return NULL;
+}
+
+static int words_of(const pm_ctx *p)
+{
+    return p && p->http ? (p->ldap ? 2 : 1) : 0;
+}
+
+const char *pm_signal_words(const pm_ctx *p, const char *signal)
 {
     for (size_t i = 0; signal && i < sizeof signal_words / sizeof signal_words[0]; i++)
-        if (!strcmp(signal_words[i].signal, signal))
-            return signal_words[i].words;
+        if (!strcmp(signal_words[i].signal, signal)) {
+            const char *w = signal_words[i].words[words_of(p)];
+            return w ? w : signal_words[i].words[0];
+        }
     return signal ? signal : "?";
 }
 
-const char *pm_signal_brief(const char *signal)
+const char *pm_signal_brief(const pm_ctx *p, const char *signal)
 {
     for (size_t i = 0; signal && i < sizeof signal_words / sizeof signal_words[0]; i++)
-        if (!strcmp(signal_words[i].signal, signal))
-            return signal_words[i].brief;
+        if (!strcmp(signal_words[i].signal, signal)) {
+            const char *w = signal_words[i].brief[words_of(p)];
+            return w ? w : signal_words[i].brief[0];
+        }
     return signal ? signal : "?";
 }
 
@@ -116,8 +156,13 @@ void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, d
                       double *all)
 {
     *full = *resumed = *all = 0;
-    for (const sat_rnode *r = sat_rnode_first(rd_table(p->handshakes, "windows")); r;
-         r = sat_rnode_next(r)) {
+    /* a capture's handshakes when there is one, else those access logs tell
+     * by their first requests' session flag (both of one period would count
+     * every handshake twice) */
+    const sat_rnode *win = rd_table(p->handshakes, "windows");
+    if (!sat_rnode_first(win))
+        win = rd_table(p->handshakes, "logs.windows");
+    for (const sat_rnode *r = sat_rnode_first(win); r; r = sat_rnode_next(r)) {
         int64_t ts = rd_rts(r, "start_ts");
         if (ts < from || ts >= to)
             continue;
@@ -246,7 +291,7 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
     }
     sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
                                      "The likely trigger: %s, which rose at %s%s%s%s.",
-                                     pm_signal_words(trig), on, lead, fromto, back);
+                                     pm_signal_words(p, trig), on, lead, fromto, back);
     copy_value(fig, "signal_name", st, "trigger.signal_name");
     copy_value(fig, "onset_ts", st, "trigger.onset_ts");
     copy_value(fig, "back_ts", st, "trigger.back_ts");
@@ -284,7 +329,7 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
             continue;
         pm_signal_value(du, sizeof du, effects[i], during);
         snprintf(parts + l, sizeof parts - l, "%s%s went from %s to %s", nparts ? ", " : "",
-                 pm_signal_words(effects[i]), u, du);
+                 pm_signal_words(p, effects[i]), u, du);
         l = strlen(parts);
         nparts++;
     }
@@ -353,21 +398,21 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
                               "The failures outlived their trigger by %s: a self-sustaining "
                               "(metastable) failure, the retries and reconnects kept the server "
                               "down after %s went back to usual.",
-                              d, pm_signal_words(trig));
+                              d, pm_signal_words(p, trig));
     } else if (rd_rts(st, "trigger.back_ts")) {
         char bt[64];
         pm_time(p, bt, sizeof bt, rd_rts(st, "trigger.back_ts"));
         fig = sat_doc_finding(list, "notice", "storms",
                               "The failures did not outlive their trigger: they ended as %s "
                               "went back to usual (at %s), not a self-sustaining failure.",
-                              pm_signal_words(trig), bt);
+                              pm_signal_words(p, trig), bt);
     } else {
         /* the trigger never came back down: outliving it cannot be seen */
         fig = sat_doc_finding(list, "warning", "storms",
                               "The trigger, %s, had not gone back to usual by the end of the "
                               "inputs%s: whether the failures would outlive it cannot be told "
                               "from them.",
-                              pm_signal_words(trig),
+                              pm_signal_words(p, trig),
                               rd_rbool(st, "ongoing") == 1 ? ", and the storm was still on" : "");
     }
     copy_value(fig, "sustained", st, "sustained");
@@ -468,6 +513,91 @@ static void finding_offender(pm_ctx *p, sat_rnode *list)
     sat_put_ratio(fig, "share", t / all, 4);
 }
 
+/* HTTP requests answered with an error status (>= 400): how many, of which
+ * statuses (the three most frequent, with their meaning). A warning when
+ * server errors (5xx) are 1% of the requests or more. */
+static void finding_http_errors(pm_ctx *p, sat_rnode *list)
+{
+    const sat_rnode *h = p->http_etime;
+    double n = rd_onum(h, "requests"), ce = rd_onum(h, "request_stats.client_errors"),
+           se = rd_onum(h, "request_stats.server_errors");
+    if (!(n > 0) || !isfinite(ce) || !isfinite(se) || !(ce + se > 0))
+        return;
+    const sat_rnode *top[3] = {NULL, NULL, NULL};
+    size_t others = 0;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "statuses")); r; r = sat_rnode_next(r)) {
+        if (rd_rbool(r, "error") != 1)
+            continue;
+        const sat_rnode *c = r;
+        for (int i = 0; i < 3 && c; i++)
+            if (!top[i] || rd_rnum(c, "count") > rd_rnum(top[i], "count")) {
+                const sat_rnode *t = top[i];
+                top[i] = c;
+                c = t;
+            }
+        others += c != NULL;
+    }
+    char parts[512] = "";
+    size_t l = 0;
+    int k = 0;
+    for (int i = 0; i < 3 && top[i]; i++, k++) {
+        const char *m = rd_rtext(top[i], "meaning");
+        const char *sep = i == 0 ? "" : (i == 2 || !top[i + 1]) && !others ? " and " : ", ";
+        snprintf(parts + l, sizeof parts - l, "%s%.0f x %.0f%s%s", sep, rd_rnum(top[i], "count"),
+                 rd_rnum(top[i], "status"), m ? " " : "", m ? m : "");
+        l = strlen(parts);
+    }
+    if (others)
+        snprintf(parts + l, sizeof parts - l, " and %zu other %s", others,
+                 others == 1 ? "status" : "statuses");
+    char share[64];
+    sat_fmt_sig3(share, sizeof share, 100 * (ce + se) / n);
+    int bad = se / n >= 0.01;
+    sat_rnode *fig = sat_doc_finding(list, bad ? "warning" : "notice", "offenders",
+                                     "Of %.0f HTTP requests, %.0f (%s%%) were answered with an "
+                                     "error status: %s.",
+                                     n, ce + se, share, parts);
+    sat_put_count(fig, "requests", (uint64_t)n);
+    sat_put_count(fig, "errors", (uint64_t)(ce + se));
+    sat_put_count(fig, "server_errors", (uint64_t)se);
+    sat_put_ratio(fig, "error_share", (ce + se) / n, 4);
+}
+
+/* The path template whose requests took the most response time in all. */
+static void finding_http_offender(pm_ctx *p, sat_rnode *list)
+{
+    const sat_rnode *h = p->http_etime, *best = NULL, *all = NULL;
+    if (pm_not_logged(p, "etime"))
+        return;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "groups")); r; r = sat_rnode_next(r))
+        if (isfinite(rd_rnum(r, "total_s")) &&
+            (!best || rd_rnum(r, "total_s") > rd_rnum(best, "total_s")))
+            best = r;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "methods")); r; r = sat_rnode_next(r))
+        if (rd_rtext(r, "method") && !strcmp(rd_rtext(r, "method"), "all"))
+            all = r;
+    double t = best ? rd_rnum(best, "total_s") : NAN, whole = all ? rd_rnum(all, "total_s") : NAN;
+    if (!best || !(t > 0) || !(whole > 0) || !rd_rtext(best, "path"))
+        return;
+    char tot[64], p99[64], mx[64], share[64];
+    pm_dur(tot, sizeof tot, t);
+    pm_dur(p99, sizeof p99, rd_rnum(best, "p99_s"));
+    pm_dur(mx, sizeof mx, rd_rnum(best, "max_s"));
+    sat_fmt_sig3(share, sizeof share, 100 * t / whole);
+    double cnt = rd_rnum(best, "count");
+    sat_rnode *fig = sat_doc_finding(
+        list, "notice", "offenders",
+        "The most response time went to %s: %.0f %s took %s in all (%s%% of the time spent "
+        "answering requests; p99 %s, the longest %s).",
+        rd_rtext(best, "path"), cnt, plural(cnt, "request", "requests"), tot, share, p99, mx);
+    copy_value(fig, "path", best, "path");
+    copy_value(fig, "count", best, "count");
+    copy_value(fig, "total_s", best, "total_s");
+    copy_value(fig, "p99_s", best, "p99_s");
+    copy_value(fig, "max_s", best, "max_s");
+    sat_put_ratio(fig, "share", t / whole, 4);
+}
+
 void pm_findings(pm_ctx *p)
 {
     sat_rnode *list = sat_doc_findings(p->rep, NULL);
@@ -479,6 +609,10 @@ void pm_findings(pm_ctx *p)
     }
     finding_crash(p, list);
     finding_offender(p, list);
+    if (p->http_etime) {
+        finding_http_errors(p, list);
+        finding_http_offender(p, list);
+    }
     if (!p->storm && !sat_rnode_first(rd_table(p->crashes, "crashes")))
         sat_doc_finding(list, "notice", NULL,
                         "No storm of client failures and no crash in these inputs.");

@@ -89,9 +89,27 @@ static void summary_section(pm_ctx *p, sat_rnode *page)
     put_num_value(v, "connections", p->etime, "connections");
     put_num_value(v, "etime_mean_s", p->etime, "operation_stats.etime_mean_s");
     put_num_value(v, "wtime_mean_s", p->etime, "operation_stats.wtime_mean_s");
+    if (p->http_etime) {
+        const sat_rnode *h = p->http_etime;
+        put_num_value(v, "requests", h, "requests");
+        double ce = rd_onum(h, "request_stats.client_errors"), se = rd_onum(h, "request_stats.server_errors");
+        if (isfinite(ce) && isfinite(se))
+            sat_put_count(v, "request_errors", (uint64_t)(ce + se));
+        put_num_value(v, "server_errors", h, "request_stats.server_errors");
+        /* what the format does not log is left out (the sections below say so) */
+        if (isfinite(rd_onum(h, "request_stats.first_requests")))
+            put_num_value(v, "connections_opened", h, "request_stats.first_requests");
+        if (isfinite(rd_onum(h, "request_stats.response_time_mean_s")))
+            put_num_value(v, "response_time_mean_s", h, "request_stats.response_time_mean_s");
+        if (isfinite(rd_onum(h, "request_stats.upstream_mean_s")))
+            put_num_value(v, "upstream_mean_s", h, "request_stats.upstream_mean_s");
+    }
     put_num_value(v, "client_failures", p->storms, "events");
     sat_put_count(v, "storm_count", sat_rnode_count(rd_table(p->storms, "storms")));
     put_num_value(v, "tls_handshakes", p->handshakes, "connections");
+    if (isfinite(rd_onum(p->handshakes, "logs.full")) && isfinite(rd_onum(p->handshakes, "logs.resumed")))
+        sat_put_count(v, "tls_handshakes_in_logs",
+                      (uint64_t)(rd_onum(p->handshakes, "logs.full") + rd_onum(p->handshakes, "logs.resumed")));
     put_num_value(v, "crash_count", p->crashes, "count");
 }
 
@@ -105,16 +123,23 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
         char ws[64];
         pm_dur(ws, sizeof ws, w);
         sat_doc_para(s,
-                     "Every input on one time axis (%s), in windows of %s: operations, "
+                     "Every input on one time axis (%s), in windows of %s: %s, "
                      "latency, concurrency, client failures, TLS handshakes and connections; "
                      "storms shaded, the trigger's onset and crashes marked.",
-                     zone, ws);
+                     zone, ws,
+                     !p->http ? "operations" : p->ldap ? "operations and requests" : "requests");
     }
     sat_doc_chart(s, "timeline");
+    /* the timeline's counts are of operations and requests alike */
     const sat_rnode *hours = rd_table(p->timeline, "hours");
-    sat_doc_sparkline(s, "operations per hour", hours, "count", 1);
-    sat_doc_sparkline(s, "errors per hour", hours, "errors", 1);
-    sat_doc_sparkline(s, "etime p99 per hour", hours, "p99_s", 1);
+    static const char *const spark[3][3] = {
+        {"operations per hour", "errors per hour", "etime p99 per hour"},
+        {"requests per hour", "errors per hour", "response p99 per hour"},
+        {"ops+reqs per hour", "errors per hour", "etime/response p99"}};
+    int kind = !p->http ? 0 : p->ldap ? 2 : 1;
+    sat_doc_sparkline(s, spark[kind][0], hours, "count", 1);
+    sat_doc_sparkline(s, spark[kind][1], hours, "errors", 1);
+    sat_doc_sparkline(s, spark[kind][2], hours, "p99_s", 1);
 }
 
 /* The chain of every storm: each signal storms looked at, in words, its
@@ -141,9 +166,11 @@ static void chain_table(pm_ctx *p, sat_rnode *s)
                                      sizeof cols / sizeof cols[0]);
     for (const sat_rnode *r = sat_rnode_first(sig); r; r = sat_rnode_next(r)) {
         const char *name = rd_rtext(r, "signal_name");
+        if (!p->ldap && p->http && pm_signal_ldap_only(name))
+            continue; /* an access log has no unindexed search nor queue wait */
         sat_rnode *row = sat_table_row(t);
         sat_put_count(row, "storm", (uint64_t)rd_rnum(r, "storm"));
-        sat_put_text(row, "signal_name", pm_signal_brief(name));
+        sat_put_text(row, "signal_name", pm_signal_brief(p, name));
         const sat_value *rose = sat_row_get(r, "rose");
         if (rose)
             sat_put_value(row, "rose", rose);
@@ -205,7 +232,7 @@ static void storms_section(pm_ctx *p, sat_rnode *page)
         if (trig) {
             char on[64];
             pm_time(p, on, sizeof on, rd_rts(st, "trigger.onset_ts"));
-            snprintf(tr, sizeof tr, "triggered by %s (rising at %s)", pm_signal_words(trig), on);
+            snprintf(tr, sizeof tr, "triggered by %s (rising at %s)", pm_signal_words(p, trig), on);
         }
         int sus = rd_rbool(st, "sustained");
         sat_doc_para(s, "Storm %.0f: %s to %s (%s), %.0f client failures from %.0f %s, %s; %s.",
@@ -227,10 +254,67 @@ static void storms_section(pm_ctx *p, sat_rnode *page)
                   NULL, 0, NULL, NULL);
 }
 
+/* The requests of HTTP access logs: by path template, method, status and
+ * client, by total response time (by count when no input logs it). */
+static void http_offenders(pm_ctx *p, sat_rnode *s)
+{
+    const sat_rnode *h = p->http_etime;
+    const sat_rnode *all = NULL;
+    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "methods")); r; r = sat_rnode_next(r))
+        if (rd_rtext(r, "method") && !strcmp(rd_rtext(r, "method"), "all"))
+            all = r;
+    const char *no_rt = pm_not_logged(p, "etime");
+    double n = rd_onum(h, "requests");
+    const char *by = "total_s";
+    if (no_rt || !all || !isfinite(rd_rnum(all, "total_s"))) {
+        sat_doc_para(s,
+                     "%.0f HTTP %s; their response times are not logged (%s): the path "
+                     "templates with the most requests:",
+                     isfinite(n) ? n : 0, n == 1 ? "request" : "requests",
+                     no_rt ? no_rt : "no request has one");
+        by = "count";
+    } else {
+        char tt[64], mean[64];
+        pm_dur(tt, sizeof tt, rd_rnum(all, "total_s"));
+        pm_dur(mean, sizeof mean, rd_rnum(all, "mean_s"));
+        sat_doc_para(s,
+                     "The server spent %s answering %.0f HTTP requests (the sum of their "
+                     "response times, %s on average). The top path templates by total time "
+                     "(ids, hex and numbers in paths collapsed, queries dropped):",
+                     tt, n, mean);
+        if (!p->ldap) /* beside operations, the chart is already there */
+            sat_doc_chart(s, "distributions");
+    }
+    /* logged but never there (no proxied request) is left out too */
+    const char *up = isfinite(rd_onum(h, "request_stats.upstream_mean_s"))
+                         ? ",upstream_mean_s=upstream mean" : "";
+    /* without response times the tables hold counts alone */
+    int timed = !strcmp(by, "total_s");
+    char times[256];
+    snprintf(times, sizeof times, "%s%s",
+             timed ? ",p50_s=p50,p90_s=p90,p99_s=p99,max_s=max,total_s=total,share" : "", up);
+    char cols[512];
+    snprintf(cols, sizeof cols, "path=path template,count=requests%s,errors", times);
+    sat_doc_table_by(s, "By path template", "errors: statuses >= 400", rd_table(h, "groups"),
+                     cols, 10, by);
+    snprintf(cols, sizeof cols, "method,count=requests%s,errors", times);
+    sat_doc_table(s, "By method", "all: every request", rd_table(h, "methods"), cols, 0, NULL,
+                  NULL);
+    sat_doc_table(s, "Statuses", NULL, rd_table(h, "statuses"),
+                  "status,count=requests,share,meaning", 0, NULL, NULL);
+    sat_doc_table_by(s, "Clients", NULL, rd_table(h, "top.clients"),
+                     timed ? "client,count=requests,total_s=total" : "client,count=requests", 10, by);
+}
+
 static void offenders_section(pm_ctx *p, sat_rnode *page)
 {
     sat_rnode *s = sat_doc_section(page, "offenders", "Where the time went");
-    if (!p->etime || !sat_rnode_first(rd_table(p->etime, "ops"))) {
+    int ops = p->etime && sat_rnode_first(rd_table(p->etime, "ops"));
+    if (!ops && p->http_etime) {
+        http_offenders(p, s);
+        return;
+    }
+    if (!ops) {
         sat_doc_para(s, "No LDAP operation in the inputs.");
         return;
     }
@@ -263,12 +347,49 @@ static void offenders_section(pm_ctx *p, sat_rnode *page)
                      "binddn=bind DN,count,total_s=total", 10, "total_s");
     sat_doc_table_by(s, "Bases", NULL, rd_table(p->etime, "top.bases"), "base,count,total_s=total",
                      10, "total_s");
+    if (p->http_etime)
+        http_offenders(p, s);
+}
+
+/* The handshakes access logs tell: a connection's first request carries
+ * its session flag (handshakes' "logs" object). */
+static void log_handshakes(pm_ctx *p, sat_rnode *s)
+{
+    const sat_rnode *h = p->handshakes;
+    double full = rd_onum(h, "logs.full"), res = rd_onum(h, "logs.resumed");
+    const char *counted = rd_otext(h, "logs.counted");
+    if (!isfinite(full) || !isfinite(res)) {
+        sat_doc_para(s, "%s.",
+                     counted ? counted
+                             : "The access logs do not say whether a TLS session was resumed");
+        return;
+    }
+    char ratio[64] = "-";
+    if (full + res > 0)
+        sat_fmt_sig3(ratio, sizeof ratio, 100 * res / (full + res));
+    sat_doc_para(s,
+                 "From the access logs: %.0f TLS handshakes, %.0f full and %.0f resumed (%s%% "
+                 "resumed). %s%s",
+                 full + res, full, res, ratio, counted ? counted : "", counted ? "." : "");
+    sat_rnode *v = sat_doc_values(s);
+    sat_put_count(v, "handshakes_in_logs", (uint64_t)(full + res));
+    put_num_value(v, "full_in_logs", h, "logs.full");
+    put_num_value(v, "resumed_in_logs", h, "logs.resumed");
+    put_num_value(v, "resumption_ratio_in_logs", h, "logs.resumed_ratio");
+    put_num_value(v, "cpu_in_logs_s", h, "logs.cpu_s");
+    sat_doc_table(s, "Per window, from the access logs", NULL, rd_table(h, "logs.windows"), NULL,
+                  0, NULL, NULL);
 }
 
 static void handshakes_section(pm_ctx *p, sat_rnode *page)
 {
     sat_rnode *s = sat_doc_section(page, "handshakes", "TLS handshakes");
     double n = rd_onum(p->handshakes, "connections");
+    int logs = rd_onum(p->handshakes, "logs.requests") > 0;
+    if (!(n > 0) && logs) {
+        log_handshakes(p, s);
+        return;
+    }
     if (!(n > 0)) {
         sat_doc_para(s, "No TLS handshake in the inputs (no packet capture of the TLS port).");
         return;
@@ -298,6 +419,8 @@ static void handshakes_section(pm_ctx *p, sat_rnode *page)
     put_num_value(v, "resumed_handshake_cost_s", h, "cost_per_handshake.resumed_s");
     sat_doc_table(s, "Per window", NULL, rd_table(h, "windows"), NULL, 0, NULL, NULL);
     sat_doc_table(s, "Resumption", NULL, rd_table(h, "resumption"), NULL, 0, NULL, NULL);
+    if (logs)
+        log_handshakes(p, s);
 }
 
 static void crash_section(pm_ctx *p, sat_rnode *page)
@@ -370,6 +493,28 @@ static void capacity_section(pm_ctx *p, sat_rnode *page)
         sat_doc_para(s, "Neither capacity analyzer ran.");
         return;
     }
+    if (p->http && !p->ldap) {
+        /* HTTP logs alone: the entry cache is a directory server's */
+        sat_doc_para(s,
+                     "How much load the server takes before it saturates: the Universal "
+                     "Scalability Law fitted to throughput (requests answered per second) "
+                     "against concurrency (requests in service, by Little's law from their "
+                     "response times), per window.");
+        const char *why = rd_otext(p->saturation, "usl.why");
+        if (rd_onum(p->saturation, "usl.r2") != rd_onum(p->saturation, "usl.r2") && why)
+            sat_doc_para(s, "No fit: %s (windows of %.0f s with at least %.0f requests).", why,
+                         rd_onum(p->saturation, "window_s"), rd_onum(p->saturation, "min_ops"));
+        sat_doc_chart(s, "capacity");
+        sat_rnode *v = sat_doc_values(s);
+        put_num_value(v, "usl_contention_sigma", p->saturation, "usl.sigma");
+        put_num_value(v, "usl_coherency_kappa", p->saturation, "usl.kappa");
+        put_num_value(v, "usl_knee", p->saturation, "usl.knee");
+        put_num_value(v, "usl_n_star", p->saturation, "usl.n_star");
+        put_num_value(v, "usl_x_max_per_s", p->saturation, "usl.x_max");
+        put_num_value(v, "throughput_ceiling_per_s", p->saturation, "usl.x_ceiling");
+        put_num_value(v, "usl_fit_r2", p->saturation, "usl.r2");
+        return;
+    }
     sat_doc_para(s,
                  "How much load the server takes before it saturates (the Universal "
                  "Scalability Law fitted to throughput against concurrency, per window), and "
@@ -421,6 +566,13 @@ static int pm_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
     p.saturation = rd_root(in->set, "saturation");
     p.cachesize = rd_root(in->set, "cachesize");
     p.crashes = rd_root(in->set, "crashes");
+    /* what the inputs hold, from the rows storms read (it reads every kind) */
+    p.http = rd_onum(p.storms, "rows_read.http_req") > 0;
+    p.ldap = rd_onum(p.storms, "rows_read.ldap_op") > 0 || rd_onum(p.storms, "rows_read.ldap_conn") > 0;
+    if (p.http && p.etime) {
+        const sat_rnode *h = sat_rnode_get(p.etime, "http");
+        p.http_etime = h ? h : p.etime;
+    }
     /* the storm told first: the one with the most failures */
     double most = -1;
     for (const sat_rnode *st = sat_rnode_first(rd_table(p.storms, "storms")); st;

@@ -1,6 +1,7 @@
 #!/bin/bash
-# html_report.sh SATSCOPE SRC - the HTML report of the bundled incident is one
-# self-contained file a browser shows as it is:
+# html_report.sh SATSCOPE SRC [http] - the HTML report of the bundled incident (with
+# `http`: of the nginx fixture's access log) is one self-contained file a browser shows
+# as it is:
 #  1. the file references nothing outside itself: no http: or https: anywhere,
 #     no src= or link/script element, no url( or href= that is not a #fragment;
 #  2. Debian's chromium (headless, no network: every host resolves to nothing,
@@ -26,6 +27,11 @@ INPUTS=("$SRC/fixtures/incident/access" "$SRC/fixtures/incident/access.20250609-
         "$SRC/fixtures/incident/tls-storm-incident.pcap"
         --crash-time 2025-06-09T14:24:10Z --exe "$SRC/fixtures/cores/bin/segv_chain-O0"
         "$SRC/fixtures/cores/segv_chain/segv_chain-O0-kernel.core.gz")
+if [ "${3:-}" = http ]; then # the same checks on an HTTP access log (nginx's sat log_format)
+    INPUTS=(--log-format "$(sed -n "s/^ *log_format sat '\(.*\)';\$/\1/p" "$SRC/fixtures/http-nginx/nginx.conf.excerpt")"
+            "$SRC/fixtures/http-nginx/access-sat.log.gz")
+    [ -n "${INPUTS[1]}" ] || { echo "FAIL: no log_format sat in the nginx fixture"; exit 1; }
+fi
 "$SATSCOPE" report -q "${INPUTS[@]}" -o r.html || bad "satscope report -o r.html failed"
 "$SATSCOPE" report -q "${INPUTS[@]}" -o r.json || bad "satscope report -o r.json failed"
 [ -s r.html ] || { bad "no HTML written"; exit 1; }

@@ -81,6 +81,13 @@ CASES = [
                "src/fixtures/digest/ldap02/access.zst src/fixtures/crashtext/incident-gdb.log "
                "--baseline src/fixtures/digest/ldap01/ldap01-20261101.sat "
                "--baseline src/fixtures/digest/ldap02/access-20261101.zst && cat r.json"),
+    # the report and the timeline chart on an HTTP access log (nginx's sat log_format)
+    ("report", f"report -q -o r.json --log-format {NGINX_SAT} "
+               "src/fixtures/http-nginx/access-sat.log.gz && cat r.json"),
+    ("report", f"report --kind digest -q -o r.json --log-format {NGINX_SAT} "
+               "src/fixtures/http-nginx/access-sat.log.gz && cat r.json"),
+    ("chart", f"chart timeline --log-format {NGINX_SAT} src/fixtures/http-nginx/access-sat.log.gz "
+              "-o -.json"),
 ]
 
 
