@@ -449,7 +449,7 @@ int sat_timeline_result(const sat_timeline *t, sat_result *r)
         sat_put_count(root, "request_errors", t->t.req_errors); /* status 400 or more */
         sat_put_count(root, "requests_timed", t->t.req_timed);
         sat_put_count(root, "requests_undated", t->t.req_undated);
-        sat_rnode *m = sat_obj(root, "methods");
+        sat_rnode *m = sat_obj(root, "requests_by_method");
         sat_set_compact(m);
         for (int k = 0; k < TL_METHODS; k++)
             if (t->t.methods[k])

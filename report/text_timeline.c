@@ -118,7 +118,7 @@ static void print_http(sat_text *t, const sat_rnode *root, int alone)
                          "requests=HTTP requests,request_errors=errors (status >= 400),"
                          "requests_timed=with a response time,requests_undated=undated",
                          "  ");
-    counts_line(sat_rnode_get(root, "methods"), line, sizeof line);
+    counts_line(sat_rnode_get(root, "requests_by_method"), line, sizeof line);
     sat_text_line(t, "  by method: %s", line);
     counts_line(sat_rnode_get(root, "status_classes"), line, sizeof line);
     sat_text_line(t, "  by status: %s", line);

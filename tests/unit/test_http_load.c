@@ -443,11 +443,11 @@ static void test_timeline_http(void)
     CHECK_EQ_INT(u(root, "request_errors"), 300 + 1); /* 404 and 503, the 400 */
     CHECK_EQ_INT(u(root, "requests_timed"), 1201);
     CHECK_EQ_INT(u(root, "requests_undated"), 1);
-    CHECK_EQ_INT(u(root, "methods.GET"), 601); /* with the one without time */
-    CHECK_EQ_INT(u(root, "methods.POST"), 300);
-    CHECK_EQ_INT(u(root, "methods.HEAD"), 75);
-    CHECK_EQ_INT(u(root, "methods.DELETE"), 225);
-    CHECK_EQ_INT(u(root, "methods.none"), 1); /* the 400 */
+    CHECK_EQ_INT(u(root, "requests_by_method.GET"), 601); /* with the one without time */
+    CHECK_EQ_INT(u(root, "requests_by_method.POST"), 300);
+    CHECK_EQ_INT(u(root, "requests_by_method.HEAD"), 75);
+    CHECK_EQ_INT(u(root, "requests_by_method.DELETE"), 225);
+    CHECK_EQ_INT(u(root, "requests_by_method.none"), 1); /* the 400 */
     CHECK_EQ_INT(u(root, "status_classes.2xx"), 900);
     CHECK_EQ_INT(u(root, "status_classes.4xx"), 291);
     CHECK_EQ_INT(u(root, "status_classes.5xx"), 10);
