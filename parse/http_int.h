@@ -1,0 +1,181 @@
+/*
+ * http_int.h - (internal to parse/) the contract shared by everything that
+ * reads an HTTP access-log line into an http_req row (event.h):
+ *
+ *   http_format.c    the format compiler: an nginx log_format body, an Apache
+ *                    LogFormat or a Tomcat AccessLogValve pattern (told apart
+ *                    by syntax), or a preset name, into a compiled format;
+ *   http_match.c     the line matcher of a compiled format (no regex: the
+ *                    literals and each field's own scanner, bounded by the line);
+ *   http_row.c       the row builder: the spans a matcher found -> sat_http_req
+ *                    (times, units, the request line, upstream lists, flags);
+ *   http_path.c      the path template ("/item/1234?x=1" -> "/item/{n}");
+ *   http_time.c      the timestamps (CLF, ISO 8601, epoch, strftime subsets);
+ *   fmt_http.c       the sat_log_format entry "http" (sniff, create, line);
+ *   http_pattern.c   a user's PCRE2 pattern with named groups (another matcher
+ *                    of the same captures).
+ *
+ * A matcher (compiled format or PCRE2 pattern) fills one sat_http_caps per
+ * line: one span per field it found, SAT_STR_NONE for the others; the row
+ * builder turns them into a row whatever the syntax was, with the format's
+ * facts (sat_http_facts: which time the line holds, begin or end).
+ *
+ * Ownership: spans and the row's strings point into the line (valid for the
+ * line's call) or into the caller's sat_http_scratch (valid until its next use).
+ */
+#ifndef SAT_PARSE_HTTP_INT_H
+#define SAT_PARSE_HTTP_INT_H
+
+#include "satscope/parse.h"
+
+/* ---- what one part of a line holds ---------------------------------------------
+ * Numbers and "-": a "-" (or an empty span) is "not known" for every field but
+ * SAT_HF_BYTES_CLF, where CLF's "-" means 0 bytes. */
+enum sat_http_field {
+    SAT_HF_IGNORE = 0,     /* logged, not used (%l, %I, an unknown variable) */
+    SAT_HF_CLIENT,         /* $remote_addr, %h, %a, %{c}a: an address (a port after
+                              the last ':' of "a.b.c.d:port" / "[v6]:port" is split off) */
+    SAT_HF_CLIENT_PORT,    /* $remote_port, %{remote}p */
+    SAT_HF_USER,           /* $remote_user, %u ("-" none) */
+    /* the line's time: which one (begin or end) is in sat_http_facts.time_is_end */
+    SAT_HF_TIME_CLF,       /* "01/Dec/2026:16:45:44 +0000", with or without [ ] */
+    SAT_HF_TIME_ISO,       /* $time_iso8601: "2026-12-01T16:45:44+00:00" (fraction ok) */
+    SAT_HF_TIME_EPOCH_S,   /* $msec "1796143544.592", %{sec}t: seconds, fraction ok */
+    SAT_HF_TIME_EPOCH_MS,  /* %{msec}t, Tomcat %{begin:msec}t: whole milliseconds */
+    SAT_HF_TIME_EPOCH_US,  /* %{usec}t: whole microseconds */
+    SAT_HF_TIME_STRF,      /* %{format}t: strftime(3) fields of facts.strf */
+    SAT_HF_TIME_FRAC_MS,   /* %{msec_frac}t: 3 digits added to the time */
+    SAT_HF_TIME_FRAC_US,   /* %{usec_frac}t: 6 digits added to the time */
+    /* the request */
+    SAT_HF_REQUEST,        /* $request, %r: "GET /a?b HTTP/1.1" (split by the builder) */
+    SAT_HF_METHOD,         /* $request_method, %m */
+    SAT_HF_TARGET,         /* $request_uri: path and query */
+    SAT_HF_PATH,           /* $uri, %U: path without query */
+    SAT_HF_QUERY,          /* $args / $query_string (no '?'), %q ("?a=b" or "") */
+    SAT_HF_PROTOCOL,       /* $server_protocol, %H */
+    SAT_HF_STATUS,         /* $status, %s, %>s */
+    SAT_HF_BYTES,          /* $body_bytes_sent, $bytes_sent, %B, %O: "-" not known */
+    SAT_HF_BYTES_CLF,      /* %b: CLF bytes, "-" = 0 */
+    /* response time, each unit its own field so that the builder never guesses */
+    SAT_HF_RT_S,           /* $request_time "0.123", Tomcat 9 %T: seconds, fraction ok */
+    SAT_HF_RT_MS,          /* %{ms}T, Tomcat 9 %D: whole milliseconds */
+    SAT_HF_RT_US,          /* %D, %{us}T, Tomcat 10 %D: whole microseconds */
+    SAT_HF_RT_WHOLE_S,     /* %T (Apache, Tomcat 10): whole seconds (SAT_HTTPF_RT_COARSE) */
+    SAT_HF_UPSTREAM_S,     /* $upstream_response_time: "0.010, 0.020 : 0.005" summed,
+                              "-" entries skipped, all "-" = not known */
+    /* TLS and the connection */
+    SAT_HF_TLS_PROTOCOL,   /* $ssl_protocol, %{SSL_PROTOCOL}x: "TLSv1.3", "-" none */
+    SAT_HF_TLS_REUSED,     /* $ssl_session_reused: "r" resumed, "." new, "-"/"" none */
+    SAT_HF_TLS_RESUMED,    /* %{SSL_SESSION_RESUMED}x: "Resumed" / "Initial", "-" none */
+    SAT_HF_CONN,           /* $connection: the connection's serial number */
+    SAT_HF_CONN_REQUESTS,  /* $connection_requests: 1 for the first request */
+    SAT_HF_KEEPALIVE,      /* %k: 0 for the first request (conn_request = %k + 1) */
+    /* who and from where */
+    SAT_HF_VHOST,          /* $host, $server_name, %v, %V, %{Host}i */
+    SAT_HF_USER_AGENT,     /* $http_user_agent, %{User-Agent}i */
+    SAT_HF_REFERER,        /* $http_referer, %{Referer}i (matched, not kept in a row) */
+    SAT_HF__COUNT
+};
+_Static_assert(SAT_HF__COUNT <= 64, "sat_http_facts.present is 64 bits");
+#define SAT_HF_BIT(f) (1ull << (unsigned)(f))
+
+/* Stable name of a field ("client", "time_clf", ...; "?" out of range): the
+ * names httpconf's PCRE2 groups map to are its own (docs/http.md). */
+const char *sat_http_field_name(int f);
+
+/* ---- captures: one span per field ------------------------------------------------ */
+typedef struct sat_http_caps {
+    sat_str v[SAT_HF__COUNT]; /* SAT_STR_NONE: the line did not hold the field */
+} sat_http_caps;
+
+static inline void sat_http_caps_clear(sat_http_caps *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- what a format says about its lines ------------------------------------------ */
+enum sat_http_syntax {
+    SAT_HTTP_SYNTAX_NGINX = 1, /* `$var` log_format body */
+    SAT_HTTP_SYNTAX_APACHE,    /* mod_log_config LogFormat %-directives */
+    SAT_HTTP_SYNTAX_TOMCAT,    /* AccessLogValve pattern (Tomcat 10: %D in us) */
+    SAT_HTTP_SYNTAX_PATTERN    /* a user's PCRE2 pattern */
+};
+
+#define SAT_HTTP_STRF_MAX 64
+typedef struct sat_http_facts {
+    int syntax;          /* enum sat_http_syntax */
+    int time_is_end;     /* the line's time field is the response's end (nginx's
+                            $time_local/$msec/$time_iso8601, Apache %{end:..}t):
+                            ts = time - response time (event.h) */
+    uint64_t present;    /* SAT_HF_BIT()s of the fields a line can hold */
+    char strf[SAT_HTTP_STRF_MAX]; /* SAT_HF_TIME_STRF: the strftime format ("" none) */
+    char name[32];       /* the source row's format: "http-combined", "nginx-custom",
+                            ... (fmt_http.c's opening comment lists them) */
+} sat_http_facts;
+
+/* What a source of these facts can carry (fields.h): SAT_FIELDS_DECLARED |
+ * SAT_FIELDS_HTTP_SOURCE | the SAT_FIELD_BIT()s of the fields present. */
+uint32_t sat_http_source_fields(const sat_http_facts *f);
+
+/* ---- the row builder ----------------------------------------------------------------
+ * Scratch space for the strings a row holds that are not in the line: the
+ * path template. One per parser state; the row's strings into it are valid
+ * until the next build with it. */
+#define SAT_HTTP_TEMPLATE_MAX 1024
+typedef struct sat_http_scratch {
+    char tmpl[SAT_HTTP_TEMPLATE_MAX];
+} sat_http_scratch;
+
+/* Builds *out from the captures: every field of sat_http_req but source and
+ * server (the caller's), absent ones as event.h spells them. Returns SAT_OK, or
+ * SAT_E_FORMAT with *why set to a short stable reason ("bad status", "bad
+ * time", "no time") for a line to reject. A row without a usable time is
+ * rejected: every analysis needs it. */
+int sat_http_row_build(const sat_http_caps *caps, const sat_http_facts *facts,
+                       sat_http_scratch *scratch, sat_http_req *out, const char **why);
+
+/* ---- pieces the builder is made of, shared with tests ------------------------------ */
+/* http_path.c: the template of a request target into out (at most cap-1 bytes
+ * and a NUL; a longer template is cut at a segment boundary and ends in
+ * "/..."). Returns its length. The query and fragment are dropped; a segment
+ * that is a number -> {n}, a UUID -> {uuid}, a hex id (>= 8 hex digits with a
+ * digit, or 0x...) -> {hex}, a digit-heavy mixed id -> {id}. */
+size_t sat_http_path_template(const char *path, size_t len, char *out, size_t cap);
+
+/* http_time.c: the time spans -> UTC ns and the offset written (seconds east).
+ * Each returns 0, or -1 when the span is not such a time. */
+int sat_http_time_clf(const char *p, size_t n, sat_ts_ns *ts, int32_t *off);
+int sat_http_time_iso(const char *p, size_t n, sat_ts_ns *ts, int32_t *off);
+int sat_http_time_strf(const char *fmt, const char *p, size_t n, sat_ts_ns *ts, int32_t *off);
+
+/* ---- a matcher: what fills the captures of one line ------------------------------
+ * A compiled format (http_match.c) or a PCRE2 pattern (http_pattern.c). match
+ * returns 1 with caps filled, or 0 with *why set (the reject reason: "does not
+ * match the format"). State is per parser (not shared between threads). */
+typedef struct sat_http_matcher {
+    void *self;
+    int (*match)(void *self, const char *line, size_t len, sat_http_caps *caps,
+                 const char **why);
+    void (*free)(void *self);
+    sat_http_facts facts;
+} sat_http_matcher;
+
+/* ---- compiled formats (http_format.c) --------------------------------------------- */
+typedef struct sat_http_format sat_http_format;
+
+/* Compiles def: a preset name (http_format.c lists them: "combined", "common",
+ * "nginx-combined", "apache-common", "tomcat-combined", ...), or a definition
+ * in one of the three syntaxes, told apart by syntax ('$' variables: nginx;
+ * %-directives: Apache, or Tomcat when it uses Tomcat's own directives), or
+ * forced with a prefix "nginx:", "apache:", "tomcat:" (Tomcat 10 units),
+ * "tomcat9:" (Tomcat 9 and older: %D in ms, %T in seconds with ms).
+ * NULL with diag set (what is wrong, and where in def) when it does not
+ * compile; the result is immutable and may be shared by threads. */
+sat_http_format *sat_http_format_compile(const char *def, sat_diag *diag);
+void sat_http_format_free(sat_http_format *f); /* NULL is fine */
+const sat_http_facts *sat_http_format_facts(const sat_http_format *f);
+/* Matches one line (no newline) against f. 1 with caps filled, 0 with *why. */
+int sat_http_format_match(const sat_http_format *f, const char *line, size_t len,
+                          sat_http_caps *caps, const char **why);
+
+#endif /* SAT_PARSE_HTTP_INT_H */
