@@ -946,3 +946,47 @@ const sat_http_conf_def *sat_http_conf_lookup(const sat_http_conf *c, const char
     list_names(c, d, count ? "which format? name one" : "no format definition", NULL);
     return NULL;
 }
+
+/* ---- the string for the format compiler ------------------------------------------------ */
+size_t sat_http_conf_format_arg(const sat_http_conf_def *def, int tomcat9, char *out,
+                                size_t cap)
+{
+    const char *prefix = def->server == SAT_HTTP_CONF_NGINX    ? "nginx:"
+                         : def->server == SAT_HTTP_CONF_APACHE ? "apache:"
+                         : tomcat9                             ? "tomcat9:"
+                                                               : "tomcat:";
+    size_t n = 0;
+#define PUT(ch)                                                                     \
+    do {                                                                            \
+        if (n + 1 < cap)                                                            \
+            out[n] = (ch);                                                          \
+        n++;                                                                        \
+    } while (0)
+    for (const char *p = prefix; *p; p++)
+        PUT(*p);
+    const char *d = def->definition;
+    /* Tomcat's pattern words are the compiler's Tomcat presets as they are */
+    int word = def->server == SAT_HTTP_CONF_TOMCAT &&
+               (strcmp(d, "common") == 0 || strcmp(d, "combined") == 0);
+    if (!word)
+        PUT('"');
+    for (const char *p = d; *p; p++) {
+        if (word) {
+            PUT(*p);
+        } else if (*p == '\\' || *p == '"') {
+            PUT('\\');
+            PUT(*p);
+        } else if (*p == '&') {
+            for (const char *e = "&amp;"; *e; e++)
+                PUT(*e);
+        } else {
+            PUT(*p);
+        }
+    }
+    if (!word)
+        PUT('"');
+#undef PUT
+    if (cap)
+        out[n < cap ? n : cap - 1] = '\0';
+    return n;
+}

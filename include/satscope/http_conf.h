@@ -97,4 +97,15 @@ size_t sat_http_conf_includes(const sat_http_conf *c, const char *const **paths)
 const sat_http_conf_def *sat_http_conf_lookup(const sat_http_conf *c, const char *name,
                                               sat_diag *d);
 
+/* The --log-format string that the format compiler (sat_http_format_compile)
+ * reads as exactly def: the server's syntax prefix ("nginx:", "apache:",
+ * "tomcat:", or "tomcat9:" with tomcat9 set: Tomcat 9 and older log %D in ms)
+ * and the definition in double quotes, '\\' and '"' escaped by a backslash
+ * and '&' written &amp;, so that the compiler's unquoting of a pasted
+ * definition and its XML entity decoding give def back byte for byte
+ * (Tomcat's "common" and "combined" go as the words). Into out (cap bytes);
+ * returns the full length like snprintf (>= cap: it did not fit). */
+size_t sat_http_conf_format_arg(const sat_http_conf_def *def, int tomcat9, char *out,
+                                size_t cap);
+
 #endif /* SATSCOPE_HTTP_CONF_H */
