@@ -109,6 +109,7 @@ extern const sat_command *const sat_commands[];
 typedef struct sat_cli_collect sat_cli_collect;
 struct sat_cli_collect {
     const char *format;          /* --format, NULL to sniff */
+    const char *log_format;      /* --log-format: HTTP logs' format, NULL to detect */
     sat_ts_ns from_ns, to_ns;    /* --from/--to */
     int quiet;                   /* no summary/warnings on stderr */
     int year;                    /* --year: for syslog timestamps without one */
@@ -227,6 +228,7 @@ int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out);
 enum { SAT_OPT_EXE = 0x1c0, SAT_OPT_DEBUGINFO_PATH, SAT_OPT_SYSROOT, SAT_OPT_CRASH_TIME,
        SAT_OPT_NO_SOURCE_LINES, SAT_OPT_FORMAT, SAT_OPT_FROM, SAT_OPT_TO, SAT_OPT_YEAR,
        SAT_OPT_LDAP_PORT, SAT_OPT_QUIET = 'q', SAT_OPT_JOBS = 'j' };
+enum { SAT_OPT_LOG_FORMAT = 0x1e0 };
 
 /* What the cache options say (cli_cache.c), parsed by sat_cli_args_next
  * when sat_cli_args.cache is set: the files they name are read as they

@@ -150,6 +150,7 @@ int sat_cli_collect_part(const sat_cli_collect *c, char *const *paths, size_t np
     sat_collect_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.format = c->format;
+    opts.log_format = c->log_format;
     /* one progress line for one run; runs in parallel would overwrite it */
     opts.progress = !c->quiet && !part->warn_out && isatty(STDERR_FILENO);
     opts.from_ns = c->from_ns;
@@ -294,8 +295,18 @@ int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
 
 /* The input options: text for a help column 22 wide (lines up to 58). */
 const sat_cli_opt sat_cli_collect_opts[] = {
-    {"format", SAT_OPT_FORMAT, 0, "NAME", "force a log format: 389-text, 389-json, openldap",
-     "389-text 389-json openldap"},
+    {"format", SAT_OPT_FORMAT, 0, "NAME",
+     "force a log format: 389-text, 389-json, openldap, http",
+     "389-text 389-json openldap http"},
+    {"log-format", SAT_OPT_LOG_FORMAT, 0, "DEF",
+     "HTTP access logs in the server's own format: an\n"
+     "nginx log_format body ('$remote_addr ... $request_time'),\n"
+     "an Apache LogFormat or a Tomcat pattern ('%h %t \"%r\" %D'),\n"
+     "told apart by syntax, or a preset: combined, common,\n"
+     "nginx-combined, apache-combined, tomcat-combined, ...\n"
+     "(default: the standard formats are detected)",
+     "combined common nginx-combined nginx-main apache-common apache-combined "
+     "apache-vhost_combined tomcat-common tomcat-combined"},
     {"from", SAT_OPT_FROM, 0, "TIME", "only events from TIME on (ISO-8601 UTC or epoch s)", NULL},
     {"to", SAT_OPT_TO, 0, "TIME", "only events before TIME", NULL},
     {"year", SAT_OPT_YEAR, 0, "YYYY",
@@ -337,8 +348,22 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
                          names[0] ? ", " : "", (*f)->name);
             return sat_cli_usage_error(cmd, "unknown --format '%s' (one of %s)", arg, names);
         }
+        if (c->log_format && strcmp(arg, "http"))
+            return sat_cli_usage_error(cmd, "--log-format reads HTTP logs: --format %s "
+                                            "contradicts it", arg);
         c->format = arg;
         return 1;
+    case SAT_OPT_LOG_FORMAT: {
+        sat_diag d;
+        memset(&d, 0, sizeof d);
+        if (c->format && strcmp(c->format, "http"))
+            return sat_cli_usage_error(cmd, "--log-format reads HTTP logs: --format %s "
+                                            "contradicts it", c->format);
+        if (sat_http_log_format_check(arg, &d) < 0)
+            return sat_cli_usage_error(cmd, "bad --log-format: %s", d.msg);
+        c->log_format = arg;
+        return 1;
+    }
     case SAT_OPT_FROM:
         if (sat_cli_parse_time(arg, &c->from_ns))
             return sat_cli_usage_error(cmd, "bad --from time '%s'", arg);

@@ -71,6 +71,8 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     if (opts->format && !sat_log_format_by_name(opts->format))
         return sat_diag_set(diag, SAT_E_USAGE, "collect", "unknown log format '%s'",
                             opts->format);
+    if (opts->log_format && sat_http_log_format_check(opts->log_format, diag) < 0)
+        return SAT_E_USAGE;
 
     run r;
     memset(&r, 0, sizeof r);

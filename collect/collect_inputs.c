@@ -263,7 +263,9 @@ void sat_run_look(run *r, item *it)
     }
     it->kind = ITEM_LOG;
     it->empty = plen == 0;
-    if (r->opts->format) {
+    if (r->opts->log_format) {
+        it->fmt = sat_log_format_by_name("http"); /* the user said what these logs are */
+    } else if (r->opts->format) {
         it->fmt = sat_log_format_by_name(r->opts->format);
     } else if (plen) {
         it->fmt = sat_log_format_sniff(peek, plen);

@@ -58,7 +58,8 @@ static int64_t scan_for_crashes(run *r, item *it, sat_input *in, sat_source *src
 }
 
 /* ---- one log file ----------------------------------------------------------------------- */
-static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
+static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
+                        const sat_event_sink *rows)
 {
     sat_diag d;
     memset(&d, 0, sizeof d);
@@ -143,6 +144,8 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     memset(&ctx, 0, sizeof ctx);
     ctx.join = join;
     ctx.sink = r->sink;
+    ctx.rows = rows; /* rows a format emits itself (http_req), behind the window */
+    ctx.log_format = r->opts->log_format;
     ctx.source = &src;
     ctx.reject_sample_max = r->opts->reject_sample_max ? r->opts->reject_sample_max : 100;
     /* Syslog timestamps have no year: the year found for the file's first
@@ -228,7 +231,10 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join)
     r->done_raw += sat_input_raw_bytes(in);
     /* what it can carry (fields.h); a file not one line of which was the
      * format's holds no LDAP rows and declares nothing */
-    src.fields = src.lines > src.rejects ? sat_fields_settle(src.format, src.fields) : 0;
+    if (src.fields & SAT_FIELDS_HTTP_SOURCE) /* an HTTP log's format said it (fmt_http.c) */
+        src.fields = src.lines > src.rejects ? src.fields : 0;
+    else
+        src.fields = src.lines > src.rejects ? sat_fields_settle(src.format, src.fields) : 0;
     if (rc >= 0)
         rc = sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
     if (st)
@@ -259,7 +265,7 @@ int sat_run_log_set(run *r, group *g)
             r->stats->not_started++;
             continue;
         }
-        rc = collect_file(r, &r->items[g->items[i]], server, join);
+        rc = collect_file(r, &r->items[g->items[i]], server, join, &windowed);
     }
     if (rc >= 0)
         rc = sat_ldap_join_finish(join);

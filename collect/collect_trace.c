@@ -104,6 +104,14 @@ static int rn_row(void *ctx, int table, const void *row)
         c.source += n->source_base;
         return pass(n, sat_sink_emit(out, table, &c));
     }
+    case SAT_TABLE_HTTP_REQ: {
+        sat_http_req c = *(const sat_http_req *)row;
+        see_source(n, c.source);
+        see_server(n, c.server);
+        c.source += n->source_base;
+        c.server += n->server_base;
+        return pass(n, sat_sink_emit(out, table, &c));
+    }
     default:
         return pass(n, sat_sink_emit(out, table, row));
     }

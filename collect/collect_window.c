@@ -13,7 +13,7 @@ static int in_window(const window *w, sat_ts_ns ts)
     return (!w->from || ts >= w->from) && (!w->to || ts < w->to);
 }
 
-/* Whether a row is kept by the window: ldap_op and tls_hs rows by their time,
+/* Whether a row is kept by the window: ldap_op, http_req and tls_hs rows by their time,
  * connections (ldap_conn, tcp_conn) if open at some moment of it. A crash by
  * its time, one of unknown time (0) only when there is no window, as the trace
  * reader does (FORMAT.md "Time range of a block"). Every other row passes:
@@ -36,6 +36,8 @@ static int win_keeps(const window *w, int table, const void *row)
     }
     case SAT_TABLE_TLS_HS:
         return in_window(w, ((const sat_tls_hs *)row)->ts);
+    case SAT_TABLE_HTTP_REQ:
+        return in_window(w, ((const sat_http_req *)row)->ts);
     case SAT_TABLE_CRASH: {
         const sat_crash *c = row;
         return c->ts ? in_window(w, c->ts) : !w->from && !w->to;

@@ -31,7 +31,7 @@
 enum slot_state { SLOT_FREE, SLOT_READ, SLOT_PARSING, SLOT_PARSED };
 
 typedef struct pp_reject {
-    size_t after;   /* records of the chunk emitted before this reject */
+    size_t after;   /* records and rows of the chunk emitted before this reject */
     sat_reject row; /* line_no relative to the chunk; strings in the arena */
 } pp_reject;
 
@@ -44,6 +44,11 @@ typedef struct chunk {
     int rc;
     sat_ldap_record *recs;
     size_t nrec, caprec;
+    /* rows a format emits itself (http_req, parse.h ctx.rows): a format emits
+     * records or such rows, not both, so the rows come after the records in
+     * the order of emission (reject `after` counts both) */
+    sat_http_req *hreqs;
+    size_t nh, caph;
     pp_reject *rej;
     size_t nrej, caprej;
     sat_arena arena;
@@ -57,6 +62,7 @@ typedef struct pworker {
     sat_parse_ctx ctx; /* the caller's, with its own source, sink and emit */
     sat_source src;
     sat_event_sink capture;
+    sat_event_sink capture_rows;
     void *state;
     chunk *cur;
 } pworker;
@@ -74,6 +80,7 @@ struct sat_pp {
     uint64_t next_join, next_read;
     int quit;
     int sync_ok;
+    int named; /* a chunk has named the source's format */
 
     char version[PP_HDR_MAX], name[PP_HDR_MAX];
 };
@@ -146,6 +153,34 @@ static int capture_record(void *u, const sat_ldap_record *rec)
     return SAT_OK;
 }
 
+static int keep_http_strings(chunk *c, sat_http_req *h)
+{
+    sat_str *all[] = {&h->client_ip, &h->method,       &h->path, &h->path_template,
+                      &h->protocol,  &h->tls_protocol, &h->vhost, &h->user,
+                      &h->user_agent};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (keep(c, all[i]))
+            return -1;
+    return 0;
+}
+
+/* The rows a format emits itself (http_req), kept in the chunk. */
+static int capture_row(void *u, int table, const void *row)
+{
+    pworker *w = (pworker *)u;
+    chunk *c = w->cur;
+    if (table != SAT_TABLE_HTTP_REQ)
+        return SAT_OK;
+    if (c->nh == c->caph && grow((void **)&c->hreqs, &c->caph, sizeof *c->hreqs))
+        return SAT_E_NOMEM;
+    sat_http_req *d = &c->hreqs[c->nh];
+    *d = *(const sat_http_req *)row;
+    if (keep_http_strings(c, d))
+        return SAT_E_NOMEM;
+    c->nh++;
+    return SAT_OK;
+}
+
 /* The worker's sink takes rejects only (the parser's other rows go to emit). */
 static int capture_reject(void *u, int table, const void *row)
 {
@@ -156,7 +191,7 @@ static int capture_reject(void *u, int table, const void *row)
     if (c->nrej == c->caprej && grow((void **)&c->rej, &c->caprej, sizeof *c->rej))
         return SAT_E_NOMEM;
     pp_reject *d = &c->rej[c->nrej];
-    d->after = c->nrec;
+    d->after = c->nrec + c->nh;
     d->row = *x;
     /* the reason may live in the parser's state and the excerpt on its stack */
     d->row.reason.ptr = sat_arena_strdup(&c->arena, x->reason.ptr ? x->reason.ptr : "",
@@ -172,7 +207,7 @@ static int capture_reject(void *u, int table, const void *row)
 static void parse_chunk(pworker *w, chunk *c)
 {
     const sat_source *real = w->pp->ctx->source;
-    c->nrec = c->nrej = 0;
+    c->nrec = c->nrej = c->nh = 0;
     c->lines = c->cut = 0;
     c->rc = SAT_OK;
     sat_arena_reset(&c->arena);
@@ -223,7 +258,9 @@ static int join_chunk(sat_pp *pp, chunk *c, uint64_t line_base)
     int rc = SAT_OK;
     size_t r = 0;
     uint64_t sampled_before = src->rejects;
-    for (size_t i = 0; i <= c->nrec && rc >= 0; i++) {
+    const sat_event_sink *rows = ctx->rows ? ctx->rows : ctx->sink;
+    size_t items = c->nrec + c->nh;
+    for (size_t i = 0; i <= items && rc >= 0; i++) {
         /* The rejects met before record i, in their place. The parser kept at
          * most reject_sample_max per chunk; the source's sample limit is
          * applied here, across chunks. */
@@ -237,6 +274,8 @@ static int join_chunk(sat_pp *pp, chunk *c, uint64_t line_base)
         }
         if (i < c->nrec && rc >= 0)
             rc = sat_ldap_join_record(ctx->join, &c->recs[i]);
+        else if (i < items && rc >= 0)
+            rc = sat_sink_emit(rows, SAT_TABLE_HTTP_REQ, &c->hreqs[i - c->nrec]);
     }
     if (rc >= 0 && c->rc < 0)
         rc = c->rc; /* parsing stopped early (no memory) */
@@ -244,6 +283,12 @@ static int join_chunk(sat_pp *pp, chunk *c, uint64_t line_base)
     const sat_source *d = &c->delta;
     src->rejects += d->rejects;
     src->fields |= d->fields; /* the generational fields a chunk saw (fields.h) */
+    if (sat_str_present(d->format) && !pp->named) {
+        /* a format that names the source by its lines (fmt_http.c): the first
+         * chunk that did, as one thread would (the name outlives the run) */
+        src->format = d->format;
+        pp->named = 1;
+    }
     if (d->first_ts && (!src->first_ts || d->first_ts < src->first_ts))
         src->first_ts = d->first_ts;
     if (d->last_ts > src->last_ts)
@@ -299,6 +344,10 @@ static int worker_init(sat_pp *pp, pworker *w)
     w->capture.tables = SAT_TABLE_BIT(SAT_TABLE_REJECT);
     w->capture.on_row = capture_reject;
     w->ctx.sink = &w->capture;
+    w->capture_rows.ctx = w;
+    w->capture_rows.tables = SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ);
+    w->capture_rows.on_row = capture_row;
+    w->ctx.rows = &w->capture_rows;
     w->ctx.emit = capture_record;
     w->ctx.emit_ctx = w;
     w->ctx.record_slot = record_slot;
@@ -419,6 +468,7 @@ int sat_pp_run(sat_pp *pp, sat_input *in, void (*progress)(void *u, uint64_t lin
         w->ctx.record_slot = NULL;
         w->ctx.join = pp->ctx->join;
         w->ctx.sink = pp->ctx->sink;
+        w->ctx.rows = pp->ctx->rows;
         w->ctx.source = pp->ctx->source;
         rc = pp->fmt->finish(w->state);
     }
@@ -436,6 +486,7 @@ void sat_pp_free(sat_pp *pp)
         chunk *c = &pp->slots[i];
         free(c->buf);
         free(c->recs);
+        free(c->hreqs);
         free(c->rej);
         sat_arena_free(&c->arena);
     }

@@ -128,6 +128,15 @@ static size_t row_strings(int table, void *row, sat_str **out)
         out[n++] = &f->file;
         break;
     }
+    case SAT_TABLE_HTTP_REQ: {
+        sat_http_req *h = row;
+        sat_str *v[] = {&h->client_ip, &h->method,       &h->path,  &h->path_template,
+                        &h->protocol,  &h->tls_protocol, &h->vhost, &h->user,
+                        &h->user_agent};
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+            out[n++] = v[i];
+        break;
+    }
     default:
         break;
     }
@@ -145,6 +154,7 @@ static size_t row_size(int table)
     case SAT_TABLE_TLS_HS: return sizeof(sat_tls_hs);
     case SAT_TABLE_CRASH: return sizeof(sat_crash);
     case SAT_TABLE_FRAME: return sizeof(sat_frame);
+    case SAT_TABLE_HTTP_REQ: return sizeof(sat_http_req);
     default: return 0;
     }
 }

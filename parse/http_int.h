@@ -138,8 +138,9 @@ int sat_http_row_build(const sat_http_caps *caps, const sat_http_facts *facts,
 /* http_path.c: the template of a request target into out (at most cap-1 bytes
  * and a NUL; a longer template is cut at a segment boundary and ends in
  * "/..."). Returns its length. The query and fragment are dropped; a segment
- * that is a number -> {n}, a UUID -> {uuid}, a hex id (>= 8 hex digits with a
- * digit, or 0x...) -> {hex}, a digit-heavy mixed id -> {id}. */
+ * that is a number -> {n}, a UUID -> {uuid}, a hex id (0x..., or >= 8 hex
+ * digits with enough decimal digits: http_path.c) -> {hex}, a digit-heavy
+ * mixed id -> {id}. */
 size_t sat_http_path_template(const char *path, size_t len, char *out, size_t cap);
 
 /* http_time.c: the time spans -> UTC ns and the offset written (seconds east).
@@ -147,6 +148,8 @@ size_t sat_http_path_template(const char *path, size_t len, char *out, size_t ca
 int sat_http_time_clf(const char *p, size_t n, sat_ts_ns *ts, int32_t *off);
 int sat_http_time_iso(const char *p, size_t n, sat_ts_ns *ts, int32_t *off);
 int sat_http_time_strf(const char *fmt, const char *p, size_t n, sat_ts_ns *ts, int32_t *off);
+/* 1 when every conversion of fmt is one sat_http_time_strf reads. */
+int sat_http_strf_supported(const char *fmt);
 
 /* ---- a matcher: what fills the captures of one line ------------------------------
  * A compiled format (http_match.c) or a PCRE2 pattern (http_pattern.c). match
@@ -173,9 +176,49 @@ typedef struct sat_http_format sat_http_format;
  * compile; the result is immutable and may be shared by threads. */
 sat_http_format *sat_http_format_compile(const char *def, sat_diag *diag);
 void sat_http_format_free(sat_http_format *f); /* NULL is fine */
+/* The definition of preset `name` (with its syntax prefix) and its source
+ * format name, or NULL; the i-th preset's name, NULL past the last. */
+const char *sat_http_preset_def(const char *name, const char **source);
+const char *sat_http_preset_name(size_t i);
 const sat_http_facts *sat_http_format_facts(const sat_http_format *f);
 /* Matches one line (no newline) against f. 1 with caps filled, 0 with *why. */
 int sat_http_format_match(const sat_http_format *f, const char *line, size_t len,
                           sat_http_caps *caps, const char **why);
+
+
+/* ---- small scanners over [p, end), shared by the http_*.c files ---------------------- */
+static inline int hx_digit(char c) { return (unsigned)(unsigned char)(c - '0') <= 9u; }
+
+/* n decimal digits exactly at p (n <= 9), or -1. */
+static inline int hx_fixed(const char *p, const char *end, int n)
+{
+    int v = 0;
+    if (end - p < n)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (!hx_digit(p[i]))
+            return -1;
+        v = v * 10 + (p[i] - '0');
+    }
+    return v;
+}
+
+/* A whole span of decimal digits (at most 18) -> *out; 0, or -1 if it is not one. */
+static inline int hx_uint(const char *p, size_t n, int64_t *out)
+{
+    int64_t v = 0;
+    if (n == 0 || n > 18)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!hx_digit(p[i]))
+            return -1;
+        v = v * 10 + (p[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* A span that is "-" (or empty): the server had no value. */
+static inline int hx_dash(sat_str s) { return s.len == 0 || (s.len == 1 && s.ptr[0] == '-'); }
 
 #endif /* SAT_PARSE_HTTP_INT_H */

@@ -7,11 +7,13 @@
 extern const sat_log_format sat_fmt_389text;
 extern const sat_log_format sat_fmt_389json;
 extern const sat_log_format sat_fmt_openldap;
+extern const sat_log_format sat_fmt_http;
 
 static const sat_log_format *const registry[] = {
     &sat_fmt_389text,
     &sat_fmt_389json,
     &sat_fmt_openldap,
+    &sat_fmt_http,
     NULL,
 };
 

@@ -79,6 +79,9 @@ void sat_input_close(sat_input *in); /* NULL is fine */
 /* ---- a collection -------------------------------------------------------------- */
 typedef struct sat_collect_opts {
     const char *format;        /* force a format by name; NULL = sniff */
+    const char *log_format;    /* HTTP access logs: the server's format (a preset
+                                  name or its definition: sat_http_log_format_check);
+                                  every log input is read as such. NULL = detect */
     uint32_t reject_sample_max;/* 0 -> 100 per source */
     int progress;              /* 1: progress line on stderr (cli sets it when
                                   stderr is a terminal) */

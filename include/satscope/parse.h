@@ -123,6 +123,13 @@ typedef struct sat_parse_ctx {
      * emitting it needs no copy (NULL when out of memory). A format may use
      * it or not; a record built there and not emitted is simply dropped. */
     sat_ldap_record *(*record_slot)(void *emit_ctx);
+    /* HTTP access logs (parse/fmt_http.c), whose rows need no joiner: the
+     * sink their http_req rows go to (collect/'s, behind --from/--to; NULL:
+     * `sink`), and the format the user gave (--log-format: a preset name or
+     * the server's own definition, parse/http_format.c; NULL: the standard
+     * formats are detected line by line). */
+    const sat_event_sink *rows;
+    const char *log_format;
 } sat_parse_ctx;
 
 /* How a format hands a parsed record on: to ctx->emit if set, else to the
@@ -183,6 +190,11 @@ typedef struct sat_log_format {
  * last modified. ref <= 0: now. Later lines of one input move on to the next
  * year when the months wrap Dec -> Jan. */
 int sat_year_for(int month, int day, int secs, sat_ts_ns ref);
+
+/* Whether def compiles as an HTTP access-log format (--log-format: a preset
+ * name or an nginx / Apache / Tomcat definition, parse/http_format.c):
+ * SAT_OK, or SAT_E_USAGE with diag saying what is wrong and where. */
+int sat_http_log_format_check(const char *def, sat_diag *diag);
 
 /* NULL-terminated registry of formats (parse/registry.c). */
 const sat_log_format *const *sat_log_formats(void);

@@ -1,0 +1,222 @@
+/*
+ * fmt_http.c - the log format "http": web and application servers' access
+ * logs (nginx, Apache httpd, Tomcat), one http_req row per line.
+ *
+ * Which lines: the format given with --log-format (sat_parse_ctx.log_format: a
+ * preset name or the server's own definition, http_format.c), or else the
+ * standard formats, tried in this order on each line until one matches:
+ * combined, nginx-main, apache-vhost_combined, common. The first that matched
+ * names the source.
+ *
+ * Source rows (sat_source.format), a stable naming:
+ *   http-combined, http-common      the NCSA formats, server unknown (the
+ *                                   detected ones and --log-format combined/common)
+ *   nginx-combined, nginx-main, apache-common, apache-combined,
+ *   apache-vhost_combined, tomcat-common, tomcat-combined   the named presets
+ *   nginx-custom, apache-custom, tomcat-custom, tomcat9-custom   a definition
+ *   http                            a file no line of which matched
+ * and fields (fields.h) = SAT_FIELDS_DECLARED | SAT_FIELDS_HTTP_SOURCE | what
+ * the format logs: response time, TLS session, request number on the
+ * connection, upstream time.
+ *
+ * The sniff claims a file when whole lines among its first 16 match one of the
+ * standard formats with a readable time and status: a 389 or OpenLDAP log line
+ * never does (it does not start with a host and "- - [" or a quoted request).
+ */
+#include "http_int.h"
+
+static const char *const auto_presets[] = {"combined", "nginx-main", "apache-vhost_combined",
+                                           "common"};
+#define NAUTO (sizeof auto_presets / sizeof auto_presets[0])
+
+typedef struct http_state {
+    sat_parse_ctx *ctx;
+    sat_http_format *given;       /* --log-format, or NULL */
+    sat_http_format *autos[NAUTO]; /* the standard formats, without --log-format */
+    size_t last;                  /* the auto format that matched the last line */
+    sat_http_caps caps;
+    sat_http_scratch scratch;
+} http_state;
+
+static void http_destroy(void *state)
+{
+    http_state *s = state;
+    if (!s)
+        return;
+    sat_http_format_free(s->given);
+    for (size_t i = 0; i < NAUTO; i++)
+        sat_http_format_free(s->autos[i]);
+    free(s);
+}
+
+static int compile_autos(sat_http_format **out)
+{
+    for (size_t i = 0; i < NAUTO; i++) {
+        sat_diag d;
+        memset(&d, 0, sizeof d);
+        out[i] = sat_http_format_compile(auto_presets[i], &d);
+        if (!out[i])
+            return -1;
+    }
+    return 0;
+}
+
+static void *http_create(sat_parse_ctx *ctx)
+{
+    http_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->ctx = ctx;
+    if (ctx->log_format) {
+        sat_diag d;
+        memset(&d, 0, sizeof d);
+        s->given = sat_http_format_compile(ctx->log_format, &d);
+        if (!s->given) { /* the caller checked it compiles: out of memory */
+            http_destroy(s);
+            return NULL;
+        }
+    } else if (compile_autos(s->autos) < 0) {
+        http_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* The format the line matches: the given one, or the auto format that matched
+ * the line before, then the others in order. NULL with *why if none. */
+static const sat_http_format *match(http_state *s, const char *line, size_t len,
+                                    const char **why)
+{
+    if (s->given)
+        return sat_http_format_match(s->given, line, len, &s->caps, why) ? s->given : NULL;
+    if (sat_http_format_match(s->autos[s->last], line, len, &s->caps, why))
+        return s->autos[s->last];
+    for (size_t i = 0; i < NAUTO; i++)
+        if (i != s->last && sat_http_format_match(s->autos[i], line, len, &s->caps, why)) {
+            s->last = i;
+            return s->autos[i];
+        }
+    return NULL;
+}
+
+static int http_line(void *state, const char *line, size_t len, uint64_t line_no)
+{
+    http_state *s = state;
+    sat_parse_ctx *ctx = s->ctx;
+    sat_source *src = ctx->source;
+    if (src)
+        src->lines++;
+    while (len && (line[len - 1] == '\r' || line[len - 1] == '\n'))
+        len--;
+    if (!len)
+        return SAT_OK;
+    const char *why = "does not match the log format";
+    const sat_http_format *f = match(s, line, len, &why);
+    if (!f)
+        return sat_parse_reject(ctx, line_no, why, line, len);
+    const sat_http_facts *facts = sat_http_format_facts(f);
+    sat_http_req row;
+    if (sat_http_row_build(&s->caps, facts, &s->scratch, &row, &why) < 0)
+        return sat_parse_reject(ctx, line_no, why, line, len);
+    if (src) {
+        row.source = src->id;
+        row.server = src->server;
+        /* the first format that matched names the source */
+        if (!src->fields) {
+            src->format = sat_str_cstr(facts->name);
+            src->fields = sat_http_source_fields(facts);
+        }
+        if (src->first_ts == 0 || row.ts < src->first_ts)
+            src->first_ts = row.ts;
+        if (row.ts > src->last_ts)
+            src->last_ts = row.ts;
+        src->utc_offset_s = row.utc_offset_s;
+    }
+    const sat_event_sink *out = ctx->rows ? ctx->rows : ctx->sink;
+    return sat_sink_emit(out, SAT_TABLE_HTTP_REQ, &row);
+}
+
+static int http_finish(void *state)
+{
+    (void)state;
+    return SAT_OK;
+}
+
+/* The whole lines of buf (a last one without '\n' only when it is the only
+ * one), at most 16: how many there were and how many a standard format reads. */
+static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns *first)
+{
+    sat_http_format *autos[NAUTO] = {0};
+    *lines = *read = 0;
+    if (compile_autos(autos) == 0) {
+        http_state s;
+        memset(&s, 0, sizeof s);
+        memcpy(s.autos, autos, sizeof autos);
+        const char *p = buf, *end = buf + (len > 65536 ? 65536 : len);
+        while (p < end && *lines < 16) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl && *lines)
+                break;
+            const char *e = nl ? nl : end;
+            size_t n = (size_t)(e - p);
+            while (n && p[n - 1] == '\r')
+                n--;
+            if (n) {
+                const char *why;
+                sat_http_req row;
+                const sat_http_format *f = match(&s, p, n, &why);
+                (*lines)++;
+                if (f && sat_http_row_build(&s.caps, sat_http_format_facts(f), &s.scratch, &row,
+                                            &why) == SAT_OK) {
+                    if (!*read && first)
+                        *first = row.ts;
+                    (*read)++;
+                }
+            }
+            if (!nl)
+                break;
+            p = nl + 1;
+        }
+    }
+    for (size_t i = 0; i < NAUTO; i++)
+        sat_http_format_free(autos[i]);
+}
+
+static int http_sniff(const char *buf, size_t len)
+{
+    int lines, read;
+    sample(buf, len, &lines, &read, NULL);
+    if (!read)
+        return 0;
+    return read * 2 >= lines ? 85 : 40;
+}
+
+static int http_first_ts(const char *buf, size_t len, sat_ts_ns *ts)
+{
+    int lines, read;
+    sample(buf, len, &lines, &read, ts);
+    return read ? SAT_OK : SAT_E_FORMAT;
+}
+
+int sat_http_log_format_check(const char *def, sat_diag *diag)
+{
+    sat_http_format *f = sat_http_format_compile(def, diag);
+    if (!f)
+        return diag && diag->code ? diag->code : SAT_E_USAGE;
+    sat_http_format_free(f);
+    return SAT_OK;
+}
+
+const sat_log_format sat_fmt_http = {
+    "http",
+    "HTTP access logs: nginx, Apache httpd, Tomcat (standard formats detected; "
+    "--log-format for the server's own)",
+    http_sniff,
+    http_first_ts,
+    http_create,
+    http_line,
+    http_finish,
+    http_destroy,
+    1,
+    NULL,
+};

@@ -1,0 +1,167 @@
+/*
+ * http_path.c - the path template of a request target: what groups requests
+ * to the same handler whatever ids they carry, so that "/item/1234?x=1" and
+ * "/item/99" both count under "/item/{n}".
+ *
+ * The rule, segment by segment (RFC 3986 section 3.3 path segments):
+ *   - the query ('?...') and fragment ('#...') are dropped; an absolute-form
+ *     target ("http://host/p", a proxy's) keeps its path only;
+ *   - a segment of digits only                      -> {n}
+ *   - a UUID (8-4-4-4-12 hex digits)                -> {uuid}
+ *   - "0x" and hex digits, or 16 or more hex digits with a decimal digit
+ *     among them (so that "accepted" stays a word), or 8 to 15 of which half
+ *     are decimal digits (random hex ids: digits are 10 of the 16)  -> {hex}
+ *   - letters and digits (and '-', '_'), at least 3 long, with a letter, a
+ *     digit, and digits at least a third of it ("abc123def", "zz9"), but not a
+ *     version ("v2", "v1.3")                         -> {id}
+ *   - otherwise the segment is kept as logged.
+ * A segment with an extension ("12345.jpg") is judged on its stem and keeps
+ * the extension ("{n}.jpg").
+ */
+#include "http_int.h"
+
+static int is_hex(char c)
+{
+    return hx_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+static int all_hex(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!is_hex(p[i]))
+            return 0;
+    return 1;
+}
+
+static int is_uuid(const char *p, size_t n)
+{
+    static const int groups[5] = {8, 4, 4, 4, 12};
+    if (n != 36)
+        return 0;
+    size_t at = 0;
+    for (int g = 0; g < 5; g++) {
+        if (!all_hex(p + at, (size_t)groups[g]))
+            return 0;
+        at += (size_t)groups[g];
+        if (g < 4 && p[at++] != '-')
+            return 0;
+    }
+    return 1;
+}
+
+static int is_version(const char *p, size_t n)
+{
+    if (n < 2 || (p[0] != 'v' && p[0] != 'V'))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!hx_digit(p[i]) && p[i] != '.')
+            return 0;
+    return hx_digit(p[1]);
+}
+
+/* The placeholder for a segment stem, or NULL to keep it. */
+static const char *classify(const char *p, size_t n)
+{
+    if (n == 0)
+        return NULL;
+    size_t digits = 0, letters = 0, hexes = 0, other = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (hx_digit(c))
+            digits++;
+        else if (is_alpha(c))
+            letters++;
+        else if (c != '-' && c != '_')
+            other++;
+        if (is_hex(c))
+            hexes++;
+    }
+    if (digits == n)
+        return "{n}";
+    if (is_uuid(p, n))
+        return "{uuid}";
+    if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && all_hex(p + 2, n - 2))
+        return "{hex}";
+    if (n >= 8 && hexes == n && digits && (n >= 16 || digits * 2 >= n))
+        return "{hex}";
+    if (!other && n >= 3 && letters && digits && digits * 3 >= digits + letters &&
+        !is_version(p, n))
+        return "{id}";
+    return NULL;
+}
+
+/* Appends s (n bytes) if it fits in out[cap - 1]; 0 if it does not. */
+static int put(char *out, size_t cap, size_t *o, const char *s, size_t n)
+{
+    if (*o + n >= cap)
+        return 0;
+    memcpy(out + *o, s, n);
+    *o += n;
+    return 1;
+}
+
+size_t sat_http_path_template(const char *path, size_t len, char *out, size_t cap)
+{
+    const char *p = path, *end = path + len;
+    size_t o = 0;
+    if (cap == 0)
+        return 0;
+    /* absolute-form: scheme://authority/path */
+    for (const char *s = p; s + 2 < end && s - p < 16; s++) {
+        if (*s == ':' && s[1] == '/' && s[2] == '/' && s > p) {
+            const char *a = s + 3;
+            while (a < end && *a != '/' && *a != '?' && *a != '#')
+                a++;
+            p = a;
+            break;
+        }
+        if (!is_alpha(*s) && !hx_digit(*s) && *s != '+' && *s != '-' && *s != '.')
+            break;
+    }
+    const char *stop = p;
+    while (stop < end && *stop != '?' && *stop != '#')
+        stop++;
+    if (stop == p) {
+        out[0] = '/';
+        out[cap > 1 ? 1 : 0] = '\0';
+        return cap > 1 ? 1 : 0;
+    }
+    while (p < stop) {
+        /* the separators as logged, then one segment */
+        const char *s = p;
+        while (s < stop && *s == '/')
+            s++;
+        const char *e = s;
+        while (e < stop && *e != '/')
+            e++;
+        size_t mark = o;
+        int ok = put(out, cap, &o, p, (size_t)(s - p));
+        if (ok && e > s) {
+            const char *dot = memchr(s, '.', (size_t)(e - s));
+            const char *stem_end = dot && dot > s ? dot : e;
+            const char *ph = classify(s, (size_t)(stem_end - s));
+            if (ph)
+                ok = put(out, cap, &o, ph, strlen(ph)) &&
+                     put(out, cap, &o, stem_end, (size_t)(e - stem_end));
+            else
+                ok = put(out, cap, &o, s, (size_t)(e - s));
+        }
+        if (!ok) {
+            /* cut at the last whole segment, said by "/..." */
+            o = mark;
+            while (o + 4 >= cap && o > 0) {
+                while (o > 0 && out[o - 1] != '/')
+                    o--;
+                if (o > 0)
+                    o--;
+            }
+            if (o + 4 < cap)
+                put(out, cap, &o, "/...", 4);
+            break;
+        }
+        p = e;
+    }
+    out[o] = '\0';
+    return o;
+}
