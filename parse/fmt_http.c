@@ -2,7 +2,8 @@
  * fmt_http.c - the log format "http": web and application servers' access
  * logs (nginx, Apache httpd, Tomcat), one http_req row per line.
  *
- * Which lines: the format given with --log-format (sat_parse_ctx.log_format: a
+ * Which lines: the pattern given with --pattern (a log_format "pcre2:REGEX",
+ * http_pattern.c), or the format given with --log-format (sat_parse_ctx.log_format: a
  * preset name or the server's own definition, http_format.c), or else the
  * standard formats, tried in this order on each line until one matches:
  * combined, nginx-main, apache-vhost_combined, common. The first that matched
@@ -14,6 +15,7 @@
  *   nginx-combined, nginx-main, apache-common, apache-combined,
  *   apache-vhost_combined, tomcat-common, tomcat-combined   the named presets
  *   nginx-custom, apache-custom, tomcat-custom, tomcat9-custom   a definition
+ *   pattern                         a --pattern
  *   http                            a file no line of which matched
  * and fields (fields.h) = SAT_FIELDS_DECLARED | SAT_FIELDS_HTTP_SOURCE | what
  * the format logs: response time, TLS session, request number on the
@@ -24,6 +26,7 @@
  * never does (it does not start with a host and "- - [" or a quoted request).
  */
 #include "http_int.h"
+#include "http_pattern.h"
 
 static const char *const auto_presets[] = {"combined", "nginx-main", "apache-vhost_combined",
                                            "common"};
@@ -32,6 +35,8 @@ static const char *const auto_presets[] = {"combined", "nginx-main", "apache-vho
 typedef struct http_state {
     sat_parse_ctx *ctx;
     sat_http_format *given;       /* --log-format, or NULL */
+    sat_http_pattern *pattern;    /* --pattern ("pcre2:" log_format), or NULL */
+    sat_http_matcher pm;          /* its matcher (this state's match data) */
     sat_http_format *autos[NAUTO]; /* the standard formats, without --log-format */
     size_t last;                  /* the auto format that matched the last line */
     sat_http_caps caps;
@@ -44,6 +49,9 @@ static void http_destroy(void *state)
     if (!s)
         return;
     sat_http_format_free(s->given);
+    if (s->pm.free)
+        s->pm.free(s->pm.self);
+    sat_http_pattern_free(s->pattern);
     for (size_t i = 0; i < NAUTO; i++)
         sat_http_format_free(s->autos[i]);
     free(s);
@@ -67,7 +75,17 @@ static void *http_create(sat_parse_ctx *ctx)
     if (!s)
         return NULL;
     s->ctx = ctx;
-    if (ctx->log_format) {
+    if (ctx->log_format && !strncmp(ctx->log_format, SAT_HTTP_PATTERN_PREFIX,
+                                    strlen(SAT_HTTP_PATTERN_PREFIX))) {
+        sat_diag d;
+        memset(&d, 0, sizeof d);
+        const char *re = ctx->log_format + strlen(SAT_HTTP_PATTERN_PREFIX);
+        s->pattern = sat_http_pattern_compile(re, strlen(re), &d);
+        if (!s->pattern || sat_http_pattern_matcher(s->pattern, &s->pm) != SAT_OK) {
+            http_destroy(s); /* the caller checked it compiles: out of memory */
+            return NULL;
+        }
+    } else if (ctx->log_format) {
         sat_diag d;
         memset(&d, 0, sizeof d);
         s->given = sat_http_format_compile(ctx->log_format, &d);
@@ -82,19 +100,24 @@ static void *http_create(sat_parse_ctx *ctx)
     return s;
 }
 
-/* The format the line matches: the given one, or the auto format that matched
- * the line before, then the others in order. NULL with *why if none. */
-static const sat_http_format *match(http_state *s, const char *line, size_t len,
-                                    const char **why)
+/* The facts of the format the line matches: the given one (or pattern), or
+ * the auto format that matched the line before, then the others in order.
+ * NULL with *why if none. */
+static const sat_http_facts *match(http_state *s, const char *line, size_t len,
+                                   const char **why)
 {
+    if (s->pattern)
+        return s->pm.match(s->pm.self, line, len, &s->caps, why) ? &s->pm.facts : NULL;
     if (s->given)
-        return sat_http_format_match(s->given, line, len, &s->caps, why) ? s->given : NULL;
+        return sat_http_format_match(s->given, line, len, &s->caps, why)
+                   ? sat_http_format_facts(s->given)
+                   : NULL;
     if (sat_http_format_match(s->autos[s->last], line, len, &s->caps, why))
-        return s->autos[s->last];
+        return sat_http_format_facts(s->autos[s->last]);
     for (size_t i = 0; i < NAUTO; i++)
         if (i != s->last && sat_http_format_match(s->autos[i], line, len, &s->caps, why)) {
             s->last = i;
-            return s->autos[i];
+            return sat_http_format_facts(s->autos[i]);
         }
     return NULL;
 }
@@ -111,10 +134,9 @@ static int http_line(void *state, const char *line, size_t len, uint64_t line_no
     if (!len)
         return SAT_OK;
     const char *why = "does not match the log format";
-    const sat_http_format *f = match(s, line, len, &why);
-    if (!f)
+    const sat_http_facts *facts = match(s, line, len, &why);
+    if (!facts)
         return sat_parse_reject(ctx, line_no, why, line, len);
-    const sat_http_facts *facts = sat_http_format_facts(f);
     sat_http_req row;
     if (sat_http_row_build(&s->caps, facts, &s->scratch, &row, &why) < 0)
         return sat_parse_reject(ctx, line_no, why, line, len);
@@ -164,9 +186,9 @@ static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns
             if (n) {
                 const char *why;
                 sat_http_req row;
-                const sat_http_format *f = match(&s, p, n, &why);
+                const sat_http_facts *f = match(&s, p, n, &why);
                 (*lines)++;
-                if (f && sat_http_row_build(&s.caps, sat_http_format_facts(f), &s.scratch, &row,
+                if (f && sat_http_row_build(&s.caps, f, &s.scratch, &row,
                                             &why) == SAT_OK) {
                     if (!*read && first)
                         *first = row.ts;
@@ -200,6 +222,14 @@ static int http_first_ts(const char *buf, size_t len, sat_ts_ns *ts)
 
 int sat_http_log_format_check(const char *def, sat_diag *diag)
 {
+    size_t pl = strlen(SAT_HTTP_PATTERN_PREFIX);
+    if (def && !strncmp(def, SAT_HTTP_PATTERN_PREFIX, pl)) {
+        sat_http_pattern *p = sat_http_pattern_compile(def + pl, strlen(def + pl), diag);
+        if (!p)
+            return diag && diag->code ? diag->code : SAT_E_USAGE;
+        sat_http_pattern_free(p);
+        return SAT_OK;
+    }
     sat_http_format *f = sat_http_format_compile(def, diag);
     if (!f)
         return diag && diag->code ? diag->code : SAT_E_USAGE;

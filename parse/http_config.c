@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "http_int.h"
 #include "satscope/http_conf.h"
 
 /* nginx's built-in format (ngx_http_log_module.c) and Apache's default when
@@ -872,7 +873,7 @@ static void list_names(const sat_http_conf *c, sat_diag *d, const char *what, co
     for (size_t i = 0; i < c->nincludes; i++)
         snprintf(inc + strlen(inc), sizeof inc - strlen(inc), "%s%s", inc[0] ? ", " : "",
                  c->includes[i]);
-    sat_diag_set(d, SAT_E_USAGE, name ? name : "", "%s; the %s configuration defines: %s%s%s%s%s",
+    sat_diag_set(d, SAT_E_USAGE, name ? name : "", "%s (the %s configuration defines: %s%s%s%s%s)",
                  what, sat_http_conf_server_name(c->server), names[0] ? names : "no format",
                  logs[0] ? "; its access logs: " : "", logs,
                  inc[0] ? "; not read, the files it includes: " : "", inc);
@@ -943,7 +944,8 @@ const sat_http_conf_def *sat_http_conf_lookup(const sat_http_conf *c, const char
         }
     if (count == 1)
         return &c->defs[only];
-    list_names(c, d, count ? "which format? name one" : "no format definition", NULL);
+    list_names(c, d, count ? "several formats, and no name to choose one" : "no format definition",
+               NULL);
     return NULL;
 }
 
@@ -955,6 +957,22 @@ size_t sat_http_conf_format_arg(const sat_http_conf_def *def, int tomcat9, char 
                          : def->server == SAT_HTTP_CONF_APACHE ? "apache:"
                          : tomcat9                             ? "tomcat9:"
                                                                : "tomcat:";
+    /* the server's own preset when the definition is one: the source row is
+     * then named as with --log-format PRESET ("apache-combined") */
+    const char *server = sat_http_conf_server_name(def->server);
+    const char *d = def->definition;
+    int word = def->server == SAT_HTTP_CONF_TOMCAT &&
+               (strcmp(d, "common") == 0 || strcmp(d, "combined") == 0);
+    for (size_t i = 0; sat_http_preset_name(i); i++) {
+        const char *name = sat_http_preset_name(i);
+        const char *pdef = sat_http_preset_def(name, NULL);
+        size_t sl = strlen(server), pl = strlen(prefix);
+        if (strncmp(name, server, sl) != 0 || name[sl] != '-' || !pdef)
+            continue;
+        if (word ? strcmp(name + sl + 1, d) == 0
+                 : strncmp(pdef, prefix, pl) == 0 && strcmp(pdef + pl, d) == 0)
+            return (size_t)snprintf(out, cap, "%s", name);
+    }
     size_t n = 0;
 #define PUT(ch)                                                                     \
     do {                                                                            \
@@ -964,10 +982,7 @@ size_t sat_http_conf_format_arg(const sat_http_conf_def *def, int tomcat9, char 
     } while (0)
     for (const char *p = prefix; *p; p++)
         PUT(*p);
-    const char *d = def->definition;
     /* Tomcat's pattern words are the compiler's Tomcat presets as they are */
-    int word = def->server == SAT_HTTP_CONF_TOMCAT &&
-               (strcmp(d, "common") == 0 || strcmp(d, "combined") == 0);
     if (!word)
         PUT('"');
     for (const char *p = d; *p; p++) {

@@ -80,13 +80,12 @@ static int field_of_name(const char *name, int *end)
 
 size_t sat_http_pattern_names(char *out, size_t cap)
 {
-    size_t n = 0;
-    if (cap)
-        out[0] = '\0';
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < sizeof time_names / sizeof time_names[0]; i++)
-            n += (size_t)snprintf(out + (n < cap ? n : cap), n < cap ? cap - n : 0, "%s%s%s",
-                                  n ? ", " : "", k ? "end" : "time", time_names[i].suffix);
+    /* the time names as one family, so that the list fits one message */
+    size_t n = (size_t)snprintf(out, cap, "time, end (and time_X, end_X for X = ");
+    for (size_t i = 1; i < sizeof time_names / sizeof time_names[0]; i++)
+        n += (size_t)snprintf(out + (n < cap ? n : cap), n < cap ? cap - n : 0, "%s%s",
+                              i > 1 ? "," : "", time_names[i].suffix + 1);
+    n += (size_t)snprintf(out + (n < cap ? n : cap), n < cap ? cap - n : 0, ")");
     for (int f = SAT_HF_IGNORE + 1; f < SAT_HF__COUNT; f++)
         if (f < SAT_HF_TIME_CLF || f > SAT_HF_TIME_FRAC_US)
             n += (size_t)snprintf(out + (n < cap ? n : cap), n < cap ? cap - n : 0, ", %s",
@@ -136,7 +135,7 @@ sat_http_pattern *sat_http_pattern_compile(const char *re, size_t len, sat_diag 
         int is_end = 0;
         int f = field_of_name(name, &is_end);
         if (f == -2) {
-            char names[400];
+            char names[512];
             sat_http_pattern_names(names, sizeof names);
             sat_diag_set(d, SAT_E_USAGE, "--pattern",
                          "the group name '%s' is no field; the names are: %s", name, names);

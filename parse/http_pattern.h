@@ -17,6 +17,10 @@
 
 #include "http_int.h"
 
+/* A log format string (sat_parse_ctx.log_format, --log-format) that starts
+ * with this is a pattern: "pcre2:^(?<client>\\S+) ...". */
+#define SAT_HTTP_PATTERN_PREFIX "pcre2:"
+
 typedef struct sat_http_pattern sat_http_pattern;
 
 /* Compiles the expression re (len bytes, not NUL-terminated necessarily), with

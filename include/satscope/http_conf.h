@@ -103,7 +103,10 @@ const sat_http_conf_def *sat_http_conf_lookup(const sat_http_conf *c, const char
  * and the definition in double quotes, '\\' and '"' escaped by a backslash
  * and '&' written &amp;, so that the compiler's unquoting of a pasted
  * definition and its XML entity decoding give def back byte for byte
- * (Tomcat's "common" and "combined" go as the words). Into out (cap bytes);
+ * (Tomcat's "common" and "combined" go as the words). A definition that is
+ * one of the server's presets ("apache-combined", "nginx-combined", ...)
+ * goes as the preset's name, so that the source is named alike whichever
+ * way the format was given. Into out (cap bytes);
  * returns the full length like snprintf (>= cap: it did not fit). */
 size_t sat_http_conf_format_arg(const sat_http_conf_def *def, int tomcat9, char *out,
                                 size_t cap);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "parse/http_int.h"
 #include "satscope/http_conf.h"
 
 static char *slurp(const char *rel, size_t *len)
@@ -131,7 +132,7 @@ static void test_nginx_quoting(void)
     CHECK(strstr(d.msg, "line 12 names the format 'undefined_name'") != NULL);
     memset(&d, 0, sizeof d);
     CHECK(sat_http_conf_lookup(c, NULL, &d) == NULL);
-    CHECK(strstr(d.msg, "which format?") != NULL);
+    CHECK(strstr(d.msg, "several formats, and no name to choose one (the nginx") != NULL);
     CHECK(strstr(d.msg, "not read, the files it includes: /etc/nginx/conf.d/*.conf") != NULL);
     sat_http_conf_free(c);
 
@@ -303,8 +304,72 @@ static void test_empty_and_odd(void)
     sat_http_conf_free(NULL);
 }
 
+/* A definition found in a file, handed to the format compiler as
+ * sat_http_conf_format_arg writes it, matches the lines the server writes
+ * with it: quotes, backslashes and '&' reach the compiler as they are. */
+static int arg_matches(const char *conf, int server, const char *name, const char *line,
+                       char *arg, size_t cap)
+{
+    sat_http_conf *c = parse_str(conf, server, SAT_OK);
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    const sat_http_conf_def *def = sat_http_conf_lookup(c, name, &d);
+    int ok = -1;
+    if (def && sat_http_conf_format_arg(def, 0, arg, cap) < cap) {
+        sat_http_format *f = sat_http_format_compile(arg, &d);
+        if (!f)
+            fprintf(stderr, "  compile %s: %s\n", arg, d.msg);
+        sat_http_caps caps;
+        const char *why;
+        ok = f ? sat_http_format_match(f, line, strlen(line), &caps, &why) : -1;
+        sat_http_format_free(f);
+    }
+    sat_http_conf_free(c);
+    return ok;
+}
+
+static void test_format_arg(void)
+{
+    char arg[512];
+    CHECK_EQ_INT(arg_matches("log_format t '\"$remote_addr\" x&amp;y \\\\q [$time_local] '\n"
+                             "  '\"$request\" $status';",
+                             SAT_HTTP_CONF_NGINX, "t",
+                             "\"1.2.3.4\" x&amp;y \\q [01/Dec/2026:16:45:44 +0000] "
+                             "\"GET / HTTP/1.1\" 200", arg, sizeof arg), 1);
+    CHECK_EQ_STR(arg, "nginx:\"\\\"$remote_addr\\\" x&amp;amp;y \\\\q [$time_local] "
+                      "\\\"$request\\\" $status\"");
+    /* every part quoted: not taken for configuration quotes */
+    CHECK_EQ_INT(arg_matches("LogFormat \"\\\"%h\\\" \\\"%t\\\" \\\"%r\\\" \\\"%>s\\\"\" q\n",
+                             SAT_HTTP_CONF_APACHE, "q",
+                             "\"1.2.3.4\" \"[01/Dec/2026:16:45:44 +0000]\" \"GET / HTTP/1.1\" "
+                             "\"200\"", arg, sizeof arg), 1);
+    /* the server's own presets go by name */
+    CHECK_EQ_INT(arg_matches("access_log /l/a.log;", SAT_HTTP_CONF_NGINX, "a.log",
+                             "1.2.3.4 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 200 "
+                             "5 \"-\" \"curl\"", arg, sizeof arg), 1);
+    CHECK_EQ_STR(arg, "nginx-combined");
+    CHECK_EQ_INT(arg_matches("LogFormat \"%h %l %u %t \\\"%r\\\" %>s %b\" common\n",
+                             SAT_HTTP_CONF_APACHE, "common",
+                             "1.2.3.4 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 200 5",
+                             arg, sizeof arg), 1);
+    CHECK_EQ_STR(arg, "apache-common");
+    CHECK_EQ_INT(arg_matches("<Valve className=\"a.AccessLogValve\" pattern=\"combined\"/>",
+                             SAT_HTTP_CONF_TOMCAT, NULL,
+                             "1.2.3.4 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 200 5 "
+                             "\"-\" \"curl\"", arg, sizeof arg), 1);
+    CHECK_EQ_STR(arg, "tomcat-combined");
+    /* too small a buffer: the length it needs, NUL-ended */
+    sat_http_conf_def def = {SAT_HTTP_CONF_APACHE, "x", "%h \"%r\"", NULL, NULL, 1, 0};
+    char small[8];
+    CHECK_EQ_INT(sat_http_conf_format_arg(&def, 0, small, sizeof small), 18);
+    CHECK_EQ_STR(small, "apache:");
+    CHECK_EQ_INT(sat_http_conf_format_arg(&def, 0, arg, sizeof arg), 18);
+    CHECK_EQ_STR(arg, "apache:\"%h \\\"%r\\\"\"");
+}
+
 int main(void)
 {
+    test_format_arg();
     test_nginx_fixture();
     test_nginx_quoting();
     test_apache_fixture();
