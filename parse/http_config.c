@@ -434,6 +434,8 @@ static int apache_parse(sat_http_conf *c, const char *t, size_t len)
             if (!cont || pos >= len)
                 break;
         }
+        if (!logical.n) /* an empty line (and no buffer yet) */
+            continue;
         const char *p = logical.p, *end = logical.p + logical.n;
         while (p < end && (*p == ' ' || *p == '\t'))
             p++;
