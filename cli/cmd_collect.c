@@ -224,6 +224,9 @@ static int run_collect(int argc, char **argv)
                 (unsigned long long)st->inputs, st->bytes / 1e6,
                 (unsigned long long)st->lines, (unsigned long long)st->rejects, dt,
                 dt > 0 ? st->bytes / 1e6 / dt : 0.0);
+    if (!c.quiet && st->http_requests)
+        fprintf(stderr, "satscope collect: %llu HTTP request%s from access logs\n",
+                (unsigned long long)st->http_requests, st->http_requests == 1 ? "" : "s");
     if (!c.quiet && st->captures)
         fprintf(stderr,
                 "satscope collect: %llu capture(s): %llu packets (%llu not TCP), %llu TCP "

@@ -270,9 +270,13 @@ void sat_run_look(run *r, item *it)
     } else if (plen) {
         it->fmt = sat_log_format_sniff(peek, plen);
     }
-    if (it->fmt && it->fmt->first_ts && plen &&
-        it->fmt->first_ts(peek, plen, &it->first_ts) == SAT_OK)
+    if (r->opts->log_format && it->fmt && plen) {
+        if (sat_http_log_first_ts(r->opts->log_format, peek, plen, &it->first_ts) == SAT_OK)
+            it->has_ts = 1;
+    } else if (it->fmt && it->fmt->first_ts && plen &&
+               it->fmt->first_ts(peek, plen, &it->first_ts) == SAT_OK) {
         it->has_ts = 1;
+    }
     /* Year-less timestamps: the one rule (sat_year_for) against the time the
      * file was last written, or the year given; the rotated-set order may
      * move it back (order_years). Ordering and parsing use the same year. */

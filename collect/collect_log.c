@@ -244,6 +244,21 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
     return rc;
 }
 
+/* http_req rows counted on their way to the window (the parsers emit them
+ * on the calling thread, parse_parallel.c included). */
+typedef struct counted {
+    const sat_event_sink *inner;
+    uint64_t *count;
+} counted;
+
+static int count_row(void *ctx, int table, const void *row)
+{
+    counted *c = ctx;
+    if (table == SAT_TABLE_HTTP_REQ)
+        (*c->count)++;
+    return sat_sink_emit(c->inner, table, row);
+}
+
 int sat_run_log_set(run *r, group *g)
 {
     uint32_t server = r->next_server++;
@@ -254,6 +269,8 @@ int sat_run_log_set(run *r, group *g)
         windowed.ctx = &win;
         windowed.on_row = sat_run_window_row;
     }
+    counted cnt = {&windowed, &r->stats->http_requests};
+    sat_event_sink rows = {&cnt, windowed.tables | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ), count_row};
     sat_ldap_join *join = sat_ldap_join_create(server, &windowed, 0);
     if (!join)
         return SAT_E_NOMEM;
@@ -265,7 +282,7 @@ int sat_run_log_set(run *r, group *g)
             r->stats->not_started++;
             continue;
         }
-        rc = collect_file(r, &r->items[g->items[i]], server, join, &windowed);
+        rc = collect_file(r, &r->items[g->items[i]], server, join, &rows);
     }
     if (rc >= 0)
         rc = sat_ldap_join_finish(join);

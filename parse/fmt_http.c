@@ -34,9 +34,12 @@ static const char *const auto_presets[] = {"combined", "nginx-main", "apache-vho
 
 typedef struct http_state {
     sat_parse_ctx *ctx;
-    sat_http_format *given;       /* --log-format, or NULL */
-    sat_http_pattern *pattern;    /* --pattern ("pcre2:" log_format), or NULL */
-    sat_http_matcher pm;          /* its matcher (this state's match data) */
+    /* what the user gave (--log-format: a compiled format; any other matcher of
+     * http_int.h, a PCRE2 pattern, alike); given.match NULL: none. `owner` is
+     * what the matcher reads from (freed with owner_free after it) */
+    sat_http_matcher given;
+    void *owner;
+    void (*owner_free)(void *owner);
     sat_http_format *autos[NAUTO]; /* the standard formats, without --log-format */
     size_t last;                  /* the auto format that matched the last line */
     sat_http_caps caps;
@@ -48,10 +51,10 @@ static void http_destroy(void *state)
     http_state *s = state;
     if (!s)
         return;
-    sat_http_format_free(s->given);
-    if (s->pm.free)
-        s->pm.free(s->pm.self);
-    sat_http_pattern_free(s->pattern);
+    if (s->given.free)
+        s->given.free(s->given.self);
+    if (s->owner_free)
+        s->owner_free(s->owner);
     for (size_t i = 0; i < NAUTO; i++)
         sat_http_format_free(s->autos[i]);
     free(s);
@@ -69,27 +72,27 @@ static int compile_autos(sat_http_format **out)
     return 0;
 }
 
+/* The matcher of the user's definition: a "pcre2:" one is a --pattern
+ * (http_pattern.c), any other a format (http_format.c). */
+static int user_matcher(const char *def, sat_http_matcher *m, sat_diag *d)
+{
+    size_t pl = strlen(SAT_HTTP_PATTERN_PREFIX);
+    if (!strncmp(def, SAT_HTTP_PATTERN_PREFIX, pl))
+        return sat_http_pattern_matcher_own(def + pl, strlen(def + pl), m, d);
+    return sat_http_format_matcher(def, m, d);
+}
+
 static void *http_create(sat_parse_ctx *ctx)
 {
     http_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->ctx = ctx;
-    if (ctx->log_format && !strncmp(ctx->log_format, SAT_HTTP_PATTERN_PREFIX,
-                                    strlen(SAT_HTTP_PATTERN_PREFIX))) {
+    if (ctx->log_format) {
         sat_diag d;
         memset(&d, 0, sizeof d);
-        const char *re = ctx->log_format + strlen(SAT_HTTP_PATTERN_PREFIX);
-        s->pattern = sat_http_pattern_compile(re, strlen(re), &d);
-        if (!s->pattern || sat_http_pattern_matcher(s->pattern, &s->pm) != SAT_OK) {
-            http_destroy(s); /* the caller checked it compiles: out of memory */
-            return NULL;
-        }
-    } else if (ctx->log_format) {
-        sat_diag d;
-        memset(&d, 0, sizeof d);
-        s->given = sat_http_format_compile(ctx->log_format, &d);
-        if (!s->given) { /* the caller checked it compiles: out of memory */
+        if (user_matcher(ctx->log_format, &s->given, &d) < 0) {
+            /* the caller checked it compiles: out of memory */
             http_destroy(s);
             return NULL;
         }
@@ -100,18 +103,14 @@ static void *http_create(sat_parse_ctx *ctx)
     return s;
 }
 
-/* The facts of the format the line matches: the given one (or pattern), or
- * the auto format that matched the line before, then the others in order.
- * NULL with *why if none. */
+/* The facts of the format the line matches: the given one, or the auto
+ * format that matched the line before, then the others in order. NULL with
+ * *why if none. */
 static const sat_http_facts *match(http_state *s, const char *line, size_t len,
                                    const char **why)
 {
-    if (s->pattern)
-        return s->pm.match(s->pm.self, line, len, &s->caps, why) ? &s->pm.facts : NULL;
-    if (s->given)
-        return sat_http_format_match(s->given, line, len, &s->caps, why)
-                   ? sat_http_format_facts(s->given)
-                   : NULL;
+    if (s->given.match)
+        return s->given.match(s->given.self, line, len, &s->caps, why) ? &s->given.facts : NULL;
     if (sat_http_format_match(s->autos[s->last], line, len, &s->caps, why))
         return sat_http_format_facts(s->autos[s->last]);
     for (size_t i = 0; i < NAUTO; i++)
@@ -165,14 +164,20 @@ static int http_finish(void *state)
 }
 
 /* The whole lines of buf (a last one without '\n' only when it is the only
- * one), at most 16: how many there were and how many a standard format reads. */
-static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns *first)
+ * one), at most 16: how many there were and how many the format `def` (NULL:
+ * the standard ones) reads, and the time of the first read. */
+static void sample(const char *def, const char *buf, size_t len, int *lines, int *read,
+                   sat_ts_ns *first)
 {
     sat_http_format *autos[NAUTO] = {0};
+    sat_diag d;
+    memset(&d, 0, sizeof d);
     *lines = *read = 0;
-    if (compile_autos(autos) == 0) {
-        http_state s;
-        memset(&s, 0, sizeof s);
+    http_state s;
+    memset(&s, 0, sizeof s);
+    int ok = def ? user_matcher(def, &s.given, &d) == SAT_OK
+                 : compile_autos(autos) == 0;
+    if (ok) {
         memcpy(s.autos, autos, sizeof autos);
         const char *p = buf, *end = buf + (len > 65536 ? 65536 : len);
         while (p < end && *lines < 16) {
@@ -188,8 +193,7 @@ static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns
                 sat_http_req row;
                 const sat_http_facts *f = match(&s, p, n, &why);
                 (*lines)++;
-                if (f && sat_http_row_build(&s.caps, f, &s.scratch, &row,
-                                            &why) == SAT_OK) {
+                if (f && sat_http_row_build(&s.caps, f, &s.scratch, &row, &why) == SAT_OK) {
                     if (!*read && first)
                         *first = row.ts;
                     (*read)++;
@@ -202,12 +206,14 @@ static void sample(const char *buf, size_t len, int *lines, int *read, sat_ts_ns
     }
     for (size_t i = 0; i < NAUTO; i++)
         sat_http_format_free(autos[i]);
+    if (s.given.free)
+        s.given.free(s.given.self);
 }
 
 static int http_sniff(const char *buf, size_t len)
 {
     int lines, read;
-    sample(buf, len, &lines, &read, NULL);
+    sample(NULL, buf, len, &lines, &read, NULL);
     if (!read)
         return 0;
     return read * 2 >= lines ? 85 : 40;
@@ -216,24 +222,24 @@ static int http_sniff(const char *buf, size_t len)
 static int http_first_ts(const char *buf, size_t len, sat_ts_ns *ts)
 {
     int lines, read;
-    sample(buf, len, &lines, &read, ts);
+    sample(NULL, buf, len, &lines, &read, ts);
+    return read ? SAT_OK : SAT_E_FORMAT;
+}
+
+int sat_http_log_first_ts(const char *def, const char *buf, size_t len, sat_ts_ns *ts)
+{
+    int lines, read;
+    sample(def, buf, len, &lines, &read, ts);
     return read ? SAT_OK : SAT_E_FORMAT;
 }
 
 int sat_http_log_format_check(const char *def, sat_diag *diag)
 {
-    size_t pl = strlen(SAT_HTTP_PATTERN_PREFIX);
-    if (def && !strncmp(def, SAT_HTTP_PATTERN_PREFIX, pl)) {
-        sat_http_pattern *p = sat_http_pattern_compile(def + pl, strlen(def + pl), diag);
-        if (!p)
-            return diag && diag->code ? diag->code : SAT_E_USAGE;
-        sat_http_pattern_free(p);
-        return SAT_OK;
-    }
-    sat_http_format *f = sat_http_format_compile(def, diag);
-    if (!f)
+    sat_http_matcher m;
+    int rc = user_matcher(def, &m, diag);
+    if (rc < 0)
         return diag && diag->code ? diag->code : SAT_E_USAGE;
-    sat_http_format_free(f);
+    m.free(m.self);
     return SAT_OK;
 }
 

@@ -184,6 +184,9 @@ const sat_http_facts *sat_http_format_facts(const sat_http_format *f);
 /* Matches one line (no newline) against f. 1 with caps filled, 0 with *why. */
 int sat_http_format_match(const sat_http_format *f, const char *line, size_t len,
                           sat_http_caps *caps, const char **why);
+/* def compiled into a matcher that owns it (m->free(m->self) frees it):
+ * SAT_OK, or the compiler's status with diag set (m cleared). */
+int sat_http_format_matcher(const char *def, sat_http_matcher *m, sat_diag *diag);
 
 
 /* ---- small scanners over [p, end), shared by the http_*.c files ---------------------- */

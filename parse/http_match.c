@@ -79,11 +79,12 @@ static const char *scan_iso(const char *p, const char *end)
     return q;
 }
 
-/* "v1, v2 : v3": values without blanks, ", " or " : " between them. */
-static const char *scan_list(const char *p, const char *end)
+/* "v1, v2 : v3": values without blanks, ", " or " : " between them; a value
+ * ends too at `stop` (the first byte of the literal after the list). */
+static const char *scan_list(const char *p, const char *end, char stop)
 {
     for (;;) {
-        while (p < end && *p != ' ' && *p != ',')
+        while (p < end && *p != ' ' && *p != ',' && *p != stop)
             p++;
         if (end - p >= 3 && p[0] == ',' && p[1] == ' ' && p[2] != ' ') {
             p += 2;
@@ -122,7 +123,7 @@ int sat_http_format_match(const sat_http_format *f, const char *line, size_t len
             e = scan_iso(p, end);
             break;
         case HF_SCAN_LIST:
-            e = scan_list(p, end);
+            e = scan_list(p, end, ln ? lit[0] : ' ');
             break;
         case HF_SCAN_PATH:
             e = p;
@@ -164,4 +165,26 @@ int sat_http_format_match(const sat_http_format *f, const char *line, size_t len
 nomatch:
     *why = "does not match the log format";
     return 0;
+}
+
+/* ---- a compiled format as a matcher (http_int.h) ------------------------------------- */
+static int fmt_match(void *self, const char *line, size_t len, sat_http_caps *caps,
+                     const char **why)
+{
+    return sat_http_format_match((const sat_http_format *)self, line, len, caps, why);
+}
+
+static void fmt_free(void *self) { sat_http_format_free((sat_http_format *)self); }
+
+int sat_http_format_matcher(const char *def, sat_http_matcher *m, sat_diag *diag)
+{
+    memset(m, 0, sizeof *m);
+    sat_http_format *f = sat_http_format_compile(def, diag);
+    if (!f)
+        return diag && diag->code ? diag->code : SAT_E_USAGE;
+    m->self = f;
+    m->match = fmt_match;
+    m->free = fmt_free;
+    m->facts = f->facts;
+    return SAT_OK;
 }

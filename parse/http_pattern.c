@@ -34,6 +34,7 @@ struct sat_http_pattern {
 
 typedef struct pattern_matcher {
     const sat_http_pattern *p;
+    sat_http_pattern *owned; /* p, when the matcher compiled it */
     pcre2_match_data *md;
     pcre2_match_context *mc;
 } pattern_matcher;
@@ -248,6 +249,7 @@ static void pattern_matcher_free(void *self)
         return;
     pcre2_match_data_free(m->md);
     pcre2_match_context_free(m->mc);
+    sat_http_pattern_free(m->owned);
     free(m);
 }
 
@@ -270,5 +272,20 @@ int sat_http_pattern_matcher(const sat_http_pattern *p, sat_http_matcher *out)
     out->match = pattern_match;
     out->free = pattern_matcher_free;
     out->facts = p->facts;
+    return SAT_OK;
+}
+
+int sat_http_pattern_matcher_own(const char *re, size_t len, sat_http_matcher *out, sat_diag *d)
+{
+    memset(out, 0, sizeof *out);
+    sat_http_pattern *p = sat_http_pattern_compile(re, len, d);
+    if (!p)
+        return d && d->code ? d->code : SAT_E_USAGE;
+    int rc = sat_http_pattern_matcher(p, out);
+    if (rc < 0) {
+        sat_http_pattern_free(p);
+        return sat_diag_set(d, rc, "--pattern", "out of memory");
+    }
+    ((pattern_matcher *)out->self)->owned = p;
     return SAT_OK;
 }

@@ -37,6 +37,11 @@ const sat_http_facts *sat_http_pattern_facts(const sat_http_pattern *p);
  * p must outlive it; m->free(m->self) frees it. SAT_E_NOMEM or SAT_OK. */
 int sat_http_pattern_matcher(const sat_http_pattern *p, sat_http_matcher *m);
 
+/* A matcher that compiles re and owns it (m->free(m->self) frees both): for
+ * a parser state of its own. SAT_OK, or the compile's status with d set. */
+int sat_http_pattern_matcher_own(const char *re, size_t len, sat_http_matcher *m,
+                                 sat_diag *d);
+
 /* The group names a pattern may use, ", "-separated, into out (snprintf's
  * rules: the full length is returned). */
 size_t sat_http_pattern_names(char *out, size_t cap);

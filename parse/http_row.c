@@ -93,9 +93,9 @@ static int secs_ns(const char *p, size_t n, int64_t *ns)
     const char *end = p + n, *q = p;
     int64_t s = 0;
     while (q < end && hx_digit(*q)) {
-        if (s > 9000000000LL)
-            return -1;
         s = s * 10 + (*q++ - '0');
+        if (s > 9000000000LL) /* checked after: s * 1e9 must fit */
+            return -1;
     }
     int64_t frac = 0;
     if (q < end && *q == '.') {

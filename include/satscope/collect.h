@@ -152,6 +152,8 @@ typedef struct sat_collect_stats {
     uint64_t next_source, next_server; /* the first source id and server number the
                                       run left unused (opts source_base/server_base
                                       when it used none) */
+    uint64_t http_requests;        /* http_req rows the access logs gave (before
+                                      --from/--to) */
 } sat_collect_stats;
 
 /* Collects every path into sink. Returns SAT_OK when everything was read

@@ -90,6 +90,26 @@ typedef struct sat_format_fields {
      [SAT_FIELD_CLOSE_LOST] = "OpenLDAP's connection-lost closes are log lines, not on the " \
                               "wire"}
 
+/* HTTP access logs (parse/fmt_http.c names the formats): a source row says
+ * what its own definition logs; these say why a field is missing. */
+#define SAT_NCSA_WHY_                                                                        \
+    {[SAT_FIELD_ETIME] = "the common and combined formats log no response time: read the "   \
+                         "server's own format with $request_time or %D (--log-format)",      \
+     [SAT_FIELD_TLS_SESSION] = "the common and combined formats do not log TLS session "     \
+                               "resumption ($ssl_session_reused, %{SSL_SESSION_RESUMED}x): "  \
+                               "a capture of the same period gives it",                      \
+     [SAT_FIELD_CONN_REQUEST] = "the common and combined formats log no request number on "  \
+                                "the connection ($connection_requests, %k)",                 \
+     [SAT_FIELD_UPSTREAM] = "the common and combined formats log no upstream time "          \
+                            "($upstream_response_time)"}
+#define SAT_TOMCAT_WHY_                                                                      \
+    {[SAT_FIELD_ETIME] = "this AccessLogValve pattern has no %D or %T",                      \
+     [SAT_FIELD_TLS_SESSION] = "Tomcat's AccessLogValve has no field for TLS session "       \
+                               "resumption: a capture of the same period gives it",          \
+     [SAT_FIELD_CONN_REQUEST] = "Tomcat's AccessLogValve logs no request number on the "     \
+                                "connection",                                                \
+     [SAT_FIELD_UPSTREAM] = "Tomcat answers requests itself: no upstream time"}
+
 static inline const sat_format_fields *sat_format_fields_find(sat_str format)
 {
     static const sat_format_fields table[] = {
@@ -114,6 +134,30 @@ static inline const sat_format_fields *sat_format_fields_find(sat_str format)
           [SAT_FIELD_CLOSE_ERRNO] = "OpenLDAP logs a failed connection as connection lost, "
                                     "without its system error"}},
         {"pcap", SAT_WIRE_FIELDS_, 0, SAT_WIRE_WHY_},
+        {"http-combined", 0, 0, SAT_NCSA_WHY_},
+        {"http-common", 0, 0, SAT_NCSA_WHY_},
+        {"nginx-combined", 0, 0, SAT_NCSA_WHY_},
+        {"nginx-main", 0, 0, SAT_NCSA_WHY_},
+        {"apache-common", 0, 0, SAT_NCSA_WHY_},
+        {"apache-combined", 0, 0, SAT_NCSA_WHY_},
+        {"apache-vhost_combined", 0, 0, SAT_NCSA_WHY_},
+        {"tomcat-common", 0, 0, SAT_NCSA_WHY_},
+        {"tomcat-combined", 0, 0, SAT_NCSA_WHY_},
+        {"nginx-custom", SAT_FIELDS_HTTP, 0,
+         {[SAT_FIELD_ETIME] = "this nginx log_format has no $request_time",
+          [SAT_FIELD_TLS_SESSION] = "this nginx log_format has no $ssl_session_reused: a "
+                                    "capture of the same period gives it",
+          [SAT_FIELD_CONN_REQUEST] = "this nginx log_format has no $connection_requests",
+          [SAT_FIELD_UPSTREAM] = "this nginx log_format has no $upstream_response_time"}},
+        {"apache-custom",
+         SAT_FB_(ETIME) | SAT_FB_(TLS_SESSION) | SAT_FB_(CONN_REQUEST), 0,
+         {[SAT_FIELD_ETIME] = "this Apache LogFormat has no %D or %T",
+          [SAT_FIELD_TLS_SESSION] = "this Apache LogFormat has no %{SSL_SESSION_RESUMED}x: a "
+                                    "capture of the same period gives it",
+          [SAT_FIELD_CONN_REQUEST] = "this Apache LogFormat has no %k",
+          [SAT_FIELD_UPSTREAM] = "Apache's LogFormat logs no upstream response time"}},
+        {"tomcat-custom", SAT_FB_(ETIME), 0, SAT_TOMCAT_WHY_},
+        {"tomcat9-custom", SAT_FB_(ETIME), 0, SAT_TOMCAT_WHY_},
         {"pcapng", SAT_WIRE_FIELDS_, 0, SAT_WIRE_WHY_},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
@@ -207,6 +251,8 @@ static inline uint32_t sat_fields_known(const sat_fields_seen *a)
 }
 
 #undef SAT_FB_
+#undef SAT_NCSA_WHY_
+#undef SAT_TOMCAT_WHY_
 #undef SAT_WIRE_FIELDS_
 #undef SAT_WIRE_WHY_
 #endif /* SATSCOPE_FIELDS_H */

@@ -195,6 +195,10 @@ int sat_year_for(int month, int day, int secs, sat_ts_ns ref);
  * name or an nginx / Apache / Tomcat definition, parse/http_format.c):
  * SAT_OK, or SAT_E_USAGE with diag saying what is wrong and where. */
 int sat_http_log_format_check(const char *def, sat_diag *diag);
+/* The time of the first line among the first bytes of an input that format
+ * def reads (the first_ts of sat_log_format for a --log-format input, by
+ * which rotated sets are ordered): SAT_OK and *ts, or SAT_E_FORMAT. */
+int sat_http_log_first_ts(const char *def, const char *buf, size_t len, sat_ts_ns *ts);
 
 /* NULL-terminated registry of formats (parse/registry.c). */
 const sat_log_format *const *sat_log_formats(void);

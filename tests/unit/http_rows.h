@@ -65,16 +65,21 @@ static int hr_row(void *ctx, int table, const void *row)
     return SAT_OK;
 }
 
-/* Collects path (relative to $SAT_SRC) with log_format (NULL: detect) on
- * `threads` parser threads (2: with chunk bytes `chunk`). Returns the run's status. */
-static int hr_collect(hrows *h, const char *path, const char *log_format, int threads,
-                      size_t chunk)
+/* Collects paths (relative to $SAT_SRC unless absolute) with log_format
+ * (NULL: detect) on `threads` parser threads (2: with chunk bytes `chunk`).
+ * Returns the run's status. */
+static int hr_collect_n(hrows *h, const char *const *in, size_t n, const char *log_format,
+                        int threads, size_t chunk)
 {
     memset(h, 0, sizeof *h);
     const char *src = getenv("SAT_SRC");
-    char full[1024];
-    snprintf(full, sizeof full, "%s/%s", src ? src : ".", path);
-    const char *paths[1] = {full};
+    char full[8][1024];
+    const char *paths[8];
+    for (size_t i = 0; i < n && i < 8; i++) {
+        snprintf(full[i], sizeof full[i], "%s%s%s", in[i][0] == '/' ? "" : src ? src : ".",
+                 in[i][0] == '/' ? "" : "/", in[i]);
+        paths[i] = full[i];
+    }
     sat_collect_opts o;
     memset(&o, 0, sizeof o);
     o.log_format = log_format;
@@ -85,7 +90,13 @@ static int hr_collect(hrows *h, const char *path, const char *log_format, int th
     sat_collect_stats st;
     sat_diag d;
     memset(&d, 0, sizeof d);
-    return sat_collect_run(paths, 1, &o, &sink, &st, &d);
+    return sat_collect_run(paths, n < 8 ? n : 8, &o, &sink, &st, &d);
+}
+
+static int hr_collect(hrows *h, const char *path, const char *log_format, int threads,
+                      size_t chunk)
+{
+    return hr_collect_n(h, &path, 1, log_format, threads, chunk);
 }
 
 static void hr_free(hrows *h)

@@ -308,6 +308,40 @@ static void tomcat(int threads)
     hr_free(&h);
 }
 
+/* A rotated set in a custom format is read in the order of its content, not
+ * of its names: the later half of the nginx sat log named as the older file. */
+static void rotated_custom(void)
+{
+    char dir[] = "/tmp/sat-http-rot-XXXXXX";
+    if (!mkdtemp(dir)) {
+        CHECK(0);
+        return;
+    }
+    char cmd[2048], a[128], b[128];
+    snprintf(a, sizeof a, "%s/access-sat.log.1", dir);
+    snprintf(b, sizeof b, "%s/access-sat.log.2", dir);
+    const char *src = getenv("SAT_SRC");
+    snprintf(cmd, sizeof cmd,
+             "zcat '%s/fixtures/http-nginx/access-sat.log.gz' | head -300 > '%s' && "
+             "zcat '%s/fixtures/http-nginx/access-sat.log.gz' | tail -n +301 > '%s'",
+             src ? src : ".", a, src ? src : ".", b);
+    CHECK_EQ_INT(system(cmd), 0);
+    const char *in[2] = {b, a};
+    hrows h;
+    CHECK_EQ_INT(hr_collect_n(&h, in, 2, NGX_SAT, 1, 0), SAT_OK);
+    CHECK_EQ_INT(h.n, 656);
+    CHECK_EQ_INT(h.nsources, 2);
+    if (h.n == 656) {
+        CHECK_EQ_INT(h.v[0].r.ts, 1796143544592000000LL); /* the log's first line first */
+        CHECK_EQ_INT(h.v[0].r.source, 0);
+        CHECK_EQ_INT(h.v[655].r.source, 1);
+        CHECK_EQ_INT(h.v[0].r.server, h.v[655].r.server); /* one server */
+    }
+    hr_free(&h);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK_EQ_INT(system(cmd), 0);
+}
+
 /* A line that is not the format's: rejected with its number, the rest read. */
 static void rejects(void)
 {
@@ -331,5 +365,6 @@ int main(void)
         tomcat(threads);
     }
     rejects();
+    rotated_custom();
     return CHECK_DONE();
 }
