@@ -14,10 +14,10 @@
  *     (every directive they share means the same in both but Tomcat 9's %D and
  *     %T: "tomcat9:" for those). The words "common" and "combined" alone are
  *     the presets.
- * A definition given as in the configuration file, in quotes ('...' "..."
- * parts as nginx writes them, "..." with \" inside as Apache does), is taken
- * with its quotes removed; XML entities (&quot; ...) of a server.xml pattern
- * are decoded.
+ * A definition given as in the configuration file, in quotes ('...' parts on
+ * lines of their own as nginx writes a long one, "..." with \" inside as
+ * Apache does), is taken with its quotes removed; XML entities (&quot; ...) of
+ * a server.xml pattern are decoded.
  *
  * Presets (also what auto-detection tries, fmt_http.c):
  *   combined, common         the NCSA formats, whichever server wrote them
@@ -221,16 +221,22 @@ static int finish(hf_build *b)
 }
 
 /* ---- the definition as given ------------------------------------------------------------ */
-/* A definition pasted with its configuration quotes: one or more '...' / "..."
- * parts (backslash escapes inside) separated by blanks, into out. 1 if it was
- * such, 0 if not (out untouched), -1 when it does not fit. */
+/* A definition pasted with its configuration quotes, into out: one '...' or
+ * "..." (backslash escapes inside), or several such parts on lines of their
+ * own as nginx.conf writes a long log_format. Several quoted parts on one
+ * line are not taken for that: `"$request" "$http_user_agent"` is a body with
+ * quoted fields. 1 if it was such, 0 if not, -1 when it does not fit. */
 static int unquote(const char *def, char *out, size_t cap)
 {
     const char *p = def;
     size_t o = 0;
+    int parts = 0, newline_between = 1;
     if (*p != '\'' && *p != '"')
         return 0;
     while (*p) {
+        if (parts && !newline_between)
+            return 0;
+        parts++;
         char q = *p;
         if (q != '\'' && q != '"')
             return 0;
@@ -248,8 +254,9 @@ static int unquote(const char *def, char *out, size_t cap)
         if (*p != q)
             return 0; /* unbalanced: not quoted parts after all */
         p++;
+        newline_between = 0;
         while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-            p++;
+            newline_between |= *p++ == '\n';
     }
     out[o] = '\0';
     return 1;

@@ -94,7 +94,7 @@ static int secs_ns(const char *p, size_t n, int64_t *ns)
     int64_t s = 0;
     while (q < end && hx_digit(*q)) {
         s = s * 10 + (*q++ - '0');
-        if (s > 9000000000LL) /* checked after: s * 1e9 must fit */
+        if (s > 9000000000LL) /* past 2255, or a duration of 285 years: an int64 of ns */
             return -1;
     }
     int64_t frac = 0;
@@ -139,7 +139,7 @@ static int upstream_sum(const char *p, size_t n, int64_t *ns)
         if (p - s == 1 && *s == '-')
             continue;
         int64_t v;
-        if (secs_ns(s, (size_t)(p - s), &v) < 0)
+        if (secs_ns(s, (size_t)(p - s), &v) < 0 || v > INT64_MAX - sum)
             return -1;
         sum += v;
         any = 1;

@@ -287,7 +287,7 @@ static const char *conv(char c, const char *p, const char *end, strf_tm *t, int 
         const char *s0 = p;
         while (p < end && hx_digit(*p) && p - s0 < 12)
             e = e * 10 + (*p++ - '0');
-        if (p == s0)
+        if (p == s0 || e > 9000000000LL) /* an int64 of ns holds up to 2262 */
             return NULL;
         t->have_epoch = 1;
         t->epoch = e;

@@ -60,7 +60,8 @@ static void test_syntaxes(void)
     CHECK_EQ_STR(name_of("%h %{%Y-%m-%d %H:%M:%S}t %s"), "apache-custom");
     CHECK_EQ_STR(name_of("tomcat9:%h %t \"%r\" %s %D"), "tomcat9-custom");
     /* as written in the configuration files: quoted parts, XML entities */
-    CHECK_EQ_STR(name_of("'$remote_addr [$time_local] ' '\"$request\" $status'"), "nginx-custom");
+    CHECK_EQ_STR(name_of("'$remote_addr [$time_local] '\n    '\"$request\" $status'"),
+                 "nginx-custom");
     CHECK_EQ_STR(name_of("\"%h %t \\\"%r\\\" %>s\""), "apache-custom");
     CHECK_EQ_STR(name_of("%h %t &quot;%r&quot; %s %I"), "apache-custom");
 
@@ -175,9 +176,14 @@ static void test_lines(void)
     CHECK_EQ_INT(r.flags & SAT_HTTPF_TS_END_ONLY, SAT_HTTPF_TS_END_ONLY);
     CHECK_EQ_INT(r.tls_session, SAT_HTTP_SESSION_UNKNOWN);
     CHECK(!(r.flags & SAT_HTTPF_TLS));
+    /* quoted fields side by side on one line are a body, not configuration parts */
+    CHECK_EQ_INT(one("\"[$time_local]\" \"$status\"", "\"[01/Dec/2026:16:45:44 +0000]\" \"302\"",
+                     &r, &why),
+                 1);
+    CHECK_EQ_INT(r.status, 302);
     /* a JSON log_format (escape=json): the keys are literals, \" inside values */
-    CHECK_EQ_INT(one("'{\"t\":\"$time_iso8601\",\"s\":$status,\"r\":\"$request\",'"
-                     "'\"rt\":$request_time,\"ua\":\"$http_user_agent\"}'",
+    CHECK_EQ_INT(one("'{\"t\":\"$time_iso8601\",\"s\":$status,\"r\":\"$request\",'\n"
+                     "  '\"rt\":$request_time,\"ua\":\"$http_user_agent\"}'",
                      "{\"t\":\"2026-12-01T16:45:44+00:00\",\"s\":404,\"r\":\"GET /a HTTP/1.1\","
                      "\"rt\":0.002,\"ua\":\"say \\\"hi\\\"\"}",
                      &r, &why),
