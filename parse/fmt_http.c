@@ -21,9 +21,10 @@
  * the format logs: response time, TLS session, request number on the
  * connection, upstream time.
  *
- * The sniff claims a file when whole lines among its first 16 match one of the
- * standard formats with a readable time and status: a 389 or OpenLDAP log line
- * never does (it does not start with a host and "- - [" or a quoted request).
+ * The sniff claims a file when at least a quarter of the whole lines among its
+ * first 16 match one of the standard formats with a readable time and status
+ * (surely at half): a 389 or OpenLDAP log line never does (it does not start
+ * with a host and "- - [" or a quoted request).
  */
 #include "http_int.h"
 #include "http_pattern.h"
@@ -214,8 +215,8 @@ static int http_sniff(const char *buf, size_t len)
 {
     int lines, read;
     sample(NULL, buf, len, &lines, &read, NULL);
-    if (!read)
-        return 0;
+    if (!read || read * 4 < lines)
+        return 0; /* a stray request line in another kind of text is not an access log */
     return read * 2 >= lines ? 85 : 40;
 }
 

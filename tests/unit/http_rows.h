@@ -24,6 +24,7 @@ typedef struct hrows {
     char format[64];
     size_t nsources, nrejects;
     uint64_t first_reject_line;
+    uint64_t reject_lines[16]; /* the first 16 rejects' line numbers */
 } hrows;
 
 static void hr_copy(char *dst, size_t cap, sat_str s)
@@ -44,6 +45,8 @@ static int hr_row(void *ctx, int table, const void *row)
     } else if (table == SAT_TABLE_REJECT) {
         if (!h->nrejects)
             h->first_reject_line = ((const sat_reject *)row)->line_no;
+        if (h->nrejects < 16)
+            h->reject_lines[h->nrejects] = ((const sat_reject *)row)->line_no;
         h->nrejects++;
     } else if (table == SAT_TABLE_HTTP_REQ) {
         if (h->n == h->cap) {

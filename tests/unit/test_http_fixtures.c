@@ -9,6 +9,8 @@
 #include "check.h"
 #include "http_rows.h"
 
+#include <unistd.h>
+
 #define NGX_SAT                                                                            \
     "$remote_addr $connection $connection_requests $msec $time_iso8601 \"$request\" "      \
     "$status $body_bytes_sent $request_time $upstream_response_time $ssl_protocol "        \
@@ -354,6 +356,44 @@ static void rejects(void)
     CHECK_EQ_INT(h.first_reject_line, 1);
     CHECK_EQ_INT(h.src.fields, 0); /* no line was the format's: declares nothing */
     hr_free(&h);
+
+    /* bad lines among good ones, parsed in many chunks on two threads: each
+     * rejected at its own line number, in order, the others read in order */
+    char path[] = "/tmp/sat-http-rej-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "w");
+    for (int i = 1; i <= 50; i++) {
+        if (i == 7 || i == 33)
+            fprintf(f, "garbage line %d\n", i);
+        else if (i == 50)
+            fprintf(f, "10.0.0.1 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 2x0 1\n");
+        else
+            fprintf(f, "10.0.0.%d - - [01/Dec/2026:16:45:%02d +0000] \"GET /n/%d HTTP/1.1\" 200 %d\n",
+                    i, i, i, i);
+    }
+    fclose(f);
+    for (int threads = 1; threads <= 2; threads++) {
+        CHECK_EQ_INT(hr_collect(&h, path, NULL, threads, 150), SAT_OK);
+        CHECK_EQ_STR(h.format, "http-common");
+        CHECK_EQ_INT(h.n, 47);
+        CHECK_EQ_INT(h.nrejects, 3);
+        CHECK_EQ_INT(h.reject_lines[0], 7);
+        CHECK_EQ_INT(h.reject_lines[1], 33);
+        CHECK_EQ_INT(h.reject_lines[2], 50);
+        CHECK_EQ_INT(h.src.lines, 50);
+        CHECK_EQ_INT(h.src.rejects, 3);
+        size_t ordered = 0;
+        for (size_t i = 0; i + 1 < h.n; i++)
+            ordered += h.v[i].r.bytes < h.v[i + 1].r.bytes;
+        CHECK_EQ_INT(ordered, 46);
+        if (h.n)
+            CHECK_EQ_STR(h.v[0].tmpl, "/n/{n}");
+        hr_free(&h);
+    }
+    unlink(path);
 }
 
 int main(void)

@@ -293,6 +293,18 @@ static void test_sniff(void)
     };
     for (size_t i = 0; i < sizeof ldap / sizeof ldap[0]; i++)
         CHECK_EQ_INT(sat_fmt_http.sniff(ldap[i], strlen(ldap[i])), 0);
+    /* one access line among other text is not an access log; two of six are */
+    char mixed[2048] = "";
+    for (int i = 0; i < 5; i++)
+        strcat(mixed, "some other text of a README\n");
+    strcat(mixed, "127.0.0.1 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 200 5\n");
+    CHECK_EQ_INT(sat_fmt_http.sniff(mixed, strlen(mixed)), 0);
+    char two[2048] = "";
+    for (int i = 0; i < 4; i++)
+        strcat(two, "some other text\n");
+    strcat(two, "127.0.0.1 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 200 5\n"
+                "127.0.0.1 - - [01/Dec/2026:16:45:45 +0000] \"GET / HTTP/1.1\" 200 5\n");
+    CHECK(sat_fmt_http.sniff(two, strlen(two)) >= 30);
 }
 
 int main(void)
