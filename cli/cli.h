@@ -109,7 +109,12 @@ extern const sat_command *const sat_commands[];
 typedef struct sat_cli_collect sat_cli_collect;
 struct sat_cli_collect {
     const char *format;          /* --format, NULL to sniff */
-    const char *log_format;      /* --log-format: HTTP logs' format, NULL to detect */
+    const char *log_format;      /* --log-format: HTTP logs' format, NULL to detect;
+                                    after sat_cli_http_settle, what the three
+                                    options below say together */
+    const char *log_format_file; /* --log-format-file: the server's configuration */
+    const char *log_pattern;     /* --pattern: a PCRE2 pattern */
+    int http_settled;            /* sat_cli_http_settle ran */
     sat_ts_ns from_ns, to_ns;    /* --from/--to */
     int quiet;                   /* no summary/warnings on stderr */
     int year;                    /* --year: for syslog timestamps without one */
@@ -228,7 +233,15 @@ int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out);
 enum { SAT_OPT_EXE = 0x1c0, SAT_OPT_DEBUGINFO_PATH, SAT_OPT_SYSROOT, SAT_OPT_CRASH_TIME,
        SAT_OPT_NO_SOURCE_LINES, SAT_OPT_FORMAT, SAT_OPT_FROM, SAT_OPT_TO, SAT_OPT_YEAR,
        SAT_OPT_LDAP_PORT, SAT_OPT_QUIET = 'q', SAT_OPT_JOBS = 'j' };
-enum { SAT_OPT_LOG_FORMAT = 0x1e0 };
+enum { SAT_OPT_LOG_FORMAT = 0x1e0, SAT_OPT_LOG_FORMAT_FILE, SAT_OPT_PATTERN };
+
+/* Settles --log-format, --log-format-file and --pattern once every option is
+ * read (cli_http.c, docs/http.md): c->log_format becomes the one definition
+ * every HTTP log is read with (found in the configuration file by name, by
+ * the inputs' file names, or alone; or the pattern), or NULL. 0, or the exit
+ * code of a usage error (2) or of a configuration file not read (3), the
+ * message printed. Runs once; later calls return 0. */
+int sat_cli_http_settle(sat_cli_collect *c, const char *cmd, char *const *inputs, size_t n);
 
 /* What the cache options say (cli_cache.c), parsed by sat_cli_args_next
  * when sat_cli_args.cache is set: the files they name are read as they

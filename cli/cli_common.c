@@ -304,9 +304,21 @@ const sat_cli_opt sat_cli_collect_opts[] = {
      "an Apache LogFormat or a Tomcat pattern ('%h %t \"%r\" %D'),\n"
      "told apart by syntax, or a preset: combined, common,\n"
      "nginx-combined, apache-combined, tomcat-combined, ...\n"
-     "(default: the standard formats are detected)",
+     "(default: the standard formats are detected); with\n"
+     "--log-format-file: the NAME of a definition in FILE",
      "combined common nginx-combined nginx-main apache-common apache-combined "
      "apache-vhost_combined tomcat-common tomcat-combined"},
+    {"log-format-file", SAT_OPT_LOG_FORMAT_FILE, 0, "FILE",
+     "HTTP access logs in a format defined in the server's\n"
+     "configuration file (nginx.conf log_format, Apache\n"
+     "LogFormat/CustomLog, Tomcat server.xml AccessLogValve):\n"
+     "the one --log-format NAME names (a format's or an\n"
+     "access log file's name), else the one the inputs' file\n"
+     "names are logged with, else the only one", NULL},
+    {"pattern", SAT_OPT_PATTERN, 0, "REGEX",
+     "HTTP access logs read with a PCRE2 pattern whose named\n"
+     "groups are the fields: (?<time>..) (?<status>..)\n"
+     "(?<rt_ms>..) ... (the names: docs/http.md)", NULL},
     {"from", SAT_OPT_FROM, 0, "TIME", "only events from TIME on (ISO-8601 UTC or epoch s)", NULL},
     {"to", SAT_OPT_TO, 0, "TIME", "only events before TIME", NULL},
     {"year", SAT_OPT_YEAR, 0, "YYYY",
@@ -353,17 +365,20 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
                                             "contradicts it", arg);
         c->format = arg;
         return 1;
-    case SAT_OPT_LOG_FORMAT: {
-        sat_diag d;
-        memset(&d, 0, sizeof d);
+    case SAT_OPT_LOG_FORMAT:
         if (c->format && strcmp(c->format, "http"))
             return sat_cli_usage_error(cmd, "--log-format reads HTTP logs: --format %s "
                                             "contradicts it", c->format);
-        if (sat_http_log_format_check(arg, &d) < 0)
-            return sat_cli_usage_error(cmd, "bad --log-format: %s", d.msg);
+        /* checked once every option is read: with --log-format-file it is
+         * a name in FILE (sat_cli_http_settle) */
         c->log_format = arg;
         return 1;
-    }
+    case SAT_OPT_LOG_FORMAT_FILE:
+        c->log_format_file = arg;
+        return 1;
+    case SAT_OPT_PATTERN:
+        c->log_pattern = arg;
+        return 1;
     case SAT_OPT_FROM:
         if (sat_cli_parse_time(arg, &c->from_ns))
             return sat_cli_usage_error(cmd, "bad --from time '%s'", arg);

@@ -133,6 +133,13 @@ int sat_cli_args_next(sat_cli_args *a, int argc, char **argv)
         int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
         switch (opt) {
         case -1:
+            /* the HTTP format options say one thing together, known now */
+            if (a->collect) {
+                int r = sat_cli_http_settle(a->collect, cmd, argv + optind,
+                                            optind < argc ? (size_t)(argc - optind) : 0);
+                if (r)
+                    a->exit = r;
+            }
             return -1;
         case '?': {
             const char *bad = argv[optind - 1];

@@ -2,7 +2,8 @@
  * fmt_http.c - the log format "http": web and application servers' access
  * logs (nginx, Apache httpd, Tomcat), one http_req row per line.
  *
- * Which lines: the format given with --log-format (sat_parse_ctx.log_format: a
+ * Which lines: the pattern given with --pattern (a log_format "pcre2:REGEX",
+ * http_pattern.c), or the format given with --log-format (sat_parse_ctx.log_format: a
  * preset name or the server's own definition, http_format.c), or else the
  * standard formats, tried in this order on each line until one matches:
  * combined, nginx-main, apache-vhost_combined, common. The first that matched
@@ -14,6 +15,7 @@
  *   nginx-combined, nginx-main, apache-common, apache-combined,
  *   apache-vhost_combined, tomcat-common, tomcat-combined   the named presets
  *   nginx-custom, apache-custom, tomcat-custom, tomcat9-custom   a definition
+ *   pattern                         a --pattern
  *   http                            a file no line of which matched
  * and fields (fields.h) = SAT_FIELDS_DECLARED | SAT_FIELDS_HTTP_SOURCE | what
  * the format logs: response time, TLS session, request number on the
@@ -25,6 +27,7 @@
  * with a host and "- - [" or a quoted request).
  */
 #include "http_int.h"
+#include "http_pattern.h"
 
 static const char *const auto_presets[] = {"combined", "nginx-main", "apache-vhost_combined",
                                            "common"};
@@ -70,6 +73,16 @@ static int compile_autos(sat_http_format **out)
     return 0;
 }
 
+/* The matcher of the user's definition: a "pcre2:" one is a --pattern
+ * (http_pattern.c), any other a format (http_format.c). */
+static int user_matcher(const char *def, sat_http_matcher *m, sat_diag *d)
+{
+    size_t pl = strlen(SAT_HTTP_PATTERN_PREFIX);
+    if (!strncmp(def, SAT_HTTP_PATTERN_PREFIX, pl))
+        return sat_http_pattern_matcher_own(def + pl, strlen(def + pl), m, d);
+    return sat_http_format_matcher(def, m, d);
+}
+
 static void *http_create(sat_parse_ctx *ctx)
 {
     http_state *s = calloc(1, sizeof *s);
@@ -79,7 +92,7 @@ static void *http_create(sat_parse_ctx *ctx)
     if (ctx->log_format) {
         sat_diag d;
         memset(&d, 0, sizeof d);
-        if (sat_http_format_matcher(ctx->log_format, &s->given, &d) < 0) {
+        if (user_matcher(ctx->log_format, &s->given, &d) < 0) {
             /* the caller checked it compiles: out of memory */
             http_destroy(s);
             return NULL;
@@ -163,7 +176,7 @@ static void sample(const char *def, const char *buf, size_t len, int *lines, int
     *lines = *read = 0;
     http_state s;
     memset(&s, 0, sizeof s);
-    int ok = def ? sat_http_format_matcher(def, &s.given, &d) == SAT_OK
+    int ok = def ? user_matcher(def, &s.given, &d) == SAT_OK
                  : compile_autos(autos) == 0;
     if (ok) {
         memcpy(s.autos, autos, sizeof autos);
@@ -223,10 +236,11 @@ int sat_http_log_first_ts(const char *def, const char *buf, size_t len, sat_ts_n
 
 int sat_http_log_format_check(const char *def, sat_diag *diag)
 {
-    sat_http_format *f = sat_http_format_compile(def, diag);
-    if (!f)
+    sat_http_matcher m;
+    int rc = user_matcher(def, &m, diag);
+    if (rc < 0)
         return diag && diag->code ? diag->code : SAT_E_USAGE;
-    sat_http_format_free(f);
+    m.free(m.self);
     return SAT_OK;
 }
 
