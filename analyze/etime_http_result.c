@@ -190,26 +190,6 @@ static void put_windows(sat_rnode *p, const sat_etime_http_view *h)
     }
 }
 
-static void put_not_logged(sat_rnode *p, const sat_etime_http_view *h)
-{
-    static const sat_col cols[] = {{"field", SAT_UNIT_TEXT, 0, NULL},
-                                   {"partial", SAT_UNIT_BOOL, 0, NULL},
-                                   {"of_inputs", SAT_UNIT_COUNT, 0, NULL},
-                                   {"inputs_without", SAT_UNIT_COUNT, 0, NULL},
-                                   {"why", SAT_UNIT_TEXT, 0, NULL}};
-    sat_rnode *t = sat_table(p, "not_logged", cols, 5);
-    for (int k = 0; k < SAT_FIELD__COUNT; k++) {
-        if (!h->fields_without[k])
-            continue;
-        sat_rnode *o = sat_table_row(t);
-        sat_put_text(o, "field", sat_field_name(k));
-        sat_put_bool(o, "partial", hknown(h, k));
-        sat_put_count(o, "of_inputs", h->fields_inputs);
-        sat_put_count(o, "inputs_without", h->fields_without[k]);
-        sat_put_text(o, "why", h->fields_why[k]);
-    }
-}
-
 const sat_rnode *et_http_result(sat_rnode *p, const sat_etime_view *v)
 {
     const sat_etime_http_view *h = &v->http;
@@ -229,6 +209,6 @@ const sat_rnode *et_http_result(sat_rnode *p, const sat_etime_view *v)
     put_statuses(p, h);
     put_clients(p, h);
     put_windows(p, h);
-    put_not_logged(p, h);
+    et_put_not_logged(p, h->fields_known, h->fields_inputs, h->fields_without, h->fields_why);
     return g;
 }

@@ -522,7 +522,9 @@ static void windows(sat_rnode *root, const sat_etime_view *v)
     }
 }
 
-static void not_logged(sat_rnode *root, const sat_etime_view *v)
+void et_put_not_logged(sat_rnode *p, uint32_t known, uint32_t inputs,
+                       const uint32_t without[SAT_FIELD__COUNT],
+                       const char *const why[SAT_FIELD__COUNT])
 {
     /* the fields some input cannot carry: the figures from them are absent
      * (none can) or partial (some can) */
@@ -531,16 +533,16 @@ static void not_logged(sat_rnode *root, const sat_etime_view *v)
                                    {"of_inputs", SAT_UNIT_COUNT, 0, NULL},
                                    {"inputs_without", SAT_UNIT_COUNT, 0, NULL},
                                    {"why", SAT_UNIT_TEXT, 0, NULL}};
-    sat_rnode *t = sat_table(root, "not_logged", cols, 5);
+    sat_rnode *t = sat_table(p, "not_logged", cols, 5);
     for (int k = 0; k < SAT_FIELD__COUNT; k++) {
-        if (!v->fields_without[k])
+        if (!without[k])
             continue;
         sat_rnode *o = sat_table_row(t);
         sat_put_text(o, "field", sat_field_name(k));
-        sat_put_bool(o, "partial", fknown(v, k));
-        sat_put_count(o, "of_inputs", v->fields_inputs);
-        sat_put_count(o, "inputs_without", v->fields_without[k]);
-        sat_put_text(o, "why", v->fields_why[k]);
+        sat_put_bool(o, "partial", (known & SAT_FIELD_BIT(k)) != 0);
+        sat_put_count(o, "of_inputs", inputs);
+        sat_put_count(o, "inputs_without", without[k]);
+        sat_put_text(o, "why", why[k]);
     }
 }
 
@@ -563,6 +565,7 @@ static int http_only(sat_result *r, sat_rnode *root, const sat_etime_view *v)
         sat_result_set_main(r, main);
     return sat_result_status(r);
 }
+
 
 int sat_etime_result(const sat_etime *e, sat_result *r)
 {
@@ -615,7 +618,8 @@ int sat_etime_result(const sat_etime *e, sat_result *r)
     codes_notes(root, v);
     binds(root, v);
     windows(root, v);
-    not_logged(root, v);
+    et_put_not_logged(root, v->fields_known, v->fields_inputs, v->fields_without,
+                      v->fields_why);
     if (http) { /* beside the operations: the requests' own span */
         sat_rnode *h = sat_obj(root, "http");
         sat_put_time(h, "first_ts", v->http.first_ts);

@@ -11,4 +11,10 @@
 /* The HTTP sections under p; returns the groups table (the main one). */
 const sat_rnode *et_http_result(sat_rnode *p, const sat_etime_view *v);
 
+/* The "not_logged" table under p: each field some input cannot carry, partial
+ * when another can (known), and why (the first such input's reason). */
+void et_put_not_logged(sat_rnode *p, uint32_t known, uint32_t inputs,
+                       const uint32_t without[SAT_FIELD__COUNT],
+                       const char *const why[SAT_FIELD__COUNT]);
+
 #endif
