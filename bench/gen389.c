@@ -30,31 +30,8 @@
 #define MS 1000000ULL
 #define US 1000ULL
 
-/* ---------- deterministic random numbers (xoshiro256**) ---------- */
-static uint64_t rs[4];
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-static uint64_t rnd(void)
-{
-    uint64_t r = rotl(rs[1] * 5, 7) * 9, t = rs[1] << 17;
-    rs[2] ^= rs[0]; rs[3] ^= rs[1]; rs[1] ^= rs[2]; rs[0] ^= rs[3];
-    rs[2] ^= t; rs[3] = rotl(rs[3], 45);
-    return r;
-}
-static void seed_rng(uint64_t s)
-{
-    for (int i = 0; i < 4; i++) { /* splitmix64 */
-        s += 0x9e3779b97f4a7c15ULL;
-        uint64_t z = s;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        rs[i] = z ^ (z >> 31);
-    }
-}
-static double urand(void) { return (double)(rnd() >> 11) * (1.0 / 9007199254740992.0); }
-static uint32_t irand(uint32_t n) { return (uint32_t)(((rnd() >> 32) * (uint64_t)n) >> 32); }
-static int chance(double p) { return urand() < p; }
-/* exponential with the given mean (ns) */
-static uint64_t rexp(double mean) { return (uint64_t)(-log(1.0 - urand()) * mean); }
+#include "gen_rand.h"
+
 /* log-uniform between lo and hi (ns): a heavy but bounded tail, cheap */
 static uint64_t rlogu(double lo, double hi) { return (uint64_t)(lo * exp(urand() * log(hi / lo))); }
 
