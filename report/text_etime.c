@@ -239,7 +239,7 @@ static double p99_of(const sat_rnode *r)
     return v && !v->absent ? v->v.d : -1;
 }
 
-static void series(etx *x)
+void etx_series(etx *x, const char *per_title)
 {
     const sat_rnode *w = sat_rnode_get(x->root, "windows");
     size_t n = sat_rnode_count(w);
@@ -252,7 +252,7 @@ static void series(etx *x)
     const char *cols = win_min > 1 ? "start_ts=from (UTC),count,errors,mean_s,p99_s,max_s"
                                    : "start_ts,count,errors,mean_s,p99_s,max_s";
     if (n <= MINUTES_FULL) {
-        sat_text_title(x->t, "Per %s", per);
+        sat_text_title(x->t, "%s %s", per_title, per);
         sat_text_table(x->t, w, cols, 0, NULL);
         return;
     }
@@ -334,7 +334,7 @@ static int render(sat_result *r, sat_text *t)
     etx_unindexed(x);
     etx_binds(x);
     etx_tops(x);
-    series(x);
+    etx_series(x, "Per");
     const sat_rnode *http = sat_rnode_get(x->root, "http");
     if (http) {
         /* beside a directory's logs: the web front's requests */

@@ -66,6 +66,9 @@ void etx_top(etx *x, const char *title, const sat_rnode *parent, const char *nam
 
 /* The sections. */
 void etx_internal(etx *x);
+/* The "windows" series under x->root, titled "<per_title> minute" (or "... N
+ * minutes"); a series too long to read shows its slowest windows by p99. */
+void etx_series(etx *x, const char *per_title);
 void etx_connections(etx *x);
 void etx_codes(etx *x);
 void etx_unindexed(etx *x);

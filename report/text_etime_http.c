@@ -11,7 +11,6 @@
 
 #include "text_etime.h"
 
-#define WINDOWS_FULL 120 /* a longer series: the windows with errors or the slowest */
 
 static const char *dim_title(const char *dim)
 {
@@ -116,32 +115,11 @@ static void clients(etx *x)
     etx_top(x, "Top clients", top, "clients", "client", "client");
 }
 
-static void series(etx *x)
-{
-    const sat_rnode *w = sat_rnode_get(x->root, "windows");
-    size_t n = sat_rnode_count(w);
-    if (!n)
-        return;
-    double win_min = sat_table_window(w) / 60e9;
-    char per[48] = "minute";
-    if (win_min > 1)
-        snprintf(per, sizeof per, "%.0f minutes", win_min);
-    const char *cols = win_min > 1 ? "start_ts=from (UTC),count,errors,mean_s,p99_s,max_s"
-                                   : "start_ts,count,errors,mean_s,p99_s,max_s";
-    if (n <= WINDOWS_FULL) {
-        sat_text_title(x->t, "Requests per %s", per);
-        sat_text_table(x->t, w, cols, 0, NULL);
-        return;
-    }
-    sat_text_title(x->t, "Requests per %s: %zu windows (--json or --csv windows for the series)",
-                   per, n);
-}
-
 void etx_http(etx *x)
 {
     where(x);
     requests(x);
     statuses(x);
     clients(x);
-    series(x);
+    etx_series(x, "Requests per");
 }
