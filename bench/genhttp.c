@@ -39,7 +39,7 @@
 #define NS 1000000000ULL
 #define MS 1000000ULL
 
-#include "gen_rand.h"
+#include "gen_common.h"
 
 /* log-uniform between lo and hi: a heavy but bounded tail */
 static double rlogu(double lo, double hi) { return lo * exp(urand() * log(hi / lo)); }
@@ -187,34 +187,7 @@ static uint32_t nact, capact, *freelist, nfree;
 static uint64_t next_conn = 1;
 static int inflight, inflight_peak;
 
-typedef struct { uint64_t t, seq; uint32_t a; } hev;
-static hev *heap;
-static uint32_t hn, hcap;
-static uint64_t hseq;
 #define ARRIVAL UINT32_MAX
-static int hless(const hev *x, const hev *y) { return x->t < y->t || (x->t == y->t && x->seq < y->seq); }
-static void hpush(uint64_t t, uint32_t a)
-{
-    if (hn == hcap) { hcap = hcap ? hcap * 2 : 1024; heap = realloc(heap, sizeof *heap * hcap); if (!heap) exit(3); }
-    hev e = {t, hseq++, a};
-    uint32_t i = hn++;
-    while (i) { uint32_t p = (i - 1) / 2; if (!hless(&e, &heap[p])) break; heap[i] = heap[p]; i = p; }
-    heap[i] = e;
-}
-static hev hpop(void)
-{
-    hev top = heap[0], last = heap[--hn];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= hn) break;
-        if (c + 1 < hn && hless(&heap[c + 1], &heap[c])) c++;
-        if (!hless(&heap[c], &last)) break;
-        heap[i] = heap[c]; i = c;
-    }
-    if (hn) heap[i] = last;
-    return top;
-}
 static uint32_t new_actor(void)
 {
     uint32_t a;
