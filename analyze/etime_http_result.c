@@ -78,15 +78,7 @@ static void put_hrow(sat_rnode *t, int by, const sat_etime_row *r, sat_ts_ns ts)
     }
     sat_put_count(o, "count", r->count);
     sat_put_count(o, "errors", r->errors);
-    sat_put_rate(o, "rate_per_s", r->rate, FRAC);
-    sat_put_dur(o, "mean_s", r->mean_s, DUR);
-    sat_put_dur(o, "p50_s", r->p50_s, DUR);
-    sat_put_dur(o, "p90_s", r->p90_s, DUR);
-    sat_put_dur(o, "p99_s", r->p99_s, DUR);
-    sat_put_dur(o, "p999_s", r->p999_s, DUR);
-    sat_put_dur(o, "max_s", r->max_s, DUR);
-    sat_put_dur(o, "total_s", r->total_s, DUR);
-    sat_put_ratio(o, "share", r->share, FRAC);
+    et_put_row_times(o, r);
     sat_put_dur(o, "upstream_mean_s", r->upstream_mean_s, DUR);
 }
 

@@ -110,6 +110,19 @@ static int64_t parse_minute(const char *s)
     return ((days * 86400) + tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) * 1000000000LL;
 }
 
+void et_put_row_times(sat_rnode *o, const sat_etime_row *r)
+{
+    sat_put_rate(o, "rate_per_s", r->rate, FRAC);
+    sat_put_dur(o, "mean_s", r->mean_s, DUR);
+    sat_put_dur(o, "p50_s", r->p50_s, DUR);
+    sat_put_dur(o, "p90_s", r->p90_s, DUR);
+    sat_put_dur(o, "p99_s", r->p99_s, DUR);
+    sat_put_dur(o, "p999_s", r->p999_s, DUR);
+    sat_put_dur(o, "max_s", r->max_s, DUR);
+    sat_put_dur(o, "total_s", r->total_s, DUR);
+    sat_put_ratio(o, "share", r->share, FRAC);
+}
+
 static void put_row(sat_rnode *t, const char *keycol, int key_is_time, const sat_etime_row *r)
 {
     sat_rnode *o = sat_table_row(t);
@@ -120,15 +133,7 @@ static void put_row(sat_rnode *t, const char *keycol, int key_is_time, const sat
     sat_put_count(o, "count", r->count);
     sat_put_count(o, "results", r->results);
     sat_put_count(o, "errors", r->errors);
-    sat_put_rate(o, "rate_per_s", r->rate, FRAC);
-    sat_put_dur(o, "mean_s", r->mean_s, DUR);
-    sat_put_dur(o, "p50_s", r->p50_s, DUR);
-    sat_put_dur(o, "p90_s", r->p90_s, DUR);
-    sat_put_dur(o, "p99_s", r->p99_s, DUR);
-    sat_put_dur(o, "p999_s", r->p999_s, DUR);
-    sat_put_dur(o, "max_s", r->max_s, DUR);
-    sat_put_dur(o, "total_s", r->total_s, DUR);
-    sat_put_ratio(o, "share", r->share, FRAC);
+    et_put_row_times(o, r);
     sat_put_dur(o, "wtime_mean_s", r->wtime_mean_s, DUR);
     sat_put_dur(o, "optime_mean_s", r->optime_mean_s, DUR);
 }
