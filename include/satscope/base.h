@@ -233,6 +233,36 @@ static inline void sat_arena_free(sat_arena *a)
     a->total = 0;
 }
 
+/* ---- growable arrays -----------------------------------------------------------
+ * The one way an array grows: SAT_GROW(arr, cap, need) makes the array
+ * pointer variable `arr` (elements of sizeof *arr bytes, `cap` a size_t
+ * variable holding their number) hold at least `need` elements, doubling its
+ * capacity (from 8). SAT_OK, or SAT_E_NOMEM (overflow or no memory) with arr
+ * and cap untouched: the caller still owns the old array. The pointer is
+ * read and written with memcpy, so any object pointer type is fine. */
+static inline int sat_grow_(void *arrp, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return SAT_OK;
+    size_t nc = *cap ? *cap : 8;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2)
+            return SAT_E_NOMEM;
+        nc *= 2;
+    }
+    if (elem && nc > SIZE_MAX / elem)
+        return SAT_E_NOMEM;
+    void *old;
+    memcpy(&old, arrp, sizeof old);
+    void *p = realloc(old, nc * elem);
+    if (!p)
+        return SAT_E_NOMEM;
+    memcpy(arrp, &p, sizeof p);
+    *cap = nc;
+    return SAT_OK;
+}
+#define SAT_GROW(arr, cap, need) sat_grow_(&(arr), &(cap), (size_t)(need), sizeof *(arr))
+
 /* ---- bounds-checked cursor ----------------------------------------------------
  * Untrusted bytes (trace blocks, captures, cores) are read only through this.
  * A read past the end sets the sticky `err` and returns zero; callers check
