@@ -135,7 +135,7 @@ int sat_multi_results(const sat_multi *m, sat_result **results)
     int rc = SAT_OK;
     for (size_t i = 0; m && i < m->n; i++) {
         const sat_analyzer *a = m->members[i].a;
-        results[i] = sat_result_new(a->name);
+        results[i] = sat_result_new(m->members[i].name ? m->members[i].name : a->name);
         int r = results[i] ? a->result(m->objs[i], results[i]) : SAT_E_NOMEM;
         if (r == SAT_OK && results[i])
             r = sat_result_status(results[i]);

@@ -264,6 +264,10 @@ const sat_cs_opts *sat_cli_cache_get(sat_cli_cache *cc);
 /* The options a command hands to analyzer `name`: the cache options for
  * cachesize when any was given, else dflt (cc may be NULL). */
 const void *sat_cli_member_opts(sat_cli_cache *cc, const char *name, const void *dflt);
+/* The options to run analyzer `name` with when its results feed charts
+ * (borrowed, static), NULL for its defaults: the timeline in at most
+ * SAT_CHART_WINDOWS windows (chart.h). */
+const void *sat_cli_chart_opts(const char *name);
 void sat_cli_cache_clear(sat_cli_cache *cc); /* frees what --db-dir read */
 
 /* Parses "2025-06-08T07:19:14Z", "2025-06-08 07:19", epoch seconds;

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "satscope/analyze.h"
+#include "satscope/chart.h"
 #include "satscope/parse.h"
 #include "satscope/report.h"
 
@@ -661,4 +662,10 @@ int sat_cli_parse_rfc3339(const char *s, sat_ts_ns *out)
         return -1;
     *out = ((sat_ts_ns)t - off) * 1000000000LL + frac;
     return 0;
+}
+
+const void *sat_cli_chart_opts(const char *name)
+{
+    static const sat_timeline_opts timeline = {SAT_CHART_WINDOWS};
+    return name && strcmp(name, "timeline") == 0 ? &timeline : NULL;
 }

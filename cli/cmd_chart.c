@@ -141,7 +141,7 @@ static int chart_run(int argc, char **argv, sat_cli_cache *ccp)
             return SAT_EXIT_UNREADABLE;
         }
         members[nm++] =
-            (sat_multi_member){an, sat_cli_member_opts(ccp, *n, sat_chart_analyzer_opts(*n))};
+            (sat_multi_member){an, sat_cli_member_opts(ccp, *n, sat_cli_chart_opts(*n))};
     }
     sat_multi_opts mo = {members, nm};
     sat_multi *m = sat_multi_create(&mo);

@@ -63,7 +63,7 @@ static size_t kind_members(const sat_report_kind *k, sat_cli_cache *cc, sat_mult
         if (a && a->result) /* as given (the cache options), else as the charts want
                                them (the timeline's windows) */
             m[n++] = (sat_multi_member){
-                a, sat_cli_member_opts(cc, a->name, sat_chart_analyzer_opts(a->name))};
+                a, sat_cli_member_opts(cc, a->name, sat_cli_chart_opts(a->name))};
     }
     return n;
 }
@@ -77,8 +77,7 @@ typedef struct run_ctx {
 
 /* Collects paths into a set of the kind's analyzers, adds their results to
  * rep: the set's index, or < 0. */
-static int analyze_into(run_ctx *x, sat_report *rep, char *const *paths, size_t npaths,
-                        int64_t from, int64_t to)
+static int analyze_into(run_ctx *x, sat_report *rep, char *const *paths, size_t npaths)
 {
     sat_multi_member members[MAX_MEMBERS];
     size_t n = kind_members(x->kind, x->cache, members);
@@ -88,14 +87,7 @@ static int analyze_into(run_ctx *x, sat_report *rep, char *const *paths, size_t 
         fprintf(stderr, "satscope report: out of memory\n");
         return SAT_E_NOMEM;
     }
-    sat_ts_ns old_from = x->c->from_ns, old_to = x->c->to_ns;
-    if (from)
-        x->c->from_ns = from;
-    if (to)
-        x->c->to_ns = to;
     int code = sat_cli_collect_into(x->c, &sat_multi_analyzer, &mo, m, paths, npaths);
-    x->c->from_ns = old_from;
-    x->c->to_ns = old_to;
     if (code > x->code)
         x->code = code;
     if (code == SAT_EXIT_UNREADABLE && x->c->stats.lines == 0 && x->c->stats.traces == 0 &&
@@ -118,27 +110,93 @@ static int analyze_into(run_ctx *x, sat_report *rep, char *const *paths, size_t 
     return sat_report_add_set(rep, res, n);
 }
 
-static int analyze_cb(void *ctx, sat_report *rep, const sat_report_analyze_req *req)
-{
-    return analyze_into(ctx, rep, req->paths, req->npaths, req->from_ns, req->to_ns);
-}
+/* ---- by_day kinds: the digest's plan (analyze.h) ----------------------------------- */
 
-/* A kind's own collection (the digest's split by server and day). */
-static int collect_cb(void *ctx, const struct sat_analyzer *a, const void *opts, void *obj,
-                      char *const *paths, size_t npaths)
-{
-    run_ctx *x = ctx;
-    int code = sat_cli_collect_into(x->c, a, opts, obj, paths, npaths);
-    if (code > x->code)
-        x->code = code;
-    return code;
-}
-
-/* The options the command was given for an analyzer a kind runs itself. */
+/* The options the command was given for an analyzer the plan runs. */
 static const void *given_opts_cb(void *ctx, const char *analyzer)
 {
     run_ctx *x = ctx;
     return sat_cli_member_opts(x->cache, analyzer, NULL);
+}
+
+/* Days and the names they borrow. */
+typedef struct day_list {
+    sat_report_day *d;
+    char **names;
+    size_t n;
+    uint64_t dropped_days;
+} day_list;
+
+static void days_free(day_list *ds)
+{
+    for (size_t i = 0; ds->names && i < ds->n; i++)
+        free(ds->names[i]);
+    free(ds->names);
+    free(ds->d);
+}
+
+/* A server's name: the host name its logs give, else its input's (the
+ * rotated set's path without rotation and compression suffixes). */
+static char *server_name(const sat_split_day *sd)
+{
+    if (sd->host)
+        return strdup(sd->host);
+    if (sd->path) {
+        char *n = sat_collect_group_key(sd->path);
+        if (n)
+            return n;
+    }
+    return strdup(sd->path ? sd->path : "(unknown server)");
+}
+
+/* Collects paths split by server and day with the digest's plan and adds
+ * each day's results to rep as a set. 0, or < 0 after a message. */
+static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t npaths,
+                        day_list *out)
+{
+    memset(out, 0, sizeof *out);
+    sat_digest_plan plan;
+    sat_digest_plan_init(&plan, given_opts_cb, x);
+    sat_split *sp = sat_split_create(&plan.split);
+    if (!sp) {
+        fprintf(stderr, "satscope report: out of memory\n");
+        return SAT_E_NOMEM;
+    }
+    int code = sat_cli_collect_into(x->c, &sat_split_analyzer, &plan.split, sp, paths, npaths);
+    if (code > x->code)
+        x->code = code;
+    int rc = sat_split_finish(sp);
+    size_t n = sat_split_days(sp);
+    out->d = calloc(n ? n : 1, sizeof *out->d);
+    out->names = calloc(n ? n : 1, sizeof *out->names);
+    if (rc >= 0 && (!out->d || !out->names))
+        rc = SAT_E_NOMEM;
+    sat_split_dropped(sp, &out->dropped_days, NULL);
+    for (size_t i = 0; i < n && rc >= 0; i++) {
+        const sat_split_day *sd = sat_split_day_at(sp, i);
+        sat_result *res[SAT_DIGEST_ROLES_MAX] = {NULL};
+        rc = sat_multi_results(sd->set, res);
+        int set = sat_report_add_set(rep, res, plan.set.n); /* takes them, also on failure */
+        if (rc < 0 || set < 0) {
+            rc = rc < 0 ? rc : set;
+            break;
+        }
+        sat_report_day *d = &out->d[out->n];
+        if (!(out->names[out->n] = server_name(sd))) {
+            rc = SAT_E_NOMEM;
+            break;
+        }
+        d->server = out->names[out->n++];
+        sat_split_day_name(sd->day, d->date, sizeof d->date);
+        d->start_ts = sd->start_ts;
+        d->utc_offset_s = sd->utc_offset_s;
+        d->rows = sd->rows;
+        d->set = set;
+    }
+    sat_split_free(sp);
+    if (rc < 0)
+        fprintf(stderr, "satscope report: %s\n", sat_strerror(rc));
+    return rc;
 }
 
 /* Writes the report to out_path through a temporary file in its directory
@@ -325,7 +383,7 @@ static int run_report(int argc, char **argv)
     char *const *paths = argv + optind;
     size_t npaths = (size_t)(argc - optind);
     /* a kind that lists no analyzer runs its own collections (in.collect) */
-    int set = kind->analyzers && kind->analyzers[0] ? analyze_into(&x, rep, paths, npaths, 0, 0)
+    int set = kind->analyzers && kind->analyzers[0] ? analyze_into(&x, rep, paths, npaths)
                                                     : -1;
     code = x.code;
     if (set < 0 && kind->analyzers && kind->analyzers[0]) {
@@ -344,16 +402,25 @@ static int run_report(int argc, char **argv)
     in.set = set >= 0 ? sat_report_set(rep, (size_t)set) : NULL;
     in.paths = paths;
     in.npaths = npaths;
-    in.baseline = baseline;
-    in.nbaseline = nbaseline;
     in.title = title;
     in.utc = utc;
-    in.analyze = analyze_cb;
-    in.analyze_ctx = &x;
-    in.collect = collect_cb;
-    in.input_name = sat_collect_group_key;
-    in.collect_ctx = &x;
-    in.given_opts = given_opts_cb;
+    day_list days, base_days;
+    memset(&days, 0, sizeof days);
+    memset(&base_days, 0, sizeof base_days);
+    if (kind->by_day && (analyze_days(&x, rep, paths, npaths, &days) < 0 ||
+                         (nbaseline && analyze_days(&x, rep, baseline, nbaseline, &base_days) < 0))) {
+        days_free(&days);
+        days_free(&base_days);
+        sat_report_free(rep);
+        code = SAT_EXIT_UNREADABLE;
+        goto done;
+    }
+    in.days = days.d;
+    in.ndays = days.n;
+    in.base_days = base_days.d;
+    in.nbase_days = base_days.n;
+    in.dropped_days = days.dropped_days;
+    in.days_kept = SAT_SPLIT_DAYS_DEFAULT; /* the plan's split keeps the default */
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = kind->build(rep, &in, &diag);
@@ -365,6 +432,8 @@ static int run_report(int argc, char **argv)
     } else if (write_out(r, rep, &ro, out) < 0) {
         code = SAT_EXIT_UNREADABLE;
     }
+    days_free(&days);
+    days_free(&base_days);
     sat_report_free(rep);
     if (code == SAT_EXIT_OK && cc.partial)
         code = SAT_EXIT_REJECTS;

@@ -460,13 +460,3 @@ void sat_chart_svg_id_prefix(sat_chart *c, const char *prefix)
             c->id_prefix[k++] = *s;
     c->id_prefix[k] = '\0';
 }
-
-sat_result *sat_result_set_get(const sat_result_set *s, const char *name)
-{
-    if (!s || !name)
-        return NULL;
-    for (size_t i = 0; i < s->n; i++)
-        if (s->results[i] && strcmp(sat_result_command(s->results[i]), name) == 0)
-            return s->results[i];
-    return NULL;
-}

@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include "chart_int.h"
-#include "satscope/analyze.h"
 
 static const sat_chart_kind *const kinds[] = {&ch_kind_timeline, &ch_kind_distributions,
                                               &ch_kind_capacity, NULL};
@@ -32,12 +31,6 @@ const sat_chart_kind *const *sat_chart_kind_list(size_t *n)
     if (n)
         *n = k;
     return kinds;
-}
-
-const void *sat_chart_analyzer_opts(const char *name)
-{
-    static const sat_timeline_opts timeline = {SAT_CHART_WINDOWS};
-    return name && strcmp(name, "timeline") == 0 ? &timeline : NULL;
 }
 
 /* Times in seconds since the epoch (the chart's x), the rest as sat_value_num. */

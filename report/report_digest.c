@@ -1,7 +1,7 @@
 /*
  * report_digest.c - the nightly digest (report_digest.h): the inputs and the
- * --baseline inputs each split by server and local day (analyze_split.h),
- * every (server, day) analysed by the same set of analyzers; a page per
+ * --baseline inputs each split by server and local day, every (server, day)
+ * analysed by the digest's plan (analyze.h), its results read by role; a page per
  * server and day with its volumes, latency by operation type against the
  * same server's baseline days, what is new (result codes, unindexed filter
  * shapes, heavy clients, failing bind DNs), old TLS, storms, crashes and the
@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "report_digest_int.h"
-#include "satscope/analyze.h"
 #include "satscope/report.h"
 
 /* A value copied when there is one (a result may lack a key). */
@@ -24,165 +23,7 @@ static void pv(sat_rnode *o, const char *key, const sat_value *v)
         sat_put_value(o, key, v);
 }
 
-/* ---- the analyzers of a day --------------------------------------------------------- */
-
-static int keep_unindexed(int table, const void *row)
-{
-    if (table == SAT_TABLE_SOURCE)
-        return 1;
-    if (table != SAT_TABLE_LDAP_OP)
-        return 0;
-    const sat_ldap_op *op = row;
-    return op->type == SAT_OP_SRCH && (op->notes & (SAT_NOTE_A | SAT_NOTE_U)) != 0;
-}
-
-/* The crashes alone: the digest lists them, without the load of the
- * minute before each (which the crashes analyzer keeps every row's trace
- * of, in every hour of every day: the post-mortem's business). */
-static int keep_crash_rows(int table, const void *row)
-{
-    (void)row;
-    return table == SAT_TABLE_SOURCE || table == SAT_TABLE_CRASH || table == SAT_TABLE_FRAME;
-}
-
-typedef struct members {
-    sat_multi_member m[SAT_DG__N];
-    int index[SAT_DG__N]; /* dg member -> position in m, -1 if left out */
-    size_t n;
-    sat_etime_opts etime, by_filter, by_client;
-    sat_storms_opts storms;
-    sat_filtered_opts unindexed, crash_only;
-    sat_multi_opts opts;
-} members;
-
-/* The members with options of the digest's own keep them; the others take
- * the options the user gave for them (the cache options), else their
- * defaults: the same for every server and day, baseline days included. */
-static void members_init(members *ms, const sat_report_input *in)
-{
-    static const char *const names[SAT_DG__N] = {"etime",   "etime",     "etime",
-                                                 "storms",  "crashes",   "cachesize",
-                                                 "handshakes", "timeline"};
-    memset(ms, 0, sizeof *ms);
-    ms->etime.by = SAT_ETIME_BY_NONE;
-    ms->by_filter.by = SAT_ETIME_BY_FILTER;
-    ms->by_client.by = SAT_ETIME_BY_CLIENT;
-    /* storms at 10 s, the step its default takes for anything longer than
-     * 5 minutes: one series per hour of the split, not one per step */
-    ms->storms.window = 10 * (sat_dur_ns)1000000000;
-    for (int i = 0; i < SAT_DG__N; i++) {
-        const sat_analyzer *a = sat_analyzer_find(names[i]);
-        ms->index[i] = -1;
-        if (!a)
-            continue;
-        const void *opts = NULL;
-        if (i == SAT_DG_ETIME) {
-            opts = &ms->etime;
-        } else if (i == SAT_DG_CLIENTS) {
-            opts = &ms->by_client;
-        } else if (i == SAT_DG_STORMS) {
-            opts = &ms->storms;
-        } else if (i == SAT_DG_CRASHES) {
-            ms->crash_only.a = a;
-            ms->crash_only.keep = keep_crash_rows;
-            a = &sat_filtered_analyzer;
-            opts = &ms->crash_only;
-        } else if (i == SAT_DG_UNINDEXED) {
-            ms->unindexed.a = a;
-            ms->unindexed.opts = &ms->by_filter;
-            ms->unindexed.keep = keep_unindexed;
-            a = &sat_filtered_analyzer;
-            opts = &ms->unindexed;
-        }
-        if (!opts && in->given_opts)
-            opts = in->given_opts(in->collect_ctx, names[i]);
-        ms->index[i] = (int)ms->n;
-        ms->m[ms->n].a = a;
-        ms->m[ms->n++].opts = opts;
-    }
-    ms->opts.members = ms->m;
-    ms->opts.n = ms->n;
-}
-
 /* ---- days ---------------------------------------------------------------------------- */
-
-typedef struct day_list {
-    sat_dg_day *d;
-    size_t n;
-    char **names;
-    uint64_t dropped_days;
-} day_list;
-
-static void days_free(day_list *ds)
-{
-    for (size_t i = 0; ds->names && i < ds->n; i++)
-        free(ds->names[i]);
-    free(ds->names);
-    free(ds->d);
-}
-
-static char *server_name(const sat_report_input *in, const sat_split_day *sd)
-{
-    if (sd->host)
-        return strdup(sd->host);
-    if (sd->path && in->input_name) {
-        char *n = in->input_name(sd->path);
-        if (n)
-            return n;
-    }
-    return strdup(sd->path ? sd->path : "(unknown server)");
-}
-
-/* Collects paths split by server and day, and adds each day's results to
- * rep as a set. *exit_code: the collection's. */
-static int collect_days(sat_report *rep, const sat_report_input *in, const members *ms,
-                        char *const *paths, size_t npaths, day_list *out, int *exit_code,
-                        sat_diag *diag)
-{
-    memset(out, 0, sizeof *out);
-    sat_split_opts so = {&ms->opts, 0};
-    sat_split *sp = sat_split_create(&so);
-    if (!sp)
-        return SAT_E_NOMEM;
-    int code = in->collect(in->collect_ctx, &sat_split_analyzer, &so, sp, paths, npaths);
-    if (code > *exit_code)
-        *exit_code = code;
-    int rc = sat_split_finish(sp);
-    size_t n = sat_split_days(sp);
-    out->d = calloc(n ? n : 1, sizeof *out->d);
-    out->names = calloc(n ? n : 1, sizeof *out->names);
-    if (rc >= 0 && (!out->d || !out->names))
-        rc = SAT_E_NOMEM;
-    sat_split_dropped(sp, &out->dropped_days, NULL);
-    for (size_t i = 0; i < n && rc >= 0; i++) {
-        const sat_split_day *sd = sat_split_day_at(sp, i);
-        sat_dg_day *d = &out->d[out->n];
-        sat_result *res[SAT_DG__N] = {NULL};
-        rc = sat_multi_results(sd->set, res);
-        int set = sat_report_add_set(rep, res, ms->n); /* takes them, also on failure */
-        if (rc < 0 || set < 0) {
-            rc = rc < 0 ? rc : set;
-            break;
-        }
-        out->names[out->n] = server_name(in, sd);
-        d->server = out->names[out->n];
-        out->n++;
-        sat_split_day_name(sd->day, d->date, sizeof d->date);
-        d->start_ts = sd->start_ts;
-        d->utc_offset_s = sd->utc_offset_s;
-        d->rows = sd->rows;
-        d->set = set;
-        const sat_result_set *rs = sat_report_set(rep, (size_t)set);
-        for (int m = 0; m < SAT_DG__N; m++)
-            d->res[m] = ms->index[m] >= 0 ? rs->results[ms->index[m]] : NULL;
-    }
-    sat_split_free(sp);
-    if (rc < 0 && diag) {
-        diag->code = rc;
-        snprintf(diag->msg, sizeof diag->msg, "digest: %s", sat_strerror(rc));
-    }
-    return rc;
-}
 
 static int day_cmp(const void *a, const void *b)
 {
@@ -193,43 +34,50 @@ static int day_cmp(const void *a, const void *b)
     return x->start_ts < y->start_ts ? -1 : x->start_ts > y->start_ts;
 }
 
-static int digest_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
+/* The roles of the digest's plan (analyze.h), by sat_dg_member. */
+static const char *const roles[SAT_DG__N] = {"etime",   "etime_unindexed", "etime_clients",
+                                             "storms",  "crashes",         "cachesize",
+                                             "handshakes", "timeline"};
+
+/* The days of `in` with their results, sorted by server then day; NULL when
+ * out of memory (n == 0: none). */
+static sat_dg_day *days_of(sat_report *rep, const sat_report_day *in, size_t n)
 {
-    if (!in->collect) {
-        if (diag) {
-            diag->code = SAT_E_USAGE;
-            snprintf(diag->msg, sizeof diag->msg, "digest: the caller offers no collection");
-        }
-        return SAT_E_USAGE;
+    sat_dg_day *d = calloc(n ? n : 1, sizeof *d);
+    for (size_t i = 0; d && i < n; i++) {
+        d[i].server = in[i].server;
+        memcpy(d[i].date, in[i].date, sizeof d[i].date);
+        d[i].start_ts = in[i].start_ts;
+        d[i].utc_offset_s = in[i].utc_offset_s;
+        d[i].rows = in[i].rows;
+        d[i].set = in[i].set;
+        const sat_result_set *rs = sat_report_set(rep, (size_t)in[i].set);
+        for (int m = 0; m < SAT_DG__N; m++)
+            d[i].res[m] = sat_result_set_get(rs, roles[m]);
     }
-    members ms;
-    members_init(&ms, in);
-    day_list cur, base;
-    memset(&base, 0, sizeof base);
-    int exit_code = 0;
-    int rc = collect_days(rep, in, &ms, in->paths, in->npaths, &cur, &exit_code, diag);
-    if (rc >= 0 && in->nbaseline)
-        rc = collect_days(rep, in, &ms, in->baseline, in->nbaseline, &base, &exit_code, diag);
-    if (rc >= 0) {
-        if (cur.n)
-            qsort(cur.d, cur.n, sizeof *cur.d, day_cmp);
-        if (base.n)
-            qsort(base.d, base.n, sizeof *base.d, day_cmp);
-        rc = sat_digest_write(rep, cur.d, cur.n, base.d, base.n, in->title, cur.dropped_days);
-    }
-    days_free(&cur);
-    days_free(&base);
-    return rc;
+    if (d && n)
+        qsort(d, n, sizeof *d, day_cmp);
+    return d;
 }
 
-static const char *const digest_analyzers[] = {NULL}; /* it runs its own: per server and day */
+static int digest_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
+{
+    sat_dg_day *cur = days_of(rep, in->days, in->ndays);
+    sat_dg_day *base = days_of(rep, in->base_days, in->nbase_days);
+    int rc = cur && base ? sat_digest_write(rep, cur, in->ndays, base, in->nbase_days, in->title,
+                                            in->dropped_days, in->days_kept)
+                         : SAT_E_NOMEM;
+    if (rc < 0)
+        sat_diag_set(diag, rc, NULL, "digest: %s", sat_strerror(rc));
+    free(cur);
+    free(base);
+    return rc;
+}
 
 const sat_report_kind sat_report_kind_digest = {
     "digest", "one page per server per day, against --baseline: what ran, what was slow, "
               "what failed, what is new",
-    digest_analyzers, digest_build};
-
-/* ---- the document ------------------------------------------------------------------- */
+    NULL, 1, digest_build};
 
 static const char *const op_types[] = {"BIND", "SRCH", "ADD", "MOD", "DEL", "MODRDN", "CMP", "EXT"};
 #define NOPS (sizeof op_types / sizeof op_types[0])
@@ -657,7 +505,7 @@ static void copy_finding(sat_rnode *to, const sat_rnode *f, const sat_dg_day *d)
 
 int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
                      const sat_dg_day *base, size_t nbase, const char *title,
-                     uint64_t dropped_days)
+                     uint64_t dropped_days, unsigned days_kept)
 {
     sat_result *doc = sat_report_doc(rep);
     sat_rnode *root = sat_result_root(doc);
@@ -756,9 +604,9 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
                  sat_plural(nservers, "server", "servers"), ndays, sat_plural(ndays, "day", "days"),
                  nservers == 1 ? "it" : "them", nbase, sat_plural(nbase, "day", "days"));
     if (dropped_days)
-        sat_doc_para(fsec, "%llu earlier %s left out (each server's last %d days are kept).",
+        sat_doc_para(fsec, "%llu earlier %s left out (each server's last %u days are kept).",
                      (unsigned long long)dropped_days, sat_plural(dropped_days, "day", "days"),
-                     SAT_SPLIT_DAYS_DEFAULT);
+                     days_kept);
     sat_rnode *ft = sat_doc_new_table(fsec, "Fleet",
                                       any_http ? "BIND, SRCH, ...: the etime p90 of the type (types "
                                                  "of 1% of the operations or more); HTTP p90: the "

@@ -600,4 +600,4 @@ static int pm_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
 
 const sat_report_kind sat_report_postmortem = {
     "postmortem", "what happened, when, and the likely chain from trigger to crash",
-    pm_analyzers, pm_build};
+    pm_analyzers, 0, pm_build};

@@ -47,15 +47,3 @@ const char *const *sat_csv_tables(const char *analyzer)
     const sat_text_report *t = sat_text_report_find(analyzer);
     return t ? t->csv_tables : NULL;
 }
-
-int sat_analyzer_json(const sat_analyzer *a, const void *obj, FILE *out, sat_diag *diag)
-{
-    sat_result *res = sat_result_new(a->name);
-    int rc = res ? a->result(obj, res) : SAT_E_NOMEM;
-    if (rc >= 0)
-        rc = sat_result_json(res, out, diag);
-    else
-        sat_diag_set(diag, rc, NULL, "building the %s result: %s", a->name, sat_strerror(rc));
-    sat_result_free(res);
-    return rc;
-}

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report_doc_int.h"
-#include "text_table.h"
+#include "satscope/result_out.h"
 
 typedef struct text_ctx {
     sat_text *t;
@@ -38,7 +38,7 @@ static void findings(text_ctx *x, const sat_rnode *list, const char *title)
 
 static void values(text_ctx *x, const sat_rnode *obj)
 {
-    tbl tb;
+    sat_tbl tb;
     sat_tbl_init(&tb, "lrl");
     sat_tbl_set_width(&tb, x->t->width);
     for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
@@ -82,7 +82,7 @@ static void table(text_ctx *x, const sat_rnode *block)
         cells[i] = heads[i];
     }
     spec[ncols] = '\0';
-    tbl tb;
+    sat_tbl tb;
     sat_tbl_init(&tb, spec);
     sat_tbl_set_width(&tb, x->t->width);
     sat_tbl_row(&tb, cells);

@@ -114,7 +114,7 @@ static void recommendation(sat_text *t, const sat_rnode *root)
                 "no entry size (give --entry-size, --monitor or --ldif)");
     }
     if (val(rec, "dncachememsize_bytes")) {
-        sat_report_fmt_num(a, sizeof a, dbl(rec, "dn_entry_size"), 0);
+        sat_fmt_fixed(a, sizeof a, dbl(rec, "dn_entry_size"), 0);
         snprintf(b, sizeof b, "every distinct entry x %s bytes a DN (%s)", a,
                  str(rec, "dn_entry_size_from") ? str(rec, "dn_entry_size_from") : "?");
         setting(t, rec, "nsslapd-dncachememsize", "dncachememsize_bytes", b);
@@ -239,8 +239,8 @@ static void stream(sat_text *t, const sat_rnode *root)
     sat_text_line(t, "  distinct entries  %s%s", a, shards ? " (estimated)" : "");
     if (shards) {
         const sat_rnode *sm = sat_rnode_get(root, "sampling");
-        sat_report_fmt_num(a, sizeof a, dbl(sm, "keep_rate"), 6);
-        sat_report_fmt_num(b, sizeof b, dbl(sm, "shards_rate"), 6);
+        sat_fmt_fixed(a, sizeof a, dbl(sm, "keep_rate"), 6);
+        sat_fmt_fixed(b, sizeof b, dbl(sm, "shards_rate"), 6);
         sat_text_line(t, "  sampling          %" PRIu64 " references kept (rate %s), SHARDS "
                          "s_max %" PRIu64 ", final rate %s",
                       cnt(sm, "kept"), a, cnt(sm, "shards_smax"), b);
@@ -338,7 +338,7 @@ static int render(sat_result *r, sat_text *t)
     const sat_rnode *rec = sat_rnode_get(root, "recommend");
     if (str(rec, "entry_size_from")) {
         char b[64];
-        sat_report_fmt_num(b, sizeof b, dbl(rec, "entry_size"), 0);
+        sat_fmt_fixed(b, sizeof b, dbl(rec, "entry_size"), 0);
         sat_text_title(t, "Miss-ratio curve (entry size %s bytes, from %s)", b,
                        str(rec, "entry_size_from"));
     } else {

@@ -16,7 +16,7 @@
 
 #include "satscope/report.h"
 #include "satscope/signals.h"
-#include "text_table.h"
+#include "satscope/result_out.h"
 
 #define HANG 14 /* "  executable  ": where a field's value starts */
 
@@ -168,7 +168,7 @@ static void frame_cells(const sat_rnode *f, char cells[5][384])
  * matter more (the JSON and --wide have it). */
 static int print_frames(sat_text *t, const sat_rnode *frames, const char *indent)
 {
-    tbl tb;
+    sat_tbl tb;
     int pc = t->width == 0;
     sat_tbl_init(&tb, pc ? "lllll" : "llll");
     sat_tbl_set_width(&tb, t->width);
@@ -238,7 +238,7 @@ static const char *sent_with(int64_t si_code)
 static void clock_of(char *b, size_t n, int64_t ts)
 {
     char full[64];
-    sat_report_fmt_ts(full, sizeof full, ts);
+    sat_fmt_ts(full, sizeof full, ts);
     snprintf(b, n, "%s", strlen(full) > 11 ? full + 11 : full);
 }
 
@@ -265,7 +265,7 @@ static void print_context(sat_text *t, const sat_rnode *root, const sat_rnode *c
     clock_of(fromc, sizeof fromc, from);
     if (!isnan(usual)) {
         char un[64];
-        sat_report_fmt_num(un, sizeof un, usual, 1);
+        sat_fmt_fixed(un, sizeof un, usual, 1);
         snprintf(u, sizeof u, "usual %s: the %s before", un, span);
     } else {
         snprintf(u, sizeof u, "usual unknown: too little log before it");
@@ -340,16 +340,16 @@ static const sat_rnode *group_row(const sat_rnode *groups, int64_t g)
 static int render_crash(sat_text *t, const sat_rnode *root, const sat_rnode *c, size_t i)
 {
     char ts[64] = "time unknown", sig[96];
-    int64_t x, pid = num_or(c, "pid", SAT_ABSENT), spid = num_or(c, "sender.pid", 0);
+    int64_t x, pid = num_or(c, "pid", -1), spid = num_or(c, "sender.pid", 0);
     if (num(c, "ts", &x))
-        sat_report_fmt_ts(ts, sizeof ts, x);
+        sat_fmt_ts(ts, sizeof ts, x);
     fmt_signal(sig, sizeof sig, c, "signal");
     const char *exe = txt(c, "executable") ? txt(c, "executable")
                     : txt(c, "command")    ? txt(c, "command")
                                            : "?";
     const char *base = strrchr(exe, '/');
     char pids[32] = "", sent[64] = "";
-    if (pid != SAT_ABSENT)
+    if (pid != -1)
         snprintf(pids, sizeof pids, " (pid %lld)", (long long)pid);
     int self = num_or(c, "sender.self", 0) != 0;
     if (spid > 0 && !self)

@@ -12,7 +12,7 @@
 #define SAT_REPORT_TEXT_ETIME_H
 
 #include "satscope/report.h"
-#include "text_table.h"
+#include "satscope/result_out.h"
 
 extern const sat_text_report sat_text_etime;
 
@@ -42,7 +42,7 @@ const char *etx_rate(etx *x, uint64_t n);
 
 /* "label  value  note" lines. */
 typedef struct etx_kv {
-    tbl tb;
+    sat_tbl tb;
     etx *x;
 } etx_kvs;
 void etx_kv_init(etx_kvs *k, etx *x);

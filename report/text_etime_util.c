@@ -116,7 +116,7 @@ static size_t disp_width(const char *s)
  * width it wraps at blanks, continued under its first character. */
 void etx_kv_print(etx_kvs *k, const char *indent)
 {
-    tbl *tb = &k->tb;
+    sat_tbl *tb = &k->tb;
     FILE *out = k->x->t->out;
     if (tb->err)
         k->x->t->err = SAT_E_NOMEM;
@@ -210,7 +210,7 @@ void etx_rows(etx *x, const sat_rnode *table, const char *columns, const sat_rno
             p++;
     }
     spec[nuse] = '\0';
-    tbl tb;
+    sat_tbl tb;
     sat_tbl_init(&tb, spec);
     sat_tbl_set_width(&tb, x->t->width);
     const char *row[TBL_MAXCOL];

@@ -149,7 +149,7 @@ static void print_meaning(sat_text *t, const sat_rnode *root, const sat_rnode *u
         sat_text_line(t, "  The fit puts the knee at N = %s, more than %.0fx the highest "
                          "concurrency observed (%s): too far to extrapolate, so no peak is "
                          "reported. The data do not cover the saturation point.",
-                      raw, SAT_USL_EXTRAPOLATE_MAX, hi);
+                      raw, 4.0 /* analyze_saturation.h SAT_USL_EXTRAPOLATE_MAX */, hi);
     else if (num_of(u, "sigma") >= 0.9)
         sat_text_line(t, "  Throughput did not grow with concurrency (sigma ~ 1): about %s %s "
                          "over the whole range observed. Either the server was at its ceiling "
@@ -221,7 +221,7 @@ static void print_whatif(sat_text *t, const sat_rnode *root)
     char k[64], l[64], x[64];
     if (!isnan(num_of(w, "cpus"))) {
         /* the factor as given */
-        sat_report_fmt_num(k, sizeof k, num_of(w, "cpus"), 3);
+        sat_fmt_fixed(k, sizeof k, num_of(w, "cpus"), 3);
         sat_text_title(t, "What if %sx the CPUs: lambda %s %s, peak %s %s at the same N*.", k,
                        f3(num_of(w, "cpus_lambda"), l, sizeof l), xu,
                        f3(num_of(w, "cpus_x_max"), x, sizeof x), xu);

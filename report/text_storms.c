@@ -15,6 +15,10 @@
 
 #include "text_storms.h"
 
+/* the storms analyzer's (analyze_storms.h), until its result carries them */
+#define SAT_STORM_BASELINE_WINDOWS 30
+#define SAT_STORM_PERIOD_GAP_NS (3600LL * 1000000000LL)
+
 const sat_value *st_get(const sat_rnode *o, const char *key) { return sat_row_get(o, key); }
 
 uint64_t st_u64(const sat_rnode *o, const char *key)
@@ -64,7 +68,7 @@ void st_dur(char *b, size_t n, double s)
 void st_ts(char *b, size_t n, int64_t ts)
 {
     if (ts)
-        sat_report_fmt_ts(b, n, ts);
+        sat_fmt_ts(b, n, ts);
     else
         snprintf(b, n, "-");
 }
@@ -151,7 +155,7 @@ static void why_text(const sat_rnode *p, char *b, size_t n)
     double win = st_dbl(p, "window_s"), chosen = st_dbl(p, "window_chosen_s");
     double fl = 0.05 * win;
     uint64_t nw = st_u64(p, "window_count");
-    sat_report_fmt_num(flo, sizeof flo, fl < 0.5 ? fl : 0.5, 3);
+    sat_fmt_fixed(flo, sizeof flo, fl < 0.5 ? fl : 0.5, 3);
     st_dur(span, sizeof span, st_dbl(p, "span_s"));
     st_dur(w, sizeof w, win);
     st_dur(lw, sizeof lw, 10.0);

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "text_table.h"
+#include "satscope/result_out.h"
 #include "text_storms.h"
 
 typedef struct sig_info {
@@ -47,7 +47,7 @@ static void fmt_sig(char *b, size_t n, const char *name, const sat_value *v, int
         sat_fmt_sig3(t, sizeof t, 100.0 * v->v.d);
         snprintf(b, n, "%s%%", t);
     } else {
-        sat_report_fmt_num(b, n, v->v.d, 1); /* a count per window */
+        sat_fmt_fixed(b, n, v->v.d, 1); /* a count per window */
     }
 }
 
@@ -135,7 +135,7 @@ static int print_signals(sat_text *t, const sat_rnode *root, const sat_rnode *s,
     const sat_rnode *in = sat_rnode_get(root, "http_inputs");
     int no_conns = in && st_u64(in, "count") &&
                    st_u64(in, "without_connection_requests") == st_u64(in, "count");
-    tbl tb;
+    sat_tbl tb;
     sat_tbl_init(&tb, "llrrrl");
     sat_tbl_set_width(&tb, t->width);
     const char *hdr[6] = {"", "signal", "baseline", "before", "during", "onset"};
@@ -264,7 +264,7 @@ int st_storm_text(sat_text *t, const sat_rnode *root, const sat_rnode *s, int pe
     st_dur(d, sizeof d, st_dbl(s, "span_s"));
     double win = st_dbl(s, "window_s");
     st_dur(ws, sizeof ws, win);
-    sat_report_fmt_num(ex, sizeof ex, st_dbl(s, "baseline_per_window"), 1);
+    sat_fmt_fixed(ex, sizeof ex, st_dbl(s, "baseline_per_window"), 1);
     if (periods)
         sat_text_title(t, "STORM %llu  %s .. %s  (%s; period %llu)", (unsigned long long)no, a, b,
                        d, (unsigned long long)st_u64(s, "period"));
@@ -325,10 +325,10 @@ int st_storm_text(sat_text *t, const sat_rnode *root, const sat_rnode *s, int pe
     if (opens || hs) {
         double nwin = st_dbl(s, "span_s") / win;
         char per[64], base[64] = "-";
-        sat_report_fmt_num(per, sizeof per, (double)opens / nwin, 1);
+        sat_fmt_fixed(per, sizeof per, (double)opens / nwin, 1);
         const sat_rnode *co = signal_row(sat_rnode_get(root, "signals"), no, "conn_opens");
         if (co && !isnan(st_dbl(co, "baseline")))
-            sat_report_fmt_num(base, sizeof base, st_dbl(co, "baseline"), 1);
+            sat_fmt_fixed(base, sizeof base, st_dbl(co, "baseline"), 1);
         char hl[128] = "";
         if (hs)
             snprintf(hl, sizeof hl, "; %llu of %llu TLS handshakes full",

@@ -40,6 +40,9 @@ typedef struct sat_analyzer {
 } sat_analyzer;
 
 const sat_analyzer *sat_analyzer_find(const char *name); /* NULL if none */
+/* The JSON document of a finished analyzer `a` (obj), built from its result
+ * sections as the commands write it (tests and tools use it). */
+int sat_analyzer_json(const sat_analyzer *a, const void *obj, FILE *out, sat_diag *diag);
 const sat_analyzer *const *sat_analyzer_list(size_t *n);
 
 /* ---- several analyzers in one pass (analyze/multi.c) ---------------------------
@@ -53,6 +56,7 @@ const sat_analyzer *const *sat_analyzer_list(size_t *n);
 typedef struct sat_multi_member {
     const sat_analyzer *a;
     const void *opts; /* the analyzer's own options, borrowed (may be NULL) */
+    const char *name; /* its result's name (a role: "etime_clients"); NULL: a->name */
 } sat_multi_member;
 typedef struct sat_multi_opts {
     const sat_multi_member *members;
@@ -76,5 +80,33 @@ int sat_multi_results(const sat_multi *m, sat_result **results);
 
 /* Rows split by server and day, a set each (analyze/split.c). */
 #include "satscope/analyze_split.h"
+
+/* ---- the digest's analysis plan (analyze/digest_plan.c) --------------------------
+ * What the nightly digest analyses of each (server, local day) of its inputs:
+ * the rows split by server and day (analyze_split.h), each day fed to one set
+ * of analyzers, each with its options and the rows it takes, its result named
+ * after its role in the digest: the report reads the day's results by these
+ * names, never an analyzer:
+ *   etime            volumes, latency by operation type, result codes, binds, TLS
+ *   etime_unindexed  etime by filter shape, over unindexed searches (notes=A/U) only
+ *   etime_clients    etime by client: every client's operations and time
+ *   storms           at 10 s windows (one series per hour of the split)
+ *   crashes          the crashes alone (no load of the minute before each)
+ *   cachesize, handshakes, timeline
+ * given(ctx, analyzer) gives the options the user set for an analyzer by its
+ * registry name (the cache options), NULL for none: a role with options of
+ * the plan's own keeps them. The plan is a value: it owns nothing, and its
+ * split options (split) point into it, so it must not move once made. */
+#define SAT_DIGEST_ROLES_MAX 8
+typedef struct sat_digest_plan {
+    sat_multi_member members[SAT_DIGEST_ROLES_MAX];
+    sat_multi_opts set;
+    sat_split_opts split; /* what to collect the inputs into: sat_split_analyzer */
+    sat_etime_opts etime, by_filter, by_client;
+    sat_storms_opts storms;
+    sat_filtered_opts unindexed, crash_only;
+} sat_digest_plan;
+void sat_digest_plan_init(sat_digest_plan *p, const void *(*given)(void *ctx, const char *analyzer),
+                          void *ctx);
 
 #endif /* SATSCOPE_ANALYZE_H */

@@ -144,16 +144,7 @@ int sat_chart_structure_json(sat_chart *c, FILE *out, sat_diag *diag);
  * chart (the commands that draw call it before they return). */
 void sat_chart_release_fonts(void);
 
-/* ---- chart kinds: charts built from analyzer results --------------------------
- * A set of finished analyzers' results, by analyzer name (the report command
- * builds one per server and day; `satscope chart` one for its inputs). */
-typedef struct sat_result_set {
-    sat_result *const *results; /* borrowed */
-    size_t n;
-} sat_result_set;
-/* The result of analyzer `name` in the set, NULL if none. */
-sat_result *sat_result_set_get(const sat_result_set *s, const char *name);
-
+/* ---- chart kinds: charts built from analyzer results (a sat_result_set) ----------- */
 typedef struct sat_chart_opts {
     int utc;             /* --utc */
     double width_pt;     /* 0: the kind's default */
@@ -169,12 +160,10 @@ typedef struct sat_chart_kind {
     sat_chart *(*build)(const sat_result_set *set, const sat_chart_opts *opts, sat_diag *diag);
 } sat_chart_kind;
 const sat_chart_kind *sat_chart_kind_find(const char *name);
-/* The options to run analyzer `name` with when its results feed charts
- * (borrowed, static), NULL for its defaults: the timeline's windows are at
- * most SAT_CHART_WINDOWS over the span, as many as a page shows side by side
- * (a 10 s window over an hour, 60 s over six), not 2000 hairlines. */
+/* The most windows a chart's time series is drawn in: as many as a page
+ * shows side by side (a 10 s window over an hour, 60 s over six), not 2000
+ * hairlines; whoever runs the timeline for charts asks for no more. */
 #define SAT_CHART_WINDOWS 400
-const void *sat_chart_analyzer_opts(const char *name);
 const sat_chart_kind *const *sat_chart_kind_list(size_t *n);
 
 #endif /* SATSCOPE_CHART_H */

@@ -79,6 +79,6 @@ int sat_digest_latency_regressed(const sat_digest_rule *r, const sat_dg_latency 
  * sorted by server then day), in rep (the pages' sets already added). */
 int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
                      const sat_dg_day *base, size_t nbase, const char *title,
-                     uint64_t dropped_days);
+                     uint64_t dropped_days, unsigned days_kept);
 
 #endif /* SATSCOPE_REPORT_DIGEST_H */

@@ -174,52 +174,38 @@ void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *s
                        const char *col, double per);
 
 /* ---- report kinds (report/report_kinds.c: one const table) ---------------------
- * A builder reads the inputs' results (set 0, made by one pass of every
- * analyzer it lists over the inputs) and writes the document; a kind that
- * needs other inputs analysed (the digest's --baseline) asks for them with
- * `analyze`, which runs the same analyzers, with the same input options, over
- * other paths (and a time range) and adds their results as a new set.
+ * A builder reads the inputs' results and writes the document. It runs no
+ * analysis: the caller (the CLI) analyses the inputs as the kind asks, with
+ * the analyzers it names (one pass over the inputs, one set of results), or,
+ * for a kind `by_day`, with the digest's plan (analyze.h): the inputs and the
+ * --baseline inputs split by server and local day, each day a set of results
+ * named by role.
  *
  * Registering a kind: write report/report_<kind>.c defining a const
  * sat_report_kind, and add one line to the table of report_kinds.c. */
-struct sat_analyzer; /* satscope/analyze.h */
-typedef struct sat_report_analyze_req {
-    char *const *paths;
-    size_t npaths;
-    int64_t from_ns, to_ns; /* 0: no bound */
-} sat_report_analyze_req;
+
+/* One (server, local day) of a by_day kind's inputs. */
+typedef struct sat_report_day {
+    const char *server;  /* its name: the host name its logs give, else its
+                            input's (a rotated set's path without suffixes) */
+    char date[16];       /* "2026-11-03", local; "undated" */
+    int64_t start_ts;    /* its local midnight, UTC ns */
+    int32_t utc_offset_s;
+    uint64_t rows;
+    int set;             /* the report's set of its results, by role */
+} sat_report_day;
 
 typedef struct sat_report_input {
-    const sat_result_set *set; /* set 0: the inputs' results (borrowed from rep) */
+    const sat_result_set *set; /* the inputs' results (borrowed from rep); NULL by_day */
     char *const *paths;        /* the inputs as given */
     size_t npaths;
-    char *const *baseline;     /* --baseline paths (may be none) */
-    size_t nbaseline;
     const char *title;         /* --title, NULL: the builder's own */
     int utc;                   /* --utc */
-    /* Analyses req's inputs with the kind's analyzers and adds their results
-     * to rep as a new set: its index, or < 0 (SAT_E_IO: nothing readable;
-     * the CLI has said why on stderr). NULL when the caller offers none. */
-    int (*analyze)(void *ctx, sat_report *rep, const sat_report_analyze_req *req);
-    void *analyze_ctx;
-    /* For a kind that runs analyzers of its own (the digest's split by server
-     * and day, analyze_split.h): collects paths into obj, an instance of
-     * analyzer a made with opts, with the input options (in parallel parts
-     * where the inputs allow: cli.h sat_cli_collect_into); the exit code the
-     * collection deserves (0, 1 rejects, 3 unreadable), the CLI having said
-     * why on stderr. NULL when the caller offers none. */
-    int (*collect)(void *ctx, const struct sat_analyzer *a, const void *opts, void *obj,
-                   char *const *paths, size_t npaths);
-    /* The name of the input a path belongs to (its rotated set: the path
-     * without rotation and compression suffixes, collect.h
-     * sat_collect_group_key), malloc'd; NULL: the path as it is. */
-    char *(*input_name)(const char *path);
-    void *collect_ctx;
-    /* The options the user gave for an analyzer a kind runs itself (the
-     * cachesize analyzer's cache options: --monitor ...), by registry name,
-     * with collect_ctx; NULL: none given (the kind's own or the defaults).
-     * NULL when the caller offers none. */
-    const void *(*given_opts)(void *ctx, const char *analyzer);
+    /* by_day: the inputs' days and the baseline's, in any order (borrowed) */
+    const sat_report_day *days, *base_days;
+    size_t ndays, nbase_days;
+    uint64_t dropped_days;     /* days the split's bound left out */
+    unsigned days_kept;        /* the bound: each server's last days kept */
 } sat_report_input;
 
 typedef struct sat_report_kind {
@@ -228,6 +214,8 @@ typedef struct sat_report_kind {
     /* The analyzers whose results it reads, by registry name, NULL ended;
      * a name not in the registry is left out (an analyzer not built yet). */
     const char *const *analyzers;
+    /* 1: analysed per server and day with the digest's plan, --baseline too */
+    int by_day;
     /* Writes the document of rep from in; SAT_OK or < 0 with diag set. */
     int (*build)(sat_report *rep, const sat_report_input *in, sat_diag *diag);
 } sat_report_kind;

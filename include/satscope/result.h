@@ -129,7 +129,8 @@ void sat_put_note(sat_rnode *o, const char *note);
  * such as counts by close code). Table rows are always on one line. */
 void sat_set_compact(sat_rnode *n);
 
-/* ---- reading (report/) --------------------------------------------------------- */
+/* ---- reading ---------------------------------------------------------------------
+ * Walking the tree: */
 sat_rnode_kind sat_rnode_kind_of(const sat_rnode *n);
 const char *sat_rnode_key(const sat_rnode *n); /* NULL in lists */
 const sat_value *sat_rnode_value(const sat_rnode *n); /* SAT_RN_VALUE only, else NULL */
@@ -140,7 +141,8 @@ const sat_rnode *sat_rnode_next(const sat_rnode *n);
 size_t sat_rnode_count(const sat_rnode *n);
 int sat_rnode_compact(const sat_rnode *n);
 /* The child of an object named key (first match), NULL if none. A dotted
- * path ("tcp.by_end") walks objects. */
+ * path ("tcp.by_end") walks objects; a key that holds dots itself (a row's
+ * column "trigger.onset_ts") is found whole first. */
 const sat_rnode *sat_rnode_get(const sat_rnode *n, const char *path);
 /* The value at path (sat_rnode_get), NULL if there is none or it is no value. */
 const sat_value *sat_rnode_val(const sat_rnode *n, const char *path);
@@ -153,6 +155,46 @@ const sat_col *sat_table_cols(const sat_rnode *table, size_t *ncols);
 int64_t sat_table_window(const sat_rnode *table); /* 0 if not a series */
 /* The value of column `name` in a row, NULL if the row has none. */
 const sat_value *sat_row_get(const sat_rnode *row, const char *name);
+
+/* ---- typed readers (result/result_read.c) -----------------------------------------
+ * One rule for absent values: a reader returns the value at `path` of n (an
+ * object's dotted path, or a row's column by name) when it is there, is not
+ * absent and its unit reads as the type asked; otherwise it returns `absent`,
+ * the caller's stand-in (NAN, 0, NULL, -1: whatever "not known" is where it is
+ * used). sat_get_has tells the two apart when the stand-in could be a value.
+ *   count  COUNT, BYTES, an INT >= 0
+ *   int    INT, TIME, a COUNT up to INT64_MAX
+ *   num    every numeric unit as sat_value_num reads it (durations in seconds,
+ *          ratios 0..1, bools 0/1, a TIME in ns)
+ *   dur    DURATION, in seconds
+ *   time   TIME (or INT), ns since the epoch
+ *   text   TEXT
+ *   bool   BOOL, 0 or 1 */
+int sat_get_has(const sat_rnode *n, const char *path);
+uint64_t sat_get_count(const sat_rnode *n, const char *path, uint64_t absent);
+int64_t sat_get_int(const sat_rnode *n, const char *path, int64_t absent);
+double sat_get_num(const sat_rnode *n, const char *path, double absent);
+double sat_get_dur(const sat_rnode *n, const char *path, double absent);
+int64_t sat_get_time(const sat_rnode *n, const char *path, int64_t absent);
+const char *sat_get_text(const sat_rnode *n, const char *path, const char *absent);
+int sat_get_bool(const sat_rnode *n, const char *path, int absent);
+/* The table, list or object at path; NULL when there is none of that kind. */
+const sat_rnode *sat_get_table(const sat_rnode *n, const char *path);
+const sat_rnode *sat_get_list(const sat_rnode *n, const char *path);
+const sat_rnode *sat_get_obj(const sat_rnode *n, const char *path);
+/* The first row of table whose column col is the text key, NULL if none. */
+const sat_rnode *sat_get_row(const sat_rnode *table, const char *col, const char *key);
+
+/* A set of finished analyzers' results, by analyzer name (the report builds
+ * one per server and day; `satscope chart` one for its inputs). Borrowed. */
+typedef struct sat_result_set {
+    sat_result *const *results; /* borrowed */
+    size_t n;
+} sat_result_set;
+/* The result of analyzer `name` in the set, NULL if none. */
+sat_result *sat_result_set_get(const sat_result_set *s, const char *name);
+/* Its root, NULL if none. */
+const sat_rnode *sat_result_set_root(const sat_result_set *s, const char *name);
 
 /* Every table of the result that is a section (a table reached from the root
  * through objects only, not inside a row or a list), in document order, with

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 
+#include "satscope/analyze.h"
 #include "satscope/report.h"
 
 enum { AS_JSON, AS_CSV, AS_TEXT, AS_TEXT_WIDE };

@@ -7,7 +7,7 @@
  * storms shaded, their onset and the crashes marked, the sources as bands,
  * every panel without data saying so in its frame; the kinds find what they
  * need or say what is missing; the timeline run for charts has wide
- * windows (sat_chart_analyzer_opts).
+ * windows (sat_cli_chart_opts).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -353,9 +353,9 @@ static void test_chart_windows(void)
     snprintf(path, sizeof path, "%s/fixtures/incident/access", src ? src : ".");
     const sat_analyzer *a = sat_analyzer_find("timeline");
     CHECK(a != NULL);
-    CHECK(sat_chart_analyzer_opts("etime") == NULL);
+    CHECK(sat_cli_chart_opts("etime") == NULL);
     for (int charts = 0; charts < 2; charts++) {
-        const void *opts = charts ? sat_chart_analyzer_opts("timeline") : NULL;
+        const void *opts = charts ? sat_cli_chart_opts("timeline") : NULL;
         CHECK(!charts || opts != NULL);
         sat_cli_collect cc;
         memset(&cc, 0, sizeof cc);

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "report/csv_writer.h"
+#include "satscope/result_out.h"
+#include "satscope/analyze.h"
 #include "satscope/report.h"
 
 /* Runs the row writer on a memory stream and returns what it wrote (malloc'd). */
@@ -88,7 +89,7 @@ int main(void)
 
     /* a time column holds exactly what sat_json_ts writes for the same key */
     char ts[48];
-    sat_report_fmt_ts(ts, sizeof ts, 1749478820001324512LL);
+    sat_fmt_ts(ts, sizeof ts, 1749478820001324512LL);
     CHECK_EQ_STR(ts, "2025-06-09T14:20:20.001324512Z");
     return CHECK_DONE();
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "satscope/analyze.h"
 #include "satscope/report.h"
 #include "satscope/report_doc.h"
 

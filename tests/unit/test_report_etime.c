@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "satscope/parse.h"
+#include "satscope/analyze.h"
 #include "satscope/report.h"
 
 #define S 1000000000LL
@@ -502,9 +503,9 @@ static void test_json_writer(void)
     CHECK(strstr(buf, "\"empty\": []") != NULL);
     free(buf);
     char ts[48];
-    sat_report_fmt_ts(ts, sizeof ts, T0 + 123456789);
+    sat_fmt_ts(ts, sizeof ts, T0 + 123456789);
     CHECK_EQ_STR(ts, "2025-06-08T07:00:00.123456789Z");
-    sat_report_fmt_ts(ts, sizeof ts, T0 + 500000000);
+    sat_fmt_ts(ts, sizeof ts, T0 + 500000000);
     CHECK_EQ_STR(ts, "2025-06-08T07:00:00.5Z");
     /* a duration that rounds up to the next unit is said in it (the internal
      * operations' "1.00 s", never "1000 ms") */

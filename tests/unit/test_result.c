@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "satscope/analyze.h"
 #include "satscope/report.h"
 
 #define S 1000000000LL

@@ -1,12 +1,12 @@
 /*
- * text_table.c - aligned text tables for the reports (text_table.h).
+ * text_table.c - aligned text tables for the reports (satscope/result_out.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "text_table.h"
+#include "satscope/result_out.h"
 
-void sat_tbl_init(tbl *t, const char *spec)
+void sat_tbl_init(sat_tbl *t, const char *spec)
 {
     /* spec: one char per column, 'l' or 'r' */
     memset(t, 0, sizeof *t);
@@ -19,7 +19,7 @@ void sat_tbl_init(tbl *t, const char *spec)
     }
 }
 
-void sat_tbl_row(tbl *t, const char *const *vals)
+void sat_tbl_row(sat_tbl *t, const char *const *vals)
 {
     if (t->err)
         return;
@@ -62,7 +62,7 @@ static size_t disp_width(const char *s)
     return w;
 }
 
-void sat_tbl_set_width(tbl *t, size_t width) { t->width = width; }
+void sat_tbl_set_width(sat_tbl *t, size_t width) { t->width = width; }
 
 /* Cuts s (in place) to at most w display columns, the last three "...". */
 static void cut_cell(char *s, size_t w)
@@ -82,7 +82,7 @@ static void cut_cell(char *s, size_t w)
 }
 
 /* Narrows the widest left-aligned columns until a row fits t->width. */
-static void fit_widths(const tbl *t, size_t *w, size_t indent)
+static void fit_widths(const sat_tbl *t, size_t *w, size_t indent)
 {
     enum { MIN_CUT = 12 };
     size_t total = indent;
@@ -104,7 +104,7 @@ static void fit_widths(const tbl *t, size_t *w, size_t indent)
     }
 }
 
-void sat_tbl_print(tbl *t, FILE *out, const char *indent)
+void sat_tbl_print(sat_tbl *t, FILE *out, const char *indent)
 {
     size_t w[TBL_MAXCOL] = {0};
     for (size_t r = 0; r < t->nrows; r++)

@@ -13,8 +13,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "satscope/report.h"
-#include "text_table.h"
+#include "satscope/result_out.h"
 
 const char *sat_plural(uint64_t n, const char *one, const char *many)
 {
@@ -118,7 +117,7 @@ void sat_fmt_value(char *buf, size_t n, const sat_value *v)
     case SAT_UNIT_TEXT: snprintf(buf, n, "%s", v->v.s); break;
     case SAT_UNIT_COUNT: snprintf(buf, n, "%llu", (unsigned long long)v->v.u); break;
     case SAT_UNIT_INT: snprintf(buf, n, "%lld", (long long)v->v.i); break;
-    case SAT_UNIT_TIME: sat_report_fmt_ts(buf, n, v->v.i); break;
+    case SAT_UNIT_TIME: sat_fmt_ts(buf, n, v->v.i); break;
     case SAT_UNIT_DURATION: sat_fmt_duration(buf, n, v->v.d); break;
     case SAT_UNIT_BYTES: sat_fmt_bytes(buf, n, v->v.u); break;
     case SAT_UNIT_RATIO:
@@ -240,7 +239,7 @@ void sat_text_line(sat_text *t, const char *fmt, ...)
 
 void sat_text_summary(sat_text *t, const sat_rnode *obj, const char *keys, const char *indent)
 {
-    tbl tb;
+    sat_tbl tb;
     sat_tbl_init(&tb, "lrl");
     sat_tbl_set_width(&tb, t->width);
     char key[128], label[128], val[256];
@@ -319,7 +318,7 @@ void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, si
         }
     }
     spec[nuse] = '\0';
-    tbl tb;
+    sat_tbl tb;
     sat_tbl_init(&tb, spec);
     sat_tbl_set_width(&tb, t->width);
     sat_tbl_row(&tb, titles);

@@ -14,9 +14,9 @@
 #include <math.h>
 #include <time.h>
 
-#include "satscope/report.h"
+#include "satscope/result_out.h"
 
-void sat_report_fmt_num(char *buf, size_t n, double v, int decimals)
+void sat_fmt_fixed(char *buf, size_t n, double v, int decimals)
 {
     if (!isfinite(v)) {
         snprintf(buf, n, "null");
@@ -35,7 +35,7 @@ void sat_report_fmt_num(char *buf, size_t n, double v, int decimals)
         snprintf(buf, n, "0");
 }
 
-void sat_report_fmt_ts(char *buf, size_t n, int64_t ts_ns)
+void sat_fmt_ts(char *buf, size_t n, int64_t ts_ns)
 {
     int64_t secs = ts_ns >= 0 ? ts_ns / 1000000000 : (ts_ns - 999999999) / 1000000000;
     int64_t frac = ts_ns - secs * 1000000000;
@@ -255,7 +255,7 @@ void sat_json_i64(sat_json *j, const char *key, int64_t v)
 void sat_json_num(sat_json *j, const char *key, double v, int decimals)
 {
     char b[64];
-    sat_report_fmt_num(b, sizeof b, v, decimals);
+    sat_fmt_fixed(b, sizeof b, v, decimals);
     scalar(j, key, b);
 }
 
@@ -275,7 +275,7 @@ void sat_json_ts(sat_json *j, const char *key, int64_t ts_ns)
         return;
     }
     char b[48];
-    sat_report_fmt_ts(b, sizeof b, ts_ns);
+    sat_fmt_ts(b, sizeof b, ts_ns);
     sat_json_str(j, key, b);
 }
 

@@ -1,5 +1,5 @@
 /*
- * result.c - the result tree every analyzer builds and report/ renders
+ * result_tree.c - the result tree every analyzer builds and report/ renders
  * (satscope/result.h): nodes in one arena, children kept in insertion order.
  */
 #include <math.h>
@@ -336,17 +336,27 @@ const sat_value *sat_rnode_value(const sat_rnode *n)
     return n && n->kind == SAT_RN_VALUE ? &n->val : NULL;
 }
 
+/* The child of o keyed exactly by the len bytes of key. */
+static const sat_rnode *child_named(const sat_rnode *o, const char *key, size_t len)
+{
+    for (const sat_rnode *c = o->kind == SAT_RN_OBJECT ? o->first : NULL; c; c = c->next)
+        if (c->key && strlen(c->key) == len && memcmp(c->key, key, len) == 0)
+            return c;
+    return NULL;
+}
+
 const sat_rnode *sat_rnode_get(const sat_rnode *n, const char *path)
 {
     while (n && path && *path) {
+        /* a key with dots in it (a row's "trigger.onset_ts") is itself first */
+        const sat_rnode *whole = child_named(n, path, strlen(path));
+        if (whole)
+            return whole;
         const char *dot = strchr(path, '.');
-        size_t len = dot ? (size_t)(dot - path) : strlen(path);
-        const sat_rnode *c = n->kind == SAT_RN_OBJECT ? n->first : NULL;
-        for (; c; c = c->next)
-            if (c->key && strlen(c->key) == len && memcmp(c->key, path, len) == 0)
-                break;
-        n = c;
-        path = dot ? dot + 1 : NULL;
+        if (!dot)
+            return NULL;
+        n = child_named(n, path, (size_t)(dot - path));
+        path = dot + 1;
     }
     return n;
 }

@@ -1,8 +1,10 @@
 /*
- * registry.c - the table of analyzers (DESIGN.md: plug-ins are tables).
+ * analyzer_registry.c - the table of analyzers (plug-ins are tables), and the
+ * JSON document of one (sat_analyzer_json).
  * Adding an analyzer is one new file and one line in `sat_analyzers`.
  */
 #include "satscope/analyze.h"
+#include "satscope/result_out.h"
 
 static void *etime_create(const void *opts)
 {
@@ -156,4 +158,16 @@ const sat_analyzer *sat_analyzer_find(const char *name)
         if (strcmp(sat_analyzers[i]->name, name) == 0)
             return sat_analyzers[i];
     return NULL;
+}
+
+int sat_analyzer_json(const sat_analyzer *a, const void *obj, FILE *out, sat_diag *diag)
+{
+    sat_result *res = sat_result_new(a->name);
+    int rc = res ? a->result(obj, res) : SAT_E_NOMEM;
+    if (rc >= 0)
+        rc = sat_result_json(res, out, diag);
+    else
+        sat_diag_set(diag, rc, NULL, "building the %s result: %s", a->name, sat_strerror(rc));
+    sat_result_free(res);
+    return rc;
 }

@@ -7,7 +7,8 @@
  */
 #include <string.h>
 
-#include "satscope/report.h"
+#include "satscope/result_out.h"
+
 
 void sat_json_value(sat_json *j, const char *key, const sat_value *v)
 {

@@ -1,19 +1,18 @@
 /*
- * csv_writer.c - the CSV writer behind every --csv (RFC 4180; csv_writer.h).
+ * csv_writer.c - the CSV writer behind every --csv (RFC 4180; satscope/result_out.h).
  *
  * Quoting is the minimal one RFC 4180 allows: a field is quoted only when it
  * holds a comma, a double quote, CR or LF, and a double quote inside a quoted
  * field is doubled. Rows end with LF (the line end of every CSV satscope has
  * written so far; RFC 4180's CRLF is accepted by every reader of LF files).
- * Times share sat_report_fmt_ts with sat_json_ts, so a CSV column and the JSON
+ * Times share sat_fmt_ts with sat_json_ts, so a CSV column and the JSON
  * key of the same name hold the same string.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
-#include "csv_writer.h"
-#include "satscope/report.h"
+#include "satscope/result_out.h"
 
 void sat_csv_init(sat_csv *c, FILE *out)
 {
@@ -80,7 +79,7 @@ void sat_csv_num(sat_csv *c, double v, int decimals)
     if (!isfinite(v))
         return;
     char b[64];
-    sat_report_fmt_num(b, sizeof b, v, decimals);
+    sat_fmt_fixed(b, sizeof b, v, decimals);
     fputs(b, c->out);
 }
 
@@ -90,7 +89,7 @@ void sat_csv_ts(sat_csv *c, int64_t ts_ns)
     if (!ts_ns)
         return;
     char b[48];
-    sat_report_fmt_ts(b, sizeof b, ts_ns);
+    sat_fmt_ts(b, sizeof b, ts_ns);
     fputs(b, c->out);
 }
 

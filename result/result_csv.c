@@ -9,8 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "csv_writer.h"
-#include "satscope/report.h"
+#include "satscope/result_out.h"
 
 static void csv_value(sat_csv *c, const sat_value *v)
 {
