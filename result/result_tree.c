@@ -12,6 +12,7 @@ struct sat_rnode {
     uint8_t kind; /* sat_rnode_kind */
     const char *key;
     const char *note;
+    const char *label; /* how a person reads the key (text forms only) */
     sat_value val;
     sat_rnode *first, *last, *next;
     size_t nchild;
@@ -315,6 +316,13 @@ void sat_put_note(sat_rnode *o, const char *note)
     o->last->note = copy_str(o->owner, note, strlen(note));
 }
 
+void sat_put_label(sat_rnode *o, const char *label)
+{
+    if (!o || !o->last || !label)
+        return;
+    o->last->label = copy_str(o->owner, label, strlen(label));
+}
+
 void sat_set_compact(sat_rnode *n)
 {
     if (n)
@@ -326,6 +334,7 @@ void sat_set_compact(sat_rnode *n)
 sat_rnode_kind sat_rnode_kind_of(const sat_rnode *n) { return (sat_rnode_kind)n->kind; }
 const char *sat_rnode_key(const sat_rnode *n) { return n->key; }
 const char *sat_rnode_note(const sat_rnode *n) { return n->note; }
+const char *sat_rnode_label(const sat_rnode *n) { return n->label; }
 const sat_rnode *sat_rnode_first(const sat_rnode *n) { return n ? n->first : NULL; }
 const sat_rnode *sat_rnode_next(const sat_rnode *n) { return n ? n->next : NULL; }
 size_t sat_rnode_count(const sat_rnode *n) { return n ? n->nchild : 0; }

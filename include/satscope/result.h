@@ -124,6 +124,10 @@ void sat_put_absent(sat_rnode *o, const char *key, sat_unit unit);
 void sat_put_value(sat_rnode *o, const char *key, const sat_value *v);
 /* A note on the last value put in o (text shows it beside the value). */
 void sat_put_note(sat_rnode *o, const char *note);
+/* The label a person reads for the last value put in o ("failed after SH"),
+ * in the text, HTML and PDF forms; JSON and CSV keep the key. Without one,
+ * the forms read the key as words (sat_doc_label). */
+void sat_put_label(sat_rnode *o, const char *label);
 
 /* A layout hint for JSON: write this object or list on one line (short maps
  * such as counts by close code). Table rows are always on one line. */
@@ -135,6 +139,7 @@ sat_rnode_kind sat_rnode_kind_of(const sat_rnode *n);
 const char *sat_rnode_key(const sat_rnode *n); /* NULL in lists */
 const sat_value *sat_rnode_value(const sat_rnode *n); /* SAT_RN_VALUE only, else NULL */
 const char *sat_rnode_note(const sat_rnode *n);       /* NULL if none */
+const char *sat_rnode_label(const sat_rnode *n);      /* NULL if none */
 /* Children in the order added (objects, lists, a table's rows). */
 const sat_rnode *sat_rnode_first(const sat_rnode *n);
 const sat_rnode *sat_rnode_next(const sat_rnode *n);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../report/chart_int.h"
+#include "../../report/chart/chart_int.h"
 
 #define REC 17 /* an op byte, then two 8-byte doubles */
 

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "report/chart_int.h"
+#include "report/chart/chart_int.h"
 
 static double utc(int y, int mo, int d, int h, int mi, int s)
 {

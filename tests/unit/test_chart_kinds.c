@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "cli.h"
-#include "report/chart_int.h"
+#include "report/chart/chart_int.h"
 #include "satscope/analyze.h"
 #include "satscope/report.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_digest_rules.c - the digest's rules (report/report_digest_rules.c):
+ * test_digest_rules.c - the digest's rules (report/kinds/digest_rules.c):
  * each threshold on both sides. The latency rule on figures (samples on each
  * side, the ratio, the baseline's range widened by the margin, the absolute
  * floor); the other rules on days built by hand with the result sections
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "report/report_digest_int.h"
+#include "report/kinds/digest_int.h"
 #include "satscope/analyze.h"
 
 static const sat_digest_rule *rule(const char *id)

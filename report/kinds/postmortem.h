@@ -7,7 +7,7 @@
 #ifndef SAT_REPORT_PM_H
 #define SAT_REPORT_PM_H
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 
 typedef struct pm_ctx {
     sat_report *rep;

@@ -4,7 +4,7 @@
  * command first; the result sets the charts draw from are not repeated (each
  * analyzer's own --json gives them).
  */
-#include "report_doc_int.h"
+#include "doc_int.h"
 
 static int render_json(sat_report *rep, const sat_report_render_opts *o, FILE *out, sat_diag *diag)
 {

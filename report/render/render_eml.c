@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 
 typedef struct png_part {
     unsigned char *data;

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 #include "satscope/result_out.h"
 
 typedef struct text_ctx {

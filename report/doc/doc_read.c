@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 
 const sat_rnode *rd_root(const sat_result_set *s, const char *name)
 {

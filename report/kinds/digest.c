@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_digest_int.h"
+#include "digest_int.h"
 #include "satscope/report.h"
 
 /* A value copied when there is one (a result may lack a key). */

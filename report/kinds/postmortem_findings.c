@@ -16,7 +16,7 @@
  */
 #include <string.h>
 
-#include "report_pm.h"
+#include "postmortem.h"
 
 /* ---- words ---------------------------------------------------------------------- */
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 
 typedef struct html_ctx {
     FILE *out;

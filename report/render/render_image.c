@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 
 static int render_image(sat_report *rep, const sat_report_render_opts *o, FILE *out, int fmt,
                         sat_diag *diag)

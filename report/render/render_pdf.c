@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 
 #define PAGE_W 595.28
 #define PAGE_H 841.89

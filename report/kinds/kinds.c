@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 #include "satscope/report_digest.h"
 
 /* ---- the report kinds (one line per kind) ------------------------------------- */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h> /* strcasecmp */
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 
 extern const sat_report_renderer sat_render_html, sat_render_pdf, sat_render_png, sat_render_svg,
     sat_render_eml, sat_render_text, sat_render_stdout, sat_render_json;

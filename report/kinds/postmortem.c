@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "report_pm.h"
+#include "postmortem.h"
 
 static const char *const pm_analyzers[] = {"timeline", "etime",     "handshakes", "storms",
                                            "saturation", "cachesize", "crashes",    NULL};

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_doc_int.h"
+#include "doc_int.h"
 
 sat_chart *rd_chart(const char *name, const sat_result_set *set, int utc, double width_pt,
                     double height_pt, sat_diag *diag)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_digest_int.h"
+#include "digest_int.h"
 #include "satscope/report.h"
 
 /* ---- readers ------------------------------------------------------------------------ */
