@@ -60,6 +60,10 @@ static void where(etx *x)
     else
         snprintf(cols, sizeof cols, "%s,%s", tc, dim);
     sat_text_table(x->t, g, cols, show, NULL);
+    if (show && show < sat_rnode_count(g))
+        sat_text_line(x->t, "  (%llu more %s; --json or --csv has every row)",
+                      (unsigned long long)(sat_rnode_count(g) - show),
+                      sat_plural(sat_rnode_count(g) - show, "row", "rows"));
     uint64_t folded = etx_count(p, "groups_folded_keys");
     if (folded)
         sat_text_line(x->t, "  (about %llu keys past the key cap are folded into \"(other)\")",

@@ -134,7 +134,22 @@ void sat_fmt_value(char *buf, size_t n, const sat_value *v)
     }
 }
 
-static int is_right(int unit) { return unit != SAT_UNIT_TEXT && unit != SAT_UNIT_TIME; }
+int sat_unit_right(int unit)
+{
+    return unit != SAT_UNIT_TEXT && unit != SAT_UNIT_TIME && unit != SAT_UNIT_BOOL &&
+           unit != SAT_UNIT_NONE;
+}
+
+
+/* Display width of n bytes: UTF-8 continuation bytes do not count. */
+static size_t display_width(const char *s, size_t n)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n && s[i]; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            w++;
+    return w;
+}
 
 /* ---- the writer ---------------------------------------------------------------- */
 
@@ -163,13 +178,29 @@ static const char *next_item(const char *p, char *key, size_t kn, char *label, s
     return p + len;
 }
 
-/* Key as a label: underscores read as blanks. */
-static void key_label(char *buf, size_t n, const char *key)
+void sat_key_label(char *buf, size_t n, const char *key)
 {
-    snprintf(buf, n, "%s", key);
+    static const char *const suffixes[] = {"_per_s", "_bytes", "_ratio", "_ts", "_s"};
+    snprintf(buf, n, "%s", key ? key : "");
+    size_t len = strlen(buf);
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        size_t sl = strlen(suffixes[i]);
+        if (len > sl && strcmp(buf + len - sl, suffixes[i]) == 0) {
+            buf[len - sl] = '\0';
+            break;
+        }
+    }
     for (char *p = buf; *p; p++)
-        if (*p == '_')
+        if (*p == '_' || *p == '.')
             *p = ' ';
+}
+
+void sat_text_value(const sat_text *t, char *buf, size_t n, const sat_value *v)
+{
+    if (t && t->fmt)
+        t->fmt(buf, n, v, t->fmt_ctx);
+    else
+        sat_fmt_value(buf, n, v);
 }
 
 void sat_text_title(sat_text *t, const char *fmt, ...)
@@ -198,6 +229,49 @@ static int unit_word(const char *w, size_t n)
     return 0;
 }
 
+/* Writes buf from column `col` (the caller wrote what comes before it),
+ * wrapped at blanks to the width; continuation lines start at column `cont`.
+ * A figure takes its unit along. Control bytes show as '?'. Ends the line. */
+static void wrap_from(sat_text *t, const char *buf, size_t col, size_t cont)
+{
+    const char *p = buf;
+    size_t limit = t->width ? t->width : (size_t)-1;
+    int first = 1;
+    while (*p) {
+        if (*p == '\n') { /* a break the text asks for: on at the continuation column */
+            fputc('\n', t->out);
+            t->lines++;
+            fprintf(t->out, "%*s", (int)cont, "");
+            col = cont;
+            first = 1;
+            p++;
+            continue;
+        }
+        const char *sp = p;
+        while (*sp == ' ')
+            sp++;
+        size_t wl = strcspn(sp, " \n");
+        if (sp[wl] == ' ' && wl && sp[wl - 1] >= '0' && sp[wl - 1] <= '9' &&
+            unit_word(sp + wl + 1, strcspn(sp + wl + 1, " ")))
+            wl += 1 + strcspn(sp + wl + 1, " \n");
+        size_t need = (size_t)(sp - p) + wl;
+        if (!first && col + need > limit && col > cont) {
+            fputc('\n', t->out);
+            fprintf(t->out, "%*s", (int)cont, "");
+            col = cont;
+            p = sp;
+            need = wl;
+        }
+        for (size_t i = 0; i < need; i++)
+            fputc((unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i], t->out);
+        col += display_width(p, need);
+        p += need;
+        first = 0;
+    }
+    fputc('\n', t->out);
+    t->lines++;
+}
+
 void sat_text_line(sat_text *t, const char *fmt, ...)
 {
     char buf[4096];
@@ -205,36 +279,73 @@ void sat_text_line(sat_text *t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    /* wrapped at blanks to the width, continuation lines indented like the
-     * first line's leading blanks plus two */
-    size_t lead = strspn(buf, " ");
-    const char *p = buf;
-    size_t col = 0, limit = t->width ? t->width : (size_t)-1;
-    int first = 1;
-    while (*p) {
-        const char *sp = p;
-        while (*sp == ' ')
-            sp++;
-        size_t wl = strcspn(sp, " ");
-        /* a figure takes its unit along */
-        if (sp[wl] == ' ' && wl && sp[wl - 1] >= '0' && sp[wl - 1] <= '9' &&
-            unit_word(sp + wl + 1, strcspn(sp + wl + 1, " ")))
-            wl += 1 + strcspn(sp + wl + 1, " ");
-        size_t need = (size_t)(sp - p) + wl;
-        if (!first && col + need > limit && col > lead + 2) {
-            fputc('\n', t->out);
-            fprintf(t->out, "%*s", (int)(lead + 2), "");
-            col = lead + 2;
-            p = sp;
-            need = wl;
-        }
-        fwrite(p, 1, need, t->out);
-        col += need;
-        p += need;
-        first = 0;
-    }
+    /* continuation lines indented like the first line's leading blanks plus two */
+    wrap_from(t, buf, 0, strspn(buf, " ") + 2);
+}
+
+void sat_text_pre(sat_text *t, const char *indent, const char *line)
+{
+    fputs(indent ? indent : "", t->out);
+    for (const char *p = line ? line : ""; *p; p++)
+        fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, t->out);
     fputc('\n', t->out);
     t->lines++;
+}
+
+void sat_text_values(sat_text *t, const sat_rnode *obj, const char *indent)
+{
+    size_t ind = display_width(indent, strlen(indent)), lw = 0, nw = 0;
+    char lab[128], val[1024];
+    for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
+        const sat_value *v = sat_rnode_value(c);
+        if (!v)
+            continue;
+        if (sat_rnode_label(c))
+            snprintf(lab, sizeof lab, "%s", sat_rnode_label(c));
+        else
+            sat_key_label(lab, sizeof lab, sat_rnode_key(c));
+        size_t l = display_width(lab, strlen(lab));
+        lw = l > lw ? l : lw;
+        if (sat_unit_right(v->unit)) {
+            sat_text_value(t, val, sizeof val, v);
+            size_t w = display_width(val, strlen(val));
+            nw = w > nw ? w : nw;
+        }
+    }
+    /* a label column wider than a third of the page wraps its values instead */
+    if (t->width && lw > t->width / 3)
+        lw = t->width / 3;
+    for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
+        const sat_value *v = sat_rnode_value(c);
+        if (!v)
+            continue;
+        if (sat_rnode_label(c))
+            snprintf(lab, sizeof lab, "%s", sat_rnode_label(c));
+        else
+            sat_key_label(lab, sizeof lab, sat_rnode_key(c));
+        sat_text_value(t, val, sizeof val, v);
+        size_t l = display_width(lab, strlen(lab)), w = display_width(val, strlen(val));
+        fputs(indent, t->out);
+        fputs(lab, t->out);
+        size_t col = ind + l;
+        if (l > lw) { /* a long label: its value on the next line, under the others */
+            fputc('\n', t->out);
+            t->lines++;
+            col = 0;
+        }
+        size_t vcol = ind + lw + 2;
+        size_t pad = vcol - col + (sat_unit_right(v->unit) && w < nw ? nw - w : 0);
+        fprintf(t->out, "%*s", (int)pad, "");
+        col += pad;
+        const char *note = sat_rnode_note(c);
+        char line[2048];
+        snprintf(line, sizeof line, "%s%s%s", val, note ? "  " : "", note ? note : "");
+        /* a text runs on under itself; a number's note under the note */
+        size_t cont = !sat_unit_right(v->unit) || !note ? vcol : vcol + nw + 2;
+        if (t->width && cont + 20 > t->width)
+            cont = vcol;
+        wrap_from(t, line, col, cont);
+    }
 }
 
 void sat_text_summary(sat_text *t, const sat_rnode *obj, const char *keys, const char *indent)
@@ -266,8 +377,8 @@ void sat_text_summary(sat_text *t, const sat_rnode *obj, const char *keys, const
         if (label[0])
             snprintf(lab, sizeof lab, "%s", label);
         else
-            key_label(lab, sizeof lab, key);
-        sat_fmt_value(val, sizeof val, sat_rnode_value(n));
+            sat_key_label(lab, sizeof lab, key);
+        sat_text_value(t, val, sizeof val, sat_rnode_value(n));
         const char *row[3] = {lab, val, sat_rnode_note(n)};
         sat_tbl_row(&tb, row);
     }
@@ -307,13 +418,13 @@ void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, si
     }
     char spec[TBL_MAXCOL + 1];
     for (int i = 0; i < nuse; i++) {
-        spec[i] = is_right(use[i]->unit) ? 'r' : use[i]->unit == SAT_UNIT_TIME ? 'L' : 'l';
+        spec[i] = sat_unit_right(use[i]->unit) ? 'r' : use[i]->unit == SAT_UNIT_TIME ? 'L' : 'l';
         if (labels[i][0])
             titles[i] = labels[i];
         else if (use[i]->title)
             titles[i] = use[i]->title;
         else {
-            key_label(labels[i], sizeof labels[i], use[i]->name);
+            sat_key_label(labels[i], sizeof labels[i], use[i]->name);
             titles[i] = labels[i];
         }
     }
@@ -329,7 +440,7 @@ void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, si
         if (max_rows && shown == max_rows)
             break;
         for (int i = 0; i < nuse; i++) {
-            sat_fmt_value(cells[i], sizeof cells[i], sat_row_get(r, use[i]->name));
+            sat_text_value(t, cells[i], sizeof cells[i], sat_row_get(r, use[i]->name));
             row[i] = cells[i];
         }
         sat_tbl_row(&tb, row);
@@ -339,10 +450,6 @@ void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, si
         t->err = SAT_E_NOMEM;
     t->lines += tb.nrows;
     sat_tbl_print(&tb, t->out, indent ? indent : "  ");
-    size_t total = sat_rnode_count(table);
-    if (shown < total)
-        sat_text_line(t, "%s(%llu more %s; --json or --csv has every row)", indent ? indent : "  ",
-                      (unsigned long long)(total - shown), sat_plural(total - shown, "row", "rows"));
 }
 
 int sat_text_finish(sat_text *t)

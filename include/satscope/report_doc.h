@@ -13,7 +13,9 @@
  * ---- The document (the JSON of `-o x.json` is exactly this tree) -----------
  *
  *   root object
- *     kind          TEXT   "postmortem" | "digest" (sat_report_kind.name)
+ *     kind          TEXT   "postmortem" | "digest" (sat_report_kind.name), or
+ *                          "command": an analyzer's own sections, what its
+ *                          command prints (sat_report_sections)
  *     title         TEXT   the report's title (--title, else the builder's)
  *     first_ts      TIME   the span the inputs cover (absent: nothing dated)
  *     last_ts       TIME
@@ -43,16 +45,20 @@
  *     sections      list   of section objects, in reading order
  *
  *   section object  (every block is optional; renderers draw them in this
- *                   order: paragraphs, values, charts (the text forms:
- *                   the sparklines in their place), tables)
- *     section       TEXT   its id, unique in the page ("timeline", "storms"):
- *                          the HTML anchor, what findings' `section` names
- *     title         TEXT
+ *                   order: paragraphs, pre, values, charts (the text forms:
+ *                   the sparklines in their place), tables, sections)
+ *     section       TEXT   its id, unique among its siblings ("timeline",
+ *                          "storms"): the HTML anchor (with its parents'),
+ *                          what findings' `section` names
+ *     title         TEXT   (absent: an untitled group of blocks, drawn in
+ *                          its place at its parent's level: how a builder
+ *                          puts a table before a paragraph)
  *     paragraphs    list of TEXT   paragraphs of prose
+ *     pre           list of TEXT   lines shown as they are (LDIF, a formula)
  *     values        object a summary: named values with units and notes
  *                          (sat_put_* and sat_put_note), shown "label value
  *                          note"; the label is the key read as words
- *                          (sat_doc_label: "full_handshakes_s" -> "full
+ *                          (sat_key_label: "full_handshakes_s" -> "full
  *                          handshakes"), so builders name values to read well
  *     charts        list of TEXT   chart kind names (sat_chart_kind_find),
  *                          built from the page's set when drawn
@@ -62,13 +68,14 @@
  *                          carry their text titles (sat_col.title); renderers
  *                          show at most SAT_DOC_TABLE_ROWS rows and "... N
  *                          more" after (N from rows_total: a builder may copy
- *                          fewer)
+ *                          fewer); footnote TEXT (may be absent) under it
  *     sparklines    list of sparkline objects (text forms only; HTML and
  *                          PDF draw charts instead): {title TEXT, unit TEXT
  *                          (a sat_unit name: "count", "duration"),
  *                          first_ts TIME, step_s DURATION, points: list of
  *                          NUMBER (absent = no data in that step), min, max
  *                          NUMBER}; per-hour series from timeline `hours`
+ *     sections      list of section objects: its parts, a level deeper
  *
  *   Key names follow docs/output.md across every command (tests/cli/
  *   json_schema.py checks that one key holds one kind of value in every
@@ -96,10 +103,6 @@
 #include "satscope/base.h"
 #include "satscope/chart.h"
 #include "satscope/result.h"
-
-/* The label of a key (above, "Labels"): "p99_s" -> "p99", "trigger.onset_ts"
- * -> "trigger onset". buf >= 64. */
-void sat_doc_label(char *buf, size_t n, const char *key);
 
 /* The most rows a renderer shows of a table block. */
 #define SAT_DOC_TABLE_ROWS 20
@@ -141,10 +144,15 @@ sat_rnode *sat_doc_finding(sat_rnode *findings, const char *severity, const char
                            const char *fmt, ...) SAT_PRINTF(4, 5);
 /* A page at the end of pages. */
 sat_rnode *sat_doc_page(sat_report *rep, const char *title, const char *subtitle, int set);
-/* A section (id: its `section` key) at the end of the page's sections. */
+/* A section (id: its `section` key) at the end of the sections of a page or
+ * of a section (a part of it, a level deeper); title NULL: an untitled group. */
 sat_rnode *sat_doc_section(sat_rnode *page, const char *id, const char *title);
 /* A paragraph at the end of the section's text. */
 void sat_doc_para(sat_rnode *section, const char *fmt, ...) SAT_PRINTF(2, 3);
+/* A line shown as it is (preformatted), at the end of the section's `pre`. */
+void sat_doc_pre(sat_rnode *section, const char *line);
+/* A footnote under the section's last table block. */
+void sat_doc_footnote(sat_rnode *section, const char *fmt, ...) SAT_PRINTF(2, 3);
 /* A chart kind name at the end of the section's charts. */
 void sat_doc_chart(sat_rnode *section, const char *kind);
 /* The section's values object (created on first call). */
@@ -226,6 +234,8 @@ const sat_report_kind *const *sat_report_kind_list(size_t *n);
 typedef struct sat_report_render_opts {
     int utc;               /* --utc: times in UTC (else local at utc_offset_s) */
     int wide;              /* text: no 100-column limit */
+    size_t table_rows;     /* rows shown of a table block; 0: SAT_DOC_TABLE_ROWS,
+                              SIZE_MAX: all (a command's own sections) */
     const char *mail_to;   /* .eml headers (--mail-to, --mail-from, --subject) */
     const char *mail_from;
     const char *subject;   /* NULL: the report's title */

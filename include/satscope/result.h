@@ -126,7 +126,7 @@ void sat_put_value(sat_rnode *o, const char *key, const sat_value *v);
 void sat_put_note(sat_rnode *o, const char *note);
 /* The label a person reads for the last value put in o ("failed after SH"),
  * in the text, HTML and PDF forms; JSON and CSV keep the key. Without one,
- * the forms read the key as words (sat_doc_label). */
+ * the forms read the key as words (sat_key_label). */
 void sat_put_label(sat_rnode *o, const char *label);
 
 /* A layout hint for JSON: write this object or list on one line (short maps

@@ -98,14 +98,37 @@ void sat_fmt_value(char *buf, size_t n, const sat_value *v);
 /* one when n == 1, else many: "1 connection", "0 connections". */
 const char *sat_plural(uint64_t n, const char *one, const char *many);
 
+/* The label a person reads for a key: the unit's suffix of the JSON
+ * conventions (_ts, _s, _bytes, _ratio, _per_s) dropped and '_' and '.' read
+ * as blanks ("p99_s" -> "p99", "trigger.onset_ts" -> "trigger onset"). buf >= 64. */
+void sat_key_label(char *buf, size_t n, const char *key);
+
+/* 1 when values of a unit are right-aligned in columns (numbers), 0 for text,
+ * times and yes/no. */
+int sat_unit_right(int unit);
+
+/* Formats a value for a person (sat_fmt_value, or a clock's times). */
+typedef void (*sat_fmt_fn)(char *buf, size_t n, const sat_value *v, const void *ctx);
+
 #define SAT_TEXT_WIDTH 100
 typedef struct sat_text {
     FILE *out;    /* borrowed */
     size_t width; /* SAT_TEXT_WIDTH, or 0 (--wide): no limit */
     size_t lines; /* written so far (a title after the first gets a blank line) */
     int err;
+    sat_fmt_fn fmt;      /* how values are shown; NULL: sat_fmt_value */
+    const void *fmt_ctx; /* borrowed */
 } sat_text;
 void sat_text_init(sat_text *t, FILE *out, int wide);
+/* A value as t shows it (its fmt). */
+void sat_text_value(const sat_text *t, char *buf, size_t n, const sat_value *v);
+/* The values of an object as aligned "label  value  note" lines at indent:
+ * each value's label (sat_put_label, else its key as words), numbers
+ * right-aligned on the widest, text from the same column; a line too long
+ * for the width wraps, its value or note going on under itself. */
+void sat_text_values(sat_text *t, const sat_rnode *obj, const char *indent);
+/* A line as it is, never wrapped (preformatted text: LDIF, a formula). */
+void sat_text_pre(sat_text *t, const char *indent, const char *line);
 /* A section title, after a blank line unless it is the first line. */
 void sat_text_title(sat_text *t, const char *fmt, ...) SAT_PRINTF(2, 3);
 /* One line of prose, wrapped at blanks to the width. */
@@ -114,7 +137,7 @@ void sat_text_line(sat_text *t, const char *fmt, ...) SAT_PRINTF(2, 3);
  * "a,b=Label,c" (NULL: every value, in order); a missing key is skipped. */
 void sat_text_summary(sat_text *t, const sat_rnode *obj, const char *keys, const char *indent);
 /* A table with a header line: columns "a,b=Title" (NULL: all), at most
- * max_rows rows (0: all; a line says how many more). */
+ * max_rows rows (0: all; saying how many more is the caller's). */
 void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, size_t max_rows,
                     const char *indent);
 /* SAT_OK, SAT_E_NOMEM or SAT_E_IO. */

@@ -89,23 +89,6 @@ const sat_result_set *sat_report_page_set(const sat_report *rep, const sat_rnode
 
 /* ---- the document's shape --------------------------------------------------------- */
 
-void sat_doc_label(char *buf, size_t n, const char *key)
-{
-    static const char *const suffixes[] = {"_per_s", "_bytes", "_ratio", "_ts", "_s"};
-    snprintf(buf, n, "%s", key ? key : "");
-    size_t len = strlen(buf);
-    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
-        size_t sl = strlen(suffixes[i]);
-        if (len > sl && strcmp(buf + len - sl, suffixes[i]) == 0) {
-            buf[len - sl] = '\0';
-            break;
-        }
-    }
-    for (char *p = buf; *p; p++)
-        if (*p == '_' || *p == '.')
-            *p = ' ';
-}
-
 void sat_doc_head(sat_report *rep, const char *title, int64_t first_ts, int64_t last_ts,
                   int32_t utc_offset_s)
 {
@@ -207,6 +190,27 @@ void sat_doc_para(sat_rnode *section, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     sat_put_text(child(section, "paragraphs", sat_list), NULL, buf);
+}
+
+void sat_doc_pre(sat_rnode *section, const char *line)
+{
+    sat_put_text(child(section, "pre", sat_list), NULL, line ? line : "");
+}
+
+void sat_doc_footnote(sat_rnode *section, const char *fmt, ...)
+{
+    const sat_rnode *tables = sat_get_list(section, "tables");
+    sat_rnode *last = NULL;
+    for (const sat_rnode *b = sat_rnode_first(tables); b; b = sat_rnode_next(b))
+        last = (sat_rnode *)b; /* the builder's own node, written by it */
+    if (!last)
+        return;
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    sat_put_text(last, "footnote", buf);
 }
 
 void sat_doc_chart(sat_rnode *section, const char *kind)

@@ -53,10 +53,40 @@ void rd_fmt_zone(char *buf, size_t n, const rd_clock *c);
 /* A value for a person: times on the clock, the rest as sat_fmt_value
  * (161 us, 45.5%, 1.23 MiB, yes/no); "-" when absent. */
 void rd_fmt_value(char *buf, size_t n, const rd_clock *c, const sat_value *v);
-/* A column's heading: its title, else its name as words (sat_doc_label). */
+/* A column's heading: its title, else its name as words (sat_key_label). */
 void rd_col_title(char *buf, size_t n, const sat_col *col);
-/* 1 when a unit is right-aligned in tables (numbers). */
-int rd_unit_right(int unit);
+
+/* ---- the one walk of a document (doc/doc_walk.c) ----------------------------------
+ * Every form (text, HTML, PDF) is a visitor of the same walk: the head, the
+ * report's findings, each page (its findings, then its sections depth first:
+ * a section's own blocks in the order paragraphs, pre, values, charts,
+ * sparklines, tables, then its own sections a level deeper), the inputs as a
+ * section of their own, the tail. A callback left NULL is skipped: the text
+ * form draws sparklines and no charts, HTML and PDF the reverse. `level` is
+ * how deep a section is among titled ones (0: a page's); an untitled section
+ * keeps its parent's level and is visited without begin/end; `anchor` is the
+ * section's id prefixed by its parents' and its page's ("p1-storms-storm-1"). */
+typedef struct rd_visitor {
+    void (*head)(void *x, const sat_rnode *root);
+    void (*findings)(void *x, const sat_rnode *list, const char *title, int page);
+    void (*page_begin)(void *x, const sat_rnode *page, int page_no, int npages);
+    void (*page_end)(void *x, const sat_rnode *page);
+    void (*section_begin)(void *x, const sat_rnode *s, const char *title, const char *anchor,
+                          int level);
+    void (*section_end)(void *x, const sat_rnode *s, int level);
+    void (*paragraph)(void *x, const char *text, int level);
+    void (*pre)(void *x, const sat_rnode *lines, int level); /* a list of TEXT */
+    void (*values)(void *x, const sat_rnode *obj, int level);
+    void (*chart)(void *x, const char *kind, const sat_result_set *set, int level);
+    void (*sparkline)(void *x, const sat_rnode *sparkline, int level);
+    void (*table)(void *x, const sat_rnode *block, int level);
+    void (*tail)(void *x, const sat_rnode *root);
+} rd_visitor;
+/* Walks rep's document; SAT_OK or SAT_E_NOMEM. */
+int rd_walk(sat_report *rep, const rd_visitor *v, void *x);
+/* The most rows a form shows of a table block: opts' table_rows, else
+ * SAT_DOC_TABLE_ROWS. */
+size_t rd_table_rows(const sat_report_render_opts *o);
 
 /* ---- the document -------------------------------------------------------------- */
 /* Pages, a page's sections, blocks of a section: lists under their key. */

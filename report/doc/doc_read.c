@@ -151,11 +151,5 @@ void rd_col_title(char *buf, size_t n, const sat_col *col)
     if (col->title)
         snprintf(buf, n, "%s", col->title);
     else
-        sat_doc_label(buf, n, col->name);
-}
-
-int rd_unit_right(int unit)
-{
-    return unit != SAT_UNIT_TEXT && unit != SAT_UNIT_TIME && unit != SAT_UNIT_BOOL &&
-           unit != SAT_UNIT_NONE;
+        sat_key_label(buf, n, col->name);
 }

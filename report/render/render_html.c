@@ -18,11 +18,9 @@
 typedef struct html_ctx {
     FILE *out;
     rd_clock clock;
-    sat_report *rep;
     int utc;
-    int charts; /* numbered for their id prefixes */
-    int page;   /* 1-based */
-    int npages;
+    size_t rows;  /* the most rows shown of a table */
+    int charts;   /* numbered for their id prefixes */
     rd_html_chart_fn chart_fn;
     void *chart_ctx;
 } html_ctx;
@@ -50,8 +48,11 @@ static const char css[] =
     "header h1{font-size:28px;margin:0 0 4px}"
     "header p{margin:0;color:var(--mute)}"
     "h2{font-size:21px;margin:34px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}"
-    "h3{font-size:15px;margin:22px 0 6px;color:var(--ink)}"
-    "h3 small{font-weight:normal;color:var(--mute)}"
+    "h3{font-size:17px;margin:24px 0 8px;color:var(--ink)}"
+    "h4,h5,h6{font-size:15px;margin:18px 0 6px;color:var(--ink)}"
+    ".tt{font-size:15px;margin:18px 0 6px}"
+    "h3 small,h4 small,h5 small,h6 small{font-weight:normal;color:var(--mute)}"
+    "pre{font-size:13px;background:var(--band);padding:8px 10px;overflow-x:auto}"
     ".findings{margin:20px 0 8px;padding:14px 18px;background:var(--band);border-radius:6px}"
     ".findings h2{margin-top:0;border:0}"
     ".findings ul{margin:0;padding:0;list-style:none}"
@@ -84,57 +85,52 @@ static const char css[] =
     "tbody tr:nth-child(even){background:none}a{color:inherit;text-decoration:none}}"
     "@page{size:A4;margin:16mm 14mm}";
 
-/* The anchor of section `id` of page k (1-based): unique in the file. */
-static void anchor(char *buf, size_t n, int page, const char *id)
+static void findings(void *ctx, const sat_rnode *list, const char *title, int page)
 {
-    snprintf(buf, n, "p%d-%s", page, id ? id : "section");
-}
-
-static void findings(html_ctx *x, const sat_rnode *list, const char *title, int page)
-{
-    if (!sat_rnode_first(list))
-        return;
+    html_ctx *x = ctx;
     fputs("<section class=\"findings\"><h2>", x->out);
     esc(x->out, title);
     fputs("</h2><ul>\n", x->out);
     for (const sat_rnode *f = sat_rnode_first(list); f; f = sat_rnode_next(f)) {
-        const char *sev = rd_otext(f, "severity"), *sec = rd_otext(f, "section");
+        const char *sev = sat_get_text(f, "severity", "notice"), *sec = sat_get_text(f, "section", NULL);
         fputs("<li class=\"", x->out);
-        esc(x->out, sev ? sev : "notice");
+        esc(x->out, sev);
         fputs("\"><span class=\"sev\">", x->out);
-        esc(x->out, sev ? sev : "notice");
+        esc(x->out, sev);
         fputs("</span>", x->out);
-        esc(x->out, rd_otext(f, "text"));
-        if (sec) {
-            char a[160];
-            anchor(a, sizeof a, page, sec);
-            fprintf(x->out, " <a href=\"#%s\">details</a>", a);
-        }
+        esc(x->out, sat_get_text(f, "text", NULL));
+        if (sec) /* the anchor of a page's section (doc_walk.c) */
+            fprintf(x->out, " <a href=\"#p%d-%s\">details</a>", page, sec);
         fputs("</li>\n", x->out);
     }
     fputs("</ul></section>\n", x->out);
 }
 
-static void values(html_ctx *x, const sat_rnode *obj)
+static void values(void *ctx, const sat_rnode *obj, int level)
 {
+    html_ctx *x = ctx;
+    (void)level;
     /* numbers right-aligned, unless a long text shares their column */
     int long_text = 0;
     for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
-        const sat_value *v = sat_rnode_kind_of(c) == SAT_RN_VALUE ? sat_rnode_value(c) : NULL;
+        const sat_value *v = sat_rnode_value(c);
         if (v && v->unit == SAT_UNIT_TEXT && !v->absent && strlen(v->v.s) > 14)
             long_text = 1;
     }
     fputs("<table class=\"values\"><tbody>\n", x->out);
     for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
-        if (sat_rnode_kind_of(c) != SAT_RN_VALUE)
+        if (!sat_rnode_value(c))
             continue;
-        char lab[128], val[512];
-        sat_doc_label(lab, sizeof lab, sat_rnode_key(c));
+        char lab[128], val[1024];
+        if (sat_rnode_label(c))
+            snprintf(lab, sizeof lab, "%s", sat_rnode_label(c));
+        else
+            sat_key_label(lab, sizeof lab, sat_rnode_key(c));
         rd_fmt_value(val, sizeof val, &x->clock, sat_rnode_value(c));
         fputs("<tr><td class=\"k\">", x->out);
         esc(x->out, lab);
         fprintf(x->out, "</td><td%s>",
-                rd_unit_right(sat_rnode_value(c)->unit) && !long_text ? " class=\"n\"" : "");
+                sat_unit_right(sat_rnode_value(c)->unit) && !long_text ? " class=\"n\"" : "");
         esc(x->out, val);
         fputs("</td><td class=\"note\">", x->out);
         esc(x->out, sat_rnode_note(c));
@@ -145,41 +141,48 @@ static void values(html_ctx *x, const sat_rnode *obj)
 
 static const char *cell_class(int unit)
 {
-    return rd_unit_right(unit) ? " class=\"n\"" : unit == SAT_UNIT_TIME ? " class=\"t\"" : "";
+    return sat_unit_right(unit) ? " class=\"n\"" : unit == SAT_UNIT_TIME ? " class=\"t\"" : "";
 }
 
-static void table(html_ctx *x, const sat_rnode *block)
+/* h2 for a page's sections, then one level smaller per part, h6 at most. */
+static int heading_of(int level) { return level + 2 > 6 ? 6 : level + 2; }
+
+static void table(void *ctx, const sat_rnode *block, int level)
 {
+    html_ctx *x = ctx;
     uint64_t total;
     const sat_rnode *rows = rd_block_rows(block, &total);
     size_t ncols;
     const sat_col *cols = sat_table_cols(rows, &ncols);
     if (!rows || !ncols)
         return;
-    const char *title = rd_otext(block, "title"), *note = rd_otext(block, "note");
-    fputs("<h3>", x->out);
-    esc(x->out, title);
-    if (note) {
-        fputs(" <small>(", x->out);
-        esc(x->out, note);
-        fputs(")</small>", x->out);
+    const char *title = sat_get_text(block, "title", NULL), *note = sat_get_text(block, "note", NULL);
+    int h = heading_of(level + 1);
+    if (title || note) {
+        fprintf(x->out, "<h%d class=\"tt\">", h);
+        esc(x->out, title);
+        if (note) {
+            fputs(" <small>(", x->out);
+            esc(x->out, note);
+            fputs(")</small>", x->out);
+        }
+        fprintf(x->out, "</h%d>\n", h);
     }
-    fputs("</h3>\n", x->out);
     if (!sat_rnode_first(rows)) {
         fputs("<p class=\"note\">none</p>\n", x->out);
         return;
     }
     fputs("<div class=\"wide\"><table><thead><tr>", x->out);
     for (size_t i = 0; i < ncols; i++) {
-        char h[128];
-        rd_col_title(h, sizeof h, &cols[i]);
-        fprintf(x->out, "<th%s>", rd_unit_right(cols[i].unit) ? " class=\"n\"" : "");
-        esc(x->out, h);
+        char hd[128];
+        rd_col_title(hd, sizeof hd, &cols[i]);
+        fprintf(x->out, "<th%s>", sat_unit_right(cols[i].unit) ? " class=\"n\"" : "");
+        esc(x->out, hd);
         fputs("</th>", x->out);
     }
     fputs("</tr></thead><tbody>\n", x->out);
     size_t shown = 0;
-    for (const sat_rnode *r = sat_rnode_first(rows); r && shown < SAT_DOC_TABLE_ROWS;
+    for (const sat_rnode *r = sat_rnode_first(rows); r && shown < x->rows;
          r = sat_rnode_next(r), shown++) {
         fputs("<tr>", x->out);
         for (size_t i = 0; i < ncols; i++) {
@@ -195,6 +198,12 @@ static void table(html_ctx *x, const sat_rnode *block)
     if (total > shown)
         fprintf(x->out, "<p class=\"more\">&hellip; %llu more %s (the JSON form has every one)</p>\n",
                 (unsigned long long)(total - shown), sat_plural(total - shown, "row", "rows"));
+    const char *foot = sat_get_text(block, "footnote", NULL);
+    if (foot) {
+        fputs("<p class=\"note\">", x->out);
+        esc(x->out, foot);
+        fputs("</p>\n", x->out);
+    }
 }
 
 /* Copies cairo's SVG into the page: without its XML declaration and its
@@ -227,8 +236,10 @@ static void inline_svg(FILE *out, const unsigned char *p, size_t len)
     }
 }
 
-static void chart(html_ctx *x, const char *kind, const sat_result_set *set)
+static void chart(void *ctx, const char *kind, const sat_result_set *set, int level)
 {
+    html_ctx *x = ctx;
+    (void)level;
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
     /* a mail reader's column is narrower than a page, and a smaller PNG is
@@ -267,99 +278,125 @@ static void chart(html_ctx *x, const char *kind, const sat_result_set *set)
     sat_chart_free(c);
 }
 
-static void section(html_ctx *x, const sat_rnode *s, const sat_result_set *set)
+static void section_begin(void *ctx, const sat_rnode *s, const char *title, const char *anchor,
+                          int level)
 {
-    char a[160];
-    anchor(a, sizeof a, x->page, rd_otext(s, "section"));
-    fprintf(x->out, "<section id=\"%s\">\n<h2>", a);
-    esc(x->out, rd_otext(s, "title"));
-    fputs("</h2>\n", x->out);
-    for (const sat_rnode *p = sat_rnode_first(rd_list(s, "paragraphs")); p; p = sat_rnode_next(p)) {
-        fputs("<p>", x->out);
-        esc(x->out, rd_text(sat_rnode_value(p)));
-        fputs("</p>\n", x->out);
-    }
-    const sat_rnode *v = sat_rnode_get(s, "values");
-    if (v && sat_rnode_kind_of(v) == SAT_RN_OBJECT && sat_rnode_first(v))
-        values(x, v);
-    for (const sat_rnode *c = sat_rnode_first(rd_list(s, "charts")); c; c = sat_rnode_next(c))
-        if (rd_text(sat_rnode_value(c)))
-            chart(x, rd_text(sat_rnode_value(c)), set);
-    for (const sat_rnode *b = sat_rnode_first(rd_list(s, "tables")); b; b = sat_rnode_next(b))
-        table(x, b);
-    fputs("</section>\n", x->out);
+    html_ctx *x = ctx;
+    (void)s;
+    int h = heading_of(level);
+    fprintf(x->out, "<section id=\"%s\">\n<h%d>", anchor, h);
+    esc(x->out, title);
+    fprintf(x->out, "</h%d>\n", h);
 }
 
-static void inputs(html_ctx *x, const sat_rnode *root)
+static void section_end(void *ctx, const sat_rnode *s, int level)
 {
-    const sat_rnode *t = rd_table(root, "inputs");
-    if (!t)
-        return;
-    fputs("<section id=\"inputs\"><h2>Inputs</h2>\n", x->out);
-    sat_result *tmp = sat_result_new("report");
-    sat_rnode *s = sat_obj(sat_result_root(tmp), "s");
-    sat_doc_table(s, "Every source with its span", NULL, t, NULL, 0, NULL, NULL);
-    const sat_rnode *b = sat_rnode_first(rd_list(s, "tables"));
-    if (b)
-        table(x, b);
-    sat_result_free(tmp);
-    fputs("</section>\n", x->out);
+    (void)s;
+    (void)level;
+    fputs("</section>\n", ((html_ctx *)ctx)->out);
 }
+
+static void paragraph(void *ctx, const char *text, int level)
+{
+    html_ctx *x = ctx;
+    (void)level;
+    fputs("<p>", x->out);
+    esc(x->out, text);
+    fputs("</p>\n", x->out);
+}
+
+static void pre(void *ctx, const sat_rnode *lines, int level)
+{
+    html_ctx *x = ctx;
+    (void)level;
+    fputs("<pre>", x->out);
+    for (const sat_rnode *l = sat_rnode_first(lines); l; l = sat_rnode_next(l)) {
+        esc(x->out, sat_get_text(l, NULL, ""));
+        fputc('\n', x->out);
+    }
+    fputs("</pre>\n", x->out);
+}
+
+static void head(void *ctx, const sat_rnode *root)
+{
+    html_ctx *x = ctx;
+    const char *title = sat_get_text(root, "title", "Report");
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+          x->out);
+    esc(x->out, title);
+    fprintf(x->out, "</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n<header><h1>", css);
+    esc(x->out, title);
+    char a[64], b[64], zone[32];
+    rd_fmt_datetime(a, sizeof a, &x->clock, sat_get_time(root, "first_ts", 0));
+    rd_fmt_datetime(b, sizeof b, &x->clock, sat_get_time(root, "last_ts", 0));
+    rd_fmt_zone(zone, sizeof zone, &x->clock);
+    size_t nin = sat_rnode_count(sat_get_table(root, "inputs"));
+    fputs("</h1><p>", x->out);
+    fprintf(x->out, "%s to %s (times in %s), %zu %s</p></header>\n", a, b, zone, nin,
+            sat_plural(nin, "input", "inputs"));
+}
+
+static void page_begin(void *ctx, const sat_rnode *pg, int no, int npages)
+{
+    html_ctx *x = ctx;
+    fprintf(x->out, "<div class=\"page\" id=\"page-%d\">\n", no);
+    if (npages > 1) {
+        const char *sub = sat_get_text(pg, "subtitle", NULL);
+        fputs("<h2 class=\"pagehead\">", x->out);
+        esc(x->out, sat_get_text(pg, "title", NULL));
+        if (sub) {
+            fputs(" <small>", x->out);
+            esc(x->out, sub);
+            fputs("</small>", x->out);
+        }
+        fputs("</h2>\n", x->out);
+    }
+}
+
+static void page_end(void *ctx, const sat_rnode *pg)
+{
+    (void)pg;
+    fputs("</div>\n", ((html_ctx *)ctx)->out);
+}
+
+static void tail(void *ctx, const sat_rnode *root)
+{
+    (void)root;
+    fputs("<footer>Made by satscope report from the inputs above.</footer>\n</main>\n</body>\n"
+          "</html>\n",
+          ((html_ctx *)ctx)->out);
+}
+
+static const rd_visitor html_visitor = {
+    .head = head,
+    .findings = findings,
+    .page_begin = page_begin,
+    .page_end = page_end,
+    .section_begin = section_begin,
+    .section_end = section_end,
+    .paragraph = paragraph,
+    .pre = pre,
+    .values = values,
+    .chart = chart,
+    .table = table,
+    .tail = tail,
+};
 
 int rd_html(sat_report *rep, const sat_report_render_opts *o, FILE *out, rd_html_chart_fn fn,
             void *ctx, sat_diag *diag)
 {
-    const sat_rnode *root = sat_result_root(sat_report_doc(rep));
     html_ctx x;
     memset(&x, 0, sizeof x);
     x.out = out;
-    x.rep = rep;
     x.utc = o->utc;
-    x.clock = rd_clock_of(root, o->utc);
+    x.clock = rd_clock_of(sat_result_root(sat_report_doc(rep)), o->utc);
+    x.rows = rd_table_rows(o);
     x.chart_fn = fn;
     x.chart_ctx = ctx;
-    const char *title = rd_otext(root, "title");
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-          out);
-    esc(out, title ? title : "Report");
-    fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n<header><h1>", css);
-    esc(out, title ? title : "Report");
-    char a[64], b[64], zone[32];
-    rd_fmt_datetime(a, sizeof a, &x.clock, rd_ots(root, "first_ts"));
-    rd_fmt_datetime(b, sizeof b, &x.clock, rd_ots(root, "last_ts"));
-    rd_fmt_zone(zone, sizeof zone, &x.clock);
-    size_t nin = sat_rnode_count(rd_table(root, "inputs"));
-    fputs("</h1><p>", out);
-    fprintf(out, "%s to %s (times in %s), %zu %s</p></header>\n", a, b, zone, nin,
-            sat_plural(nin, "input", "inputs"));
-    findings(&x, rd_list(root, "findings"), "What happened", 1);
-    const sat_rnode *pages = rd_list(root, "pages");
-    x.npages = (int)sat_rnode_count(pages);
-    for (const sat_rnode *pg = sat_rnode_first(pages); pg; pg = sat_rnode_next(pg)) {
-        x.page++;
-        fprintf(out, "<div class=\"page\" id=\"page-%d\">\n", x.page);
-        if (x.npages > 1) {
-            const char *pt = rd_otext(pg, "title"), *sub = rd_otext(pg, "subtitle");
-            fputs("<h2 class=\"pagehead\">", out);
-            esc(out, pt);
-            if (sub) {
-                fputs(" <small>", out);
-                esc(out, sub);
-                fputs("</small>", out);
-            }
-            fputs("</h2>\n", out);
-        }
-        findings(&x, rd_list(pg, "findings"), "Findings", x.page);
-        const sat_result_set *set = sat_report_page_set(rep, pg);
-        for (const sat_rnode *s = sat_rnode_first(rd_list(pg, "sections")); s; s = sat_rnode_next(s))
-            section(&x, s, set);
-        fputs("</div>\n", out);
-    }
-    inputs(&x, root);
-    fputs("<footer>Made by satscope report from the inputs above.</footer>\n</main>\n</body>\n"
-          "</html>\n",
-          out);
+    int rc = rd_walk(rep, &html_visitor, &x);
+    if (rc < 0)
+        return sat_diag_set(diag, rc, NULL, "writing the HTML report: %s", sat_strerror(rc));
     if (ferror(out))
         return sat_diag_set(diag, SAT_E_IO, NULL, "writing the HTML report failed");
     return SAT_OK;

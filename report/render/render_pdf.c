@@ -30,8 +30,12 @@ typedef struct pdf_ctx {
     int sheet;
     rd_clock clock;
     int utc;
+    size_t rows; /* the most rows shown of a table */
     const char *title;
 } pdf_ctx;
+
+/* A part of a section is drawn this much further in than its section. */
+#define LEVEL_INDENT 10.0
 
 static void font(pdf_ctx *x, double size, int bold)
 {
@@ -148,12 +152,12 @@ static int para(pdf_ctx *x, const char *text, double x0, double width, double si
     return lines;
 }
 
-static void heading(pdf_ctx *x, const char *text, double size, double before)
+static void heading(pdf_ctx *x, const char *text, double size, double before, double x0)
 {
     need(x, before + size * 3.2); /* a heading keeps a few lines below it */
     x->y += before;
     ink(x, 0.11, 0.14, 0.19);
-    para(x, text, MARGIN, CONTENT_W, size, 1, size * 1.35);
+    para(x, text, x0, MARGIN + CONTENT_W - x0, size, 1, size * 1.35);
     if (size >= 13) {
         cairo_set_line_width(x->cr, 0.8);
         ink(x, 0.85, 0.87, 0.9);
@@ -164,11 +168,11 @@ static void heading(pdf_ctx *x, const char *text, double size, double before)
     }
 }
 
-static void findings(pdf_ctx *x, const sat_rnode *list, const char *title)
+static void findings(void *ctx, const sat_rnode *list, const char *title, int page)
 {
-    if (!sat_rnode_first(list))
-        return;
-    heading(x, title, 14, 12);
+    pdf_ctx *x = ctx;
+    (void)page;
+    heading(x, title, 14, 12, MARGIN);
     for (const sat_rnode *f = sat_rnode_first(list); f; f = sat_rnode_next(f)) {
         const char *sev = rd_otext(f, "severity");
         double r = 0.04, g = 0.42, b = 0.63;
@@ -191,46 +195,54 @@ static void findings(pdf_ctx *x, const sat_rnode *list, const char *title)
     }
 }
 
-static void values(pdf_ctx *x, const sat_rnode *obj)
+static void values(void *ctx, const sat_rnode *obj, int level)
 {
+    pdf_ctx *x = ctx;
+    const double x0 = MARGIN + LEVEL_INDENT * level, cw = CONTENT_W - LEVEL_INDENT * level;
     font(x, 8.5, 0);
     double lw = 0, vw = 0, nw = 0; /* numbers align on the widest number */
     for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
         if (sat_rnode_kind_of(c) != SAT_RN_VALUE)
             continue;
         char lab[128], val[512];
-        sat_doc_label(lab, sizeof lab, sat_rnode_key(c));
+        if (sat_rnode_label(c))
+            snprintf(lab, sizeof lab, "%s", sat_rnode_label(c));
+        else
+            sat_key_label(lab, sizeof lab, sat_rnode_key(c));
         rd_fmt_value(val, sizeof val, &x->clock, sat_rnode_value(c));
         double a = text_w(x, lab), b = text_w(x, val);
         lw = a > lw ? a : lw;
         vw = b > vw ? b : vw;
-        if (rd_unit_right(sat_rnode_value(c)->unit))
+        if (sat_unit_right(sat_rnode_value(c)->unit))
             nw = b > nw ? b : nw;
     }
-    lw = lw > CONTENT_W * 0.45 ? CONTENT_W * 0.45 : lw;
-    vw = vw > CONTENT_W - lw - 16 ? CONTENT_W - lw - 16 : vw;
+    lw = lw > cw * 0.45 ? cw * 0.45 : lw;
+    vw = vw > cw - lw - 16 ? cw - lw - 16 : vw;
     x->y += 2;
     for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
         if (sat_rnode_kind_of(c) != SAT_RN_VALUE)
             continue;
         char lab[128], val[512], note[512];
-        sat_doc_label(lab, sizeof lab, sat_rnode_key(c));
+        if (sat_rnode_label(c))
+            snprintf(lab, sizeof lab, "%s", sat_rnode_label(c));
+        else
+            sat_key_label(lab, sizeof lab, sat_rnode_key(c));
         rd_fmt_value(val, sizeof val, &x->clock, sat_rnode_value(c));
         snprintf(note, sizeof note, "%s", sat_rnode_note(c) ? sat_rnode_note(c) : "");
         need(x, 11);
         fit(x, lab, lw);
         fit(x, val, vw);
         ink(x, 0.36, 0.4, 0.45);
-        cairo_move_to(x->cr, MARGIN, x->y + 8.5);
+        cairo_move_to(x->cr, x0, x->y + 8.5);
         cairo_show_text(x->cr, lab);
         ink(x, 0.11, 0.14, 0.19);
-        int right = rd_unit_right(sat_rnode_value(c)->unit);
-        cairo_move_to(x->cr, MARGIN + lw + 12 + (right && nw > text_w(x, val) ? nw - text_w(x, val) : 0),
+        int right = sat_unit_right(sat_rnode_value(c)->unit);
+        cairo_move_to(x->cr, x0 + lw + 12 + (right && nw > text_w(x, val) ? nw - text_w(x, val) : 0),
                       x->y + 8.5);
         cairo_show_text(x->cr, val);
         if (note[0]) {
-            double nx = MARGIN + lw + vw + 24;
-            fit(x, note, MARGIN + CONTENT_W - nx);
+            double nx = x0 + lw + vw + 24;
+            fit(x, note, x0 + cw - nx);
             ink(x, 0.36, 0.4, 0.45);
             cairo_move_to(x->cr, nx, x->y + 8.5);
             cairo_show_text(x->cr, note);
@@ -242,8 +254,10 @@ static void values(pdf_ctx *x, const sat_rnode *obj)
 
 #define MAXC 32
 
-static void table(pdf_ctx *x, const sat_rnode *block)
+static void table(void *ctx, const sat_rnode *block, int level)
 {
+    pdf_ctx *x = ctx;
+    const double x0 = MARGIN + LEVEL_INDENT * level, cw = CONTENT_W - LEVEL_INDENT * level;
     uint64_t total;
     const sat_rnode *rows = rd_block_rows(block, &total);
     size_t ncols;
@@ -256,16 +270,17 @@ static void table(pdf_ctx *x, const sat_rnode *block)
     need(x, 40);
     x->y += 6;
     ink(x, 0.11, 0.14, 0.19);
-    para(x, title, MARGIN, CONTENT_W, 9.5, 1, 12.5);
+    if (title)
+        para(x, title, x0, cw, 9.5, 1, 12.5);
     if (note) {
         char nb[320];
         snprintf(nb, sizeof nb, "(%s)", note);
         ink(x, 0.36, 0.4, 0.45);
-        para(x, nb, MARGIN, CONTENT_W, 7.5, 0, 10);
+        para(x, nb, x0, cw, 7.5, 0, 10);
     }
     if (!sat_rnode_first(rows)) {
         font(x, 8, 0);
-        cairo_move_to(x->cr, MARGIN, x->y + 8);
+        cairo_move_to(x->cr, x0, x->y + 8);
         cairo_show_text(x->cr, "none");
         x->y += 12;
         return;
@@ -274,7 +289,7 @@ static void table(pdf_ctx *x, const sat_rnode *block)
     font(x, size, 0);
     double w[MAXC];
     char h[MAXC][64];
-    size_t nshow = total < SAT_DOC_TABLE_ROWS ? (size_t)total : SAT_DOC_TABLE_ROWS;
+    size_t nshow = total < x->rows ? (size_t)total : x->rows;
     for (size_t i = 0; i < ncols; i++) {
         rd_col_title(h[i], sizeof h[i], &cols[i]);
         w[i] = text_w(x, h[i]);
@@ -291,7 +306,7 @@ static void table(pdf_ctx *x, const sat_rnode *block)
         double sum = 0;
         for (size_t i = 0; i < ncols; i++)
             sum += w[i] + gap;
-        if (sum - gap <= CONTENT_W)
+        if (sum - gap <= cw)
             break;
         size_t widest = ncols;
         double second = 40;
@@ -300,7 +315,7 @@ static void table(pdf_ctx *x, const sat_rnode *block)
                 widest = i;
         if (widest == ncols) { /* only numbers: shrink them all alike */
             for (size_t i = 0; i < ncols; i++)
-                w[i] *= CONTENT_W / sum;
+                w[i] *= cw / sum;
             break;
         }
         for (size_t i = 0; i < ncols; i++)
@@ -308,7 +323,7 @@ static void table(pdf_ctx *x, const sat_rnode *block)
                 second = w[i];
         /* the widest gives up what is over, down to the next widest: the
          * text columns end up alike, none cut to nothing */
-        double over = sum - gap - CONTENT_W, to = w[widest] - over;
+        double over = sum - gap - cw, to = w[widest] - over;
         w[widest] = to > second ? to : second > w[widest] - 1 ? w[widest] - 1 : second;
         if (w[widest] < 40)
             w[widest] = 40;
@@ -316,12 +331,12 @@ static void table(pdf_ctx *x, const sat_rnode *block)
     /* header */
     need(x, lead * 2);
     ink(x, 0.36, 0.4, 0.45);
-    double cx = MARGIN;
+    double cx = x0;
     for (size_t i = 0; i < ncols; i++) {
         char t[64];
         snprintf(t, sizeof t, "%s", h[i]);
         fit(x, t, w[i]);
-        double off = rd_unit_right(cols[i].unit) ? w[i] - text_w(x, t) : 0;
+        double off = sat_unit_right(cols[i].unit) ? w[i] - text_w(x, t) : 0;
         cairo_move_to(x->cr, cx + off, x->y + size);
         cairo_show_text(x->cr, t);
         cx += w[i] + gap;
@@ -329,7 +344,7 @@ static void table(pdf_ctx *x, const sat_rnode *block)
     x->y += lead;
     cairo_set_line_width(x->cr, 0.5);
     ink(x, 0.85, 0.87, 0.9);
-    cairo_move_to(x->cr, MARGIN, x->y - 1.5);
+    cairo_move_to(x->cr, x0, x->y - 1.5);
     cairo_line_to(x->cr, cx - gap, x->y - 1.5);
     cairo_stroke(x->cr);
     size_t k = 0;
@@ -337,16 +352,16 @@ static void table(pdf_ctx *x, const sat_rnode *block)
         need(x, lead);
         if (k % 2) {
             ink(x, 0.96, 0.965, 0.975);
-            cairo_rectangle(x->cr, MARGIN - 2, x->y, cx - gap - MARGIN + 4, lead);
+            cairo_rectangle(x->cr, x0 - 2, x->y, cx - gap - x0 + 4, lead);
             cairo_fill(x->cr);
         }
         ink(x, 0.11, 0.14, 0.19);
-        cx = MARGIN;
+        cx = x0;
         for (size_t i = 0; i < ncols; i++) {
             char v[512];
             rd_fmt_value(v, sizeof v, &x->clock, sat_row_get(r, cols[i].name));
             fit(x, v, w[i]);
-            double off = rd_unit_right(cols[i].unit) ? w[i] - text_w(x, v) : 0;
+            double off = sat_unit_right(cols[i].unit) ? w[i] - text_w(x, v) : 0;
             cairo_move_to(x->cr, cx + off, x->y + size);
             cairo_show_text(x->cr, v);
             cx += w[i] + gap;
@@ -359,15 +374,22 @@ static void table(pdf_ctx *x, const sat_rnode *block)
                  (unsigned long long)(total - k), sat_plural(total - k, "row", "rows"));
         need(x, lead);
         ink(x, 0.36, 0.4, 0.45);
-        cairo_move_to(x->cr, MARGIN, x->y + size);
+        cairo_move_to(x->cr, x0, x->y + size);
         cairo_show_text(x->cr, more);
         x->y += lead;
+    }
+    const char *foot = sat_get_text(block, "footnote", NULL);
+    if (foot) {
+        ink(x, 0.36, 0.4, 0.45);
+        para(x, foot, x0, cw, 7.5, 0, 10);
     }
     x->y += 4;
 }
 
-static void chart(pdf_ctx *x, const char *kind, const sat_result_set *set)
+static void chart(void *ctx, const char *kind, const sat_result_set *set, int level)
 {
+    pdf_ctx *x = ctx;
+    (void)level;
     double w, h;
     rd_chart_size(kind, CONTENT_W, &w, &h);
     sat_diag diag;
@@ -389,33 +411,94 @@ static void chart(pdf_ctx *x, const char *kind, const sat_result_set *set)
     sat_chart_free(c);
 }
 
-static void section(pdf_ctx *x, const sat_rnode *s, const sat_result_set *set)
+static void section_begin(void *ctx, const sat_rnode *s, const char *title, const char *anchor,
+                          int level)
 {
+    pdf_ctx *x = ctx;
+    (void)anchor;
     /* a section that opens with a chart starts where its prose and the
      * chart fit together, not with its title alone at the foot of a sheet */
-    const sat_rnode *c0 = sat_rnode_first(rd_list(s, "charts"));
-    if (c0 && rd_text(sat_rnode_value(c0))) {
+    const sat_rnode *c0 = sat_rnode_first(sat_get_list(s, "charts"));
+    if (c0 && sat_get_text(c0, NULL, NULL)) {
         double w, h;
-        rd_chart_size(rd_text(sat_rnode_value(c0)), CONTENT_W, &w, &h);
-        double prose = 50 + 30.0 * (double)sat_rnode_count(rd_list(s, "paragraphs"));
+        rd_chart_size(sat_get_text(c0, NULL, NULL), CONTENT_W, &w, &h);
+        double prose = 50 + 30.0 * (double)sat_rnode_count(sat_get_list(s, "paragraphs"));
         if (h + prose < BOTTOM - MARGIN)
             need(x, h + prose);
     }
-    heading(x, rd_otext(s, "title"), 14, 14);
-    for (const sat_rnode *p = sat_rnode_first(rd_list(s, "paragraphs")); p; p = sat_rnode_next(p)) {
-        ink(x, 0.11, 0.14, 0.19);
-        para(x, rd_text(sat_rnode_value(p)), MARGIN, CONTENT_W, 9.5, 0, 12.5);
-        x->y += 4;
-    }
-    const sat_rnode *v = sat_rnode_get(s, "values");
-    if (v && sat_rnode_kind_of(v) == SAT_RN_OBJECT && sat_rnode_first(v))
-        values(x, v);
-    for (const sat_rnode *c = sat_rnode_first(rd_list(s, "charts")); c; c = sat_rnode_next(c))
-        if (rd_text(sat_rnode_value(c)))
-            chart(x, rd_text(sat_rnode_value(c)), set);
-    for (const sat_rnode *b = sat_rnode_first(rd_list(s, "tables")); b; b = sat_rnode_next(b))
-        table(x, b);
+    static const double size[] = {14, 11.5, 10};
+    heading(x, title, size[level < 2 ? level : 2], level ? 10 : 14, MARGIN + LEVEL_INDENT * level);
 }
+
+static void paragraph(void *ctx, const char *text, int level)
+{
+    pdf_ctx *x = ctx;
+    ink(x, 0.11, 0.14, 0.19);
+    para(x, text, MARGIN + LEVEL_INDENT * level, CONTENT_W - LEVEL_INDENT * level, 9.5, 0, 12.5);
+    x->y += 4;
+}
+
+static void pre(void *ctx, const sat_rnode *lines, int level)
+{
+    pdf_ctx *x = ctx;
+    const double x0 = MARGIN + LEVEL_INDENT * level;
+    cairo_select_font_face(x->cr, "DejaVu Sans Mono", CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(x->cr, 8);
+    ink(x, 0.11, 0.14, 0.19);
+    for (const sat_rnode *l = sat_rnode_first(lines); l; l = sat_rnode_next(l)) {
+        char b[1024];
+        snprintf(b, sizeof b, "%s", sat_get_text(l, NULL, ""));
+        need(x, 10);
+        fit(x, b, CONTENT_W - LEVEL_INDENT * level);
+        cairo_move_to(x->cr, x0, x->y + 8);
+        cairo_show_text(x->cr, b);
+        x->y += 10;
+    }
+    x->y += 4;
+}
+
+static void head(void *ctx, const sat_rnode *root)
+{
+    pdf_ctx *x = ctx;
+    new_sheet(x);
+    ink(x, 0.11, 0.14, 0.19);
+    para(x, x->title ? x->title : "Report", MARGIN, CONTENT_W, 20, 1, 26);
+    char a[64], b[64], zone[32], line[256];
+    rd_fmt_datetime(a, sizeof a, &x->clock, sat_get_time(root, "first_ts", 0));
+    rd_fmt_datetime(b, sizeof b, &x->clock, sat_get_time(root, "last_ts", 0));
+    rd_fmt_zone(zone, sizeof zone, &x->clock);
+    size_t nin = sat_rnode_count(sat_get_table(root, "inputs"));
+    snprintf(line, sizeof line, "%s to %s (times in %s), %zu %s", a, b, zone, nin,
+             sat_plural(nin, "input", "inputs"));
+    ink(x, 0.36, 0.4, 0.45);
+    para(x, line, MARGIN, CONTENT_W, 9.5, 0, 13);
+}
+
+static void page_begin(void *ctx, const sat_rnode *pg, int no, int npages)
+{
+    pdf_ctx *x = ctx;
+    if (npages <= 1)
+        return;
+    if (no > 1 || x->y > MARGIN + 200)
+        new_sheet(x);
+    char t[512];
+    const char *sub = sat_get_text(pg, "subtitle", NULL);
+    snprintf(t, sizeof t, "%s%s%s", sat_get_text(pg, "title", ""), sub ? " - " : "", sub ? sub : "");
+    heading(x, t, 17, 0, MARGIN);
+}
+
+static const rd_visitor pdf_visitor = {
+    .head = head,
+    .findings = findings,
+    .page_begin = page_begin,
+    .section_begin = section_begin,
+    .paragraph = paragraph,
+    .pre = pre,
+    .values = values,
+    .chart = chart,
+    .table = table,
+};
 
 static cairo_status_t pdf_write(void *closure, const unsigned char *data, unsigned int len)
 {
@@ -435,10 +518,11 @@ static int render_pdf(sat_report *rep, const sat_report_render_opts *o, FILE *ou
     x.cr = cairo_create(surf);
     x.utc = o->utc;
     x.clock = rd_clock_of(root, o->utc);
-    x.title = rd_otext(root, "title");
+    x.title = sat_get_text(root, "title", NULL);
+    x.rows = rd_table_rows(o);
     /* the creation date is the report's, not the run's: the same inputs give
      * the same file */
-    int64_t last = rd_ots(root, "last_ts");
+    int64_t last = sat_get_time(root, "last_ts", 0);
     char date[40] = "2000-01-01T00:00:00Z";
     if (last > 0) {
         time_t t = (time_t)(last / 1000000000);
@@ -452,46 +536,7 @@ static int render_pdf(sat_report *rep, const sat_report_render_opts *o, FILE *ou
         cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, x.title);
     cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "satscope report");
 
-    new_sheet(&x);
-    ink(&x, 0.11, 0.14, 0.19);
-    para(&x, x.title ? x.title : "Report", MARGIN, CONTENT_W, 20, 1, 26);
-    char a[64], b[64], zone[32], line[256];
-    rd_fmt_datetime(a, sizeof a, &x.clock, rd_ots(root, "first_ts"));
-    rd_fmt_datetime(b, sizeof b, &x.clock, rd_ots(root, "last_ts"));
-    rd_fmt_zone(zone, sizeof zone, &x.clock);
-    size_t nin = sat_rnode_count(rd_table(root, "inputs"));
-    snprintf(line, sizeof line, "%s to %s (times in %s), %zu %s", a, b, zone, nin,
-             sat_plural(nin, "input", "inputs"));
-    ink(&x, 0.36, 0.4, 0.45);
-    para(&x, line, MARGIN, CONTENT_W, 9.5, 0, 13);
-    findings(&x, rd_list(root, "findings"), "What happened");
-    const sat_rnode *pages = rd_list(root, "pages");
-    size_t npages = sat_rnode_count(pages), k = 0;
-    for (const sat_rnode *pg = sat_rnode_first(pages); pg; pg = sat_rnode_next(pg), k++) {
-        if (npages > 1) {
-            if (k > 0 || x.y > MARGIN + 200)
-                new_sheet(&x);
-            char t[512];
-            const char *pt = rd_otext(pg, "title"), *sub = rd_otext(pg, "subtitle");
-            snprintf(t, sizeof t, "%s%s%s", pt ? pt : "", sub ? " - " : "", sub ? sub : "");
-            heading(&x, t, 17, 0);
-        }
-        findings(&x, rd_list(pg, "findings"), "Findings");
-        const sat_result_set *set = sat_report_page_set(rep, pg);
-        for (const sat_rnode *s = sat_rnode_first(rd_list(pg, "sections")); s; s = sat_rnode_next(s))
-            section(&x, s, set);
-    }
-    const sat_rnode *in = rd_table(root, "inputs");
-    if (in) {
-        heading(&x, "Inputs", 14, 14);
-        sat_result *tmp = sat_result_new("report");
-        sat_rnode *s = sat_obj(sat_result_root(tmp), "s");
-        sat_doc_table(s, "Every source with its span", NULL, in, NULL, 0, NULL, NULL);
-        const sat_rnode *blk = sat_rnode_first(rd_list(s, "tables"));
-        if (blk)
-            table(&x, blk);
-        sat_result_free(tmp);
-    }
+    int rc = rd_walk(rep, &pdf_visitor, &x);
     footer(&x);
     cairo_show_page(x.cr);
     cairo_status_t st = cairo_status(x.cr);
@@ -500,6 +545,8 @@ static int render_pdf(sat_report *rep, const sat_report_render_opts *o, FILE *ou
     if (st == CAIRO_STATUS_SUCCESS)
         st = cairo_surface_status(surf);
     cairo_surface_destroy(surf);
+    if (rc < 0)
+        return sat_diag_set(diag, rc, NULL, "writing the PDF report: %s", sat_strerror(rc));
     if (st != CAIRO_STATUS_SUCCESS || ferror(out))
         return sat_diag_set(diag, SAT_E_IO, NULL, "writing the PDF report: %s",
                             cairo_status_to_string(st));

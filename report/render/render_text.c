@@ -1,21 +1,37 @@
 /*
- * report_render_text.c - a report as text (`-o report.txt`, `-o -`): the
- * same document as every other form, through the project's text layer
- * (sat_text_*: titles, prose wrapped to 100 columns unless --wide, aligned
- * tables): the findings first, then each page's sections (prose, values,
- * tables cut at SAT_DOC_TABLE_ROWS rows) with per-hour sparklines of Unicode
- * block characters in place of the charts, then the inputs with their spans.
- * Times are on the report's clock (local at the inputs' offset, or UTC).
+ * render_text.c - a document as text (`-o report.txt`, `-o -`, and every
+ * analyzer command's own output): a visitor of the one walk (doc_int.h),
+ * through the text layer of result/ (titles, prose wrapped to 100 columns
+ * unless --wide, aligned values and tables): the findings first, then each
+ * page's sections, a part of a section two columns further in than the
+ * section, per-hour sparklines of Unicode block characters in place of the
+ * charts, then the inputs with their spans. Times are on the document's
+ * clock (local at the inputs' offset, or UTC; a command's in RFC 3339 UTC).
  */
 #include <string.h>
 
 #include "doc_int.h"
-#include "satscope/result_out.h"
 
 typedef struct text_ctx {
     sat_text *t;
     rd_clock clock;
+    size_t rows; /* the most rows shown of a table */
+    int command; /* a command's own sections: no report head */
 } text_ctx;
+
+/* Blanks before a block of a section at `level`: its title's, plus two. */
+static const char *indent(int level, int more)
+{
+    static const char blanks[] = "                                        ";
+    int n = 2 * level + 2 * more;
+    n = n < 0 ? 0 : n > 40 ? 40 : n;
+    return blanks + 40 - n;
+}
+
+static void fmt_on_clock(char *buf, size_t n, const sat_value *v, const void *ctx)
+{
+    rd_fmt_value(buf, n, ctx, v);
+}
 
 static const char *sev_mark(const char *sev)
 {
@@ -26,94 +42,116 @@ static const char *sev_mark(const char *sev)
     return " -";
 }
 
-static void findings(text_ctx *x, const sat_rnode *list, const char *title)
+static void head(void *ctx, const sat_rnode *root)
 {
-    if (!sat_rnode_first(list))
+    text_ctx *x = ctx;
+    const char *title = sat_get_text(root, "title", NULL);
+    if (x->command) {
+        if (title)
+            sat_text_line(x->t, "%s", title);
         return;
+    }
+    char a[64], b[64], zone[32];
+    rd_fmt_datetime(a, sizeof a, &x->clock, sat_get_time(root, "first_ts", 0));
+    rd_fmt_datetime(b, sizeof b, &x->clock, sat_get_time(root, "last_ts", 0));
+    rd_fmt_zone(zone, sizeof zone, &x->clock);
+    sat_text_title(x->t, "%s", title ? title : "Report");
+    size_t nin = sat_rnode_count(sat_get_table(root, "inputs"));
+    sat_text_line(x->t, "%s to %s (times in %s), %zu %s", a, b, zone, nin,
+                  sat_plural(nin, "input", "inputs"));
+}
+
+static void findings(void *ctx, const sat_rnode *list, const char *title, int page)
+{
+    text_ctx *x = ctx;
+    (void)page;
     sat_text_title(x->t, "%s", title);
     for (const sat_rnode *f = sat_rnode_first(list); f; f = sat_rnode_next(f))
-        sat_text_line(x->t, "%s %s", sev_mark(rd_otext(f, "severity")),
-                      rd_otext(f, "text") ? rd_otext(f, "text") : "");
+        sat_text_line(x->t, "%s %s", sev_mark(sat_get_text(f, "severity", NULL)),
+                      sat_get_text(f, "text", ""));
 }
 
-static void values(text_ctx *x, const sat_rnode *obj)
+static void page_begin(void *ctx, const sat_rnode *pg, int no, int npages)
 {
-    sat_tbl tb;
-    sat_tbl_init(&tb, "lrl");
-    sat_tbl_set_width(&tb, x->t->width);
-    for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
-        if (sat_rnode_kind_of(c) != SAT_RN_VALUE)
-            continue;
-        char lab[128], val[512];
-        sat_doc_label(lab, sizeof lab, sat_rnode_key(c));
-        rd_fmt_value(val, sizeof val, &x->clock, sat_rnode_value(c));
-        const char *row[3] = {lab, val, sat_rnode_note(c)};
-        sat_tbl_row(&tb, row);
+    text_ctx *x = ctx;
+    (void)no;
+    if (npages > 1) {
+        const char *sub = sat_get_text(pg, "subtitle", NULL);
+        sat_text_title(x->t, "==== %s%s%s", sat_get_text(pg, "title", ""), sub ? " - " : "",
+                       sub ? sub : "");
     }
-    if (tb.err)
-        x->t->err = SAT_E_NOMEM;
-    x->t->lines += tb.nrows;
-    sat_tbl_print(&tb, x->t->out, "  ");
 }
 
-static void table(text_ctx *x, const sat_rnode *block)
+static void section_begin(void *ctx, const sat_rnode *s, const char *title, const char *anchor,
+                          int level)
 {
+    text_ctx *x = ctx;
+    (void)s;
+    (void)anchor;
+    sat_text_title(x->t, "%s%s", indent(level, 0), title);
+}
+
+static void paragraph(void *ctx, const char *text, int level)
+{
+    text_ctx *x = ctx;
+    sat_text_line(x->t, "%s%s", indent(level, 1), text);
+}
+
+static void pre(void *ctx, const sat_rnode *lines, int level)
+{
+    text_ctx *x = ctx;
+    for (const sat_rnode *l = sat_rnode_first(lines); l; l = sat_rnode_next(l))
+        sat_text_pre(x->t, indent(level, 1), sat_get_text(l, NULL, ""));
+}
+
+static void values(void *ctx, const sat_rnode *obj, int level)
+{
+    text_ctx *x = ctx;
+    sat_text_values(x->t, obj, indent(level, 1));
+}
+
+static void table(void *ctx, const sat_rnode *block, int level)
+{
+    text_ctx *x = ctx;
     uint64_t total;
     const sat_rnode *rows = rd_block_rows(block, &total);
     size_t ncols;
-    const sat_col *cols = sat_table_cols(rows, &ncols);
+    sat_table_cols(rows, &ncols);
     if (!rows || !ncols)
         return;
-    if (ncols > TBL_MAXCOL)
-        ncols = TBL_MAXCOL;
-    const char *title = rd_otext(block, "title"), *note = rd_otext(block, "note");
-    sat_text_line(x->t, "  %s%s%s%s", title ? title : "", note ? " (" : "", note ? note : "",
-                  note ? ")" : "");
+    const char *title = sat_get_text(block, "title", NULL), *note = sat_get_text(block, "note", NULL);
+    int in = title ? 2 : 1; /* a titled table's rows under its title */
+    if (title)
+        sat_text_line(x->t, "%s%s%s%s%s", indent(level, 1), title, note ? " (" : "",
+                      note ? note : "", note ? ")" : "");
+    else if (note)
+        sat_text_line(x->t, "%s(%s)", indent(level, 1), note);
     if (!sat_rnode_first(rows)) {
-        sat_text_line(x->t, "    none");
+        sat_text_line(x->t, "%snone", indent(level, in));
         return;
     }
-    char spec[TBL_MAXCOL + 1];
-    char heads[TBL_MAXCOL][64];
-    const char *cells[TBL_MAXCOL];
-    for (size_t i = 0; i < ncols; i++) {
-        spec[i] = rd_unit_right(cols[i].unit) ? 'r' : cols[i].unit == SAT_UNIT_TIME ? 'L' : 'l';
-        rd_col_title(heads[i], sizeof heads[i], &cols[i]);
-        cells[i] = heads[i];
-    }
-    spec[ncols] = '\0';
-    sat_tbl tb;
-    sat_tbl_init(&tb, spec);
-    sat_tbl_set_width(&tb, x->t->width);
-    sat_tbl_row(&tb, cells);
-    char buf[TBL_MAXCOL][256];
-    size_t shown = 0;
-    for (const sat_rnode *r = sat_rnode_first(rows); r && shown < SAT_DOC_TABLE_ROWS;
-         r = sat_rnode_next(r), shown++) {
-        for (size_t i = 0; i < ncols; i++) {
-            rd_fmt_value(buf[i], sizeof buf[i], &x->clock, sat_row_get(r, cols[i].name));
-            cells[i] = buf[i];
-        }
-        sat_tbl_row(&tb, cells);
-    }
-    if (tb.err)
-        x->t->err = SAT_E_NOMEM;
-    x->t->lines += tb.nrows;
-    sat_tbl_print(&tb, x->t->out, "    ");
+    sat_text_table(x->t, rows, NULL, x->rows, indent(level, in));
+    size_t shown = sat_rnode_count(rows) < x->rows ? sat_rnode_count(rows) : x->rows;
+    if (total < shown)
+        total = shown;
     if (total > shown)
-        sat_text_line(x->t, "    ... %llu more %s (the JSON form has every one)",
+        sat_text_line(x->t, "%s... %llu more %s (the JSON form has every one)", indent(level, in),
                       (unsigned long long)(total - shown), sat_plural(total - shown, "row", "rows"));
+    const char *foot = sat_get_text(block, "footnote", NULL);
+    if (foot)
+        sat_text_line(x->t, "%s%s", indent(level, in), foot);
 }
 
 /* The eight block characters, lowest to highest; a step without data is a
  * blank. The scale runs from 0 (or the least value, when it is negative)
  * to the largest. */
-static void sparkline(text_ctx *x, const sat_rnode *s)
+static void sparkline(void *ctx, const sat_rnode *s, int level)
 {
+    text_ctx *x = ctx;
     static const char *const bars[8] = {"\u2581", "\u2582", "\u2583", "\u2584",
                                         "\u2585", "\u2586", "\u2587", "\u2588"};
-    const sat_rnode *pts = rd_list(s, "points");
-    double lo = rd_onum(s, "min"), hi = rd_onum(s, "max");
+    const sat_rnode *pts = sat_get_list(s, "points");
+    double lo = sat_get_num(s, "min", NAN), hi = sat_get_num(s, "max", NAN);
     if (!sat_rnode_first(pts) || !isfinite(hi))
         return;
     if (lo > 0)
@@ -131,7 +169,7 @@ static void sparkline(text_ctx *x, const sat_rnode *s)
     while (p && l + 8 < sizeof line) {
         double v = NAN;
         for (size_t k = 0; k < per && p; k++, p = sat_rnode_next(p)) {
-            double y = sat_value_num(sat_rnode_value(p));
+            double y = sat_get_num(p, NULL, NAN);
             if (isfinite(y) && !(y <= v))
                 v = y;
         }
@@ -145,83 +183,44 @@ static void sparkline(text_ctx *x, const sat_rnode *s)
         l += 3;
     }
     line[l] = '\0';
-    const char *unit = rd_otext(s, "unit");
+    const char *unit = sat_get_text(s, "unit", NULL);
     sat_value vlo = {SAT_UNIT_NUMBER, 0, 3, {.d = lo}}, vhi = {SAT_UNIT_NUMBER, 0, 3, {.d = hi}};
     if (unit && !strcmp(unit, "duration"))
         vlo.unit = vhi.unit = SAT_UNIT_DURATION;
-    char a[64], b[64], from[64];
+    char a[64], b[64], from[64], text[8800];
     sat_fmt_value(a, sizeof a, &vlo);
     sat_fmt_value(b, sizeof b, &vhi);
-    rd_fmt_time(from, sizeof from, &x->clock, rd_ots(s, "first_ts"));
-    const char *title = rd_otext(s, "title");
+    rd_fmt_time(from, sizeof from, &x->clock, sat_get_time(s, "first_ts", 0));
     /* the line itself is never wrapped: written as is */
-    fprintf(x->t->out, "  %-22s %s  %s..%s from %s\n", title ? title : "", line, a, b, from);
-    x->t->lines++;
+    snprintf(text, sizeof text, "%-22s %s  %s..%s from %s", sat_get_text(s, "title", ""), line, a,
+             b, from);
+    sat_text_pre(x->t, indent(level, 1), text);
 }
 
-static void section(text_ctx *x, const sat_rnode *s)
-{
-    const char *title = rd_otext(s, "title");
-    sat_text_title(x->t, "%s", title ? title : "");
-    for (const sat_rnode *p = sat_rnode_first(rd_list(s, "paragraphs")); p; p = sat_rnode_next(p))
-        sat_text_line(x->t, "  %s", rd_text(sat_rnode_value(p)) ? rd_text(sat_rnode_value(p)) : "");
-    const sat_rnode *v = sat_rnode_get(s, "values");
-    if (v && sat_rnode_kind_of(v) == SAT_RN_OBJECT)
-        values(x, v);
-    for (const sat_rnode *sp = sat_rnode_first(rd_list(s, "sparklines")); sp; sp = sat_rnode_next(sp))
-        sparkline(x, sp);
-    for (const sat_rnode *b = sat_rnode_first(rd_list(s, "tables")); b; b = sat_rnode_next(b))
-        table(x, b);
-}
-
-static void inputs(text_ctx *x, const sat_rnode *root)
-{
-    const sat_rnode *t = rd_table(root, "inputs");
-    if (!sat_rnode_first(t))
-        return;
-    sat_text_title(x->t, "Inputs");
-    /* a table block of its own, so that it prints as every other */
-    sat_result *tmp = sat_result_new("report");
-    sat_rnode *s = sat_obj(sat_result_root(tmp), "s");
-    sat_doc_table(s, "Every source with its span", NULL, t,
-                  "path,kind,bytes,lines,rejects,first_ts,last_ts", 0, NULL, NULL);
-    const sat_rnode *b = sat_rnode_first(rd_list(s, "tables"));
-    if (b)
-        table(x, b);
-    else
-        x->t->err = SAT_E_NOMEM;
-    sat_result_free(tmp);
-}
+static const rd_visitor text_visitor = {
+    .head = head,
+    .findings = findings,
+    .page_begin = page_begin,
+    .section_begin = section_begin,
+    .paragraph = paragraph,
+    .pre = pre,
+    .values = values,
+    .sparkline = sparkline,
+    .table = table,
+};
 
 static int render_text(sat_report *rep, const sat_report_render_opts *o, FILE *out, sat_diag *diag)
 {
     sat_text t;
     sat_text_init(&t, out, o->wide);
-    text_ctx x = {&t, rd_clock_of(sat_result_root(sat_report_doc(rep)), o->utc)};
     const sat_rnode *root = sat_result_root(sat_report_doc(rep));
-    char a[64], b[64], zone[32];
-    rd_fmt_datetime(a, sizeof a, &x.clock, rd_ots(root, "first_ts"));
-    rd_fmt_datetime(b, sizeof b, &x.clock, rd_ots(root, "last_ts"));
-    rd_fmt_zone(zone, sizeof zone, &x.clock);
-    const char *title = rd_otext(root, "title");
-    sat_text_title(&t, "%s", title ? title : "Report");
-    size_t nin = sat_rnode_count(rd_table(root, "inputs"));
-    sat_text_line(&t, "%s to %s (times in %s), %zu %s", a, b, zone, nin,
-                  sat_plural(nin, "input", "inputs"));
-    findings(&x, rd_list(root, "findings"), "What happened");
-    const sat_rnode *pages = rd_list(root, "pages");
-    size_t npages = sat_rnode_count(pages);
-    for (const sat_rnode *pg = sat_rnode_first(pages); pg; pg = sat_rnode_next(pg)) {
-        if (npages > 1) {
-            const char *pt = rd_otext(pg, "title"), *sub = rd_otext(pg, "subtitle");
-            sat_text_title(&t, "==== %s%s%s", pt ? pt : "", sub ? " - " : "", sub ? sub : "");
-        }
-        findings(&x, rd_list(pg, "findings"), "Findings");
-        for (const sat_rnode *s = sat_rnode_first(rd_list(pg, "sections")); s; s = sat_rnode_next(s))
-            section(&x, s);
-    }
-    inputs(&x, root);
-    int rc = sat_text_finish(&t);
+    const char *kind = sat_get_text(root, "kind", "");
+    text_ctx x = {&t, rd_clock_of(root, o->utc), rd_table_rows(o), !strcmp(kind, "command")};
+    t.fmt = fmt_on_clock;
+    t.fmt_ctx = &x.clock;
+    int rc = rd_walk(rep, &text_visitor, &x);
+    if (rc == SAT_OK)
+        rc = sat_text_finish(&t);
     if (rc < 0)
         sat_diag_set(diag, rc, NULL, "writing the text report: %s", sat_strerror(rc));
     return rc;

@@ -45,13 +45,13 @@ static const sat_col src_cols[] = {{"name", SAT_UNIT_TEXT, 0, NULL},
 static void test_helpers(void)
 {
     char b[64];
-    sat_doc_label(b, sizeof b, "p99_s");
+    sat_key_label(b, sizeof b, "p99_s");
     CHECK_EQ_STR(b, "p99");
-    sat_doc_label(b, sizeof b, "trigger.onset_ts");
+    sat_key_label(b, sizeof b, "trigger.onset_ts");
     CHECK_EQ_STR(b, "trigger onset");
-    sat_doc_label(b, sizeof b, "recommended_cachememsize_bytes");
+    sat_key_label(b, sizeof b, "recommended_cachememsize_bytes");
     CHECK_EQ_STR(b, "recommended cachememsize");
-    sat_doc_label(b, sizeof b, "full_handshakes");
+    sat_key_label(b, sizeof b, "full_handshakes");
     CHECK_EQ_STR(b, "full handshakes");
 
     CHECK(sat_report_renderer_for("x.HTML") && !strcmp(sat_report_renderer_for("x.HTML")->ext, ".html"));
