@@ -1,9 +1,10 @@
 /*
- * report_doc_int.h - (internal to report/) what the report builders and the
- * renderers of report_doc.h share: reading values out of results (absent is
- * NAN, 0 or NULL, never a made-up zero), the clock every form shows times
- * on (local at the inputs' UTC offset, or UTC), a value in human form on that
- * clock, and the walk over a document's pages and sections.
+ * doc_int.h - (internal to report/) what the report builders, the section
+ * builders and the forms of report_doc.h share: the clock every form shows
+ * times on (local at the inputs' UTC offset, or UTC, or a command's RFC 3339
+ * UTC), a value in human form on that clock, and the one walk over a
+ * document's pages and sections. Results are read with result.h's typed
+ * readers (absent is the caller's stand-in, never a made-up zero).
  */
 #ifndef SAT_REPORT_DOC_INT_H
 #define SAT_REPORT_DOC_INT_H
@@ -13,26 +14,6 @@
 
 #include "satscope/report.h"
 #include "satscope/report_doc.h"
-
-/* ---- reading ------------------------------------------------------------------- */
-/* The root of the result of analyzer `name` in set s, NULL if none. */
-const sat_rnode *rd_root(const sat_result_set *s, const char *name);
-/* A TIME (or INT) value, 0 when absent. */
-int64_t rd_ts(const sat_value *v);
-/* A TEXT value, NULL when absent. */
-const char *rd_text(const sat_value *v);
-/* A BOOL: 1, 0, or -1 when absent. */
-int rd_bool(const sat_value *v);
-/* The same at a path of an object (sat_rnode_val) or a row's column. */
-#define rd_onum(o, path) sat_value_num(sat_rnode_val((o), (path)))
-#define rd_ots(o, path) rd_ts(sat_rnode_val((o), (path)))
-#define rd_otext(o, path) rd_text(sat_rnode_val((o), (path)))
-#define rd_rnum(row, col) sat_value_num(sat_row_get((row), (col)))
-#define rd_rts(row, col) rd_ts(sat_row_get((row), (col)))
-#define rd_rtext(row, col) rd_text(sat_row_get((row), (col)))
-#define rd_rbool(row, col) rd_bool(sat_row_get((row), (col)))
-/* The table at path under o, NULL if it is none. */
-const sat_rnode *rd_table(const sat_rnode *o, const char *path);
 
 /* ---- the clock ----------------------------------------------------------------- */
 typedef struct rd_clock {

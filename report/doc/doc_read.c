@@ -1,7 +1,6 @@
 /*
- * report_read.c - reading results for the report builders and renderers
- * (report_doc_int.h): typed values out of result trees, the clock every
- * form shows times on, values in human form.
+ * doc_read.c - what the forms of a document share (doc_int.h): a table
+ * block's rows, the clock every form shows times on, values in human form.
  */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 #include <string.h>
@@ -9,53 +8,10 @@
 
 #include "doc_int.h"
 
-const sat_rnode *rd_root(const sat_result_set *s, const char *name)
-{
-    for (size_t i = 0; s && name && i < s->n; i++)
-        if (s->results[i] && !strcmp(sat_result_command(s->results[i]), name))
-            return sat_result_root(s->results[i]);
-    return NULL;
-}
-
-int64_t rd_ts(const sat_value *v)
-{
-    if (!v || v->absent)
-        return 0;
-    if (v->unit == SAT_UNIT_TIME || v->unit == SAT_UNIT_INT)
-        return v->v.i;
-    if (v->unit == SAT_UNIT_COUNT)
-        return (int64_t)v->v.u;
-    return 0;
-}
-
-const char *rd_text(const sat_value *v)
-{
-    return v && !v->absent && v->unit == SAT_UNIT_TEXT ? v->v.s : NULL;
-}
-
-int rd_bool(const sat_value *v)
-{
-    if (!v || v->absent || v->unit != SAT_UNIT_BOOL)
-        return -1;
-    return v->v.i != 0;
-}
-
-const sat_rnode *rd_table(const sat_rnode *o, const char *path)
-{
-    const sat_rnode *t = o ? sat_rnode_get(o, path) : NULL;
-    return t && sat_rnode_kind_of(t) == SAT_RN_TABLE ? t : NULL;
-}
-
-const sat_rnode *rd_list(const sat_rnode *o, const char *key)
-{
-    const sat_rnode *l = o ? sat_rnode_get(o, key) : NULL;
-    return l && sat_rnode_kind_of(l) == SAT_RN_LIST ? l : NULL;
-}
-
 const sat_rnode *rd_block_rows(const sat_rnode *block, uint64_t *total)
 {
-    const sat_rnode *t = rd_table(block, "body");
-    double n = rd_onum(block, "rows_total");
+    const sat_rnode *t = sat_get_table(block, "body");
+    double n = sat_get_num(block, "rows_total", NAN);
     if (total)
         *total = isfinite(n) ? (uint64_t)n : (uint64_t)sat_rnode_count(t);
     return t;
@@ -81,9 +37,9 @@ rd_clock rd_clock_at(int32_t utc_offset_s, int utc, int64_t first_ts, int64_t la
 
 rd_clock rd_clock_of(const sat_rnode *root, int utc)
 {
-    double off = rd_onum(root, "utc_offset_s");
-    return rd_clock_at(isfinite(off) ? (int32_t)off : 0, utc, rd_ots(root, "first_ts"),
-                       rd_ots(root, "last_ts"));
+    double off = sat_get_num(root, "utc_offset_s", NAN);
+    return rd_clock_at(isfinite(off) ? (int32_t)off : 0, utc, sat_get_time(root, "first_ts", 0),
+                       sat_get_time(root, "last_ts", 0));
 }
 
 static void fmt_clock(char *buf, size_t n, const rd_clock *c, int64_t ts, int date)

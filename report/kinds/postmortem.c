@@ -31,16 +31,16 @@ static void head(pm_ctx *p)
 {
     /* the span every input covers: the timeline's (every source on it), else
      * the widest of the analyzers' own */
-    int64_t first = rd_ots(p->timeline, "first_ts"), last = rd_ots(p->timeline, "last_ts");
+    int64_t first = sat_get_time(p->timeline, "first_ts", 0), last = sat_get_time(p->timeline, "last_ts", 0);
     const sat_rnode *others[] = {p->etime, p->storms, p->handshakes, p->crashes};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-        int64_t a = rd_ots(others[i], "first_ts"), b = rd_ots(others[i], "last_ts");
+        int64_t a = sat_get_time(others[i], "first_ts", 0), b = sat_get_time(others[i], "last_ts", 0);
         if (a && (!first || a < first))
             first = a;
         if (b > last)
             last = b;
     }
-    double off = rd_onum(p->timeline, "utc_offset_s");
+    double off = sat_get_num(p->timeline, "utc_offset_s", NAN);
     int32_t offset = isfinite(off) ? (int32_t)off : 0;
     p->clock = rd_clock_at(offset, p->in->utc, first, last);
     char title[256] = "Post-mortem";
@@ -59,13 +59,13 @@ static void head(pm_ctx *p)
     sat_doc_head(p->rep, title, first, last, offset);
 
     sat_doc_inputs(p->rep);
-    const sat_rnode *src = rd_table(p->timeline, "sources");
+    const sat_rnode *src = sat_get_table(p->timeline, "sources");
     for (const sat_rnode *r = sat_rnode_first(src); r; r = sat_rnode_next(r)) {
-        double bytes = rd_rnum(r, "bytes"), lines = rd_rnum(r, "lines"), rej = rd_rnum(r, "rejects");
-        sat_doc_input(p->rep, rd_rtext(r, "path"), rd_rtext(r, "kind"), rd_rtext(r, "format"),
+        double bytes = sat_get_num(r, "bytes", NAN), lines = sat_get_num(r, "lines", NAN), rej = sat_get_num(r, "rejects", NAN);
+        sat_doc_input(p->rep, sat_get_text(r, "path", NULL), sat_get_text(r, "kind", NULL), sat_get_text(r, "format", NULL),
                       isfinite(bytes) ? (uint64_t)bytes : 0, isfinite(lines) ? (uint64_t)lines : 0,
-                      isfinite(rej) ? (uint64_t)rej : 0, rd_rts(r, "first_ts"),
-                      rd_rts(r, "last_ts"));
+                      isfinite(rej) ? (uint64_t)rej : 0, sat_get_time(r, "first_ts", 0),
+                      sat_get_time(r, "last_ts", 0));
     }
 }
 
@@ -92,24 +92,24 @@ static void summary_section(pm_ctx *p, sat_rnode *page)
     if (p->http_etime) {
         const sat_rnode *h = p->http_etime;
         put_num_value(v, "requests", h, "requests");
-        double ce = rd_onum(h, "request_stats.client_errors"), se = rd_onum(h, "request_stats.server_errors");
+        double ce = sat_get_num(h, "request_stats.client_errors", NAN), se = sat_get_num(h, "request_stats.server_errors", NAN);
         if (isfinite(ce) && isfinite(se))
             sat_put_count(v, "request_errors", (uint64_t)(ce + se));
         put_num_value(v, "server_errors", h, "request_stats.server_errors");
         /* what the format does not log is left out (the sections below say so) */
-        if (isfinite(rd_onum(h, "request_stats.first_requests")))
+        if (isfinite(sat_get_num(h, "request_stats.first_requests", NAN)))
             put_num_value(v, "connections_opened", h, "request_stats.first_requests");
-        if (isfinite(rd_onum(h, "request_stats.response_time_mean_s")))
+        if (isfinite(sat_get_num(h, "request_stats.response_time_mean_s", NAN)))
             put_num_value(v, "response_time_mean_s", h, "request_stats.response_time_mean_s");
-        if (isfinite(rd_onum(h, "request_stats.upstream_mean_s")))
+        if (isfinite(sat_get_num(h, "request_stats.upstream_mean_s", NAN)))
             put_num_value(v, "upstream_mean_s", h, "request_stats.upstream_mean_s");
     }
     put_num_value(v, "client_failures", p->storms, "events");
-    sat_put_count(v, "storm_count", sat_rnode_count(rd_table(p->storms, "storms")));
+    sat_put_count(v, "storm_count", sat_rnode_count(sat_get_table(p->storms, "storms")));
     put_num_value(v, "tls_handshakes", p->handshakes, "connections");
-    if (isfinite(rd_onum(p->handshakes, "logs.full")) && isfinite(rd_onum(p->handshakes, "logs.resumed")))
+    if (isfinite(sat_get_num(p->handshakes, "logs.full", NAN)) && isfinite(sat_get_num(p->handshakes, "logs.resumed", NAN)))
         sat_put_count(v, "tls_handshakes_in_logs",
-                      (uint64_t)(rd_onum(p->handshakes, "logs.full") + rd_onum(p->handshakes, "logs.resumed")));
+                      (uint64_t)(sat_get_num(p->handshakes, "logs.full", NAN) + sat_get_num(p->handshakes, "logs.resumed", NAN)));
     put_num_value(v, "crash_count", p->crashes, "count");
 }
 
@@ -118,7 +118,7 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
     sat_rnode *s = sat_doc_section(page, "timeline", "Timeline");
     char zone[32];
     rd_fmt_zone(zone, sizeof zone, &p->clock);
-    double w = rd_onum(p->timeline, "window_s");
+    double w = sat_get_num(p->timeline, "window_s", NAN);
     if (isfinite(w)) {
         char ws[64];
         pm_dur(ws, sizeof ws, w);
@@ -131,7 +131,7 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
     }
     sat_doc_chart(s, "timeline");
     /* the timeline's counts are of operations and requests alike */
-    const sat_rnode *hours = rd_table(p->timeline, "hours");
+    const sat_rnode *hours = sat_get_table(p->timeline, "hours");
     static const char *const spark[3][3] = {
         {"operations per hour", "errors per hour", "etime p99 per hour"},
         {"requests per hour", "errors per hour", "response p99 per hour"},
@@ -154,22 +154,22 @@ static void chain_table(pm_ctx *p, sat_rnode *s)
                                    {"during_text", SAT_UNIT_TEXT, 0, "during"},
                                    {"onset_ts", SAT_UNIT_TIME, 0, "onset"},
                                    {"back_ts", SAT_UNIT_TIME, 0, "back to usual"}};
-    const sat_rnode *sig = rd_table(p->storms, "signals");
+    const sat_rnode *sig = sat_get_table(p->storms, "signals");
     if (!sig)
         return;
     char win[64];
-    pm_dur(win, sizeof win, rd_onum(p->storms, "window_s"));
+    pm_dur(win, sizeof win, sat_get_num(p->storms, "window_s", NAN));
     char note[160];
     snprintf(note, sizeof note, "counts per %s window; before: the windows before the storm and "
              "its first", win);
     sat_rnode *t = sat_doc_new_table(s, "The chain: what rose before each storm", note, cols,
                                      sizeof cols / sizeof cols[0]);
     for (const sat_rnode *r = sat_rnode_first(sig); r; r = sat_rnode_next(r)) {
-        const char *name = rd_rtext(r, "signal_name");
+        const char *name = sat_get_text(r, "signal_name", NULL);
         if (!p->ldap && p->http && pm_signal_ldap_only(name))
             continue; /* an access log has no unindexed search nor queue wait */
         sat_rnode *row = sat_table_row(t);
-        sat_put_count(row, "storm", (uint64_t)rd_rnum(r, "storm"));
+        sat_put_count(row, "storm", (uint64_t)sat_get_num(r, "storm", NAN));
         sat_put_text(row, "signal_name", pm_signal_brief(p, name));
         const sat_value *rose = sat_row_get(r, "rose");
         if (rose)
@@ -178,15 +178,15 @@ static void chain_table(pm_ctx *p, sat_rnode *s)
             {"baseline", "usual_text"}, {"lead_up", "lead_up_text"}, {"during", "during_text"}};
         for (int k = 0; k < 3; k++) {
             char b[64];
-            double v = rd_rnum(r, vals[k][0]);
-            if (!isfinite(v) && rd_rbool(r, "never_answered") == 1 && k > 0)
+            double v = sat_get_num(r, vals[k][0], NAN);
+            if (!isfinite(v) && sat_get_bool(r, "never_answered", -1) == 1 && k > 0)
                 snprintf(b, sizeof b, "no answer");
             else
                 pm_signal_value(b, sizeof b, name, v);
             sat_put_text(row, vals[k][1], b);
         }
-        sat_put_time(row, "onset_ts", rd_rts(r, "onset_ts"));
-        sat_put_time(row, "back_ts", rd_rts(r, "back_ts"));
+        sat_put_time(row, "onset_ts", sat_get_time(r, "onset_ts", 0));
+        sat_put_time(row, "back_ts", sat_get_time(r, "back_ts", 0));
     }
 }
 
@@ -195,24 +195,24 @@ static void kinds_table(pm_ctx *p, sat_rnode *s)
     static const sat_col cols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
                                    {"events", SAT_UNIT_COUNT, 0, "failures"},
                                    {"share", SAT_UNIT_RATIO, 4, NULL}};
-    const sat_rnode *k = rd_table(p->storms, "failures");
+    const sat_rnode *k = sat_get_table(p->storms, "failures");
     if (!k)
         return;
     sat_rnode *t = sat_doc_new_table(s, "Client failures by kind", "over every input", cols, 3);
     for (const sat_rnode *r = sat_rnode_first(k); r; r = sat_rnode_next(r)) {
         sat_rnode *row = sat_table_row(t);
-        sat_put_text(row, "kind", pm_kind_words(rd_rtext(r, "kind")));
-        sat_put_count(row, "events", (uint64_t)rd_rnum(r, "events"));
-        sat_put_ratio(row, "share", rd_rnum(r, "share"), 4);
+        sat_put_text(row, "kind", pm_kind_words(sat_get_text(r, "kind", NULL)));
+        sat_put_count(row, "events", (uint64_t)sat_get_num(r, "events", NAN));
+        sat_put_ratio(row, "share", sat_get_num(r, "share", NAN), 4);
     }
 }
 
 static void storms_section(pm_ctx *p, sat_rnode *page)
 {
     sat_rnode *s = sat_doc_section(page, "storms", "Storms of client failures");
-    const sat_rnode *storms = rd_table(p->storms, "storms");
+    const sat_rnode *storms = sat_get_table(p->storms, "storms");
     if (!sat_rnode_first(storms)) {
-        double ev = rd_onum(p->storms, "events");
+        double ev = sat_get_num(p->storms, "events", NAN);
         if (!p->storms)
             sat_doc_para(s, "The storms analyzer did not run.");
         else
@@ -224,21 +224,21 @@ static void storms_section(pm_ctx *p, sat_rnode *page)
     }
     for (const sat_rnode *st = sat_rnode_first(storms); st; st = sat_rnode_next(st)) {
         char a[64], b[64], span[64];
-        pm_time(p, a, sizeof a, rd_rts(st, "start_ts"));
-        pm_time(p, b, sizeof b, rd_rts(st, "end_ts"));
-        pm_dur(span, sizeof span, rd_rnum(st, "span_s"));
-        const char *trig = rd_rtext(st, "trigger.signal_name");
+        pm_time(p, a, sizeof a, sat_get_time(st, "start_ts", 0));
+        pm_time(p, b, sizeof b, sat_get_time(st, "end_ts", 0));
+        pm_dur(span, sizeof span, sat_get_num(st, "span_s", NAN));
+        const char *trig = sat_get_text(st, "trigger.signal_name", NULL);
         char tr[256] = "no signal rose before it (its cause is not in these inputs)";
         if (trig) {
             char on[64];
-            pm_time(p, on, sizeof on, rd_rts(st, "trigger.onset_ts"));
+            pm_time(p, on, sizeof on, sat_get_time(st, "trigger.onset_ts", 0));
             snprintf(tr, sizeof tr, "triggered by %s (rising at %s)", pm_signal_words(p, trig), on);
         }
-        int sus = rd_rbool(st, "sustained");
+        int sus = sat_get_bool(st, "sustained", -1);
         sat_doc_para(s, "Storm %.0f: %s to %s (%s), %.0f client failures from %.0f %s, %s; %s.",
-                     rd_rnum(st, "storm"), a, b, span, rd_rnum(st, "events"),
-                     rd_rnum(st, "client_count"),
-                     rd_rnum(st, "client_count") == 1 ? "client" : "clients", tr,
+                     sat_get_num(st, "storm", NAN), a, b, span, sat_get_num(st, "events", NAN),
+                     sat_get_num(st, "client_count", NAN),
+                     sat_get_num(st, "client_count", NAN) == 1 ? "client" : "clients", tr,
                      sus == 1 ? "the failures outlived their trigger (self-sustaining)"
                      : sus == 0 ? "the failures did not outlive their trigger"
                                 : "whether they outlived a trigger is not known");
@@ -250,7 +250,7 @@ static void storms_section(pm_ctx *p, sat_rnode *page)
                   0, NULL, NULL);
     chain_table(p, s);
     kinds_table(p, s);
-    sat_doc_table(s, "Clients with the most failures", NULL, rd_table(p->storms, "top_clients"),
+    sat_doc_table(s, "Clients with the most failures", NULL, sat_get_table(p->storms, "top_clients"),
                   NULL, 0, NULL, NULL);
 }
 
@@ -260,13 +260,13 @@ static void http_offenders(pm_ctx *p, sat_rnode *s)
 {
     const sat_rnode *h = p->http_etime;
     const sat_rnode *all = NULL;
-    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "methods")); r; r = sat_rnode_next(r))
-        if (rd_rtext(r, "method") && !strcmp(rd_rtext(r, "method"), "all"))
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(h, "methods")); r; r = sat_rnode_next(r))
+        if (sat_get_text(r, "method", NULL) && !strcmp(sat_get_text(r, "method", NULL), "all"))
             all = r;
     const char *no_rt = pm_not_logged(p, "etime");
-    double n = rd_onum(h, "requests");
+    double n = sat_get_num(h, "requests", NAN);
     const char *by = "total_s";
-    if (no_rt || !all || !isfinite(rd_rnum(all, "total_s"))) {
+    if (no_rt || !all || !isfinite(sat_get_num(all, "total_s", NAN))) {
         sat_doc_para(s,
                      "%.0f HTTP %s; their response times are not logged (%s): the path "
                      "templates with the most requests:",
@@ -275,8 +275,8 @@ static void http_offenders(pm_ctx *p, sat_rnode *s)
         by = "count";
     } else {
         char tt[64], mean[64];
-        pm_dur(tt, sizeof tt, rd_rnum(all, "total_s"));
-        pm_dur(mean, sizeof mean, rd_rnum(all, "mean_s"));
+        pm_dur(tt, sizeof tt, sat_get_num(all, "total_s", NAN));
+        pm_dur(mean, sizeof mean, sat_get_num(all, "mean_s", NAN));
         sat_doc_para(s,
                      "The server spent %s answering %.0f HTTP requests (the sum of their "
                      "response times, %s on average). The top path templates by total time "
@@ -286,7 +286,7 @@ static void http_offenders(pm_ctx *p, sat_rnode *s)
             sat_doc_chart(s, "distributions");
     }
     /* logged but never there (no proxied request) is left out too */
-    const char *up = isfinite(rd_onum(h, "request_stats.upstream_mean_s"))
+    const char *up = isfinite(sat_get_num(h, "request_stats.upstream_mean_s", NAN))
                          ? ",upstream_mean_s=upstream mean" : "";
     /* without response times the tables hold counts alone */
     int timed = !strcmp(by, "total_s");
@@ -295,21 +295,21 @@ static void http_offenders(pm_ctx *p, sat_rnode *s)
              timed ? ",p50_s=p50,p90_s=p90,p99_s=p99,max_s=max,total_s=total,share" : "", up);
     char cols[512];
     snprintf(cols, sizeof cols, "path=path template,count=requests%s,errors", times);
-    sat_doc_table_by(s, "By path template", "errors: statuses >= 400", rd_table(h, "groups"),
+    sat_doc_table_by(s, "By path template", "errors: statuses >= 400", sat_get_table(h, "groups"),
                      cols, 10, by);
     snprintf(cols, sizeof cols, "method,count=requests%s,errors", times);
-    sat_doc_table(s, "By method", "all: every request", rd_table(h, "methods"), cols, 0, NULL,
+    sat_doc_table(s, "By method", "all: every request", sat_get_table(h, "methods"), cols, 0, NULL,
                   NULL);
-    sat_doc_table(s, "Statuses", NULL, rd_table(h, "statuses"),
+    sat_doc_table(s, "Statuses", NULL, sat_get_table(h, "statuses"),
                   "status,count=requests,share,meaning", 0, NULL, NULL);
-    sat_doc_table_by(s, "Clients", NULL, rd_table(h, "top.clients"),
+    sat_doc_table_by(s, "Clients", NULL, sat_get_table(h, "top.clients"),
                      timed ? "client,count=requests,total_s=total" : "client,count=requests", 10, by);
 }
 
 static void offenders_section(pm_ctx *p, sat_rnode *page)
 {
     sat_rnode *s = sat_doc_section(page, "offenders", "Where the time went");
-    int ops = p->etime && sat_rnode_first(rd_table(p->etime, "ops"));
+    int ops = p->etime && sat_rnode_first(sat_get_table(p->etime, "ops"));
     if (!ops && p->http_etime) {
         http_offenders(p, s);
         return;
@@ -319,9 +319,9 @@ static void offenders_section(pm_ctx *p, sat_rnode *page)
         return;
     }
     double total = 0;
-    for (const sat_rnode *r = sat_rnode_first(rd_table(p->etime, "ops")); r; r = sat_rnode_next(r)) {
-        double t = rd_rnum(r, "total_s");
-        const char *op = rd_rtext(r, "op");
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(p->etime, "ops")); r; r = sat_rnode_next(r)) {
+        double t = sat_get_num(r, "total_s", NAN);
+        const char *op = sat_get_text(r, "op", NULL);
         total += isfinite(t) && !(op && !strcmp(op, "all")) ? t : 0;
     }
     char tt[64];
@@ -331,21 +331,21 @@ static void offenders_section(pm_ctx *p, sat_rnode *page)
                  "wait included). The top offenders by total time:",
                  tt);
     sat_doc_chart(s, "distributions");
-    sat_doc_table_by(s, "By operation", NULL, rd_table(p->etime, "ops"),
+    sat_doc_table_by(s, "By operation", NULL, sat_get_table(p->etime, "ops"),
                      "op,count,p50_s=p50,p90_s=p90,p99_s=p99,max_s=max,total_s=total,share,"
                      "wtime_mean_s=wtime mean",
                      0, "total_s");
     sat_doc_table_by(s, "Unindexed searches", "notes=A/U: searches that read every entry",
-                     rd_table(p->etime, "unindexed.searches"),
+                     sat_get_table(p->etime, "unindexed.searches"),
                      "count,total_s=total,max_s=max,filter,base,client,binddn=bind DN", 10,
                      "total_s");
-    sat_doc_table_by(s, "Filters", NULL, rd_table(p->etime, "top.filters"),
+    sat_doc_table_by(s, "Filters", NULL, sat_get_table(p->etime, "top.filters"),
                      "filter,count,total_s=total", 10, "total_s");
-    sat_doc_table_by(s, "Clients", NULL, rd_table(p->etime, "top.clients"),
+    sat_doc_table_by(s, "Clients", NULL, sat_get_table(p->etime, "top.clients"),
                      "client,count,total_s=total", 10, "total_s");
-    sat_doc_table_by(s, "Bind DNs", NULL, rd_table(p->etime, "top.bind_dns"),
+    sat_doc_table_by(s, "Bind DNs", NULL, sat_get_table(p->etime, "top.bind_dns"),
                      "binddn=bind DN,count,total_s=total", 10, "total_s");
-    sat_doc_table_by(s, "Bases", NULL, rd_table(p->etime, "top.bases"), "base,count,total_s=total",
+    sat_doc_table_by(s, "Bases", NULL, sat_get_table(p->etime, "top.bases"), "base,count,total_s=total",
                      10, "total_s");
     if (p->http_etime)
         http_offenders(p, s);
@@ -356,8 +356,8 @@ static void offenders_section(pm_ctx *p, sat_rnode *page)
 static void log_handshakes(pm_ctx *p, sat_rnode *s)
 {
     const sat_rnode *h = p->handshakes;
-    double full = rd_onum(h, "logs.full"), res = rd_onum(h, "logs.resumed");
-    const char *counted = rd_otext(h, "logs.counted");
+    double full = sat_get_num(h, "logs.full", NAN), res = sat_get_num(h, "logs.resumed", NAN);
+    const char *counted = sat_get_text(h, "logs.counted", NULL);
     if (!isfinite(full) || !isfinite(res)) {
         sat_doc_para(s, "%s.",
                      counted ? counted
@@ -377,15 +377,15 @@ static void log_handshakes(pm_ctx *p, sat_rnode *s)
     put_num_value(v, "resumed_in_logs", h, "logs.resumed");
     put_num_value(v, "resumption_ratio_in_logs", h, "logs.resumed_ratio");
     put_num_value(v, "cpu_in_logs_s", h, "logs.cpu_s");
-    sat_doc_table(s, "Per window, from the access logs", NULL, rd_table(h, "logs.windows"), NULL,
+    sat_doc_table(s, "Per window, from the access logs", NULL, sat_get_table(h, "logs.windows"), NULL,
                   0, NULL, NULL);
 }
 
 static void handshakes_section(pm_ctx *p, sat_rnode *page)
 {
     sat_rnode *s = sat_doc_section(page, "handshakes", "TLS handshakes");
-    double n = rd_onum(p->handshakes, "connections");
-    int logs = rd_onum(p->handshakes, "logs.requests") > 0;
+    double n = sat_get_num(p->handshakes, "connections", NAN);
+    int logs = sat_get_num(p->handshakes, "logs.requests", NAN) > 0;
     if (!(n > 0) && logs) {
         log_handshakes(p, s);
         return;
@@ -395,8 +395,8 @@ static void handshakes_section(pm_ctx *p, sat_rnode *page)
         return;
     }
     const sat_rnode *h = p->handshakes;
-    double full_c = rd_onum(h, "cost_per_handshake.full_s");
-    double res_c = rd_onum(h, "cost_per_handshake.resumed_s");
+    double full_c = sat_get_num(h, "cost_per_handshake.full_s", NAN);
+    double res_c = sat_get_num(h, "cost_per_handshake.resumed_s", NAN);
     if (isfinite(full_c) && isfinite(res_c) && res_c > 0) {
         char a[64], b[64];
         pm_dur(a, sizeof a, full_c);
@@ -417,15 +417,15 @@ static void handshakes_section(pm_ctx *p, sat_rnode *page)
     put_num_value(v, "cpu_s", h, "cpu_s");
     put_num_value(v, "full_handshake_cost_s", h, "cost_per_handshake.full_s");
     put_num_value(v, "resumed_handshake_cost_s", h, "cost_per_handshake.resumed_s");
-    sat_doc_table(s, "Per window", NULL, rd_table(h, "windows"), NULL, 0, NULL, NULL);
-    sat_doc_table(s, "Resumption", NULL, rd_table(h, "resumption"), NULL, 0, NULL, NULL);
+    sat_doc_table(s, "Per window", NULL, sat_get_table(h, "windows"), NULL, 0, NULL, NULL);
+    sat_doc_table(s, "Resumption", NULL, sat_get_table(h, "resumption"), NULL, 0, NULL, NULL);
     if (logs)
         log_handshakes(p, s);
 }
 
 static void crash_section(pm_ctx *p, sat_rnode *page)
 {
-    const sat_rnode *crashes = rd_table(p->crashes, "crashes");
+    const sat_rnode *crashes = sat_get_table(p->crashes, "crashes");
     sat_rnode *s = sat_doc_section(page, "crash",
                                    sat_rnode_count(crashes) > 1 ? "The crashes" : "The crash");
     if (!sat_rnode_first(crashes)) {
@@ -435,25 +435,25 @@ static void crash_section(pm_ctx *p, sat_rnode *page)
     size_t k = 0;
     for (const sat_rnode *c = sat_rnode_first(crashes); c && k < 5; c = sat_rnode_next(c), k++) {
         char at[64], where[512] = "";
-        pm_time(p, at, sizeof at, rd_rts(c, "ts"));
-        const sat_rnode *frames = rd_table(c, "frames");
+        pm_time(p, at, sizeof at, sat_get_time(c, "ts", 0));
+        const sat_rnode *frames = sat_get_table(c, "frames");
         const sat_rnode *f0 = sat_rnode_first(frames);
-        if (f0 && rd_rtext(f0, "function")) {
-            const char *file = rd_rtext(f0, "file");
-            double line = rd_rnum(f0, "line");
+        if (f0 && sat_get_text(f0, "function", NULL)) {
+            const char *file = sat_get_text(f0, "file", NULL);
+            double line = sat_get_num(f0, "line", NAN);
             if (file && isfinite(line))
-                snprintf(where, sizeof where, " in %s (%s:%.0f)", rd_rtext(f0, "function"), file,
+                snprintf(where, sizeof where, " in %s (%s:%.0f)", sat_get_text(f0, "function", NULL), file,
                          line);
             else
-                snprintf(where, sizeof where, " in %s", rd_rtext(f0, "function"));
+                snprintf(where, sizeof where, " in %s", sat_get_text(f0, "function", NULL));
         }
-        const char *exe = rd_rtext(c, "executable");
+        const char *exe = sat_get_text(c, "executable", NULL);
         const char *base = exe ? strrchr(exe, '/') : NULL;
         sat_doc_para(s, "%s: %s (pid %.0f) got %s%s%s%s%s.", at, base ? base + 1 : exe ? exe : "a process",
-                     rd_rnum(c, "pid"), rd_rtext(c, "signal_name") ? rd_rtext(c, "signal_name") : "a signal",
-                     rd_rtext(c, "si_code_name") ? " (" : "",
-                     rd_rtext(c, "si_code_name") ? rd_rtext(c, "si_code_name") : "",
-                     rd_rtext(c, "si_code_name") ? ")" : "", where);
+                     sat_get_num(c, "pid", NAN), sat_get_text(c, "signal_name", NULL) ? sat_get_text(c, "signal_name", NULL) : "a signal",
+                     sat_get_text(c, "si_code_name", NULL) ? " (" : "",
+                     sat_get_text(c, "si_code_name", NULL) ? sat_get_text(c, "si_code_name", NULL) : "",
+                     sat_get_text(c, "si_code_name", NULL) ? ")" : "", where);
         sat_rnode *v = sat_doc_values(s);
         if (k == 0) {
             put_num_value(v, "crashed_ts", c, "ts");
@@ -469,19 +469,19 @@ static void crash_section(pm_ctx *p, sat_rnode *page)
         char title[128];
         snprintf(title, sizeof title, "Backtrace of the crashing thread (%s)", at);
         sat_doc_table(s, title, NULL, frames, "depth=#,function,file,line,module", 0, NULL, NULL);
-        if (rd_rbool(c, "before.covered") == 1) {
+        if (sat_get_bool(c, "before.covered", -1) == 1) {
             char a[64], b[64], ua[64];
-            pm_time(p, a, sizeof a, rd_rts(c, "before.from_ts"));
-            pm_time(p, b, sizeof b, rd_rts(c, "before.to_ts"));
-            pm_time(p, ua, sizeof ua, rd_rts(c, "before.usual_from_ts"));
+            pm_time(p, a, sizeof a, sat_get_time(c, "before.from_ts", 0));
+            pm_time(p, b, sizeof b, sat_get_time(c, "before.to_ts", 0));
+            pm_time(p, ua, sizeof ua, sat_get_time(c, "before.usual_from_ts", 0));
             sat_doc_para(s,
                          "The load before it (%s to %s, against the same length before, from "
                          "%s): %.0f operations (usually %.0f), %.0f errors, %.0f connections "
                          "opened, %.0f TLS handshakes (%.0f full).",
-                         a, b, ua, rd_rnum(c, "before.operations"),
-                         rd_rnum(c, "before.usual_operations"), rd_rnum(c, "before.errors"),
-                         rd_rnum(c, "before.conn_opens"), rd_rnum(c, "before.handshakes"),
-                         rd_rnum(c, "before.full_handshakes"));
+                         a, b, ua, sat_get_num(c, "before.operations", NAN),
+                         sat_get_num(c, "before.usual_operations", NAN), sat_get_num(c, "before.errors", NAN),
+                         sat_get_num(c, "before.conn_opens", NAN), sat_get_num(c, "before.handshakes", NAN),
+                         sat_get_num(c, "before.full_handshakes", NAN));
         }
     }
 }
@@ -500,10 +500,10 @@ static void capacity_section(pm_ctx *p, sat_rnode *page)
                      "Scalability Law fitted to throughput (requests answered per second) "
                      "against concurrency (requests in service, by Little's law from their "
                      "response times), per window.");
-        const char *why = rd_otext(p->saturation, "usl.why");
-        if (rd_onum(p->saturation, "usl.r2") != rd_onum(p->saturation, "usl.r2") && why)
+        const char *why = sat_get_text(p->saturation, "usl.why", NULL);
+        if (sat_get_num(p->saturation, "usl.r2", NAN) != sat_get_num(p->saturation, "usl.r2", NAN) && why)
             sat_doc_para(s, "No fit: %s (windows of %.0f s with at least %.0f requests).", why,
-                         rd_onum(p->saturation, "window_s"), rd_onum(p->saturation, "min_ops"));
+                         sat_get_num(p->saturation, "window_s", NAN), sat_get_num(p->saturation, "min_ops", NAN));
         sat_doc_chart(s, "capacity");
         sat_rnode *v = sat_doc_values(s);
         put_num_value(v, "usl_contention_sigma", p->saturation, "usl.sigma");
@@ -547,7 +547,7 @@ static void capacity_section(pm_ctx *p, sat_rnode *page)
     put_num_value(v, "recommended_cachememsize_bytes", p->cachesize, "recommend.cachememsize_bytes");
     put_num_value(v, "recommended_dncachememsize_bytes", p->cachesize,
                   "recommend.dncachememsize_bytes");
-    sat_doc_table(s, "Entry cache size for a hit ratio", NULL, rd_table(p->cachesize, "targets"),
+    sat_doc_table(s, "Entry cache size for a hit ratio", NULL, sat_get_table(p->cachesize, "targets"),
                   NULL, 0, NULL, NULL);
 }
 
@@ -559,26 +559,26 @@ static int pm_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
     memset(&p, 0, sizeof p);
     p.rep = rep;
     p.in = in;
-    p.timeline = rd_root(in->set, "timeline");
-    p.etime = rd_root(in->set, "etime");
-    p.handshakes = rd_root(in->set, "handshakes");
-    p.storms = rd_root(in->set, "storms");
-    p.saturation = rd_root(in->set, "saturation");
-    p.cachesize = rd_root(in->set, "cachesize");
-    p.crashes = rd_root(in->set, "crashes");
+    p.timeline = sat_result_set_root(in->set, "timeline");
+    p.etime = sat_result_set_root(in->set, "etime");
+    p.handshakes = sat_result_set_root(in->set, "handshakes");
+    p.storms = sat_result_set_root(in->set, "storms");
+    p.saturation = sat_result_set_root(in->set, "saturation");
+    p.cachesize = sat_result_set_root(in->set, "cachesize");
+    p.crashes = sat_result_set_root(in->set, "crashes");
     /* what the inputs hold, from the rows storms read (it reads every kind) */
-    p.http = rd_onum(p.storms, "rows_read.http_req") > 0;
-    p.ldap = rd_onum(p.storms, "rows_read.ldap_op") > 0 || rd_onum(p.storms, "rows_read.ldap_conn") > 0;
+    p.http = sat_get_num(p.storms, "rows_read.http_req", NAN) > 0;
+    p.ldap = sat_get_num(p.storms, "rows_read.ldap_op", NAN) > 0 || sat_get_num(p.storms, "rows_read.ldap_conn", NAN) > 0;
     if (p.http && p.etime) {
         const sat_rnode *h = sat_rnode_get(p.etime, "http");
         p.http_etime = h ? h : p.etime;
     }
     /* the storm told first: the one with the most failures */
     double most = -1;
-    for (const sat_rnode *st = sat_rnode_first(rd_table(p.storms, "storms")); st;
+    for (const sat_rnode *st = sat_rnode_first(sat_get_table(p.storms, "storms")); st;
          st = sat_rnode_next(st))
-        if (rd_rnum(st, "events") > most) {
-            most = rd_rnum(st, "events");
+        if (sat_get_num(st, "events", NAN) > most) {
+            most = sat_get_num(st, "events", NAN);
             p.storm = st;
         }
     head(&p);

@@ -90,11 +90,11 @@ int pm_signal_ldap_only(const char *signal)
 
 const char *pm_not_logged(const pm_ctx *p, const char *field)
 {
-    for (const sat_rnode *r = sat_rnode_first(rd_table(p->http_etime, "not_logged")); r;
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(p->http_etime, "not_logged")); r;
          r = sat_rnode_next(r))
-        if (rd_rtext(r, "field") && !strcmp(rd_rtext(r, "field"), field) &&
-            rd_rbool(r, "partial") != 1)
-            return rd_rtext(r, "why") ? rd_rtext(r, "why") : "no input logs it";
+        if (sat_get_text(r, "field", NULL) && !strcmp(sat_get_text(r, "field", NULL), field) &&
+            sat_get_bool(r, "partial", -1) != 1)
+            return sat_get_text(r, "why", NULL) ? sat_get_text(r, "why", NULL) : "no input logs it";
     return NULL;
 }
 
@@ -144,10 +144,10 @@ void pm_signal_value(char *buf, size_t n, const char *signal, double v)
 
 const sat_rnode *pm_signal_row(const pm_ctx *p, double storm, const char *signal)
 {
-    for (const sat_rnode *r = sat_rnode_first(rd_table(p->storms, "signals")); r;
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(p->storms, "signals")); r;
          r = sat_rnode_next(r))
-        if (rd_rnum(r, "storm") == storm && rd_rtext(r, "signal_name") &&
-            !strcmp(rd_rtext(r, "signal_name"), signal))
+        if (sat_get_num(r, "storm", NAN) == storm && sat_get_text(r, "signal_name", NULL) &&
+            !strcmp(sat_get_text(r, "signal_name", NULL), signal))
             return r;
     return NULL;
 }
@@ -159,14 +159,14 @@ void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, d
     /* a capture's handshakes when there is one, else those access logs tell
      * by their first requests' session flag (both of one period would count
      * every handshake twice) */
-    const sat_rnode *win = rd_table(p->handshakes, "windows");
+    const sat_rnode *win = sat_get_table(p->handshakes, "windows");
     if (!sat_rnode_first(win))
-        win = rd_table(p->handshakes, "logs.windows");
+        win = sat_get_table(p->handshakes, "logs.windows");
     for (const sat_rnode *r = sat_rnode_first(win); r; r = sat_rnode_next(r)) {
-        int64_t ts = rd_rts(r, "start_ts");
+        int64_t ts = sat_get_time(r, "start_ts", 0);
         if (ts < from || ts >= to)
             continue;
-        double f = rd_rnum(r, "full"), s = rd_rnum(r, "resumed"), c = rd_rnum(r, "connections");
+        double f = sat_get_num(r, "full", NAN), s = sat_get_num(r, "resumed", NAN), c = sat_get_num(r, "connections", NAN);
         *full += isfinite(f) ? f : 0;
         *resumed += isfinite(s) ? s : 0;
         *all += isfinite(c) ? c : 0;
@@ -223,15 +223,15 @@ static void finding_storm(pm_ctx *p, sat_rnode *list)
 {
     const sat_rnode *st = p->storm;
     char a[64], b[64], span[64], kinds[512], win[64];
-    pm_time(p, a, sizeof a, rd_rts(st, "start_ts"));
-    pm_time(p, b, sizeof b, rd_rts(st, "end_ts"));
-    pm_dur(span, sizeof span, rd_rnum(st, "span_s"));
-    pm_dur(win, sizeof win, rd_rnum(st, "window_s"));
+    pm_time(p, a, sizeof a, sat_get_time(st, "start_ts", 0));
+    pm_time(p, b, sizeof b, sat_get_time(st, "end_ts", 0));
+    pm_dur(span, sizeof span, sat_get_num(st, "span_s", NAN));
+    pm_dur(win, sizeof win, sat_get_num(st, "window_s", NAN));
     storm_kinds(st, kinds, sizeof kinds);
-    double ev = rd_rnum(st, "events"), cl = rd_rnum(st, "client_count");
+    double ev = sat_get_num(st, "events", NAN), cl = sat_get_num(st, "client_count", NAN);
     char base[64];
-    sat_fmt_sig3(base, sizeof base, rd_rnum(st, "baseline_per_window"));
-    size_t nstorms = sat_rnode_count(rd_table(p->storms, "storms"));
+    sat_fmt_sig3(base, sizeof base, sat_get_num(st, "baseline_per_window", NAN));
+    size_t nstorms = sat_rnode_count(sat_get_table(p->storms, "storms"));
     char more[96] = "";
     if (nstorms > 1)
         snprintf(more, sizeof more, " (the biggest of %zu storms)", nstorms);
@@ -239,7 +239,7 @@ static void finding_storm(pm_ctx *p, sat_rnode *list)
         list, "critical", "storms",
         "From %s to %s (%s) clients failed %.0f times%s, %.0f in the worst %s window against "
         "a usual %s: %s, from %.0f %s.",
-        a, b, span, ev, more, rd_rnum(st, "peak_events"), win, base, kinds, cl,
+        a, b, span, ev, more, sat_get_num(st, "peak_events", NAN), win, base, kinds, cl,
         plural(cl, "client", "clients"));
     copy_value(fig, "storm", st, "storm");
     copy_value(fig, "start_ts", st, "start_ts");
@@ -254,8 +254,8 @@ static void finding_storm(pm_ctx *p, sat_rnode *list)
 static void finding_trigger(pm_ctx *p, sat_rnode *list)
 {
     const sat_rnode *st = p->storm;
-    const char *trig = rd_rtext(st, "trigger.signal_name");
-    double num = rd_rnum(st, "storm");
+    const char *trig = sat_get_text(st, "trigger.signal_name", NULL);
+    double num = sat_get_num(st, "storm", NAN);
     if (!trig) {
         sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
                                          "No signal the inputs hold rose before the storm: its "
@@ -265,7 +265,7 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
     }
     const sat_rnode *sig = pm_signal_row(p, num, trig);
     char on[64], lead[96] = "", fromto[256] = "";
-    int64_t onset = rd_rts(st, "trigger.onset_ts"), start = rd_rts(st, "start_ts");
+    int64_t onset = sat_get_time(st, "trigger.onset_ts", 0), start = sat_get_time(st, "start_ts", 0);
     pm_time(p, on, sizeof on, onset);
     if (onset && start > onset) {
         char d[64];
@@ -274,16 +274,16 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
     }
     if (sig) {
         char u[64], bf[64], du[64];
-        pm_signal_value(u, sizeof u, trig, rd_rnum(sig, "baseline"));
-        pm_signal_value(bf, sizeof bf, trig, rd_rnum(sig, "lead_up"));
-        pm_signal_value(du, sizeof du, trig, rd_rnum(sig, "during"));
+        pm_signal_value(u, sizeof u, trig, sat_get_num(sig, "baseline", NAN));
+        pm_signal_value(bf, sizeof bf, trig, sat_get_num(sig, "lead_up", NAN));
+        pm_signal_value(du, sizeof du, trig, sat_get_num(sig, "during", NAN));
         size_t l = strlen(trig);
         const char *per = l > 2 && !strcmp(trig + l - 2, "_s") ? "" : " per window";
         snprintf(fromto, sizeof fromto, " (from a usual %s%s to %s just before and %s during it)",
                  u, per, bf, du);
     }
     char back[96] = "";
-    int64_t bk = rd_rts(st, "trigger.back_ts");
+    int64_t bk = sat_get_time(st, "trigger.back_ts", 0);
     if (bk) {
         char bt[64];
         pm_time(p, bt, sizeof bt, bk);
@@ -307,8 +307,8 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
 static void finding_amplification(pm_ctx *p, sat_rnode *list)
 {
     const sat_rnode *st = p->storm;
-    double num = rd_rnum(st, "storm");
-    const char *trig = rd_rtext(st, "trigger.signal_name");
+    double num = sat_get_num(st, "storm", NAN);
+    const char *trig = sat_get_text(st, "trigger.signal_name", NULL);
     static const char *const effects[] = {"wtime_mean_s", "etime_p90_s", "conn_opens",
                                           "hs_answer_p90_s"};
     char parts[1024] = "";
@@ -316,16 +316,16 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
     int nparts = 0;
     for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++) {
         const sat_rnode *sig = pm_signal_row(p, num, effects[i]);
-        if (!sig || rd_rbool(sig, "rose") != 1 || (trig && !strcmp(trig, effects[i])))
+        if (!sig || sat_get_bool(sig, "rose", -1) != 1 || (trig && !strcmp(trig, effects[i])))
             continue;
         char u[64], du[64];
-        pm_signal_value(u, sizeof u, effects[i], rd_rnum(sig, "baseline"));
+        pm_signal_value(u, sizeof u, effects[i], sat_get_num(sig, "baseline", NAN));
         /* during the storm, else just before it (a p90 past every answer
          * during it is absent) */
-        double during = rd_rnum(sig, "during");
+        double during = sat_get_num(sig, "during", NAN);
         if (!isfinite(during))
-            during = rd_rnum(sig, "lead_up");
-        if (!isfinite(during) || !isfinite(rd_rnum(sig, "baseline")))
+            during = sat_get_num(sig, "lead_up", NAN);
+        if (!isfinite(during) || !isfinite(sat_get_num(sig, "baseline", NAN)))
             continue;
         pm_signal_value(du, sizeof du, effects[i], during);
         snprintf(parts + l, sizeof parts - l, "%s%s went from %s to %s", nparts ? ", " : "",
@@ -333,7 +333,7 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
         l = strlen(parts);
         nparts++;
     }
-    double opens = rd_rnum(st, "conn_opens"), retries = rd_rnum(st, "retries");
+    double opens = sat_get_num(st, "conn_opens", NAN), retries = sat_get_num(st, "retries", NAN);
     if (opens > 0) {
         snprintf(parts + l, sizeof parts - l, "%s%.0f connections were opened during it",
                  nparts ? "; " : "", opens);
@@ -344,7 +344,7 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
         nparts++;
     }
     /* TLS resumption before against during the storm */
-    int64_t a = rd_rts(st, "start_ts"), b = rd_rts(st, "end_ts");
+    int64_t a = sat_get_time(st, "start_ts", 0), b = sat_get_time(st, "end_ts", 0);
     double bf, br, ba, df, dr, da;
     pm_handshakes_in(p, a - (b - a), a, &bf, &br, &ba);
     pm_handshakes_in(p, a, b + 1, &df, &dr, &da);
@@ -386,22 +386,22 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
 static void finding_sustained(pm_ctx *p, sat_rnode *list)
 {
     const sat_rnode *st = p->storm;
-    int sus = rd_rbool(st, "sustained");
-    const char *trig = rd_rtext(st, "trigger.signal_name");
+    int sus = sat_get_bool(st, "sustained", -1);
+    const char *trig = sat_get_text(st, "trigger.signal_name", NULL);
     if (sus < 0 || !trig)
         return;
     sat_rnode *fig;
     if (sus == 1) {
         char d[64];
-        pm_dur(d, sizeof d, rd_rnum(st, "sustained_s"));
+        pm_dur(d, sizeof d, sat_get_num(st, "sustained_s", NAN));
         fig = sat_doc_finding(list, "critical", "storms",
                               "The failures outlived their trigger by %s: a self-sustaining "
                               "(metastable) failure, the retries and reconnects kept the server "
                               "down after %s went back to usual.",
                               d, pm_signal_words(p, trig));
-    } else if (rd_rts(st, "trigger.back_ts")) {
+    } else if (sat_get_time(st, "trigger.back_ts", 0)) {
         char bt[64];
-        pm_time(p, bt, sizeof bt, rd_rts(st, "trigger.back_ts"));
+        pm_time(p, bt, sizeof bt, sat_get_time(st, "trigger.back_ts", 0));
         fig = sat_doc_finding(list, "notice", "storms",
                               "The failures did not outlive their trigger: they ended as %s "
                               "went back to usual (at %s), not a self-sustaining failure.",
@@ -413,7 +413,7 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
                               "inputs%s: whether the failures would outlive it cannot be told "
                               "from them.",
                               pm_signal_words(p, trig),
-                              rd_rbool(st, "ongoing") == 1 ? ", and the storm was still on" : "");
+                              sat_get_bool(st, "ongoing", -1) == 1 ? ", and the storm was still on" : "");
     }
     copy_value(fig, "sustained", st, "sustained");
     copy_value(fig, "sustained_s", st, "sustained_s");
@@ -421,40 +421,40 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
 
 static void finding_crash(pm_ctx *p, sat_rnode *list)
 {
-    const sat_rnode *crashes = rd_table(p->crashes, "crashes");
+    const sat_rnode *crashes = sat_get_table(p->crashes, "crashes");
     size_t n = sat_rnode_count(crashes);
     const sat_rnode *c = sat_rnode_first(crashes);
     if (!c)
         return;
     char at[64], where[512] = "";
-    pm_time(p, at, sizeof at, rd_rts(c, "ts"));
-    const sat_rnode *f0 = sat_rnode_first(rd_table(c, "frames"));
-    if (f0 && rd_rtext(f0, "function")) {
-        const char *file = rd_rtext(f0, "file");
-        double line = rd_rnum(f0, "line");
+    pm_time(p, at, sizeof at, sat_get_time(c, "ts", 0));
+    const sat_rnode *f0 = sat_rnode_first(sat_get_table(c, "frames"));
+    if (f0 && sat_get_text(f0, "function", NULL)) {
+        const char *file = sat_get_text(f0, "file", NULL);
+        double line = sat_get_num(f0, "line", NAN);
         if (file && isfinite(line))
-            snprintf(where, sizeof where, " in %s (%s:%.0f)", rd_rtext(f0, "function"), file, line);
+            snprintf(where, sizeof where, " in %s (%s:%.0f)", sat_get_text(f0, "function", NULL), file, line);
         else
-            snprintf(where, sizeof where, " in %s", rd_rtext(f0, "function"));
+            snprintf(where, sizeof where, " in %s", sat_get_text(f0, "function", NULL));
     }
-    const char *exe = rd_rtext(c, "executable");
+    const char *exe = sat_get_text(c, "executable", NULL);
     const char *base = exe ? strrchr(exe, '/') : NULL;
-    const char *sig = rd_rtext(c, "signal_name"), *code = rd_rtext(c, "si_code_name");
-    const char *addr = rd_rtext(c, "fault_addr");
+    const char *sig = sat_get_text(c, "signal_name", NULL), *code = sat_get_text(c, "si_code_name", NULL);
+    const char *addr = sat_get_text(c, "fault_addr", NULL);
     char detail[128] = "";
     if (code && addr)
         snprintf(detail, sizeof detail, " (%s at %s)", code, addr);
     else if (code)
         snprintf(detail, sizeof detail, " (%s)", code);
     char ctx[256] = "";
-    double storm = rd_rnum(c, "before.storm");
+    double storm = sat_get_num(c, "before.storm", NAN);
     if (isfinite(storm) && storm > 0)
         snprintf(ctx, sizeof ctx, ", during storm %.0f", storm);
-    if (rd_rbool(c, "before.covered") == 1) {
+    if (sat_get_bool(c, "before.covered", -1) == 1) {
         size_t l = strlen(ctx);
-        double ops = rd_rnum(c, "before.operations"), usual = rd_rnum(c, "before.usual_operations");
+        double ops = sat_get_num(c, "before.operations", NAN), usual = sat_get_num(c, "before.usual_operations", NAN);
         char w[64];
-        pm_dur(w, sizeof w, (double)(rd_rts(c, "before.to_ts") - rd_rts(c, "before.from_ts")) / 1e9);
+        pm_dur(w, sizeof w, (double)(sat_get_time(c, "before.to_ts", 0) - sat_get_time(c, "before.from_ts", 0)) / 1e9);
         snprintf(ctx + l, sizeof ctx - l,
                  "; the server answered %.0f operations in the %s before it (%.0f in the %s "
                  "before that)",
@@ -465,7 +465,7 @@ static void finding_crash(pm_ctx *p, sat_rnode *list)
         snprintf(more, sizeof more, "the first of %zu crashes: ", n);
     sat_rnode *fig = sat_doc_finding(list, "critical", "crash", "At %s %s%s (pid %.0f) crashed with %s%s%s%s.",
                                      at, more, base ? base + 1 : exe ? exe : "a process",
-                                     rd_rnum(c, "pid"), sig ? sig : "a signal", detail, where, ctx);
+                                     sat_get_num(c, "pid", NAN), sig ? sig : "a signal", detail, where, ctx);
     copy_value(fig, "ts", c, "ts");
     copy_value(fig, "signal_name", c, "signal_name");
     copy_value(fig, "executable", c, "executable");
@@ -478,30 +478,30 @@ static void finding_offender(pm_ctx *p, sat_rnode *list)
 {
     /* the unindexed search that took the most time, else the filter */
     const sat_rnode *best = NULL;
-    for (const sat_rnode *r = sat_rnode_first(rd_table(p->etime, "unindexed.searches")); r;
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(p->etime, "unindexed.searches")); r;
          r = sat_rnode_next(r))
-        if (!best || rd_rnum(r, "total_s") > rd_rnum(best, "total_s"))
+        if (!best || sat_get_num(r, "total_s", NAN) > sat_get_num(best, "total_s", NAN))
             best = r;
     double all = 0;
-    for (const sat_rnode *r = sat_rnode_first(rd_table(p->etime, "ops")); r; r = sat_rnode_next(r))
-        if (isfinite(rd_rnum(r, "total_s")) && !(rd_rtext(r, "op") && !strcmp(rd_rtext(r, "op"), "all")))
-            all += rd_rnum(r, "total_s");
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(p->etime, "ops")); r; r = sat_rnode_next(r))
+        if (isfinite(sat_get_num(r, "total_s", NAN)) && !(sat_get_text(r, "op", NULL) && !strcmp(sat_get_text(r, "op", NULL), "all")))
+            all += sat_get_num(r, "total_s", NAN);
     if (!best || !(all > 0))
         return;
     char tot[64], mx[64], share[64];
-    double t = rd_rnum(best, "total_s");
+    double t = sat_get_num(best, "total_s", NAN);
     pm_dur(tot, sizeof tot, t);
-    pm_dur(mx, sizeof mx, rd_rnum(best, "max_s"));
+    pm_dur(mx, sizeof mx, sat_get_num(best, "max_s", NAN));
     sat_fmt_sig3(share, sizeof share, 100 * t / all);
-    const char *who = rd_rtext(best, "binddn");
-    const char *client = rd_rtext(best, "client");
-    double cnt = rd_rnum(best, "count");
+    const char *who = sat_get_text(best, "binddn", NULL);
+    const char *client = sat_get_text(best, "client", NULL);
+    double cnt = sat_get_num(best, "count", NAN);
     sat_rnode *fig = sat_doc_finding(
         list, "warning", "offenders",
         "The costliest search: %.0f unindexed %s of %s for %s under %s%s%s took %s in all (%s%% of "
         "the server's time, the longest %s).",
-        cnt, plural(cnt, "search", "searches"), rd_rtext(best, "filter") ? rd_rtext(best, "filter") : "?",
-        who ? who : "an anonymous client", rd_rtext(best, "base") ? rd_rtext(best, "base") : "?",
+        cnt, plural(cnt, "search", "searches"), sat_get_text(best, "filter", NULL) ? sat_get_text(best, "filter", NULL) : "?",
+        who ? who : "an anonymous client", sat_get_text(best, "base", NULL) ? sat_get_text(best, "base", NULL) : "?",
         client ? " from " : "", client ? client : "", tot, share, mx);
     copy_value(fig, "count", best, "count");
     copy_value(fig, "filter", best, "filter");
@@ -519,18 +519,18 @@ static void finding_offender(pm_ctx *p, sat_rnode *list)
 static void finding_http_errors(pm_ctx *p, sat_rnode *list)
 {
     const sat_rnode *h = p->http_etime;
-    double n = rd_onum(h, "requests"), ce = rd_onum(h, "request_stats.client_errors"),
-           se = rd_onum(h, "request_stats.server_errors");
+    double n = sat_get_num(h, "requests", NAN), ce = sat_get_num(h, "request_stats.client_errors", NAN),
+           se = sat_get_num(h, "request_stats.server_errors", NAN);
     if (!(n > 0) || !isfinite(ce) || !isfinite(se) || !(ce + se > 0))
         return;
     const sat_rnode *top[3] = {NULL, NULL, NULL};
     size_t others = 0;
-    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "statuses")); r; r = sat_rnode_next(r)) {
-        if (rd_rbool(r, "error") != 1)
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(h, "statuses")); r; r = sat_rnode_next(r)) {
+        if (sat_get_bool(r, "error", -1) != 1)
             continue;
         const sat_rnode *c = r;
         for (int i = 0; i < 3 && c; i++)
-            if (!top[i] || rd_rnum(c, "count") > rd_rnum(top[i], "count")) {
+            if (!top[i] || sat_get_num(c, "count", NAN) > sat_get_num(top[i], "count", NAN)) {
                 const sat_rnode *t = top[i];
                 top[i] = c;
                 c = t;
@@ -541,10 +541,10 @@ static void finding_http_errors(pm_ctx *p, sat_rnode *list)
     size_t l = 0;
     int k = 0;
     for (int i = 0; i < 3 && top[i]; i++, k++) {
-        const char *m = rd_rtext(top[i], "meaning");
+        const char *m = sat_get_text(top[i], "meaning", NULL);
         const char *sep = i == 0 ? "" : (i == 2 || !top[i + 1]) && !others ? " and " : ", ";
-        snprintf(parts + l, sizeof parts - l, "%s%.0f x %.0f%s%s", sep, rd_rnum(top[i], "count"),
-                 rd_rnum(top[i], "status"), m ? " " : "", m ? m : "");
+        snprintf(parts + l, sizeof parts - l, "%s%.0f x %.0f%s%s", sep, sat_get_num(top[i], "count", NAN),
+                 sat_get_num(top[i], "status", NAN), m ? " " : "", m ? m : "");
         l = strlen(parts);
     }
     if (others)
@@ -569,27 +569,27 @@ static void finding_http_offender(pm_ctx *p, sat_rnode *list)
     const sat_rnode *h = p->http_etime, *best = NULL, *all = NULL;
     if (pm_not_logged(p, "etime"))
         return;
-    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "groups")); r; r = sat_rnode_next(r))
-        if (isfinite(rd_rnum(r, "total_s")) &&
-            (!best || rd_rnum(r, "total_s") > rd_rnum(best, "total_s")))
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(h, "groups")); r; r = sat_rnode_next(r))
+        if (isfinite(sat_get_num(r, "total_s", NAN)) &&
+            (!best || sat_get_num(r, "total_s", NAN) > sat_get_num(best, "total_s", NAN)))
             best = r;
-    for (const sat_rnode *r = sat_rnode_first(rd_table(h, "methods")); r; r = sat_rnode_next(r))
-        if (rd_rtext(r, "method") && !strcmp(rd_rtext(r, "method"), "all"))
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(h, "methods")); r; r = sat_rnode_next(r))
+        if (sat_get_text(r, "method", NULL) && !strcmp(sat_get_text(r, "method", NULL), "all"))
             all = r;
-    double t = best ? rd_rnum(best, "total_s") : NAN, whole = all ? rd_rnum(all, "total_s") : NAN;
-    if (!best || !(t > 0) || !(whole > 0) || !rd_rtext(best, "path"))
+    double t = best ? sat_get_num(best, "total_s", NAN) : NAN, whole = all ? sat_get_num(all, "total_s", NAN) : NAN;
+    if (!best || !(t > 0) || !(whole > 0) || !sat_get_text(best, "path", NULL))
         return;
     char tot[64], p99[64], mx[64], share[64];
     pm_dur(tot, sizeof tot, t);
-    pm_dur(p99, sizeof p99, rd_rnum(best, "p99_s"));
-    pm_dur(mx, sizeof mx, rd_rnum(best, "max_s"));
+    pm_dur(p99, sizeof p99, sat_get_num(best, "p99_s", NAN));
+    pm_dur(mx, sizeof mx, sat_get_num(best, "max_s", NAN));
     sat_fmt_sig3(share, sizeof share, 100 * t / whole);
-    double cnt = rd_rnum(best, "count");
+    double cnt = sat_get_num(best, "count", NAN);
     sat_rnode *fig = sat_doc_finding(
         list, "notice", "offenders",
         "The most response time went to %s: %.0f %s took %s in all (%s%% of the time spent "
         "answering requests; p99 %s, the longest %s).",
-        rd_rtext(best, "path"), cnt, plural(cnt, "request", "requests"), tot, share, p99, mx);
+        sat_get_text(best, "path", NULL), cnt, plural(cnt, "request", "requests"), tot, share, p99, mx);
     copy_value(fig, "path", best, "path");
     copy_value(fig, "count", best, "count");
     copy_value(fig, "total_s", best, "total_s");
@@ -613,7 +613,7 @@ void pm_findings(pm_ctx *p)
         finding_http_errors(p, list);
         finding_http_offender(p, list);
     }
-    if (!p->storm && !sat_rnode_first(rd_table(p->crashes, "crashes")))
+    if (!p->storm && !sat_rnode_first(sat_get_table(p->crashes, "crashes")))
         sat_doc_finding(list, "notice", NULL,
                         "No storm of client failures and no crash in these inputs.");
 }

@@ -149,7 +149,7 @@ static int render_eml(sat_report *rep, const sat_report_render_opts *o, FILE *ou
         rc = sat_diag_set(diag, e.err, NULL, "out of memory");
     if (rc >= 0) {
         const sat_rnode *root = sat_result_root(sat_report_doc(rep));
-        int64_t last = rd_ots(root, "last_ts");
+        int64_t last = sat_get_time(root, "last_ts", 0);
         time_t t = (time_t)(last > 0 ? last / 1000000000 : 0);
         struct tm tm;
         char date[64] = "Thu, 01 Jan 1970 00:00:00 +0000";
@@ -160,8 +160,8 @@ static int render_eml(sat_report *rep, const sat_report_render_opts *o, FILE *ou
             snprintf(date, sizeof date, "%s, %02d %s %04d %02d:%02d:%02d +0000", wd[tm.tm_wday],
                      tm.tm_mday, mo[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
                      tm.tm_sec);
-        const char *title = rd_otext(root, "title");
-        const char *kind = rd_otext(root, "kind");
+        const char *title = sat_get_text(root, "title", NULL);
+        const char *kind = sat_get_text(root, "kind", NULL);
         fprintf(out, "From: %s\r\n", o->mail_from ? o->mail_from : "satscope <satscope@localhost>");
         fprintf(out, "To: %s\r\n", o->mail_to ? o->mail_to : "undisclosed-recipients:;");
         header_text(out, "Subject", o->subject ? o->subject : title ? title : "satscope report");

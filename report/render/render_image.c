@@ -15,10 +15,10 @@ static int render_image(sat_report *rep, const sat_report_render_opts *o, FILE *
     const sat_rnode *root = sat_result_root(sat_report_doc(rep));
     const char *kind = NULL;
     const sat_rnode *page = NULL;
-    for (const sat_rnode *pg = sat_rnode_first(rd_list(root, "pages")); pg; pg = sat_rnode_next(pg))
-        for (const sat_rnode *s = sat_rnode_first(rd_list(pg, "sections")); s; s = sat_rnode_next(s))
-            for (const sat_rnode *c = sat_rnode_first(rd_list(s, "charts")); c; c = sat_rnode_next(c)) {
-                const char *k = rd_text(sat_rnode_value(c));
+    for (const sat_rnode *pg = sat_rnode_first(sat_get_list(root, "pages")); pg; pg = sat_rnode_next(pg))
+        for (const sat_rnode *s = sat_rnode_first(sat_get_list(pg, "sections")); s; s = sat_rnode_next(s))
+            for (const sat_rnode *c = sat_rnode_first(sat_get_list(s, "charts")); c; c = sat_rnode_next(c)) {
+                const char *k = sat_get_text(c, NULL, NULL);
                 if (k && (!kind || (strcmp(kind, "timeline") && !strcmp(k, "timeline")))) {
                     kind = k;
                     page = pg;

@@ -174,7 +174,7 @@ static void findings(void *ctx, const sat_rnode *list, const char *title, int pa
     (void)page;
     heading(x, title, 14, 12, MARGIN);
     for (const sat_rnode *f = sat_rnode_first(list); f; f = sat_rnode_next(f)) {
-        const char *sev = rd_otext(f, "severity");
+        const char *sev = sat_get_text(f, "severity", NULL);
         double r = 0.04, g = 0.42, b = 0.63;
         if (sev && !strcmp(sev, "critical"))
             r = 0.71, g = 0.2, b = 0.11;
@@ -183,7 +183,7 @@ static void findings(void *ctx, const sat_rnode *list, const char *title, int pa
         need(x, 14);
         double top = x->y;
         ink(x, 0.11, 0.14, 0.19);
-        int n = para(x, rd_otext(f, "text"), MARGIN + 10, CONTENT_W - 10, 9.5, 0, 12.5);
+        int n = para(x, sat_get_text(f, "text", NULL), MARGIN + 10, CONTENT_W - 10, 9.5, 0, 12.5);
         (void)n;
         /* the severity bar beside it (on the sheet the finding ended on) */
         if (x->y > top) {
@@ -266,7 +266,7 @@ static void table(void *ctx, const sat_rnode *block, int level)
         return;
     if (ncols > MAXC)
         ncols = MAXC;
-    const char *title = rd_otext(block, "title"), *note = rd_otext(block, "note");
+    const char *title = sat_get_text(block, "title", NULL), *note = sat_get_text(block, "note", NULL);
     need(x, 40);
     x->y += 6;
     ink(x, 0.11, 0.14, 0.19);
