@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "satscope/analyze.h"
 #include "satscope/chart.h"
+#include "satscope/report_doc.h"
 #include "satscope/parse.h"
 #include "satscope/report.h"
 
@@ -485,6 +486,24 @@ int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *
     if (res && a->result(obj, res) < 0) {
         sat_result_free(res);
         res = NULL;
+    }
+    if (fmt == SAT_REPORT_TEXT && res && sat_result_status(res) == SAT_OK) {
+        /* the analyzer's sections, as a report embeds them */
+        sat_report *doc = sat_report_sections(res);
+        if (doc) {
+            sat_report_render_opts ro;
+            memset(&ro, 0, sizeof ro);
+            ro.wide = c->wide;
+            ro.table_rows = SIZE_MAX;
+            sat_diag diag;
+            memset(&diag, 0, sizeof diag);
+            int rc = sat_report_renderer_for("-")->render(doc, &ro, stdout, &diag);
+            if (rc < 0)
+                fprintf(stderr, "satscope %s: %s\n", a->name, diag.msg);
+            sat_report_free(doc);
+            sat_result_free(res);
+            return rc < 0 ? -1 : 0;
+        }
     }
     const sat_text_report *tr = sat_text_report_find(a->name);
     if (fmt == SAT_REPORT_TEXT && !tr) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "satscope/report.h"
+#include "sections.h"
 #include "text_etime.h"
 #include "text_storms.h"
 
@@ -44,6 +45,9 @@ const sat_text_report *sat_text_report_find(const char *analyzer)
 
 const char *const *sat_csv_tables(const char *analyzer)
 {
+    const sec_builder *b = sec_find(analyzer);
+    if (b)
+        return b->csv_tables;
     const sat_text_report *t = sat_text_report_find(analyzer);
     return t ? t->csv_tables : NULL;
 }

@@ -22,6 +22,14 @@ int sat_report_fmt_parse(const char *s);
  * analyzer. */
 const char *const *sat_csv_tables(const char *analyzer);
 
+struct sat_report; /* satscope/report_doc.h */
+/* The document of one analyzer's result r: its sections, as its command
+ * prints them and as a report embeds them (report/sections/), under the
+ * title "satscope NAME: what it holds", its times in RFC 3339 UTC. NULL when
+ * out of memory or when the analyzer has no sections. The caller frees it
+ * (sat_report_free); r must outlive it. */
+struct sat_report *sat_report_sections(sat_result *r);
+
 /* The text form of one analyzer's result (report/report_registry.c), and
  * the paths of its result's tables (sat_result_tables), the main one first,
  * NULL-terminated: what `--csv NAME` accepts before the result exists (its

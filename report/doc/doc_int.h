@@ -20,10 +20,13 @@ typedef struct rd_clock {
     int32_t offset_s; /* shown offset: the inputs' (0 with utc) */
     int utc;
     int dates;        /* 1: times carry their date (the report spans days) */
+    int rfc3339;      /* 1: every time as RFC 3339 UTC, to the nanosecond
+                         (a command's own output: what its JSON says) */
 } rd_clock;
 /* The clock of a span at an offset, and --utc. */
 rd_clock rd_clock_at(int32_t utc_offset_s, int utc, int64_t first_ts, int64_t last_ts);
-/* The clock of a document (its utc_offset_s, first_ts, last_ts) and --utc. */
+/* The clock of a document (its utc_offset_s, first_ts, last_ts) and --utc;
+ * a command's document ("kind" command) shows RFC 3339 UTC. */
 rd_clock rd_clock_of(const sat_rnode *doc_root, int utc);
 /* "14:20:20", "14:23:08.998", "2025-06-09 14:20:20" (dates); "-" for 0. */
 void rd_fmt_time(char *buf, size_t n, const rd_clock *c, int64_t ts_ns);

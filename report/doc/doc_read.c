@@ -38,14 +38,21 @@ rd_clock rd_clock_at(int32_t utc_offset_s, int utc, int64_t first_ts, int64_t la
 rd_clock rd_clock_of(const sat_rnode *root, int utc)
 {
     double off = sat_get_num(root, "utc_offset_s", NAN);
-    return rd_clock_at(isfinite(off) ? (int32_t)off : 0, utc, sat_get_time(root, "first_ts", 0),
-                       sat_get_time(root, "last_ts", 0));
+    rd_clock c = rd_clock_at(isfinite(off) ? (int32_t)off : 0, utc,
+                             sat_get_time(root, "first_ts", 0), sat_get_time(root, "last_ts", 0));
+    const char *kind = sat_get_text(root, "kind", NULL);
+    c.rfc3339 = kind && !strcmp(kind, "command");
+    return c;
 }
 
 static void fmt_clock(char *buf, size_t n, const rd_clock *c, int64_t ts, int date)
 {
     if (!ts) {
         snprintf(buf, n, "-");
+        return;
+    }
+    if (c->rfc3339) {
+        sat_fmt_ts(buf, n, ts);
         return;
     }
     int64_t s = ts / 1000000000, ns = ts % 1000000000;
