@@ -25,6 +25,15 @@ void pm_time(const pm_ctx *p, char *buf, size_t n, int64_t ts)
     rd_fmt_time(buf, n, &p->clock, ts);
 }
 
+void pm_embed(const pm_ctx *p, sat_rnode *s, const char *analyzer, const sat_rnode *root,
+              const char *const *only)
+{
+    const sec_builder *b = sec_find(analyzer);
+    sec_ctx c = {p->clock, only};
+    if (b && root)
+        b->build(&c, root, s);
+}
+
 /* ---- the head: span, time zone, inputs ------------------------------------------- */
 
 static void head(pm_ctx *p)
@@ -351,76 +360,13 @@ static void offenders_section(pm_ctx *p, sat_rnode *page)
         http_offenders(p, s);
 }
 
-/* The handshakes access logs tell: a connection's first request carries
- * its session flag (handshakes' "logs" object). */
-static void log_handshakes(pm_ctx *p, sat_rnode *s)
-{
-    const sat_rnode *h = p->handshakes;
-    double full = sat_get_num(h, "logs.full", NAN), res = sat_get_num(h, "logs.resumed", NAN);
-    const char *counted = sat_get_text(h, "logs.counted", NULL);
-    if (!isfinite(full) || !isfinite(res)) {
-        sat_doc_para(s, "%s.",
-                     counted ? counted
-                             : "The access logs do not say whether a TLS session was resumed");
-        return;
-    }
-    char ratio[64] = "-";
-    if (full + res > 0)
-        sat_fmt_sig3(ratio, sizeof ratio, 100 * res / (full + res));
-    sat_doc_para(s,
-                 "From the access logs: %.0f TLS handshakes, %.0f full and %.0f resumed (%s%% "
-                 "resumed). %s%s",
-                 full + res, full, res, ratio, counted ? counted : "", counted ? "." : "");
-    sat_rnode *v = sat_doc_values(s);
-    sat_put_count(v, "handshakes_in_logs", (uint64_t)(full + res));
-    put_num_value(v, "full_in_logs", h, "logs.full");
-    put_num_value(v, "resumed_in_logs", h, "logs.resumed");
-    put_num_value(v, "resumption_ratio_in_logs", h, "logs.resumed_ratio");
-    put_num_value(v, "cpu_in_logs_s", h, "logs.cpu_s");
-    sat_doc_table(s, "Per window, from the access logs", NULL, sat_get_table(h, "logs.windows"), NULL,
-                  0, NULL, NULL);
-}
-
 static void handshakes_section(pm_ctx *p, sat_rnode *page)
 {
     sat_rnode *s = sat_doc_section(page, "handshakes", "TLS handshakes");
-    double n = sat_get_num(p->handshakes, "connections", NAN);
-    int logs = sat_get_num(p->handshakes, "logs.requests", NAN) > 0;
-    if (!(n > 0) && logs) {
-        log_handshakes(p, s);
-        return;
-    }
-    if (!(n > 0)) {
-        sat_doc_para(s, "No TLS handshake in the inputs (no packet capture of the TLS port).");
-        return;
-    }
-    const sat_rnode *h = p->handshakes;
-    double full_c = sat_get_num(h, "cost_per_handshake.full_s", NAN);
-    double res_c = sat_get_num(h, "cost_per_handshake.resumed_s", NAN);
-    if (isfinite(full_c) && isfinite(res_c) && res_c > 0) {
-        char a[64], b[64];
-        pm_dur(a, sizeof a, full_c);
-        pm_dur(b, sizeof b, res_c);
-        sat_doc_para(s,
-                     "A full handshake costs the server about %s of CPU, a resumed one %s "
-                     "(%.0f times less): clients that reconnect without resuming their TLS "
-                     "session multiply the server's work.",
-                     a, b, full_c / res_c);
-    }
-    sat_rnode *v = sat_doc_values(s);
-    put_num_value(v, "handshakes", h, "connections");
-    put_num_value(v, "full", h, "full");
-    put_num_value(v, "resumed", h, "resumed");
-    put_num_value(v, "failed", h, "failed");
-    put_num_value(v, "incomplete", h, "incomplete");
-    put_num_value(v, "resumption_ratio", h, "resumed_ratio");
-    put_num_value(v, "cpu_s", h, "cpu_s");
-    put_num_value(v, "full_handshake_cost_s", h, "cost_per_handshake.full_s");
-    put_num_value(v, "resumed_handshake_cost_s", h, "cost_per_handshake.resumed_s");
-    sat_doc_table(s, "Per window", NULL, sat_get_table(h, "windows"), NULL, 0, NULL, NULL);
-    sat_doc_table(s, "Resumption", NULL, sat_get_table(h, "resumption"), NULL, 0, NULL, NULL);
-    if (logs)
-        log_handshakes(p, s);
+    if (!p->handshakes)
+        sat_doc_para(s, "The handshakes analyzer did not run.");
+    else
+        pm_embed(p, s, "handshakes", p->handshakes, NULL);
 }
 
 static void crash_section(pm_ctx *p, sat_rnode *page)

@@ -8,6 +8,7 @@
 #define SAT_REPORT_PM_H
 
 #include "doc_int.h"
+#include "sections.h"
 
 typedef struct pm_ctx {
     sat_report *rep;
@@ -23,6 +24,12 @@ typedef struct pm_ctx {
      * beside a directory's logs; NULL without HTTP requests */
     const sat_rnode *http_etime;
 } pm_ctx;
+
+/* The sections of an analyzer's result (root) as parts of the report's
+ * section s, as its command prints them (report/sections/), on the report's
+ * clock; only: the ids wanted (NULL: all). */
+void pm_embed(const pm_ctx *p, sat_rnode *s, const char *analyzer, const sat_rnode *root,
+              const char *const *only);
 
 /* The findings: what happened, when, the likely chain (report_pm_findings.c). */
 void pm_findings(pm_ctx *p);

@@ -17,6 +17,7 @@ typedef struct text_ctx {
     rd_clock clock;
     size_t rows; /* the most rows shown of a table */
     int command; /* a command's own sections: no report head */
+    size_t title_line; /* t->lines just after the last section title */
 } text_ctx;
 
 /* Blanks before a block of a section at `level`: its title's, plus two. */
@@ -88,7 +89,12 @@ static void section_begin(void *ctx, const sat_rnode *s, const char *title, cons
     text_ctx *x = ctx;
     (void)s;
     (void)anchor;
-    sat_text_title(x->t, "%s%s", indent(level, 0), title);
+    /* a part that opens its section follows the section's title directly */
+    if (level && x->t->lines == x->title_line)
+        sat_text_line(x->t, "%s%s", indent(level, 0), title);
+    else
+        sat_text_title(x->t, "%s%s", indent(level, 0), title);
+    x->title_line = x->t->lines;
 }
 
 static void paragraph(void *ctx, const char *text, int level)
@@ -215,7 +221,7 @@ static int render_text(sat_report *rep, const sat_report_render_opts *o, FILE *o
     sat_text_init(&t, out, o->wide);
     const sat_rnode *root = sat_result_root(sat_report_doc(rep));
     const char *kind = sat_get_text(root, "kind", "");
-    text_ctx x = {&t, rd_clock_of(root, o->utc), rd_table_rows(o), !strcmp(kind, "command")};
+    text_ctx x = {&t, rd_clock_of(root, o->utc), rd_table_rows(o), !strcmp(kind, "command"), 0};
     t.fmt = fmt_on_clock;
     t.fmt_ctx = &x.clock;
     int rc = rd_walk(rep, &text_visitor, &x);

@@ -75,17 +75,29 @@ static void totals(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
 
 static void cost(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
 {
-    char a[64], f[64], rs[64], p[64];
+    char a[64];
     const sat_rnode *per = sat_get_obj(root, "cost_per_handshake");
     sec_fmt(c, a, sizeof a, root, "cpu_s");
     sat_rnode *s = sec_section(c, parent, "cost", "Server CPU for these handshakes (estimate): %s", a);
-    sec_fmt(c, f, sizeof f, per, "full_s");
-    sec_fmt(c, rs, sizeof rs, per, "resumed_s");
-    sec_fmt(c, p, sizeof p, per, "psk_s");
-    sat_doc_para(s,
-                 "per handshake: full %s, resumed TLS <= 1.2 %s, resumed TLS 1.3 PSK %s "
-                 "(--full-cost-us, --resumed-cost-us, --psk-cost-us change them)",
-                 f, rs, p);
+    double full = sat_get_dur(per, "full_s", NAN), res = sat_get_dur(per, "resumed_s", NAN);
+    if (full > 0 && res > 0) {
+        char fc[64], rc[64];
+        sat_fmt_duration(fc, sizeof fc, full);
+        sat_fmt_duration(rc, sizeof rc, res);
+        sat_doc_para(s,
+                     "A full handshake costs the server about %s of CPU, a resumed one %s (%.0f "
+                     "times less): clients that reconnect without resuming their TLS session "
+                     "multiply the server's work.",
+                     fc, rc, full / res);
+    }
+    sat_rnode *v = sat_doc_values(s);
+    sec_copy(v, root, "cpu_s", NULL, "cpu");
+    sec_copy(v, per, "full_s", "full_cost_s", "a full handshake");
+    sat_put_note(v, "--full-cost-us");
+    sec_copy(v, per, "resumed_s", "resumed_cost_s", "a resumed one, TLS <= 1.2");
+    sat_put_note(v, "--resumed-cost-us");
+    sec_copy(v, per, "psk_s", "psk_cost_s", "a resumed one, TLS 1.3 PSK");
+    sat_put_note(v, "--psk-cost-us");
     uint64_t fsh = sat_get_count(root, "failed_after_server_hello", 0);
     if (fsh)
         sat_doc_para(s,

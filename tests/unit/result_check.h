@@ -12,6 +12,7 @@
 
 #include "satscope/analyze.h"
 #include "satscope/report.h"
+#include "satscope/report_doc.h"
 
 enum { AS_JSON, AS_CSV, AS_TEXT, AS_TEXT_WIDE };
 
@@ -34,6 +35,17 @@ static inline char *rc_render(sat_result *r, int as, const char *table)
         rc = sat_result_json(r, f, NULL);
     } else if (as == AS_CSV) {
         rc = sat_result_csv(r, table, f, NULL);
+    } else if (sat_csv_tables(sat_result_command(r)) &&
+               !sat_text_report_find(sat_result_command(r))) {
+        /* the command's sections, as it prints them */
+        struct sat_report *doc = sat_report_sections(r);
+        CHECK(doc != NULL);
+        sat_report_render_opts ro;
+        memset(&ro, 0, sizeof ro);
+        ro.wide = as == AS_TEXT_WIDE;
+        ro.table_rows = SIZE_MAX;
+        rc = doc ? sat_report_renderer_for("-")->render(doc, &ro, f, NULL) : SAT_E_NOMEM;
+        sat_report_free(doc);
     } else {
         const sat_text_report *tr = sat_text_report_find(sat_result_command(r));
         CHECK(tr != NULL);
@@ -78,19 +90,19 @@ static inline size_t rc_widest(const char *buf)
  * has no other. */
 static inline void rc_check_tables(sat_result *r)
 {
-    const sat_text_report *tr = r ? sat_text_report_find(sat_result_command(r)) : NULL;
-    CHECK(tr != NULL);
-    if (!tr)
+    const char *const *csv = r ? sat_csv_tables(sat_result_command(r)) : NULL;
+    CHECK(csv != NULL);
+    if (!csv)
         return;
     const char *const *paths;
     size_t n, k = 0;
     sat_result_tables(r, &paths, &n);
-    for (; tr->csv_tables[k]; k++) {
+    for (; csv[k]; k++) {
         size_t i = 0;
-        while (i < n && strcmp(paths[i], tr->csv_tables[k]))
+        while (i < n && strcmp(paths[i], csv[k]))
             i++;
         if (i == n)
-            printf("no table %s in the %s result\n", tr->csv_tables[k], sat_result_command(r));
+            printf("no table %s in the %s result\n", csv[k], sat_result_command(r));
         CHECK(i < n);
     }
     CHECK_EQ_INT(k, n);

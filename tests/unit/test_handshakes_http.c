@@ -13,6 +13,7 @@
 #include "check.h"
 #include "satscope/analyze.h"
 #include "satscope/report.h"
+#include "satscope/report_doc.h"
 
 #define S 1000000000LL
 #define T0 (1796143540LL * S)
@@ -87,12 +88,13 @@ static char *doc(sat_hs *h, int json)
     if (rc >= 0 && json) {
         rc = sat_result_json(res, f, &d);
     } else if (rc >= 0) {
-        const sat_text_report *tr = sat_text_report_find("handshakes");
-        sat_text t;
-        sat_text_init(&t, f, 0);
-        rc = tr ? tr->render(res, &t) : SAT_E_USAGE;
-        if (rc >= 0)
-            rc = sat_text_finish(&t);
+        /* the command's text: its sections */
+        sat_report *doc = sat_report_sections(res);
+        sat_report_render_opts ro;
+        memset(&ro, 0, sizeof ro);
+        ro.table_rows = SIZE_MAX;
+        rc = doc ? sat_report_renderer_for("-")->render(doc, &ro, f, &d) : SAT_E_NOMEM;
+        sat_report_free(doc);
     }
     CHECK(rc >= 0);
     sat_result_free(res);
