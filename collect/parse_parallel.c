@@ -110,23 +110,12 @@ static int keep_strings(chunk *c, int table, void *row)
     return sat_pp_keep_strings(table, row, c->buf, c->len, &c->arena);
 }
 
-static int grow(void **arr, size_t *cap, size_t elem)
-{
-    size_t n = *cap ? *cap * 2 : 1024;
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = n;
-    return 0;
-}
-
 /* The parser builds its record right in the chunk's array when it can. */
 static sat_ldap_record *record_slot(void *u)
 {
     pworker *w = (pworker *)u;
     chunk *c = w->cur;
-    if (c->nrec == c->caprec && grow((void **)&c->recs, &c->caprec, sizeof *c->recs))
+    if (SAT_GROW(c->recs, c->caprec, c->nrec + 1))
         return NULL;
     return &c->recs[c->nrec];
 }
@@ -154,7 +143,7 @@ static int capture_row(void *u, int table, const void *row)
     chunk *c = w->cur;
     if (table != SAT_TABLE_HTTP_REQ)
         return SAT_OK;
-    if (c->nh == c->caph && grow((void **)&c->hreqs, &c->caph, sizeof *c->hreqs))
+    if (SAT_GROW(c->hreqs, c->caph, c->nh + 1))
         return SAT_E_NOMEM;
     sat_http_req *d = &c->hreqs[c->nh];
     *d = *(const sat_http_req *)row;
@@ -171,7 +160,7 @@ static int capture_reject(void *u, int table, const void *row)
     const sat_reject *x = (const sat_reject *)row;
     (void)table;
     chunk *c = w->cur;
-    if (c->nrej == c->caprej && grow((void **)&c->rej, &c->caprej, sizeof *c->rej))
+    if (SAT_GROW(c->rej, c->caprej, c->nrej + 1))
         return SAT_E_NOMEM;
     pp_reject *d = &c->rej[c->nrej];
     d->after = c->nrec + c->nh;
