@@ -21,14 +21,8 @@
 /* ---- expansion -------------------------------------------------------------------- */
 static int add_item(run *r, const char *path)
 {
-    if (r->nitems == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 16;
-        item *ni = realloc(r->items, nc * sizeof *ni);
-        if (!ni)
-            return SAT_E_NOMEM;
-        r->items = ni;
-        r->cap = nc;
-    }
+    if (SAT_GROW(r->items, r->cap, r->nitems + 1))
+        return SAT_E_NOMEM;
     item *it = &r->items[r->nitems];
     memset(it, 0, sizeof *it);
     it->path = strdup(path);
@@ -75,15 +69,10 @@ static int add_directory(run *r, const char *dir)
             free(p);
             continue;
         }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) {
-                free(p);
-                rc = SAT_E_NOMEM;
-                break;
-            }
-            names = nn;
+        if (SAT_GROW(names, cap, n + 1)) {
+            free(p);
+            rc = SAT_E_NOMEM;
+            break;
         }
         names[n++] = p;
     }

@@ -80,15 +80,9 @@ int sat_run_group_items(run *r)
             if (strcmp(r->groups[g].key, key) == 0)
                 break;
         if (g == r->ngroups) {
-            if (r->ngroups == r->gcap) {
-                size_t nc = r->gcap ? r->gcap * 2 : 8;
-                group *ng = realloc(r->groups, nc * sizeof *ng);
-                if (!ng) {
-                    free(key);
-                    return SAT_E_NOMEM;
-                }
-                r->groups = ng;
-                r->gcap = nc;
+            if (SAT_GROW(r->groups, r->gcap, r->ngroups + 1)) {
+                free(key);
+                return SAT_E_NOMEM;
             }
             memset(&r->groups[g], 0, sizeof r->groups[g]);
             r->groups[g].key = key;
@@ -98,14 +92,8 @@ int sat_run_group_items(run *r)
             free(key);
         }
         group *gr = &r->groups[g];
-        if (gr->nitems == gr->cap) {
-            size_t nc = gr->cap ? gr->cap * 2 : 8;
-            size_t *ni = realloc(gr->items, nc * sizeof *ni);
-            if (!ni)
-                return SAT_E_NOMEM;
-            gr->items = ni;
-            gr->cap = nc;
-        }
+        if (SAT_GROW(gr->items, gr->cap, gr->nitems + 1))
+            return SAT_E_NOMEM;
         gr->items[gr->nitems++] = i;
         it->group = g;
     }

@@ -10,14 +10,63 @@
 
 /* ---- traces ------------------------------------------------------------------------------
  * A trace's rows carry its own server and source numbers; they are moved past
- * the ones already used so that several traces and logs never collide. */
+ * the ones already used so that several traces and logs never collide. Which
+ * fields hold them is read from the schema, as every row's size: the columns
+ * named "server" (a server index) and "source" (a sat_source.id), and the
+ * source table's own "id". A table added to the schema is renumbered with no
+ * edit here. */
+typedef struct numbers {
+    size_t size;                /* sizeof the row struct; 0: not in the schema */
+    int server_off, source_off; /* offsets of its uint32 numbers, -1: none */
+} numbers;
+
 typedef struct renumber {
     run *r;
     uint32_t server_base, source_base;
     uint32_t max_server, max_source;
     int any_server, any_source;
     int sink_rc;
+    numbers tab[SAT_TABLE__COUNT];
+    unsigned char *row; /* the renumbered copy handed on (the largest row size) */
 } renumber;
+
+/* Offset of table def's 32-bit column `name`, -1 if it has none. */
+static int column_at(const sat_table_def *def, const char *name)
+{
+    for (size_t i = 0; i < def->ncolumns; i++)
+        if (def->columns[i].type == SAT_COL_I32 && strcmp(def->columns[i].name, name) == 0)
+            return def->columns[i].offset;
+    return -1;
+}
+
+static int renumber_init(renumber *n)
+{
+    size_t max = 0;
+    for (int t = 0; t < SAT_TABLE__COUNT; t++) {
+        const sat_table_def *def = sat_table_get(t);
+        n->tab[t].server_off = n->tab[t].source_off = -1;
+        if (!def)
+            continue;
+        n->tab[t].size = def->row_size;
+        n->tab[t].server_off = column_at(def, "server");
+        n->tab[t].source_off = column_at(def, t == SAT_TABLE_SOURCE ? "id" : "source");
+        if (def->row_size > max)
+            max = def->row_size;
+    }
+    n->row = malloc(max ? max : 1); /* malloc's alignment suits any row */
+    return n->row ? SAT_OK : SAT_E_NOMEM;
+}
+
+static uint32_t get_u32(const void *row, int off)
+{
+    uint32_t v;
+    memcpy(&v, (const unsigned char *)row + off, sizeof v);
+    return v;
+}
+static void put_u32(void *row, int off, uint32_t v)
+{
+    memcpy((unsigned char *)row + off, &v, sizeof v);
+}
 
 static void see_server(renumber *n, uint32_t s)
 {
@@ -38,91 +87,66 @@ static int pass(renumber *n, int rc)
     return rc;
 }
 
-/* Every row moved past the numbers used: sources by id and server, ldap rows
- * by server, capture and crash rows by source ((source, crash) of a frame
- * still names its crash row); a table without such numbers passes as it is. */
+/* What the collection counts of a trace's rows, as it counts them from logs. */
+static void count(sat_collect_stats *st, int table, const void *row)
+{
+    switch (table) {
+    case SAT_TABLE_SOURCE: {
+        const sat_source *s = row;
+        st->bytes += s->bytes;
+        st->lines += s->lines;
+        st->rejects += s->rejects;
+        break;
+    }
+    case SAT_TABLE_LDAP_OP:
+        st->ops++;
+        if (((const sat_ldap_op *)row)->flags & SAT_OPF_UNFINISHED)
+            st->unfinished++;
+        break;
+    case SAT_TABLE_LDAP_CONN:
+        st->conns++;
+        break;
+    default:
+        break;
+    }
+}
+
+/* Every row moved past the numbers used: by its server and source numbers
+ * ((source, crash) of a frame still names its crash row); a table without
+ * such numbers passes as it is. */
 static int rn_row(void *ctx, int table, const void *row)
 {
     renumber *n = ctx;
     const sat_event_sink *out = n->r->sink;
-    switch (table) {
-    case SAT_TABLE_SOURCE: {
-        const sat_source *s = row;
-        sat_source c = *s;
-        see_source(n, s->id);
-        see_server(n, s->server);
-        c.id += n->source_base;
-        c.server += n->server_base;
-        n->r->stats->bytes += s->bytes;
-        n->r->stats->lines += s->lines;
-        n->r->stats->rejects += s->rejects;
-        return pass(n, sat_sink_emit(out, table, &c));
-    }
-    case SAT_TABLE_REJECT: {
-        sat_reject c = *(const sat_reject *)row;
-        see_source(n, c.source);
-        c.source += n->source_base;
-        return pass(n, sat_sink_emit(out, table, &c));
-    }
-    case SAT_TABLE_LDAP_OP: {
-        sat_ldap_op c = *(const sat_ldap_op *)row;
-        see_server(n, c.server);
-        c.server += n->server_base;
-        n->r->stats->ops++;
-        if (c.flags & SAT_OPF_UNFINISHED)
-            n->r->stats->unfinished++;
-        return pass(n, sat_sink_emit(out, table, &c));
-    }
-    case SAT_TABLE_LDAP_CONN: {
-        sat_ldap_conn c = *(const sat_ldap_conn *)row;
-        see_server(n, c.server);
-        c.server += n->server_base;
-        n->r->stats->conns++;
-        return pass(n, sat_sink_emit(out, table, &c));
-    }
-    case SAT_TABLE_TCP_CONN: {
-        sat_tcp_conn c = *(const sat_tcp_conn *)row;
-        see_source(n, c.source);
-        c.source += n->source_base;
-        return pass(n, sat_sink_emit(out, table, &c));
-    }
-    case SAT_TABLE_TLS_HS: {
-        sat_tls_hs c = *(const sat_tls_hs *)row;
-        see_source(n, c.source);
-        c.source += n->source_base;
-        return pass(n, sat_sink_emit(out, table, &c));
-    }
-    case SAT_TABLE_CRASH: {
-        sat_crash c = *(const sat_crash *)row;
-        see_source(n, c.source);
-        c.source += n->source_base;
-        return pass(n, sat_sink_emit(out, table, &c));
-    }
-    case SAT_TABLE_FRAME: {
-        sat_frame c = *(const sat_frame *)row;
-        see_source(n, c.source);
-        c.source += n->source_base;
-        return pass(n, sat_sink_emit(out, table, &c));
-    }
-    case SAT_TABLE_HTTP_REQ: {
-        sat_http_req c = *(const sat_http_req *)row;
-        see_source(n, c.source);
-        see_server(n, c.server);
-        c.source += n->source_base;
-        c.server += n->server_base;
-        return pass(n, sat_sink_emit(out, table, &c));
-    }
-    default:
+    if ((unsigned)table >= SAT_TABLE__COUNT || !n->tab[table].size)
         return pass(n, sat_sink_emit(out, table, row));
+    const numbers *t = &n->tab[table];
+    count(n->r->stats, table, row);
+    memcpy(n->row, row, t->size);
+    if (t->source_off >= 0) {
+        uint32_t v = get_u32(row, t->source_off);
+        see_source(n, v);
+        put_u32(n->row, t->source_off, v + n->source_base);
     }
+    if (t->server_off >= 0) {
+        uint32_t v = get_u32(row, t->server_off);
+        see_server(n, v);
+        put_u32(n->row, t->server_off, v + n->server_base);
+    }
+    return pass(n, sat_sink_emit(out, table, n->row));
 }
 
 int sat_run_trace(run *r, item *it)
 {
+    renumber n;
+    memset(&n, 0, sizeof n);
+    if (renumber_init(&n) < 0)
+        return SAT_E_NOMEM;
     sat_diag d;
     memset(&d, 0, sizeof d);
     sat_trace_reader *tr = sat_trace_reader_open(it->path, &d);
     if (!tr) {
+        free(n.row);
         r->stats->unreadable++;
         sat_run_warn(r, it->path, "%s%s%s", d.where[0] && strcmp(d.where, it->path) ? d.where : "",
              d.where[0] && strcmp(d.where, it->path) ? ": " : "", d.msg);
@@ -135,8 +159,6 @@ int sat_run_trace(run *r, item *it)
         sat_run_warn(r, it->path, "%s", d.msg);
         sat_run_problem(r, SAT_E_TRUNCATED, it->path, d.msg);
     }
-    renumber n;
-    memset(&n, 0, sizeof n);
     n.r = r;
     n.server_base = r->next_server;
     n.source_base = r->next_source;
@@ -169,6 +191,7 @@ int sat_run_trace(run *r, item *it)
         rc = SAT_OK;
     }
     sat_trace_reader_close(tr);
+    free(n.row);
     if (n.any_server)
         r->next_server = n.server_base + n.max_server + 1;
     if (n.any_source)

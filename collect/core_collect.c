@@ -21,6 +21,7 @@
 #include "collect_internal.h"
 #include "satscope/core.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -181,9 +182,9 @@ static int open_image(sat_core_job *job, image *im, sat_diag *d)
         if (fd < 0)
             return sat_diag_set(d, SAT_E_IO, job->path, "%s", strerror(errno));
         struct stat st;
-        char head[4];
+        char head[SELFMAG];
         if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-            pread(fd, head, 4, 0) == 4 && memcmp(head, "\177ELF", 4) == 0) {
+            pread(fd, head, SELFMAG, 0) == SELFMAG && memcmp(head, ELFMAG, SELFMAG) == 0) {
             if ((uint64_t)st.st_size > SIZE_MAX) {
                 close(fd);
                 return sat_diag_set(d, SAT_E_LIMIT, job->path, "too large to map");

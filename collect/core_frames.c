@@ -82,15 +82,9 @@ static int on_frame(Dwfl_Frame *state, void *arg)
         u->thread_capped = 1; /* a runaway recursion: its innermost frames tell */
         return DWARF_CB_ABORT;
     }
-    if (u->nframes == u->cap) {
-        size_t nc = u->cap ? u->cap * 2 : 64;
-        sat_frame *nf = realloc(u->frames, nc * sizeof *nf);
-        if (!nf) {
-            u->rc = SAT_E_NOMEM;
-            return DWARF_CB_ABORT;
-        }
-        u->frames = nf;
-        u->cap = nc;
+    if (SAT_GROW(u->frames, u->cap, u->nframes + 1)) {
+        u->rc = SAT_E_NOMEM;
+        return DWARF_CB_ABORT;
     }
     /* a return address points after the call: look up the call itself */
     Dwarf_Addr look = activation ? pc : pc - 1;

@@ -136,15 +136,9 @@ int sat_uw_collect_module(Dwfl_Module *mod, void **userdata, const char *name,
     (void)userdata;
     mod_walk *w = arg;
     uw *u = w->u;
-    if (u->nmods == w->cap) {
-        size_t nc = w->cap ? w->cap * 2 : 32;
-        modinfo *nm = realloc(u->mods, nc * sizeof *nm);
-        if (!nm) {
-            u->rc = SAT_E_NOMEM;
-            return DWARF_CB_ABORT;
-        }
-        u->mods = nm;
-        w->cap = nc;
+    if (SAT_GROW(u->mods, w->cap, u->nmods + 1)) {
+        u->rc = SAT_E_NOMEM;
+        return DWARF_CB_ABORT;
     }
     modinfo *mi = &u->mods[u->nmods];
     memset(mi, 0, sizeof *mi);

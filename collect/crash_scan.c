@@ -15,6 +15,8 @@
  * parser (on two threads for 389-text), and scanning each of them as well would
  * put a second parser on the hot path for text that access logs do not carry.
  */
+#include <elf.h>
+
 #include "collect_internal.h"
 #include "satscope/crash.h"
 
@@ -22,7 +24,7 @@ int sat_collect_is_text(const char *peek, size_t n)
 {
     if (!n || memchr(peek, '\0', n))
         return 0; /* cores, captures, binaries: NUL bytes in the first 64 KiB */
-    return !(n >= 4 && memcmp(peek, "\x7f" "ELF", 4) == 0);
+    return !(n >= SELFMAG && memcmp(peek, ELFMAG, SELFMAG) == 0);
 }
 
 /* Crash rows pass through; their times widen the source's first/last ts. */

@@ -19,6 +19,7 @@
  * most chunks while the caller reads and joins.
  */
 #include "parse_parallel.h"
+#include "satscope/trace.h"
 
 #include <pthread.h>
 
@@ -86,46 +87,27 @@ struct sat_pp {
 };
 
 /* ---- parsing one chunk (either thread) ------------------------------------------ */
-static int in_chunk(const chunk *c, sat_str s)
+int sat_pp_keep_strings(int table, void *row, const char *buf, size_t len, sat_arena *arena)
 {
-    return s.ptr >= c->buf && s.ptr + s.len <= c->buf + c->len;
+    size_t n;
+    const uint16_t *off = sat_table_str_offsets(table, &n);
+    if (!off)
+        return SAT_E_USAGE;
+    for (size_t i = 0; i < n; i++) {
+        sat_str *s = (sat_str *)(void *)((char *)row + off[i]);
+        if (!s->ptr || (s->ptr >= buf && s->ptr + s->len <= buf + len))
+            continue;
+        char *p = sat_arena_strdup(arena, s->ptr, s->len);
+        if (!p)
+            return SAT_E_NOMEM;
+        s->ptr = p;
+    }
+    return SAT_OK;
 }
 
-static int keep(chunk *c, sat_str *s)
+static int keep_strings(chunk *c, int table, void *row)
 {
-    if (!s->ptr || in_chunk(c, *s))
-        return 0;
-    char *p = sat_arena_strdup(&c->arena, s->ptr, s->len);
-    if (!p)
-        return -1;
-    s->ptr = p;
-    return 0;
-}
-
-static int keep_record_strings(chunk *c, sat_ldap_record *r)
-{
-    sat_ldap_op *o = &r->op_fields;
-    sat_ldap_conn *k = &r->conn_fields;
-    sat_str *all[] = {&o->dn,          &o->filter,       &o->filter_shape, &o->attrs,
-                      &o->method,      &o->extra,        &o->bind_dn,      &o->client_ip,
-                      &o->text,        &o->details,      &o->sid,          &k->client_ip,
-                      &k->server_addr, &k->tls_version,  &k->tls_cipher,   &k->client_cert,
-                      &k->close_reason, &k->bind_dn};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (keep(c, all[i]))
-            return -1;
-    return 0;
-}
-
-static int grow(void **arr, size_t *cap, size_t elem)
-{
-    size_t n = *cap ? *cap * 2 : 1024;
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = n;
-    return 0;
+    return sat_pp_keep_strings(table, row, c->buf, c->len, &c->arena);
 }
 
 /* The parser builds its record right in the chunk's array when it can. */
@@ -133,7 +115,7 @@ static sat_ldap_record *record_slot(void *u)
 {
     pworker *w = (pworker *)u;
     chunk *c = w->cur;
-    if (c->nrec == c->caprec && grow((void **)&c->recs, &c->caprec, sizeof *c->recs))
+    if (SAT_GROW(c->recs, c->caprec, c->nrec + 1))
         return NULL;
     return &c->recs[c->nrec];
 }
@@ -147,21 +129,11 @@ static int capture_record(void *u, const sat_ldap_record *rec)
         return SAT_E_NOMEM;
     if (rec != d)
         *d = *rec;
-    if (keep_record_strings(c, d))
+    if (keep_strings(c, SAT_TABLE_LDAP_OP, &d->op_fields) ||
+        keep_strings(c, SAT_TABLE_LDAP_CONN, &d->conn_fields))
         return SAT_E_NOMEM;
     c->nrec++;
     return SAT_OK;
-}
-
-static int keep_http_strings(chunk *c, sat_http_req *h)
-{
-    sat_str *all[] = {&h->client_ip, &h->method,       &h->path, &h->path_template,
-                      &h->protocol,  &h->tls_protocol, &h->vhost, &h->user,
-                      &h->user_agent};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (keep(c, all[i]))
-            return -1;
-    return 0;
 }
 
 /* The rows a format emits itself (http_req), kept in the chunk. */
@@ -171,11 +143,11 @@ static int capture_row(void *u, int table, const void *row)
     chunk *c = w->cur;
     if (table != SAT_TABLE_HTTP_REQ)
         return SAT_OK;
-    if (c->nh == c->caph && grow((void **)&c->hreqs, &c->caph, sizeof *c->hreqs))
+    if (SAT_GROW(c->hreqs, c->caph, c->nh + 1))
         return SAT_E_NOMEM;
     sat_http_req *d = &c->hreqs[c->nh];
     *d = *(const sat_http_req *)row;
-    if (keep_http_strings(c, d))
+    if (keep_strings(c, SAT_TABLE_HTTP_REQ, d))
         return SAT_E_NOMEM;
     c->nh++;
     return SAT_OK;
@@ -188,17 +160,13 @@ static int capture_reject(void *u, int table, const void *row)
     const sat_reject *x = (const sat_reject *)row;
     (void)table;
     chunk *c = w->cur;
-    if (c->nrej == c->caprej && grow((void **)&c->rej, &c->caprej, sizeof *c->rej))
+    if (SAT_GROW(c->rej, c->caprej, c->nrej + 1))
         return SAT_E_NOMEM;
     pp_reject *d = &c->rej[c->nrej];
     d->after = c->nrec + c->nh;
     d->row = *x;
     /* the reason may live in the parser's state and the excerpt on its stack */
-    d->row.reason.ptr = sat_arena_strdup(&c->arena, x->reason.ptr ? x->reason.ptr : "",
-                                         x->reason.len);
-    d->row.excerpt.ptr = sat_arena_strdup(&c->arena, x->excerpt.ptr ? x->excerpt.ptr : "",
-                                          x->excerpt.len);
-    if (!d->row.reason.ptr || !d->row.excerpt.ptr)
+    if (keep_strings(c, SAT_TABLE_REJECT, &d->row))
         return SAT_E_NOMEM;
     c->nrej++;
     return SAT_OK;

@@ -40,4 +40,12 @@ int sat_pp_run(sat_pp *pp, sat_input *in, void (*progress)(void *u, uint64_t lin
 
 void sat_pp_free(sat_pp *pp); /* NULL is fine */
 
+/* What keeps a chunk's rows valid until they are joined: every present string
+ * of `row` (a row struct of `table`, its string fields as the trace schema
+ * lists them) that does not lie within buf[0..len) (the chunk's own bytes,
+ * which live as long as its rows) is copied into `arena` and pointed there.
+ * SAT_OK, SAT_E_NOMEM (the strings before the failing one are copied), or
+ * SAT_E_USAGE for a table the schema does not know. */
+int sat_pp_keep_strings(int table, void *row, const char *buf, size_t len, sat_arena *arena);
+
 #endif

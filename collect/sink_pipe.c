@@ -4,15 +4,16 @@
  * writer's encoder) use both cores of the machine instead of one.
  *
  * Rows handed to the pipe's sink are copied, with their strings, into the
- * current batch (a fixed buffer: pointers into it stay valid); a full batch
- * goes to the consumer thread, which replays its rows in order into the
- * inner sink. A few batches circulate, so memory stays bounded whatever the
- * input. The inner sink's first error is sticky and is returned to the
- * producer by its next call and by sat_sink_pipe_close.
+ * current batch; a full batch goes to the consumer thread, which rebuilds its
+ * rows one by one (their strings point into the batch) and replays them in
+ * order into the inner sink. A few batches circulate, so memory stays bounded
+ * whatever the input. The inner sink's first error is sticky and is returned
+ * to the producer by its next call and by sat_sink_pipe_close.
  */
 #include <pthread.h>
 
 #include "satscope/collect.h"
+#include "satscope/trace.h"
 
 /* 2 MiB in flight: sizes from 128 KiB to 1 MiB measured alike here. */
 #define PIPE_BATCH_BYTES (512u << 10)
@@ -27,6 +28,72 @@ typedef struct batch {
     struct batch *next;
 } batch;
 
+/* ---- copying rows in -------------------------------------------------------------
+ * A row travels compact: the bytes of its fields that are not strings (packed),
+ * then the length of each string (STR_ABSENT for an absent one), then the
+ * strings' bytes. An ldap_op row (320 bytes, twelve strings of 16 bytes each,
+ * most absent) shrinks to about half, and the hand-over's cost is its bytes
+ * (they cross between the cores). Which fields are strings is the trace schema's word
+ * (sat_table_str_offsets): a string field added to event.h and schema.c
+ * crosses here with its bytes, with no edit in this file. */
+
+typedef struct row_hdr {
+    uint32_t table;
+    uint32_t size; /* header + packed row + lengths + strings, rounded up to the alignment */
+} row_hdr;
+
+#define ALIGN_UP(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
+#define STR_ABSENT UINT32_MAX
+
+/* Bytes [off, off + len) of a row struct that hold no string. */
+typedef struct span {
+    uint32_t off, len;
+} span;
+
+/* How one table's rows travel, worked out from the schema at create. */
+typedef struct row_form {
+    size_t size;         /* sizeof the row struct; 0: no such table */
+    size_t packed;       /* bytes of its spans */
+    const uint16_t *str; /* offsets of its sat_str fields (schema, static) */
+    size_t nstr, nspan;
+    span *spans;         /* every byte that is not a string's, in struct order */
+} row_form;
+
+/* The form of `table`'s rows: its spans are the bytes outside its strings. */
+static int form_make(row_form *f, int table)
+{
+    const sat_table_def *def = sat_table_get(table);
+    memset(f, 0, sizeof *f);
+    if (!def)
+        return SAT_OK;
+    f->str = sat_table_str_offsets(table, &f->nstr);
+    unsigned char *is_str = calloc(def->row_size, 1);
+    f->spans = malloc((f->nstr + 1) * sizeof *f->spans); /* n strings leave n + 1 gaps */
+    if (!is_str || !f->spans) {
+        free(is_str);
+        free(f->spans);
+        f->spans = NULL;
+        return SAT_E_NOMEM;
+    }
+    for (size_t i = 0; i < f->nstr; i++)
+        memset(is_str + f->str[i], 1, sizeof(sat_str));
+    for (size_t b = 0; b < def->row_size;) {
+        if (is_str[b]) {
+            b++;
+            continue;
+        }
+        size_t e = b;
+        while (e < def->row_size && !is_str[e])
+            e++;
+        f->spans[f->nspan++] = (span){(uint32_t)b, (uint32_t)(e - b)};
+        f->packed += e - b;
+        b = e;
+    }
+    free(is_str);
+    f->size = def->row_size;
+    return SAT_OK;
+}
+
 struct sat_sink_pipe {
     sat_event_sink inner;
     pthread_t thread;
@@ -38,158 +105,45 @@ struct sat_sink_pipe {
     int closing;
     int error;                    /* the inner sink's first failure */
     batch all[PIPE_BATCHES];
+    row_form form[SAT_TABLE__COUNT];
+    void *row;                    /* the consumer's rebuilt row (the largest size) */
 };
 
-/* ---- copying rows in ------------------------------------------------------------- */
-
-typedef struct row_hdr {
-    uint32_t table;
-    uint32_t size; /* header + row + strings, rounded up to the alignment */
-} row_hdr;
-
-#define ALIGN_UP(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
-
-/* ldap_op rows, by far the most numerous, travel compact: the numbers (the
- * struct up to its first string), then the twelve string lengths, then their
- * bytes. A 304-byte row whose strings are mostly absent shrinks to about half,
- * and the hand-over's cost is its bytes (it crosses between the cores). */
-#define COMPACT_OP 0x100u
-#define OP_PREFIX offsetof(sat_ldap_op, dn)
-#define OP_NSTR 12
-#define STR_ABSENT UINT32_MAX
-_Static_assert(offsetof(sat_ldap_op, entry_dns) - offsetof(sat_ldap_op, dn) ==
-                   (OP_NSTR - 1) * sizeof(sat_str),
-               "the compact ldap_op form needs its strings last, dn to entry_dns");
-
-/* The strings of each table's row, as pointers into the struct (at most
- * ROW_MAX_STR: the callers' arrays). */
-#define ROW_MAX_STR 16
-static size_t row_strings(int table, void *row, sat_str **out)
-{
-    size_t n = 0;
-    switch (table) {
-    case SAT_TABLE_SOURCE: {
-        sat_source *s = row;
-        sat_str *v[] = {&s->path, &s->kind, &s->format, &s->compression,
-                        &s->server_name, &s->server_version};
-        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-            out[n++] = v[i];
-        break;
-    }
-    case SAT_TABLE_REJECT: {
-        sat_reject *r = row;
-        out[n++] = &r->reason;
-        out[n++] = &r->excerpt;
-        break;
-    }
-    case SAT_TABLE_LDAP_OP: {
-        sat_ldap_op *o = row;
-        sat_str *v[] = {&o->dn, &o->filter, &o->filter_shape, &o->attrs, &o->method,
-                        &o->extra, &o->bind_dn, &o->client_ip, &o->text, &o->details,
-                        &o->sid, &o->entry_dns};
-        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-            out[n++] = v[i];
-        break;
-    }
-    case SAT_TABLE_LDAP_CONN: {
-        sat_ldap_conn *c = row;
-        sat_str *v[] = {&c->client_ip, &c->server_addr, &c->tls_version, &c->tls_cipher,
-                        &c->client_cert, &c->close_reason, &c->bind_dn};
-        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-            out[n++] = v[i];
-        break;
-    }
-    case SAT_TABLE_TCP_CONN: {
-        sat_tcp_conn *c = row;
-        out[n++] = &c->client_ip;
-        out[n++] = &c->server_ip;
-        break;
-    }
-    case SAT_TABLE_TLS_HS: {
-        sat_tls_hs *h = row;
-        out[n++] = &h->client_ip;
-        out[n++] = &h->server_ip;
-        out[n++] = &h->sni;
-        break;
-    }
-    case SAT_TABLE_CRASH: {
-        sat_crash *c = row;
-        sat_str *v[] = {&c->host, &c->exe, &c->command, &c->build_id,
-                        &c->fingerprint, &c->signature, &c->build_key, &c->missing};
-        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-            out[n++] = v[i];
-        break;
-    }
-    case SAT_TABLE_FRAME: {
-        sat_frame *f = row;
-        out[n++] = &f->module;
-        out[n++] = &f->build_id;
-        out[n++] = &f->function;
-        out[n++] = &f->file;
-        break;
-    }
-    case SAT_TABLE_HTTP_REQ: {
-        sat_http_req *h = row;
-        sat_str *v[] = {&h->client_ip, &h->method,       &h->path,  &h->path_template,
-                        &h->protocol,  &h->tls_protocol, &h->vhost, &h->user,
-                        &h->user_agent};
-        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-            out[n++] = v[i];
-        break;
-    }
-    default:
-        break;
-    }
-    return n;
-}
-
-static size_t row_size(int table)
-{
-    switch (table) {
-    case SAT_TABLE_SOURCE: return sizeof(sat_source);
-    case SAT_TABLE_REJECT: return sizeof(sat_reject);
-    case SAT_TABLE_LDAP_OP: return sizeof(sat_ldap_op);
-    case SAT_TABLE_LDAP_CONN: return sizeof(sat_ldap_conn);
-    case SAT_TABLE_TCP_CONN: return sizeof(sat_tcp_conn);
-    case SAT_TABLE_TLS_HS: return sizeof(sat_tls_hs);
-    case SAT_TABLE_CRASH: return sizeof(sat_crash);
-    case SAT_TABLE_FRAME: return sizeof(sat_frame);
-    case SAT_TABLE_HTTP_REQ: return sizeof(sat_http_req);
-    default: return 0;
-    }
-}
-
 /* ---- the consumer ------------------------------------------------------------------ */
+
+/* The row of table h->table rebuilt from its compact form into p->row. */
+static const void *unpack(sat_sink_pipe *p, const row_hdr *h)
+{
+    const row_form *f = &p->form[h->table];
+    const unsigned char *in = (const unsigned char *)h + ALIGN_UP(sizeof(row_hdr));
+    unsigned char *row = p->row;
+    for (size_t i = 0; i < f->nspan; i++) {
+        memcpy(row + f->spans[i].off, in, f->spans[i].len);
+        in += f->spans[i].len;
+    }
+    const unsigned char *lens = in;
+    const char *bytes = (const char *)lens + f->nstr * sizeof(uint32_t);
+    for (size_t i = 0; i < f->nstr; i++) {
+        uint32_t len;
+        memcpy(&len, lens + i * sizeof len, sizeof len);
+        sat_str *s = (sat_str *)(void *)(row + f->str[i]);
+        if (len == STR_ABSENT) {
+            *s = SAT_STR_NONE;
+        } else {
+            *s = sat_str_make(bytes, len);
+            bytes += len;
+        }
+    }
+    return row;
+}
 
 static void replay_batch(sat_sink_pipe *p, batch *b)
 {
     size_t off = 0, used = b->used;
     while (off < used) {
-        row_hdr *h = (row_hdr *)(b->buf + off);
+        const row_hdr *h = (const row_hdr *)(b->buf + off);
         if (!p->error) {
-            const unsigned char *body = b->buf + off + ALIGN_UP(sizeof(row_hdr));
-            int rc;
-            if (h->table == (SAT_TABLE_LDAP_OP | COMPACT_OP)) {
-                sat_ldap_op op;
-                memcpy(&op, body, OP_PREFIX);
-                sat_str *strs[ROW_MAX_STR];
-                row_strings(SAT_TABLE_LDAP_OP, &op, strs);
-                const unsigned char *lens = body + OP_PREFIX;
-                const char *bytes = (const char *)lens + OP_NSTR * sizeof(uint32_t);
-                for (size_t i = 0; i < OP_NSTR; i++) {
-                    uint32_t len;
-                    memcpy(&len, lens + i * sizeof len, sizeof len);
-                    if (len == STR_ABSENT) {
-                        *strs[i] = SAT_STR_NONE;
-                    } else {
-                        *strs[i] = sat_str_make(bytes, len);
-                        bytes += len;
-                    }
-                }
-                rc = sat_sink_emit(&p->inner, SAT_TABLE_LDAP_OP, &op);
-            } else {
-                rc = sat_sink_emit(&p->inner, (int)h->table, body);
-            }
+            int rc = sat_sink_emit(&p->inner, (int)h->table, unpack(p, h));
             if (rc < 0) {
                 pthread_mutex_lock(&p->mu);
                 p->error = rc;
@@ -283,79 +237,56 @@ static int reserve(sat_sink_pipe *p, size_t need, unsigned char **at)
     return SAT_OK;
 }
 
-static int pipe_emit_op(sat_sink_pipe *p, const sat_ldap_op *op)
+/* One row into the current batch, in its compact form. */
+static int pipe_row(void *c, int table, const void *row)
 {
-    sat_str *strs[ROW_MAX_STR] = {NULL};
-    row_strings(SAT_TABLE_LDAP_OP, (void *)(uintptr_t)op, strs);
-    size_t need = ALIGN_UP(sizeof(row_hdr)) + OP_PREFIX + OP_NSTR * sizeof(uint32_t);
-    for (size_t i = 0; i < OP_NSTR; i++)
-        if (strs[i]->ptr)
-            need += strs[i]->len;
+    sat_sink_pipe *p = c;
+    if ((unsigned)table >= SAT_TABLE__COUNT || !p->form[table].size)
+        return SAT_E_USAGE;
+    const row_form *f = &p->form[table];
+    const unsigned char *src = row;
+    size_t need = ALIGN_UP(sizeof(row_hdr)) + f->packed + f->nstr * sizeof(uint32_t);
+    for (size_t i = 0; i < f->nstr; i++) {
+        const sat_str *s = (const sat_str *)(const void *)(src + f->str[i]);
+        if (s->ptr)
+            need += s->len;
+    }
     need = ALIGN_UP(need);
     unsigned char *at;
     int rc = reserve(p, need, &at);
     if (rc)
         return rc;
     row_hdr *h = (row_hdr *)at;
-    h->table = SAT_TABLE_LDAP_OP | COMPACT_OP;
+    h->table = (uint32_t)table;
     h->size = (uint32_t)need;
-    unsigned char *body = at + ALIGN_UP(sizeof(row_hdr));
-    memcpy(body, op, OP_PREFIX);
-    unsigned char *lens = body + OP_PREFIX;
-    char *bytes = (char *)lens + OP_NSTR * sizeof(uint32_t);
-    for (size_t i = 0; i < OP_NSTR; i++) {
-        uint32_t len = strs[i]->ptr ? strs[i]->len : STR_ABSENT;
+    unsigned char *out = at + ALIGN_UP(sizeof(row_hdr));
+    for (size_t i = 0; i < f->nspan; i++) {
+        memcpy(out, src + f->spans[i].off, f->spans[i].len);
+        out += f->spans[i].len;
+    }
+    unsigned char *lens = out;
+    char *bytes = (char *)lens + f->nstr * sizeof(uint32_t);
+    for (size_t i = 0; i < f->nstr; i++) {
+        const sat_str *s = (const sat_str *)(const void *)(src + f->str[i]);
+        uint32_t len = s->ptr ? s->len : STR_ABSENT; /* "" stays present */
         memcpy(lens + i * sizeof len, &len, sizeof len);
-        if (strs[i]->ptr && strs[i]->len) {
-            memcpy(bytes, strs[i]->ptr, strs[i]->len);
-            bytes += strs[i]->len;
+        if (s->ptr && s->len) {
+            memcpy(bytes, s->ptr, s->len);
+            bytes += s->len;
         }
     }
     return SAT_OK;
 }
 
-static int pipe_emit(sat_sink_pipe *p, int table, const void *row)
+/* What create allocated (the thread and its locks apart). */
+static void pipe_free(sat_sink_pipe *p)
 {
-    size_t rsize = row_size(table);
-    if (!rsize)
-        return SAT_E_USAGE;
-    /* The row's string fields, found once on the caller's row to size the
-     * copy, then on the copy to point them at their bytes in the batch. */
-    sat_str *strs[ROW_MAX_STR] = {NULL};
-    size_t nstr = row_strings(table, (void *)(uintptr_t)row, strs);
-    size_t need = ALIGN_UP(sizeof(row_hdr)) + ALIGN_UP(rsize);
-    for (size_t i = 0; i < nstr; i++)
-        if (strs[i]->ptr)
-            need += strs[i]->len;
-    need = ALIGN_UP(need);
-
-    unsigned char *base;
-    int rc = reserve(p, need, &base);
-    if (rc)
-        return rc;
-    row_hdr *h = (row_hdr *)base;
-    h->table = (uint32_t)table;
-    h->size = (uint32_t)need;
-    unsigned char *dst_row = base + ALIGN_UP(sizeof(row_hdr));
-    memcpy(dst_row, row, rsize);
-    sat_str *dst[ROW_MAX_STR] = {NULL};
-    row_strings(table, dst_row, dst);
-    char *str_area = (char *)dst_row + ALIGN_UP(rsize);
-    for (size_t i = 0; i < nstr; i++) {
-        if (!strs[i]->ptr)
-            continue;
-        if (strs[i]->len)
-            memcpy(str_area, strs[i]->ptr, strs[i]->len);
-        dst[i]->ptr = str_area; /* "" stays present: a non-NULL pointer */
-        str_area += strs[i]->len;
-    }
-    return SAT_OK;
-}
-
-/* ldap_op rows in their compact form, every other table as it is. */
-static int pipe_row(void *c, int table, const void *row)
-{
-    return table == SAT_TABLE_LDAP_OP ? pipe_emit_op(c, row) : pipe_emit(c, table, row);
+    for (int i = 0; i < PIPE_BATCHES; i++)
+        free(p->all[i].buf);
+    for (int t = 0; t < SAT_TABLE__COUNT; t++)
+        free(p->form[t].spans);
+    free(p->row);
+    free(p);
 }
 
 sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner)
@@ -364,12 +295,24 @@ sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner)
     if (!p)
         return NULL;
     p->inner = *inner;
+    size_t row_max = 0;
+    for (int t = 0; t < SAT_TABLE__COUNT; t++) {
+        if (form_make(&p->form[t], t) < 0) {
+            pipe_free(p);
+            return NULL;
+        }
+        if (p->form[t].size > row_max)
+            row_max = p->form[t].size;
+    }
+    p->row = malloc(row_max ? row_max : 1); /* malloc's alignment suits any row */
+    if (!p->row) {
+        pipe_free(p);
+        return NULL;
+    }
     for (int i = 0; i < PIPE_BATCHES; i++) {
         p->all[i].buf = malloc(PIPE_BATCH_BYTES);
         if (!p->all[i].buf) {
-            for (int k = 0; k < i; k++)
-                free(p->all[k].buf);
-            free(p);
+            pipe_free(p);
             return NULL;
         }
         p->all[i].cap = PIPE_BATCH_BYTES;
@@ -382,9 +325,7 @@ sat_sink_pipe *sat_sink_pipe_create(const sat_event_sink *inner)
     if (pthread_create(&p->thread, NULL, consumer, p) != 0) {
         pthread_mutex_destroy(&p->mu);
         pthread_cond_destroy(&p->cond);
-        for (int i = 0; i < PIPE_BATCHES; i++)
-            free(p->all[i].buf);
-        free(p);
+        pipe_free(p);
         return NULL;
     }
     return p;
@@ -410,8 +351,6 @@ int sat_sink_pipe_close(sat_sink_pipe *p)
     int err = p->error;
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cond);
-    for (int i = 0; i < PIPE_BATCHES; i++)
-        free(p->all[i].buf);
-    free(p);
+    pipe_free(p);
     return err;
 }

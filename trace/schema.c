@@ -3,7 +3,11 @@
  * include/satscope/event.h, every field a column (name = field name, located
  * with offsetof). This is part of the .sat format (trace/FORMAT.md "Schema"):
  * column names are stable; a field added to event.h is added here too.
+ * The STR columns are also the one list of a row's strings: whatever copies
+ * rows beyond their callback (collect/'s pipe between threads, a parsed
+ * chunk) copies the strings named here (sat_table_str_offsets).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
@@ -253,7 +257,16 @@ _Static_assert(NCOLS(tls_cols) == NCOLS(tls_absent), "tls absent");
 _Static_assert(NCOLS(crash_cols) == NCOLS(crash_absent), "crash absent");
 _Static_assert(NCOLS(frame_cols) == NCOLS(frame_absent), "frame absent");
 _Static_assert(NCOLS(http_cols) == NCOLS(http_absent), "http absent");
-_Static_assert(NCOLS(op_cols) <= SAT_MAX_COLS_TABLE, "writer column bound");
+/* the writer's per-table arrays and str_offsets below hold this many */
+_Static_assert(NCOLS(source_cols) <= SAT_MAX_COLS_TABLE, "column bound");
+_Static_assert(NCOLS(reject_cols) <= SAT_MAX_COLS_TABLE, "column bound");
+_Static_assert(NCOLS(op_cols) <= SAT_MAX_COLS_TABLE, "column bound");
+_Static_assert(NCOLS(conn_cols) <= SAT_MAX_COLS_TABLE, "column bound");
+_Static_assert(NCOLS(tcp_cols) <= SAT_MAX_COLS_TABLE, "column bound");
+_Static_assert(NCOLS(tls_cols) <= SAT_MAX_COLS_TABLE, "column bound");
+_Static_assert(NCOLS(crash_cols) <= SAT_MAX_COLS_TABLE, "column bound");
+_Static_assert(NCOLS(frame_cols) <= SAT_MAX_COLS_TABLE, "column bound");
+_Static_assert(NCOLS(http_cols) <= SAT_MAX_COLS_TABLE, "column bound");
 
 static const sat_table_def tables[SAT_TABLE__COUNT] = {
     {"source", SAT_TABLE_SOURCE, sizeof(sat_source), "first_ts", source_cols,
@@ -282,34 +295,57 @@ const sat_table_def *sat_table_get(int table_id)
                                                           : NULL;
 }
 
+/* The string fields of every table, found once in the columns above. */
+static uint16_t str_offsets[SAT_TABLE__COUNT][SAT_MAX_COLS_TABLE];
+static size_t str_count[SAT_TABLE__COUNT];
+static pthread_once_t str_once = PTHREAD_ONCE_INIT;
+
+static void find_str_offsets(void)
+{
+    for (int t = 0; t < SAT_TABLE__COUNT; t++)
+        for (size_t i = 0; i < tables[t].ncolumns; i++)
+            if (tables[t].columns[i].type == SAT_COL_STR)
+                str_offsets[t][str_count[t]++] = tables[t].columns[i].offset;
+}
+
+const uint16_t *sat_table_str_offsets(int table_id, size_t *n)
+{
+    if (!sat_table_get(table_id)) {
+        *n = 0;
+        return NULL;
+    }
+    pthread_once(&str_once, find_str_offsets);
+    *n = str_count[table_id];
+    return str_offsets[table_id];
+}
+
 void *sat_table_row_copy(int table_id, const void *row)
 {
     const sat_table_def *def = sat_table_get(table_id);
     if (!def)
         return NULL;
-    /* the schema lists every string column of every table */
+    size_t nstr;
+    const uint16_t *off = sat_table_str_offsets(table_id, &nstr);
     size_t extra = 0;
-    for (size_t i = 0; i < def->ncolumns; i++)
-        if (def->columns[i].type == SAT_COL_STR) {
-            const sat_str *s = (const sat_str *)((const char *)row + def->columns[i].offset);
-            extra += s->ptr ? s->len + 1 : 0;
-        }
+    for (size_t i = 0; i < nstr; i++) {
+        const sat_str *s = (const sat_str *)((const char *)row + off[i]);
+        extra += s->ptr ? s->len + 1 : 0;
+    }
     char *copy = (char *)malloc(def->row_size + extra);
     if (!copy)
         return NULL;
     memcpy(copy, row, def->row_size);
     char *p = copy + def->row_size;
-    for (size_t i = 0; i < def->ncolumns; i++)
-        if (def->columns[i].type == SAT_COL_STR) {
-            sat_str *s = (sat_str *)(void *)(copy + def->columns[i].offset);
-            if (!s->ptr)
-                continue;
-            if (s->len)
-                memcpy(p, s->ptr, s->len);
-            p[s->len] = '\0';
-            s->ptr = p;
-            p += s->len + 1;
-        }
+    for (size_t i = 0; i < nstr; i++) {
+        sat_str *s = (sat_str *)(void *)(copy + off[i]);
+        if (!s->ptr)
+            continue;
+        if (s->len)
+            memcpy(p, s->ptr, s->len);
+        p[s->len] = '\0';
+        s->ptr = p;
+        p += s->len + 1;
+    }
     return copy;
 }
 

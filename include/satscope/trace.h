@@ -48,6 +48,15 @@ typedef struct sat_table_def {
 /* Schema of every table known to this build (trace/schema.c). */
 const sat_table_def *sat_table_get(int table_id); /* NULL if unknown */
 const sat_table_def *sat_table_by_name(const char *name);
+/* The string fields of table_id's row struct: the byte offsets (offsetof in
+ * the struct of event.h) of its sat_str members, one per SAT_COL_STR column,
+ * in column order; *n gets their number. NULL with *n = 0 for an unknown
+ * table. The array is static: it lives as long as the program and may be
+ * kept and read from any thread (it is made once, on the first call).
+ * Code that copies rows beyond their callback (across threads, past a
+ * parser's buffer) loops over it, so that a string field added to event.h
+ * and schema.c is copied with no other edit. */
+const uint16_t *sat_table_str_offsets(int table_id, size_t *n);
 /* A row of table_id copied with its strings into one malloc'd block (the
  * caller frees it): sink rows are borrowed for the callback only (event.h),
  * this keeps one. NULL if the table is unknown or memory ran out. */
