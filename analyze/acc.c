@@ -2,6 +2,7 @@
  * acc.c - accumulator records and keyed tables (acc.h): init, merge and
  * free by field kind, written once for every analyzer.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@ static size_t kind_size(int kind)
     switch (kind) {
     case SAT_ACC_DSUM: return sizeof(double);
     case SAT_ACC_SKETCH: return sizeof(sat_qsketch);
+    case SAT_ACC_DERIVED: return 0;
     default: return 8; /* uint64_t / int64_t */
     }
 }
@@ -27,7 +29,8 @@ static size_t elem_size(const sat_acc_field *f)
  * offset of the element in the record. */
 #define FOR_EACH_ELEM(d, f, off)                                                          \
     for (const sat_acc_field *f = (d)->fields; f < (d)->fields + (d)->nfields; f++)       \
-        for (size_t e_ = 0, off = f->off; e_ < (f->n ? f->n : 1u); e_++, off += elem_size(f))
+        for (size_t e_ = 0, off = f->off; f->kind != SAT_ACC_DERIVED && e_ < (f->n ? f->n : 1u); \
+             e_++, off += elem_size(f))
 
 void sat_rec_init(const sat_rec_desc *d, void *rec)
 {
@@ -125,6 +128,100 @@ int sat_rec_merge(const sat_rec_desc *d, void *into, const void *from)
     if (d->merge_extra && d->merge_extra(into, from) != SAT_OK)
         st = SAT_E_NOMEM;
     return st;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+/* The unit a field is written in. */
+static int out_unit(const sat_acc_field *f)
+{
+    if (f->out.unit)
+        return f->out.unit;
+    switch (f->kind) {
+    case SAT_ACC_COUNT:
+    case SAT_ACC_BITS: return SAT_UNIT_COUNT;
+    case SAT_ACC_FIRST:
+    case SAT_ACC_LAST: return SAT_UNIT_TIME;
+    case SAT_ACC_DSUM:
+    case SAT_ACC_DERIVED: return SAT_UNIT_NUMBER;
+    default: return SAT_UNIT_INT;
+    }
+}
+
+static void put_field(const sat_acc_field *f, sat_rnode *o, const void *rec, const void *ctx)
+{
+    const unsigned char *p = (const unsigned char *)rec + f->off;
+    int unit = out_unit(f);
+    uint64_t u = 0;
+    int64_t i = 0;
+    double x = NAN;
+    if (f->kind == SAT_ACC_DERIVED)
+        x = f->out.derive ? f->out.derive(rec, ctx) : NAN;
+    else if (f->kind == SAT_ACC_DSUM)
+        memcpy(&x, p, sizeof x);
+    else if (f->kind != SAT_ACC_SKETCH) {
+        memcpy(&u, p, 8);
+        memcpy(&i, p, 8);
+    }
+    int none = (f->kind == SAT_ACC_MAX && i == SAT_ACC_NONE_MAX) ||
+               (f->kind == SAT_ACC_MIN && i == SAT_ACC_NONE_MIN);
+    const char *k = f->out.key;
+    switch (unit) {
+    case SAT_UNIT_COUNT: sat_put_count(o, k, u); break;
+    case SAT_UNIT_BYTES: sat_put_bytes(o, k, u); break;
+    case SAT_UNIT_TIME: sat_put_time(o, k, i); break;
+    case SAT_UNIT_INT:
+        if (none)
+            sat_put_absent(o, k, SAT_UNIT_INT);
+        else
+            sat_put_int(o, k, i);
+        break;
+    case SAT_UNIT_DURATION:
+        /* stored fields hold ns; a derived one gives seconds */
+        sat_put_dur(o, k, none ? NAN : f->kind == SAT_ACC_DERIVED ? x : (double)i / 1e9,
+                    f->out.decimals ? f->out.decimals : 6);
+        break;
+    case SAT_UNIT_RATIO: sat_put_ratio(o, k, x, f->out.decimals ? f->out.decimals : 4); break;
+    case SAT_UNIT_RATE: sat_put_rate(o, k, x, f->out.decimals ? f->out.decimals : 3); break;
+    default: sat_put_num(o, k, x, f->out.decimals ? f->out.decimals : 3); break;
+    }
+}
+
+static void put_all(const sat_rec_desc *d, sat_rnode *o, const void *rec, const void *ctx,
+                    int summary)
+{
+    for (const sat_acc_field *f = d->fields; f < d->fields + d->nfields; f++) {
+        if (!f->out.key)
+            continue;
+        put_field(f, o, rec, ctx);
+        if (summary) {
+            sat_put_note(o, f->out.note);
+            sat_put_label(o, f->out.title);
+        }
+    }
+}
+
+void sat_rec_put(const sat_rec_desc *d, sat_rnode *o, const void *rec, const void *ctx)
+{
+    put_all(d, o, rec, ctx, 1);
+}
+
+void sat_rec_row(const sat_rec_desc *d, sat_rnode *row, const void *rec, const void *ctx)
+{
+    put_all(d, row, rec, ctx, 0);
+}
+
+size_t sat_rec_cols(const sat_rec_desc *d, sat_col *cols, size_t max)
+{
+    size_t n = 0;
+    for (const sat_acc_field *f = d->fields; f < d->fields + d->nfields && n < max; f++)
+        if (f->out.key)
+            cols[n++] = (sat_col){f->out.key, (uint8_t)out_unit(f),
+                                  f->out.decimals ? f->out.decimals
+                                  : out_unit(f) == SAT_UNIT_DURATION ? 6
+                                  : out_unit(f) == SAT_UNIT_RATIO ? 4 : 3,
+                                  f->out.title};
+    return n;
 }
 
 void sat_rec_free(const sat_rec_desc *d, void *rec)

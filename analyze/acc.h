@@ -27,12 +27,21 @@
  * Windowed series (winseries.h) and the sketch (sketch.h) are the other
  * accumulators; a window payload may be a record (its sat_win_add_fn is one
  * call of sat_rec_merge).
+ *
+ * Counters named once: a field's descriptor also says how the result writes
+ * it (sat_acc_out: its key, unit, text heading and note), so one list gives
+ * a record's struct fields (an X-macro list, SAT_COUNTER_FIELD), its merge
+ * and its result columns and values (sat_rec_cols, sat_rec_put). A figure
+ * made from the record's fields at output (a ratio, an estimate) is a
+ * DERIVED field of the same list: no storage, its derive function. Adding a
+ * counter is one line in its list and the line that counts it.
  */
 #ifndef SAT_ANALYZE_ACC_H
 #define SAT_ANALYZE_ACC_H
 
 #include <stddef.h>
 
+#include "satscope/result.h"
 #include "sketch.h"
 #include "strtab.h"
 
@@ -48,14 +57,31 @@ typedef enum sat_acc_kind {
      * tie keeps into's. 0 = none. */
     SAT_ACC_FIRST,
     SAT_ACC_LAST,  /* the same, latest wins; a tie takes from's */
-    SAT_ACC_SKETCH /* sat_qsketch, merged (sat_rec_init gives exact_max = extra) */
+    SAT_ACC_SKETCH, /* sat_qsketch, merged (sat_rec_init gives exact_max = extra) */
+    SAT_ACC_DERIVED /* no storage, nothing merged: out.derive(rec, ctx) when written */
 } sat_acc_kind;
+
+/* How a field is written in a result; key NULL: never written (counted and
+ * merged only). COUNT and BITS write counts; SUM, MAX and MIN an INT, or a
+ * DURATION in seconds or BYTES when unit says so (the field holds ns or
+ * bytes); FIRST and LAST a TIME; DERIVED a double in its unit (RATIO,
+ * DURATION, RATE, NUMBER), absent when NAN. SKETCH fields are not written
+ * (their quantiles are derived). */
+typedef struct sat_acc_out {
+    const char *key;   /* the JSON key and CSV column */
+    uint8_t unit;      /* sat_unit of the written value; 0: the kind's */
+    uint8_t decimals;  /* doubles: JSON/CSV digits */
+    const char *title; /* a column's text heading (NULL: the key as words) */
+    const char *note;  /* a summary value's note (NULL: none) */
+    double (*derive)(const void *rec, const void *ctx); /* DERIVED only */
+} sat_acc_out;
 
 typedef struct sat_acc_field {
     uint8_t kind;   /* sat_acc_kind */
     uint16_t off;   /* offsetof the field in the record */
     uint16_t n;     /* consecutive fields of this kind (an array); 0 = 1 */
     uint16_t extra; /* FIRST/LAST: bytes after the time; SKETCH: exact_max (0: default) */
+    sat_acc_out out; /* how it is written (n must be 1 when key is set) */
 } sat_acc_field;
 
 #define SAT_ACC(kind, type, member) {(kind), (uint16_t)offsetof(type, member), 1, 0}
@@ -64,6 +90,23 @@ typedef struct sat_acc_field {
 #define SAT_ACC_N(kind, type, member, n) {(kind), (uint16_t)offsetof(type, member), (n), 0}
 #define SAT_ACC_X(kind, type, member, extra)                                             \
     {(kind), (uint16_t)offsetof(type, member), 1, (uint16_t)(extra)}
+/* A run of 8-byte fields of one kind whose length is the member's size: an
+ * array (uint64_t codes[16]) or a record of counters (an X-macro list), so
+ * that no run is counted by hand. */
+#define SAT_ACC_RUN(kind, type, member)                                                  \
+    {(kind), (uint16_t)offsetof(type, member), (uint16_t)(sizeof(((type *)0)->member) / 8), 0}
+/* A field written in the result as key (unit 0: the kind's). */
+#define SAT_ACC_OUT(kind, type, member, key, unit, title, note)                          \
+    {(kind), (uint16_t)offsetof(type, member), 1, 0, {(key), (unit), 0, (title), (note), NULL}}
+/* A figure made from the record when written. */
+#define SAT_ACC_DERIVE(key, unit, decimals, title, note, fn)                              \
+    {SAT_ACC_DERIVED, 0, 1, 0, {(key), (unit), (decimals), (title), (note), (fn)}}
+/* X-macro lists of counters, X(field, key, title, note) (key NULL: not
+ * written): SAT_COUNTER_FIELD makes the record's uint64_t fields from the
+ * list; its descriptor entries are SAT_COUNTER(type, ...) of the same list. */
+#define SAT_COUNTER_FIELD(field, key, title, note) uint64_t field;
+#define SAT_COUNTER(type, field, key, title, note)                                        \
+    SAT_ACC_OUT(SAT_ACC_COUNT, type, field, key, SAT_UNIT_COUNT, title, note)
 
 typedef struct sat_rec_desc {
     size_t size;                 /* sizeof the record */
@@ -74,6 +117,15 @@ typedef struct sat_rec_desc {
      * return SAT_OK or SAT_E_NOMEM */
     int (*merge_extra)(void *into, const void *from);
 } sat_rec_desc;
+
+/* Puts each written field of rec (out.key set) into o, in the descriptor's
+ * order: a summary object (with the fields' notes, labelled by their titles)
+ * or, with sat_rec_row, a table row of sat_rec_cols' columns. ctx goes to
+ * the DERIVED fields. */
+void sat_rec_put(const sat_rec_desc *d, sat_rnode *o, const void *rec, const void *ctx);
+void sat_rec_row(const sat_rec_desc *d, sat_rnode *row, const void *rec, const void *ctx);
+/* The columns of d's written fields into cols (at most max); their count. */
+size_t sat_rec_cols(const sat_rec_desc *d, sat_col *cols, size_t max);
 
 /* Zeroes rec and sets the sentinels (MIN, MAX) and sketches. */
 void sat_rec_init(const sat_rec_desc *d, void *rec);

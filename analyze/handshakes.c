@@ -16,13 +16,18 @@
  * version and group tables are capped keyed tables (acc.h) whose overflow
  * goes to "(other)"; the retry table is capped (strtab max_keys).
  *
- * Every count is a record described once (acc.h), so sat_hs_merge is a walk
- * over them; the CPU estimate is made from counts at finish, so merged parts
- * cost exactly what one pass does. The result's sections: handshakes_result.c;
- * the handshakes an HTTP access log tells of: handshakes_http.c. Retries are found in the order rows arrive (a connection's row is
- * emitted when it ends, and a client gives up on one connection before it
- * opens the next), which is why a retry is looked for only after its failure.
+ * Every count is a record described once (acc.h: its fields, merge and
+ * result columns from one X-macro list), so sat_hs_merge is a walk over
+ * them; the CPU estimate is derived from counts when written, so merged
+ * parts cost exactly what one pass does. The result's sections:
+ * handshakes_result.c; the handshakes an HTTP access log tells of:
+ * handshakes_http.c. Retries are found in the order rows arrive (a
+ * connection's row is emitted when it ends, and a client gives up on one
+ * connection before it opens the next), which is why a retry is looked for
+ * only after its failure.
  */
+#include <math.h>
+
 #include "handshakes_int.h"
 
 #define HS_VERSIONS_MAX 32
@@ -39,40 +44,48 @@ typedef struct hs_pair {
     int any_failed;           /* a failed/incomplete one in this part */
 } hs_pair;
 
-/* The counts of a set of handshakes (everything, a window, a group): a run
- * of counters; cpu_s is made at finish from them and the costs. */
+/* ---- the records, described once --------------------------------------------------- */
+
+static double resumed_ratio(const void *rec, const void *ctx)
+{
+    const hs_counts *c = rec;
+    (void)ctx;
+    uint64_t fr = c->full + c->resumed;
+    return fr ? (double)c->resumed / (double)fr : NAN;
+}
+
+static double cpu_of(const void *rec, const void *ctx) { return hs_cpu_s(ctx, rec); }
+
+#define HS_COUNT_ACC(f, key, title, note) SAT_COUNTER(hs_counts, f, key, title, note),
 static const sat_acc_field counts_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, sat_hs_counts, n, SAT_HS_NOUT + 3),
+    HS_COUNTS(HS_COUNT_ACC)
+    SAT_ACC_DERIVE("resumed_ratio", SAT_UNIT_RATIO, 4, "resumed%", "resumed / (full + resumed)",
+                   resumed_ratio),
+    SAT_ACC_DERIVE("cpu_s", SAT_UNIT_DURATION, 6, "cpu", "server CPU for these handshakes (estimate)",
+                   cpu_of),
 };
-const sat_rec_desc hs_counts_desc = {sizeof(sat_hs_counts), counts_fields, 1, NULL};
-#define counts_desc hs_counts_desc
-_Static_assert(offsetof(sat_hs_counts, resumed_psk) ==
-                   offsetof(sat_hs_counts, n) + (SAT_HS_NOUT + 2) * sizeof(uint64_t),
-               "the counters of sat_hs_counts are one run");
+const sat_rec_desc hs_counts_desc = {sizeof(hs_counts), counts_fields,
+                                     sizeof counts_fields / sizeof counts_fields[0], NULL};
 
-/* Everything else that is counted, in one record. */
-typedef struct hs_totals {
-    sat_hs_counts all;
-    sat_ts_ns first_ts, last_ts;
-    /* counters, one run: */
-    uint64_t resumed_by[3], offered[3], hrr, renegotiated, ssl2_hello, late_start, retries;
-    uint64_t tcp_conns, tcp_no_tls, tcp_by_end[SAT_TCP_END__COUNT], tcp_syn_retrans,
-        tcp_no_synack;
-    int64_t retry_gap_ns;
-    sat_qsketch dur_full, dur_resumed, rtt; /* ns */
-} hs_totals;
-
-#define HS_NCOUNTERS (3 + 3 + 5 + 2 + SAT_TCP_END__COUNT + 2)
-_Static_assert(offsetof(hs_totals, tcp_no_synack) ==
-                   offsetof(hs_totals, resumed_by) + (HS_NCOUNTERS - 1) * sizeof(uint64_t),
-               "the counters of hs_totals are one run");
+#define HS_FLAG_ACC(f, key, title, note) SAT_COUNTER(hs_flags, f, key, title, note),
+static const sat_acc_field flags_fields[] = {HS_FLAGS(HS_FLAG_ACC)};
+const sat_rec_desc hs_flags_desc = {sizeof(hs_flags), flags_fields,
+                                    sizeof flags_fields / sizeof flags_fields[0], NULL};
 
 static const sat_acc_field totals_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, hs_totals, all.n, SAT_HS_NOUT + 3),
+    SAT_ACC_RUN(SAT_ACC_COUNT, hs_totals, all),
     SAT_ACC(SAT_ACC_FIRST, hs_totals, first_ts),
     SAT_ACC(SAT_ACC_LAST, hs_totals, last_ts),
-    SAT_ACC_N(SAT_ACC_COUNT, hs_totals, resumed_by, HS_NCOUNTERS),
+    SAT_ACC_RUN(SAT_ACC_COUNT, hs_totals, resumed_by),
+    SAT_ACC_RUN(SAT_ACC_COUNT, hs_totals, offered),
+    SAT_ACC_RUN(SAT_ACC_COUNT, hs_totals, flags),
+    SAT_ACC(SAT_ACC_COUNT, hs_totals, retries),
     SAT_ACC(SAT_ACC_SUM, hs_totals, retry_gap_ns),
+    SAT_ACC(SAT_ACC_COUNT, hs_totals, tcp_conns),
+    SAT_ACC(SAT_ACC_COUNT, hs_totals, tcp_no_tls),
+    SAT_ACC_RUN(SAT_ACC_COUNT, hs_totals, tcp_by_end),
+    SAT_ACC(SAT_ACC_COUNT, hs_totals, tcp_syn_retrans),
+    SAT_ACC(SAT_ACC_COUNT, hs_totals, tcp_no_synack),
     SAT_ACC(SAT_ACC_SKETCH, hs_totals, dur_full),
     SAT_ACC(SAT_ACC_SKETCH, hs_totals, dur_resumed),
     SAT_ACC(SAT_ACC_SKETCH, hs_totals, rtt),
@@ -80,27 +93,8 @@ static const sat_acc_field totals_fields[] = {
 static const sat_rec_desc totals_desc = {sizeof(hs_totals), totals_fields,
                                          sizeof totals_fields / sizeof totals_fields[0], NULL};
 
-/* Handshakes by the version the server chose (key: the 2 bytes). */
-typedef struct hs_vcount {
-    uint64_t count;
-} hs_vcount;
 static const sat_acc_field vcount_fields[] = {SAT_ACC(SAT_ACC_COUNT, hs_vcount, count)};
 static const sat_rec_desc vcount_desc = {sizeof(hs_vcount), vcount_fields, 1, NULL};
-
-struct sat_hs {
-    sat_hs_opts opts;
-    sat_dur_ns window;        /* current step (>= opts.window) */
-    hs_totals t;
-    sat_strtab windows;       /* key int64 window index -> sat_hs_counts */
-    sat_keyed versions;       /* uint16 version -> hs_vcount, "(other)" past the cap */
-    sat_keyed groups;         /* --by key -> sat_hs_counts */
-    sat_strtab pairs;         /* key client|server -> hs_pair */
-    hs_log *log;              /* handshakes read from HTTP access logs */
-    int nomem;
-
-    sat_hs_view view;
-    sat_arena view_arena;
-};
 
 int sat_hs_by_parse(const char *s)
 {
@@ -139,19 +133,21 @@ static int resumed_psk(const sat_tls_hs *r)
  * key share) at full cost, resumptions at theirs, incomplete ones (never
  * answered) and failures before any ServerHello at nothing. Made from
  * counts, so that merged parts cost exactly what one pass does. */
-double hs_cpu_s(const sat_hs_opts *o, const sat_hs_counts *c)
+double hs_cpu_s(const sat_hs_opts *o, const hs_counts *c)
 {
-    uint64_t full = c->n[SAT_TLS_FULL] + c->failed_after_server_hello;
-    uint64_t res = c->n[SAT_TLS_RESUMED] - c->resumed_psk;
+    uint64_t full = c->full + c->failed_after_server_hello;
+    uint64_t res = c->resumed - c->resumed_psk;
     return ((double)full * o->full_cost_us + (double)res * o->resumed_cost_us +
             (double)c->resumed_psk * o->psk_cost_us) / 1e6;
 }
 
-static void count(sat_hs_counts *c, const sat_tls_hs *r)
+static void count(hs_counts *c, const sat_tls_hs *r)
 {
     c->connections++;
-    if (r->outcome > 0 && r->outcome < SAT_HS_NOUT)
-        c->n[r->outcome]++;
+    c->full += r->outcome == SAT_TLS_FULL;
+    c->resumed += r->outcome == SAT_TLS_RESUMED;
+    c->failed += r->outcome == SAT_TLS_FAILED;
+    c->incomplete += r->outcome == SAT_TLS_INCOMPLETE;
     c->failed_after_server_hello += failed_after_server_hello(r);
     c->resumed_psk += resumed_psk(r);
 }
@@ -159,14 +155,14 @@ static void count(sat_hs_counts *c, const sat_tls_hs *r)
 /* ---- windows ------------------------------------------------------------------------ */
 static void add_counts_v(void *into, const void *from)
 {
-    (void)sat_rec_merge(&counts_desc, into, from); /* counters only: cannot fail */
+    (void)sat_rec_merge(&hs_counts_desc, into, from); /* counters only: cannot fail */
 }
 
-static sat_hs_counts *window_counts(sat_hs *h, sat_ts_ns ts)
+static hs_counts *window_counts(sat_hs *h, sat_ts_ns ts)
 {
-    sat_hs_counts *c = NULL;
-    if (!h->nomem && !(c = (sat_hs_counts *)sat_win_at(&h->windows, &h->window, ts, HS_WINDOWS_MAX,
-                                                     sizeof(sat_hs_counts), add_counts_v)))
+    hs_counts *c = NULL;
+    if (!h->nomem && !(c = (hs_counts *)sat_win_at(&h->windows, &h->window, ts, HS_WINDOWS_MAX,
+                                                     sizeof(hs_counts), add_counts_v)))
         h->nomem = 1;
     return c;
 }
@@ -265,7 +261,7 @@ static int on_tls(void *ctx, const sat_tls_hs *r)
     if (r->ts > 0) {
         sat_acc_first(&t->first_ts, r->ts, NULL, 0);
         sat_acc_last(&t->last_ts, r->ts, NULL, 0);
-        sat_hs_counts *w = window_counts(h, r->ts);
+        hs_counts *w = window_counts(h, r->ts);
         if (w)
             count(w, r);
     }
@@ -286,10 +282,10 @@ static int on_tls(void *ctx, const sat_tls_hs *r)
     for (int b = 0; b < 3; b++)
         if (r->offered & (1u << b))
             t->offered[b]++;
-    t->hrr += (r->flags & SAT_TLSF_HRR) != 0;
-    t->renegotiated += (r->flags & SAT_TLSF_RENEGOTIATED) != 0;
-    t->ssl2_hello += (r->flags & SAT_TLSF_SSL2_HELLO) != 0;
-    t->late_start += (r->flags & SAT_TLSF_NO_CLIENT_HELLO) != 0;
+    t->flags.hrr += (r->flags & SAT_TLSF_HRR) != 0;
+    t->flags.renegotiated += (r->flags & SAT_TLSF_RENEGOTIATED) != 0;
+    t->flags.ssl2_hello += (r->flags & SAT_TLSF_SSL2_HELLO) != 0;
+    t->flags.late_start += (r->flags & SAT_TLSF_NO_CLIENT_HELLO) != 0;
     if (r->duration >= 0 && r->outcome == SAT_TLS_FULL)
         h->nomem |= sat_qsketch_add(&t->dur_full, r->duration) < 0;
     else if (r->duration >= 0 && r->outcome == SAT_TLS_RESUMED)
@@ -298,7 +294,7 @@ static int on_tls(void *ctx, const sat_tls_hs *r)
     if (h->opts.by != SAT_HS_BY_NONE) {
         char key[300];
         size_t len = group_key(h, r, key, sizeof key);
-        sat_hs_counts *g = (sat_hs_counts *)sat_keyed_at(&h->groups, key, len, NULL);
+        hs_counts *g = (hs_counts *)sat_keyed_at(&h->groups, key, len, NULL);
         if (g)
             count(g, r);
         else
@@ -348,11 +344,10 @@ sat_hs *sat_hs_create(const sat_hs_opts *opts)
         h->opts.psk_cost_us = SAT_HS_PSK_COST_US_DEFAULT;
     h->window = h->opts.window;
     sat_rec_init(&totals_desc, &h->t);
-    sat_strtab_init(&h->windows, sizeof(sat_hs_counts), 0);
+    sat_strtab_init(&h->windows, sizeof(hs_counts), 0);
     sat_strtab_init(&h->pairs, sizeof(hs_pair), HS_PAIR_KEYS_MAX);
-    h->view_arena.chunk_size = (size_t)64 << 10;
     if (sat_keyed_init(&h->versions, &vcount_desc, HS_VERSIONS_MAX) < 0 ||
-        sat_keyed_init(&h->groups, &counts_desc, HS_GROUP_KEYS_MAX) < 0 ||
+        sat_keyed_init(&h->groups, &hs_counts_desc, HS_GROUP_KEYS_MAX) < 0 ||
         !(h->log = hs_log_create(h->opts.window))) {
         sat_hs_free(h);
         return NULL;
@@ -400,171 +395,21 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
         hs_log_merge(into->log, from->log) < 0)
         into->nomem = 1;
     if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
-                                      from->window, HS_WINDOWS_MAX, sizeof(sat_hs_counts),
+                                      from->window, HS_WINDOWS_MAX, sizeof(hs_counts),
                                       add_counts_v) < 0)
         into->nomem = 1;
     into->nomem |= from->nomem;
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
-static int cmp_group(const void *a, const void *b)
-{
-    const sat_hs_group *x = a, *y = b;
-    /* the most full handshakes first: they are what costs */
-    if (x->c.n[SAT_TLS_FULL] != y->c.n[SAT_TLS_FULL])
-        return x->c.n[SAT_TLS_FULL] < y->c.n[SAT_TLS_FULL] ? 1 : -1;
-    if (x->c.connections != y->c.connections)
-        return x->c.connections < y->c.connections ? 1 : -1;
-    return strcmp(x->key, y->key);
-}
-
-static int cmp_version(const void *a, const void *b)
-{
-    const sat_hs_version *x = a, *y = b;
-    return x->version < y->version ? 1 : x->version > y->version ? -1 : 0;
-}
-
-static double quantile_s(sat_qsketch *s, double q)
-{
-    return s->n ? sat_qsketch_quantile(s, q) / 1e9 : -1.0;
-}
-
-static sat_hs_counts with_cpu(const sat_hs *h, sat_hs_counts c)
-{
-    c.cpu_s = hs_cpu_s(&h->opts, &c);
-    return c;
-}
-
+/* The result is made from the state (handshakes_result.c): nothing to do
+ * here but say whether every row was counted. */
 int sat_hs_finish(sat_hs *h)
 {
     if (!h)
         return SAT_E_USAGE;
-    sat_arena_free(&h->view_arena);
-    h->view_arena.chunk_size = (size_t)64 << 10;
-    sat_hs_view *v = &h->view;
-    hs_totals *t = &h->t;
-    memset(v, 0, sizeof *v);
-    v->all = with_cpu(h, t->all);
-    uint64_t fr = t->all.n[SAT_TLS_FULL] + t->all.n[SAT_TLS_RESUMED];
-    v->resumed_ratio = fr ? (double)t->all.n[SAT_TLS_RESUMED] / (double)fr : -1.0;
-    v->first_ts = t->first_ts;
-    v->last_ts = t->last_ts;
-    v->span_s = t->last_ts > t->first_ts ? (double)(t->last_ts - t->first_ts) / 1e9 : 0.0;
-    v->rate_per_s = v->span_s > 0 ? (double)t->all.connections / v->span_s : 0.0;
-    memcpy(v->resumed_by, t->resumed_by, sizeof v->resumed_by);
-    memcpy(v->offered, t->offered, sizeof v->offered);
-    v->hrr = t->hrr;
-    v->renegotiated = t->renegotiated;
-    v->ssl2_hello = t->ssl2_hello;
-    v->late_start = t->late_start;
-    v->retries = t->retries;
-    v->retry_gap_mean_s = t->retries ? (double)t->retry_gap_ns / 1e9 / (double)t->retries : 0.0;
-    v->full_p50_s = quantile_s(&t->dur_full, 0.5);
-    v->full_p99_s = quantile_s(&t->dur_full, 0.99);
-    v->resumed_p50_s = quantile_s(&t->dur_resumed, 0.5);
-    v->resumed_p99_s = quantile_s(&t->dur_resumed, 0.99);
-    v->full_measured = t->dur_full.n;
-    v->resumed_measured = t->dur_resumed.n;
-    v->tcp_conns = t->tcp_conns;
-    v->tcp_no_tls = t->tcp_no_tls;
-    memcpy(v->tcp_by_end, t->tcp_by_end, sizeof v->tcp_by_end);
-    v->tcp_syn_retrans = t->tcp_syn_retrans;
-    v->tcp_no_synack = t->tcp_no_synack;
-    v->tcp_rtt_p50_s = quantile_s(&t->rtt, 0.5);
-    v->tcp_rtt_p99_s = quantile_s(&t->rtt, 0.99);
-    v->full_cost_us = h->opts.full_cost_us;
-    v->resumed_cost_us = h->opts.resumed_cost_us;
-    v->psk_cost_us = h->opts.psk_cost_us;
-    v->by = h->opts.by;
-    v->window = h->window;
-
-    /* versions, newest first, "other" last */
-    size_t nk = sat_keyed_n(&h->versions), nv = nk + sat_keyed_has_other(&h->versions);
-    sat_hs_version *vs = (sat_hs_version *)sat_arena_alloc(&h->view_arena,
-                                                           (nv ? nv : 1) * sizeof *vs);
-    if (!vs)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < nk; i++) {
-        memcpy(&vs[i].version, sat_keyed_key(&h->versions, i), sizeof vs[i].version);
-        vs[i].count = ((const hs_vcount *)sat_keyed_rec(&h->versions, i))->count;
-    }
-    qsort(vs, nk, sizeof *vs, cmp_version);
-    if (nv > nk) {
-        vs[nk].version = 0xffff; /* "(other)" */
-        vs[nk].count = ((const hs_vcount *)h->versions.other)->count;
-    }
-    v->versions = vs;
-    v->nversions = nv;
-
-    /* windows: dense from the first to the last, so gaps read as zeros */
-    if (h->windows.n) {
-        int64_t lo = INT64_MAX, hi = INT64_MIN;
-        for (size_t i = 0; i < h->windows.n; i++) {
-            int64_t k;
-            memcpy(&k, sat_strtab_key(&h->windows, i), sizeof k);
-            lo = k < lo ? k : lo;
-            hi = k > hi ? k : hi;
-        }
-        size_t n = (size_t)(hi - lo + 1);
-        sat_hs_window *w = (sat_hs_window *)sat_arena_alloc(&h->view_arena, n * sizeof *w);
-        if (!w)
-            return SAT_E_NOMEM;
-        memset(w, 0, n * sizeof *w);
-        for (size_t i = 0; i < n; i++)
-            w[i].start_ts = (lo + (int64_t)i) * h->window;
-        for (size_t i = 0; i < h->windows.n; i++) {
-            int64_t k;
-            memcpy(&k, sat_strtab_key(&h->windows, i), sizeof k);
-            w[k - lo].c = with_cpu(h, *(const sat_hs_counts *)sat_strtab_val(&h->windows, i));
-        }
-        double ws = (double)h->window / 1e9;
-        for (size_t i = 0; i < n; i++) {
-            double rate = (double)w[i].c.connections / ws;
-            if (rate > v->peak_rate_per_s) {
-                v->peak_rate_per_s = rate;
-                v->peak_ts = w[i].start_ts;
-            }
-        }
-        v->windows = w;
-        v->nwindows = n;
-    }
-
-    /* groups: the top N by full handshakes, then "(other)" */
-    if (h->opts.by != SAT_HS_BY_NONE) {
-        size_t n = sat_keyed_n(&h->groups);
-        sat_hs_group *g = (sat_hs_group *)sat_arena_alloc(&h->view_arena,
-                                                          (n + 1) * sizeof *g);
-        if (!g)
-            return SAT_E_NOMEM;
-        for (size_t i = 0; i < n; i++) {
-            g[i].key = sat_arena_strdup(&h->view_arena, sat_keyed_key(&h->groups, i),
-                                        sat_keyed_len(&h->groups, i));
-            if (!g[i].key)
-                return SAT_E_NOMEM;
-            g[i].c = *(const sat_hs_counts *)sat_keyed_rec(&h->groups, i);
-        }
-        qsort(g, n, sizeof *g, cmp_group);
-        size_t shown = n < h->opts.top ? n : h->opts.top;
-        sat_hs_counts rest = *(const sat_hs_counts *)h->groups.other;
-        for (size_t i = shown; i < n; i++)
-            add_counts_v(&rest, &g[i].c);
-        for (size_t i = 0; i < shown; i++)
-            g[i].c = with_cpu(h, g[i].c);
-        if (rest.connections) {
-            g[shown].key = "(other)";
-            g[shown].c = with_cpu(h, rest);
-            shown++;
-        }
-        v->groups = g;
-        v->ngroups = shown;
-        v->groups_total = n + sat_keyed_has_other(&h->groups);
-    }
-    if (hs_log_view(h->log, &h->opts, &h->view_arena, &v->logs) < 0)
-        return SAT_E_NOMEM;
     return h->nomem ? SAT_E_NOMEM : SAT_OK;
 }
-
-const sat_hs_view *sat_hs_get_view(const sat_hs *h) { return h ? &h->view : NULL; }
 
 void sat_hs_free(sat_hs *h)
 {
@@ -576,6 +421,5 @@ void sat_hs_free(sat_hs *h)
     sat_keyed_free(&h->groups);
     sat_strtab_free(&h->pairs);
     hs_log_free(h->log);
-    sat_arena_free(&h->view_arena);
     free(h);
 }

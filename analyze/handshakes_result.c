@@ -1,25 +1,20 @@
 /*
  * handshakes_result.c - the sections of the handshakes analyzer's result
- * (satscope/result.h, docs/output.md), from its finished view: the totals
- * and their rates, the cost per handshake, then the tables `versions`,
+ * (satscope/result.h, docs/output.md), made from its state: the totals and
+ * their rates, the cost per handshake, then the tables `versions`,
  * `resumption` and `durations`, the retries, the captures' `tcp`, the --by
  * table `groups` (its key column named after the dimension: client, server
- * or sni) and the time series `windows`. The JSON, CSV and text forms are
- * all made from these. Handshakes read from HTTP access logs are the
- * "logs" object, apart from the captures' (put_logs).
+ * or sni) and the time series `windows`. Every count of a set of handshakes
+ * is written from its record's description (hs_counts_desc): the totals'
+ * values and the windows' and groups' columns are one list. Handshakes read
+ * from HTTP access logs are the "logs" object (handshakes_http.c).
  */
 #include <math.h>
 #include <stdio.h>
 
-#include "satscope/analyze.h"
+#include "handshakes_int.h"
 
-/* The columns of a set of handshakes' counts (a window, a group). */
-#define HS_COUNT_COLS                                                                      \
-    {"connections", SAT_UNIT_COUNT, 0, "conns"}, {"full", SAT_UNIT_COUNT, 0, NULL},       \
-        {"resumed", SAT_UNIT_COUNT, 0, NULL}, {"failed", SAT_UNIT_COUNT, 0, NULL},        \
-        {"failed_after_server_hello", SAT_UNIT_COUNT, 0, "failed after SH"},              \
-        {"incomplete", SAT_UNIT_COUNT, 0, "incompl."},                                    \
-        {"resumed_ratio", SAT_UNIT_RATIO, 4, "resumed%"}, {"cpu_s", SAT_UNIT_DURATION, 6, "cpu"}
+#define HS_MAX_COLS 16
 
 static const char *version_name(uint16_t v, char *buf, size_t n)
 {
@@ -30,7 +25,6 @@ static const char *version_name(uint16_t v, char *buf, size_t n)
     case 0x0302: return "TLS1.1";
     case 0x0303: return "TLS1.2";
     case 0x0304: return "TLS1.3";
-    case 0xffff: return "(other)";
     default: break;
     }
     if ((v & 0xff00) == 0x7f00)
@@ -42,109 +36,117 @@ static const char *version_name(uint16_t v, char *buf, size_t n)
     return buf;
 }
 
-/* resumed / (full + resumed), NAN when neither. */
-static double ratio_of(const sat_hs_counts *c)
+static double quantile_s(const sat_qsketch *s, double q)
 {
-    uint64_t fr = c->n[SAT_TLS_FULL] + c->n[SAT_TLS_RESUMED];
-    return fr ? (double)c->n[SAT_TLS_RESUMED] / (double)fr : NAN;
+    return s->n ? sat_qsketch_quantile((sat_qsketch *)s, q) / 1e9 : NAN;
 }
 
-static void put_counts(sat_rnode *o, const sat_hs_counts *c)
+/* A table whose columns are `first` (may be NULL) then a set of counts'. */
+static sat_rnode *counts_table(sat_rnode *root, const char *key, const sat_col *first)
 {
-    sat_put_count(o, "connections", c->connections);
-    sat_put_count(o, "full", c->n[SAT_TLS_FULL]);
-    sat_put_count(o, "resumed", c->n[SAT_TLS_RESUMED]);
-    sat_put_count(o, "failed", c->n[SAT_TLS_FAILED]);
-    sat_put_count(o, "failed_after_server_hello", c->failed_after_server_hello);
-    sat_put_count(o, "incomplete", c->n[SAT_TLS_INCOMPLETE]);
-    sat_put_ratio(o, "resumed_ratio", ratio_of(c), 4);
-    sat_put_dur(o, "cpu_s", c->cpu_s, 6);
+    sat_col cols[HS_MAX_COLS];
+    size_t n = 0;
+    if (first)
+        cols[n++] = *first;
+    n += sat_rec_cols(&hs_counts_desc, cols + n, HS_MAX_COLS - n);
+    return sat_table(root, key, cols, n);
 }
 
-static double or_nan(double s) { return s >= 0 ? s : NAN; } /* the view's -1 = none */
-
-static void put_totals(sat_rnode *root, const sat_hs_view *v)
+static void put_totals(const sat_hs *h, sat_rnode *root, double *peak_rate, int64_t *peak_ts)
 {
-    const sat_hs_counts *a = &v->all;
-    sat_put_count(root, "connections", a->connections);
-    sat_put_count(root, "full", a->n[SAT_TLS_FULL]);
-    sat_put_note(root, "certificate / key exchange: the expensive kind");
-    sat_put_count(root, "resumed", a->n[SAT_TLS_RESUMED]);
-    sat_put_note(root, "session id, ticket or PSK accepted");
-    sat_put_count(root, "failed", a->n[SAT_TLS_FAILED]);
-    sat_put_note(root, "an alert ended the handshake");
-    sat_put_count(root, "failed_after_server_hello", a->failed_after_server_hello);
-    sat_put_note(root, "of the failed: the server had answered (costed as full)");
-    sat_put_count(root, "incomplete", a->n[SAT_TLS_INCOMPLETE]);
-    sat_put_note(root, "ClientHello never answered before the client left");
-    sat_put_ratio(root, "resumed_ratio", ratio_of(a), 4);
-    sat_put_note(root, "resumed / (full + resumed)");
-    sat_put_dur(root, "cpu_s", a->cpu_s, 6);
-    sat_put_note(root, "server CPU for these handshakes (estimate)");
-    sat_put_time(root, "first_ts", v->first_ts);
-    sat_put_time(root, "last_ts", v->first_ts ? v->last_ts : 0);
-    sat_put_dur(root, "span_s", v->span_s, 3);
+    const hs_totals *t = &h->t;
+    sat_rec_put(&hs_counts_desc, root, &t->all, &h->opts);
+    double span = t->last_ts > t->first_ts ? (double)(t->last_ts - t->first_ts) / 1e9 : 0;
+    sat_put_time(root, "first_ts", t->first_ts);
+    sat_put_time(root, "last_ts", t->first_ts ? t->last_ts : 0);
+    sat_put_dur(root, "span_s", span, 3);
     /* a rate over no time is not known */
-    sat_put_rate(root, "rate_per_s", v->span_s > 0 ? v->rate_per_s : NAN, 3);
+    sat_put_rate(root, "rate_per_s", span > 0 ? (double)t->all.connections / span : NAN, 3);
     sat_put_note(root, "over the span");
-    sat_put_rate(root, "peak_rate_per_s", v->nwindows ? v->peak_rate_per_s : NAN, 3);
+    sat_put_rate(root, "peak_rate_per_s", *peak_rate, 3);
     sat_put_note(root, "the busiest window's");
-    sat_put_time(root, "peak_ts", v->peak_ts);
+    sat_put_time(root, "peak_ts", *peak_ts);
     sat_rnode *cost = sat_obj(root, "cost_per_handshake");
     sat_set_compact(cost);
-    sat_put_dur(cost, "full_s", v->full_cost_us / 1e6, 9);
-    sat_put_dur(cost, "resumed_s", v->resumed_cost_us / 1e6, 9);
-    sat_put_dur(cost, "psk_s", v->psk_cost_us / 1e6, 9);
+    sat_put_dur(cost, "full_s", h->opts.full_cost_us / 1e6, 9);
+    sat_put_dur(cost, "resumed_s", h->opts.resumed_cost_us / 1e6, 9);
+    sat_put_dur(cost, "psk_s", h->opts.psk_cost_us / 1e6, 9);
 }
 
-static void put_versions(sat_rnode *root, const sat_hs_view *v)
+static int cmp_version(const void *a, const void *b)
+{
+    uint16_t x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Newest first, "(other)" last. */
+static int put_versions(const sat_hs *h, sat_rnode *root)
 {
     static const sat_col cols[] = {{"version", SAT_UNIT_TEXT, 0, NULL},
                                    {"count", SAT_UNIT_COUNT, 0, NULL}};
     sat_rnode *t = sat_table(root, "versions", cols, 2);
-    for (size_t i = 0; i < v->nversions; i++) {
+    size_t nk = sat_keyed_n(&h->versions);
+    struct vrow {
+        uint16_t version;
+        uint64_t count;
+    } *vs = malloc((nk ? nk : 1) * sizeof *vs);
+    if (!vs)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < nk; i++) {
+        memcpy(&vs[i].version, sat_keyed_key(&h->versions, i), sizeof vs[i].version);
+        vs[i].count = ((const hs_vcount *)sat_keyed_rec(&h->versions, i))->count;
+    }
+    qsort(vs, nk, sizeof *vs, cmp_version);
+    for (size_t i = 0; i < nk; i++) {
         char nb[40];
         sat_rnode *row = sat_table_row(t);
-        sat_put_text(row, "version", version_name(v->versions[i].version, nb, sizeof nb));
-        sat_put_count(row, "count", v->versions[i].count);
+        sat_put_text(row, "version", version_name(vs[i].version, nb, sizeof nb));
+        sat_put_count(row, "count", vs[i].count);
     }
+    free(vs);
+    if (sat_keyed_has_other(&h->versions)) {
+        sat_rnode *row = sat_table_row(t);
+        sat_put_text(row, "version", "(other)");
+        sat_put_count(row, "count", ((const hs_vcount *)h->versions.other)->count);
+    }
+    return SAT_OK;
 }
 
-static void put_resumption(sat_rnode *root, const sat_hs_view *v)
+static void put_resumption(const hs_totals *t, sat_rnode *root)
 {
     static const sat_col cols[] = {{"mechanism", SAT_UNIT_TEXT, 0, NULL},
                                    {"offered", SAT_UNIT_COUNT, 0, NULL},
                                    {"resumed", SAT_UNIT_COUNT, 0, "accepted"}};
     static const char *const mech[3] = {"session_id", "ticket", "psk"};
-    sat_rnode *t = sat_table(root, "resumption", cols, 3);
+    sat_rnode *tab = sat_table(root, "resumption", cols, 3);
     for (int m = 0; m < 3; m++) {
-        sat_rnode *row = sat_table_row(t);
+        sat_rnode *row = sat_table_row(tab);
         sat_put_text(row, "mechanism", mech[m]);
-        sat_put_count(row, "offered", v->offered[m]);
-        sat_put_count(row, "resumed", v->resumed_by[m]);
+        sat_put_count(row, "offered", t->offered[m]);
+        sat_put_count(row, "resumed", t->resumed_by[m]);
     }
 }
 
-static void put_durations(sat_rnode *root, const sat_hs_view *v)
+static void put_durations(const hs_totals *t, sat_rnode *root)
 {
     static const sat_col cols[] = {{"outcome", SAT_UNIT_TEXT, 0, NULL},
                                    {"count", SAT_UNIT_COUNT, 0, NULL},
                                    {"p50_s", SAT_UNIT_DURATION, 6, "p50"},
                                    {"p99_s", SAT_UNIT_DURATION, 6, "p99"}};
-    sat_rnode *t = sat_table(root, "durations", cols, 4);
-    sat_rnode *row = sat_table_row(t);
-    sat_put_text(row, "outcome", "full");
-    sat_put_count(row, "count", v->full_measured);
-    sat_put_dur(row, "p50_s", or_nan(v->full_p50_s), 6);
-    sat_put_dur(row, "p99_s", or_nan(v->full_p99_s), 6);
-    row = sat_table_row(t);
-    sat_put_text(row, "outcome", "resumed");
-    sat_put_count(row, "count", v->resumed_measured);
-    sat_put_dur(row, "p50_s", or_nan(v->resumed_p50_s), 6);
-    sat_put_dur(row, "p99_s", or_nan(v->resumed_p99_s), 6);
+    sat_rnode *tab = sat_table(root, "durations", cols, 4);
+    const sat_qsketch *d[2] = {&t->dur_full, &t->dur_resumed};
+    for (int i = 0; i < 2; i++) {
+        sat_rnode *row = sat_table_row(tab);
+        sat_put_text(row, "outcome", i ? "resumed" : "full");
+        sat_put_count(row, "count", d[i]->n);
+        sat_put_dur(row, "p50_s", quantile_s(d[i], 0.5), 6);
+        sat_put_dur(row, "p99_s", quantile_s(d[i], 0.99), 6);
+    }
 }
 
-static void put_tcp(sat_rnode *root, const sat_hs_view *v)
+static void put_tcp(const hs_totals *t, sat_rnode *root)
 {
     static const char *const why[SAT_TCP_END__COUNT] = {
         "still open when the capture ended", "the client closed first (FIN)",
@@ -152,181 +154,151 @@ static void put_tcp(sat_rnode *root, const sat_hs_view *v)
         "reset by the server (RST: refused, or aborted)", "idle past the timeout",
         "evicted at the flow table's capacity"};
     sat_rnode *tcp = sat_obj(root, "tcp");
-    sat_put_count(tcp, "connections", v->tcp_conns);
-    sat_put_count(tcp, "without_tls", v->tcp_no_tls);
+    sat_put_count(tcp, "connections", t->tcp_conns);
+    sat_put_count(tcp, "without_tls", t->tcp_no_tls);
     sat_rnode *end = sat_obj(tcp, "by_end");
     sat_set_compact(end);
     for (int e = 0; e < SAT_TCP_END__COUNT; e++) {
-        sat_put_count(end, sat_tcp_end_name(e), v->tcp_by_end[e]);
+        sat_put_count(end, sat_tcp_end_name(e), t->tcp_by_end[e]);
         sat_put_note(end, why[e]);
     }
-    sat_put_count(tcp, "syn_retries", v->tcp_syn_retrans);
+    sat_put_count(tcp, "syn_retries", t->tcp_syn_retrans);
     sat_put_note(tcp, "SYNs the clients sent again");
-    sat_put_count(tcp, "unanswered", v->tcp_no_synack);
+    sat_put_count(tcp, "unanswered", t->tcp_no_synack);
     sat_put_note(tcp, "connection attempts without a SYN/ACK");
-    sat_put_dur(tcp, "rtt_p50_s", or_nan(v->tcp_rtt_p50_s), 6);
+    sat_put_dur(tcp, "rtt_p50_s", quantile_s(&t->rtt, 0.5), 6);
     sat_put_note(tcp, "SYN to the client's ACK");
-    sat_put_dur(tcp, "rtt_p99_s", or_nan(v->tcp_rtt_p99_s), 6);
+    sat_put_dur(tcp, "rtt_p99_s", quantile_s(&t->rtt, 0.99), 6);
 }
 
-static void put_groups(sat_result *r, sat_rnode *root, const sat_hs_view *v)
+/* A group: its key and its counts, for sorting. */
+typedef struct hs_grow {
+    const char *key;
+    size_t len;
+    hs_counts c;
+} hs_grow;
+
+static int cmp_group(const void *a, const void *b)
+{
+    const hs_grow *x = a, *y = b;
+    /* the most full handshakes first: they are what costs */
+    if (x->c.full != y->c.full)
+        return x->c.full < y->c.full ? 1 : -1;
+    if (x->c.connections != y->c.connections)
+        return x->c.connections < y->c.connections ? 1 : -1;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->key, y->key, n);
+    return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* The top N by full handshakes, then "(other)". */
+static int put_groups(const sat_hs *h, sat_result *r, sat_rnode *root)
 {
     static const char *const byname[] = {"none", "client", "server", "sni"};
-    const char *dim = byname[v->by];
+    const char *dim = byname[h->opts.by];
+    size_t n = sat_keyed_n(&h->groups);
     sat_put_text(root, "by", dim);
-    sat_put_count(root, "groups_total", v->groups_total);
-    sat_col cols[] = {{dim, SAT_UNIT_TEXT, 0, v->by == SAT_HS_BY_SNI ? "SNI" : NULL},
-                      HS_COUNT_COLS};
-    sat_rnode *t = sat_table(root, "groups", cols, sizeof cols / sizeof cols[0]);
-    for (size_t i = 0; i < v->ngroups; i++) {
-        sat_rnode *row = sat_table_row(t);
-        sat_put_text(row, dim, v->groups[i].key);
-        put_counts(row, &v->groups[i].c);
+    sat_put_count(root, "groups_total", n + sat_keyed_has_other(&h->groups));
+    sat_col key = {dim, SAT_UNIT_TEXT, 0, h->opts.by == SAT_HS_BY_SNI ? "SNI" : NULL};
+    sat_rnode *t = counts_table(root, "groups", &key);
+    hs_grow *g = malloc((n ? n : 1) * sizeof *g);
+    if (!g)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        g[i].key = sat_keyed_key(&h->groups, i);
+        g[i].len = sat_keyed_len(&h->groups, i);
+        g[i].c = *(const hs_counts *)sat_keyed_rec(&h->groups, i);
     }
+    qsort(g, n, sizeof *g, cmp_group);
+    size_t shown = n < h->opts.top ? n : h->opts.top;
+    hs_counts rest = *(const hs_counts *)h->groups.other;
+    for (size_t i = shown; i < n; i++)
+        (void)sat_rec_merge(&hs_counts_desc, &rest, &g[i].c); /* counters: cannot fail */
+    for (size_t i = 0; i < shown; i++) {
+        sat_rnode *row = sat_table_row(t);
+        sat_put_textn(row, dim, g[i].key, g[i].len);
+        sat_rec_row(&hs_counts_desc, row, &g[i].c, &h->opts);
+    }
+    if (rest.connections) {
+        sat_rnode *row = sat_table_row(t);
+        sat_put_text(row, dim, "(other)");
+        sat_rec_row(&hs_counts_desc, row, &rest, &h->opts);
+    }
+    free(g);
     sat_result_set_main(r, t);
+    return SAT_OK;
 }
 
-static void put_windows(sat_result *r, sat_rnode *root, const sat_hs_view *v)
+/* Windows dense from the first to the last, so gaps read as zeros; the
+ * busiest one's rate and start. */
+static void peak_of(const sat_hs *h, double *rate, int64_t *at)
 {
-    static const sat_col cols[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"}, HS_COUNT_COLS};
-    sat_put_dur(root, "window_s", (double)v->window / 1e9, 3);
-    sat_rnode *t = sat_table(root, "windows", cols, sizeof cols / sizeof cols[0]);
-    sat_table_set_window(t, v->window);
-    for (size_t i = 0; i < v->nwindows; i++) {
-        sat_rnode *row = sat_table_row(t);
-        sat_put_time(row, "start_ts", v->windows[i].start_ts);
-        put_counts(row, &v->windows[i].c);
-    }
-    if (v->by == SAT_HS_BY_NONE)
-        sat_result_set_main(r, t);
-}
-
-static void put_log_field(sat_rnode *t, const sat_hs_log_view *l, int k)
-{
-    if (!l->fields_without[k])
-        return;
-    sat_rnode *o = sat_table_row(t);
-    sat_put_text(o, "field", sat_field_name(k));
-    sat_put_bool(o, "partial", (l->fields_known & SAT_FIELD_BIT(k)) != 0);
-    sat_put_count(o, "of_inputs", l->fields_inputs);
-    sat_put_count(o, "inputs_without", l->fields_without[k]);
-    sat_put_text(o, "why", l->fields_why[k]);
-}
-
-/* Handshakes from HTTP access logs: a connection's first request carries its
- * handshake (analyze/handshakes_http.c); absent what the format cannot say. */
-static void put_logs(sat_result *r, sat_rnode *root, const sat_hs_view *v)
-{
-    const sat_hs_log_view *l = &v->logs;
-    int flag = (l->fields_known & SAT_FIELD_BIT(SAT_FIELD_TLS_SESSION)) != 0,
-        first = (l->fields_known & SAT_FIELD_BIT(SAT_FIELD_CONN_REQUEST)) != 0;
-    int counted = flag && (first || l->c.connections); /* handshakes from first requests */
-    sat_rnode *o = sat_obj(root, "logs");
-    sat_put_count(o, "requests", l->requests);
-    sat_put_note(o, "HTTP requests in the access logs");
-    if (first || l->c.connections)
-        sat_put_count(o, "first_requests", l->c.connections);
-    else
-        sat_put_absent(o, "first_requests", SAT_UNIT_COUNT);
-    sat_put_note(o, "each opened a connection: its handshake");
-    const sat_hs_counts *c = &l->c;
-    if (counted) {
-        sat_put_count(o, "full", c->n[SAT_TLS_FULL]);
-        sat_put_count(o, "resumed", c->n[SAT_TLS_RESUMED]);
-        sat_put_ratio(o, "resumed_ratio", ratio_of(c), 4);
-        sat_put_note(o, "resumed / (full + resumed)");
-        sat_put_dur(o, "cpu_s", c->cpu_s, 6);
-        sat_put_note(o, "server CPU for these handshakes (estimate)");
-    } else {
-        sat_put_absent(o, "full", SAT_UNIT_COUNT);
-        sat_put_absent(o, "resumed", SAT_UNIT_COUNT);
-        sat_put_absent(o, "resumed_ratio", SAT_UNIT_RATIO);
-        sat_put_absent(o, "cpu_s", SAT_UNIT_DURATION);
-    }
-    sat_put_count(o, "session_not_logged", l->session_unknown);
-    sat_put_note(o, "first requests without a flag (not logged, no TLS)");
-    sat_put_count(o, "later_requests", l->later_requests);
-    sat_put_note(o, "after the first on their connection: no handshake");
-    sat_put_count(o, "requests_without_number", l->no_conn_request);
-    sat_put_note(o, "their number on the connection not logged: not handshakes");
-    if (flag) {
-        sat_put_count(o, "on_new_session", l->on_new);
-        sat_put_count(o, "on_resumed_session", l->on_resumed);
-    } else {
-        sat_put_absent(o, "on_new_session", SAT_UNIT_COUNT);
-        sat_put_absent(o, "on_resumed_session", SAT_UNIT_COUNT);
-    }
-    const char *how =
-        !flag ? "Not logged: the log format does not say whether a TLS session was resumed; "
-                "a capture of the same period gives it (satscope handshakes CAPTURE.pcap)"
-        : !counted
-            ? "Counted per request: the log format does not number a connection's requests, so "
-              "the requests on new and on resumed sessions are counted, not handshakes; a "
-              "capture of the same period counts the handshakes"
-            : "Counted from each connection's first request (its number on the connection is 1)";
-    sat_put_text(o, "counted", how);
-    sat_put_time(o, "first_ts", l->first_ts);
-    sat_put_time(o, "last_ts", l->first_ts ? l->last_ts : 0);
-    static const sat_col cols[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"},
-                                   {"connections", SAT_UNIT_COUNT, 0, "first requests"},
-                                   {"full", SAT_UNIT_COUNT, 0, NULL},
-                                   {"resumed", SAT_UNIT_COUNT, 0, NULL},
-                                   {"resumed_ratio", SAT_UNIT_RATIO, 4, "resumed%"},
-                                   {"cpu_s", SAT_UNIT_DURATION, 6, "cpu"}};
-    sat_put_dur(o, "window_s", (double)l->window / 1e9, 3);
-    sat_rnode *t = sat_table(o, "windows", cols, sizeof cols / sizeof cols[0]);
-    sat_table_set_window(t, l->window);
-    for (size_t i = 0; i < l->nwindows; i++) {
-        sat_rnode *row = sat_table_row(t);
-        const sat_hs_counts *wc = &l->windows[i].c;
-        sat_put_time(row, "start_ts", l->windows[i].start_ts);
-        sat_put_count(row, "connections", wc->connections);
-        if (counted) {
-            sat_put_count(row, "full", wc->n[SAT_TLS_FULL]);
-            sat_put_count(row, "resumed", wc->n[SAT_TLS_RESUMED]);
-            sat_put_ratio(row, "resumed_ratio", ratio_of(wc), 4);
-            sat_put_dur(row, "cpu_s", wc->cpu_s, 6);
-        } else {
-            sat_put_absent(row, "full", SAT_UNIT_COUNT);
-            sat_put_absent(row, "resumed", SAT_UNIT_COUNT);
-            sat_put_absent(row, "resumed_ratio", SAT_UNIT_RATIO);
-            sat_put_absent(row, "cpu_s", SAT_UNIT_DURATION);
+    *rate = NAN;
+    *at = 0;
+    double ws = (double)h->window / 1e9;
+    for (size_t i = 0; i < h->windows.n; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&h->windows, i), sizeof k);
+        const hs_counts *c = (const hs_counts *)sat_strtab_val(&h->windows, i);
+        double x = (double)c->connections / ws;
+        if (isnan(*rate) || x > *rate || (x == *rate && k * h->window < *at)) {
+            *rate = x;
+            *at = k * h->window;
         }
     }
-    static const sat_col ncols[] = {{"field", SAT_UNIT_TEXT, 0, NULL},
-                                    {"partial", SAT_UNIT_BOOL, 0, NULL},
-                                    {"of_inputs", SAT_UNIT_COUNT, 0, NULL},
-                                    {"inputs_without", SAT_UNIT_COUNT, 0, NULL},
-                                    {"why", SAT_UNIT_TEXT, 0, NULL}};
-    sat_rnode *nl = sat_table(o, "not_logged", ncols, 5);
-    put_log_field(nl, l, SAT_FIELD_TLS_SESSION);
-    put_log_field(nl, l, SAT_FIELD_CONN_REQUEST);
-    /* logs alone: their series is the one --csv prints */
-    if (!v->all.connections && !v->tcp_conns && v->by == SAT_HS_BY_NONE)
+}
+
+static void put_windows(const sat_hs *h, sat_result *r, sat_rnode *root)
+{
+    static const sat_col start = {"start_ts", SAT_UNIT_TIME, 0, "start"};
+    sat_put_dur(root, "window_s", (double)h->window / 1e9, 3);
+    sat_rnode *t = counts_table(root, "windows", &start);
+    sat_table_set_window(t, h->window);
+    if (h->opts.by == SAT_HS_BY_NONE)
         sat_result_set_main(r, t);
+    if (!h->windows.n)
+        return;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < h->windows.n; i++) {
+        int64_t k;
+        memcpy(&k, sat_strtab_key(&h->windows, i), sizeof k);
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    static const hs_counts none;
+    for (int64_t k = lo; k <= hi; k++) {
+        const hs_counts *c = (const hs_counts *)sat_strtab_find(&h->windows, &k, sizeof k);
+        sat_rnode *row = sat_table_row(t);
+        sat_put_time(row, "start_ts", k * h->window);
+        sat_rec_row(&hs_counts_desc, row, c ? c : &none, &h->opts);
+    }
 }
 
 int sat_hs_result(const sat_hs *h, sat_result *r)
 {
-    const sat_hs_view *v = sat_hs_get_view(h);
     sat_rnode *root = sat_result_root(r);
-    if (!v || !root)
+    if (!h || !root)
         return SAT_E_NOMEM;
-    put_totals(root, v);
-    put_versions(root, v);
-    put_resumption(root, v);
-    put_durations(root, v);
-    sat_put_count(root, "retries", v->retries);
-    sat_put_dur(root, "retry_gap_mean_s", v->retries ? v->retry_gap_mean_s : NAN, 6);
-    sat_put_count(root, "hello_retry_requests", v->hrr);
-    sat_put_count(root, "renegotiated", v->renegotiated);
-    sat_put_count(root, "ssl2_client_hellos", v->ssl2_hello);
-    sat_put_count(root, "started_before_capture", v->late_start);
-    put_tcp(root, v);
-    if (v->by != SAT_HS_BY_NONE)
-        put_groups(r, root, v);
-    put_windows(r, root, v);
-    if (v->logs.requests || v->logs.fields_inputs)
-        put_logs(r, root, v);
+    const hs_totals *t = &h->t;
+    double peak;
+    int64_t peak_ts;
+    peak_of(h, &peak, &peak_ts);
+    put_totals(h, root, &peak, &peak_ts);
+    if (put_versions(h, root) < 0)
+        return SAT_E_NOMEM;
+    put_resumption(t, root);
+    put_durations(t, root);
+    sat_put_count(root, "retries", t->retries);
+    sat_put_dur(root, "retry_gap_mean_s",
+                t->retries ? (double)t->retry_gap_ns / 1e9 / (double)t->retries : NAN, 6);
+    sat_rec_put(&hs_flags_desc, root, &t->flags, NULL);
+    put_tcp(t, root);
+    if (h->opts.by != SAT_HS_BY_NONE && put_groups(h, r, root) < 0)
+        return SAT_E_NOMEM;
+    put_windows(h, r, root);
+    if (hs_log_any(h->log) &&
+        hs_log_result(h->log, &h->opts, r, root,
+                      !t->all.connections && !t->tcp_conns && h->opts.by == SAT_HS_BY_NONE) < 0)
+        return SAT_E_NOMEM;
     return sat_result_status(r);
 }

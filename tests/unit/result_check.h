@@ -72,6 +72,25 @@ static inline char *rc_render_built(const char *cmd, int (*build)(const void *, 
     return buf;
 }
 
+/* The result build(a, r) makes for command cmd; the caller frees it. */
+static inline sat_result *rc_result(const char *cmd, int (*build)(const void *, sat_result *),
+                                    const void *a)
+{
+    sat_result *r = sat_result_new(cmd);
+    int rc = r ? build(a, r) : SAT_E_NOMEM;
+    CHECK_EQ_INT(rc, SAT_OK);
+    return r;
+}
+
+/* Row i of a table, NULL past its end. */
+static inline const sat_rnode *rc_row(const sat_rnode *table, size_t i)
+{
+    const sat_rnode *r = sat_rnode_first(table);
+    while (r && i--)
+        r = sat_rnode_next(r);
+    return r;
+}
+
 /* The widest line of buf, in display columns (UTF-8 continuation bytes do
  * not count). */
 static inline size_t rc_widest(const char *buf)

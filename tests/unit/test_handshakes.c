@@ -7,6 +7,7 @@
  * the result's JSON, CSV (the --by key column named after its dimension) and
  * text (fitted to 100 columns, right plurals, human units).
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -107,42 +108,50 @@ static void test_counts_and_cost(void)
     sat_event_sink hs = sat_hs_sink(h);
     CHECK_EQ_INT(sat_sink_emit(&hs, SAT_TABLE_HTTP_REQ, &q), SAT_OK);
     CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
-    const sat_hs_view *v = sat_hs_get_view(h);
-    CHECK_EQ_INT(v->all.connections, 15);
-    CHECK_EQ_INT(v->logs.c.n[SAT_TLS_FULL], 1);
-    CHECK_EQ_INT(v->all.n[SAT_TLS_FULL], 8);
-    CHECK_EQ_INT(v->all.n[SAT_TLS_RESUMED], 4);
-    CHECK_EQ_INT(v->all.n[SAT_TLS_FAILED], 2);
-    CHECK_EQ_INT(v->all.failed_after_server_hello, 1); /* the one the server had answered */
-    CHECK_EQ_INT(v->all.n[SAT_TLS_INCOMPLETE], 1);
-    CHECK(v->resumed_ratio > 0.333 && v->resumed_ratio < 0.334); /* 4 / 12 */
+    sat_result *res = rc_result("handshakes", build_result, h);
+    const sat_rnode *v = sat_result_root(res);
+    CHECK_EQ_INT(sat_get_count(v, "connections", 0), 15);
+    CHECK_EQ_INT(sat_get_count(v, "logs.full", 0), 1);
+    CHECK_EQ_INT(sat_get_count(v, "full", 0), 8);
+    CHECK_EQ_INT(sat_get_count(v, "resumed", 0), 4);
+    CHECK_EQ_INT(sat_get_count(v, "failed", 0), 2);
+    CHECK_EQ_INT(sat_get_count(v, "failed_after_server_hello", 0), 1); /* the one answered */
+    CHECK_EQ_INT(sat_get_count(v, "incomplete", 0), 1);
+    double ratio = sat_get_num(v, "resumed_ratio", NAN);
+    CHECK(ratio > 0.333 && ratio < 0.334); /* 4 / 12 */
     /* 8 full + 1 failed after a ServerHello at 330 us, 3 x 3 us, 1 x 60 us;
      * the failure before any ServerHello costs nothing */
-    double want = (9 * 330.0 + 3 * 3.0 + 60.0) / 1e6;
-    CHECK(v->all.cpu_s > want - 1e-9 && v->all.cpu_s < want + 1e-9);
-    CHECK_EQ_INT(v->retries, 1);
-    CHECK(v->retry_gap_mean_s > 2.999 && v->retry_gap_mean_s < 3.001);
-    CHECK_EQ_INT(v->resumed_by[0], 3);
-    CHECK_EQ_INT(v->resumed_by[2], 1);
+    double want = (9 * 330.0 + 3 * 3.0 + 60.0) / 1e6, cpu = sat_get_dur(v, "cpu_s", NAN);
+    CHECK(cpu > want - 1e-9 && cpu < want + 1e-9);
+    CHECK_EQ_INT(sat_get_count(v, "retries", 0), 1);
+    double gap = sat_get_dur(v, "retry_gap_mean_s", NAN);
+    CHECK(gap > 2.999 && gap < 3.001);
+    const sat_rnode *res_t = sat_get_table(v, "resumption");
+    CHECK_EQ_INT(sat_get_count(sat_get_row(res_t, "mechanism", "session_id"), "resumed", 0), 3);
+    CHECK_EQ_INT(sat_get_count(sat_get_row(res_t, "mechanism", "psk"), "resumed", 0), 1);
     /* windows of 10 s, dense from T0 to T0+90 s */
-    CHECK_EQ_INT(v->nwindows, 10);
-    CHECK_EQ_INT(v->windows[0].start_ts, T0);
-    CHECK_EQ_INT(v->windows[0].c.connections, 6);
-    CHECK_EQ_INT(v->windows[6].c.connections, 0);
-    CHECK_EQ_INT(v->windows[5].c.failed_after_server_hello, 1);
-    CHECK_EQ_INT(v->windows[5].c.n[SAT_TLS_FAILED], 1);
-    CHECK_EQ_INT(v->windows[9].c.n[SAT_TLS_FAILED], 1);
-    CHECK_EQ_INT(v->windows[9].c.failed_after_server_hello, 0);
-    CHECK(v->windows[5].c.cpu_s > 329e-6 && v->windows[5].c.cpu_s < 331e-6);
-    CHECK(v->peak_rate_per_s > 0.599 && v->peak_rate_per_s < 0.601);
+    const sat_rnode *w = sat_get_table(v, "windows");
+    CHECK_EQ_INT(sat_rnode_count(w), 10);
+    CHECK_EQ_INT(sat_get_time(rc_row(w, 0), "start_ts", 0), T0);
+    CHECK_EQ_INT(sat_get_count(rc_row(w, 0), "connections", 99), 6);
+    CHECK_EQ_INT(sat_get_count(rc_row(w, 6), "connections", 99), 0);
+    CHECK_EQ_INT(sat_get_count(rc_row(w, 5), "failed_after_server_hello", 99), 1);
+    CHECK_EQ_INT(sat_get_count(rc_row(w, 5), "failed", 99), 1);
+    CHECK_EQ_INT(sat_get_count(rc_row(w, 9), "failed", 99), 1);
+    CHECK_EQ_INT(sat_get_count(rc_row(w, 9), "failed_after_server_hello", 99), 0);
+    double wcpu = sat_get_dur(rc_row(w, 5), "cpu_s", NAN);
+    CHECK(wcpu > 329e-6 && wcpu < 331e-6);
+    double peak = sat_get_num(v, "peak_rate_per_s", NAN);
+    CHECK(peak > 0.599 && peak < 0.601);
     /* by client: the most full handshakes first */
-    CHECK(v->ngroups >= 4);
-    if (v->ngroups >= 1) {
-        CHECK_EQ_STR(v->groups[0].key, "10.0.0.5");
-        CHECK_EQ_INT(v->groups[0].c.n[SAT_TLS_FULL], 6);
-    }
+    const sat_rnode *g = sat_get_table(v, "groups");
+    CHECK(sat_rnode_count(g) >= 4);
+    CHECK_EQ_STR(sat_get_text(rc_row(g, 0), "client", ""), "10.0.0.5");
+    CHECK_EQ_INT(sat_get_count(rc_row(g, 0), "full", 0), 6);
     /* durations: 2 ms for every full one */
-    CHECK(v->full_p50_s > 0.0019 && v->full_p50_s < 0.0021);
+    double p50 = sat_get_dur(sat_get_row(sat_get_table(v, "durations"), "outcome", "full"), "p50_s", NAN);
+    CHECK(p50 > 0.0019 && p50 < 0.0021);
+    sat_result_free(res);
 
     check_csv_tables(h, build_result);
     char *buf = render(h, AS_JSON, NULL);
@@ -211,16 +220,17 @@ static void test_failed_after_server_hello_merge(void)
     feed(b, &r);
     CHECK_EQ_INT(sat_hs_merge(a, b), SAT_OK);
     CHECK_EQ_INT(sat_hs_finish(a), SAT_OK);
-    const sat_hs_view *v = sat_hs_get_view(a);
-    CHECK_EQ_INT(v->all.n[SAT_TLS_FAILED], 2);
-    CHECK_EQ_INT(v->all.failed_after_server_hello, 2);
-    CHECK(v->all.cpu_s > 3 * 330e-6 - 1e-9 && v->all.cpu_s < 3 * 330e-6 + 1e-9);
-    CHECK_EQ_INT(v->ngroups, 1);
-    if (v->ngroups == 1)
-        CHECK_EQ_INT(v->groups[0].c.failed_after_server_hello, 2);
-    CHECK_EQ_INT(v->nwindows, 1);
-    if (v->nwindows == 1)
-        CHECK_EQ_INT(v->windows[0].c.failed_after_server_hello, 2);
+    sat_result *res = rc_result("handshakes", build_result, a);
+    const sat_rnode *v = sat_result_root(res);
+    CHECK_EQ_INT(sat_get_count(v, "failed", 0), 2);
+    CHECK_EQ_INT(sat_get_count(v, "failed_after_server_hello", 0), 2);
+    double cpu = sat_get_dur(v, "cpu_s", NAN);
+    CHECK(cpu > 3 * 330e-6 - 1e-9 && cpu < 3 * 330e-6 + 1e-9);
+    CHECK_EQ_INT(sat_rnode_count(sat_get_table(v, "groups")), 1);
+    CHECK_EQ_INT(sat_get_count(rc_row(sat_get_table(v, "groups"), 0), "failed_after_server_hello", 0), 2);
+    CHECK_EQ_INT(sat_rnode_count(sat_get_table(v, "windows")), 1);
+    CHECK_EQ_INT(sat_get_count(rc_row(sat_get_table(v, "windows"), 0), "failed_after_server_hello", 0), 2);
+    sat_result_free(res);
     char *buf = render(a, AS_CSV, "groups");
     CHECK(buf && strstr(buf, "sni,connections,full,resumed,failed,failed_after_server_hello,"));
     CHECK(buf && strstr(buf, "(no SNI),3,1,0,2,2,0,0,0.00099\n"));
@@ -245,15 +255,17 @@ static void test_long_span_and_merge(void)
     }
     CHECK_EQ_INT(sat_hs_merge(a, b), SAT_OK);
     CHECK_EQ_INT(sat_hs_finish(a), SAT_OK);
-    const sat_hs_view *v = sat_hs_get_view(a);
-    CHECK_EQ_INT(v->all.connections, 3 * 3600);
-    CHECK_EQ_INT(v->all.n[SAT_TLS_FULL], 3 * 3600 / 4);
-    CHECK(v->nwindows <= 4096);
-    CHECK_EQ_INT(v->window, 4 * S); /* 10,800 one-second windows -> 2,700 of 4 s */
+    sat_result *res = rc_result("handshakes", build_result, a);
+    const sat_rnode *v = sat_result_root(res), *w = sat_get_table(v, "windows");
+    CHECK_EQ_INT(sat_get_count(v, "connections", 0), 3 * 3600);
+    CHECK_EQ_INT(sat_get_count(v, "full", 0), 3 * 3600 / 4);
+    CHECK(sat_rnode_count(w) <= 4096);
+    CHECK_EQ_INT(sat_table_window(w), 4 * S); /* 10,800 one-second windows -> 2,700 of 4 s */
     uint64_t sum = 0;
-    for (size_t i = 0; i < v->nwindows; i++)
-        sum += v->windows[i].c.connections;
+    for (const sat_rnode *r = sat_rnode_first(w); r; r = sat_rnode_next(r))
+        sum += sat_get_count(r, "connections", 0);
     CHECK_EQ_INT(sum, 3 * 3600);
+    sat_result_free(res);
     sat_hs_free(a);
     sat_hs_free(b);
 }
@@ -265,10 +277,12 @@ static void test_empty(void)
     if (!h)
         return;
     CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
-    const sat_hs_view *v = sat_hs_get_view(h);
-    CHECK_EQ_INT(v->all.connections, 0);
-    CHECK(v->resumed_ratio < 0);
-    CHECK_EQ_INT(v->nwindows, 0);
+    sat_result *res = rc_result("handshakes", build_result, h);
+    const sat_rnode *v = sat_result_root(res);
+    CHECK_EQ_INT(sat_get_count(v, "connections", 99), 0);
+    CHECK(!sat_get_has(v, "resumed_ratio"));
+    CHECK_EQ_INT(sat_rnode_count(sat_get_table(v, "windows")), 0);
+    sat_result_free(res);
     sat_hs_free(h);
     CHECK_EQ_INT(sat_hs_by_parse("sni"), SAT_HS_BY_SNI);
     CHECK(sat_hs_by_parse("port") < 0);

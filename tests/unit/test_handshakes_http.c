@@ -8,9 +8,11 @@
  * capture; parts merged = one pass; captures' handshakes kept apart.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "result_check.h"
 #include "satscope/analyze.h"
 #include "satscope/report.h"
 #include "satscope/report_doc.h"
@@ -102,6 +104,8 @@ static char *doc(sat_hs *h, int json)
     return buf;
 }
 
+static int build_result(const void *a, sat_result *r) { return sat_hs_result((const sat_hs *)a, r); }
+
 static void test_first_requests(void)
 {
     sat_hs *h = sat_hs_create(NULL);
@@ -109,23 +113,26 @@ static void test_first_requests(void)
     feed(h, SAT_TABLE_SOURCE, &src);
     feed_rows(h, 0, 6);
     CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
-    const sat_hs_view *v = sat_hs_get_view(h);
-    const sat_hs_log_view *l = &v->logs;
-    CHECK_EQ_INT(v->all.connections, 0); /* no capture */
-    CHECK_EQ_INT(l->requests, 6);
-    CHECK_EQ_INT(l->c.connections, 4);
-    CHECK_EQ_INT(l->c.n[SAT_TLS_FULL], 1);
-    CHECK_EQ_INT(l->c.n[SAT_TLS_RESUMED], 2);
-    CHECK_EQ_INT(l->c.resumed_psk, 1);
-    CHECK_EQ_INT(l->session_unknown, 1);
-    CHECK_EQ_INT(l->later_requests, 2);
-    CHECK_EQ_INT(l->no_conn_request, 0);
-    /* full 330 us + resumed 3 us + PSK 60 us */
-    CHECK(l->c.cpu_s > 392.9e-6 && l->c.cpu_s < 393.1e-6);
-    CHECK_EQ_INT(l->nwindows, 2);
-    CHECK(l->nwindows == 2 && l->windows[0].c.connections == 2 &&
-          l->windows[1].c.n[SAT_TLS_RESUMED] == 1 && l->windows[1].c.connections == 2);
-    CHECK(l->nwindows == 2 && l->windows[0].start_ts == T0 / (10 * S) * 10 * S);
+    sat_result *res = rc_result("handshakes", build_result, h);
+    const sat_rnode *v = sat_result_root(res), *l = sat_get_obj(v, "logs");
+    CHECK_EQ_INT(sat_get_count(v, "connections", 99), 0); /* no capture */
+    CHECK_EQ_INT(sat_get_count(l, "requests", 0), 6);
+    CHECK_EQ_INT(sat_get_count(l, "first_requests", 0), 4);
+    CHECK_EQ_INT(sat_get_count(l, "full", 0), 1);
+    CHECK_EQ_INT(sat_get_count(l, "resumed", 0), 2);
+    CHECK_EQ_INT(sat_get_count(l, "session_not_logged", 0), 1);
+    CHECK_EQ_INT(sat_get_count(l, "later_requests", 0), 2);
+    CHECK_EQ_INT(sat_get_count(l, "requests_without_number", 99), 0);
+    /* full 330 us + resumed 3 us + PSK 60 us (one of the resumed is TLS 1.3's) */
+    double cpu = sat_get_dur(l, "cpu_s", NAN);
+    CHECK(cpu > 392.9e-6 && cpu < 393.1e-6);
+    const sat_rnode *w = sat_get_table(l, "windows");
+    CHECK_EQ_INT(sat_rnode_count(w), 2);
+    CHECK_EQ_INT(sat_get_count(rc_row(w, 0), "connections", 0), 2);
+    CHECK_EQ_INT(sat_get_count(rc_row(w, 1), "resumed", 0), 1);
+    CHECK_EQ_INT(sat_get_count(rc_row(w, 1), "connections", 0), 2);
+    CHECK_EQ_INT(sat_get_time(rc_row(w, 0), "start_ts", 0), T0 / (10 * S) * 10 * S);
+    sat_result_free(res);
     char *j = doc(h, 1);
     CHECK(strstr(j, "\"logs\": {") != NULL);
     CHECK(strstr(j, "\"first_requests\": 4") && strstr(j, "\"full\": 1") &&
@@ -151,10 +158,13 @@ static void test_no_flag(void)
         feed(h, SAT_TABLE_HTTP_REQ, &r);
     }
     CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
-    const sat_hs_log_view *l = &sat_hs_get_view(h)->logs;
-    CHECK_EQ_INT(l->requests, 3);
-    CHECK_EQ_INT(l->no_conn_request, 3);
-    CHECK(!(l->fields_known & F(TLS_SESSION)) && l->fields_without[SAT_FIELD_TLS_SESSION] == 1);
+    sat_result *res = rc_result("handshakes", build_result, h);
+    const sat_rnode *l = sat_get_obj(sat_result_root(res), "logs");
+    CHECK_EQ_INT(sat_get_count(l, "requests", 0), 3);
+    CHECK_EQ_INT(sat_get_count(l, "requests_without_number", 0), 3);
+    const sat_rnode *nl = sat_get_row(sat_get_table(l, "not_logged"), "field", "tls_session");
+    CHECK(sat_get_bool(nl, "partial", -1) == 0 && sat_get_count(nl, "inputs_without", 0) == 1);
+    sat_result_free(res);
     char *j = doc(h, 1);
     CHECK(strstr(j, "\"full\": null") && strstr(j, "\"resumed\": null"));
     CHECK(strstr(j, "\"first_requests\": null") != NULL);
@@ -180,10 +190,12 @@ static void test_per_request(void)
         feed(h, SAT_TABLE_HTTP_REQ, &r);
     }
     CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
-    const sat_hs_log_view *l = &sat_hs_get_view(h)->logs;
-    CHECK_EQ_INT(l->c.connections, 0);
-    CHECK_EQ_INT(l->on_new, 1);
-    CHECK_EQ_INT(l->on_resumed, 3);
+    sat_result *res = rc_result("handshakes", build_result, h);
+    const sat_rnode *l = sat_get_obj(sat_result_root(res), "logs");
+    CHECK(sat_get_count(l, "first_requests", 0) == 0);
+    CHECK_EQ_INT(sat_get_count(l, "on_new_session", 0), 1);
+    CHECK_EQ_INT(sat_get_count(l, "on_resumed_session", 0), 3);
+    sat_result_free(res);
     char *j = doc(h, 1);
     CHECK(strstr(j, "\"full\": null") && strstr(j, "\"on_resumed_session\": 3"));
     CHECK(strstr(j, "\"counted\": \"Counted per request") != NULL);
@@ -226,11 +238,13 @@ static void test_beside_capture(void)
     feed(h, SAT_TABLE_TLS_HS, &hs);
     feed_rows(h, 0, 6);
     CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
-    const sat_hs_view *v = sat_hs_get_view(h);
-    CHECK_EQ_INT(v->all.connections, 1);
-    CHECK_EQ_INT(v->all.n[SAT_TLS_FULL], 1);
-    CHECK_EQ_INT(v->logs.c.n[SAT_TLS_FULL], 1);
-    CHECK_EQ_INT(v->logs.c.n[SAT_TLS_RESUMED], 2);
+    sat_result *res = rc_result("handshakes", build_result, h);
+    const sat_rnode *v = sat_result_root(res);
+    CHECK_EQ_INT(sat_get_count(v, "connections", 0), 1);
+    CHECK_EQ_INT(sat_get_count(v, "full", 0), 1);
+    CHECK_EQ_INT(sat_get_count(v, "logs.full", 0), 1);
+    CHECK_EQ_INT(sat_get_count(v, "logs.resumed", 0), 2);
+    sat_result_free(res);
     char *t = doc(h, 0);
     CHECK(strstr(t, "satscope handshakes: 1 TLS connection") &&
           strstr(t, "From the HTTP access logs"));
