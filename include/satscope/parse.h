@@ -3,10 +3,10 @@
  *
  * Two layers:
  *  1. A log format (sat_log_format, one const table per format, listed in
- *     parse/registry.c) turns one line into zero or more sat_ldap_record:
+ *     parse/format_registry.c) turns one line into zero or more sat_ldap_record:
  *     "conn 5 opened from 10.0.0.1", "conn 5 op 2 SRCH base=...", "conn 5 op 2
  *     RESULT err=0 etime=...". Formats are stateless about LDAP semantics.
- *  2. The joiner (sat_ldap_join, parse/ldap_join.c) is the stateful part shared
+ *  2. The joiner (sat_ldap_join, parse/join/ldap_join.c) is the stateful part shared
  *     by every format: it pairs requests with their RESULT however far apart
  *     (lines of concurrent operations interleave), carries the connection's
  *     client, listener and bind DN onto each operation, nests internal
@@ -123,10 +123,10 @@ typedef struct sat_parse_ctx {
      * emitting it needs no copy (NULL when out of memory). A format may use
      * it or not; a record built there and not emitted is simply dropped. */
     sat_ldap_record *(*record_slot)(void *emit_ctx);
-    /* HTTP access logs (parse/fmt_http.c), whose rows need no joiner: the
+    /* HTTP access logs (parse/http/fmt_http.c), whose rows need no joiner: the
      * sink their http_req rows go to (collect/'s, behind --from/--to; NULL:
      * `sink`), and the format the user gave (--log-format: a preset name or
-     * the server's own definition, parse/http_format.c; NULL: the standard
+     * the server's own definition, parse/http/http_format.c; NULL: the standard
      * formats are detected line by line). */
     const sat_event_sink *rows;
     const char *log_format;
@@ -192,7 +192,7 @@ typedef struct sat_log_format {
 int sat_year_for(int month, int day, int secs, sat_ts_ns ref);
 
 /* Whether def compiles as an HTTP access-log format (--log-format: a preset
- * name or an nginx / Apache / Tomcat definition, parse/http_format.c):
+ * name or an nginx / Apache / Tomcat definition, parse/http/http_format.c):
  * SAT_OK, or SAT_E_USAGE with diag saying what is wrong and where. */
 int sat_http_log_format_check(const char *def, sat_diag *diag);
 /* The time of the first line among the first bytes of an input that format
@@ -200,7 +200,7 @@ int sat_http_log_format_check(const char *def, sat_diag *diag);
  * which rotated sets are ordered): SAT_OK and *ts, or SAT_E_FORMAT. */
 int sat_http_log_first_ts(const char *def, const char *buf, size_t len, sat_ts_ns *ts);
 
-/* NULL-terminated registry of formats (parse/registry.c). */
+/* NULL-terminated registry of formats (parse/format_registry.c). */
 const sat_log_format *const *sat_log_formats(void);
 const sat_log_format *sat_log_format_by_name(const char *name);
 /* Best match for the first bytes of an input, NULL when none reaches 30. */

@@ -1,6 +1,6 @@
 /*
  * core_build.h - makes small ELF core images in memory, laid out as the
- * kernel (or gdb) writes them, for the tests of parse/core_notes.c and the
+ * kernel (or gdb) writes them, for the tests of parse/crash/core_notes.c and the
  * seed corpus of fuzz_core_notes (tests/fuzz/gen_core_corpus.c): x86_64,
  * aarch64 and i386 register sets, NT_PRSTATUS / NT_PRPSINFO / NT_SIGINFO /
  * NT_AUXV / NT_FILE notes, PT_LOAD segments with given bytes, and the first

@@ -1,5 +1,5 @@
 /*
- * test_core_notes.c - parse/core_notes.c on cores made in memory
+ * test_core_notes.c - parse/crash/core_notes.c on cores made in memory
  * (core_build.h): the facts of x86_64, aarch64 and i386 cores, kernel and
  * gdb note orders, build-ids from the modules' first pages, the vDSO and
  * images NT_FILE does not name, every possible cut of a core (partial

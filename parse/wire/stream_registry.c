@@ -3,7 +3,7 @@
  * that read a TCP connection's ordered bytes. Adding one is one file exporting
  * a const sat_stream_dissector, one line here, a fuzz target and a fixture.
  *
- * The TLS (parse/dis_tls.c) and LDAP (parse/dis_ldap.c) dissectors are
+ * The TLS (parse/wire/dis_tls.c) and LDAP (parse/wire/dis_ldap.c) dissectors are
  * referenced strongly, so that the static library always links them in. While
  * a branch does not have their files yet, parse/CMakeLists.txt does not define
  * SAT_HAVE_DIS_TLS / SAT_HAVE_DIS_LDAP and the entry is left out (no stubs, no

@@ -1,5 +1,5 @@
 /*
- * ldap_join_int.h - (private to the joiner, parse/ldap_join*.c) the state the
+ * ldap_join_int.h - (private to the joiner, parse/join/ldap_join*.c) the state the
  * request/RESULT joiner's files share: its owned strings, the pending-request
  * and connection slabs, and the functions one file calls in another.
  *   ldap_join.c        the joiner's life cycle and each record's handling;

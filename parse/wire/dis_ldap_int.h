@@ -1,5 +1,5 @@
 /*
- * dis_ldap_int.h - (private to the LDAP stream dissector, parse/dis_ldap*.c)
+ * dis_ldap_int.h - (private to the LDAP stream dissector, parse/wire/dis_ldap*.c)
  * the state its files share: a flow's per-direction buffers, its pending
  * requests, its scratch buffer, the protocolOp tags and OIDs it knows, and
  * the functions one file calls in another.

@@ -1,6 +1,6 @@
 /*
  * fmt_openldap_int.h - (private to the OpenLDAP stats format,
- * parse/fmt_openldap*.c) the state its files share: the format's per-source
+ * parse/dirlog/fmt_openldap*.c) the state its files share: the format's per-source
  * state, a line's prefix, the small scanners every reader uses, and the
  * functions one file calls in another.
  *   fmt_openldap.c         one line and the format table (sniff, first

@@ -1,6 +1,6 @@
 /*
- * registry.c - the one list of log formats. Adding a format is one new file,
- * one line here, one fixture, one golden test and one fuzz target.
+ * format_registry.c - the one list of log formats. Adding a format is one new
+ * file, one line here, one fixture, one golden test and one fuzz target.
  */
 #include "satscope/parse.h"
 

@@ -1,5 +1,5 @@
 /*
- * dis_tls_int.h - (private to the TLS stream dissector, parse/dis_tls*.c) the
+ * dis_tls_int.h - (private to the TLS stream dissector, parse/wire/dis_tls*.c) the
  * state its files share: a connection's per-direction record and handshake
  * state, what the hellos said, the content and handshake types it knows, and
  * the functions one file calls in another.

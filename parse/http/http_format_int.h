@@ -1,6 +1,6 @@
 /*
  * http_format_int.h - (private to the format compiler and matcher,
- * parse/http_format*.c and http_match.c) the compiled format, and the token
+ * parse/http/http_format*.c and http_match.c) the compiled format, and the token
  * list the syntax front-ends fill:
  *   http_format.c        presets, telling the syntaxes apart, the common back
  *                        end (which time the line is read by, duplicates, how

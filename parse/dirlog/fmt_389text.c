@@ -9,8 +9,8 @@
  * port389.org design docs (result.c RESULT lines, connection.c / daemon.c
  * connection and close lines, disconnect_error_strings.h close codes, the
  * logconv.pl reader). Each line becomes zero or more sat_ldap_record fed to the
- * shared joiner (parse/ldap_join.c); lines starting with '{' are 389 3.1+ JSON
- * objects, handed to parse/fmt_389json.c. Lines are not NUL-terminated: every
+ * shared joiner (parse/join/ldap_join.c); lines starting with '{' are 389 3.1+ JSON
+ * objects, handed to parse/dirlog/fmt_389json.c. Lines are not NUL-terminated: every
  * scan is bounded by the line's end. No allocation per line.
  */
 #include "fmt_389text_int.h"

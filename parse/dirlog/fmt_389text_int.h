@@ -1,6 +1,6 @@
 /*
  * fmt_389text_int.h - (private to the 389 text access-log format,
- * parse/fmt_389text*.c) the state its files share: the format's per-source
+ * parse/dirlog/fmt_389text*.c) the state its files share: the format's per-source
  * state, the small scanners (numbers, durations) and key=value tokens every
  * reader uses, and the functions one file calls in another.
  *   fmt_389text.c       one line: timestamp, conn=, op=, the verb; the format

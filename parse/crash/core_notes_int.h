@@ -1,5 +1,5 @@
 /*
- * core_notes_int.h - (private to the core reader, parse/core_notes*.c) the
+ * core_notes_int.h - (private to the core reader, parse/crash/core_notes*.c) the
  * state its files share: the ELF constants read, the reader over the core's
  * bytes and the bounds on what a hostile header can make us allocate.
  *   core_notes.c          the file: ELF header, program headers, the order of

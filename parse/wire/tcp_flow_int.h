@@ -1,5 +1,5 @@
 /*
- * tcp_flow_int.h - (private to the flow table, parse/tcp_flow*.c) the state
+ * tcp_flow_int.h - (private to the flow table, parse/wire/tcp_flow*.c) the state
  * its files share: the table, its flows and their per-direction reassembly
  * state, the bounds, and the functions one file calls in another.
  *   tcp_flow.c         the API, each packet's TCP state (SYN, RST, FIN, rtt),

@@ -1,5 +1,5 @@
 /*
- * crash_text_int.h - (private to the crash text scanner, parse/crash_text*.c)
+ * crash_text_int.h - (private to the crash text scanner, parse/crash/crash_text*.c)
  * the state its files share: the scanner, its open blocks and their frames,
  * the character helpers every reader uses, and the functions one file calls
  * in another.
