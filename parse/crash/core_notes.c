@@ -54,29 +54,18 @@ void *sat_cn_grow(reader *r, void **arr, size_t *cap, size_t n, size_t elem, siz
 }
 
 /* The fields are in another order in Elf32_Phdr (p_flags after p_memsz) and
- * Elf64_Phdr (p_flags after p_type, for alignment). */
+ * Elf64_Phdr (p_flags after p_type, for alignment): elf.h's structs say where. */
 phdr sat_cn_phdr(const uint8_t *ph, int is64)
 {
-    sat_cursor p = sat_cursor_make(ph, is64 ? 56 : 32);
+    size_t n = ELF_SIZE(is64, Phdr);
+    int err = 0; /* ph holds a whole entry: never set */
     phdr h;
-    h.type = sat_cursor_le32(&p);
-    if (is64) {
-        sat_cursor_skip(&p, 4); /* p_flags */
-        h.off = sat_cursor_le64(&p);
-        h.vaddr = sat_cursor_le64(&p);
-        sat_cursor_skip(&p, 8); /* p_paddr */
-        h.filesz = sat_cursor_le64(&p);
-        h.memsz = sat_cursor_le64(&p);
-        h.align = sat_cursor_le64(&p);
-    } else {
-        h.off = sat_cursor_le32(&p);
-        h.vaddr = sat_cursor_le32(&p);
-        sat_cursor_skip(&p, 4); /* p_paddr */
-        h.filesz = sat_cursor_le32(&p);
-        h.memsz = sat_cursor_le32(&p);
-        sat_cursor_skip(&p, 4); /* p_flags */
-        h.align = sat_cursor_le32(&p);
-    }
+    h.type = (uint32_t)ELF_FIELD(is64, Phdr, p_type, ph, n, &err);
+    h.off = ELF_FIELD(is64, Phdr, p_offset, ph, n, &err);
+    h.vaddr = ELF_FIELD(is64, Phdr, p_vaddr, ph, n, &err);
+    h.filesz = ELF_FIELD(is64, Phdr, p_filesz, ph, n, &err);
+    h.memsz = ELF_FIELD(is64, Phdr, p_memsz, ph, n, &err);
+    h.align = ELF_FIELD(is64, Phdr, p_align, ph, n, &err);
     return h;
 }
 
@@ -102,10 +91,14 @@ static int cmp_load(const void *a, const void *b)
 int sat_core_sniff(const void *head, size_t n)
 {
     const uint8_t *b = head;
-    if (n < 18 || memcmp(b, "\177ELF", 4) != 0 || (b[4] != 1 && b[4] != 2))
+    /* e_ident and e_type sit alike in both classes */
+    size_t type_at = offsetof(Elf64_Ehdr, e_type);
+    if (n < type_at + sizeof(Elf64_Half) || memcmp(b, ELFMAG, SELFMAG) != 0 ||
+        (b[EI_CLASS] != ELFCLASS32 && b[EI_CLASS] != ELFCLASS64))
         return 0;
-    uint16_t type = b[5] == 2 ? (uint16_t)(b[16] << 8 | b[17]) : (uint16_t)(b[16] | b[17] << 8);
-    return type == ET_CORE_;
+    sat_cursor c = sat_cursor_make(b + type_at, sizeof(Elf64_Half));
+    uint16_t type = b[EI_DATA] == ELFDATA2MSB ? sat_cursor_be16(&c) : sat_cursor_le16(&c);
+    return type == ET_CORE;
 }
 
 static void facts_init(sat_core_facts *f)
@@ -146,43 +139,43 @@ int sat_core_parse(const void *bytes, size_t len, sat_core_facts *out, sat_diag 
     const uint8_t *b = bytes;
     if (!b || !sat_core_sniff(b, len))
         return sat_diag_set(diag, SAT_E_FORMAT, "core", "not an ELF core file");
-    if (b[5] != 1)
+    if (b[EI_DATA] != ELFDATA2LSB)
         return sat_diag_set(diag, SAT_E_UNSUPPORTED, "core",
                             "a big-endian core (only little-endian cores are read)");
     reader r;
     memset(&r, 0, sizeof r);
     r.b = b;
     r.len = len;
-    r.is64 = b[4] == 2;
+    r.is64 = b[EI_CLASS] == ELFCLASS64;
     r.f = out;
     sat_core_facts *f = out;
     f->elfclass = r.is64 ? 64 : 32;
 
-    sat_cursor eh = sat_cursor_make(b, len);
-    sat_cursor_skip(&eh, 18);
-    f->machine = sat_cursor_le16(&eh);
-    if (r.is64 && f->machine == EM_X86_64_)
+    int eh_err = 0;
+    f->machine = (uint16_t)ELF_FIELD(r.is64, Ehdr, e_machine, b, len, &eh_err);
+    if (r.is64 && f->machine == EM_X86_64)
         f->arch = SAT_ARCH_X86_64;
-    else if (r.is64 && f->machine == EM_AARCH64_)
+    else if (r.is64 && f->machine == EM_AARCH64)
         f->arch = SAT_ARCH_AARCH64;
-    else if (!r.is64 && f->machine == EM_386_)
+    else if (!r.is64 && f->machine == EM_386)
         f->arch = SAT_ARCH_I386;
-    sat_cursor_skip(&eh, 4 + (r.is64 ? 8 : 4)); /* e_version, e_entry */
-    uint64_t phoff = word(&eh, r.is64), shoff = word(&eh, r.is64);
-    sat_cursor_skip(&eh, 4 + 2); /* e_flags, e_ehsize */
-    uint16_t phentsize = sat_cursor_le16(&eh), phnum16 = sat_cursor_le16(&eh);
-    uint16_t shentsize = sat_cursor_le16(&eh), shnum = sat_cursor_le16(&eh);
-    if (eh.err) {
+    uint64_t phoff = ELF_FIELD(r.is64, Ehdr, e_phoff, b, len, &eh_err);
+    uint64_t shoff = ELF_FIELD(r.is64, Ehdr, e_shoff, b, len, &eh_err);
+    uint16_t phentsize = (uint16_t)ELF_FIELD(r.is64, Ehdr, e_phentsize, b, len, &eh_err);
+    uint16_t phnum16 = (uint16_t)ELF_FIELD(r.is64, Ehdr, e_phnum, b, len, &eh_err);
+    uint16_t shentsize = (uint16_t)ELF_FIELD(r.is64, Ehdr, e_shentsize, b, len, &eh_err);
+    uint16_t shnum = (uint16_t)ELF_FIELD(r.is64, Ehdr, e_shnum, b, len, &eh_err);
+    if (eh_err) {
         truncated(f, len, "inside the ELF header");
         return SAT_OK;
     }
     uint64_t phnum = phnum16;
-    size_t phsize = r.is64 ? 56 : 32, shsize = r.is64 ? 64 : 40;
-    if (phnum16 == PN_XNUM_) {
+    size_t phsize = ELF_SIZE(r.is64, Phdr), shsize = ELF_SIZE(r.is64, Shdr);
+    if (phnum16 == PN_XNUM) {
         /* more segments than e_phnum holds: section 0's sh_info has them */
         if (shentsize >= shsize && in_file(shoff, shsize, len)) {
-            sat_cursor sh = window(&r, shoff + (r.is64 ? 44 : 28), 4);
-            phnum = sat_cursor_le32(&sh);
+            int sh_err = 0; /* in_file: section 0 is whole */
+            phnum = ELF_FIELD(r.is64, Shdr, sh_info, b + shoff, shsize, &sh_err);
         } else {
             truncated(f, len, "the section header holding the segment count is missing");
             phnum = 0;
@@ -198,7 +191,7 @@ int sat_core_parse(const void *bytes, size_t len, sat_core_facts *out, sat_diag 
                             "program header entries of %u bytes (at least %zu expected)",
                             phentsize, phsize);
     /* kernel cores have no section headers (one, for PN_XNUM) */
-    if (shnum > 1 && phnum16 != PN_XNUM_)
+    if (shnum > 1 && phnum16 != PN_XNUM)
         f->flags |= SAT_CRASHF_GDB_CORE;
 
     /* program headers: the loads first (notes need them for nothing, the
@@ -217,13 +210,13 @@ int sat_core_parse(const void *bytes, size_t len, sat_core_facts *out, sat_diag 
         phdr h = sat_cn_phdr(b + at, r.is64);
         uint32_t type = h.type;
         uint64_t off = h.off, vaddr = h.vaddr, filesz = h.filesz, memsz = h.memsz, align = h.align;
-        if (type != PT_LOAD_ && type != PT_NOTE_)
+        if (type != PT_LOAD && type != PT_NOTE)
             continue;
         uint64_t end = off + filesz < off ? UINT64_MAX : off + filesz;
         if (end > f->size_needed)
             f->size_needed = end;
         uint64_t have = off >= len ? 0 : (len - off < filesz ? len - off : filesz);
-        if (type == PT_LOAD_) {
+        if (type == PT_LOAD) {
             if (!sat_cn_grow(&r, (void **)&f->loads, &r.cap_loads, f->nloads, sizeof *f->loads,
                              MAX_SEGMENTS))
                 break;
@@ -273,7 +266,7 @@ int sat_core_parse(const void *bytes, size_t len, sat_core_facts *out, sat_diag 
         }
     }
     free(notes);
-    if (r.first_core_note == NT_PRPSINFO_)
+    if (r.first_core_note == NT_PRPSINFO)
         f->flags |= SAT_CRASHF_GDB_CORE; /* the kernel starts with a thread */
     if (!r.oom && !nnotes)
         sat_cn_warn(f, "the core has no note segment: no threads, signal or mapped files");

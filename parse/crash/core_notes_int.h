@@ -1,6 +1,6 @@
 /*
  * core_notes_int.h - (private to the core reader, parse/crash/core_notes*.c) the
- * state its files share: the ELF constants read, the reader over the core's
+ * state its files share: how ELF fields are read, the reader over the core's
  * bytes and the bounds on what a hostile header can make us allocate.
  *   core_notes.c          the file: ELF header, program headers, the order of
  *                         the work, and the reader's helpers;
@@ -20,26 +20,33 @@
 
 #include "satscope/core.h"
 
-enum {
-    ET_CORE_ = 4,
-    PT_LOAD_ = 1,
-    PT_NOTE_ = 4,
-    PN_XNUM_ = 0xffff,
-    EM_386_ = 3,
-    EM_X86_64_ = 62,
-    EM_AARCH64_ = 183,
-    NT_PRSTATUS_ = 1,
-    NT_PRPSINFO_ = 3,
-    NT_AUXV_ = 6,
-    NT_GNU_BUILD_ID_ = 3
-};
-#define NT_SIGINFO_ 0x53494749u /* "SIGI" */
-#define NT_FILE_ 0x46494c45u    /* "FILE" */
+#include <elf.h>
+#include <stddef.h>
 
-/* auxiliary vector entries kept (elf.h AT_*) */
-enum { AT_NULL_ = 0, AT_PHDR_ = 3, AT_PAGESZ_ = 6, AT_BASE_ = 7, AT_ENTRY_ = 9,
-       AT_UID_ = 11, AT_EUID_ = 12, AT_GID_ = 13, AT_EGID_ = 14, AT_SECURE_ = 23,
-       AT_EXECFN_ = 31, AT_SYSINFO_EHDR_ = 33 };
+/* The numbers (ELFMAG, ET_CORE, EM_*, PT_*, NT_*, AT_*) are glibc's <elf.h>
+ * names. Its structs give the headers' sizes and each field's offset and
+ * width for the core's class; the bytes themselves are read through
+ * sat_cursor, never through those structs. */
+#define ELF_SIZE(is64, T) ((is64) ? sizeof(Elf64_##T) : sizeof(Elf32_##T))
+#define ELF_FIELD(is64, T, field, p, n, err)                                          \
+    ((is64) ? elf_le_at(p, n, offsetof(Elf64_##T, field),                              \
+                        sizeof(((const Elf64_##T *)0)->field), err)                    \
+            : elf_le_at(p, n, offsetof(Elf32_##T, field),                              \
+                        sizeof(((const Elf32_##T *)0)->field), err))
+
+/* The little-endian number of size bytes (2, 4 or 8) at p[at]; a field past
+ * n sets *err (sticky: one check after a run of fields) and reads 0. */
+static inline uint64_t elf_le_at(const uint8_t *p, size_t n, size_t at, size_t size, int *err)
+{
+    sat_cursor c = sat_cursor_make(p, n);
+    sat_cursor_skip(&c, at);
+    uint64_t v = size == 8 ? sat_cursor_le64(&c)
+                 : size == 4 ? sat_cursor_le32(&c)
+                             : sat_cursor_le16(&c);
+    if (c.err && !*err)
+        *err = c.err;
+    return v;
+}
 
 /* Bounds on what a hostile header can make us allocate or walk. */
 #define MAX_SEGMENTS (1u << 22)
@@ -104,7 +111,7 @@ void sat_cn_warn(sat_core_facts *f, const char *fmt, ...) SAT_PRINTF(2, 3);
 void *sat_cn_grow(reader *r, void **arr, size_t *cap, size_t n, size_t elem, size_t max);
 void sat_cn_copy_text(char *dst, size_t cap, const uint8_t *src, size_t n);
 /* One program header (System V gABI, Elf32_Phdr / Elf64_Phdr) at ph, which
- * holds a whole entry (56 bytes in ELF64, 32 in ELF32). */
+ * holds a whole entry (ELF_SIZE(is64, Phdr) bytes). */
 typedef struct phdr {
     uint32_t type;
     uint64_t off, vaddr, filesz, memsz, align;

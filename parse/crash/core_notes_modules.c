@@ -17,7 +17,7 @@ static void on_module_note(reader *r, const uint8_t *name, uint32_t namesz, uint
 {
     (void)r;
     build_id_out *o = u;
-    if (o->hex[0] || type != NT_GNU_BUILD_ID_ || !name_is(name, namesz, "GNU") || !descsz)
+    if (o->hex[0] || type != NT_GNU_BUILD_ID || !name_is(name, namesz, ELF_NOTE_GNU) || !descsz)
         return;
     static const char hexd[] = "0123456789abcdef";
     size_t k = 0;
@@ -34,20 +34,19 @@ static void on_module_note(reader *r, const uint8_t *name, uint32_t namesz, uint
 static int module_build_id(reader *r, uint64_t start, char *hex, size_t cap)
 {
     hex[0] = '\0';
-    uint8_t eh[64];
-    size_t ehsize = r->is64 ? 64 : 52;
-    if (read_mem(r, start, eh, ehsize) < ehsize || memcmp(eh, "\177ELF", 4) != 0)
+    uint8_t eh[sizeof(Elf64_Ehdr)];
+    size_t ehsize = ELF_SIZE(r->is64, Ehdr);
+    if (read_mem(r, start, eh, ehsize) < ehsize || memcmp(eh, ELFMAG, SELFMAG) != 0)
         return 0;
-    if (eh[4] != (r->is64 ? 2 : 1) || eh[5] != 1)
+    if (eh[EI_CLASS] != (r->is64 ? ELFCLASS64 : ELFCLASS32) || eh[EI_DATA] != ELFDATA2LSB)
         return 1; /* another class or byte order than the core: leave it */
-    sat_cursor c = sat_cursor_make(eh, ehsize);
-    sat_cursor_skip(&c, r->is64 ? 32 : 28);
-    uint64_t phoff = word(&c, r->is64);
-    sat_cursor_skip(&c, r->is64 ? 8 + 4 + 2 : 4 + 4 + 2);
-    uint16_t phentsize = sat_cursor_le16(&c), phnum = sat_cursor_le16(&c);
-    size_t phsize = r->is64 ? 56 : 32;
+    int err = 0;
+    uint64_t phoff = ELF_FIELD(r->is64, Ehdr, e_phoff, eh, ehsize, &err);
+    uint16_t phentsize = (uint16_t)ELF_FIELD(r->is64, Ehdr, e_phentsize, eh, ehsize, &err);
+    uint16_t phnum = (uint16_t)ELF_FIELD(r->is64, Ehdr, e_phnum, eh, ehsize, &err);
+    size_t phsize = ELF_SIZE(r->is64, Phdr);
     uint64_t span_bytes = (uint64_t)phnum * phentsize;
-    if (c.err || phentsize < phsize || phnum == 0 || phnum > MAX_MODULE_PHDRS ||
+    if (err || phentsize < phsize || phnum == 0 || phnum > MAX_MODULE_PHDRS ||
         phoff > UINT64_MAX - span_bytes || start > UINT64_MAX - (phoff + span_bytes))
         return 1;
     struct { uint64_t type, off, vaddr, filesz, align; } notes[8];
@@ -55,12 +54,12 @@ static int module_build_id(reader *r, uint64_t start, char *hex, size_t cap)
     int have_bias = 0;
     uint64_t bias = 0, lowest = UINT64_MAX;
     for (unsigned i = 0; i < phnum; i++) {
-        uint8_t ph[56];
+        uint8_t ph[sizeof(Elf64_Phdr)];
         if (read_mem(r, start + phoff + (uint64_t)i * phentsize, ph, phsize) < phsize)
             break;
         phdr h = sat_cn_phdr(ph, r->is64);
         uint64_t type = h.type, off = h.off, vaddr = h.vaddr, filesz = h.filesz, align = h.align;
-        if (type == PT_LOAD_) {
+        if (type == PT_LOAD) {
             /* the segment that maps file offset 0 is the one at start */
             if (off == 0 && !have_bias) {
                 bias = start - vaddr;
@@ -68,7 +67,7 @@ static int module_build_id(reader *r, uint64_t start, char *hex, size_t cap)
             }
             if (vaddr < lowest)
                 lowest = vaddr;
-        } else if (type == PT_NOTE_ && nnotes < 8) {
+        } else if (type == PT_NOTE && nnotes < 8) {
             notes[nnotes].off = off;
             notes[nnotes].vaddr = vaddr;
             notes[nnotes].filesz = filesz;
@@ -205,7 +204,8 @@ void sat_cn_find_modules(reader *r)
         qsort(spans, from_file, sizeof *spans, cmp_span);
     for (size_t i = 0; i < f->nloads && !r->oom; i++) {
         const sat_core_load *l = &f->loads[i];
-        if (l->filesz < 64 || memcmp(r->b + l->offset, "\177ELF", 4) != 0)
+        /* room for the larger (ELF64) header, then its magic */
+        if (l->filesz < sizeof(Elf64_Ehdr) || memcmp(r->b + l->offset, ELFMAG, SELFMAG) != 0)
             continue;
         if (spans && in_spans(spans, from_file, l->vaddr))
             continue;

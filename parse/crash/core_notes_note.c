@@ -137,20 +137,20 @@ static void note_auxv(reader *r, const uint8_t *d, size_t n)
     sat_cursor c = sat_cursor_make(d, n);
     while (sat_cursor_left(&c) >= (r->is64 ? 16u : 8u)) {
         uint64_t type = word(&c, r->is64), val = word(&c, r->is64);
-        if (type == AT_NULL_)
+        if (type == AT_NULL)
             break;
         switch (type) {
-        case AT_PHDR_: f->at_phdr = val; break;
-        case AT_PAGESZ_: f->at_pagesz = val; break;
-        case AT_BASE_: f->at_base = val; break;
-        case AT_ENTRY_: f->at_entry = val; break;
-        case AT_UID_: f->at_uid = (int64_t)(val & 0xffffffffu); break;
-        case AT_EUID_: f->at_euid = (int64_t)(val & 0xffffffffu); break;
-        case AT_GID_: f->at_gid = (int64_t)(val & 0xffffffffu); break;
-        case AT_EGID_: f->at_egid = (int64_t)(val & 0xffffffffu); break;
-        case AT_SECURE_: f->at_secure = (int64_t)(val & 0xffffffffu); break;
-        case AT_EXECFN_: f->at_execfn = val; break;
-        case AT_SYSINFO_EHDR_: f->at_sysinfo_ehdr = val; break;
+        case AT_PHDR: f->at_phdr = val; break;
+        case AT_PAGESZ: f->at_pagesz = val; break;
+        case AT_BASE: f->at_base = val; break;
+        case AT_ENTRY: f->at_entry = val; break;
+        case AT_UID: f->at_uid = (int64_t)(val & 0xffffffffu); break;
+        case AT_EUID: f->at_euid = (int64_t)(val & 0xffffffffu); break;
+        case AT_GID: f->at_gid = (int64_t)(val & 0xffffffffu); break;
+        case AT_EGID: f->at_egid = (int64_t)(val & 0xffffffffu); break;
+        case AT_SECURE: f->at_secure = (int64_t)(val & 0xffffffffu); break;
+        case AT_EXECFN: f->at_execfn = val; break;
+        case AT_SYSINFO_EHDR: f->at_sysinfo_ehdr = val; break;
         default: break;
         }
     }
@@ -250,22 +250,22 @@ void sat_cn_on_core_note(reader *r, const uint8_t *name, uint32_t namesz, uint32
     if (!r->first_core_note)
         r->first_core_note = (int)type;
     switch (type) {
-    case NT_PRSTATUS_:
+    case NT_PRSTATUS:
         note_prstatus(r, desc, descsz);
         break;
-    case NT_PRPSINFO_:
+    case NT_PRPSINFO:
         if (!(f->have & SAT_CORE_HAVE_PRPSINFO))
             note_prpsinfo(r, desc, descsz);
         break;
-    case NT_AUXV_:
+    case NT_AUXV:
         if (!(f->have & SAT_CORE_HAVE_AUXV))
             note_auxv(r, desc, descsz);
         break;
-    case NT_FILE_:
+    case NT_FILE:
         if (!(f->have & SAT_CORE_HAVE_FILE))
             note_file(r, desc, descsz);
         break;
-    case NT_SIGINFO_:
+    case NT_SIGINFO:
         /* the crashing thread's: the kernel writes one (after the first
          * thread's NT_PRSTATUS), gdb one per thread right after its
          * NT_PRSTATUS; one met after a second thread is someone else's */
