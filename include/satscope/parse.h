@@ -105,6 +105,48 @@ void sat_ldap_join_free(sat_ldap_join *j); /* NULL is fine */
  * shaped as far as possible; never reads past len. */
 size_t sat_filter_shape(const char *filter, size_t len, char *out, size_t cap);
 
+/* ---- RFC 3339 date-times: the one reader (parse/rfc3339.c) ------------------------
+ * Reads "2025-06-09T14:24:10.123+02:00" from [p, p + n), never a byte past it:
+ * *ts the instant (UTC ns), *off_s the offset it was written with (seconds
+ * east of UTC, 0 for "Z" or no zone), *used (if not NULL) the bytes it took.
+ * Returns SAT_OK, or SAT_E_TRUNCATED (the bytes end inside the time),
+ * SAT_E_CORRUPT (a field out of range: month 13, hour 24, a year before 1970
+ * or after 2261, where int64 nanoseconds end) or SAT_E_FORMAT; nothing is
+ * written unless SAT_OK.
+ * With flags 0 the span is exactly RFC 3339's date-time, with ' ' allowed for
+ * the 'T' and "+hhmm" for "+hh:mm": YYYY-MM-DD, 'T' or ' ', hh:mm:ss, an
+ * optional fraction ('.' and at least one digit: nanoseconds, later digits
+ * dropped), a zone "Z", "z", "+hh:mm" or "+hhmm" (hh up to 23). Days up to 31
+ * in any month carry into the next (Feb 30 is Mar 2) and second 60 into the
+ * next minute, as timegm(3) does. The flags add what some writers do: */
+enum {
+    SAT_TIME_PREFIX = 1u << 0,         /* the time may be followed by more bytes
+                                          (the head of a log line): see *used */
+    SAT_TIME_ZONE_OPTIONAL = 1u << 1,  /* no zone: UTC (nginx $time_iso8601 on a
+                                          UTC host, crash logs); with PREFIX, what
+                                          makes no zone after the time is left */
+    SAT_TIME_ZONE_BLANKS = 1u << 2,    /* blanks before the zone (389's JSON
+                                          local_time "...09 -0500") */
+    SAT_TIME_ZONE_FREE = 1u << 3,      /* a zone in free text: "+hh" alone is one
+                                          (ISO 8601), one past +-14:59 is not */
+    SAT_TIME_ZONE_COLON = 1u << 4,     /* offsets only as "+hh:mm" */
+    SAT_TIME_DECIMAL_COMMA = 1u << 5,  /* ',' before the fraction too (ISO 8601) */
+    SAT_TIME_EMPTY_FRACTION = 1u << 6, /* a '.' (or ',') without digits: no fraction */
+    SAT_TIME_LOWER_T = 1u << 7,        /* 't' for the 'T' (RFC 3339 5.6 allows it) */
+    /* The command line's options, read as they were when strptime(3) read them:
+     * blanks before any number, a number of one digit up to its width, a
+     * digit more taken only while the value times ten is within the field's
+     * maximum (glibc's rule); years 0..9999 (the instant must fit int64 ns),
+     * seconds up to 61; an offset's hours 00..29. */
+    SAT_TIME_STRPTIME = 1u << 8,
+    /* --from / --to's forms: the date alone, or the date, 'T' or nothing (or
+     * blanks, with STRPTIME), hh:mm and optionally :ss; no fraction; no zone
+     * or "Z" (no offset, no 'z') */
+    SAT_TIME_RANGE_FORMS = 1u << 9,
+};
+int sat_parse_rfc3339(const char *p, size_t n, unsigned flags, sat_ts_ns *ts, int32_t *off_s,
+                      size_t *used);
+
 /* ---- log formats ---------------------------------------------------------------- */
 typedef struct sat_parse_ctx {
     sat_ldap_join *join;          /* records go here */

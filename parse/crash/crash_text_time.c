@@ -1,8 +1,8 @@
 /*
  * crash_text_time.c - what the prefix of a crash text line tells (crash_text.c):
- * its timestamp (ISO 8601 / RFC 3339, 389's "[10/Jun/2025:14:35:00 +0200]",
- * syslog's RFC 3164 "Jun 10 14:35:00" with the year rule of timefmt.h) and a
- * syslog line's host and program[pid].
+ * its timestamp (ISO 8601 / RFC 3339 through rfc3339.c, 389's
+ * "[10/Jun/2025:14:35:00 +0200]", syslog's RFC 3164 "Jun 10 14:35:00" with the
+ * year rule of timefmt.h) and a syslog line's host and program[pid].
  */
 #include "crash_text_int.h"
 
@@ -55,25 +55,16 @@ static const char *zone(const char *q, const char *end, int *off)
     return q;
 }
 
-/* 2024-03-08T01:00:45.505, 2013-09-25 15:06:23.307320, ...+0000, ...Z */
+/* 2024-03-08T01:00:45.505, 2013-09-25 15:06:23.307320, ...+0000, ...Z: what
+ * follows the time on the line is the line's; a zone that is none (no zone
+ * is UTC) is left to it */
 static int iso_ts(const char *p, const char *end, sat_ts_ns *ts)
 {
-    if (end - p < 19 || !digs(p, 4) || p[4] != '-' || !digs(p + 5, 2) || p[7] != '-' ||
-        !digs(p + 8, 2) || (p[10] != 'T' && p[10] != ' ') || !digs(p + 11, 2) ||
-        p[13] != ':' || !digs(p + 14, 2) || p[16] != ':' || !digs(p + 17, 2))
-        return 0;
-    int y = dig2(p) * 100 + dig2(p + 2), mo = dig2(p + 5), d = dig2(p + 8), h = dig2(p + 11),
-        mi = dig2(p + 14), s = dig2(p + 17);
-    if (!civil_ok(y, mo, d, h, mi, s))
-        return 0;
-    const char *q = p + 19;
-    int64_t frac = 0;
-    if (q + 1 < end && (*q == '.' || *q == ',') && isdig(q[1]))
-        q = sat_fraction_ns(q + 1, end, &frac, NULL);
-    int off;
-    zone(q, end, &off);
-    *ts = civil_ns(y, mo, d, h, mi, s, frac, off); /* no zone: taken as UTC */
-    return 1;
+    int32_t off;
+    return sat_parse_rfc3339(p, (size_t)(end - p),
+                             SAT_TIME_PREFIX | SAT_TIME_ZONE_OPTIONAL | SAT_TIME_ZONE_FREE |
+                                 SAT_TIME_DECIMAL_COMMA,
+                             ts, &off, NULL) == SAT_OK;
 }
 
 /* 389: [10/Jun/2025:14:35:00.123456789 +0200] */

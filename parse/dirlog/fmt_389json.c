@@ -14,76 +14,22 @@
  */
 #include "fmt_389json.h"
 #include "json_lite.h"
-#include "timefmt.h"
-
-#include <time.h>
 
 #define OBJ_MAX (1u << 20)
 
 /* ---- time ------------------------------------------------------------------------ */
-
-static int digits(const char *s, size_t n, size_t at, size_t k, int *out)
-{
-    int v = 0;
-    if (at + k > n)
-        return -1;
-    for (size_t i = 0; i < k; i++) {
-        char c = s[at + i];
-        if (c < '0' || c > '9')
-            return -1;
-        v = v * 10 + (c - '0');
-    }
-    *out = v;
-    return 0;
-}
 
 /* "2025-02-10T13:41:53.166697090 -0500" (the default %FT%T time format plus
  * the nanoseconds and offset 389 appends); also a ' ' separator, 'Z' and
  * "+05:30" offsets. */
 static int parse_local_time(const char *s, size_t n, sat_ts_ns *ts, int32_t *off_s)
 {
-    int Y, M, D, h, mi, sec;
-    if (digits(s, n, 0, 4, &Y) || n < 19 || s[4] != '-' || digits(s, n, 5, 2, &M) ||
-        s[7] != '-' || digits(s, n, 8, 2, &D) || (s[10] != 'T' && s[10] != ' ') ||
-        digits(s, n, 11, 2, &h) || s[13] != ':' || digits(s, n, 14, 2, &mi) ||
-        s[16] != ':' || digits(s, n, 17, 2, &sec))
-        return -1;
-    /* int64 nanoseconds since 1970 end in 2262 */
-    if (Y < 1970 || Y > 2261 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 ||
-        sec > 60)
-        return -1;
-    size_t i = 19;
-    int64_t frac = 0;
-    if (i < n && (s[i] == '.' || s[i] == ','))
-        i = (size_t)(sat_fraction_ns(s + i + 1, s + n, &frac, NULL) - s);
-    while (i < n && s[i] == ' ')
-        i++;
-    int32_t off = 0;
-    if (i < n && (s[i] == 'Z' || s[i] == 'z')) {
-        i++;
-    } else if (i < n && (s[i] == '+' || s[i] == '-')) {
-        int oh, om;
-        int sign = s[i] == '-' ? -1 : 1;
-        i++;
-        if (digits(s, n, i, 2, &oh))
-            return -1;
-        i += 2;
-        if (i < n && s[i] == ':')
-            i++;
-        if (digits(s, n, i, 2, &om))
-            return -1;
-        i += 2;
-        if (oh > 23 || om > 59)
-            return -1;
-        off = sign * (oh * 3600 + om * 60);
-    }
-    if (i != n)
-        return -1;
-    int64_t days = sat_days_from_civil(Y, (unsigned)M, (unsigned)D);
-    int64_t secs = days * 86400 + h * 3600 + mi * 60 + sec - off;
-    *ts = secs * 1000000000LL + frac;
-    *off_s = off;
-    return 0;
+    return sat_parse_rfc3339(s, n,
+                             SAT_TIME_ZONE_OPTIONAL | SAT_TIME_ZONE_BLANKS |
+                                 SAT_TIME_DECIMAL_COMMA | SAT_TIME_EMPTY_FRACTION,
+                             ts, off_s, NULL) == SAT_OK
+               ? 0
+               : -1;
 }
 
 /* memmem is a GNU extension; this portable one is enough for short needles. */

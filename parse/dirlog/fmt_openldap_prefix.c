@@ -70,47 +70,14 @@ static const char *syslog_tail(const char *p, const char *end, const char **host
     return p;
 }
 
-/* RFC 3339: 2024-05-01T12:00:00.123456+02:00 */
+/* RFC 3339 (RFC 5424's TIMESTAMP): 2024-05-01T12:00:00.123456+02:00 */
 static const char *rfc3339(const char *p, const char *end, sat_ts_ns *ts, int32_t *off_s)
 {
-    int Y, M, D, h, mi, s;
-    if (fixed_digits(p, end, 4, &Y) || end - p < 19 || p[4] != '-' ||
-        fixed_digits(p + 5, end, 2, &M) || p[7] != '-' || fixed_digits(p + 8, end, 2, &D) ||
-        (p[10] != 'T' && p[10] != ' ') || fixed_digits(p + 11, end, 2, &h) || p[13] != ':' ||
-        fixed_digits(p + 14, end, 2, &mi) || p[16] != ':' || fixed_digits(p + 17, end, 2, &s))
+    size_t used;
+    if (sat_parse_rfc3339(p, (size_t)(end - p), SAT_TIME_PREFIX | SAT_TIME_EMPTY_FRACTION, ts,
+                          off_s, &used) != SAT_OK)
         return NULL;
-    /* int64 nanoseconds since 1970 end in 2262 */
-    if (Y < 1970 || Y > 2261 || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 ||
-        s > 60)
-        return NULL;
-    p += 19;
-    int64_t frac = 0;
-    if (p < end && *p == '.')
-        p = sat_fraction_ns(p + 1, end, &frac, NULL);
-    int32_t off = 0;
-    if (p < end && (*p == 'Z' || *p == 'z')) {
-        p++;
-    } else if (p < end && (*p == '+' || *p == '-')) {
-        int sign = *p == '-' ? -1 : 1, oh, om;
-        p++;
-        if (fixed_digits(p, end, 2, &oh))
-            return NULL;
-        p += 2;
-        if (p < end && *p == ':')
-            p++;
-        if (fixed_digits(p, end, 2, &om))
-            return NULL;
-        p += 2;
-        if (oh > 23 || om > 59)
-            return NULL;
-        off = sign * (oh * 3600 + om * 60);
-    } else {
-        return NULL;
-    }
-    *ts = ((sat_days_from_civil(Y, (unsigned)M, (unsigned)D) * 86400) + h * 3600 + mi * 60 + s - off) *
-              1000000000LL + frac;
-    *off_s = off;
-    return p;
+    return p + used;
 }
 
 /* "Oct 26 03:30:53" (day may be space padded). */

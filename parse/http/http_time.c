@@ -5,7 +5,7 @@
  *   write it): "01/Dec/2026:16:45:44 +0000", in [ ] or not, a fraction after
  *   the seconds accepted;
  *   ISO 8601 / RFC 3339 (nginx $time_iso8601): "2026-12-01T16:45:44+00:00",
- *   'T' or ' ', a fraction, "Z", "+hh:mm" or "+hhmm";
+ *   'T' or ' ', a fraction, "Z", "+hh:mm" or "+hhmm" (parse/rfc3339.c);
  *   strftime(3) formats (Apache %{format}t; Tomcat's SimpleDateFormat patterns
  *   are converted to these by http_format_pct.c): the conversions %Y %y %m %d
  *   %e %H %I %p %M %S %j %b %h %B %a %A %z %Z %T %R %D %F %s %n %t %%, and the
@@ -91,30 +91,14 @@ int sat_http_time_clf(const char *p, size_t n, sat_ts_ns *ts, int32_t *off)
 
 int sat_http_time_iso(const char *p, size_t n, sat_ts_ns *ts, int32_t *off)
 {
-    const char *end = p + n;
-    /* yyyy-mm-ddTHH:MM:SS */
-    if (end - p < 19 || p[4] != '-' || p[7] != '-' || (p[10] != 'T' && p[10] != ' ') ||
-        p[13] != ':' || p[16] != ':')
-        return -1;
-    int y = hx_fixed(p, end, 4), mo = hx_fixed(p + 5, end, 2), d = hx_fixed(p + 8, end, 2);
-    int h = hx_fixed(p + 11, end, 2), mi = hx_fixed(p + 14, end, 2),
-        s = hx_fixed(p + 17, end, 2);
-    if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || s < 0 ||
-        !valid_civil(y, mo, d, h, mi, s))
-        return -1;
-    const char *q = p + 19;
-    int64_t frac = 0;
-    if (q < end && (*q == '.' || *q == ','))
-        q = sat_fraction_ns(q + 1, end, &frac, NULL);
-    int32_t o = 0;
-    if (q < end) {
-        q = zone(q, end, &o, 1);
-        if (!q || q != end)
-            return -1;
-    }
-    *ts = civil_ns(y, mo, d, h, mi, s, o) + frac;
-    *off = o;
-    return 0;
+    /* nginx writes the host's zone, which may be none; ',' and an empty
+     * fraction have always been read too */
+    return sat_parse_rfc3339(p, n,
+                             SAT_TIME_ZONE_OPTIONAL | SAT_TIME_DECIMAL_COMMA |
+                                 SAT_TIME_EMPTY_FRACTION,
+                             ts, off, NULL) == SAT_OK
+               ? 0
+               : -1;
 }
 
 /* ---- strftime subsets -------------------------------------------------------------- */
