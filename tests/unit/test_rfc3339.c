@@ -1,10 +1,12 @@
 /*
  * test_rfc3339.c - the one RFC 3339 reader (parse/rfc3339.c, parse.h
- * sat_parse_rfc3339): fractions, zones, the flags' liberties, fields out of
+ * sat_parse_rfc3339) and the command line's time options read through it
+ * (cli_common.c): fractions, zones, the flags' liberties, fields out of
  * range, every truncation of a valid time (each read from a buffer of its
  * exact size, so that the sanitizer build sees any byte read past it).
  */
 #include "check.h"
+#include "cli.h"
 #include "satscope/parse.h"
 
 #include <stdlib.h>
@@ -163,11 +165,64 @@ static void test_prefix(void)
     CHECK_EQ_INT(rd("2025-06-09T09:24:10 -0500", 0), SAT_E_FORMAT);
 }
 
+/* The command line's options, read as strptime(3) read them. */
+static void test_cli(void)
+{
+    sat_ts_ns t = 0;
+    /* --crash-time: a zone required, "+hh:mm" only; lowercase t and z */
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09T14:24:10Z", &t), 0);
+    CHECK_EQ_INT(t, T_2025_06_09_142410 * NS);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09t16:24:10.5+02:00", &t), 0);
+    CHECK_EQ_INT(t, T_2025_06_09_142410 * NS + 500000000);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09 14:24:10z", &t), 0);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-6-9T14:24:10Z", &t), 0); /* strptime's short fields */
+    CHECK_EQ_INT(t, T_2025_06_09_142410 * NS);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339(" 2025-06-09T 14:24:10Z", &t), 0); /* and its blanks */
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09T14:24:10", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09T16:24:10+0200", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09T14:24:10.Z", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09T14:24:10,5Z", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09T14:24Z", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09T14:24:61Z", &t), 0); /* strptime: to 61 */
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-06-09T14:24:62Z", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("2025-13-09T14:24:10Z", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("1970-01-01T00:00:00Z", &t), -1); /* not after 1970 */
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("1970-01-01T00:00:01+05:00", &t), 0);
+    CHECK_EQ_INT(t, (1 - 5 * 3600) * NS);
+    CHECK_EQ_INT(sat_cli_parse_rfc3339("9999-12-31T23:59:59Z", &t), -1); /* past int64 ns */
+    /* --from / --to: epoch seconds, the date alone, no seconds, no zone or Z */
+    CHECK_EQ_INT(sat_cli_parse_time("1749479050", &t), 0);
+    CHECK_EQ_INT(t, T_2025_06_09_142410 * NS);
+    CHECK_EQ_INT(sat_cli_parse_time("99999999999", &t), -1); /* past int64 ns */
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09", &t), 0);
+    CHECK_EQ_INT(t, 1749427200LL * NS);
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09Z", &t), 0);
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09T14:00", &t), 0);
+    CHECK_EQ_INT(t, 1749477600LL * NS);
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09 14:00Z", &t), 0);
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09 14:24:10", &t), 0);
+    CHECK_EQ_INT(t, T_2025_06_09_142410 * NS);
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09T14:24:10Z", &t), 0);
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09T14:24:10+02:00", &t), -1); /* no offsets */
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09T14:24:10.5", &t), -1);     /* no fraction */
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09t14:24", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09T14:24:10z", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09T14", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_time("2025-06-09 ", &t), -1);
+    CHECK_EQ_INT(sat_cli_parse_time("", &t), -1);
+    /* the flags straight: the date alone only with RANGE_FORMS */
+    CHECK_EQ_INT(rd("2025-06-09", SAT_TIME_STRPTIME | SAT_TIME_RANGE_FORMS), SAT_OK);
+    CHECK_EQ_INT(rd("2025-06-09", SAT_TIME_STRPTIME), SAT_E_TRUNCATED);
+    CHECK_EQ_INT(rd("2025-06-09T14:24:10+29:59", SAT_TIME_STRPTIME), SAT_OK);
+    CHECK_EQ_INT(rd("2025-06-09T14:24:10+30:00", SAT_TIME_STRPTIME), SAT_E_CORRUPT);
+}
+
 int main(void)
 {
     test_default();
     test_ranges();
     test_truncated();
     test_prefix();
+    test_cli();
     return CHECK_DONE();
 }
