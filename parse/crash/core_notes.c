@@ -34,25 +34,6 @@ void sat_cn_warn(sat_core_facts *f, const char *fmt, ...)
     va_end(ap);
 }
 
-void *sat_cn_grow(reader *r, void **arr, size_t *cap, size_t n, size_t elem, size_t max)
-{
-    if (n < *cap)
-        return *arr;
-    if (n >= max)
-        return NULL;
-    size_t nc = *cap ? *cap * 2 : 16;
-    if (nc > max)
-        nc = max;
-    void *na = realloc(*arr, nc * elem);
-    if (!na) {
-        r->oom = 1;
-        return NULL;
-    }
-    *arr = na;
-    *cap = nc;
-    return na;
-}
-
 /* The fields are in another order in Elf32_Phdr (p_flags after p_memsz) and
  * Elf64_Phdr (p_flags after p_type, for alignment): elf.h's structs say where. */
 phdr sat_cn_phdr(const uint8_t *ph, int is64)
@@ -217,8 +198,7 @@ int sat_core_parse(const void *bytes, size_t len, sat_core_facts *out, sat_diag 
             f->size_needed = end;
         uint64_t have = off >= len ? 0 : (len - off < filesz ? len - off : filesz);
         if (type == PT_LOAD) {
-            if (!sat_cn_grow(&r, (void **)&f->loads, &r.cap_loads, f->nloads, sizeof *f->loads,
-                             MAX_SEGMENTS))
+            if (!CN_GROW(&r, f->loads, r.cap_loads, f->nloads, MAX_SEGMENTS))
                 break;
             sat_core_load *l = &f->loads[f->nloads++];
             l->vaddr = vaddr;
@@ -229,15 +209,11 @@ int sat_core_parse(const void *bytes, size_t len, sat_core_facts *out, sat_diag 
             l->offset = off;
             l->filesz = have;
         } else {
-            if (nnotes == cap_notes) {
-                size_t nc = cap_notes ? cap_notes * 2 : 4;
-                void *nn = nc <= 1024 ? realloc(notes, nc * sizeof *notes) : NULL;
-                if (!nn) {
-                    r.oom = nc <= 1024;
-                    break;
-                }
-                notes = nn;
-                cap_notes = nc;
+            if (nnotes >= 1024)
+                break; /* past any real core's: the rest are not read */
+            if (SAT_GROW(notes, cap_notes, nnotes + 1) != SAT_OK) {
+                r.oom = 1;
+                break;
             }
             notes[nnotes].off = off;
             notes[nnotes].filesz = have;

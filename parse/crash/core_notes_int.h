@@ -106,9 +106,12 @@ typedef void (*note_fn)(reader *r, const uint8_t *name, uint32_t namesz, uint32_
 /* ---- core_notes.c: the reader's helpers ---------------------------------------- */
 /* The first problem met, in f->warning (later ones are dropped). */
 void sat_cn_warn(sat_core_facts *f, const char *fmt, ...) SAT_PRINTF(2, 3);
-/* *arr with room for element n (doubling *cap, at most max); NULL past max
- * or out of memory (r->oom). */
-void *sat_cn_grow(reader *r, void **arr, size_t *cap, size_t n, size_t elem, size_t max);
+/* 1 when arr has room for element n (SAT_GROW: doubling cap, a size_t), 0
+ * at n >= max (a hostile count: the caller says so) or out of memory
+ * (r->oom). The maxima are powers of two, so cap never passes them. */
+#define CN_GROW(r, arr, cap, n, max)                                                     \
+    ((size_t)(n) < (size_t)(max) &&                                                       \
+     (SAT_GROW(arr, cap, (size_t)(n) + 1) == SAT_OK || ((r)->oom = 1, 0)))
 void sat_cn_copy_text(char *dst, size_t cap, const uint8_t *src, size_t n);
 /* One program header (System V gABI, Elf32_Phdr / Elf64_Phdr) at ph, which
  * holds a whole entry (ELF_SIZE(is64, Phdr) bytes). */

@@ -99,8 +99,7 @@ static int module_build_id(reader *r, uint64_t start, char *hex, size_t cap)
 static sat_core_module *add_module(reader *r, const char *path, uint64_t start, uint64_t end)
 {
     sat_core_facts *f = r->f;
-    if (!sat_cn_grow(r, (void **)&f->modules, &r->cap_modules, f->nmodules, sizeof *f->modules,
-                     MAX_MODULES)) {
+    if (!CN_GROW(r, f->modules, r->cap_modules, f->nmodules, MAX_MODULES)) {
         if (!r->oom)
             sat_cn_warn(f, "more than %u mapped modules: the rest are not listed", MAX_MODULES);
         return NULL;
@@ -167,8 +166,7 @@ void sat_cn_find_modules(reader *r)
         if (table[h] == SIZE_MAX) {
             if (!add_module(r, mp->path, mp->start, mp->end))
                 break;
-            if (!sat_cn_grow(r, (void **)&head, &head_cap, f->nmodules - 1, sizeof *head,
-                             MAX_MODULES + 1))
+            if (!CN_GROW(r, head, head_cap, f->nmodules - 1, MAX_MODULES))
                 break;
             head[f->nmodules - 1] = mp->offset == 0 ? mp->start : UINT64_MAX;
             table[h] = f->nmodules - 1;

@@ -11,8 +11,7 @@
 static void note_prstatus(reader *r, const uint8_t *d, size_t n)
 {
     sat_core_facts *f = r->f;
-    if (!sat_cn_grow(r, (void **)&f->threads, &r->cap_threads, f->nthreads, sizeof *f->threads,
-                     MAX_THREADS)) {
+    if (!CN_GROW(r, f->threads, r->cap_threads, f->nthreads, MAX_THREADS)) {
         if (!r->oom)
             sat_cn_warn(f, "more than %u threads: the rest are not listed", MAX_THREADS);
         return;
@@ -195,7 +194,7 @@ static void note_file(reader *r, const uint8_t *d, size_t n)
         sat_cursor_skip(&names, slen + 1);
         if (end < start)
             continue; /* impossible: not a mapping */
-        if (!sat_cn_grow(r, (void **)&f->maps, &r->cap_maps, f->nmaps, sizeof *f->maps, MAX_MAPS))
+        if (!CN_GROW(r, f->maps, r->cap_maps, f->nmaps, MAX_MAPS))
             return;
         char *path = sat_arena_strdup(&f->arena_, (const char *)s, slen);
         if (!path) {

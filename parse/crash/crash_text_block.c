@@ -18,17 +18,9 @@ cstr sat_ct_keep(sat_crash_text *ct, block *b, const char *p, size_t n)
         b->strings_full = 1;
         return s;
     }
-    if (b->slen + n > b->scap) {
-        size_t cap = b->scap ? b->scap : 4096;
-        while (cap < b->slen + n)
-            cap *= 2;
-        char *nb = realloc(b->sbuf, cap);
-        if (!nb) {
-            ct->nomem = 1;
-            return s;
-        }
-        b->sbuf = nb;
-        b->scap = cap;
+    if (SAT_GROW(b->sbuf, b->scap, b->slen + n) != SAT_OK) {
+        ct->nomem = 1;
+        return s;
     }
     if (n)
         memcpy(b->sbuf + b->slen, p, n);
@@ -54,15 +46,9 @@ void sat_ct_add_frame(sat_crash_text *ct, block *b, const fview *v)
         b->cur_depth++;
         return;
     }
-    if (b->nfr == b->capfr) {
-        size_t cap = b->capfr ? b->capfr * 2 : 32;
-        cframe *nf = realloc(b->fr, cap * sizeof *nf);
-        if (!nf) {
-            ct->nomem = 1;
-            return;
-        }
-        b->fr = nf;
-        b->capfr = cap;
+    if (SAT_GROW(b->fr, b->capfr, b->nfr + 1) != SAT_OK) {
+        ct->nomem = 1;
+        return;
     }
     cframe *f = &b->fr[b->nfr];
     memset(f, 0, sizeof *f);
@@ -113,15 +99,9 @@ void sat_ct_see_thread(sat_crash_text *ct, block *b, int32_t num, int32_t lwp)
         b->threads_untracked++;
         return;
     }
-    if (b->nth == b->capth) {
-        size_t cap = b->capth ? b->capth * 2 : 16;
-        cthread *nt = realloc(b->th, cap * sizeof *nt);
-        if (!nt) {
-            ct->nomem = 1;
-            return;
-        }
-        b->th = nt;
-        b->capth = cap;
+    if (SAT_GROW(b->th, b->capth, b->nth + 1) != SAT_OK) {
+        ct->nomem = 1;
+        return;
     }
     b->th[b->nth].num = num;
     b->th[b->nth].lwp = lwp;

@@ -141,15 +141,10 @@ int sat_ct_emit_block(sat_crash_text *ct, block *b)
 
     /* the crashing thread's frames, innermost first, for the keys */
     size_t n = 0;
-    if (b->nfr > ct->scratch_cap) {
-        sat_frame *ns = realloc(ct->scratch, b->nfr * sizeof *ns);
-        if (!ns) {
-            ct->nomem = 1;
-            rc = SAT_E_NOMEM;
-            goto done;
-        }
-        ct->scratch = ns;
-        ct->scratch_cap = b->nfr;
+    if (SAT_GROW(ct->scratch, ct->scratch_cap, b->nfr) != SAT_OK) {
+        ct->nomem = 1;
+        rc = SAT_E_NOMEM;
+        goto done;
     }
     int handler = 0;
     int32_t orig = SAT_ABSENT;

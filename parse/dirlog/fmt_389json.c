@@ -527,16 +527,8 @@ static void j_destroy(void *state)
 
 static int append(json_state *s, const char *p, size_t n)
 {
-    if (s->cap - s->len < n + 1) {
-        size_t nc = s->cap ? s->cap : 4096;
-        while (nc - s->len < n + 1)
-            nc *= 2;
-        char *nb = (char *)realloc(s->buf, nc);
-        if (!nb)
-            return SAT_E_NOMEM;
-        s->buf = nb;
-        s->cap = nc;
-    }
+    if (SAT_GROW(s->buf, s->cap, s->len + n + 1) != SAT_OK)
+        return SAT_E_NOMEM;
     memcpy(s->buf + s->len, p, n);
     s->len += n;
     return SAT_OK;

@@ -50,19 +50,6 @@ struct sat_http_conf {
 };
 
 /* ---- storage ----------------------------------------------------------------- */
-static int grow(void **arr, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 1;
-    size_t nc = *cap ? *cap * 2 : 16;
-    void *na = realloc(*arr, nc * size);
-    if (!na)
-        return 0;
-    *arr = na;
-    *cap = nc;
-    return 1;
-}
-
 static const char *keep(sat_http_conf *c, const char *s, size_t n)
 {
     char *p = sat_arena_strdup(&c->arena, s ? s : "", s ? n : 0);
@@ -74,7 +61,7 @@ static const char *keep(sat_http_conf *c, const char *s, size_t n)
 static sat_http_conf_def *add_def(sat_http_conf *c, const char *name, size_t nlen,
                                   const char *defn, size_t dlen, uint32_t line)
 {
-    if (!grow((void **)&c->defs, &c->capdefs, c->ndefs, sizeof *c->defs)) {
+    if (SAT_GROW(c->defs, c->capdefs, c->ndefs + 1) != SAT_OK) {
         c->nomem = 1;
         return NULL;
     }
@@ -90,7 +77,7 @@ static sat_http_conf_def *add_def(sat_http_conf *c, const char *name, size_t nle
 static sat_http_conf_log *add_log(sat_http_conf *c, const char *path, size_t plen,
                                   uint32_t line)
 {
-    if (!grow((void **)&c->logs, &c->caplogs, c->nlogs, sizeof *c->logs)) {
+    if (SAT_GROW(c->logs, c->caplogs, c->nlogs + 1) != SAT_OK) {
         c->nomem = 1;
         return NULL;
     }
@@ -108,7 +95,7 @@ static sat_http_conf_log *add_log(sat_http_conf *c, const char *path, size_t ple
 
 static void add_include(sat_http_conf *c, const char *path, size_t n)
 {
-    if (!grow((void **)&c->includes, &c->capincludes, c->nincludes, sizeof *c->includes)) {
+    if (SAT_GROW(c->includes, c->capincludes, c->nincludes + 1) != SAT_OK) {
         c->nomem = 1;
         return;
     }
@@ -131,14 +118,8 @@ typedef struct wbuf {
 
 static int wbuf_put(wbuf *b, char ch)
 {
-    if (b->n == b->cap) {
-        size_t nc = b->cap ? b->cap * 2 : 256;
-        char *np = realloc(b->p, nc);
-        if (!np)
-            return 0;
-        b->p = np;
-        b->cap = nc;
-    }
+    if (SAT_GROW(b->p, b->cap, b->n + 1) != SAT_OK)
+        return 0;
     b->p[b->n++] = ch;
     return 1;
 }

@@ -42,17 +42,16 @@ int32_t sat_lj_conn_find_awaiting(const sat_ldap_join *j, int64_t conn)
 int32_t sat_lj_conn_new(sat_ldap_join *j, int64_t conn)
 {
     if (j->cfree == NIL) {
-        size_t ncap = j->ccap ? j->ccap * 2 : 256;
-        jconn *nv = (jconn *)realloc(j->cv, ncap * sizeof *nv);
-        if (!nv)
+        /* the new slots go on the free list lowest first, so that which slot
+         * a connection gets does not depend on the capacity */
+        size_t old = j->ccap;
+        if (SAT_GROW(j->cv, j->ccap, old + 1) != SAT_OK)
             return NIL;
-        memset(nv + j->ccap, 0, (ncap - j->ccap) * sizeof *nv);
-        for (size_t i = ncap; i-- > j->ccap;) {
-            nv[i].hnext = j->cfree;
+        memset(j->cv + old, 0, (j->ccap - old) * sizeof *j->cv);
+        for (size_t i = j->ccap; i-- > old;) {
+            j->cv[i].hnext = j->cfree;
             j->cfree = (int32_t)i;
         }
-        j->cv = nv;
-        j->ccap = ncap;
     }
     if (j->ccount + 1 > j->cnb && conn_rehash(j) < 0)
         return NIL;

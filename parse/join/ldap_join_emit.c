@@ -14,14 +14,8 @@ static sat_str shape_of(sat_ldap_join *j, sat_str filter)
     if (!filter.ptr)
         return SAT_STR_NONE;
     /* a shape grows by at most one '*' per empty value: 2x+16 always fits */
-    size_t need = (size_t)filter.len * 2 + 16;
-    if (need > j->shape_cap) {
-        char *np = (char *)realloc(j->shape, need);
-        if (!np)
-            return SAT_STR_NONE;
-        j->shape = np;
-        j->shape_cap = need;
-    }
+    if (SAT_GROW(j->shape, j->shape_cap, (size_t)filter.len * 2 + 16) != SAT_OK)
+        return SAT_STR_NONE;
     size_t n = sat_filter_shape(filter.ptr, filter.len, j->shape, j->shape_cap);
     if (n >= j->shape_cap)
         n = j->shape_cap - 1;

@@ -25,7 +25,8 @@
 /* ---- owned string ------------------------------------------------------------ */
 typedef struct jstr {
     char *p;
-    uint32_t len, cap;
+    size_t cap;
+    uint32_t len;
     uint8_t set;
 } jstr;
 
@@ -36,16 +37,8 @@ static inline int jstr_set(jstr *s, sat_str v)
         s->len = 0;
         return 0;
     }
-    if (v.len + 1 > s->cap) {
-        uint32_t cap = s->cap ? s->cap : 32;
-        while (cap < v.len + 1)
-            cap = cap > UINT32_MAX / 2 ? v.len + 1 : cap * 2;
-        char *np = (char *)realloc(s->p, cap);
-        if (!np)
-            return SAT_E_NOMEM;
-        s->p = np;
-        s->cap = cap;
-    }
+    if (SAT_GROW(s->p, s->cap, v.len + 1) != SAT_OK)
+        return SAT_E_NOMEM;
     if (v.len)
         memcpy(s->p, v.ptr, v.len);
     s->p[v.len] = '\0';
@@ -63,17 +56,8 @@ static inline int jstr_append_line(jstr *s, sat_str v, uint32_t max)
         return v.len <= max ? jstr_set(s, v) : 0;
     if ((uint64_t)s->len + 1 + v.len > max)
         return 0;
-    uint32_t need = s->len + 1 + (uint32_t)v.len + 1;
-    if (need > s->cap) {
-        uint32_t cap = s->cap;
-        while (cap < need)
-            cap *= 2;
-        char *np = (char *)realloc(s->p, cap);
-        if (!np)
-            return SAT_E_NOMEM;
-        s->p = np;
-        s->cap = cap;
-    }
+    if (SAT_GROW(s->p, s->cap, (size_t)s->len + 1 + v.len + 1) != SAT_OK)
+        return SAT_E_NOMEM;
     s->p[s->len] = '\n';
     memcpy(s->p + s->len + 1, v.ptr, v.len);
     s->len += 1 + (uint32_t)v.len;

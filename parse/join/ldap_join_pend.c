@@ -110,19 +110,17 @@ int32_t sat_lj_pend_new(sat_ldap_join *j, const sat_ldap_record *rec, int32_t ow
             *rc = r;
     }
     if (j->pfree == NIL) {
-        size_t ncap = j->pcap ? j->pcap * 2 : 256;
-        pend *nv = (pend *)realloc(j->pv, ncap * sizeof *nv);
-        if (!nv) {
+        /* new slots on the free list lowest first (as for connections) */
+        size_t old = j->pcap;
+        if (SAT_GROW(j->pv, j->pcap, old + 1) != SAT_OK) {
             *rc = SAT_E_NOMEM;
             return NIL;
         }
-        memset(nv + j->pcap, 0, (ncap - j->pcap) * sizeof *nv);
-        for (size_t i = ncap; i-- > j->pcap;) {
-            nv[i].hnext = j->pfree;
+        memset(j->pv + old, 0, (j->pcap - old) * sizeof *j->pv);
+        for (size_t i = j->pcap; i-- > old;) {
+            j->pv[i].hnext = j->pfree;
             j->pfree = (int32_t)i;
         }
-        j->pv = nv;
-        j->pcap = ncap;
     }
     if (j->pcount + 1 > j->pnb && pend_rehash(j) < 0) {
         *rc = SAT_E_NOMEM;
@@ -141,18 +139,12 @@ int32_t sat_lj_pend_new(sat_ldap_join *j, const sat_ldap_record *rec, int32_t ow
     for (int k = 0; k < PS__COUNT; k++)
         p->s[k].set = 0;
     if (p->stacked) {
-        if (j->stack_len == j->stack_cap) {
-            size_t ncap = j->stack_cap ? j->stack_cap * 2 : 64;
-            int32_t *ns = (int32_t *)realloc(j->stack, ncap * sizeof(int32_t));
-            if (!ns) {
-                p->in_use = 0;
-                p->hnext = j->pfree;
-                j->pfree = pi;
-                *rc = SAT_E_NOMEM;
-                return NIL;
-            }
-            j->stack = ns;
-            j->stack_cap = ncap;
+        if (SAT_GROW(j->stack, j->stack_cap, j->stack_len + 1) != SAT_OK) {
+            p->in_use = 0;
+            p->hnext = j->pfree;
+            j->pfree = pi;
+            *rc = SAT_E_NOMEM;
+            return NIL;
         }
         j->stack[j->stack_len++] = pi;
         p->hnext = NIL;

@@ -55,16 +55,8 @@ static void give_up(ldap_st *s, int dir)
 
 static int buf_append(ldir *d, const uint8_t *p, size_t n)
 {
-    if (d->cap - d->len < n) {
-        size_t ncap = d->cap ? d->cap : 4096;
-        while (ncap - d->len < n)
-            ncap *= 2;
-        uint8_t *nb = (uint8_t *)realloc(d->buf, ncap);
-        if (!nb)
-            return SAT_E_NOMEM;
-        d->buf = nb;
-        d->cap = ncap;
-    }
+    if (SAT_GROW(d->buf, d->cap, d->len + n) != SAT_OK)
+        return SAT_E_NOMEM;
     memcpy(d->buf + d->len, p, n);
     d->len += n;
     return SAT_OK;

@@ -9,16 +9,8 @@
 /* ---- scratch buffer (rendered strings of one record) ---------------------------- */
 int sat_dl_sb_put(ldap_st *s, const void *p, size_t n)
 {
-    if (s->scap - s->slen < n) {
-        size_t ncap = s->scap ? s->scap : 256;
-        while (ncap - s->slen < n)
-            ncap *= 2;
-        char *nb = (char *)realloc(s->sb, ncap);
-        if (!nb)
-            return -1;
-        s->sb = nb;
-        s->scap = ncap;
-    }
+    if (SAT_GROW(s->sb, s->scap, s->slen + n) != SAT_OK)
+        return -1;
     if (n)
         memcpy(s->sb + s->slen, p, n);
     s->slen += n;

@@ -115,17 +115,7 @@ static void on_handshake(tls_state *s, int d, uint8_t type, const uint8_t *body,
 
 int sat_dt_ensure_buf(tls_dir *D, uint32_t need)
 {
-    if (D->buf_cap >= need)
-        return 1;
-    uint32_t cap = D->buf_cap ? D->buf_cap : 512;
-    while (cap < need)
-        cap *= 2;
-    uint8_t *nb = (uint8_t *)realloc(D->buf, cap);
-    if (!nb)
-        return 0;
-    D->buf = nb;
-    D->buf_cap = cap;
-    return 1;
+    return SAT_GROW(D->buf, D->buf_cap, need) == SAT_OK;
 }
 
 /* The clear handshake stream of direction d (bodies of handshake records). */

@@ -47,7 +47,7 @@ typedef struct tls_dir {
     uint32_t hs_skip;     /* body bytes of a skipped message still to come */
     sat_ts_ns hs_ts;      /* when the current message's first byte came */
     uint8_t *buf;
-    uint32_t buf_cap;
+    size_t buf_cap;
     /* alert body (2 bytes) */
     uint8_t al[2];
     uint8_t al_len;
