@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "satscope/base.h" /* SAT_GROW (header only: the generators link no stage) */
+
 static uint64_t rs[4];
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 static inline uint64_t rnd(void)
@@ -39,7 +41,8 @@ static inline uint64_t rexp(double mean) { return (uint64_t)(-log(1.0 - urand())
 
 typedef struct { uint64_t t, seq; uint32_t a; } hev;
 static hev *heap;
-static uint32_t hn, hcap;
+static uint32_t hn;
+static size_t hcap;
 static uint64_t hseq;
 static inline int hless(const hev *x, const hev *y)
 {
@@ -48,12 +51,8 @@ static inline int hless(const hev *x, const hev *y)
 /* A generator is a program of its own: out of memory ends it (exit 3). */
 static inline void hpush(uint64_t t, uint32_t a)
 {
-    if (hn == hcap) {
-        hcap = hcap ? hcap * 2 : 1024;
-        heap = realloc(heap, sizeof *heap * hcap);
-        if (!heap)
-            exit(3);
-    }
+    if (SAT_GROW(heap, hcap, (size_t)hn + 1) != SAT_OK)
+        exit(3);
     hev e = {t, hseq++, a};
     uint32_t i = hn++;
     while (i) {

@@ -183,7 +183,8 @@ typedef struct {
     uint64_t hid;
 } actor;
 static actor *actors;
-static uint32_t nact, capact, *freelist, nfree;
+static uint32_t nact, *freelist, nfree;
+static size_t capact, capfree; /* freelist: room for every actor */
 static uint64_t next_conn = 1;
 static int inflight, inflight_peak;
 
@@ -193,12 +194,9 @@ static uint32_t new_actor(void)
     uint32_t a;
     if (nfree) a = freelist[--nfree];
     else {
-        if (nact == capact) {
-            capact = capact ? capact * 2 : 1024;
-            actors = realloc(actors, sizeof *actors * capact);
-            freelist = realloc(freelist, sizeof *freelist * capact);
-            if (!actors || !freelist) exit(3);
-        }
+        if (SAT_GROW(actors, capact, (size_t)nact + 1) != SAT_OK ||
+            SAT_GROW(freelist, capfree, (size_t)nact + 1) != SAT_OK)
+            exit(3);
         a = nact++;
     }
     memset(&actors[a], 0, sizeof actors[a]);

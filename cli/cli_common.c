@@ -3,14 +3,12 @@
  * tells the user what it rejected (file:line: reason) and what it could not
  * read, the exit code that follows, and time-option parsing.
  */
-#define _XOPEN_SOURCE 700 /* strptime */
 #include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -617,69 +615,38 @@ int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out)
 
 /* ---- time options --------------------------------------------------------------- */
 
+/* Both read through the parser's RFC 3339 reader (parse.h), with the flags
+ * that keep what they have always taken, strptime(3)'s liberties included. */
 int sat_cli_parse_time(const char *s, sat_ts_ns *out)
 {
     char *end;
+    errno = 0;
     long long v = strtoll(s, &end, 10);
     if (*s && *end == '\0') { /* epoch seconds */
+        if (errno || v > INT64_MAX / 1000000000LL || v < INT64_MIN / 1000000000LL)
+            return -1;
         *out = (sat_ts_ns)v * 1000000000LL;
         return 0;
     }
-    struct tm tm;
-    memset(&tm, 0, sizeof tm);
-    const char *fmts[] = {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S",
-                          "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"};
-    for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
-        memset(&tm, 0, sizeof tm);
-        const char *rest = strptime(s, fmts[i], &tm);
-        if (rest && (*rest == '\0' || !strcmp(rest, "Z"))) {
-            *out = (sat_ts_ns)timegm(&tm) * 1000000000LL;
-            return 0;
-        }
-    }
-    return -1;
+    int32_t off;
+    return sat_parse_rfc3339(s, strlen(s), SAT_TIME_STRPTIME | SAT_TIME_RANGE_FORMS, out, &off,
+                             NULL) == SAT_OK
+               ? 0
+               : -1;
 }
 
 int sat_cli_parse_rfc3339(const char *s, sat_ts_ns *out)
 {
-    struct tm tm;
-    memset(&tm, 0, sizeof tm);
-    const char *p = strptime(s, "%Y-%m-%d", &tm);
-    if (!p || (*p != 'T' && *p != 't' && *p != ' '))
+    sat_ts_ns ts;
+    int32_t off;
+    if (sat_parse_rfc3339(s, strlen(s), SAT_TIME_STRPTIME | SAT_TIME_LOWER_T | SAT_TIME_ZONE_COLON,
+                          &ts, &off, NULL) != SAT_OK)
         return -1;
-    p = strptime(p + 1, "%H:%M:%S", &tm);
-    if (!p)
+    /* the time as written (before its offset) must be after 1970-01-01T00:00:00 */
+    int64_t secs = ts / 1000000000LL - (ts % 1000000000LL < 0);
+    if (secs + off <= 0)
         return -1;
-    int64_t frac = 0;
-    if (*p == '.') {
-        int digits = 0;
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++)
-            if (digits < 9)
-                frac = frac * 10 + (*p - '0');
-        if (!digits)
-            return -1;
-        for (; digits < 9; digits++)
-            frac *= 10;
-    }
-    int64_t off = 0;
-    if (*p == 'Z' || *p == 'z') {
-        p++;
-    } else if (*p == '+' || *p == '-') {
-        int sign = *p == '-' ? -1 : 1;
-        if (!(p[1] >= '0' && p[1] <= '2' && p[2] >= '0' && p[2] <= '9' && p[3] == ':' &&
-              p[4] >= '0' && p[4] <= '5' && p[5] >= '0' && p[5] <= '9'))
-            return -1;
-        off = sign * (((p[1] - '0') * 10 + (p[2] - '0')) * 3600 + ((p[4] - '0') * 10 + (p[5] - '0')) * 60);
-        p += 6;
-    } else {
-        return -1;
-    }
-    if (*p)
-        return -1;
-    time_t t = timegm(&tm);
-    if (t <= 0)
-        return -1;
-    *out = ((sat_ts_ns)t - off) * 1000000000LL + frac;
+    *out = ts;
     return 0;
 }
 

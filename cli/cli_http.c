@@ -35,9 +35,9 @@ static char *read_conf(const char *path, size_t *len, int *err)
         *err = errno;
         return NULL;
     }
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    for (;;) {
         if (n == cap) {
             if (cap >= CONF_MAX) {
                 *err = EFBIG;
@@ -45,15 +45,13 @@ static char *read_conf(const char *path, size_t *len, int *err)
                 buf = NULL;
                 break;
             }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
+            /* room for 64 KiB more: 64 KiB first, then doubling */
+            if (SAT_GROW(buf, cap, n + 65536) != SAT_OK) {
                 free(buf);
                 buf = NULL;
                 *err = ENOMEM;
                 break;
             }
-            buf = nb;
-            cap *= 2;
         }
         size_t r = fread(buf + n, 1, cap - n, f);
         n += r;

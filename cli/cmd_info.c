@@ -64,14 +64,8 @@ static char *copy_str(sat_str s)
 
 static int on_source(info_ctx *c, const sat_source *s)
 {
-    if (c->nsources == c->cap) {
-        size_t ncap = c->cap ? c->cap * 2 : 16;
-        info_source *n = realloc(c->sources, ncap * sizeof *n);
-        if (!n)
-            return SAT_E_NOMEM;
-        c->sources = n;
-        c->cap = ncap;
-    }
+    if (SAT_GROW(c->sources, c->cap, c->nsources + 1) != SAT_OK)
+        return SAT_E_NOMEM;
     info_source *d = &c->sources[c->nsources++];
     d->row = *s;
     const sat_str strs[7] = {s->path, s->kind, s->format, s->compression,

@@ -29,15 +29,9 @@ static int bbuf_reserve(bbuf *b, size_t extra)
 {
     if (b->p && b->len <= b->cap && b->cap - b->len >= extra)
         return 0;
-    size_t nc = b->cap ? b->cap : 4096;
-    while (nc < b->len + extra)
-        nc *= 2;
-    uint8_t *np = (uint8_t *)realloc(b->p, nc);
-    if (!np)
-        return SAT_E_NOMEM;
-    b->p = np;
-    b->cap = nc;
-    return 0;
+    /* an empty buffer gets its memory too: callers use p even for 0 bytes */
+    size_t need = b->len + (extra ? extra : 1);
+    return SAT_GROW(b->p, b->cap, need) == SAT_OK ? 0 : SAT_E_NOMEM;
 }
 
 /* Worker: the columns of b as int64 arrays in w->wide (FORMAT.md: every
@@ -451,14 +445,8 @@ int sat_trace_write_block(sat_trace_writer *w, wblock *b)
     if (sat_trace_write_all(w->fd, w->dir.p, w->dir.len) ||
         sat_trace_write_all(w->fd, w->data.p, w->data.len))
         return worker_fail(w, SAT_E_IO, "write failed: %s", errno);
-    if (w->nfoot == w->capfoot) {
-        size_t nc = w->capfoot ? w->capfoot * 2 : 64;
-        footer_ent *nf = (footer_ent *)realloc(w->foot, nc * sizeof *nf);
-        if (!nf)
-            return worker_fail(w, SAT_E_NOMEM, "out of memory%s", 0);
-        w->foot = nf;
-        w->capfoot = nc;
-    }
+    if (SAT_GROW(w->foot, w->capfoot, w->nfoot + 1) != SAT_OK)
+        return worker_fail(w, SAT_E_NOMEM, "out of memory%s", 0);
     footer_ent *fe = &w->foot[w->nfoot++];
     fe->table = (uint16_t)b->table;
     fe->nrows = n;

@@ -107,14 +107,8 @@ typedef struct dlist {
 
 static inline int dlist_add(dlist *l, const sat_trace_damage *d)
 {
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? 2 * l->cap : 8;
-        sat_trace_damage *nv = (sat_trace_damage *)realloc(l->v, nc * sizeof *nv);
-        if (!nv)
-            return SAT_E_NOMEM;
-        l->v = nv;
-        l->cap = nc;
-    }
+    if (SAT_GROW(l->v, l->cap, l->n + 1) != SAT_OK)
+        return SAT_E_NOMEM;
     l->v[l->n++] = *d;
     return SAT_OK;
 }
@@ -250,9 +244,10 @@ typedef struct strent {
 
 typedef struct strdict {
     uint32_t *slots; /* entry index + 1, 0 = empty */
-    uint32_t cap;    /* power of two */
     strent *ents;
-    uint32_t n, ecap;
+    size_t ecap;
+    uint32_t cap; /* slots, a power of two */
+    uint32_t n;
     uint32_t last; /* code of the previous row's value (fast path), 0 none */
 } strdict;
 

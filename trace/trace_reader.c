@@ -451,16 +451,11 @@ int sat_trace_reader_stat(sat_trace_reader *r, sat_trace_stat *out, sat_diag *di
                     memcmp(cs[c].name, d->name, d->namelen) == 0)
                     break;
             if (c == ts->ncolumns) {
-                if (c == ccap[ti]) {
-                    sat_column_stat *ncs = (sat_column_stat *)realloc(
-                        cs, 2 * ccap[ti] * sizeof *ncs);
-                    if (!ncs) {
-                        rc = sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
-                        goto done;
-                    }
-                    cs = r->cstats[ti] = ncs;
-                    ccap[ti] *= 2;
+                if (SAT_GROW(r->cstats[ti], ccap[ti], c + 1) != SAT_OK) {
+                    rc = sat_diag_set(diag, SAT_E_NOMEM, "", "out of memory");
+                    goto done;
                 }
+                cs = r->cstats[ti];
                 memset(&cs[c], 0, sizeof cs[c]);
                 cs[c].name = own_name(r, (const char *)d->name, d->namelen);
                 if (!cs[c].name) {

@@ -128,14 +128,8 @@ int sat_trace_load_block_dir(sat_trace_reader *r, size_t bi, uint64_t off,
 /* ---- indexing ---------------------------------------------------------------- */
 static int add_block(sat_trace_reader *r, size_t *cap, const rblock *b)
 {
-    if (r->nblocks == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        rblock *nb = (rblock *)realloc(r->blocks, nc * sizeof *nb);
-        if (!nb)
-            return SAT_E_NOMEM;
-        r->blocks = nb;
-        *cap = nc;
-    }
+    if (SAT_GROW(r->blocks, *cap, r->nblocks + 1) != SAT_OK)
+        return SAT_E_NOMEM;
     r->blocks[r->nblocks++] = *b;
     return SAT_OK;
 }

@@ -91,14 +91,8 @@ static int64_t intern(wblock *b, strdict *d, sat_str s)
         }
         slot = (slot + 1) & (d->cap - 1);
     }
-    if (d->n == d->ecap) {
-        uint32_t nc = d->ecap ? d->ecap * 2 : 256;
-        strent *ne = (strent *)realloc(d->ents, nc * sizeof *ne);
-        if (!ne)
-            return -1;
-        d->ents = ne;
-        d->ecap = nc;
-    }
+    if (SAT_GROW(d->ents, d->ecap, (size_t)d->n + 1) != SAT_OK)
+        return -1;
     char *copy = sat_arena_strdup(&b->arena, s.ptr, s.len);
     if (!copy)
         return -1;

@@ -2,7 +2,7 @@
  * core.h - ELF core files (issue 5, "Collecting core files").
  *
  * Two layers, as the pipeline's stages (DESIGN.md):
- *  1. parse/core_notes.c (sat_parse, pure, no I/O): the facts of a core from
+ *  1. parse/crash/core_notes.c (sat_parse, pure, no I/O): the facts of a core from
  *     its bytes alone - architecture, every thread's NT_PRSTATUS (tid, signal,
  *     pc/sp/fp), NT_PRPSINFO, NT_SIGINFO, NT_AUXV, NT_FILE and the GNU
  *     build-id of each mapped module read from the core's own PT_LOAD pages.
@@ -30,7 +30,7 @@
 
 #include "satscope/event.h"
 
-/* ---- parse/core_notes.c --------------------------------------------------------- */
+/* ---- parse/crash/core_notes.c --------------------------------------------------- */
 
 /* 1 if head (at least 18 bytes) starts an ELF core (ET_CORE, either byte
  * order, either class), else 0. */

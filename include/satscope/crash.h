@@ -1,6 +1,6 @@
 /*
- * crash.h - what the crash producers (core files: parse/core_*.c, crash text in
- * logs: parse/crash_text.c) share: the fingerprint that groups crashes, and
+ * crash.h - what the crash producers (core files: parse/crash/core_*.c, crash text in
+ * logs: parse/crash/crash_text.c) share: the fingerprint that groups crashes, and
  * the frames it skips. Pure functions over borrowed frames; no I/O.
  *
  * Fingerprint (issue 5): the top meaningful frames of the crashing thread,
@@ -42,7 +42,7 @@ typedef struct sat_crash_keys {
 void sat_crash_keys_of(const sat_frame *frames, size_t n, sat_str exe_build_id,
                        sat_crash_keys *out);
 
-/* ---- crash text in logs (parse/crash_text.c) ---------------------------------
+/* ---- crash text in logs (parse/crash/crash_text.c) ---------------------------
  * A stateful, line-at-a-time scanner that finds crash reports written as text
  * inside ordinary log files, among their other lines, and emits for each one
  * its frame rows and then its crash row (event.h's order) into a sink:

@@ -187,7 +187,7 @@ enum sat_ldap_conn_flags {
                                     (rows of the joiner; trace format 1.1+) */
     SAT_CONNF_RESTART_OPEN = 1 << 7 /* its open line was taken for a server restart:
                                        its number was opened already, or lies far
-                                       below the others (parse/ldap_join.c) */
+                                       below the others (parse/join/ldap_join.c) */
 };
 
 typedef struct sat_ldap_conn {
@@ -464,7 +464,7 @@ typedef struct sat_frame {
 
 /* ---- http_req: one request from a web or application server's access log -----
  * (nginx log_format, Apache httpd LogFormat, Tomcat AccessLogValve pattern, or a
- * user's PCRE2 pattern: parse/http_*.c). One row per logged request, in log
+ * user's PCRE2 pattern: parse/http/http_*.c). One row per logged request, in log
  * order, which is not time order: servers write a line when the response ends.
  *
  * Time: `ts` is when the request began. A format that logs the start (Apache
@@ -507,7 +507,7 @@ typedef struct sat_http_req {
     sat_str method;           /* "GET"; SAT_STR_NONE without a request line */
     sat_str path;             /* the request target as logged, query included */
     sat_str path_template;    /* path without query, ids, hex and numbers collapsed:
-                                 "/item/1234?x=1" -> "/item/{n}" (parse/http_path.c) */
+                                 "/item/1234?x=1" -> "/item/{n}" (parse/http/http_path.c) */
     sat_str protocol;         /* "HTTP/1.1", SAT_STR_NONE */
     sat_str tls_protocol;     /* "TLSv1.3" as logged, SAT_STR_NONE ("-" = none) */
     sat_str vhost;            /* $host, %v, SAT_STR_NONE */

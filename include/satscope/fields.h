@@ -78,7 +78,7 @@ typedef struct sat_format_fields {
 } sat_format_fields;
 
 #define SAT_FB_(f) SAT_FIELD_BIT(SAT_FIELD_##f)
-/* LDAP decoded from a capture (parse/dis_ldap.c): the requests and answers as sent */
+/* LDAP decoded from a capture (parse/wire/dis_ldap.c): the requests and answers as sent */
 #define SAT_WIRE_FIELDS_ (SAT_FB_(ETIME) | SAT_FB_(CONTROLS) | SAT_FB_(BIND_VERSION))
 #define SAT_WIRE_WHY_                                                                        \
     {[SAT_FIELD_WTIME] = "a capture shows the wire's latency, not the server's queue wait",  \
@@ -90,7 +90,7 @@ typedef struct sat_format_fields {
      [SAT_FIELD_CLOSE_LOST] = "OpenLDAP's connection-lost closes are log lines, not on the " \
                               "wire"}
 
-/* HTTP access logs (parse/fmt_http.c names the formats): a source row says
+/* HTTP access logs (parse/http/fmt_http.c names the formats): a source row says
  * what its own definition logs; these say why a field is missing. */
 #define SAT_NCSA_WHY_                                                                        \
     {[SAT_FIELD_ETIME] = "the common and combined formats log no response time: read the "   \

@@ -12,7 +12,7 @@
  * compiler sees the text (nginx's quotes and backslashes, Apache's
  * ap_getword_conf, XML entities and attribute-value normalisation), so a
  * definition found here is the string `--log-format` takes.
- * Pure (parse/http_config.c): no I/O; included files are not followed.
+ * Pure (parse/http/http_config.c): no I/O; included files are not followed.
  */
 #ifndef SATSCOPE_HTTP_CONF_H
 #define SATSCOPE_HTTP_CONF_H

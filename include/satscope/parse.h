@@ -3,10 +3,10 @@
  *
  * Two layers:
  *  1. A log format (sat_log_format, one const table per format, listed in
- *     parse/registry.c) turns one line into zero or more sat_ldap_record:
+ *     parse/format_registry.c) turns one line into zero or more sat_ldap_record:
  *     "conn 5 opened from 10.0.0.1", "conn 5 op 2 SRCH base=...", "conn 5 op 2
  *     RESULT err=0 etime=...". Formats are stateless about LDAP semantics.
- *  2. The joiner (sat_ldap_join, parse/ldap_join.c) is the stateful part shared
+ *  2. The joiner (sat_ldap_join, parse/join/ldap_join.c) is the stateful part shared
  *     by every format: it pairs requests with their RESULT however far apart
  *     (lines of concurrent operations interleave), carries the connection's
  *     client, listener and bind DN onto each operation, nests internal
@@ -105,6 +105,48 @@ void sat_ldap_join_free(sat_ldap_join *j); /* NULL is fine */
  * shaped as far as possible; never reads past len. */
 size_t sat_filter_shape(const char *filter, size_t len, char *out, size_t cap);
 
+/* ---- RFC 3339 date-times: the one reader (parse/rfc3339.c) ------------------------
+ * Reads "2025-06-09T14:24:10.123+02:00" from [p, p + n), never a byte past it:
+ * *ts the instant (UTC ns), *off_s the offset it was written with (seconds
+ * east of UTC, 0 for "Z" or no zone), *used (if not NULL) the bytes it took.
+ * Returns SAT_OK, or SAT_E_TRUNCATED (the bytes end inside the time),
+ * SAT_E_CORRUPT (a field out of range: month 13, hour 24, a year before 1970
+ * or after 2261, where int64 nanoseconds end) or SAT_E_FORMAT; nothing is
+ * written unless SAT_OK.
+ * With flags 0 the span is exactly RFC 3339's date-time, with ' ' allowed for
+ * the 'T' and "+hhmm" for "+hh:mm": YYYY-MM-DD, 'T' or ' ', hh:mm:ss, an
+ * optional fraction ('.' and at least one digit: nanoseconds, later digits
+ * dropped), a zone "Z", "z", "+hh:mm" or "+hhmm" (hh up to 23). Days up to 31
+ * in any month carry into the next (Feb 30 is Mar 2) and second 60 into the
+ * next minute, as timegm(3) does. The flags add what some writers do: */
+enum {
+    SAT_TIME_PREFIX = 1u << 0,         /* the time may be followed by more bytes
+                                          (the head of a log line): see *used */
+    SAT_TIME_ZONE_OPTIONAL = 1u << 1,  /* no zone: UTC (nginx $time_iso8601 on a
+                                          UTC host, crash logs); with PREFIX, what
+                                          makes no zone after the time is left */
+    SAT_TIME_ZONE_BLANKS = 1u << 2,    /* blanks before the zone (389's JSON
+                                          local_time "...09 -0500") */
+    SAT_TIME_ZONE_FREE = 1u << 3,      /* a zone in free text: "+hh" alone is one
+                                          (ISO 8601), one past +-14:59 is not */
+    SAT_TIME_ZONE_COLON = 1u << 4,     /* offsets only as "+hh:mm" */
+    SAT_TIME_DECIMAL_COMMA = 1u << 5,  /* ',' before the fraction too (ISO 8601) */
+    SAT_TIME_EMPTY_FRACTION = 1u << 6, /* a '.' (or ',') without digits: no fraction */
+    SAT_TIME_LOWER_T = 1u << 7,        /* 't' for the 'T' (RFC 3339 5.6 allows it) */
+    /* The command line's options, read as they were when strptime(3) read them:
+     * blanks before any number, a number of one digit up to its width, a
+     * digit more taken only while the value times ten is within the field's
+     * maximum (glibc's rule); years 0..9999 (the instant must fit int64 ns),
+     * seconds up to 61; an offset's hours 00..29. */
+    SAT_TIME_STRPTIME = 1u << 8,
+    /* --from / --to's forms: the date alone, or the date, 'T' or nothing (or
+     * blanks, with STRPTIME), hh:mm and optionally :ss; no fraction; no zone
+     * or "Z" (no offset, no 'z') */
+    SAT_TIME_RANGE_FORMS = 1u << 9,
+};
+int sat_parse_rfc3339(const char *p, size_t n, unsigned flags, sat_ts_ns *ts, int32_t *off_s,
+                      size_t *used);
+
 /* ---- log formats ---------------------------------------------------------------- */
 typedef struct sat_parse_ctx {
     sat_ldap_join *join;          /* records go here */
@@ -123,10 +165,10 @@ typedef struct sat_parse_ctx {
      * emitting it needs no copy (NULL when out of memory). A format may use
      * it or not; a record built there and not emitted is simply dropped. */
     sat_ldap_record *(*record_slot)(void *emit_ctx);
-    /* HTTP access logs (parse/fmt_http.c), whose rows need no joiner: the
+    /* HTTP access logs (parse/http/fmt_http.c), whose rows need no joiner: the
      * sink their http_req rows go to (collect/'s, behind --from/--to; NULL:
      * `sink`), and the format the user gave (--log-format: a preset name or
-     * the server's own definition, parse/http_format.c; NULL: the standard
+     * the server's own definition, parse/http/http_format.c; NULL: the standard
      * formats are detected line by line). */
     const sat_event_sink *rows;
     const char *log_format;
@@ -192,7 +234,7 @@ typedef struct sat_log_format {
 int sat_year_for(int month, int day, int secs, sat_ts_ns ref);
 
 /* Whether def compiles as an HTTP access-log format (--log-format: a preset
- * name or an nginx / Apache / Tomcat definition, parse/http_format.c):
+ * name or an nginx / Apache / Tomcat definition, parse/http/http_format.c):
  * SAT_OK, or SAT_E_USAGE with diag saying what is wrong and where. */
 int sat_http_log_format_check(const char *def, sat_diag *diag);
 /* The time of the first line among the first bytes of an input that format
@@ -200,7 +242,7 @@ int sat_http_log_format_check(const char *def, sat_diag *diag);
  * which rotated sets are ordered): SAT_OK and *ts, or SAT_E_FORMAT. */
 int sat_http_log_first_ts(const char *def, const char *buf, size_t len, sat_ts_ns *ts);
 
-/* NULL-terminated registry of formats (parse/registry.c). */
+/* NULL-terminated registry of formats (parse/format_registry.c). */
 const sat_log_format *const *sat_log_formats(void);
 const sat_log_format *sat_log_format_by_name(const char *name);
 /* Best match for the first bytes of an input, NULL when none reaches 30. */

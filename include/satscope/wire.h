@@ -104,11 +104,11 @@ typedef struct sat_stream_dissector {
     int (*awaiting)(void *st);
 } sat_stream_dissector;
 
-/* NULL-terminated registry (parse/stream_registry.c). */
+/* NULL-terminated registry (parse/wire/stream_registry.c). */
 const sat_stream_dissector *const *sat_stream_dissectors(void);
 const sat_stream_dissector *sat_stream_dissector_by_name(const char *name);
 
-/* ---- the flow table (parse/tcp_flow.c) -------------------------------------------
+/* ---- the flow table (parse/wire/tcp_flow.c) ------------------------------------
  * Tracks TCP connections in bounded memory, reassembles each direction into
  * order (a bounded window of out-of-order segments; beyond it, a gap), picks a
  * dissector per connection by content, and emits one tcp_conn row per

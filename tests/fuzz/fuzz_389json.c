@@ -5,7 +5,7 @@
  * stateless entry point the 389 text parser uses.
  */
 #include "fuzz_format.h"
-#include "../../parse/fmt_389json.h" /* internal to parse/ */
+#include "../../parse/dirlog/fmt_389json.h" /* internal to parse/ */
 
 extern const sat_log_format sat_fmt_389json;
 

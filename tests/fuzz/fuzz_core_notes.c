@@ -1,5 +1,5 @@
 /*
- * fuzz_core_notes.c - libFuzzer target for parse/core_notes.c: the facts of
+ * fuzz_core_notes.c - libFuzzer target for parse/crash/core_notes.c: the facts of
  * arbitrary bytes taken as an ELF core (exactly as long as given, so a read
  * past the end is caught by ASan), every string and table touched, the
  * invariants the unwinder relies on checked (loads sorted and inside the

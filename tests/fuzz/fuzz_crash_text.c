@@ -1,6 +1,6 @@
 /*
  * fuzz_crash_text.c - libFuzzer target for the crash-text scanner
- * (parse/crash_text.c): arbitrary bytes are split into lines, each in its own
+ * (parse/crash/crash_text.c): arbitrary bytes are split into lines, each in its own
  * heap copy with no NUL after it (as collect/ hands lines over, so a read past
  * a line's end is caught by ASan), and fed through one scanner whose sink
  * touches every byte of every borrowed string and checks the row contract:

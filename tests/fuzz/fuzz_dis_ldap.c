@@ -1,6 +1,6 @@
 /*
  * fuzz_dis_ldap.c - libFuzzer target for the LDAP stream dissector
- * (parse/dis_ldap.c, RFC 4511 BER) and the joiner behind it. The input is a
+ * (parse/wire/dis_ldap.c, RFC 4511 BER) and the joiner behind it. The input is a
  * script of chunks: [ctl][len][len bytes], ctl bit 0 = direction (client /
  * server), bit 1 = a gap of len bytes instead of data, bits 2-7 = ms since the
  * previous chunk; each chunk is its own heap copy, so a read past it is caught
@@ -13,7 +13,7 @@
 
 #include "satscope/wire.h"
 
-extern const sat_stream_dissector sat_dissect_ldap; /* parse/dissectors.h */
+extern const sat_stream_dissector sat_dissect_ldap; /* parse/wire/dissectors.h */
 
 static volatile size_t fuzz_touched;
 

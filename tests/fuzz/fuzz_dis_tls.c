@@ -1,5 +1,5 @@
 /*
- * fuzz_dis_tls.c - the TLS stream dissector (parse/dis_tls.c) on hostile
+ * fuzz_dis_tls.c - the TLS stream dissector (parse/wire/dis_tls.c) on hostile
  * streams. The input is a list of chunks, each `H L` then bytes:
  *   H bit 0      direction (0 client->server, 1 server->client)
  *   H bits 1-2   3: a gap of L bytes (no bytes follow); else data
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../parse/dissectors.h" /* internal header: not under include/ */
+#include "../../parse/wire/dissectors.h" /* internal header: not under include/ */
 
 static volatile size_t fuzz_touched;
 

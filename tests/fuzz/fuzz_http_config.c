@@ -1,6 +1,6 @@
 /*
  * fuzz_http_config.c - libFuzzer target for the format definitions found in
- * server configuration text (parse/http_config.c): the first byte picks the
+ * server configuration text (parse/http/http_config.c): the first byte picks the
  * server (auto, nginx, Apache, Tomcat), the rest is the text, in a heap copy
  * with no NUL after it; every definition and log is walked, and each is
  * looked up by its name and its log's file name, and once with no name.

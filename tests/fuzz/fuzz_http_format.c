@@ -1,6 +1,6 @@
 /*
  * fuzz_http_format.c - libFuzzer target for the HTTP log format compiler
- * (parse/http_format*.c): arbitrary bytes as a --log-format definition (a
+ * (parse/http/http_format*.c): arbitrary bytes as a --log-format definition (a
  * preset name, an nginx body, an Apache or Tomcat pattern, quoted or not).
  * A definition that compiles is matched against a few lines of every server
  * and the definition itself, each line in a heap copy of its exact size, and
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../parse/http_int.h"
+#include "../../parse/http/http_int.h"
 
 static volatile size_t touched;
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_http_line.c - libFuzzer target for the HTTP access-log line parser
- * (parse/fmt_http.c and everything below it) through the "http" format's own
+ * (parse/http/fmt_http.c and everything below it) through the "http" format's own
  * entry points: the first byte picks the format - the standard ones detected
  * line by line, one of the presets, or a fuzzer-chosen definition written as
  * the input's first line - and the rest are lines, each in a heap copy of
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../parse/http_int.h"
+#include "../../parse/http/http_int.h"
 
 extern const sat_log_format sat_fmt_http;
 

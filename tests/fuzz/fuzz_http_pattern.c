@@ -1,5 +1,5 @@
 /*
- * fuzz_http_pattern.c - libFuzzer target for --pattern (parse/http_pattern.c):
+ * fuzz_http_pattern.c - libFuzzer target for --pattern (parse/http/http_pattern.c):
  * the input's first line is a PCRE2 pattern, the others are log lines, each
  * in its own heap copy with no NUL after it; a pattern that compiles is
  * matched against every line and the captures go through the row builder,
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../parse/http_pattern.h"
+#include "../../parse/http/http_pattern.h"
 
 static volatile size_t fuzz_touched;
 

@@ -64,8 +64,8 @@ static void make(cb_core *c, int is64, uint16_t machine, int gdb)
     memcpy(stack + 0xf00, "/usr/sbin/ns-slapd", 19);
     /* a signal frame at the first thread's sp: siginfo of a SIGSEGV where
      * each architecture keeps it (x86_64 sp+304, aarch64 sp+0, i386 sp+12) */
-    size_t info = machine == CB_EM_X86_64 ? 304 : machine == CB_EM_AARCH64 ? 0 : 12;
-    if (machine == CB_EM_386)
+    size_t info = machine == EM_X86_64 ? 304 : machine == EM_AARCH64 ? 0 : 12;
+    if (machine == EM_386)
         cb_set(stack + 0x400, 11, 4);
     cb_set(stack + 0x400 + info, 11, 4);
     cb_set(stack + 0x400 + info + 8, 1, 4);
@@ -84,11 +84,11 @@ int main(int argc, char **argv)
     }
     const char *dir = argv[1];
     static const struct { const char *name; int is64; uint16_t machine; int gdb; } kinds[] = {
-        {"x86_64_kernel.core", 1, CB_EM_X86_64, 0},
-        {"x86_64_gdb.core", 1, CB_EM_X86_64, 1},
-        {"aarch64_kernel.core", 1, CB_EM_AARCH64, 0},
-        {"aarch64_gdb.core", 1, CB_EM_AARCH64, 1},
-        {"i386_kernel.core", 0, CB_EM_386, 0},
+        {"x86_64_kernel.core", 1, EM_X86_64, 0},
+        {"x86_64_gdb.core", 1, EM_X86_64, 1},
+        {"aarch64_kernel.core", 1, EM_AARCH64, 0},
+        {"aarch64_gdb.core", 1, EM_AARCH64, 1},
+        {"i386_kernel.core", 0, EM_386, 0},
     };
     cb_core c;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
@@ -100,17 +100,19 @@ int main(int argc, char **argv)
             /* cut inside the notes; cut after the notes (no loads) */
             write_file(dir, "x86_64_cut_notes.core", core, 900);
             write_file(dir, "x86_64_cut_loads.core", core, 4096 + 100);
-            /* NT_FILE claiming 2^62 entries */
+            /* NT_FILE claiming 2^62 entries: its note's type, then its name */
+            uint8_t ntfile[4];
+            cb_set(ntfile, NT_FILE, 4);
             for (size_t i = 0; i + 20 < len; i++)
-                if (!memcmp(core + i, "ELIF", 4) && !memcmp(core + i + 4, "CORE", 4)) {
+                if (!memcmp(core + i, ntfile, 4) && !memcmp(core + i + 4, "CORE", 4)) {
                     cb_set(core + i + 12, 1ull << 62, 8);
                     break;
                 }
             write_file(dir, "x86_64_ntfile_count.core", core, len);
             /* PN_XNUM with section header 0 over the program headers */
-            cb_set(core + 40, 64, 8);
-            cb_set(core + 56, 0xffff, 2);
-            cb_set(core + 58, 64, 2);
+            CB_FIELD(core, 1, Ehdr, e_shoff, sizeof(Elf64_Ehdr));
+            CB_FIELD(core, 1, Ehdr, e_phnum, PN_XNUM);
+            CB_FIELD(core, 1, Ehdr, e_shentsize, sizeof(Elf64_Shdr));
             write_file(dir, "x86_64_pn_xnum.core", core, len);
         }
         free(core);

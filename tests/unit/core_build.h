@@ -1,6 +1,6 @@
 /*
  * core_build.h - makes small ELF core images in memory, laid out as the
- * kernel (or gdb) writes them, for the tests of parse/core_notes.c and the
+ * kernel (or gdb) writes them, for the tests of parse/crash/core_notes.c and the
  * seed corpus of fuzz_core_notes (tests/fuzz/gen_core_corpus.c): x86_64,
  * aarch64 and i386 register sets, NT_PRSTATUS / NT_PRPSINFO / NT_SIGINFO /
  * NT_AUXV / NT_FILE notes, PT_LOAD segments with given bytes, and the first
@@ -11,11 +11,20 @@
 #ifndef SAT_TEST_CORE_BUILD_H
 #define SAT_TEST_CORE_BUILD_H
 
+#include <elf.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { CB_EM_386 = 3, CB_EM_X86_64 = 62, CB_EM_AARCH64 = 183 };
+/* The numbers are <elf.h>'s (machines EM_*, note types NT_*, AT_*, PT_*);
+ * its structs say where each header field sits and how wide it is for the
+ * class, and the bytes are written little-endian whatever the host. */
+#define CB_SIZE(is64, T) ((is64) ? sizeof(Elf64_##T) : sizeof(Elf32_##T))
+#define CB_FIELD(p, is64, T, field, v)                                                   \
+    cb_set((p) + ((is64) ? offsetof(Elf64_##T, field) : offsetof(Elf32_##T, field)), (v), \
+           (unsigned)((is64) ? sizeof(((Elf64_##T *)0)->field)                            \
+                             : sizeof(((Elf32_##T *)0)->field)))
 
 typedef struct cb_buf {
     uint8_t *b;
@@ -129,9 +138,9 @@ static void cb_prstatus(const cb_core *c, const cb_thread *t, cb_buf *d)
     cb_le(d, (uint32_t)c->pid, 4);
     cb_zero(d, 4 * 2 * w);    /* four timevals */
     unsigned nregs = 0, ipc = 0, isp = 0, ifp = 0;
-    if (c->machine == CB_EM_X86_64) {
+    if (c->machine == EM_X86_64) {
         nregs = 27; ipc = 16; isp = 19; ifp = 4;
-    } else if (c->machine == CB_EM_AARCH64) {
+    } else if (c->machine == EM_AARCH64) {
         nregs = 34; ipc = 32; isp = 31; ifp = 29;
     } else {
         nregs = 17; ipc = 12; isp = 15; ifp = 5;
@@ -185,8 +194,9 @@ static void cb_siginfo(const cb_core *c, int32_t signo, int32_t code, uint64_t a
 static void cb_auxv(const cb_core *c, cb_buf *d)
 {
     unsigned w = c->is64 ? 8 : 4;
-    uint64_t kv[][2] = {{33, c->at_sysinfo_ehdr}, {6, 4096}, {3, c->at_phdr}, {9, c->at_entry},
-                        {11, (uint64_t)c->uid}, {31, c->at_execfn}, {0, 0}};
+    uint64_t kv[][2] = {{AT_SYSINFO_EHDR, c->at_sysinfo_ehdr}, {AT_PAGESZ, 4096},
+                        {AT_PHDR, c->at_phdr}, {AT_ENTRY, c->at_entry},
+                        {AT_UID, (uint64_t)c->uid}, {AT_EXECFN, c->at_execfn}, {AT_NULL, 0}};
     for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++) {
         cb_le(d, kv[i][0], w);
         cb_le(d, kv[i][1], w);
@@ -219,81 +229,84 @@ static uint8_t *cb_make_core(const cb_core *c, size_t *len)
         free(d_.b);                                                          \
     } while (0)
     if (c->gdb && !c->no_prpsinfo)
-        CB_NOTE("CORE", 3, cb_prpsinfo(c, &d_));
+        CB_NOTE("CORE", NT_PRPSINFO, cb_prpsinfo(c, &d_));
     for (int t = 0; t < c->nthreads; t++) {
-        CB_NOTE("CORE", 1, cb_prstatus(c, &c->threads[t], &d_));
+        CB_NOTE("CORE", NT_PRSTATUS, cb_prstatus(c, &c->threads[t], &d_));
         if (c->gdb && !c->no_siginfo) /* gdb: one per thread (the others: stopped) */
-            CB_NOTE("CORE", 0x53494749u,
+            CB_NOTE("CORE", NT_SIGINFO,
                     cb_siginfo(c, t ? 19 : c->signo, t ? -6 : c->si_code, t ? 0 : c->si_addr,
                                &d_));
         if (!c->gdb && t == 0) { /* the kernel: the process's notes after the first thread */
             if (!c->no_prpsinfo)
-                CB_NOTE("CORE", 3, cb_prpsinfo(c, &d_));
+                CB_NOTE("CORE", NT_PRPSINFO, cb_prpsinfo(c, &d_));
             if (!c->no_siginfo)
-                CB_NOTE("CORE", 0x53494749u, cb_siginfo(c, c->signo, c->si_code, c->si_addr, &d_));
+                CB_NOTE("CORE", NT_SIGINFO, cb_siginfo(c, c->signo, c->si_code, c->si_addr, &d_));
             if (!c->no_auxv)
-                CB_NOTE("CORE", 6, cb_auxv(c, &d_));
+                CB_NOTE("CORE", NT_AUXV, cb_auxv(c, &d_));
             if (c->nfiles)
-                CB_NOTE("CORE", 0x46494c45u, cb_ntfile(c, &d_));
+                CB_NOTE("CORE", NT_FILE, cb_ntfile(c, &d_));
         }
-        CB_NOTE("CORE", 2, cb_zero(&d_, 512));     /* NT_FPREGSET: skipped */
-        CB_NOTE("LINUX", 0x202, cb_zero(&d_, 64)); /* NT_X86_XSTATE-like: skipped */
+        CB_NOTE("CORE", NT_FPREGSET, cb_zero(&d_, 512));     /* skipped */
+        CB_NOTE("LINUX", NT_X86_XSTATE, cb_zero(&d_, 64)); /* skipped */
     }
     if (c->gdb) {
         if (!c->no_auxv)
-            CB_NOTE("CORE", 6, cb_auxv(c, &d_));
+            CB_NOTE("CORE", NT_AUXV, cb_auxv(c, &d_));
         if (c->nfiles)
-            CB_NOTE("CORE", 0x46494c45u, cb_ntfile(c, &d_));
+            CB_NOTE("CORE", NT_FILE, cb_ntfile(c, &d_));
     }
 #undef CB_NOTE
     unsigned w = c->is64 ? 8 : 4;
-    size_t ehsize = c->is64 ? 64 : 52, phsize = c->is64 ? 56 : 32;
+    size_t ehsize = CB_SIZE(c->is64, Ehdr), phsize = CB_SIZE(c->is64, Phdr);
     size_t nph = 1 + (size_t)c->nloads;
     size_t notes_off = ehsize + nph * phsize;
     size_t data_off = (notes_off + notes.len + 4095) / 4096 * 4096;
     cb_buf o = {0};
-    /* ELF header */
-    uint8_t ident[16] = {0x7f, 'E', 'L', 'F', (uint8_t)(c->is64 ? 2 : 1), 1, 1};
-    cb_put(&o, ident, 16);
-    cb_le(&o, 4, 2);                 /* ET_CORE */
-    cb_le(&o, c->machine, 2);
-    cb_le(&o, 1, 4);
+    /* ELF header, its fields in order */
+    uint8_t ident[EI_NIDENT] = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3,
+                                (uint8_t)(c->is64 ? ELFCLASS64 : ELFCLASS32), ELFDATA2LSB,
+                                EV_CURRENT};
+    cb_put(&o, ident, EI_NIDENT);
+    cb_le(&o, ET_CORE, 2);           /* e_type */
+    cb_le(&o, c->machine, 2);        /* e_machine */
+    cb_le(&o, EV_CURRENT, 4);        /* e_version */
     cb_le(&o, 0, w);                 /* e_entry */
     cb_le(&o, ehsize, w);            /* e_phoff */
     cb_le(&o, 0, w);                 /* e_shoff */
-    cb_le(&o, 0, 4);
-    cb_le(&o, ehsize, 2);
-    cb_le(&o, phsize, 2);
-    cb_le(&o, nph, 2);
-    cb_le(&o, c->gdb ? 64 : 0, 2);   /* e_shentsize */
-    cb_le(&o, c->gdb ? 3 : 0, 2);    /* gdb cores have section headers (not written
-                                        here: the count is what tells) */
-    cb_le(&o, 0, 2);
-    /* program headers */
+    cb_le(&o, 0, 4);                 /* e_flags */
+    cb_le(&o, ehsize, 2);            /* e_ehsize */
+    cb_le(&o, phsize, 2);            /* e_phentsize */
+    cb_le(&o, nph, 2);               /* e_phnum */
+    cb_le(&o, c->gdb ? sizeof(Elf64_Shdr) : 0, 2); /* e_shentsize */
+    cb_le(&o, c->gdb ? 3 : 0, 2);    /* e_shnum: gdb cores have section headers (not
+                                        written here: the count is what tells) */
+    cb_le(&o, 0, 2);                 /* e_shstrndx */
+    /* program headers, their fields in order */
     size_t off = data_off;
     for (size_t i = 0; i < nph; i++) {
-        uint32_t type = i == 0 ? 4 : 1;
+        uint32_t type = i == 0 ? PT_NOTE : PT_LOAD;
         uint64_t poff = i == 0 ? notes_off : off;
         uint64_t vaddr = i == 0 ? 0 : c->loads[i - 1].vaddr;
         uint64_t filesz = i == 0 ? notes.len : c->loads[i - 1].data ? c->loads[i - 1].filesz : 0;
         uint64_t memsz = i == 0 ? 0 : c->loads[i - 1].memsz;
         uint64_t align = i == 0 ? 4 : 4096;
-        cb_le(&o, type, 4);
+        uint32_t flags = i == 0 ? 0 : PF_R | PF_X;
+        cb_le(&o, type, 4);         /* p_type */
         if (c->is64) {
-            cb_le(&o, i == 0 ? 0 : 5, 4);
-            cb_le(&o, poff, 8);
-            cb_le(&o, vaddr, 8);
-            cb_le(&o, 0, 8);
-            cb_le(&o, filesz, 8);
-            cb_le(&o, memsz, 8);
-            cb_le(&o, align, 8);
+            cb_le(&o, flags, 4);    /* p_flags, here in ELF64 */
+            cb_le(&o, poff, 8);     /* p_offset */
+            cb_le(&o, vaddr, 8);    /* p_vaddr */
+            cb_le(&o, 0, 8);        /* p_paddr */
+            cb_le(&o, filesz, 8);   /* p_filesz */
+            cb_le(&o, memsz, 8);    /* p_memsz */
+            cb_le(&o, align, 8);    /* p_align */
         } else {
             cb_le(&o, poff, 4);
             cb_le(&o, vaddr, 4);
             cb_le(&o, 0, 4);
             cb_le(&o, filesz, 4);
             cb_le(&o, memsz, 4);
-            cb_le(&o, i == 0 ? 0 : 5, 4);
+            cb_le(&o, flags, 4);    /* p_flags, here in ELF32 */
             cb_le(&o, align, 4);
         }
         if (i)
@@ -317,49 +330,33 @@ static void cb_module_page(int is64, uint16_t machine, const uint8_t *bid, size_
                            uint8_t page[4096])
 {
     memset(page, 0, 4096);
-    size_t ehsize = is64 ? 64 : 52, phsize = is64 ? 56 : 32;
-    uint8_t ident[16] = {0x7f, 'E', 'L', 'F', (uint8_t)(is64 ? 2 : 1), 1, 1};
-    memcpy(page, ident, 16);
-    cb_set(page + 16, 3, 2);
-    cb_set(page + 18, machine, 2);
-    cb_set(page + 20, 1, 4);
-    if (is64) {
-        cb_set(page + 32, ehsize, 8); /* e_phoff */
-        cb_set(page + 54, phsize, 2);
-        cb_set(page + 56, 2, 2);
-    } else {
-        cb_set(page + 28, ehsize, 4);
-        cb_set(page + 42, phsize, 2);
-        cb_set(page + 44, 2, 2);
-    }
+    size_t ehsize = CB_SIZE(is64, Ehdr), phsize = CB_SIZE(is64, Phdr);
+    uint8_t ident[EI_NIDENT] = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3,
+                                (uint8_t)(is64 ? ELFCLASS64 : ELFCLASS32), ELFDATA2LSB,
+                                EV_CURRENT};
+    memcpy(page, ident, EI_NIDENT);
+    CB_FIELD(page, is64, Ehdr, e_type, ET_DYN);
+    CB_FIELD(page, is64, Ehdr, e_machine, machine);
+    CB_FIELD(page, is64, Ehdr, e_version, EV_CURRENT);
+    CB_FIELD(page, is64, Ehdr, e_phoff, ehsize);
+    CB_FIELD(page, is64, Ehdr, e_phentsize, phsize);
+    CB_FIELD(page, is64, Ehdr, e_phnum, 2);
     uint8_t *ph = page + ehsize;
     size_t note_at = 0x200, note_len = 16 + (nbid + 3) / 4 * 4;
-    if (is64) {
-        cb_set(ph, 1, 4);                   /* PT_LOAD offset 0 vaddr 0 */
-        cb_set(ph + 32, 0x2000, 8);
-        cb_set(ph + 40, 0x2000, 8);
-        ph += phsize;
-        cb_set(ph, 4, 4);                   /* PT_NOTE */
-        cb_set(ph + 8, note_at, 8);
-        cb_set(ph + 16, note_at, 8);
-        cb_set(ph + 32, note_len, 8);
-        cb_set(ph + 48, 4, 8);
-    } else {
-        cb_set(ph, 1, 4);
-        cb_set(ph + 16, 0x2000, 4);
-        cb_set(ph + 20, 0x2000, 4);
-        ph += phsize;
-        cb_set(ph, 4, 4);
-        cb_set(ph + 4, note_at, 4);
-        cb_set(ph + 8, note_at, 4);
-        cb_set(ph + 16, note_len, 4);
-        cb_set(ph + 28, 4, 4);
-    }
+    CB_FIELD(ph, is64, Phdr, p_type, PT_LOAD); /* offset 0 vaddr 0 */
+    CB_FIELD(ph, is64, Phdr, p_filesz, 0x2000);
+    CB_FIELD(ph, is64, Phdr, p_memsz, 0x2000);
+    ph += phsize;
+    CB_FIELD(ph, is64, Phdr, p_type, PT_NOTE);
+    CB_FIELD(ph, is64, Phdr, p_offset, note_at);
+    CB_FIELD(ph, is64, Phdr, p_vaddr, note_at);
+    CB_FIELD(ph, is64, Phdr, p_filesz, note_len);
+    CB_FIELD(ph, is64, Phdr, p_align, 4);
     uint8_t *n = page + note_at;
-    cb_set(n, 4, 4);
-    cb_set(n + 4, nbid, 4);
-    cb_set(n + 8, 3, 4); /* NT_GNU_BUILD_ID */
-    memcpy(n + 12, "GNU", 4);
+    cb_set(n, sizeof ELF_NOTE_GNU, 4); /* namesz */
+    cb_set(n + 4, nbid, 4);            /* descsz */
+    cb_set(n + 8, NT_GNU_BUILD_ID, 4);
+    memcpy(n + 12, ELF_NOTE_GNU, sizeof ELF_NOTE_GNU);
     memcpy(n + 16, bid, nbid);
 }
 

@@ -3,7 +3,7 @@
  * sink that keeps a copy of every crash and frame row in order (strings
  * copied, since rows are borrowed), the checks every input must pass (frame
  * rows before their crash row, crash numbers 1..N), and the feeding of a
- * text or of a fixture of fixtures/crashtext through parse/crash_text.c,
+ * text or of a fixture of fixtures/crashtext through parse/crash/crash_text.c,
  * line by line, each line in its own buffer as collect/ gives them.
  */
 #ifndef SAT_TEST_CRASH_REC_H

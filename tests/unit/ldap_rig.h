@@ -1,5 +1,5 @@
 /*
- * ldap_rig.h - the LDAP dissector (parse/dis_ldap.c) on one flow with a real
+ * ldap_rig.h - the LDAP dissector (parse/wire/dis_ldap.c) on one flow with a real
  * joiner behind it, for the tests test_dis_ldap_*.c: a capturing sink that
  * keeps a copy of every ldap_op / ldap_conn row (strings copied, as rows are
  * borrowed; optionally handing the rows on), the rig that wires dissector,
@@ -8,7 +8,7 @@
 #ifndef SAT_TEST_LDAP_RIG_H
 #define SAT_TEST_LDAP_RIG_H
 
-#include "parse/dissectors.h"
+#include "parse/wire/dissectors.h"
 #include "satscope/parse.h"
 #include "satscope/wire.h"
 

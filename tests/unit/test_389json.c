@@ -1,13 +1,13 @@
 /*
- * test_389json.c - the tolerant JSON reader (parse/json_lite.c) and the 389
- * JSON access-log format (parse/fmt_389json.c): one-line and pretty objects,
+ * test_389json.c - the tolerant JSON reader (parse/dirlog/json_lite.c) and the 389
+ * JSON access-log format (parse/dirlog/fmt_389json.c): one-line and pretty objects,
  * trailing commas, escapes, every event kind joined into rows, the 1 MiB cap
  * and resynchronisation, an incomplete trailing object, sniffing.
  */
 #include "check.h"
 #include "ldap_capture.h"
-#include "parse/fmt_389json.h"
-#include "parse/json_lite.h"
+#include "parse/dirlog/fmt_389json.h"
+#include "parse/dirlog/json_lite.h"
 
 extern const sat_log_format sat_fmt_389json;
 #define FMT (&sat_fmt_389json)

@@ -1,5 +1,5 @@
 /*
- * test_389text.c - the 389 legacy text access-log format (parse/fmt_389text.c)
+ * test_389text.c - the 389 legacy text access-log format (parse/dirlog/fmt_389text.c)
  * through the joiner: one check per line form, written here in the formats
  * 389-ds-base logs (timestamps with offsets, connection/TLS/close lines of
  * every generation, RESULT fields in any order, internal ops, restarts).

@@ -1,5 +1,5 @@
 /*
- * test_core_notes.c - parse/core_notes.c on cores made in memory
+ * test_core_notes.c - parse/crash/core_notes.c on cores made in memory
  * (core_build.h): the facts of x86_64, aarch64 and i386 cores, kernel and
  * gdb note orders, build-ids from the modules' first pages, the vDSO and
  * images NT_FILE does not name, every possible cut of a core (partial
@@ -169,7 +169,7 @@ static void test_gdb_siginfo_and_no_ntfile(void)
 {
     static uint8_t exe_page[4096], lib_page[4096], stack[4096];
     cb_core c;
-    base_core(&c, 1, CB_EM_X86_64, exe_page, lib_page, stack);
+    base_core(&c, 1, EM_X86_64, exe_page, lib_page, stack);
     c.gdb = 1;
     c.nfiles = 0;
     c.no_auxv = 1;
@@ -193,7 +193,7 @@ static void test_rejected(void)
 {
     static uint8_t exe_page[4096], lib_page[4096], stack[4096];
     cb_core c;
-    base_core(&c, 1, CB_EM_X86_64, exe_page, lib_page, stack);
+    base_core(&c, 1, EM_X86_64, exe_page, lib_page, stack);
     size_t len;
     uint8_t *core = cb_make_core(&c, &len);
     sat_core_facts f;
@@ -239,7 +239,7 @@ static void test_rejected(void)
     free(core);
 
     /* NT_FILE claiming more entries than it holds, a note size past the end */
-    base_core(&c, 1, CB_EM_X86_64, exe_page, lib_page, stack);
+    base_core(&c, 1, EM_X86_64, exe_page, lib_page, stack);
     core = cb_make_core(&c, &len);
     uint8_t *p = core;
     size_t hits = 0;
@@ -320,23 +320,23 @@ static void handler_case(int is64, uint16_t machine, int arch, int with_info, ui
 
 static void test_handler(void)
 {
-    handler_case(1, CB_EM_X86_64, SAT_ARCH_X86_64, 1, 0);
-    handler_case(1, CB_EM_X86_64, SAT_ARCH_X86_64, 0, 1u << 10);
-    handler_case(1, CB_EM_X86_64, SAT_ARCH_X86_64, 0, 0);
-    handler_case(1, CB_EM_AARCH64, SAT_ARCH_AARCH64, 1, 0);
-    handler_case(1, CB_EM_AARCH64, SAT_ARCH_AARCH64, 0, 1u << 10);
-    handler_case(1, CB_EM_AARCH64, SAT_ARCH_AARCH64, 0, (1u << 10) | (1u << 5));
-    handler_case(0, CB_EM_386, SAT_ARCH_I386, 1, 0);
-    handler_case(0, CB_EM_386, SAT_ARCH_I386, 0, 0);
+    handler_case(1, EM_X86_64, SAT_ARCH_X86_64, 1, 0);
+    handler_case(1, EM_X86_64, SAT_ARCH_X86_64, 0, 1u << 10);
+    handler_case(1, EM_X86_64, SAT_ARCH_X86_64, 0, 0);
+    handler_case(1, EM_AARCH64, SAT_ARCH_AARCH64, 1, 0);
+    handler_case(1, EM_AARCH64, SAT_ARCH_AARCH64, 0, 1u << 10);
+    handler_case(1, EM_AARCH64, SAT_ARCH_AARCH64, 0, (1u << 10) | (1u << 5));
+    handler_case(0, EM_386, SAT_ARCH_I386, 1, 0);
+    handler_case(0, EM_386, SAT_ARCH_I386, 0, 0);
 }
 
 int main(void)
 {
-    test_arch(1, CB_EM_X86_64, SAT_ARCH_X86_64, 0);
-    test_arch(1, CB_EM_X86_64, SAT_ARCH_X86_64, 1);
-    test_arch(1, CB_EM_AARCH64, SAT_ARCH_AARCH64, 0);
-    test_arch(1, CB_EM_AARCH64, SAT_ARCH_AARCH64, 1);
-    test_arch(0, CB_EM_386, SAT_ARCH_I386, 0);
+    test_arch(1, EM_X86_64, SAT_ARCH_X86_64, 0);
+    test_arch(1, EM_X86_64, SAT_ARCH_X86_64, 1);
+    test_arch(1, EM_AARCH64, SAT_ARCH_AARCH64, 0);
+    test_arch(1, EM_AARCH64, SAT_ARCH_AARCH64, 1);
+    test_arch(0, EM_386, SAT_ARCH_I386, 0);
     test_gdb_siginfo_and_no_ntfile();
     test_rejected();
     test_handler();

@@ -1,5 +1,5 @@
 /*
- * test_crash_keys.c - crash fingerprints (parse/crash_keys.c): the abort path
+ * test_crash_keys.c - crash fingerprints (parse/crash/crash_keys.c): the abort path
  * and a fatal-signal handler's own frames are skipped; the same bug on two
  * builds at different addresses groups together while the exact-build keys
  * differ; frames without names fall back to module+offset.

@@ -1,6 +1,6 @@
 /*
  * test_crash_text_ceph.c - Ceph's fatal-signal block in logs
- * (parse/crash_text_ceph.c) on the fixtures of fixtures/crashtext (blocks
+ * (parse/crash/crash_text_ceph.c) on the fixtures of fixtures/crashtext (blocks
  * copied from public reports, set among ordinary log lines): the frames of
  * every generation's forms, the crash's time and signal; the stderr and log
  * copies of one crash counted once, as is the "0>" copy in the dump of

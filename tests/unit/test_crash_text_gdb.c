@@ -1,5 +1,5 @@
 /*
- * test_crash_text_gdb.c - gdb's output in logs (parse/crash_text_gdb.c) on
+ * test_crash_text_gdb.c - gdb's output in logs (parse/crash/crash_text_gdb.c) on
  * the fixtures of fixtures/crashtext (real gdb output of a live process and
  * of its core, made there): "bt" and "thread apply all bt" with the crashing
  * thread first, a signal handler's frames with the original signal, an

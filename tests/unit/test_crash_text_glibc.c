@@ -1,6 +1,6 @@
 /*
  * test_crash_text_glibc.c - glibc's backtrace_symbols() lines in logs
- * (parse/crash_text_glibc.c) on the fixtures of fixtures/crashtext (real
+ * (parse/crash/crash_text_glibc.c) on the fixtures of fixtures/crashtext (real
  * output made there: named and stripped, through journald and 389's errors
  * log); glibc's own abort message; and lone lines that are not crashes
  * unless a line before them announces a backtrace.

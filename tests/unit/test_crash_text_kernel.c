@@ -1,9 +1,9 @@
 /*
  * test_crash_text_kernel.c - the kernel's and systemd-coredump's one-line
- * crash notices in logs (parse/crash_text_kernel.c): dmesg's and syslog's
+ * crash notices in logs (parse/crash/crash_text_kernel.c): dmesg's and syslog's
  * segfault lines, traps, "dumped core", a kernel line inside the backtrace
  * of the same process; and the time in a core's file name
- * (parse/core_notes_name.c).
+ * (parse/crash/core_notes_name.c).
  */
 #include "check.h"
 #include "crash_rec.h"
@@ -65,7 +65,7 @@ static void test_kernel_lines(void)
     rec_free(&r);
 }
 
-/* ---- the time in a core's file name (parse/core_notes_name.c) ---------------------------- */
+/* ---- the time in a core's file name (parse/crash/core_notes_name.c) -------------------- */
 static void test_core_name_time(void)
 {
     CHECK_EQ_INT(sat_core_name_time("core.1234.1749479056", 1234), NS(1749479056));

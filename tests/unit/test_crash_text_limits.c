@@ -1,6 +1,6 @@
 /*
  * test_crash_text_limits.c - the crash text scanner's bounds, options and
- * errors (parse/crash_text_block.c, crash_text_time.c) on small inputs
+ * errors (parse/crash/crash_text_block.c, crash_text_time.c) on small inputs
  * written here: lines cut at the bound, frames over the limit, more
  * interleaved blocks than slots, a quiet block finished early; syslog's
  * years (given, or from the file's time), the time window, a sink's error

@@ -1,5 +1,5 @@
 /*
- * test_dis_ldap_ops.c - the LDAP stream dissector (parse/dis_ldap.c, RFC
+ * test_dis_ldap_ops.c - the LDAP stream dissector (parse/wire/dis_ldap.c, RFC
  * 4511) on the operations, with messages encoded here (ldap_ber.h) through a
  * real joiner into a capturing sink (ldap_rig.h): the canonical exchange
  * whole, byte by byte and split at every byte; abandon, extended, delete,

@@ -1,5 +1,5 @@
 /*
- * test_dis_ldap_robust.c - the LDAP stream dissector (parse/dis_ldap.c, RFC
+ * test_dis_ldap_robust.c - the LDAP stream dissector (parse/wire/dis_ldap.c, RFC
  * 4511) on bytes it must survive, with messages encoded here (ldap_ber.h)
  * into a capturing rig (ldap_rig.h): bytes that are not LDAP, messages that
  * break their own lengths or nest a filter past the bound (never a crash in

@@ -1,5 +1,5 @@
 /*
- * test_dis_ldap_slapd.c - the LDAP stream dissector (parse/dis_ldap.c) on a
+ * test_dis_ldap_slapd.c - the LDAP stream dissector (parse/wire/dis_ldap.c) on a
  * real slapd exchange: fixtures/ldapwire/ldap.pcap, read by a minimal
  * classic-pcap reader that lives only in this test, through a capturing rig
  * (ldap_rig.h), compared with slapd's own log of the same run

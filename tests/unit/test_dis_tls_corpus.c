@@ -1,5 +1,5 @@
 /*
- * test_dis_tls_corpus.c - conformance of the TLS dissector (parse/dis_tls.c)
+ * test_dis_tls_corpus.c - conformance of the TLS dissector (parse/wire/dis_tls.c)
  * with the public Zeek and Wireshark captures in $SAT_CORPUS/tls: per file,
  * the counts of connections, full, resumed and "no ServerHello" handshakes
  * must equal the table of $SAT_CORPUS/tls/README.md.
@@ -21,7 +21,7 @@
 #include <errno.h>
 
 #include "check.h"
-#include "parse/dissectors.h"
+#include "parse/wire/dissectors.h"
 
 /* ---- pcap reading ----------------------------------------------------------------- */
 static uint8_t *slurp(const char *path, size_t *len)

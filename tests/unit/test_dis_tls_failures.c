@@ -1,5 +1,5 @@
 /*
- * test_dis_tls_failures.c - the TLS stream dissector (parse/dis_tls.c) on
+ * test_dis_tls_failures.c - the TLS stream dissector (parse/wire/dis_tls.c) on
  * handshakes that do not complete, built here (tls_build.h) and fed every
  * way (tls_run.h): a fatal alert before and after the ServerHello (in the
  * clear in TLS 1.2, protected in TLS 1.3, by the tag length of the cipher),

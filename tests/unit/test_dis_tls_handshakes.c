@@ -1,5 +1,5 @@
 /*
- * test_dis_tls_handshakes.c - the TLS stream dissector (parse/dis_tls.c) on
+ * test_dis_tls_handshakes.c - the TLS stream dissector (parse/wire/dis_tls.c) on
  * handshakes that complete, built here byte by byte (tls_build.h) and fed
  * whole, in chunks and cut after every byte (tls_run.h): TLS 1.2 full (and
  * renegotiated), resumed by session id and by ticket; TLS 1.3 full, with a

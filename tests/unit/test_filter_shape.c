@@ -1,5 +1,5 @@
 /*
- * test_filter_shape.c - sat_filter_shape (parse/filter_shape.c): RFC 4515
+ * test_filter_shape.c - sat_filter_shape (parse/join/filter_shape.c): RFC 4515
  * filters reduced to their shape, snprintf-like output, malformed input.
  */
 #include "check.h"

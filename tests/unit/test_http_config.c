@@ -1,6 +1,6 @@
 /*
  * test_http_config.c - access log format definitions found in the servers'
- * configuration text (parse/http_config.c): the fixtures' own nginx, Apache
+ * configuration text (parse/http/http_config.c): the fixtures' own nginx, Apache
  * and Tomcat files, each server's quoting rules, lookup by name, by log file
  * and alone, and the messages when a name is not there.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "parse/http_int.h"
+#include "parse/http/http_int.h"
 #include "satscope/http_conf.h"
 
 static char *slurp(const char *rel, size_t *len)

@@ -1,11 +1,11 @@
 /*
  * test_http_format.c - the HTTP access-log readers piece by piece
- * (parse/http_*.c): the compiler's syntaxes, presets and errors, the matcher
+ * (parse/http/http_*.c): the compiler's syntaxes, presets and errors, the matcher
  * on hostile and unusual lines, the row builder's times, units, lists and
  * flags, the path template, and the "http" format's sniff (never an LDAP log).
  */
 #include "check.h"
-#include "parse/http_int.h"
+#include "parse/http/http_int.h"
 
 extern const sat_log_format sat_fmt_http;
 extern const sat_log_format sat_fmt_389text;

@@ -1,6 +1,6 @@
 /*
  * test_http_pattern.c - PCRE2 patterns as access log matchers
- * (parse/http_pattern.c): group names to fields, the "time" group's kind told
+ * (parse/http/http_pattern.c): group names to fields, the "time" group's kind told
  * by its text, "end" times, duplicate names, the messages for a pattern that
  * does not compile or names no field, the match limit, and rows built from a
  * pattern's captures equal to those of the format definition of the same
@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "http_rows.h"
-#include "parse/http_pattern.h"
+#include "parse/http/http_pattern.h"
 
 static sat_http_pattern *compile(const char *re, sat_diag *d)
 {

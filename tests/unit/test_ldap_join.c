@@ -1,5 +1,5 @@
 /*
- * test_ldap_join.c - the shared joiner (parse/ldap_join.c) fed records
+ * test_ldap_join.c - the shared joiner (parse/join/ldap_join.c) fed records
  * directly: pairing, DETAIL merges, unfinished and evicted requests, explicit
  * and detected restarts, idempotent finish, table growth and slot reuse,
  * and the concurrency counts on ldap_conn rows; open lines out of number

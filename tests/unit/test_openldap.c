@@ -1,5 +1,5 @@
 /*
- * test_openldap.c - the OpenLDAP stats format (parse/fmt_openldap.c): every
+ * test_openldap.c - the OpenLDAP stats format (parse/dirlog/fmt_openldap.c): every
  * line form under the three prefixes, year-less syslog rollover, rejects, and
  * the exact counts of the real slapd 2.5 fixture (fixtures/slapd/README.md).
  */

@@ -1,5 +1,5 @@
 /*
- * test_tcp_flow.c - the flow table (parse/tcp_flow.c) on synthetic packets:
+ * test_tcp_flow.c - the flow table (parse/wire/tcp_flow.c) on synthetic packets:
  * handshake + data + FIN, RST by the server, SYN retransmissions, segments out
  * of order and retransmitted (delivered once, in order, to a recording test
  * dissector), a capture started mid-connection, idle expiry, eviction at

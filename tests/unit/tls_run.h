@@ -1,6 +1,6 @@
 /*
  * tls_run.h - a conversation (tls_build.h) through the TLS dissector
- * (parse/dis_tls.c: create / data / end) into a capturing sink, for the tests
+ * (parse/wire/dis_tls.c: create / data / end) into a capturing sink, for the tests
  * test_dis_tls_*.c: whole, in chunks, cut after any byte; and the check every
  * handshake case makes (the same row however the bytes are fed, no
  * truncation that comes out "resumed" unless the whole does).
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "parse/dissectors.h"
+#include "parse/wire/dissectors.h"
 #include "tls_build.h"
 
 /* ---- capture sink ------------------------------------------------------------------- */
