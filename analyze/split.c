@@ -100,14 +100,8 @@ static part *part_get(sat_split *s, uint8_t bs, uint32_t o, int64_t slot)
     part *p = part_find(s, bs, o, slot);
     if (p)
         return p;
-    if (s->nparts == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        part *np = realloc(s->parts, cap * sizeof *np);
-        if (!np)
-            return NULL;
-        s->parts = np;
-        s->cap = cap;
-    }
+    if (SAT_GROW(s->parts, s->cap, s->nparts + 1) < 0)
+        return NULL;
     if ((s->nparts + 1) * 2 > s->mapcap && map_rebuild(s, s->mapcap ? s->mapcap * 2 : 128) < 0)
         return NULL;
     sat_multi *m = sat_multi_create(&s->set);
@@ -137,14 +131,8 @@ static origin_rec *origin_get(sat_split *s, uint8_t bs, uint32_t o)
             s->olast = i;
             return &s->origins[i];
         }
-    if (s->norigins == s->ocap) {
-        size_t cap = s->ocap ? s->ocap * 2 : 8;
-        origin_rec *n = realloc(s->origins, cap * sizeof *n);
-        if (!n)
-            return NULL;
-        s->origins = n;
-        s->ocap = cap;
-    }
+    if (SAT_GROW(s->origins, s->ocap, s->norigins + 1) < 0)
+        return NULL;
     origin_rec *r = &s->origins[s->norigins];
     r->by_source = bs;
     r->origin = o;
@@ -175,14 +163,8 @@ static int drop_old(sat_split *s, const origin_rec *r)
 
 static int keep_row(sat_split *s, int table, const void *row)
 {
-    if (s->nkept == s->kcap) {
-        size_t cap = s->kcap ? s->kcap * 2 : 32;
-        kept *n = realloc(s->kept, cap * sizeof *n);
-        if (!n)
-            return SAT_E_NOMEM;
-        s->kept = n;
-        s->kcap = cap;
-    }
+    if (SAT_GROW(s->kept, s->kcap, s->nkept + 1) < 0)
+        return SAT_E_NOMEM;
     void *c = sat_table_row_copy(table, row);
     if (!c)
         return SAT_E_NOMEM;

@@ -144,14 +144,8 @@ void *sat_strtab_upsert_h(sat_strtab *t, const void *key, size_t len, uint64_t h
             *capped = 1;
         return NULL;
     }
-    if (t->n == t->ecap) {
-        size_t nc = t->ecap ? t->ecap * 2 : 16;
-        unsigned char **ne = (unsigned char **)realloc(t->entries, nc * sizeof *ne);
-        if (!ne)
-            return NULL;
-        t->entries = ne;
-        t->ecap = nc;
-    }
+    if (SAT_GROW(t->entries, t->ecap, t->n + 1) < 0)
+        return NULL;
     size_t off = 8 + (len + 1 + 7) / 8 * 8;
     if (off + t->val_size > UINT32_MAX)
         return NULL;

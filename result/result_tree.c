@@ -33,7 +33,7 @@ struct sat_result {
     /* sat_result_tables' answer, rebuilt on each call */
     const sat_rnode **tables;
     const char **paths;
-    size_t ntables, tcap;
+    size_t ntables, tcap, pcap;
 };
 
 static void fail(sat_result *r, int st)
@@ -399,18 +399,9 @@ const sat_value *sat_row_get(const sat_rnode *row, const char *name)
 
 static int add_table(sat_result *r, const sat_rnode *t, const char *path)
 {
-    if (r->ntables == r->tcap) {
-        size_t nc = r->tcap ? r->tcap * 2 : 8;
-        const sat_rnode **nt = (const sat_rnode **)realloc(r->tables, nc * sizeof *nt);
-        if (!nt)
-            return SAT_E_NOMEM;
-        r->tables = nt;
-        const char **np = (const char **)realloc(r->paths, nc * sizeof *np);
-        if (!np)
-            return SAT_E_NOMEM;
-        r->paths = np;
-        r->tcap = nc;
-    }
+    if (SAT_GROW(r->tables, r->tcap, r->ntables + 1) < 0 ||
+        SAT_GROW(r->paths, r->pcap, r->ntables + 1) < 0)
+        return SAT_E_NOMEM;
     r->tables[r->ntables] = t;
     r->paths[r->ntables] = path;
     r->ntables++;

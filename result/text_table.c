@@ -23,15 +23,9 @@ void sat_tbl_row(sat_tbl *t, const char *const *vals)
 {
     if (t->err)
         return;
-    if (t->nrows == t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 16;
-        char **n = (char **)realloc(t->cells, nc * (size_t)t->ncol * sizeof *n);
-        if (!n) {
-            t->err = 1;
-            return;
-        }
-        t->cells = n;
-        t->cap = nc;
+    if (SAT_GROW(t->cells, t->cap, (t->nrows + 1) * (size_t)t->ncol) < 0) {
+        t->err = 1;
+        return;
     }
     for (int c = 0; c < t->ncol; c++) {
         const char *v = vals[c] ? vals[c] : "";

@@ -123,6 +123,10 @@ typedef int (*sat_chart_write_fn)(void *closure, const unsigned char *data, size
 int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write, void *closure,
                     sat_diag *diag);
 int sat_chart_write_file(sat_chart *c, const char *path, sat_diag *diag); /* by extension */
+/* The chart written in fmt into a new buffer (*out, *len; the caller frees
+ * *out). SAT_OK or < 0 with diag set. */
+int sat_chart_bytes(sat_chart *c, sat_chart_format fmt, unsigned char **out, size_t *len,
+                    sat_diag *diag);
 /* The SVG's ids (cairo names its glyphs and clips "glyph0-1", "clip1") are
  * written with a prefix, so that several SVGs inlined in one HTML page never
  * share one: this prefix (letters, digits, '-', '_'), or by default "c" and

@@ -180,7 +180,7 @@ typedef struct sat_tbl {
     char right[TBL_MAXCOL]; /* 1: right-aligned (numbers) */
     char keep[TBL_MAXCOL];  /* 1: never cut to fit the width (times) */
     char **cells;           /* row-major, malloc'd strings */
-    size_t nrows, cap;
+    size_t nrows, cap;      /* rows; cells allocated */
     size_t width;           /* 0: unlimited; else rows fit this many columns */
     int err;
 } sat_tbl;

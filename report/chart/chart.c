@@ -73,18 +73,11 @@ char *ch_strdup(sat_chart *c, const char *s)
 
 void *ch_grow(sat_chart *c, void *p, size_t *cap, size_t need, size_t size)
 {
-    if (need <= *cap)
-        return p;
-    size_t n = *cap ? *cap * 2 : 8;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(p, n * size);
-    if (!q) {
+    if (sat_grow_(&p, cap, need, size) < 0) {
         c->status = SAT_E_NOMEM;
         return NULL;
     }
-    *cap = n;
-    return q;
+    return p;
 }
 
 void ch_axis_clear_layout(ch_axis *a)

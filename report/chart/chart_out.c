@@ -66,17 +66,9 @@ typedef struct membuf {
 static cairo_status_t to_mem(void *closure, const unsigned char *data, unsigned int len)
 {
     membuf *m = closure;
-    if (m->n + len > m->cap) {
-        size_t cap = m->cap ? m->cap : 65536;
-        while (cap < m->n + len)
-            cap *= 2;
-        unsigned char *p = realloc(m->p, cap);
-        if (!p) {
-            m->failed = 1;
-            return CAIRO_STATUS_NO_MEMORY;
-        }
-        m->p = p;
-        m->cap = cap;
+    if (SAT_GROW(m->p, m->cap, m->n + len) < 0) {
+        m->failed = 1;
+        return CAIRO_STATUS_NO_MEMORY;
     }
     memcpy(m->p + m->n, data, len);
     m->n += len;
@@ -107,14 +99,8 @@ static long id_index(idmap *ids, const unsigned char *s, size_t len)
     for (size_t i = 0; i < ids->n; i++)
         if (strlen(ids->names[i]) == len && memcmp(ids->names[i], s, len) == 0)
             return (long)i;
-    if (ids->n == ids->cap) {
-        size_t cap = ids->cap ? ids->cap * 2 : 64;
-        char **g = realloc(ids->names, cap * sizeof *g);
-        if (!g)
-            return -1;
-        ids->names = g;
-        ids->cap = cap;
-    }
+    if (SAT_GROW(ids->names, ids->cap, ids->n + 1) < 0)
+        return -1;
     char *d = malloc(len + 1);
     if (!d)
         return -1;
@@ -292,4 +278,25 @@ void sat_chart_release_fonts(void)
 {
     cairo_debug_reset_static_data(); /* cairo's font faces let go of their patterns */
     FcFini();
+}
+
+static int to_membuf(void *closure, const unsigned char *data, size_t len)
+{
+    return to_mem(closure, data, (unsigned)len) == CAIRO_STATUS_SUCCESS ? 0 : -1;
+}
+
+int sat_chart_bytes(sat_chart *c, sat_chart_format fmt, unsigned char **out, size_t *len,
+                    sat_diag *diag)
+{
+    membuf m = {0};
+    int rc = sat_chart_write(c, fmt, to_membuf, &m, diag);
+    if (rc < 0 || !m.p) {
+        free(m.p);
+        *out = NULL;
+        *len = 0;
+        return rc < 0 ? rc : SAT_E_NOMEM;
+    }
+    *out = m.p;
+    *len = m.n;
+    return SAT_OK;
 }

@@ -23,45 +23,6 @@ sat_chart *rd_chart(const char *name, const sat_result_set *set, int utc, double
     return k->build(set, &o, diag);
 }
 
-
-typedef struct membuf {
-    unsigned char *p;
-    size_t len, cap;
-} membuf;
-
-static int mem_write(void *closure, const unsigned char *data, size_t len)
-{
-    membuf *m = closure;
-    if (m->len + len > m->cap) {
-        size_t cap = m->cap ? m->cap : 65536;
-        while (cap < m->len + len)
-            cap *= 2;
-        unsigned char *np = realloc(m->p, cap);
-        if (!np)
-            return -1;
-        m->p = np;
-        m->cap = cap;
-    }
-    memcpy(m->p + m->len, data, len);
-    m->len += len;
-    return 0;
-}
-
-int rd_chart_bytes(sat_chart *c, int fmt, unsigned char **out, size_t *len, sat_diag *diag)
-{
-    membuf m = {NULL, 0, 0};
-    int rc = sat_chart_write(c, (sat_chart_format)fmt, mem_write, &m, diag);
-    if (rc < 0 || !m.p) {
-        free(m.p);
-        *out = NULL;
-        *len = 0;
-        return rc < 0 ? rc : SAT_E_NOMEM;
-    }
-    *out = m.p;
-    *len = m.len;
-    return SAT_OK;
-}
-
 void rd_chart_size(const char *name, double width, double *w, double *h)
 {
     *w = width;

@@ -83,9 +83,6 @@ const sat_rnode *rd_block_rows(const sat_rnode *block, uint64_t *total);
 sat_chart *rd_chart(const char *name, const sat_result_set *set, int utc, double width_pt,
                     double height_pt, sat_diag *diag);
 
-/* The chart written in fmt (SAT_CHART_PNG, _SVG, _PDF) into a new buffer
- * (*out, *len; the caller frees *out). SAT_OK or < 0 with diag set. */
-int rd_chart_bytes(sat_chart *c, int fmt, unsigned char **out, size_t *len, sat_diag *diag);
 /* The size a report draws a chart of kind `name` at, in points, on a page
  * `width` wide (the timeline is tall: six panels). */
 void rd_chart_size(const char *name, double width, double *w, double *h);

@@ -66,7 +66,7 @@ static void on_chart(void *ctx, FILE *out, sat_chart *c, const char *kind, int n
     e->parts = np;
     png_part *pp = &e->parts[e->n];
     memset(pp, 0, sizeof *pp);
-    if (rd_chart_bytes(c, SAT_CHART_PNG, &pp->data, &pp->len, &d) < 0) {
+    if (sat_chart_bytes(c, SAT_CHART_PNG, &pp->data, &pp->len, &d) < 0) {
         fprintf(out, "<p class=\"note\">(%s chart: %s)</p>\n", kind, d.msg);
         return;
     }

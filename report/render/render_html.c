@@ -265,7 +265,7 @@ static void chart(void *ctx, const char *kind, const sat_result_set *set, int le
     sat_chart_svg_id_prefix(c, prefix);
     unsigned char *svg = NULL;
     size_t len = 0;
-    if (rd_chart_bytes(c, SAT_CHART_SVG, &svg, &len, &diag) == SAT_OK) {
+    if (sat_chart_bytes(c, SAT_CHART_SVG, &svg, &len, &diag) == SAT_OK) {
         fputs("<figure class=\"chart\">\n", x->out);
         inline_svg(x->out, svg, len);
         fputs("\n</figure>\n", x->out);

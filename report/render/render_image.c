@@ -34,7 +34,7 @@ static int render_image(sat_report *rep, const sat_report_render_opts *o, FILE *
                                                          "the %s chart has nothing to draw", kind);
     unsigned char *buf = NULL;
     size_t len = 0;
-    int rc = rd_chart_bytes(c, fmt, &buf, &len, diag);
+    int rc = sat_chart_bytes(c, (sat_chart_format)fmt, &buf, &len, diag);
     if (rc >= 0 && fwrite(buf, 1, len, out) != len)
         rc = sat_diag_set(diag, SAT_E_IO, NULL, "writing the chart failed");
     free(buf);
