@@ -5,6 +5,7 @@
  * type. One rule, so that no reader of results keeps getters of its own.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "satscope/result.h"
@@ -93,11 +94,28 @@ const sat_rnode *sat_get_obj(const sat_rnode *n, const char *path)
     return of_kind(n, path, SAT_RN_OBJECT);
 }
 
+const char *sat_get_key(const sat_rnode *row, const char *col, char *buf, size_t n)
+{
+    const sat_value *v = present(row, col);
+    if (!v)
+        snprintf(buf, n, "-");
+    else if (v->unit == SAT_UNIT_TEXT)
+        snprintf(buf, n, "%s", v->v.s);
+    else if (v->unit == SAT_UNIT_COUNT || v->unit == SAT_UNIT_BYTES)
+        snprintf(buf, n, "%llu", (unsigned long long)v->v.u);
+    else if (v->unit == SAT_UNIT_INT || v->unit == SAT_UNIT_TIME)
+        snprintf(buf, n, "%lld", (long long)v->v.i);
+    else
+        snprintf(buf, n, "%.0f", sat_value_num(v));
+    return buf;
+}
+
 const sat_rnode *sat_get_row(const sat_rnode *table, const char *col, const char *key)
 {
+    char buf[512];
     for (const sat_rnode *r = sat_rnode_first(table); r && key; r = sat_rnode_next(r)) {
         const char *t = sat_get_text(r, col, NULL);
-        if (t && !strcmp(t, key))
+        if (t ? !strcmp(t, key) : !strcmp(sat_get_key(r, col, buf, sizeof buf), key))
             return r;
     }
     return NULL;

@@ -187,7 +187,11 @@ int sat_get_bool(const sat_rnode *n, const char *path, int absent);
 const sat_rnode *sat_get_table(const sat_rnode *n, const char *path);
 const sat_rnode *sat_get_list(const sat_rnode *n, const char *path);
 const sat_rnode *sat_get_obj(const sat_rnode *n, const char *path);
-/* The first row of table whose column col is the text key, NULL if none. */
+/* A row's key column as text: a text as it is, a count or an integer in
+ * decimal, "-" when absent. buf >= 32; returns buf. */
+const char *sat_get_key(const sat_rnode *row, const char *col, char *buf, size_t n);
+/* The first row of table whose key column col reads as key (sat_get_key),
+ * NULL if none. */
 const sat_rnode *sat_get_row(const sat_rnode *table, const char *col, const char *key);
 
 /* A set of finished analyzers' results, by analyzer name (the report builds

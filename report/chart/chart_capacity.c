@@ -21,7 +21,7 @@ static int mrc_has_bytes(const sat_rnode *mrc)
 {
     size_t k = 0;
     for (const sat_rnode *r = sat_rnode_first(mrc); r; r = sat_rnode_next(r))
-        if (isfinite(ch_row(r, "bytes")) && ch_row(r, "bytes") > 0)
+        if (isfinite(sat_get_num(r, "bytes", NAN)) && sat_get_num(r, "bytes", NAN) > 0)
             k++;
     return k > 1;
 }
@@ -29,7 +29,7 @@ static int mrc_has_bytes(const sat_rnode *mrc)
 static void panel_mrc(sat_chart *c, sat_result *cs)
 {
     sat_chart_panel *p = sat_chart_panel_add(c, "Entry cache: the hit ratio each size would have had", 1);
-    const sat_rnode *mrc = ch_table(cs, "mrc");
+    const sat_rnode *mrc = sat_get_table(sat_result_root(cs), "mrc");
     int bytes = mrc && mrc_has_bytes(mrc);
     sat_chart_panel_x(p, SAT_AXIS_LINEAR, bytes ? "entry cache size" : "entry cache size (entries)",
                       bytes ? SAT_UNIT_BYTES : SAT_UNIT_COUNT);
@@ -42,16 +42,16 @@ static void panel_mrc(sat_chart *c, sat_result *cs)
     const char *xcol = bytes ? "bytes" : "entries";
     sat_chart_series *s = sat_chart_series_add(p, "hit ratio (LRU, replayed)", SAT_SERIES_LINE, SAT_COLOR_BLUE);
     for (const sat_rnode *r = sat_rnode_first(mrc); r; r = sat_rnode_next(r))
-        sat_chart_point(s, ch_row(r, xcol), ch_row(r, "hit_ratio"));
+        sat_chart_point(s, sat_get_num(r, xcol, NAN), sat_get_num(r, "hit_ratio", NAN));
     char label[128], v[64];
-    double max_hit = ch_res(cs, "max_hit_ratio");
+    double max_hit = sat_get_num(sat_result_root(cs), "max_hit_ratio", NAN);
     if (isfinite(max_hit)) {
         ch_tick_label(v, sizeof v, SAT_UNIT_RATIO, round(max_hit * 1000) / 1000);
         snprintf(label, sizeof label, "the most any size hits: %s", v);
         sat_chart_panel_hline(p, max_hit, label);
     }
     /* today's cache, in the axis's unit */
-    double cur = bytes ? ch_res(cs, "monitor.max_entry_cache_bytes") : ch_res(cs, "monitor.current_entries");
+    double cur = bytes ? sat_get_num(sat_result_root(cs), "monitor.max_entry_cache_bytes", NAN) : sat_get_num(sat_result_root(cs), "monitor.current_entries", NAN);
     if (isfinite(cur) && cur > 0) {
         if (bytes)
             sat_fmt_bytes(v, sizeof v, (uint64_t)fmin(cur, 1.8e19));
@@ -60,9 +60,9 @@ static void panel_mrc(sat_chart *c, sat_result *cs)
         snprintf(label, sizeof label, "current: %s", v);
         sat_chart_panel_vline(p, cur, label);
     }
-    const sat_rnode *tg = ch_table(cs, "targets");
+    const sat_rnode *tg = sat_get_table(sat_result_root(cs), "targets");
     for (const sat_rnode *r = tg ? sat_rnode_first(tg) : NULL; r; r = sat_rnode_next(r)) {
-        double x = ch_row(r, xcol), hr = ch_row(r, "hit_ratio"), ok = ch_row(r, "reachable");
+        double x = sat_get_num(r, xcol, NAN), hr = sat_get_num(r, "hit_ratio", NAN), ok = sat_get_num(r, "reachable", NAN);
         if (!isfinite(x) || !isfinite(hr) || ok != 1)
             continue;
         char h[32];
@@ -74,7 +74,7 @@ static void panel_mrc(sat_chart *c, sat_result *cs)
         snprintf(label, sizeof label, "%s hits: %s", h, v);
         sat_chart_panel_label(p, x, hr, label);
     }
-    double rec = ch_res(cs, "recommend.cachememsize_bytes");
+    double rec = sat_get_num(sat_result_root(cs), "recommend.cachememsize_bytes", NAN);
     if (bytes && isfinite(rec) && rec > 0) {
         sat_fmt_bytes(v, sizeof v, (uint64_t)fmin(rec, 1.8e19));
         snprintf(label, sizeof label, "recommended: %s", v);
@@ -92,7 +92,7 @@ static size_t measured(const sat_rnode *pts)
 {
     size_t n = 0;
     for (const sat_rnode *r = pts ? sat_rnode_first(pts) : NULL; r; r = sat_rnode_next(r))
-        n += isfinite(ch_row(r, "concurrency")) && isfinite(ch_row(r, "throughput"));
+        n += isfinite(sat_get_num(r, "concurrency", NAN)) && isfinite(sat_get_num(r, "throughput", NAN));
     return n;
 }
 
@@ -101,7 +101,7 @@ static void panel_usl(sat_chart *c, sat_result *sat)
     sat_chart_panel *p = sat_chart_panel_add(c, "Throughput against concurrency, and the USL fit", 1);
     sat_chart_panel_x(p, SAT_AXIS_LINEAR, "concurrency N (operations in service)", SAT_UNIT_NUMBER);
     sat_chart_panel_y(p, SAT_AXIS_LINEAR, "operations/s", SAT_UNIT_RATE);
-    const sat_rnode *pts = ch_table(sat, "points");
+    const sat_rnode *pts = sat_get_table(sat_result_root(sat), "points");
     if (!measured(pts)) {
         sat_chart_panel_note(p, "no throughput measured in the inputs (saturation needs timed operations)");
         return;
@@ -111,14 +111,14 @@ static void panel_usl(sat_chart *c, sat_result *sat)
                                                   SAT_SERIES_POINTS, SAT_COLOR_SKY_BLUE);
     double nmax = 0;
     for (const sat_rnode *r = sat_rnode_first(pts); r; r = sat_rnode_next(r)) {
-        double n = ch_row(r, "concurrency"), x = ch_row(r, "throughput");
-        sat_chart_point(ch_row(r, "used") == 1 ? used : left, n, x);
+        double n = sat_get_num(r, "concurrency", NAN), x = sat_get_num(r, "throughput", NAN);
+        sat_chart_point(sat_get_num(r, "used", NAN) == 1 ? used : left, n, x);
         if (isfinite(n) && n > nmax)
             nmax = n;
     }
-    double lambda = ch_res(sat, "usl.lambda"), sigma = ch_res(sat, "usl.sigma"), kappa = ch_res(sat, "usl.kappa");
-    double nstar = ch_res(sat, "usl.n_star"), xmax = ch_res(sat, "usl.x_max"), ceil_x = ch_res(sat, "usl.x_ceiling");
-    int ok = ch_res(sat, "usl.ok") == 1;
+    double lambda = sat_get_num(sat_result_root(sat), "usl.lambda", NAN), sigma = sat_get_num(sat_result_root(sat), "usl.sigma", NAN), kappa = sat_get_num(sat_result_root(sat), "usl.kappa", NAN);
+    double nstar = sat_get_num(sat_result_root(sat), "usl.n_star", NAN), xmax = sat_get_num(sat_result_root(sat), "usl.x_max", NAN), ceil_x = sat_get_num(sat_result_root(sat), "usl.x_ceiling", NAN);
+    int ok = sat_get_num(sat_result_root(sat), "usl.ok", NAN) == 1;
     if (!ok || !isfinite(lambda) || !isfinite(sigma) || !isfinite(kappa)) {
         const sat_value *why = sat_rnode_val(sat_result_root(sat), "usl.why");
         char note[300];
@@ -151,7 +151,7 @@ static void panel_usl(sat_chart *c, sat_result *sat)
 static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_diag *diag)
 {
     sat_result *cs = sat_result_set_get(set, "cachesize"), *sat = sat_result_set_get(set, "saturation");
-    const sat_rnode *mrc = ch_table(cs, "mrc"), *pts = ch_table(sat, "points");
+    const sat_rnode *mrc = sat_get_table(sat_result_root(cs), "mrc"), *pts = sat_get_table(sat_result_root(sat), "points");
     if ((!mrc || sat_rnode_count(mrc) < 2) && !measured(pts)) {
         sat_diag_set(diag, SAT_E_USAGE, NULL,
                      "the capacity chart has nothing to draw: no entry reference and no timed operation in the inputs");

@@ -47,12 +47,12 @@ static void panel_hist(sat_chart *c, sat_result *tl, int http_only)
         1.8);
     sat_chart_panel_x(p, SAT_AXIS_LOG, http_only ? "response time" : "etime", SAT_UNIT_DURATION);
     sat_chart_panel_y(p, SAT_AXIS_LINEAR, NULL, SAT_UNIT_RATIO);
-    const sat_rnode *h = ch_table(tl, "etime_histogram");
+    const sat_rnode *h = sat_get_table(sat_result_root(tl), "etime_histogram");
     opcount ops[64];
     size_t n = 0;
     for (const sat_rnode *r = h ? sat_rnode_first(h) : NULL; r; r = sat_rnode_next(r)) {
-        const char *op = ch_row_text(r, "op");
-        double k = ch_row(r, "count");
+        const char *op = sat_get_text(r, "op", NULL);
+        double k = sat_get_num(r, "count", NAN);
         if (!op || !isfinite(k))
             continue;
         size_t i = 0;
@@ -81,10 +81,10 @@ static void panel_hist(sat_chart *c, sat_result *tl, int http_only)
         sat_chart_series *s = sat_chart_series_add(p, name, SAT_SERIES_LINE, SAT_COLOR_AUTO);
         double prev_hi = NAN, ratio = NAN;
         for (const sat_rnode *r = sat_rnode_first(h); r; r = sat_rnode_next(r)) {
-            const char *op = ch_row_text(r, "op");
+            const char *op = sat_get_text(r, "op", NULL);
             if (!op || strcmp(op, ops[i].op) != 0)
                 continue;
-            double lo = ch_row(r, "lo_s"), hi = ch_row(r, "hi_s"), k = ch_row(r, "count");
+            double lo = sat_get_num(r, "lo_s", NAN), hi = sat_get_num(r, "hi_s", NAN), k = sat_get_num(r, "count", NAN);
             if (!(lo > 0) || !(hi > lo) || !isfinite(k))
                 continue;
             ratio = hi / lo;
@@ -127,12 +127,12 @@ static void panel_top_of(sat_chart *c, sat_result *et, const char *path, const c
                       http ? "share of all response time" : "share of all operation time",
                       SAT_UNIT_RATIO);
     sat_chart_panel_y(p, SAT_AXIS_CATEGORY, NULL, SAT_UNIT_TEXT);
-    const sat_rnode *t = ch_table(et, path);
+    const sat_rnode *t = sat_get_table(sat_result_root(et), path);
     bar bars[512];
     size_t n = 0;
     for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r && n < 512; r = sat_rnode_next(r)) {
-        const char *name = ch_row_text(r, col);
-        double v = ch_row(r, "total_s");
+        const char *name = sat_get_text(r, col, NULL);
+        double v = sat_get_num(r, "total_s", NAN);
         if (name && isfinite(v) && v > 0 && !(http && !strcmp(name, "all"))) /* "all": every request */
             bars[n++] = (bar){name, v};
     }
@@ -159,9 +159,9 @@ static void panel_top(sat_chart *c, sat_result *et, const char *path, const char
  * directory's), NULL without. */
 static const char *http_prefix(sat_result *et)
 {
-    if (ch_table(et, "http.methods"))
+    if (sat_get_table(sat_result_root(et), "http.methods"))
         return "http.";
-    if (ch_table(et, "methods") && ch_res(et, "requests") > 0)
+    if (sat_get_table(sat_result_root(et), "methods") && sat_get_num(sat_result_root(et), "requests", NAN) > 0)
         return "";
     return NULL;
 }
@@ -171,11 +171,11 @@ static double http_all(sat_result *et, const char *pre)
 {
     char path[64];
     snprintf(path, sizeof path, "%smethods", pre);
-    const sat_rnode *t = ch_table(et, path);
+    const sat_rnode *t = sat_get_table(sat_result_root(et), path);
     for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r; r = sat_rnode_next(r)) {
-        const char *m = ch_row_text(r, "method");
+        const char *m = sat_get_text(r, "method", NULL);
         if (m && !strcmp(m, "all"))
-            return ch_row(r, "total_s");
+            return sat_get_num(r, "total_s", NAN);
     }
     return NAN;
 }
@@ -183,10 +183,10 @@ static double http_all(sat_result *et, const char *pre)
 static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_diag *diag)
 {
     sat_result *tl = sat_result_set_get(set, "timeline"), *et = sat_result_set_get(set, "etime");
-    const sat_rnode *ops = ch_table(et, "ops"), *h = ch_table(tl, "etime_histogram");
+    const sat_rnode *ops = sat_get_table(sat_result_root(et), "ops"), *h = sat_get_table(sat_result_root(tl), "etime_histogram");
     double all = 0;
     for (const sat_rnode *r = ops ? sat_rnode_first(ops) : NULL; r; r = sat_rnode_next(r)) {
-        double v = ch_row(r, "total_s");
+        double v = sat_get_num(r, "total_s", NAN);
         all += isfinite(v) ? v : 0;
     }
     if (!(all > 0) && (!h || !sat_rnode_count(h))) {

@@ -261,18 +261,10 @@ void ch_draw(sat_chart *c, void *cr);
 /* The font options every context uses, so measured and drawn extents agree. */
 void ch_font_setup(void *cr);
 
-/* ---- chart_kinds.c: reading result sections ----------------------------------- */
-/* A value as a number: TIME in seconds since the epoch, counts and bytes as
- * they are; NAN when absent or not a number. */
-double ch_num(const sat_value *v);
-/* Column `name` of a row as ch_num; NAN if the row has none. */
-double ch_row(const sat_rnode *row, const char *name);
-/* The value at path of r's root as ch_num. */
-double ch_res(sat_result *r, const char *path);
-/* The table at path of r's root, NULL if none (or r is NULL). */
-const sat_rnode *ch_table(sat_result *r, const char *path);
-/* A text column of a row, NULL if absent. */
-const char *ch_row_text(const sat_rnode *row, const char *name);
+/* ---- chart_kinds.c: results as coordinates -------------------------------------
+ * Results are read with the typed readers (satscope/result.h); a point in time
+ * is a chart x in seconds since the epoch: */
+double ch_time(int64_t ts_ns); /* NAN for 0 (not known) */
 /* The window length of a series table in seconds (0 if it is none). */
 double ch_window_s(const sat_rnode *table);
 /* "2025-06-09 13:30" in local time at the offset (or UTC). */

@@ -33,36 +33,7 @@ const sat_chart_kind *const *sat_chart_kind_list(size_t *n)
     return kinds;
 }
 
-/* Times in seconds since the epoch (the chart's x), the rest as sat_value_num. */
-double ch_num(const sat_value *v)
-{
-    double x = sat_value_num(v);
-    return v && v->unit == SAT_UNIT_TIME ? (x != 0 ? x / 1e9 : NAN) : x;
-}
-
-double ch_row(const sat_rnode *row, const char *name)
-{
-    return row ? ch_num(sat_row_get(row, name)) : NAN;
-}
-
-double ch_res(sat_result *r, const char *path)
-{
-    return r ? ch_num(sat_rnode_val(sat_result_root(r), path)) : NAN;
-}
-
-const sat_rnode *ch_table(sat_result *r, const char *path)
-{
-    if (!r)
-        return NULL;
-    const sat_rnode *t = sat_rnode_get(sat_result_root(r), path);
-    return t && sat_rnode_kind_of(t) == SAT_RN_TABLE ? t : NULL;
-}
-
-const char *ch_row_text(const sat_rnode *row, const char *name)
-{
-    const sat_value *v = row ? sat_row_get(row, name) : NULL;
-    return v && !v->absent && v->unit == SAT_UNIT_TEXT ? v->v.s : NULL;
-}
+double ch_time(int64_t ts_ns) { return ts_ns != 0 ? (double)ts_ns / 1e9 : NAN; }
 
 double ch_window_s(const sat_rnode *table)
 {

@@ -33,7 +33,7 @@
 enum { HOLD_LDAP, HOLD_HTTP, HOLD_BOTH };
 static int holds(sat_result *tl)
 {
-    int http = ch_res(tl, "requests") > 0, ldap = ch_res(tl, "operations") > 0;
+    int http = sat_get_num(sat_result_root(tl), "requests", NAN) > 0, ldap = sat_get_num(sat_result_root(tl), "operations", NAN) > 0;
     return !http ? HOLD_LDAP : ldap ? HOLD_BOTH : HOLD_HTTP;
 }
 
@@ -52,7 +52,7 @@ static size_t prefixed_cols(const sat_rnode *t, const char *prefix, colsum *out,
             out[n++] = (colsum){cols[i].name, 0};
     for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r))
         for (size_t i = 0; i < n; i++) {
-            double v = ch_row(r, out[i].name);
+            double v = sat_get_num(r, out[i].name, NAN);
             if (isfinite(v))
                 out[i].sum += v;
         }
@@ -72,7 +72,7 @@ static int by_sum_desc(const void *a, const void *b)
 static void series_of(sat_chart_series *s, const sat_rnode *t, const char *col, double scale)
 {
     for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
-        double x = ch_row(r, "start_ts"), y = ch_row(r, col);
+        double x = ch_time(sat_get_time(r, "start_ts", 0)), y = sat_get_num(r, col, NAN);
         if (isfinite(x))
             sat_chart_point(s, x, isfinite(y) ? y * scale : NAN);
     }
@@ -81,7 +81,7 @@ static void series_of(sat_chart_series *s, const sat_rnode *t, const char *col, 
 static int any_value(const sat_rnode *t, const char *col)
 {
     for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r))
-        if (isfinite(ch_row(r, col)))
+        if (isfinite(sat_get_num(r, col, NAN)))
             return 1;
     return 0;
 }
@@ -91,7 +91,7 @@ static int any_value(const sat_rnode *t, const char *col)
 static int any_nonzero(const sat_rnode *t, const char *col)
 {
     for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
-        double v = ch_row(r, col);
+        double v = sat_get_num(r, col, NAN);
         if (isfinite(v) && v != 0)
             return 1;
     }
@@ -136,10 +136,10 @@ static void panel_ops(sat_chart *c, const sat_rnode *win, double w, int hold)
         for (const sat_rnode *r = sat_rnode_first(win); r; r = sat_rnode_next(r)) {
             double sum = 0;
             for (size_t i = shown; i < n; i++) {
-                double v = ch_row(r, cols[i].name);
+                double v = sat_get_num(r, cols[i].name, NAN);
                 sum += isfinite(v) ? v : 0;
             }
-            sat_chart_point(s, ch_row(r, "start_ts"), sum / w);
+            sat_chart_point(s, ch_time(sat_get_time(r, "start_ts", 0)), sum / w);
         }
     }
 }
@@ -238,7 +238,7 @@ static size_t fgroup_of(const char *kind)
 
 static void panel_failures(sat_chart *c, sat_result *storms)
 {
-    const sat_rnode *win = ch_table(storms, "windows");
+    const sat_rnode *win = sat_get_table(sat_result_root(storms), "windows");
     double w = ch_window_s(win);
     char title[160];
     char wbuf[64];
@@ -269,10 +269,10 @@ static void panel_failures(sat_chart *c, sat_result *storms)
             double sum = 0;
             for (size_t i = 0; i < n; i++)
                 if (fgroup_of(cols[i].name + 6) == g) {
-                    double v = ch_row(r, cols[i].name);
+                    double v = sat_get_num(r, cols[i].name, NAN);
                     sum += isfinite(v) ? v : 0;
                 }
-            sat_chart_point(s, ch_row(r, "start_ts"), sum);
+            sat_chart_point(s, ch_time(sat_get_time(r, "start_ts", 0)), sum);
         }
     }
 }
@@ -282,10 +282,10 @@ static void panel_tls(sat_chart *c, sat_result *hs, int hold)
 {
     /* a capture's handshakes, else those access logs tell by their first
      * requests' session flag (handshakes' logs.windows: full and resumed) */
-    const sat_rnode *win = ch_table(hs, "windows");
+    const sat_rnode *win = sat_get_table(sat_result_root(hs), "windows");
     int from_logs = 0;
     if ((!win || !sat_rnode_count(win)) && hold != HOLD_LDAP) {
-        win = ch_table(hs, "logs.windows");
+        win = sat_get_table(sat_result_root(hs), "logs.windows");
         from_logs = 1;
     }
     double w = ch_window_s(win);
@@ -315,7 +315,7 @@ static void panel_tls(sat_chart *c, sat_result *hs, int hold)
     sat_chart_panel_y2(p, SAT_AXIS_LINEAR, "resumed", SAT_UNIT_RATIO, 0, 1);
     sat_chart_series *r = sat_chart_series_right(p, "resumed share", SAT_SERIES_POINTS, SAT_COLOR_BLACK);
     for (const sat_rnode *row = sat_rnode_first(win); row; row = sat_rnode_next(row))
-        sat_chart_point(r, ch_row(row, "start_ts") + w / 2, ch_row(row, "resumed_ratio"));
+        sat_chart_point(r, ch_time(sat_get_time(row, "start_ts", 0)) + w / 2, sat_get_num(row, "resumed_ratio", NAN));
 }
 
 /* 6. connections opened, and closed by the code the server logged */
@@ -342,7 +342,7 @@ static void panel_conns(sat_chart *c, const sat_rnode *win, double w, sat_result
     int opened = win && (hold == HOLD_LDAP ? any_value(win, "conns.opened")
                                            : any_nonzero(win, "conns.opened"));
     /* an access log opens no connection row: its first requests do (storms' windows) */
-    const sat_rnode *sw = hold != HOLD_LDAP ? ch_table(storms, "windows") : NULL;
+    const sat_rnode *sw = hold != HOLD_LDAP ? sat_get_table(sat_result_root(storms), "windows") : NULL;
     double sww = ch_window_s(sw);
     int first = !n && !opened && sw && any_value(sw, "conn_opens") && sww > 0;
     if (first) {
@@ -383,34 +383,34 @@ static const char *base_name(const char *path)
 /* Storms, their triggers, crashes and the inputs, across every panel. */
 static void annotations(sat_chart *c, sat_result *tl, sat_result *storms, sat_result *crashes)
 {
-    const sat_rnode *st = ch_table(storms, "storms");
+    const sat_rnode *st = sat_get_table(sat_result_root(storms), "storms");
     for (const sat_rnode *r = st ? sat_rnode_first(st) : NULL; r; r = sat_rnode_next(r)) {
-        double a = ch_row(r, "start_ts"), b = ch_row(r, "end_ts"), k = ch_row(r, "storm");
+        double a = ch_time(sat_get_time(r, "start_ts", 0)), b = ch_time(sat_get_time(r, "end_ts", 0)), k = sat_get_num(r, "storm", NAN);
         char label[128];
         if (isfinite(a) && isfinite(b)) {
             snprintf(label, sizeof label, "storm %.0f", isfinite(k) ? k : 0);
             sat_chart_span(c, a, b, label);
         }
-        const char *sig = ch_row_text(r, "trigger.signal_name");
-        double on = ch_row(r, "trigger.onset_ts");
+        const char *sig = sat_get_text(r, "trigger.signal_name", NULL);
+        double on = ch_time(sat_get_time(r, "trigger.onset_ts", 0));
         if (sig && isfinite(on)) {
             snprintf(label, sizeof label, "onset: %s", sig);
             sat_chart_marker(c, on, label);
         }
     }
-    const sat_rnode *cr = ch_table(crashes, "crashes");
+    const sat_rnode *cr = sat_get_table(sat_result_root(crashes), "crashes");
     for (const sat_rnode *r = cr ? sat_rnode_first(cr) : NULL; r; r = sat_rnode_next(r)) {
-        double t = ch_row(r, "ts");
-        const char *sig = ch_row_text(r, "signal_name");
+        double t = ch_time(sat_get_time(r, "ts", 0));
+        const char *sig = sat_get_text(r, "signal_name", NULL);
         char label[128];
         snprintf(label, sizeof label, "crash %s", sig ? sig : "");
         if (isfinite(t))
             sat_chart_marker(c, t, label);
     }
-    const sat_rnode *src = ch_table(tl, "sources");
+    const sat_rnode *src = sat_get_table(sat_result_root(tl), "sources");
     for (const sat_rnode *r = src ? sat_rnode_first(src) : NULL; r; r = sat_rnode_next(r)) {
-        double a = ch_row(r, "first_ts"), b = ch_row(r, "last_ts");
-        const char *path = ch_row_text(r, "path"), *kind = ch_row_text(r, "kind");
+        double a = ch_time(sat_get_time(r, "first_ts", 0)), b = ch_time(sat_get_time(r, "last_ts", 0));
+        const char *path = sat_get_text(r, "path", NULL), *kind = sat_get_text(r, "kind", NULL);
         char label[300];
         snprintf(label, sizeof label, "%s%s%s", kind && strcmp(kind, "log") != 0 ? kind : "",
                  kind && strcmp(kind, "log") != 0 ? ": " : "", path ? base_name(path) : "?");
@@ -423,20 +423,20 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
 {
     sat_result *tl = sat_result_set_get(set, "timeline"), *storms = sat_result_set_get(set, "storms"),
                *hs = sat_result_set_get(set, "handshakes"), *crashes = sat_result_set_get(set, "crashes");
-    const sat_rnode *win = ch_table(tl, "windows");
-    const sat_rnode *hw = ch_table(hs, "windows"), *cw = ch_table(crashes, "crashes");
+    const sat_rnode *win = sat_get_table(sat_result_root(tl), "windows");
+    const sat_rnode *hw = sat_get_table(sat_result_root(hs), "windows"), *cw = sat_get_table(sat_result_root(crashes), "crashes");
     if ((!win || !sat_rnode_count(win)) && (!hw || !sat_rnode_count(hw)) && (!cw || !sat_rnode_count(cw))) {
         sat_diag_set(diag, SAT_E_USAGE, NULL,
                      "the timeline has nothing to draw: no operation, request, TLS handshake or crash with a time in the inputs");
         return NULL;
     }
-    double w = ch_res(tl, "window_s");
+    double w = sat_get_num(sat_result_root(tl), "window_s", NAN);
     if (!(w > 0))
         w = ch_window_s(win);
-    double off = ch_res(tl, "utc_offset_s");
+    double off = sat_get_num(sat_result_root(tl), "utc_offset_s", NAN);
     int32_t tz = isfinite(off) && fabs(off) <= 86400 ? (int32_t)off : 0;
     char title[160], a[32], b[32], zone[32];
-    double first = ch_res(tl, "first_ts"), last = ch_res(tl, "last_ts");
+    double first = ch_time(sat_get_time(sat_result_root(tl), "first_ts", 0)), last = ch_time(sat_get_time(sat_result_root(tl), "last_ts", 0));
     ch_zone_name(zone, sizeof zone, tz, o && o->utc);
     if (isfinite(first) && isfinite(last)) {
         ch_local_minute(a, sizeof a, first, o && o->utc ? 0 : tz);

@@ -95,7 +95,7 @@ static uint64_t day_errors(const sat_dg_day *d)
     const sat_rnode *t = sat_dg_get(d, SAT_DG_ETIME, "result_codes");
     uint64_t n = 0;
     for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r; r = sat_rnode_next(r)) {
-        double code = sat_dg_col(r, "result_code"), c = sat_dg_col(r, "count");
+        double code = sat_get_num(r, "result_code", NAN), c = sat_get_num(r, "count", NAN);
         if (code != 0 && code != 14 && code != 5 && code != 6 && isfinite(c))
             n += (uint64_t)c;
     }
@@ -112,8 +112,8 @@ static uint64_t fleet_errors(const sat_dg_day *d)
         char ep[64];
         snprintf(ep, sizeof ep, "%srequest_stats", hp);
         const sat_rnode *st = sat_dg_get(d, SAT_DG_ETIME, ep);
-        double ce = sat_value_num(sat_rnode_val(st, "client_errors")),
-               se = sat_value_num(sat_rnode_val(st, "server_errors"));
+        double ce = sat_get_num(st, "client_errors", NAN),
+               se = sat_get_num(st, "server_errors", NAN);
         errs += (uint64_t)((isfinite(ce) ? ce : 0) + (isfinite(se) ? se : 0));
     }
     return errs;
@@ -141,9 +141,9 @@ typedef struct newness {
 static int is_new(const newness *w, const sat_rnode *row)
 {
     char key[512];
-    sat_dg_key(row, w->col, key, sizeof key);
+    sat_get_key(row, w->col, key, sizeof key);
     for (size_t i = 0; i < w->nbase; i++)
-        if (sat_dg_row(sat_dg_get(w->base[i], w->member, w->path), w->col, key))
+        if (sat_get_row(sat_dg_get(w->base[i], w->member, w->path), w->col, key))
             return 0;
     return 1;
 }
@@ -204,16 +204,16 @@ static void latency_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_d
                                         : "no baseline day of this server",
                                      cols, nb ? 9 : 5);
     for (const sat_rnode *row = ops ? sat_rnode_first(ops) : NULL; row; row = sat_rnode_next(row)) {
-        const char *op = sat_dg_text(row, "op");
-        double p90 = sat_dg_col(row, "p90_s");
+        const char *op = sat_get_text(row, "op", NULL);
+        double p90 = sat_get_num(row, "p90_s", NAN);
         if (!op || !isfinite(p90))
             continue; /* UNBIND, ABANDON: no etime */
         sat_rnode *r = sat_table_row(t);
         sat_put_text(r, "op", op);
         pv(r, "count", sat_row_get(row, "count"));
-        sat_put_dur(r, "p50_s", sat_dg_col(row, "p50_s"), 9);
+        sat_put_dur(r, "p50_s", sat_get_num(row, "p50_s", NAN), 9);
         sat_put_dur(r, "p90_s", p90, 9);
-        sat_put_dur(r, "p99_s", sat_dg_col(row, "p99_s"), 9);
+        sat_put_dur(r, "p99_s", sat_get_num(row, "p99_s", NAN), 9);
         if (!nb)
             continue;
         /* as the p90 rule takes it (report_digest_rules.c) */
@@ -240,15 +240,15 @@ static void http_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_day 
     const sat_rnode *st = sat_dg_get(d, SAT_DG_ETIME, path);
     sat_rnode *v = sat_doc_values(sec);
     pv(v, "requests", sat_rnode_val(st, "total"));
-    double ce = sat_value_num(sat_rnode_val(st, "client_errors")),
-           se = sat_value_num(sat_rnode_val(st, "server_errors"));
+    double ce = sat_get_num(st, "client_errors", NAN),
+           se = sat_get_num(st, "server_errors", NAN);
     if (isfinite(ce) && isfinite(se))
         sat_put_count(v, "request_errors", (uint64_t)(ce + se));
     sat_put_note(v, "statuses >= 400");
     pv(v, "server_errors", sat_rnode_val(st, "server_errors"));
-    if (isfinite(sat_value_num(sat_rnode_val(st, "first_requests"))))
+    if (isfinite(sat_get_num(st, "first_requests", NAN)))
         pv(v, "connections_opened", sat_rnode_val(st, "first_requests"));
-    if (isfinite(sat_value_num(sat_rnode_val(st, "response_time_mean_s"))))
+    if (isfinite(sat_get_num(st, "response_time_mean_s", NAN)))
         pv(v, "response_time_mean_s", sat_rnode_val(st, "response_time_mean_s"));
     else
         sat_doc_para(sec, "The access logs' format has no response time: requests and "
@@ -270,18 +270,18 @@ static void http_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_day 
     snprintf(path, sizeof path, "%smethods", pre);
     const sat_rnode *methods = sat_dg_get(d, SAT_DG_ETIME, path);
     for (const sat_rnode *row = sat_rnode_first(methods); row; row = sat_rnode_next(row)) {
-        const char *m = sat_dg_text(row, "method");
+        const char *m = sat_get_text(row, "method", NULL);
         sat_rnode *r = sat_table_row(t);
         sat_put_text(r, "method", m ? m : "?");
         pv(r, "count", sat_row_get(row, "count"));
         pv(r, "errors", sat_row_get(row, "errors"));
-        sat_put_dur(r, "p50_s", sat_dg_col(row, "p50_s"), 9);
-        sat_put_dur(r, "p90_s", sat_dg_col(row, "p90_s"), 9);
-        sat_put_dur(r, "p99_s", sat_dg_col(row, "p99_s"), 9);
+        sat_put_dur(r, "p50_s", sat_get_num(row, "p50_s", NAN), 9);
+        sat_put_dur(r, "p90_s", sat_get_num(row, "p90_s", NAN), 9);
+        sat_put_dur(r, "p99_s", sat_get_num(row, "p99_s", NAN), 9);
         if (!nb)
             continue;
         double base = m ? sat_dg_http_base(b, nb, SAT_DG_ETIME, "methods", "method", m, "p90_s") : NAN;
-        double p90 = sat_dg_col(row, "p90_s");
+        double p90 = sat_get_num(row, "p90_s", NAN);
         sat_put_dur(r, "baseline.p90_s", base, 9);
         sat_put_num(r, "p90_change", isfinite(base) && base > 0 ? p90 / base : NAN, 2);
     }
@@ -327,7 +327,7 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                           "with earlier logs or traces of it).");
     }
     sat_rnode *v = sat_doc_values(sec);
-    double nops0 = sat_value_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+    double nops0 = sat_get_num(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations", NAN);
     if (!http || nops0 > 0) {
         pv(v, "operations", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
         pv(v, "connections", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "connections"));
@@ -347,7 +347,7 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
         uint64_t bytes = 0;
         size_t nsrc = 0;
         for (const sat_rnode *r = src ? sat_rnode_first(src) : NULL; r; r = sat_rnode_next(r)) {
-            double by = sat_dg_col(r, "bytes");
+            double by = sat_get_num(r, "bytes", NAN);
             if (isfinite(by)) {
                 bytes += (uint64_t)by;
                 nsrc++;
@@ -375,7 +375,7 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                       "op=op,count=operations,errors,rate_per_s=per second,total_s=total time,"
                       "share=share of time",
                       0, NULL, NULL);
-    double nops = sat_value_num(sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+    double nops = sat_get_num(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations", NAN);
     if (!(nops > 0)) {
         if (http)
             http_section(page, d, b, nb);
@@ -475,7 +475,7 @@ wire:
         const sat_rnode *tg = sat_dg_get(d, SAT_DG_CACHESIZE, "targets");
         for (const sat_rnode *t = tg ? sat_rnode_first(tg) : NULL; t; t = sat_rnode_next(t)) {
             char key[64];
-            snprintf(key, sizeof key, "entries_for_%.0f%%", 100 * sat_dg_col(t, "hit_ratio"));
+            snprintf(key, sizeof key, "entries_for_%.0f%%", 100 * sat_get_num(t, "hit_ratio", NAN));
             pv(cv, key, sat_row_get(t, "entries"));
         }
         const sat_value *cur = sat_rnode_val(cs, "monitor.current_entries");
@@ -547,13 +547,13 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
     for (size_t i = 0; i < ndays; i++) {
         const sat_rnode *src = sat_dg_get(&days[i], SAT_DG_TIMELINE, "sources");
         for (const sat_rnode *s = src ? sat_rnode_first(src) : NULL; s; s = sat_rnode_next(s)) {
-            const char *path = sat_dg_text(s, "path");
-            if (!path || sat_dg_row(sat_rnode_get(root, "inputs"), "path", path))
+            const char *path = sat_get_text(s, "path", NULL);
+            if (!path || sat_get_row(sat_rnode_get(root, "inputs"), "path", path))
                 continue;
             const sat_value *ft = sat_row_get(s, "first_ts"), *lt = sat_row_get(s, "last_ts");
-            double by = sat_dg_col(s, "bytes"), li = sat_dg_col(s, "lines"),
-                   rj = sat_dg_col(s, "rejects");
-            sat_doc_input(rep, path, sat_dg_text(s, "kind"), sat_dg_text(s, "format"),
+            double by = sat_get_num(s, "bytes", NAN), li = sat_get_num(s, "lines", NAN),
+                   rj = sat_get_num(s, "rejects", NAN);
+            sat_doc_input(rep, path, sat_get_text(s, "kind", NULL), sat_get_text(s, "format", NULL),
                           isfinite(by) ? (uint64_t)by : 0, isfinite(li) ? (uint64_t)li : 0,
                           isfinite(rj) ? (uint64_t)rj : 0, ft && !ft->absent ? ft->v.i : 0,
                           lt && !lt->absent ? lt->v.i : 0);
@@ -567,8 +567,8 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
     double opn[NOPS] = {0}, alln = 0;
     for (size_t i = 0; i < ndays; i++)
         for (size_t k = 0; k < NOPS; k++) {
-            const sat_rnode *r = sat_dg_row(sat_dg_get(&days[i], SAT_DG_ETIME, "ops"), "op", op_types[k]);
-            double n = r && isfinite(sat_dg_col(r, "p90_s")) ? sat_dg_col(r, "count") : 0;
+            const sat_rnode *r = sat_get_row(sat_dg_get(&days[i], SAT_DG_ETIME, "ops"), "op", op_types[k]);
+            double n = r && isfinite(sat_get_num(r, "p90_s", NAN)) ? sat_get_num(r, "count", NAN) : 0;
             opn[k] += isfinite(n) ? n : 0;
             alln += isfinite(n) ? n : 0;
         }
@@ -672,15 +672,15 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         if (any_http) {
             char mp[64];
             snprintf(mp, sizeof mp, "%smethods", hp ? hp : "");
-            const sat_rnode *all = hp ? sat_dg_row(sat_dg_get(d, SAT_DG_ETIME, mp), "method", "all") : NULL;
-            sat_put_count(row, "requests", all ? (uint64_t)sat_dg_col(all, "count") : 0);
-            sat_put_dur(row, "request_p90_s", all ? sat_dg_col(all, "p90_s") : NAN, 9);
+            const sat_rnode *all = hp ? sat_get_row(sat_dg_get(d, SAT_DG_ETIME, mp), "method", "all") : NULL;
+            sat_put_count(row, "requests", all ? (uint64_t)sat_get_num(all, "count", NAN) : 0);
+            sat_put_dur(row, "request_p90_s", all ? sat_get_num(all, "p90_s", NAN) : NAN, 9);
         }
         for (size_t k = 0; k < NOPS; k++) {
             if (!used[k])
                 continue;
-            const sat_rnode *r = sat_dg_row(sat_dg_get(d, SAT_DG_ETIME, "ops"), "op", op_types[k]);
-            sat_put_dur(row, names[k], r ? sat_dg_col(r, "p90_s") : NAN, 9);
+            const sat_rnode *r = sat_get_row(sat_dg_get(d, SAT_DG_ETIME, "ops"), "op", op_types[k]);
+            sat_put_dur(row, names[k], r ? sat_get_num(r, "p90_s", NAN) : NAN, 9);
         }
         sat_put_count(row, "errors", fleet_errors(d));
         sat_put_count(row, "regressions", c.regressions);

@@ -20,15 +20,6 @@ struct sat_dg_ctx {
 
 /* The node at path in member m's result of d (NULL if none). */
 const sat_rnode *sat_dg_get(const sat_dg_day *d, int m, const char *path);
-/* Column col of row as a number (sat_value_num); NAN when absent or text. */
-double sat_dg_col(const sat_rnode *row, const char *col);
-/* The text of column col in row, NULL if none. */
-const char *sat_dg_text(const sat_rnode *row, const char *col);
-/* The first row whose column col is the text key (or, for a number column,
- * whose value prints as key). */
-const sat_rnode *sat_dg_row(const sat_rnode *table, const char *col, const char *key);
-/* A row's key column as text (numbers printed), into buf. */
-const char *sat_dg_key(const sat_rnode *row, const char *col, char *buf, size_t n);
 /* The baseline of op's percentile pct (an etime ops column) in the days
  * base: x->base the median of the days that have it, x->lo..x->hi their
  * range (one day: its hours with min_hour_n operations, scaled to the day;

@@ -22,45 +22,13 @@ const sat_rnode *sat_dg_get(const sat_dg_day *d, int m, const char *path)
     return path ? sat_rnode_get(root, path) : root;
 }
 
-
-double sat_dg_col(const sat_rnode *row, const char *col) { return sat_value_num(sat_row_get(row, col)); }
-
 const char *sat_dg_http_prefix(const sat_dg_day *d, int m)
 {
     const sat_rnode *root = sat_dg_get(d, m, NULL);
     if (sat_rnode_get(root, "http.request_stats"))
         return "http.";
-    if (sat_rnode_get(root, "request_stats") && sat_value_num(sat_rnode_val(root, "requests")) > 0)
+    if (sat_rnode_get(root, "request_stats") && sat_get_num(root, "requests", 0) > 0)
         return "";
-    return NULL;
-}
-
-const char *sat_dg_text(const sat_rnode *row, const char *col)
-{
-    const sat_value *v = sat_row_get(row, col);
-    return v && !v->absent && v->unit == SAT_UNIT_TEXT ? v->v.s : NULL;
-}
-
-const char *sat_dg_key(const sat_rnode *row, const char *col, char *buf, size_t n)
-{
-    const sat_value *v = sat_row_get(row, col);
-    if (!v || v->absent) {
-        snprintf(buf, n, "-");
-        return buf;
-    }
-    if (v->unit == SAT_UNIT_TEXT)
-        snprintf(buf, n, "%s", v->v.s ? v->v.s : "");
-    else
-        snprintf(buf, n, "%.0f", sat_value_num(v));
-    return buf;
-}
-
-const sat_rnode *sat_dg_row(const sat_rnode *table, const char *col, const char *key)
-{
-    char buf[512];
-    for (const sat_rnode *r = table ? sat_rnode_first(table) : NULL; r; r = sat_rnode_next(r))
-        if (!strcmp(sat_dg_key(r, col, buf, sizeof buf), key))
-            return r;
     return NULL;
 }
 
@@ -122,11 +90,11 @@ static void hourly_range(const sat_dg_day *d, const char *pct, uint64_t min_n, d
 {
     *lo = *hi = NAN;
     const sat_rnode *hours = sat_dg_get(d, SAT_DG_TIMELINE, "hours");
-    double day = sat_value_num(sat_rnode_val(sat_dg_get(d, SAT_DG_TIMELINE, NULL), pct));
+    double day = sat_get_num(sat_dg_get(d, SAT_DG_TIMELINE, NULL), pct, NAN);
     if (!hours || !isfinite(day) || day <= 0)
         return;
     for (const sat_rnode *h = sat_rnode_first(hours); h; h = sat_rnode_next(h)) {
-        double n = sat_dg_col(h, "count"), p = sat_dg_col(h, pct);
+        double n = sat_get_num(h, "count", NAN), p = sat_get_num(h, pct, NAN);
         if (!isfinite(p) || !(n >= (double)min_n))
             continue;
         if (!isfinite(*lo) || p / day < *lo)
@@ -144,8 +112,8 @@ size_t sat_dg_baseline(const sat_dg_day *const *base, size_t nbase, const char *
     x->base = x->lo = x->hi = NAN;
     x->base_n = 0;
     for (size_t i = 0; i < nbase && nv < 64; i++) {
-        const sat_rnode *b = sat_dg_row(sat_dg_get(base[i], SAT_DG_ETIME, "ops"), "op", op);
-        double v = b ? sat_dg_col(b, pct) : NAN, n = b ? sat_dg_col(b, "count") : NAN;
+        const sat_rnode *b = sat_get_row(sat_dg_get(base[i], SAT_DG_ETIME, "ops"), "op", op);
+        double v = b ? sat_get_num(b, pct, NAN) : NAN, n = b ? sat_get_num(b, "count", NAN) : NAN;
         if (!isfinite(v))
             continue;
         vals[nv++] = v;
@@ -161,7 +129,7 @@ size_t sat_dg_baseline(const sat_dg_day *const *base, size_t nbase, const char *
     } else {
         const sat_dg_day *one = NULL;
         for (size_t i = 0; i < nbase && !one; i++)
-            if (sat_dg_row(sat_dg_get(base[i], SAT_DG_ETIME, "ops"), "op", op))
+            if (sat_get_row(sat_dg_get(base[i], SAT_DG_ETIME, "ops"), "op", op))
                 one = base[i];
         double flo, fhi;
         hourly_range(one, pct, min_hour_n, &flo, &fhi);
@@ -180,11 +148,11 @@ static int check_latency(const sat_digest_rule *r, sat_dg_ctx *c)
     char pname[16];
     snprintf(pname, sizeof pname, "%.*s", (int)strcspn(r->pct, "_"), r->pct);
     for (const sat_rnode *row = sat_rnode_first(ops); row; row = sat_rnode_next(row)) {
-        const char *op = sat_dg_text(row, "op");
+        const char *op = sat_get_text(row, "op", NULL);
         if (!op || !strcmp(op, "all"))
             continue; /* the total row: its types are judged one by one */
-        sat_dg_latency x = {sat_dg_col(row, r->pct), NAN, NAN, NAN, 0, 0};
-        double cn = sat_dg_col(row, "count");
+        sat_dg_latency x = {sat_get_num(row, r->pct, NAN), NAN, NAN, NAN, 0, 0};
+        double cn = sat_get_num(row, "count", NAN);
         x.cur_n = isfinite(cn) ? (uint64_t)cn : 0;
         size_t nv = sat_dg_baseline(c->base, c->nbase, op, r->pct, r->min_count / 10, &x);
         if (!nv)
@@ -231,7 +199,7 @@ static int in_baseline(const sat_dg_ctx *c, int m, const char *path, const char 
                        const char *key)
 {
     for (size_t i = 0; i < c->nbase; i++)
-        if (sat_dg_row(sat_dg_get(c->base[i], m, path), col, key))
+        if (sat_get_row(sat_dg_get(c->base[i], m, path), col, key))
             return 1;
     return 0;
 }
@@ -245,14 +213,14 @@ typedef struct new_key {
 
 static const char *describe_code(const sat_rnode *row, char *buf, size_t n)
 {
-    const char *name = sat_dg_text(row, "name");
+    const char *name = sat_get_text(row, "name", NULL);
     snprintf(buf, n, "%s", name ? name : "");
     return buf;
 }
 
 static const char *describe_status(const sat_rnode *row, char *buf, size_t n)
 {
-    const char *m = sat_dg_text(row, "meaning");
+    const char *m = sat_get_text(row, "meaning", NULL);
     snprintf(buf, n, "%s", m ? m : "");
     return buf;
 }
@@ -266,8 +234,8 @@ static int check_new(const sat_digest_rule *r, sat_dg_ctx *c, const new_key *k,
     int found = 0;
     for (const sat_rnode *row = t ? sat_rnode_first(t) : NULL; row; row = sat_rnode_next(row)) {
         char key[512], what[256] = "", n[32];
-        sat_dg_key(row, k->col, key, sizeof key);
-        double cnt = sat_dg_col(row, k->count_col);
+        sat_get_key(row, k->col, key, sizeof key);
+        double cnt = sat_get_num(row, k->count_col, NAN);
         if ((skip && skip(key)) || !(cnt >= (double)r->min_count) ||
             in_baseline(c, k->member, k->path, k->col, key))
             continue;
@@ -280,7 +248,7 @@ static int check_new(const sat_digest_rule *r, sat_dg_ctx *c, const new_key *k,
         if (sat_row_get(row, k->col))
             sat_put_value(f, k->col, sat_row_get(row, k->col)); /* in its own unit */
         sat_put_count(f, "count", (uint64_t)cnt);
-        double tot = sat_dg_col(row, "total_s");
+        double tot = sat_get_num(row, "total_s", NAN);
         if (isfinite(tot))
             sat_put_dur(f, "total_s", tot, 9);
         found++;
@@ -311,7 +279,7 @@ double sat_dg_http_base(const sat_dg_day *const *b, size_t nb, int m, const char
         if (!pre)
             continue;
         snprintf(path, sizeof path, "%s%s", pre, table);
-        double x = sat_dg_col(sat_dg_row(sat_dg_get(b[i], m, path), key, k), col);
+        double x = sat_get_num(sat_get_row(sat_dg_get(b[i], m, path), key, k), col, NAN);
         if (isfinite(x))
             v[n++] = x;
     }
@@ -340,8 +308,8 @@ static int check_http_latency(const sat_digest_rule *r, sat_dg_ctx *c)
     int found = 0;
     for (const sat_rnode *row = sat_rnode_first(sat_dg_get(c->day, SAT_DG_ETIME, path)); row;
          row = sat_rnode_next(row)) {
-        const char *m = sat_dg_text(row, "method");
-        double n = sat_dg_col(row, "count"), p90 = sat_dg_col(row, "p90_s");
+        const char *m = sat_get_text(row, "method", NULL);
+        double n = sat_get_num(row, "count", NAN), p90 = sat_get_num(row, "p90_s", NAN);
         if (!m || !(n >= (double)r->min_count) || !isfinite(p90))
             continue;
         double base = sat_dg_http_base(c->base, c->nbase, SAT_DG_ETIME, "methods", "method", m,
@@ -416,7 +384,7 @@ static double table_sum(const sat_rnode *t, const char *col)
 {
     double all = 0;
     for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r; r = sat_rnode_next(r)) {
-        double v = sat_dg_col(r, col);
+        double v = sat_get_num(r, col, NAN);
         all += isfinite(v) ? v : 0;
     }
     return all;
@@ -438,22 +406,22 @@ static int check_heavy_client(const sat_digest_rule *r, sat_dg_ctx *c)
         size_t k = 0;
         for (const sat_rnode *row = sat_rnode_first(t); row; row = sat_rnode_next(row)) {
             by[k].row = row;
-            by[k].v = sat_dg_col(row, measures[m]);
+            by[k].v = sat_get_num(row, measures[m], NAN);
             if (!isfinite(by[k].v))
                 by[k].v = 0;
             k++;
         }
         qsort(by, k, sizeof *by, ranked_cmp);
         for (size_t i = 0; i < k && i < r->rank; i++) {
-            const char *client = sat_dg_text(by[i].row, "client");
+            const char *client = sat_get_text(by[i].row, "client", NULL);
             if (!client || !(all[m] > 0) || by[i].v / all[m] < r->share)
                 continue;
             /* small in every baseline day (absent counts as none) */
             int small = 1;
             for (size_t b = 0; b < c->nbase && small; b++) {
                 const sat_rnode *bt = sat_dg_get(c->base[b], SAT_DG_CLIENTS, "groups");
-                const sat_rnode *br = sat_dg_row(bt, "client", client);
-                double bv = br ? sat_dg_col(br, measures[m]) : 0, ball = table_sum(bt, measures[m]);
+                const sat_rnode *br = sat_get_row(bt, "client", client);
+                double bv = br ? sat_get_num(br, measures[m], NAN) : 0, ball = table_sum(bt, measures[m]);
                 small = !(ball > 0) || !(bv / ball >= r->base_share);
             }
             if (!small)
@@ -470,7 +438,7 @@ static int check_heavy_client(const sat_digest_rule *r, sat_dg_ctx *c)
             if (again)
                 continue;
             char cnt[32], tot[64];
-            double ops_n = sat_dg_col(by[i].row, "count"), ts = sat_dg_col(by[i].row, "total_s");
+            double ops_n = sat_get_num(by[i].row, "count", NAN), ts = sat_get_num(by[i].row, "total_s", NAN);
             sat_dg_fmt_count(cnt, sizeof cnt, ops_n);
             dur(tot, sizeof tot, ts);
             sat_rnode *f = sat_doc_finding(
@@ -516,8 +484,8 @@ static int check_old_tls(const sat_digest_rule *r, sat_dg_ctx *c)
     for (size_t s = 0; s < sizeof src / sizeof src[0]; s++) {
         const sat_rnode *t = sat_dg_get(c->day, src[s].m, src[s].path);
         for (const sat_rnode *row = t ? sat_rnode_first(t) : NULL; row; row = sat_rnode_next(row)) {
-            const char *v = sat_dg_text(row, src[s].col);
-            double n = sat_dg_col(row, src[s].count);
+            const char *v = sat_get_text(row, src[s].col, NULL);
+            double n = sat_get_num(row, src[s].count, NAN);
             if (!old_tls(v) || !(n >= (double)r->min_count))
                 continue;
             char cnt[32];
@@ -542,7 +510,7 @@ static int check_storms(const sat_digest_rule *r, sat_dg_ctx *c)
     const sat_rnode *first = sat_rnode_first(t);
     double peak = 0;
     for (const sat_rnode *row = first; row; row = sat_rnode_next(row)) {
-        double e = sat_dg_col(row, "events");
+        double e = sat_get_num(row, "events", NAN);
         peak = isfinite(e) && e > peak ? e : peak;
     }
     char when[64] = "-";
@@ -569,8 +537,8 @@ static int check_crashes(const sat_digest_rule *r, sat_dg_ctx *c)
     if (n < r->min_count)
         return 0;
     const sat_rnode *first = sat_rnode_first(t);
-    const char *sig = sat_dg_text(first, "signal_name");
-    const char *exe = sat_dg_text(first, "executable");
+    const char *sig = sat_get_text(first, "signal_name", NULL);
+    const char *exe = sat_get_text(first, "executable", NULL);
     sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section, "%zu %s%s%s%s%s", n,
                                    sat_plural(n, "crash", "crashes"), sig ? ": " : "",
                                    sig ? sig : "", exe ? " in " : "", exe ? exe : "");
@@ -585,14 +553,14 @@ static int check_cache(const sat_digest_rule *r, sat_dg_ctx *c)
      * monitor data says is configured (logs alone do not say it) */
     const sat_rnode *root = sat_dg_get(c->day, SAT_DG_CACHESIZE, NULL);
     const sat_rnode *tg = sat_dg_get(c->day, SAT_DG_CACHESIZE, "targets");
-    double have = sat_value_num(sat_rnode_val(root, "monitor.current_entries"));
+    double have = sat_get_num(root, "monitor.current_entries", NAN);
     const sat_rnode *t0 = tg ? sat_rnode_first(tg) : NULL;
-    double need = t0 ? sat_dg_col(t0, "entries") : NAN, ratio = t0 ? sat_dg_col(t0, "hit_ratio") : NAN;
+    double need = t0 ? sat_get_num(t0, "entries", NAN) : NAN, ratio = t0 ? sat_get_num(t0, "hit_ratio", NAN) : NAN;
     /* a target above the day's curve (cold misses) is reached by no size:
      * every entry the day named gives the most it can hit, and that is said */
-    int most = t0 && sat_dg_col(t0, "reachable") != 1;
+    int most = t0 && sat_get_num(t0, "reachable", NAN) != 1;
     if (most)
-        ratio = sat_value_num(sat_rnode_val(root, "max_hit_ratio"));
+        ratio = sat_get_num(root, "max_hit_ratio", NAN);
     if (!isfinite(have) || !isfinite(need) || need <= have || need < (double)r->min_count)
         return 0;
     char a[32], b[32];

@@ -367,8 +367,8 @@ static void test_chart_windows(void)
         CHECK(a->finish(obj) >= 0);
         sat_result *r = sat_result_new("timeline");
         CHECK(a->result(obj, r) >= 0);
-        CHECK_EQ_INT((long long)ch_res(r, "window_s"), charts ? 10 : 1);
-        CHECK(sat_rnode_count(ch_table(r, "windows")) <= (charts ? SAT_CHART_WINDOWS : SAT_TL_WINDOWS_MAX));
+        CHECK_EQ_INT((long long)sat_get_num(sat_result_root(r), "window_s", NAN), charts ? 10 : 1);
+        CHECK(sat_rnode_count(sat_get_table(sat_result_root(r), "windows")) <= (charts ? SAT_CHART_WINDOWS : SAT_TL_WINDOWS_MAX));
         sat_result_free(r);
         a->free(obj);
     }
