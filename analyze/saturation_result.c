@@ -51,6 +51,9 @@ static void put_usl(sat_rnode *root, const sat_usl_fit *u, int http)
     sat_put_bool(o, "ok", u->ok);
     sat_put_text(o, "why", u->why);
     sat_put_text(o, "knee", u->ok ? knee_name(u->knee) : NULL);
+    /* how far past the highest concurrency observed a knee is still reported */
+    sat_put_num(o, "extrapolate_max", SAT_USL_EXTRAPOLATE_MAX, 1);
+    sat_put_note(o, "times the highest concurrency observed: a knee further out is not reported");
     sat_put_num(o, "n_star_fitted", u->n_star_raw, 3);
     sat_put_num(o, "x_ceiling", u->x_ceiling, 3);
     sat_put_count(o, "fitted_points", u->npoints);

@@ -445,7 +445,7 @@ static void test_result(void)
     free(c);
     char *t = render(s, AS_TEXT, NULL);
     CHECK(t && strstr(t, "satscope saturation: 540 answered operations, "));
-    CHECK(t && strstr(t, "  plus 1 measured point\n"));
+    CHECK(t && strstr(t, ", plus 1 measured point\n"));
     CHECK(t && strstr(t, "What if 2x the CPUs"));
     CHECK(t && !strstr(t, "e-0"));
     for (const char *p = t; p && *p;) {
