@@ -25,55 +25,38 @@
  *   counted, with the unindexed ones (notes A/U), the entries they returned
  *   and the 389 ENTRY lines (level 512; the parser keeps their count, not
  *   their DNs), and their share of the operations is reported.
- *   How much of the server's entry reads that is: cachesize_finish.c.
+ *   How much of the server's entry reads that is: cachesize_sizes.c.
  *
  * State and merging (cachesize_internal.h): the counters of the stream are
- * fields of the view described once (cs_view_desc), the references per hour
+ * one record described once (cs_stream_desc), the references per hour
  * and the attributes the filters test are keyed tables, and the stored
  * reference stream is the miss-ratio curve accumulator (cachesize_mrc.c);
- * sat_cs_merge merges each, nothing field by field. The results are made by
- * sat_cs_finish (cachesize_finish.c).
+ * sat_cs_merge merges each, nothing field by field. sat_cs_finish builds the
+ * curve; the result is made from the state (cachesize_result.c, with the
+ * sizes of cachesize_sizes.c).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cachesize_internal.h"
 
-/* The counters of the reference stream: a new one is a field of the view,
- * one line here, and where it is counted and shown. */
-#define V(kind, member) SAT_ACC(kind, sat_cs_view, member)
-static const sat_acc_field cs_view_fields[] = {
-    V(SAT_ACC_COUNT, references),
-    SAT_ACC_N(SAT_ACC_COUNT, sat_cs_view, refs_by_type, SAT_OP__COUNT),
-    V(SAT_ACC_COUNT, modrdn_new),
-    V(SAT_ACC_COUNT, internal_refs),
-    V(SAT_ACC_COUNT, ops),
-    V(SAT_ACC_COUNT, naming_ops),
-    V(SAT_ACC_COUNT, unseen_ops),
-    V(SAT_ACC_COUNT, unseen_onelevel),
-    V(SAT_ACC_COUNT, unseen_subtree),
-    V(SAT_ACC_COUNT, unseen_unindexed),
-    V(SAT_ACC_COUNT, unseen_entries),
-    V(SAT_ACC_COUNT, entry_lines),
-    V(SAT_ACC_COUNT, entry_refs),
-    V(SAT_ACC_COUNT, outside),
-    V(SAT_ACC_COUNT, no_dn),
-    V(SAT_ACC_COUNT, missing),
-    V(SAT_ACC_FIRST, first_ts),
-    V(SAT_ACC_LAST, last_ts),
-};
-#undef V
-
-/* what the inputs can hold (fields.h) */
+/* The counters of the reference stream: one run of counts (their lists are
+ * cachesize_internal.h's), the span and what the inputs can hold. */
 static int merge_fields(void *into, const void *from)
 {
-    sat_fields_merge(&((sat_cs_view *)into)->fields, &((const sat_cs_view *)from)->fields);
+    sat_fields_merge(&((cs_stream *)into)->fields, &((const cs_stream *)from)->fields);
     return SAT_OK;
 }
 
-static const sat_rec_desc cs_view_desc = {sizeof(sat_cs_view), cs_view_fields,
-                                          sizeof cs_view_fields / sizeof cs_view_fields[0],
-                                          merge_fields};
+static const sat_acc_field cs_stream_fields[] = {
+    SAT_ACC_RUN(SAT_ACC_COUNT, cs_stream, n),
+    SAT_ACC(SAT_ACC_FIRST, cs_stream, first_ts),
+    SAT_ACC(SAT_ACC_LAST, cs_stream, last_ts),
+};
+static const sat_rec_desc cs_stream_desc = {sizeof(cs_stream), cs_stream_fields,
+                                            sizeof cs_stream_fields / sizeof cs_stream_fields[0],
+                                            merge_fields};
 
 static const sat_acc_field cs_count_fields[] = {SAT_ACC(SAT_ACC_COUNT, cs_count, n)};
 const sat_rec_desc cs_count_desc = {sizeof(cs_count), cs_count_fields, 1, NULL};
@@ -132,9 +115,9 @@ static int add_norm(sat_cs *c, const char *d, size_t n, sat_ts_ns ts)
     if (n >= CS_MAX_DN)
         key ^= sat_hash_u64(n) >> 16; /* truncated: the length tells long DNs apart */
     int64_t hour = hour_of(ts);
-    c->v.references++;
-    sat_acc_first(&c->v.first_ts, ts, NULL, 0);
-    sat_acc_last(&c->v.last_ts, ts, NULL, 0);
+    c->s.n.references++;
+    sat_acc_first(&c->s.first_ts, ts, NULL, 0);
+    sat_acc_last(&c->s.last_ts, ts, NULL, 0);
     int rc = SAT_OK;
     if (hour != INT64_MIN) {
         cs_count *h = (cs_count *)sat_keyed_at(&c->hours, &hour, sizeof hour, NULL);
@@ -165,13 +148,13 @@ static int ref_str(sat_cs *c, sat_str dn, const sat_ldap_op *op)
     char buf[CS_MAX_DN];
     size_t n = cs_normalize_dn(dn.ptr, dn.len, buf);
     if (outside_backend(buf, n)) {
-        c->v.outside++;
+        c->s.n.outside++;
         return 0;
     }
     add_norm(c, buf, n, op->ts_ns);
-    c->v.refs_by_type[op->type < SAT_OP__COUNT ? op->type : 0]++;
+    c->s.n.refs_by_type[op->type < SAT_OP__COUNT ? op->type : 0]++;
     if (op->internal_depth)
-        c->v.internal_refs++;
+        c->s.n.internal_refs++;
     return 1;
 }
 
@@ -273,8 +256,8 @@ static int entry_refs(sat_cs *c, const sat_ldap_op *op)
         if (!e)
             e = end;
         if (ref_str(c, sat_str_make(p, (size_t)(e - p)), op)) {
-            c->v.refs_by_type[SAT_OP_SRCH]--; /* counted below as what it is */
-            c->v.entry_refs++;
+            c->s.n.refs_by_type[SAT_OP_SRCH]--; /* counted below as what it is */
+            c->s.n.entry_refs++;
             n++;
         }
         p = e + 1;
@@ -307,13 +290,13 @@ static int names_missing_entry(const sat_ldap_op *op)
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_cs *c = ctx;
-    sat_cs_view *v = &c->v;
-    v->ops++;
-    v->entry_lines += op->entry_lines;
+    cs_counts *cnt = &c->s.n;
+    cnt->ops++;
+    cnt->entry_lines += op->entry_lines;
     int refs = 0;
     if (op->type != SAT_OP_UNKNOWN && op->type != SAT_OP_UNBIND && op->type != SAT_OP_ABANDON &&
         op->type != SAT_OP_EXT && op->type != SAT_OP_AUTOBIND && names_missing_entry(op)) {
-        v->missing++;
+        cnt->missing++;
         return SAT_OK;
     }
     switch (op->type) {
@@ -321,7 +304,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         if (op->dn.ptr && op->dn.len)
             refs += ref_str(c, op->dn, op);
         else
-            v->no_dn++;
+            cnt->no_dn++;
         break;
     case SAT_OP_ADD:
     case SAT_OP_MOD:
@@ -335,7 +318,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         size_t n;
         if (modrdn_new_dn(op, buf, sizeof buf, &n) &&
             ref_str(c, sat_str_make(buf, n), op)) {
-            v->modrdn_new++;
+            cnt->modrdn_new++;
             refs++;
         }
         break;
@@ -350,22 +333,22 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         } else if (op->entry_dns.len) {
             refs += entry_refs(c, op); /* what it returned is named: not unseen */
         } else {
-            v->unseen_ops++;
+            cnt->unseen_ops++;
             if (op->scope == SAT_SCOPE_ONE)
-                v->unseen_onelevel++;
+                cnt->unseen_onelevel++;
             else
-                v->unseen_subtree++; /* subtree, or scope not logged */
+                cnt->unseen_subtree++; /* subtree, or scope not logged */
             if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
-                v->unseen_unindexed++;
+                cnt->unseen_unindexed++;
             if (op->nentries > 0)
-                v->unseen_entries += (uint64_t)op->nentries;
+                cnt->unseen_entries += (uint64_t)op->nentries;
         }
         break;
     default:
         break;
     }
     if (refs)
-        v->naming_ops++;
+        cnt->naming_ops++;
     return c->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -373,7 +356,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 static int on_source(void *ctx, const sat_source *s)
 {
     sat_cs *c = ctx;
-    sat_fields_see(&c->v.fields, s);
+    sat_fields_see(&c->s.fields, s);
     return SAT_OK;
 }
 
@@ -435,7 +418,6 @@ void sat_cs_free(sat_cs *c)
 {
     if (!c)
         return;
-    cs_free_results(c);
     cs_mrc_free(&c->mrc);
     sat_keyed_free(&c->hours);
     sat_keyed_free(&c->attrs);
@@ -449,7 +431,7 @@ int sat_cs_merge(sat_cs *into, const sat_cs *from)
     if (!into || !from)
         return SAT_E_USAGE;
     int refinish = into->finished;
-    if (sat_rec_merge(&cs_view_desc, &into->v, &from->v) < 0 ||
+    if (sat_rec_merge(&cs_stream_desc, &into->s, &from->s) < 0 ||
         sat_keyed_merge(&into->hours, &from->hours) < 0 ||
         sat_keyed_merge(&into->attrs, &from->attrs) < 0 ||
         cs_mrc_merge(&into->mrc, &from->mrc) < 0)
@@ -457,4 +439,32 @@ int sat_cs_merge(sat_cs *into, const sat_cs *from)
     if (refinish)
         return sat_cs_finish(into);
     return SAT_OK;
+}
+
+/* The curve of the stream; the figures that follow from it are made when
+ * the result is written (cachesize_result.c). */
+int sat_cs_finish(sat_cs *c)
+{
+    if (!c)
+        return SAT_E_USAGE;
+    c->finished = 0;
+    int rc = cs_mrc_finish(&c->mrc);
+    if (rc < 0)
+        return rc;
+    c->finished = 1;
+    return SAT_OK;
+}
+
+double sat_cs_hits(const sat_cs *c, uint64_t entries)
+{
+    if (!c || !c->finished)
+        return 0;
+    return cs_mrc_hits(&c->mrc, entries);
+}
+
+double sat_cs_hit_ratio(const sat_cs *c, uint64_t entries)
+{
+    if (!c || !c->s.n.references)
+        return NAN;
+    return sat_cs_hits(c, entries) / (double)c->s.n.references;
 }

@@ -107,25 +107,13 @@ static void thin(cs_mrc *m)
 static int push_ref(cs_mrc *m, uint64_t ref, int64_t hour)
 {
     if (m->nruns == 0 || m->runs[m->nruns - 1].hour != hour) {
-        if (m->nruns == m->runcap) {
-            size_t nc = m->runcap ? 2 * m->runcap : 64;
-            cs_run *nr = realloc(m->runs, nc * sizeof *nr);
-            if (!nr)
-                return SAT_E_NOMEM;
-            m->runs = nr;
-            m->runcap = nc;
-        }
+        if (SAT_GROW(m->runs, m->runcap, m->nruns + 1) < 0)
+            return SAT_E_NOMEM;
         m->runs[m->nruns].at = m->nrefs;
         m->runs[m->nruns++].hour = hour;
     }
-    if (m->nrefs == m->cap) {
-        size_t nc = m->cap ? 2 * m->cap : 4096;
-        uint64_t *nr = realloc(m->refs, nc * sizeof *nr);
-        if (!nr)
-            return SAT_E_NOMEM;
-        m->refs = nr;
-        m->cap = nc;
-    }
+    if (SAT_GROW(m->refs, m->cap, m->nrefs + 1) < 0)
+        return SAT_E_NOMEM;
     m->refs[m->nrefs++] = ref;
     if (m->nrefs > m->max_refs)
         thin(m);
@@ -256,16 +244,11 @@ static int stack_compact(cs_stack *s)
         s->owner[k++] = sl;
     }
     if (2 * k >= s->F) {
-        size_t nf = s->F * 2;
-        uint32_t *no = realloc(s->owner, nf * sizeof *no);
-        if (!no)
+        /* the axis doubles: owner holds F times, fen F + 1 nodes */
+        size_t ocap = s->F, fcap = s->F + 1;
+        if (SAT_GROW(s->owner, ocap, 2 * s->F) < 0 || SAT_GROW(s->fen, fcap, 2 * s->F + 1) < 0)
             return SAT_E_NOMEM;
-        s->owner = no;
-        uint32_t *nfen = realloc(s->fen, (nf + 1) * sizeof *nfen);
-        if (!nfen)
-            return SAT_E_NOMEM;
-        s->fen = nfen;
-        s->F = nf;
+        s->F *= 2;
     }
     for (size_t t = k; t < s->F; t++)
         s->owner[t] = CS_FREE;
@@ -369,15 +352,10 @@ static int curve_exact(cs_mrc *c)
         }
         size_t du = (size_t)d;
         if (du >= hcap) {
-            size_t nc = hcap;
-            while (nc <= du)
-                nc *= 2;
-            uint64_t *nh = realloc(hist, nc * sizeof *nh);
-            if (!nh)
+            size_t had = hcap;
+            if (SAT_GROW(hist, hcap, du + 1) < 0)
                 goto nomem;
-            memset(nh + hcap, 0, (nc - hcap) * sizeof *nh);
-            hist = nh;
-            hcap = nc;
+            memset(hist + had, 0, (hcap - had) * sizeof *hist);
         }
         hist[du]++;
         if (du > maxd)
@@ -530,7 +508,7 @@ double cs_mrc_hits(const cs_mrc *c, uint64_t entries)
 {
     if (entries == 0)
         return 0;
-    if (c->method == SAT_CS_EXACT) {
+    if (c->method == CS_EXACT) {
         if (!c->cum)
             return 0;
         return (double)c->cum[entries < c->maxd ? entries : c->maxd];
@@ -549,7 +527,7 @@ double cs_mrc_hits(const cs_mrc *c, uint64_t entries)
 
 uint64_t cs_mrc_top(const cs_mrc *c)
 {
-    if (c->method == SAT_CS_EXACT)
+    if (c->method == CS_EXACT)
         return c->maxd;
     for (size_t b = CS_NBUCKETS; b-- > 0;)
         if (c->bw && c->bw[b] > 0) {
@@ -564,6 +542,6 @@ int cs_mrc_finish(cs_mrc *m)
 {
     free_curve(m);
     m->shards_rate = NAN;
-    m->method = (m->keep_max != UINT64_MAX || m->force_shards) ? SAT_CS_SHARDS : SAT_CS_EXACT;
-    return m->method == SAT_CS_EXACT ? curve_exact(m) : curve_shards(m);
+    m->method = (m->keep_max != UINT64_MAX || m->force_shards) ? CS_SHARDS : CS_EXACT;
+    return m->method == CS_EXACT ? curve_exact(m) : curve_shards(m);
 }

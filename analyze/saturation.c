@@ -21,7 +21,10 @@
  * have no queue wait: wtime and optime stay not logged.
  *
  * The points (N, X) are fitted with the Universal Scalability Law (usl.c).
- * The sections of the result are built in saturation_result.c.
+ * This file keeps the accumulators (saturation_int.h: each record's counters
+ * named once); the result - the points, the fit, where the server runs now,
+ * the what-ifs and the TLS capacity - is made from them in
+ * saturation_result.c.
  *
  * TLS capacity (captures: tcp_conn and tls_hs rows), per second: the
  * connections offered (first SYNs), the attempts turned away (a SYN never
@@ -40,67 +43,34 @@
  */
 #include <math.h>
 
-#include "satscope/analyze.h"
 #include "satscope/fields.h"
 
-#include "acc.h"
-#include "winseries.h"
+#include "saturation_int.h"
 
-#define SAT_WINDOWS_MAX 4096
-#define SAT_ADDED_MAX 100000
-
-/* A window of operations; latencies summed in integer ns, so that merged
- * parts give exactly one pass's figures. */
-typedef struct sat_win {
-    uint64_t ops, timed, wt_n, ot_n, hs_full, hs_resumed;
-    int64_t etime_ns, wtime_ns, optime_ns;
-} sat_win;
 static const sat_acc_field win_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, sat_win, ops, 6),
-    SAT_ACC_N(SAT_ACC_SUM, sat_win, etime_ns, 3),
+    SAT_ACC_RUN(SAT_ACC_COUNT, sat_win, n),
+    SAT_ACC(SAT_ACC_SUM, sat_win, etime_ns),
+    SAT_ACC(SAT_ACC_SUM, sat_win, wtime_ns),
+    SAT_ACC(SAT_ACC_SUM, sat_win, optime_ns),
 };
-static const sat_rec_desc win_desc = {sizeof(sat_win), win_fields, 2, NULL};
+static const sat_rec_desc win_desc = {sizeof(sat_win), win_fields,
+                                      sizeof win_fields / sizeof win_fields[0], NULL};
 
-typedef struct sat_hs_sec { /* a second (or wider, past SAT_WINDOWS_MAX) of a capture */
-    uint64_t offered, gave_up, hello_unanswered, full, resumed;
-    uint64_t failed_sh; /* failed after the server's ServerHello: answered at full cost */
-} sat_hs_sec;
-static const sat_acc_field sec_fields[] = {SAT_ACC_N(SAT_ACC_COUNT, sat_hs_sec, offered, 6)};
-static const sat_rec_desc sec_desc = {sizeof(sat_hs_sec), sec_fields, 1, NULL};
+#define SEC_FIELD(field, key, title, note) SAT_COUNTER(sat_hs_sec, field, key, title, note),
+static const sat_acc_field sec_fields[] = {SAT_SEC_COUNTS(SEC_FIELD)};
+#undef SEC_FIELD
+const sat_rec_desc sat_sec_desc = {sizeof(sat_hs_sec), sec_fields,
+                                   sizeof sec_fields / sizeof sec_fields[0], NULL};
 
-/* The totals over every row. */
-typedef struct sat_totals {
-    uint64_t tcp_conns, ops, timed, skipped, wt_n, ot_n, hs_full, hs_resumed;
-    uint64_t hs_failed_sh; /* failed after the ServerHello: full cost, no share */
-    uint64_t http_reqs;    /* of ops, HTTP requests */
-    uint64_t http_inputs, http_no_rt; /* HTTP logs, those that log no response time */
-    int64_t wtime_ns, optime_ns;
-    sat_ts_ns first_ts, last_ts; /* of the operations */
-} sat_totals;
 static const sat_acc_field totals_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, sat_totals, tcp_conns, 12),
-    SAT_ACC_N(SAT_ACC_SUM, sat_totals, wtime_ns, 2),
+    SAT_ACC_RUN(SAT_ACC_COUNT, sat_totals, n),
+    SAT_ACC(SAT_ACC_SUM, sat_totals, wtime_ns),
+    SAT_ACC(SAT_ACC_SUM, sat_totals, optime_ns),
     SAT_ACC(SAT_ACC_FIRST, sat_totals, first_ts),
     SAT_ACC(SAT_ACC_LAST, sat_totals, last_ts),
 };
-static const sat_rec_desc totals_desc = {sizeof(sat_totals), totals_fields, 4, NULL};
-
-struct sat_saturation {
-    sat_saturation_opts opts;
-    sat_dur_ns window;
-    sat_strtab windows; /* int64 window index -> sat_win */
-    sat_dur_ns hs_step;
-    sat_strtab hs_secs; /* int64 index at hs_step -> sat_hs_sec */
-    sat_totals t;
-    double *added;      /* n, x pairs, in the order added */
-    size_t nadded, cap_added;
-    int nomem;
-
-    sat_saturation_view view;
-    sat_saturation_point *vpoints;
-    size_t vcap;
-    sat_hs_second *vsecs;
-};
+static const sat_rec_desc totals_desc = {sizeof(sat_totals), totals_fields,
+                                         sizeof totals_fields / sizeof totals_fields[0], NULL};
 
 /* ---- windows -------------------------------------------------------------------------- */
 static void add_win_v(void *into, const void *from)
@@ -119,7 +89,7 @@ static sat_win *win_at(sat_saturation *s, sat_ts_ns ts)
 
 static void add_sec_v(void *into, const void *from)
 {
-    (void)sat_rec_merge(&sec_desc, into, from);
+    (void)sat_rec_merge(&sat_sec_desc, into, from);
 }
 
 static sat_hs_sec *sec_at(sat_saturation *s, sat_ts_ns ts)
@@ -138,7 +108,7 @@ static sat_hs_sec *sec_at(sat_saturation *s, sat_ts_ns ts)
 static void note_failed_after_sh(sat_saturation *s, const sat_tls_hs *h)
 {
     if (h->ts > 0 && h->outcome == SAT_TLS_FAILED && h->server_hello_ts)
-        s->t.hs_failed_sh++;
+        s->t.n.hs_failed_sh++;
 }
 
 static int on_op(void *ctx, const sat_ldap_op *op)
@@ -150,12 +120,12 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (op->internal_depth > 0 || (op->flags & (SAT_OPF_PERSISTENT | SAT_OPF_UNFINISHED)) ||
         !answered || op->type == SAT_OP_ABANDON || op->type == SAT_OP_UNBIND ||
         op->type == SAT_OP_AUTOBIND) {
-        s->t.skipped++;
+        s->t.n.skipped++;
         return SAT_OK;
     }
     sat_ts_ns ts = op->result_ts_ns > 0 ? op->result_ts_ns : op->ts_ns;
     if (ts <= 0) {
-        s->t.skipped++;
+        s->t.n.skipped++;
         return SAT_OK;
     }
     sat_dur_ns et = op->etime;
@@ -166,23 +136,23 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         return SAT_OK;
     sat_acc_first(&s->t.first_ts, ts, NULL, 0);
     sat_acc_last(&s->t.last_ts, ts, NULL, 0);
-    s->t.ops++;
-    w->ops++;
+    s->t.n.ops++;
+    w->n.ops++;
     if (et >= 0) {
-        s->t.timed++;
-        w->timed++;
+        s->t.n.timed++;
+        w->n.timed++;
         w->etime_ns += et;
     }
     if (op->wtime >= 0) {
-        w->wt_n++;
+        w->n.wt_n++;
         w->wtime_ns += op->wtime;
-        s->t.wt_n++;
+        s->t.n.wt_n++;
         s->t.wtime_ns += op->wtime;
     }
     if (op->optime >= 0) {
-        w->ot_n++;
+        w->n.ot_n++;
         w->optime_ns += op->optime;
-        s->t.ot_n++;
+        s->t.n.ot_n++;
         s->t.optime_ns += op->optime;
     }
     return SAT_OK;
@@ -192,7 +162,7 @@ static int on_http(void *ctx, const sat_http_req *r)
 {
     sat_saturation *s = (sat_saturation *)ctx;
     if (r->ts <= 0) {
-        s->t.skipped++;
+        s->t.n.skipped++;
         return SAT_OK;
     }
     int has_rt = r->response_time >= 0;
@@ -202,20 +172,20 @@ static int on_http(void *ctx, const sat_http_req *r)
         return SAT_OK;
     sat_acc_first(&s->t.first_ts, ts, NULL, 0);
     sat_acc_last(&s->t.last_ts, ts, NULL, 0);
-    s->t.ops++;
-    s->t.http_reqs++;
-    w->ops++;
+    s->t.n.ops++;
+    s->t.n.http_reqs++;
+    w->n.ops++;
     if (has_rt) {
-        s->t.timed++;
-        w->timed++;
+        s->t.n.timed++;
+        w->n.timed++;
         w->etime_ns += r->response_time;
     }
     if (r->conn_request == 1 && r->tls_session == SAT_HTTP_SESSION_NEW) {
-        w->hs_full++;
-        s->t.hs_full++;
+        w->n.hs_full++;
+        s->t.n.hs_full++;
     } else if (r->conn_request == 1 && r->tls_session == SAT_HTTP_SESSION_RESUMED) {
-        w->hs_resumed++;
-        s->t.hs_resumed++;
+        w->n.hs_resumed++;
+        s->t.n.hs_resumed++;
     }
     return SAT_OK;
 }
@@ -226,8 +196,8 @@ static int on_source(void *ctx, const sat_source *src)
 {
     sat_saturation *s = (sat_saturation *)ctx;
     if (src->fields & SAT_FIELDS_HTTP_SOURCE) {
-        s->t.http_inputs++;
-        s->t.http_no_rt += !(sat_source_fields(src) & SAT_FIELD_BIT(SAT_FIELD_ETIME));
+        s->t.n.http_inputs++;
+        s->t.n.http_no_rt += !(sat_source_fields(src) & SAT_FIELD_BIT(SAT_FIELD_ETIME));
     }
     return SAT_OK;
 }
@@ -235,7 +205,7 @@ static int on_source(void *ctx, const sat_source *src)
 static int on_tcp(void *ctx, const sat_tcp_conn *c)
 {
     sat_saturation *s = (sat_saturation *)ctx;
-    s->t.tcp_conns++;
+    s->t.n.tcp_conns++;
     if (c->flags & SAT_TCPF_NO_SYN)
         return SAT_OK; /* opened before the capture: not offered in it */
     sat_hs_sec *w = sec_at(s, c->syn_ts);
@@ -269,11 +239,11 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     if (!w)
         return SAT_OK;
     if (h->outcome == SAT_TLS_FULL) {
-        w->hs_full++;
-        s->t.hs_full++;
+        w->n.hs_full++;
+        s->t.n.hs_full++;
     } else {
-        w->hs_resumed++;
-        s->t.hs_resumed++;
+        w->n.hs_resumed++;
+        s->t.n.hs_resumed++;
     }
     return SAT_OK;
 }
@@ -338,16 +308,10 @@ int sat_saturation_add_point(sat_saturation *s, double n, double x)
         return SAT_E_USAGE;
     if (s->nadded >= SAT_ADDED_MAX)
         return SAT_E_LIMIT;
-    if (s->nadded == s->cap_added) {
-        size_t nc = s->cap_added ? s->cap_added * 2 : 64;
-        double *np = (double *)realloc(s->added, nc * 2 * sizeof *np);
-        if (!np)
-            return SAT_E_NOMEM;
-        s->added = np;
-        s->cap_added = nc;
-    }
-    s->added[2 * s->nadded] = n;
-    s->added[2 * s->nadded + 1] = x;
+    if (SAT_GROW(s->added, s->cap_added, s->nadded + 1) < 0)
+        return SAT_E_NOMEM;
+    s->added[s->nadded].n = n;
+    s->added[s->nadded].x = x;
     s->nadded++;
     return SAT_OK;
 }
@@ -366,283 +330,19 @@ int sat_saturation_merge(sat_saturation *into, const sat_saturation *from)
                                        add_sec_v) < 0))
         into->nomem = 1;
     for (size_t i = 0; i < from->nadded; i++)
-        if (sat_saturation_add_point(into, from->added[2 * i], from->added[2 * i + 1]) ==
-            SAT_E_NOMEM)
+        if (sat_saturation_add_point(into, from->added[i].n, from->added[i].x) == SAT_E_NOMEM)
             into->nomem = 1;
     into->nomem |= from->nomem;
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The capture's seconds, dense from the first to the last (gaps read as
- * zeros), each marked saturated or not. */
-static int finish_seconds(sat_saturation *s, sat_hs_capacity *c)
-{
-    free(s->vsecs);
-    s->vsecs = NULL;
-    if (!s->hs_secs.n)
-        return SAT_OK;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t i = 0; i < s->hs_secs.n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&s->hs_secs, i), sizeof k);
-        lo = k < lo ? k : lo;
-        hi = k > hi ? k : hi;
-    }
-    size_t n = (size_t)(hi - lo + 1);
-    sat_hs_second *sec = (sat_hs_second *)calloc(n, sizeof *sec);
-    if (!sec)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        sec[i].start_ts = (lo + (int64_t)i) * s->hs_step;
-    for (size_t i = 0; i < s->hs_secs.n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&s->hs_secs, i), sizeof k);
-        const sat_hs_sec *w = (const sat_hs_sec *)sat_strtab_val(&s->hs_secs, i);
-        sat_hs_second *o = &sec[k - lo];
-        o->offered = w->offered;
-        o->gave_up = w->gave_up;
-        o->hello_unanswered = w->hello_unanswered;
-        o->full = w->full;
-        o->resumed = w->resumed;
-        o->failed_after_server_hello = w->failed_sh;
-        o->saturated = w->gave_up || w->hello_unanswered;
-    }
-    s->vsecs = sec;
-    c->seconds = sec;
-    c->nseconds = n;
-    return SAT_OK;
-}
-
-/* The TLS capacity of a capture (see the opening comment). */
-static int finish_capacity(sat_saturation *s, sat_hs_capacity *c)
-{
-    memset(c, 0, sizeof *c);
-    c->tcp_conns = s->t.tcp_conns;
-    c->step = s->hs_step;
-    c->offered_rate = c->sustained_rate = c->sustained_full_rate = c->peak_rate = NAN;
-    c->cpu_model = c->cost_bound_s = NAN;
-    /* full counts the failures after a ServerHello: they cost what a full one does */
-    uint64_t sat_off = 0, sat_full = 0, sat_res = 0, peak = 0;
-    for (size_t i = 0; i < s->hs_secs.n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&s->hs_secs, i), sizeof k);
-        const sat_hs_sec *w = (const sat_hs_sec *)sat_strtab_val(&s->hs_secs, i);
-        sat_ts_ns t = k * s->hs_step;
-        c->offered += w->offered;
-        c->gave_up += w->gave_up;
-        c->hello_unanswered += w->hello_unanswered;
-        c->full += w->full;
-        c->resumed += w->resumed;
-        c->failed_after_server_hello += w->failed_sh;
-        uint64_t answered = w->full + w->resumed + w->failed_sh;
-        if (answered > peak || (answered == peak && peak && t < c->peak_ts)) {
-            peak = answered;
-            c->peak_ts = t;
-        }
-        if (!w->gave_up && !w->hello_unanswered)
-            continue;
-        c->saturated++;
-        sat_off += w->offered;
-        sat_full += w->full + w->failed_sh;
-        sat_res += w->resumed;
-        if (!c->saturated_first_ts || t < c->saturated_first_ts)
-            c->saturated_first_ts = t;
-        if (t + s->hs_step > c->saturated_end_ts)
-            c->saturated_end_ts = t + s->hs_step;
-    }
-    double step_s = (double)s->hs_step / 1e9;
-    if (peak)
-        c->peak_rate = (double)peak / step_s;
-    if (finish_seconds(s, c) < 0)
-        return SAT_E_NOMEM;
-    if (!c->saturated)
-        return SAT_OK;
-    double len = (double)c->saturated * step_s;
-    c->offered_rate = (double)sat_off / len;
-    c->sustained_rate = (double)(sat_full + sat_res) / len;
-    c->sustained_full_rate = (double)sat_full / len;
-    /* CPU seconds a second by the cost model, and the bound the rate itself
-     * sets: a server that could answer no more spent 1/rate on each */
-    c->cpu_model = ((double)sat_full * s->opts.full_cost_us +
-                    (double)sat_res * s->opts.resumed_cost_us) / 1e6 / len;
-    if (sat_full + sat_res)
-        c->cost_bound_s = 1.0 / c->sustained_rate;
-    return SAT_OK;
-}
-
+/* Nothing to compute: the result is made from the accumulators
+ * (saturation_result.c). */
 int sat_saturation_finish(sat_saturation *s)
 {
     if (!s)
         return SAT_E_USAGE;
-    sat_saturation_view *v = &s->view;
-    memset(v, 0, sizeof *v);
-    /* windows in time order (only those with answered operations or
-     * handshakes exist in the table), then the added points */
-    size_t nw = s->windows.n, np = nw + s->nadded;
-    if (np > s->vcap) {
-        sat_saturation_point *p =
-            (sat_saturation_point *)realloc(s->vpoints, np * sizeof *p);
-        if (!p)
-            return SAT_E_NOMEM;
-        s->vpoints = p;
-        s->vcap = np;
-    }
-    sat_saturation_point *pt = s->vpoints;
-    double ws = (double)s->window / 1e9;
-    for (size_t i = 0; i < nw; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&s->windows, i), sizeof k);
-        const sat_win *w = (const sat_win *)sat_strtab_val(&s->windows, i);
-        sat_saturation_point *p = &pt[i];
-        memset(p, 0, sizeof *p);
-        p->start_ts = k * s->window;
-        p->ops = w->ops;
-        /* the first and last windows are partly outside the input: their
-         * rates are taken over the part inside (a full-window divisor would
-         * read them low), and they are fitted only if that is at least half */
-        sat_ts_ns lo = p->start_ts > s->t.first_ts ? p->start_ts : s->t.first_ts;
-        sat_ts_ns hi = p->start_ts + s->window < s->t.last_ts ? p->start_ts + s->window
-                                                            : s->t.last_ts;
-        p->length_s = hi - lo >= s->window / 2 ? (double)(hi - lo) / 1e9 : ws;
-        p->used = hi - lo >= s->window / 2;
-        p->x = (double)w->ops / p->length_s;
-        /* operations without a latency are taken at the window's mean one */
-        p->n = w->timed ? (double)w->etime_ns / 1e9 * ((double)w->ops / (double)w->timed) / p->length_s : NAN;
-        p->wtime_mean_s = w->wt_n ? (double)w->wtime_ns / 1e9 / (double)w->wt_n : NAN;
-        p->optime_mean_s = w->ot_n ? (double)w->optime_ns / 1e9 / (double)w->ot_n : NAN;
-        p->hs_full = w->hs_full;
-        p->hs_resumed = w->hs_resumed;
-    }
-    /* sort the windows by start (the table is in first-seen order) */
-    for (size_t i = 1; i < nw; i++) {
-        sat_saturation_point t = pt[i];
-        size_t j = i;
-        while (j > 0 && pt[j - 1].start_ts > t.start_ts) {
-            pt[j] = pt[j - 1];
-            j--;
-        }
-        pt[j] = t;
-    }
-    for (size_t i = 0; i < nw; i++)
-        pt[i].used = pt[i].used && pt[i].ops >= s->opts.min_ops && isfinite(pt[i].n) &&
-                     pt[i].n > 0;
-    for (size_t i = 0; i < s->nadded; i++) {
-        sat_saturation_point *p = &pt[nw + i];
-        memset(p, 0, sizeof *p);
-        p->n = s->added[2 * i];
-        p->x = s->added[2 * i + 1];
-        p->wtime_mean_s = p->optime_mean_s = NAN;
-        p->used = 1;
-    }
-    v->points = pt;
-    v->npoints = np;
-    v->window = nw ? s->window : 0;
-    v->min_ops = s->opts.min_ops;
-    v->first_ts = s->t.first_ts;
-    v->last_ts = s->t.last_ts;
-    v->ops = s->t.ops;
-    v->timed = s->t.timed;
-    v->skipped = s->t.skipped;
-    v->http_reqs = s->t.http_reqs;
-    v->http_inputs = s->t.http_inputs;
-    v->http_no_rt = s->t.http_no_rt;
-    v->added = s->nadded;
-    v->wtime_mean_s = s->t.wt_n ? (double)s->t.wtime_ns / 1e9 / (double)s->t.wt_n : NAN;
-    v->optime_mean_s = s->t.ot_n ? (double)s->t.optime_ns / 1e9 / (double)s->t.ot_n : NAN;
-    v->n_now = v->x_now = v->n_p95 = NAN;
-    for (size_t i = nw; i-- > 0;)
-        if (pt[i].used) {
-            v->n_now = pt[i].n;
-            v->x_now = pt[i].x;
-            break;
-        }
-
-    /* the fit, over the used points: their n (first half) and x (second
-     * half) in one scratch array, freed below */
-    double *nx = (double *)malloc((np ? np : 1) * 2 * sizeof *nx);
-    if (!nx)
-        return SAT_E_NOMEM;
-    size_t m = 0;
-    for (size_t i = 0; i < np; i++)
-        if (pt[i].used) {
-            nx[m] = pt[i].n;
-            nx[np + m] = pt[i].x;
-            m++;
-        }
-    sat_usl_fit_points(nx, nx + np, m, &v->usl);
-    /* where the server ran: the windows' N only (not measured points) */
-    size_t mw = 0;
-    for (size_t i = 0; i < nw; i++)
-        if (pt[i].used)
-            nx[mw++] = pt[i].n;
-    if (mw) {
-        qsort(nx, mw, sizeof *nx, cmp_double);
-        size_t r = (size_t)ceil(0.95 * (double)mw);
-        v->n_p95 = nx[(r ? r : 1) - 1];
-    }
-    free(nx);
-
-    /* what-if: K times the CPUs. The usual assumption: lambda (the rate of
-     * one operation in flight) scales with the CPUs while sigma and kappa
-     * stay, so N* stays and X_max scales by K: optimistic, since contention
-     * and coherency costs tend to grow with the cores. */
-    const sat_usl_fit *u = &v->usl;
-    double xm = isfinite(u->x_max) ? u->x_max : u->x_ceiling;
-    v->cpus = v->cpus_lambda = v->cpus_x_max = NAN;
-    if (s->opts.cpus > 0 && u->ok) {
-        v->cpus = s->opts.cpus;
-        v->cpus_lambda = u->lambda * s->opts.cpus;
-        v->cpus_x_max = isfinite(xm) ? xm * s->opts.cpus : NAN;
-    }
-    /* what-if: another handshake mix. Each answered operation carries
-     * hs_per_op handshakes costing full/resumed CPU; changing the resumed
-     * share changes the service time of one operation, 1/lambda, by the
-     * difference (first order: handshake CPU serialised with the operation's
-     * own work), and X_max by the same ratio as lambda. A handshake that
-     * failed after the ServerHello costs a full one and is among hs_per_op,
-     * but not in the share: whatever the share, it stays a full one (a
-     * client that rejects the certificate does not come back resumed). */
-    v->hs_full = s->t.hs_full;
-    v->hs_resumed = s->t.hs_resumed;
-    v->hs_failed_after_server_hello = s->t.hs_failed_sh;
-    v->full_cost_us = s->opts.full_cost_us;
-    v->resumed_cost_us = s->opts.resumed_cost_us;
-    v->hs_per_op = v->resumed_share = v->whatif_share = v->whatif_lambda = v->whatif_x_max =
-        NAN;
-    uint64_t hs = s->t.hs_full + s->t.hs_resumed;
-    if (hs) {
-        v->resumed_share = (double)s->t.hs_resumed / (double)hs;
-        v->whatif_share = s->opts.resumed_share;
-    }
-    if (hs && s->t.ops && u->ok) {
-        v->hs_per_op = (double)(hs + s->t.hs_failed_sh) / (double)s->t.ops;
-        double done_per_op = (double)hs / (double)s->t.ops;
-        double failed_per_op = (double)s->t.hs_failed_sh / (double)s->t.ops;
-        double cf = s->opts.full_cost_us / 1e6, cr = s->opts.resumed_cost_us / 1e6;
-        double now = done_per_op * ((1 - v->resumed_share) * cf + v->resumed_share * cr) +
-                     failed_per_op * cf;
-        double then = done_per_op * ((1 - v->whatif_share) * cf + v->whatif_share * cr) +
-                      failed_per_op * cf;
-        double service = 1.0 / u->lambda + then - now;
-        if (service > 0) {
-            v->whatif_lambda = 1.0 / service;
-            v->whatif_x_max = isfinite(xm) ? xm * v->whatif_lambda / u->lambda : NAN;
-        }
-    }
-    if (finish_capacity(s, &v->capacity) < 0)
-        return SAT_E_NOMEM;
     return s->nomem ? SAT_E_NOMEM : SAT_OK;
-}
-
-const sat_saturation_view *sat_saturation_get_view(const sat_saturation *s)
-{
-    return s ? &s->view : NULL;
 }
 
 void sat_saturation_free(sat_saturation *s)
@@ -652,7 +352,5 @@ void sat_saturation_free(sat_saturation *s)
     sat_strtab_free(&s->windows);
     sat_strtab_free(&s->hs_secs);
     free(s->added);
-    free(s->vpoints);
-    free(s->vsecs);
     free(s);
 }

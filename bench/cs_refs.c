@@ -2,7 +2,8 @@
  * cs_refs.c - the cachesize analyzer's curve alone (analyze/cachesize.c), without
  * parsing: N references (Zipf 0.9 over K keys, fixed seed) fed through sat_cs_add_ref,
  * then the curve built exactly (Mattson) and with SHARDS; prints references per second
- * of each stage and the analyzer's stored-stream memory. Used by bench/run_cachesize.sh.
+ * of each stage and the analyzer's stored stream (8 bytes a reference kept). Used by
+ * bench/run_cachesize.sh.
  * usage: cs_refs [N [K]]   (default 10,000,000 references over 1,000,000 keys)
  */
 #define _POSIX_C_SOURCE 200809L
@@ -76,11 +77,18 @@ int main(int argc, char **argv)
         if (sat_cs_finish(c) != SAT_OK)
             return 1;
         double t2 = now();
-        const sat_cs_view *v = sat_cs_get_view(c);
-        printf("%-6s refs %zu keys %.0f  add %.2f s (%.1f M refs/s)  curve %.2f s (%.1f M refs/s)"
+        /* distinct keys and the references stored (8 bytes each) from the result */
+        sat_result *r = sat_result_new("cachesize");
+        if (!r || sat_cs_result(c, r) != SAT_OK)
+            return 1;
+        const sat_rnode *root = sat_result_root(r);
+        printf("%-6s refs %zu keys %llu  add %.2f s (%.1f M refs/s)  curve %.2f s (%.1f M refs/s)"
                "  stored stream %.1f MB\n",
-               mode ? "shards" : "exact", n, v->unique, t1 - t0, n / (t1 - t0) / 1e6, t2 - t1,
-               n / (t2 - t1) / 1e6, (double)v->memory_bytes / 1e6);
+               mode ? "shards" : "exact", n,
+               (unsigned long long)sat_get_count(root, "unique", 0), t1 - t0,
+               n / (t1 - t0) / 1e6, t2 - t1, n / (t2 - t1) / 1e6,
+               (double)sat_get_count(root, "sampling.kept", 0) * 8 / 1e6);
+        sat_result_free(r);
         sat_cs_free(c);
     }
     free(cdf);

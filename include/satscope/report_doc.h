@@ -54,7 +54,9 @@
  *                          its place at its parent's level: how a builder
  *                          puts a table before a paragraph)
  *     paragraphs    list of TEXT   paragraphs of prose
- *     pre           list of TEXT   lines shown as they are (LDIF, a formula)
+ *     pre           list of TEXT   lines shown as they are (LDIF, a formula);
+ *                          the text forms start them in the first column,
+ *                          so that they can be copied
  *     values        object a summary: named values with units and notes
  *                          (sat_put_* and sat_put_note), shown "label value
  *                          note"; the label is the key read as words

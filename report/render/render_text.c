@@ -103,11 +103,15 @@ static void paragraph(void *ctx, const char *text, int level)
     sat_text_line(x->t, "%s%s", indent(level, 1), text);
 }
 
+/* Lines as they are, from the first column whatever the level: they are
+ * copied from here (an LDIF line that opens with a blank continues the one
+ * before it). */
 static void pre(void *ctx, const sat_rnode *lines, int level)
 {
     text_ctx *x = ctx;
+    (void)level;
     for (const sat_rnode *l = sat_rnode_first(lines); l; l = sat_rnode_next(l))
-        sat_text_pre(x->t, indent(level, 1), sat_get_text(l, NULL, ""));
+        sat_text_pre(x->t, "", sat_get_text(l, NULL, ""));
 }
 
 static void values(void *ctx, const sat_rnode *obj, int level)

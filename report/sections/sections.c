@@ -9,9 +9,13 @@
 #include "sections.h"
 
 extern const sec_builder sec_handshakes;
+extern const sec_builder sec_saturation;
+extern const sec_builder sec_cachesize;
 
 static const sec_builder *const builders[] = {
     &sec_handshakes,
+    &sec_saturation,
+    &sec_cachesize,
 };
 
 const sec_builder *sec_find(const char *analyzer)

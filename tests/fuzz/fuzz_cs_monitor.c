@@ -15,6 +15,7 @@
 
 #include "satscope/analyze.h"
 #include "satscope/report.h"
+#include "satscope/report_doc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -50,11 +51,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (out) {
         sat_result *r = sat_result_new("cachesize");
         if (r && sat_cs_result(c, r) == SAT_OK) {
-            const sat_text_report *tr = sat_text_report_find("cachesize");
-            sat_text t;
-            sat_text_init(&t, out, 0);
-            if (tr)
-                tr->render(r, &t);
+            /* the command's text: its sections */
+            struct sat_report *doc = sat_report_sections(r);
+            sat_report_render_opts ro;
+            memset(&ro, 0, sizeof ro);
+            ro.table_rows = SIZE_MAX;
+            if (doc)
+                sat_report_renderer_for("-")->render(doc, &ro, out, NULL);
+            sat_report_free(doc);
             sat_result_json(r, out, NULL);
         }
         sat_result_free(r);

@@ -1,7 +1,8 @@
 /*
  * fuzz_saturation.c - libFuzzer target for the saturation analyzer and its
  * USL fit (analyze/saturation.c, usl.c) and its result (saturation_result.c,
- * rendered by the one JSON and CSV writers and report/text_saturation.c):
+ * rendered by the one JSON and CSV writers and as its command's text, the
+ * sections of report/sections/section_saturation.c):
  * arbitrary bytes become ldap_op rows (any timestamps and latencies, also
  * negative, huge or absent), tls_hs rows and measured points (any doubles:
  * NaN, infinities, denormals), at an arbitrary window; the analyzer must
@@ -15,6 +16,7 @@
 
 #include "satscope/analyze.h"
 #include "satscope/report.h"
+#include "satscope/report_doc.h"
 
 #define REC 25 /* kind, then three 8-byte fields */
 
@@ -77,11 +79,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *out = fopen("/dev/null", "w");
     sat_result *res = sat_result_new("saturation");
     if (out && res && sat_saturation_result(s, res) == SAT_OK) {
-        const sat_text_report *tr = sat_text_report_find("saturation");
-        sat_text t;
-        sat_text_init(&t, out, 0);
-        if (tr)
-            tr->render(res, &t);
+        struct sat_report *doc = sat_report_sections(res);
+        sat_report_render_opts ro;
+        memset(&ro, 0, sizeof ro);
+        ro.table_rows = SIZE_MAX;
+        if (doc)
+            sat_report_renderer_for("-")->render(doc, &ro, out, NULL);
+        sat_report_free(doc);
         sat_result_json(res, out, NULL);
         sat_result_csv(res, NULL, out, NULL);
         sat_result_csv(res, "tls_capacity.windows", out, NULL);

@@ -40,6 +40,14 @@ static void add_key(sat_cs *c, uint32_t k, sat_ts_ns ts)
     CHECK(sat_cs_add_ref(c, dn, (size_t)n, ts) == SAT_OK);
 }
 
+static int build_result(const void *a, sat_result *r) { return sat_cs_result((const sat_cs *)a, r); }
+
+/* The finished analyzer's result; the caller frees it. */
+static sat_result *result_of(const sat_cs *c)
+{
+    return rc_result("cachesize", build_result, c);
+}
+
 /* hits of a true LRU cache of `size` entries over keys[0..n) */
 static uint64_t lru_hits(const uint32_t *keys, size_t n, size_t size)
 {
@@ -88,9 +96,10 @@ static void test_exact_vs_bruteforce(void)
             add_key(c, k, T0 + (sat_ts_ns)i * S);
         }
         CHECK(sat_cs_finish(c) == SAT_OK);
-        const sat_cs_view *v = sat_cs_get_view(c);
-        CHECK(v->method == SAT_CS_EXACT);
-        CHECK_EQ_INT(v->references, n);
+        sat_result *r = result_of(c);
+        CHECK_EQ_STR(sat_get_text(sat_result_root(r), "method", ""), "exact");
+        CHECK_EQ_INT(sat_get_count(sat_result_root(r), "references", 0), n);
+        sat_result_free(r);
         for (size_t size = 1; size <= universe + 2; size++) {
             uint64_t want = lru_hits(keys, n, size);
             double got = sat_cs_hits(c, size);
@@ -158,8 +167,8 @@ static uint32_t draw(int kind, const double *cdf, size_t universe, size_t i)
 static void compare(const sat_cs *exact, const sat_cs *sh, const char *what, double *mae_out,
                     double *max_out)
 {
-    const sat_cs_view *ve = sat_cs_get_view(exact);
-    uint64_t top = (uint64_t)ve->unique;
+    sat_result *re = result_of(exact), *rs = result_of(sh);
+    uint64_t top = sat_get_count(sat_result_root(re), "unique", 0);
     double sum = 0, worst = 0;
     int pts = 400;
     for (int k = 1; k <= pts; k++) {
@@ -173,9 +182,12 @@ static void compare(const sat_cs *exact, const sat_cs *sh, const char *what, dou
     }
     *mae_out = sum / pts;
     *max_out = worst;
-    fprintf(stderr, "%s: SHARDS rate %.5f, MAE %.5f, max %.5f, unique %.0f (exact %.0f)\n", what,
-            sat_cs_get_view(sh)->shards_rate, *mae_out, *max_out, sat_cs_get_view(sh)->unique,
-            ve->unique);
+    fprintf(stderr, "%s: SHARDS rate %.5f, MAE %.5f, max %.5f, unique %llu (exact %llu)\n", what,
+            sat_get_num(sat_result_root(rs), "sampling.shards_rate", NAN), *mae_out, *max_out,
+            (unsigned long long)sat_get_count(sat_result_root(rs), "unique", 0),
+            (unsigned long long)top);
+    sat_result_free(re);
+    sat_result_free(rs);
 }
 
 /* A periodic full scan makes the exact curve a vertical step: every scan
@@ -186,7 +198,9 @@ static void compare(const sat_cs *exact, const sat_cs *sh, const char *what, dou
  * step within 2% of the exact size. */
 static void check_step(const sat_cs *ex, const sat_cs *sh)
 {
-    uint64_t top = (uint64_t)sat_cs_get_view(ex)->unique;
+    sat_result *r = result_of(ex);
+    uint64_t top = sat_get_count(sat_result_root(r), "unique", 0);
+    sat_result_free(r);
     double worst = 0;
     for (int k = 1; k < 10; k++) {
         /* levels on the step (the hot set is held well below top / 2) */
@@ -235,10 +249,13 @@ static void test_shards_error(void)
         CHECK(sat_cs_finish(ex) == SAT_OK);
         CHECK(sat_cs_finish(sh) == SAT_OK);
         CHECK(sat_cs_finish(th) == SAT_OK);
-        CHECK(sat_cs_get_view(sh)->method == SAT_CS_SHARDS);
-        CHECK(sat_cs_get_view(th)->method == SAT_CS_SHARDS);
-        CHECK(sat_cs_get_view(th)->kept <= 600000);
-        CHECK(sat_cs_get_view(th)->keep_rate < 1);
+        sat_result *rsh = result_of(sh), *rth = result_of(th);
+        CHECK_EQ_STR(sat_get_text(sat_result_root(rsh), "method", ""), "shards");
+        CHECK_EQ_STR(sat_get_text(sat_result_root(rth), "method", ""), "shards");
+        CHECK(sat_get_count(sat_result_root(rth), "sampling.kept", UINT64_MAX) <= 600000);
+        CHECK(sat_get_num(sat_result_root(rth), "sampling.keep_rate", 1) < 1);
+        sat_result_free(rsh);
+        sat_result_free(rth);
         double mae, worst;
         char what[64];
         snprintf(what, sizeof what, "%s (fixed-size)", names[kind]);
@@ -275,19 +292,23 @@ static void test_merge(void)
     CHECK(sat_cs_finish(all) == SAT_OK);
     CHECK(sat_cs_finish(a) == SAT_OK); /* a finished one is finished again by merge */
     CHECK(sat_cs_merge(a, b) == SAT_OK);
-    const sat_cs_view *va = sat_cs_get_view(a), *vall = sat_cs_get_view(all);
-    CHECK(va != NULL);
-    CHECK_EQ_INT(va->references, 20000);
-    CHECK(va->unique == vall->unique);
+    sat_result *ra = result_of(a), *rall = result_of(all);
+    const sat_rnode *va = sat_result_root(ra), *vall = sat_result_root(rall);
+    CHECK_EQ_INT(sat_get_count(va, "references", 0), 20000);
+    CHECK_EQ_INT(sat_get_count(va, "unique", 0), sat_get_count(vall, "unique", 1));
     int same = 1;
     for (uint64_t size = 1; size <= 2001; size++)
         same &= sat_cs_hits(a, size) == sat_cs_hits(all, size);
     CHECK(same);
-    CHECK_EQ_INT(va->nhours, vall->nhours);
-    for (size_t h = 0; h < va->nhours && h < vall->nhours; h++) {
-        CHECK(va->hours[h].distinct == vall->hours[h].distinct);
-        CHECK_EQ_INT(va->hours[h].refs, vall->hours[h].refs);
+    const sat_rnode *ha = sat_get_table(va, "working_set"), *hall = sat_get_table(vall, "working_set");
+    CHECK_EQ_INT(sat_rnode_count(ha), sat_rnode_count(hall));
+    for (const sat_rnode *x = sat_rnode_first(ha), *y = sat_rnode_first(hall); x && y;
+         x = sat_rnode_next(x), y = sat_rnode_next(y)) {
+        CHECK_EQ_INT(sat_get_count(x, "distinct", 0), sat_get_count(y, "distinct", 1));
+        CHECK_EQ_INT(sat_get_count(x, "references", 0), sat_get_count(y, "references", 1));
     }
+    sat_result_free(ra);
+    sat_result_free(rall);
     sat_cs_free(all);
     sat_cs_free(a);
     sat_cs_free(b);
@@ -338,38 +359,40 @@ static void test_stream(void)
     op(&k, SAT_OP_CMP, "cn=c d,ou=old,dc=example,dc=com", SAT_SCOPE_NONE, NULL, h2 + 3 * S);
     op(&k, SAT_OP_EXT, NULL, SAT_SCOPE_NONE, NULL, h2 + 3 * S);
     CHECK(sat_cs_finish(c) == SAT_OK);
-    const sat_cs_view *v = sat_cs_get_view(c);
+    sat_result *r = result_of(c);
+    const sat_rnode *v = sat_result_root(r), *st = sat_get_obj(v, "stream"),
+                    *by = sat_get_obj(st, "references_by_op");
     /* refs: a, a | b, b, b-old, c, c-new, b-old, c-new (the capture MODRDN), "cn=c d" x2 */
-    CHECK_EQ_INT(v->references, 11);
-    CHECK(v->unique == 6);
-    CHECK_EQ_INT(v->refs_by_type[SAT_OP_BIND], 1);
-    CHECK_EQ_INT(v->refs_by_type[SAT_OP_SRCH], 2);
-    CHECK_EQ_INT(v->refs_by_type[SAT_OP_MODRDN], 6);
-    CHECK_EQ_INT(v->modrdn_new, 3);
-    CHECK_EQ_INT(v->outside, 4);
-    CHECK_EQ_INT(v->no_dn, 1);
-    CHECK_EQ_INT(v->ops, 16);
-    CHECK_EQ_INT(v->naming_ops, 8);
-    CHECK_EQ_INT(v->unseen_ops, 2);
-    CHECK_EQ_INT(v->unseen_subtree, 1);
-    CHECK_EQ_INT(v->unseen_onelevel, 1);
-    CHECK_EQ_INT(v->unseen_unindexed, 1);
-    CHECK_EQ_INT(v->unseen_entries, 6);
-    CHECK(fabs(v->unseen_share - 2.0 / 10.0) < 1e-12);
+    CHECK_EQ_INT(sat_get_count(v, "references", 0), 11);
+    CHECK_EQ_INT(sat_get_count(v, "unique", 0), 6);
+    CHECK_EQ_INT(sat_get_count(by, "BIND", 0), 1);
+    CHECK_EQ_INT(sat_get_count(by, "SRCH", 0), 2);
+    CHECK_EQ_INT(sat_get_count(by, "MODRDN", 0), 6);
+    CHECK_EQ_INT(sat_get_count(st, "modrdn_new_dns", 0), 3);
+    CHECK_EQ_INT(sat_get_count(st, "outside_backends", 0), 4);
+    CHECK_EQ_INT(sat_get_count(st, "binds_without_dn", 0), 1);
+    CHECK_EQ_INT(sat_get_count(st, "operations", 0), 16);
+    CHECK_EQ_INT(sat_get_count(st, "naming_operations", 0), 8);
+    CHECK_EQ_INT(sat_get_count(st, "unseen_operations", 0), 2);
+    CHECK_EQ_INT(sat_get_count(st, "unseen_subtree", 0), 1);
+    CHECK_EQ_INT(sat_get_count(st, "unseen_onelevel", 0), 1);
+    CHECK_EQ_INT(sat_get_count(st, "unseen_unindexed", 0), 1);
+    CHECK_EQ_INT(sat_get_count(st, "unseen_entries_returned", 0), 6);
+    CHECK(fabs(sat_get_num(v, "unseen_share", NAN) - 2.0 / 10.0) < 1e-12);
     CHECK(sat_cs_hits(c, 1) == 3); /* a a, b b, "cn=c d" twice in a row */
     CHECK(sat_cs_hits(c, 2) == 4); /* + c-new after b-old */
     CHECK(sat_cs_hits(c, 3) == 5); /* + b-old after c, c-new */
-    CHECK(fabs(v->max_hit_ratio - 5.0 / 11.0) < 1e-12);
-    CHECK_EQ_INT(v->nhours, 2);
-    if (v->nhours == 2) {
-        CHECK_EQ_INT(v->hours[0].refs, 2);
-        CHECK(v->hours[0].distinct == 1);
-        CHECK_EQ_INT(v->hours[1].refs, 9);
-        CHECK(v->hours[1].distinct == 5);
-    }
-    CHECK(v->nmrc >= 4); /* 0..top: only 4 distinct sizes below 4 */
-    CHECK(isnan(v->entry_bytes));
-    CHECK_EQ_INT(v->cachememsize, 0);
+    CHECK(fabs(sat_get_num(v, "max_hit_ratio", NAN) - 5.0 / 11.0) < 1e-12);
+    const sat_rnode *hours = sat_get_table(v, "working_set");
+    CHECK_EQ_INT(sat_rnode_count(hours), 2);
+    CHECK_EQ_INT(sat_get_count(rc_row(hours, 0), "references", 0), 2);
+    CHECK_EQ_INT(sat_get_count(rc_row(hours, 0), "distinct", 0), 1);
+    CHECK_EQ_INT(sat_get_count(rc_row(hours, 1), "references", 0), 9);
+    CHECK_EQ_INT(sat_get_count(rc_row(hours, 1), "distinct", 0), 5);
+    CHECK(sat_rnode_count(sat_get_table(v, "mrc")) >= 4); /* 0..top: only 4 distinct sizes below 4 */
+    CHECK(!sat_get_has(v, "recommend.entry_size"));
+    CHECK(!sat_get_has(v, "recommend.cachememsize_bytes"));
+    sat_result_free(r);
     sat_cs_free(c);
 }
 
@@ -403,23 +426,26 @@ static void test_targets_and_bytes(void)
         for (uint32_t k = 0; k < 1000; k++)
             add_key(c, k, 0);
     CHECK(sat_cs_finish(c) == SAT_OK);
-    const sat_cs_view *v = sat_cs_get_view(c);
+    sat_result *r = result_of(c);
+    const sat_rnode *v = sat_result_root(r), *tg = sat_get_table(v, "targets"),
+                    *rec = sat_get_obj(v, "recommend"), *mon = sat_get_obj(v, "monitor");
     CHECK(sat_cs_hits(c, 999) == 0);
     CHECK(sat_cs_hits(c, 1000) == 9000);
-    CHECK_EQ_INT(v->ntargets, 2);
-    CHECK(v->targets[0].reachable);
-    CHECK_EQ_INT(v->targets[0].entries, 1000);
-    CHECK(!v->targets[1].reachable); /* max 0.9 */
-    CHECK(v->entry_bytes == 2000);
-    CHECK_EQ_STR(v->entry_bytes_from, "cn=monitor");
-    CHECK(v->targets[0].bytes == 2000000);
-    CHECK_EQ_INT(v->cachememsize, 2097152); /* 2,000,000 rounded up to 2 MiB */
-    CHECK(v->measured_interval);
-    CHECK(fabs(v->measured_hit - 0.9) < 1e-12);
-    CHECK(v->current_entries == 100);
-    CHECK(v->predicted_hit == 0);
-    CHECK_EQ_STR(v->backend, "userRoot");
-    CHECK(v->nmrc >= 20);
+    CHECK_EQ_INT(sat_rnode_count(tg), 2);
+    CHECK_EQ_INT(sat_get_bool(rc_row(tg, 0), "reachable", -1), 1);
+    CHECK_EQ_INT(sat_get_count(rc_row(tg, 0), "entries", 0), 1000);
+    CHECK_EQ_INT(sat_get_bool(rc_row(tg, 1), "reachable", -1), 0); /* max 0.9 */
+    CHECK(sat_get_num(rec, "entry_size", NAN) == 2000);
+    CHECK_EQ_STR(sat_get_text(rec, "entry_size_from", ""), "cn=monitor");
+    CHECK_EQ_INT(sat_get_count(rc_row(tg, 0), "bytes", 0), 2000000);
+    CHECK_EQ_INT(sat_get_count(rec, "cachememsize_bytes", 0), 2097152); /* 2,000,000 up to 2 MiB */
+    CHECK_EQ_INT(sat_get_bool(mon, "measured_interval", -1), 1);
+    CHECK(fabs(sat_get_num(mon, "measured_hit_ratio", NAN) - 0.9) < 1e-12);
+    CHECK_EQ_INT(sat_get_count(mon, "current_entries", 0), 100);
+    CHECK(sat_get_num(mon, "predicted_hit_ratio", NAN) == 0);
+    CHECK_EQ_STR(sat_get_text(rec, "backend", ""), "userRoot");
+    CHECK(sat_rnode_count(sat_get_table(v, "mrc")) >= 20);
+    sat_result_free(r);
     sat_cs_free(c);
 }
 

@@ -247,6 +247,14 @@ static void cs_op(sat_cs *c, int type, const char *dn, int err, const char *text
     CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), SAT_OK);
 }
 
+/* The finished analyzer's result (the caller frees it). */
+static sat_result *cs_result(const sat_cs *c)
+{
+    sat_result *r = sat_result_new("cachesize");
+    CHECK(r && sat_cs_result(c, r) == SAT_OK);
+    return r;
+}
+
 static void test_cachesize_missing(void)
 {
     sat_cs *c = sat_cs_create(NULL);
@@ -259,15 +267,17 @@ static void test_cachesize_missing(void)
     cs_op(c, SAT_OP_SRCH, "uid=gone4,dc=x", 32, NULL);
     cs_op(c, SAT_OP_CMP, "uid=a,dc=x", 6, NULL);
     CHECK_EQ_INT(sat_cs_finish(c), SAT_OK);
-    const sat_cs_view *v = sat_cs_get_view(c);
-    CHECK_EQ_INT(v->missing, 4);
-    CHECK_EQ_INT(v->references, 4);
-    CHECK(fabs(v->unique - 3) < 1e-9);
-    CHECK_EQ_INT(v->refs_by_type[SAT_OP_BIND], 3);
-    CHECK_EQ_INT(v->refs_by_type[SAT_OP_MOD], 0);
+    sat_result *r = cs_result(c);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(sat_get_count(v, "stream.missing_entries", 0), 4);
+    CHECK_EQ_INT(sat_get_count(v, "references", 0), 4);
+    CHECK_EQ_INT(sat_get_count(v, "unique", 0), 3);
+    CHECK_EQ_INT(sat_get_count(v, "stream.references_by_op.BIND", 0), 3);
+    CHECK(!sat_get_has(v, "stream.references_by_op.MOD")); /* none: not listed */
     /* no monitor: the estimate, every read named */
-    CHECK_EQ_STR(v->reads_from, "estimate");
-    CHECK(!v->most_reads_unseen);
+    CHECK_EQ_STR(sat_get_text(v, "reads_seen.server_reads_from", ""), "estimate");
+    CHECK_EQ_INT(sat_get_bool(v, "reads_seen.most_unseen", -1), 0);
+    sat_result_free(r);
     sat_cs_free(c);
 }
 
@@ -292,12 +302,14 @@ static void test_cachesize_reads_seen(void)
     cs_op(c, SAT_OP_BIND, "uid=a,dc=x", 0, NULL);
     cs_op(c, SAT_OP_BIND, "uid=b,dc=x", 0, NULL);
     CHECK_EQ_INT(sat_cs_finish(c), SAT_OK);
-    const sat_cs_view *v = sat_cs_get_view(c);
-    CHECK_EQ_STR(v->reads_from, "cn=monitor");
-    CHECK(fabs(v->server_reads - 10) < 1e-9);
-    CHECK(fabs(v->seen_reads_share - 0.2) < 1e-9);
-    CHECK(v->most_reads_unseen);
-    CHECK(fabs(v->measured_hit - 0.7) < 1e-9);
+    sat_result *r = cs_result(c);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_STR(sat_get_text(v, "reads_seen.server_reads_from", ""), "cn=monitor");
+    CHECK_EQ_INT(sat_get_count(v, "reads_seen.server_reads", 0), 10);
+    CHECK(fabs(sat_get_num(v, "reads_seen.share_named", NAN) - 0.2) < 1e-9);
+    CHECK_EQ_INT(sat_get_bool(v, "reads_seen.most_unseen", -1), 1);
+    CHECK(fabs(sat_get_num(v, "monitor.measured_hit_ratio", NAN) - 0.7) < 1e-9);
+    sat_result_free(r);
     sat_cs_free(c);
 }
 

@@ -16,6 +16,7 @@
 #include "satscope/analyze.h"
 #include "satscope/fields.h"
 #include "satscope/report.h"
+#include "result_check.h"
 
 #define S ((sat_ts_ns)1000000000)
 #define MS ((sat_ts_ns)1000000)
@@ -39,27 +40,15 @@ static sat_http_req req_row(sat_ts_ns ts, int status, sat_dur_ns rt, const char 
     return r;
 }
 
+/* The analyzer's result as JSON, or as its command prints it (its text
+ * report, or its sections). */
 static char *render(const sat_analyzer *an, const void *obj, int text)
 {
     char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
     sat_result *r = sat_result_new(an->name);
-    if (f && r && an->result(obj, r) == SAT_OK) {
-        if (text) {
-            const sat_text_report *tr = sat_text_report_find(an->name);
-            sat_text t;
-            sat_text_init(&t, f, 0);
-            if (tr)
-                tr->render(r, &t);
-            sat_text_finish(&t);
-        } else {
-            sat_result_json(r, f, NULL);
-        }
-    }
+    if (r && an->result(obj, r) == SAT_OK)
+        buf = rc_render(r, text ? AS_TEXT : AS_JSON, NULL);
     sat_result_free(r);
-    if (f)
-        fclose(f);
     return buf;
 }
 
@@ -291,21 +280,24 @@ static void test_saturation_http(void)
     size_t rows = 0;
     feed_usl(&k, 0, 1, &rows);
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
-    const sat_saturation_view *v = sat_saturation_get_view(s);
-    CHECK_EQ_INT(v->ops, rows);
-    CHECK_EQ_INT(v->http_reqs, rows);
-    CHECK_EQ_INT(v->timed, rows);
-    CHECK_EQ_INT(v->npoints, 16);
+    sat_result *res = rc_result("saturation", sat_analyzer_find("saturation")->result, s);
+    const sat_rnode *root = sat_result_root(res), *pts = sat_get_table(root, "points");
+    CHECK_EQ_INT(sat_get_count(root, "answered", 0), rows);
+    CHECK_EQ_INT(sat_get_count(root, "http_requests", 0), rows);
+    CHECK_EQ_INT(sat_get_count(root, "timed", 0), rows);
+    CHECK_EQ_INT(sat_rnode_count(pts), 16);
     /* every window of level n: N = n within a request's share of the edges */
-    for (size_t p = 0; p < v->npoints; p++) {
+    size_t p = 0;
+    for (const sat_rnode *row = sat_rnode_first(pts); row; row = sat_rnode_next(row), p++) {
         double n = (double)(p / 2 + 1);
-        CHECK(fabs(v->points[p].n - n) < 0.05 * n);
+        CHECK(fabs(sat_get_num(row, "concurrency", NAN) - n) < 0.05 * n);
     }
-    CHECK(v->usl.ok);
-    CHECK(fabs(v->usl.sigma - 0.05) < 0.01);
-    CHECK(fabs(v->usl.kappa - 0.02) < 0.004);
-    CHECK(fabs(v->usl.lambda - 20.0) < 1.0);
-    CHECK(isnan(v->wtime_mean_s)); /* HTTP logs have no queue wait */
+    CHECK_EQ_INT(sat_get_bool(root, "usl.ok", -1), 1);
+    CHECK(fabs(sat_get_num(root, "usl.sigma", NAN) - 0.05) < 0.01);
+    CHECK(fabs(sat_get_num(root, "usl.kappa", NAN) - 0.02) < 0.004);
+    CHECK(fabs(sat_get_num(root, "usl.lambda", NAN) - 20.0) < 1.0);
+    CHECK(!sat_get_has(root, "wtime_mean_s")); /* HTTP logs have no queue wait */
+    sat_result_free(res);
 
     const sat_analyzer *an = sat_analyzer_find("saturation");
     char *j = render(an, s, 0), *t = render(an, s, 1);
@@ -370,10 +362,11 @@ static void test_format_without_times(void)
     CHECK(t && strstr(t, "  1 of 1 HTTP input logs no response time (as nginx combined, "));
     CHECK(t && strstr(t, "  1 of 1 HTTP input logs no request number on the connection "));
     free(t);
-    const sat_saturation_view *w = sat_saturation_get_view(sa);
-    CHECK_EQ_INT(w->ops, 600);
-    CHECK_EQ_INT(w->timed, 0);
-    CHECK_EQ_INT(w->http_no_rt, 1);
+    sat_result *res = rc_result("saturation", sat_analyzer_find("saturation")->result, sa);
+    CHECK_EQ_INT(sat_get_count(sat_result_root(res), "answered", 0), 600);
+    CHECK_EQ_INT(sat_get_count(sat_result_root(res), "timed", 0), 0);
+    CHECK_EQ_INT(sat_get_count(sat_result_root(res), "http_inputs.without_response_time", 0), 1);
+    sat_result_free(res);
     t = render(sat_analyzer_find("saturation"), sa, 1);
     CHECK(t && strstr(t, "  600 requests had no response time logged: counted in X, not in N."));
     CHECK(t && strstr(t, "  1 of 1 HTTP input logs no response time (as nginx combined, "));

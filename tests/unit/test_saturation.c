@@ -40,6 +40,17 @@ static int within(double got, double want, double rel)
     return fabs(got - want) <= rel * fabs(want);
 }
 
+static int build_result(const void *a, sat_result *r)
+{
+    return sat_saturation_result((const sat_saturation *)a, r);
+}
+
+/* The finished analyzer's result; the caller frees it. */
+static sat_result *result_of(const sat_saturation *s)
+{
+    return rc_result("saturation", build_result, s);
+}
+
 static void test_fit_recovers(void)
 {
     const double sigma = 0.05, kappa = 0.001, lambda = 100;
@@ -166,28 +177,33 @@ static void test_little(void)
     ps.flags = SAT_OPF_PERSISTENT;
     sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ps);
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
-    const sat_saturation_view *v = sat_saturation_get_view(s);
-    CHECK_EQ_INT(v->npoints, 5);
-    CHECK_EQ_INT(v->ops, 300);
-    CHECK_EQ_INT(v->skipped, 2);
-    for (size_t i = 0; i < v->npoints && i < 5; i++) {
-        CHECK(within(v->points[i].n, (double)(i + 1), 1e-9));
-        CHECK(within(v->points[i].x, 2.0 * (double)(i + 1), 1e-9));
-        CHECK(within(v->points[i].wtime_mean_s, 0.125, 1e-9));
-        CHECK(within(v->points[i].optime_mean_s, 0.375, 1e-9));
-        CHECK_EQ_INT(v->points[i].used, i < 4); /* the last: 1 s of 10 inside the span */
+    sat_result *r = result_of(s);
+    const sat_rnode *root = sat_result_root(r), *pts = sat_get_table(root, "points");
+    CHECK_EQ_INT(sat_rnode_count(pts), 5);
+    CHECK_EQ_INT(sat_get_count(root, "answered", 0), 300);
+    CHECK_EQ_INT(sat_get_count(root, "skipped", 0), 2);
+    for (size_t i = 0; i < 5; i++) {
+        const sat_rnode *p = rc_row(pts, i);
+        CHECK(within(sat_get_num(p, "concurrency", NAN), (double)(i + 1), 1e-9));
+        CHECK(within(sat_get_num(p, "throughput", NAN), 2.0 * (double)(i + 1), 1e-9));
+        CHECK(within(sat_get_dur(p, "wtime_mean_s", NAN), 0.125, 1e-9));
+        CHECK(within(sat_get_dur(p, "optime_mean_s", NAN), 0.375, 1e-9));
+        CHECK_EQ_INT(sat_get_bool(p, "used", -1), i < 4); /* the last: 1 s of 10 inside the span */
     }
-    CHECK(!v->usl.ok); /* 4 points */
-    CHECK(within(v->n_now, 4, 1e-9));
+    CHECK_EQ_INT(sat_get_bool(root, "usl.ok", -1), 0); /* 4 points */
+    CHECK(within(sat_get_num(root, "now.concurrency", NAN), 4, 1e-9));
+    sat_result_free(r);
 
     /* measured points added to it make the fit */
     for (int i = 1; i <= 8; i++)
         CHECK_EQ_INT(sat_saturation_add_point(s, i, sat_usl_x(0.1, 0.01, 2, i)), SAT_OK);
     CHECK_EQ_INT(sat_saturation_add_point(s, -1, 3), SAT_E_USAGE);
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
-    v = sat_saturation_get_view(s);
-    CHECK_EQ_INT(v->npoints, 13);
-    CHECK(v->usl.ok);
+    r = result_of(s);
+    root = sat_result_root(r);
+    CHECK_EQ_INT(sat_rnode_count(sat_get_table(root, "points")), 13);
+    CHECK_EQ_INT(sat_get_bool(root, "usl.ok", -1), 1);
+    sat_result_free(r);
     sat_saturation_free(s);
 }
 
@@ -221,12 +237,14 @@ static void test_whatif_failed_after_sh(void)
         sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
     }
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
-    const sat_saturation_view *w = sat_saturation_get_view(s);
-    CHECK_EQ_INT(w->hs_failed_after_server_hello, 100);
-    CHECK_EQ_INT(w->hs_full, 10);
-    CHECK(within(w->resumed_share, 0.9, 1e-9));
-    CHECK(within(w->hs_per_op, 2, 1e-9));
-    CHECK(within(w->whatif_lambda, 1.0 / (1e-3 + 294.3e-6), 1e-3));
+    sat_result *r = result_of(s);
+    const sat_rnode *w = sat_get_obj(sat_result_root(r), "whatif");
+    CHECK_EQ_INT(sat_get_count(w, "hs_failed_after_server_hello", 0), 100);
+    CHECK_EQ_INT(sat_get_count(w, "hs_full", 0), 10);
+    CHECK(within(sat_get_num(w, "resumed_share", NAN), 0.9, 1e-9));
+    CHECK(within(sat_get_num(w, "hs_per_op", NAN), 2, 1e-9));
+    CHECK(within(sat_get_num(w, "whatif_lambda", NAN), 1.0 / (1e-3 + 294.3e-6), 1e-3));
+    sat_result_free(r);
     sat_saturation_free(s);
 }
 
@@ -254,14 +272,18 @@ static void test_whatif(void)
         sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
     }
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
-    const sat_saturation_view *v = sat_saturation_get_view(s);
-    CHECK(v->usl.ok);
-    CHECK(within(v->cpus_x_max, 2 * v->usl.x_max, 1e-9));
-    CHECK(within(v->resumed_share, 0.9, 1e-9));
-    CHECK(within(v->hs_per_op, 1, 1e-9));
+    sat_result *r = result_of(s);
+    const sat_rnode *u = sat_get_obj(sat_result_root(r), "usl"),
+                    *w = sat_get_obj(sat_result_root(r), "whatif");
+    double x_max = sat_get_num(u, "x_max", NAN);
+    CHECK_EQ_INT(sat_get_bool(u, "ok", -1), 1);
+    CHECK(within(sat_get_num(w, "cpus_x_max", NAN), 2 * x_max, 1e-9));
+    CHECK(within(sat_get_num(w, "resumed_share", NAN), 0.9, 1e-9));
+    CHECK(within(sat_get_num(w, "hs_per_op", NAN), 1, 1e-9));
     /* 1/lambda = 1 ms; all full adds 0.9 * (330 - 3) us = 294.3 us */
-    CHECK(within(v->whatif_lambda, 1.0 / (1e-3 + 294.3e-6), 1e-3));
-    CHECK(v->whatif_x_max < v->usl.x_max);
+    CHECK(within(sat_get_num(w, "whatif_lambda", NAN), 1.0 / (1e-3 + 294.3e-6), 1e-3));
+    CHECK(sat_get_num(w, "whatif_x_max", NAN) < x_max);
+    sat_result_free(r);
     sat_saturation_free(s);
 }
 
@@ -304,33 +326,44 @@ static void test_tls_capacity(void)
         }
     }
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
-    const sat_hs_capacity *c = &sat_saturation_get_view(s)->capacity;
-    CHECK_EQ_INT(c->offered, 450);
-    CHECK_EQ_INT(c->gave_up, 320);
-    CHECK_EQ_INT(c->full + c->resumed + c->failed_after_server_hello, 130);
-    CHECK_EQ_INT(c->failed_after_server_hello, 16);
-    CHECK_EQ_INT(c->resumed, 40);
-    CHECK_EQ_INT(c->saturated, 4);
-    CHECK_EQ_INT(c->saturated_first_ts, T0 + 10 * S);
-    CHECK_EQ_INT(c->saturated_end_ts, T0 + 14 * S);
-    CHECK(fabs(c->offered_rate - 100.0) < 1e-9);
-    CHECK(fabs(c->sustained_rate - 20.0) < 1e-9);
-    CHECK(fabs(c->sustained_full_rate - 20.0) < 1e-9);
-    CHECK(fabs(c->cost_bound_s - 0.05) < 1e-12);
-    CHECK(fabs(c->cpu_model - 20.0 * SAT_HS_FULL_COST_US_DEFAULT / 1e6) < 1e-12);
-    CHECK(fabs(c->peak_rate - 20.0) < 1e-9);
+    sat_result *r = result_of(s);
+    const sat_rnode *c = sat_get_obj(sat_result_root(r), "tls_capacity");
+    CHECK_EQ_INT(sat_get_count(c, "offered", 0), 450);
+    CHECK_EQ_INT(sat_get_count(c, "gave_up_unanswered", 0), 320);
+    CHECK_EQ_INT(sat_get_count(c, "full", 0) + sat_get_count(c, "resumed", 0) +
+                     sat_get_count(c, "failed_after_server_hello", 0),
+                 130);
+    CHECK_EQ_INT(sat_get_count(c, "failed_after_server_hello", 0), 16);
+    CHECK_EQ_INT(sat_get_count(c, "resumed", 0), 40);
+    CHECK_EQ_INT(sat_get_count(c, "saturated_windows", 0), 4);
+    CHECK_EQ_INT(sat_get_time(c, "saturated_first_ts", 0), T0 + 10 * S);
+    CHECK_EQ_INT(sat_get_time(c, "saturated_end_ts", 0), T0 + 14 * S);
+    CHECK(fabs(sat_get_num(c, "offered_per_s", NAN) - 100.0) < 1e-9);
+    CHECK(fabs(sat_get_num(c, "sustained_per_s", NAN) - 20.0) < 1e-9);
+    CHECK(fabs(sat_get_num(c, "sustained_full_per_s", NAN) - 20.0) < 1e-9);
+    CHECK(fabs(sat_get_dur(c, "cost_per_handshake_s_measured", NAN) - 0.05) < 1e-12);
+    CHECK(fabs(sat_get_num(c, "cpu_s_per_s_model", NAN) - 20.0 * SAT_HS_FULL_COST_US_DEFAULT / 1e6) <
+          1e-12);
+    CHECK(fabs(sat_get_num(c, "peak_per_s", NAN) - 20.0) < 1e-9);
+    /* the series: every second of the 14, the last 4 saturated */
+    const sat_rnode *win = sat_get_table(c, "windows");
+    CHECK_EQ_INT(sat_rnode_count(win), 14);
+    CHECK_EQ_INT(sat_get_bool(rc_row(win, 9), "saturated", -1), 0);
+    CHECK_EQ_INT(sat_get_bool(rc_row(win, 10), "saturated", -1), 1);
+    CHECK_EQ_INT(sat_get_count(rc_row(win, 10), "gave_up_unanswered", 0), 80);
+    sat_result_free(r);
     sat_saturation_free(s);
     /* no capture, no capacity */
     s = sat_saturation_create(NULL);
     CHECK_EQ_INT(sat_saturation_finish(s), SAT_OK);
-    CHECK_EQ_INT(sat_saturation_get_view(s)->capacity.tcp_conns, 0);
-    CHECK(isnan(sat_saturation_get_view(s)->capacity.sustained_rate));
+    r = result_of(s);
+    CHECK(sat_get_obj(sat_result_root(r), "tls_capacity") == NULL);
+    sat_result_free(r);
     sat_saturation_free(s);
 }
 
 
 /* The tables the text report names for --csv NAME are the result's. */
-static int build_result(const void *a, sat_result *r) { return sat_saturation_result((const sat_saturation *)a, r); }
 
 static void check_csv_tables(const void *a, int (*build)(const void *, sat_result *))
 {
@@ -445,7 +478,7 @@ static void test_result(void)
     free(c);
     char *t = render(s, AS_TEXT, NULL);
     CHECK(t && strstr(t, "satscope saturation: 540 answered operations, "));
-    CHECK(t && strstr(t, "  plus 1 measured point\n"));
+    CHECK(t && strstr(t, ", plus 1 measured point\n"));
     CHECK(t && strstr(t, "What if 2x the CPUs"));
     CHECK(t && !strstr(t, "e-0"));
     for (const char *p = t; p && *p;) {
