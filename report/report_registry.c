@@ -25,11 +25,11 @@ int sat_report_fmt_parse(const char *s)
 
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
-extern const sat_text_report sat_text_crashes, sat_text_cachesize;
+extern const sat_text_report sat_text_cachesize;
 
 extern const sat_text_report sat_text_saturation;
 static const sat_text_report *const sat_text_reports[] = {
-    &sat_text_etime,     &sat_text_crashes,    &sat_text_cachesize,
+    &sat_text_etime,     &sat_text_cachesize,
     &sat_text_saturation, &sat_text_storms,
 };
 

@@ -8,10 +8,12 @@
 
 #include "sections.h"
 
+extern const sec_builder sec_crashes;
 extern const sec_builder sec_handshakes;
 extern const sec_builder sec_timeline;
 
 static const sec_builder *const builders[] = {
+    &sec_crashes,
     &sec_handshakes,
     &sec_timeline,
 };

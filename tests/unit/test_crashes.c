@@ -19,7 +19,7 @@
 static const sat_ts_ns T0 = 1749400000 * S;
 
 /* The report as the CLI writes it: the analyzer's result, then the one JSON
- * writer or the crashes text report. */
+ * writer or the crashes sections as text. */
 static int report_crashes(const sat_crashes *c, int fmt, FILE *out)
 {
     sat_result *r = sat_result_new("crashes");
@@ -27,12 +27,10 @@ static int report_crashes(const sat_crashes *c, int fmt, FILE *out)
     if (rc == SAT_OK && fmt == SAT_REPORT_JSON) {
         rc = sat_result_json(r, out, NULL);
     } else if (rc == SAT_OK) {
-        const sat_text_report *tr = sat_text_report_find("crashes");
-        sat_text t;
-        sat_text_init(&t, out, 1); /* --wide: the phrases checked stay on one line */
-        rc = tr ? tr->render(r, &t) : SAT_E_USAGE;
-        if (rc == SAT_OK)
-            rc = sat_text_finish(&t);
+        /* --wide: the phrases checked stay on one line */
+        char *text = rc_render(r, AS_TEXT_WIDE, NULL);
+        rc = text && fputs(text, out) >= 0 ? SAT_OK : SAT_E_IO;
+        free(text);
     }
     sat_result_free(r);
     return rc;
@@ -292,6 +290,48 @@ static void check_minute_before(void)
     sat_crashes_free(c);
 }
 
+/* A frame's function and source line are whole in 100 columns: the frames
+ * table wraps its long cells (after a blank or a '/') rather than cut them. */
+static void check_frames_whole(void)
+{
+    sat_crashes *c = sat_crashes_create(NULL);
+    if (!c)
+        return;
+    sat_event_sink k = sat_crashes_sink(c);
+    sat_frame f = frame(1, 7, 0, "libceph-common.so.2",
+                        "ceph::__ceph_assert_fail(char const*, char const*, int, char const*)",
+                        0x2511d1);
+    f.fn_offset = 0x16e;
+    f.file = sat_str_cstr("../sysdeps/unix/sysv/linux/x86_64/clone3.S");
+    f.line = 81;
+    sat_sink_emit(&k, SAT_TABLE_FRAME, &f);
+    f = frame(1, 7, 1, "libc.so.6", "__libc_start_main@@GLIBC_2.34", 0x27305);
+    f.fn_offset = 0x85;
+    f.file = sat_str_cstr("../csu/libc-start.c");
+    f.line = 360;
+    sat_sink_emit(&k, SAT_TABLE_FRAME, &f);
+    sat_crash r = crash_row(1, T0, "fp:long", "bk:long");
+    r.crashing_tid = 7;
+    sat_sink_emit(&k, SAT_TABLE_CRASH, &r);
+    CHECK_EQ_INT(sat_crashes_finish(c), SAT_OK);
+    sat_result *res = sat_result_new("crashes");
+    CHECK(res && sat_crashes_result(c, res) == SAT_OK);
+    char *text = res ? rc_render(res, AS_TEXT, NULL) : NULL;
+    CHECK(text && rc_widest(text) <= SAT_TEXT_WIDTH);
+    CHECK(text && !strstr(text, "..."));
+    static const char *const whole[] = {"ceph::__ceph_assert_fail(char", "const*)+0x16e",
+                                        "clone3.S:81", "__libc_start_main@@GLIBC_2.34+0x85",
+                                        "../csu/libc-start.c:360"};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+        CHECK(text && strstr(text, whole[i]));
+        if (!text || !strstr(text, whole[i]))
+            fprintf(stderr, "not whole: %s\n%s", whole[i], text ? text : "");
+    }
+    free(text);
+    sat_result_free(res);
+    sat_crashes_free(c);
+}
+
 /* The same core read with and without its executable: named frames, then
  * module+offset frames, the same exact-build key: one group, named. */
 static void check_build_key_links(void)
@@ -379,6 +419,7 @@ int main(void)
     check_log_time();
     check_minute_before();
     check_build_key_links();
+    check_frames_whole();
     sat_crashes *one = sat_crashes_create(NULL);
     CHECK(one != NULL);
     if (!one)
@@ -443,7 +484,7 @@ int main(void)
     fclose(m);
     if (buf && getenv("SAT_TEST_SHOW")) /* to read the report while changing it */
         fputs(buf, stderr);
-    CHECK(buf && strstr(buf, "x8    pthread_cond_wait < worker_wait"));
+    CHECK(buf && strstr(buf, "      8    -  pthread_cond_wait < worker_wait")); /* 8 threads, one line */
     CHECK(buf && strstr(buf, "SIGSEGV (Segmentation fault)"));
     CHECK(buf && strstr(buf, "the load was 20.0x the usual"));
     free(buf);

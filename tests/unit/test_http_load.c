@@ -16,6 +16,7 @@
 #include "satscope/analyze.h"
 #include "satscope/fields.h"
 #include "satscope/report.h"
+#include "result_check.h"
 
 #define S ((sat_ts_ns)1000000000)
 #define MS ((sat_ts_ns)1000000)
@@ -39,27 +40,14 @@ static sat_http_req req_row(sat_ts_ns ts, int status, sat_dur_ns rt, const char 
     return r;
 }
 
+/* The analyzer's result as JSON, or as its command prints it. */
 static char *render(const sat_analyzer *an, const void *obj, int text)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
     sat_result *r = sat_result_new(an->name);
-    if (f && r && an->result(obj, r) == SAT_OK) {
-        if (text) {
-            const sat_text_report *tr = sat_text_report_find(an->name);
-            sat_text t;
-            sat_text_init(&t, f, 0);
-            if (tr)
-                tr->render(r, &t);
-            sat_text_finish(&t);
-        } else {
-            sat_result_json(r, f, NULL);
-        }
-    }
+    char *buf = NULL;
+    if (r && an->result(obj, r) == SAT_OK)
+        buf = rc_render(r, text ? AS_TEXT : AS_JSON, NULL);
     sat_result_free(r);
-    if (f)
-        fclose(f);
     return buf;
 }
 
