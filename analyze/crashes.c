@@ -11,8 +11,9 @@
  * (the storms analyzer, run on the same rows).
  *
  * The load rows are kept as a compact stream and counted per crash at
- * finish (crashes_load.c); the view is built by crashes_finish.c. Merging
- * walks the accumulators of crashes_internal.h.
+ * finish (crashes_load.c); what finish finds (crashes_finish.c) is what the
+ * result is written from (crashes_result.c). Merging walks the accumulators
+ * of crashes_internal.h.
  *
  * Bounded memory: at most CR_MAX crashes are kept in detail (the rest are
  * counted), at most opts.max_frames frames per thread, at most CR_LOAD_BYTES
@@ -55,15 +56,9 @@ static cr_entry *entry_of(sat_crashes *c, uint32_t source, uint32_t crash)
     }
     if (!is_new)
         return &c->entries[*idx];
-    if (c->nentries == c->cap) {
-        size_t ncap = c->cap ? c->cap * 2 : 16;
-        cr_entry *ne = (cr_entry *)realloc(c->entries, ncap * sizeof *ne);
-        if (!ne) {
-            c->nomem = 1;
-            return NULL;
-        }
-        c->entries = ne;
-        c->cap = ncap;
+    if (SAT_GROW(c->entries, c->cap, c->nentries + 1) < 0) {
+        c->nomem = 1;
+        return NULL;
     }
     *idx = (uint32_t)c->nentries;
     cr_entry *e = &c->entries[c->nentries++];
@@ -104,15 +99,9 @@ static int on_frame(void *ctx, const sat_frame *f)
         c->t.frames_cut++;
         return SAT_OK;
     }
-    if (e->nframes == e->cap) {
-        size_t ncap = e->cap ? e->cap * 2 : 32;
-        sat_frame *nf = (sat_frame *)realloc(e->frames, ncap * sizeof *nf);
-        if (!nf) {
-            c->nomem = 1;
-            return SAT_OK;
-        }
-        e->frames = nf;
-        e->cap = ncap;
+    if (SAT_GROW(e->frames, e->cap, e->nframes + 1) < 0) {
+        c->nomem = 1;
+        return SAT_OK;
     }
     sat_frame *k = &e->frames[e->nframes++];
     *k = *f;

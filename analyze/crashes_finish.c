@@ -1,8 +1,8 @@
 /*
- * crashes_finish.c - the crashes analyzer's view from its rows
- * (crashes_internal.h): crash reports in logs matched to the core of the
- * same crash, every crash with its stacks and the load before it, and the
- * groups of crashes.
+ * crashes_finish.c - what the crashes analyzer finds in its rows
+ * (crashes_internal.h cr_found, which its result is written from): crash
+ * reports in logs matched to the core of the same crash, every crash with
+ * its stacks and the load before it, and the groups of crashes.
  *
  * Crashes are grouped by fingerprint, and two groups are one when a crash of
  * each has the same exact-build key: the same core read with and without its
@@ -14,7 +14,7 @@
 
 static int cmp_info(const void *a, const void *b)
 {
-    const sat_crash_info *x = a, *y = b;
+    const cr_info *x = a, *y = b;
     sat_ts_ns tx = x->row.ts > 0 ? x->row.ts : INT64_MAX, ty = y->row.ts > 0 ? y->row.ts : INT64_MAX;
     if (tx != ty)
         return tx < ty ? -1 : 1;
@@ -25,7 +25,7 @@ static int cmp_info(const void *a, const void *b)
 
 static int cmp_group(const void *a, const void *b)
 {
-    const sat_crash_group *x = a, *y = b;
+    const cr_group *x = a, *y = b;
     if (x->count != y->count)
         return x->count > y->count ? -1 : 1;
     return x->first < y->first ? -1 : x->first > y->first;
@@ -69,7 +69,7 @@ static int same_command(const sat_crash *core, sat_str comm)
  * name gave one, and the kernel line's fault address when it has none. A
  * kernel line about a process whose backtrace is in the logs is that crash
  * too. */
-static void match_log_lines(sat_crashes *c, sat_crashes_view *v)
+static void match_log_lines(sat_crashes *c, cr_found *v)
 {
     for (size_t i = 0; i < c->nentries; i++) {
         cr_entry *k = &c->entries[i];
@@ -117,26 +117,18 @@ int sat_crashes_finish(sat_crashes *c)
 {
     if (!c)
         return SAT_E_USAGE;
-    sat_crashes_view *v = &c->view;
+    cr_found *v = &c->found;
     memset(v, 0, sizeof *v);
     int rc = sat_storms_finish(c->storms);
     const sat_storms_view *sv = c->t.have_load ? sat_storms_get_view(c->storms) : NULL;
     v->storms = sv;
     v->have_load = c->t.have_load != 0;
-    v->dropped = c->t.dropped;
-    v->frames_cut = c->t.frames_cut;
     match_log_lines(c, v);
     size_t n = 0;
-    for (size_t i = 0; i < c->nentries; i++) {
-        if (c->entries[i].matched)
-            continue;
-        if (c->entries[i].have_row)
-            n++;
-        else
-            v->orphan_frames += c->entries[i].nframes;
-    }
-    sat_crash_info *ci = (sat_crash_info *)sat_arena_alloc(&c->arena, (n + 1) * sizeof *ci);
-    sat_crash_group *gr = (sat_crash_group *)sat_arena_alloc(&c->arena, (n + 1) * sizeof *gr);
+    for (size_t i = 0; i < c->nentries; i++)
+        n += c->entries[i].have_row && !c->entries[i].matched;
+    cr_info *ci = (cr_info *)sat_arena_alloc(&c->arena, (n + 1) * sizeof *ci);
+    cr_group *gr = (cr_group *)sat_arena_alloc(&c->arena, (n + 1) * sizeof *gr);
     if (!ci || !gr)
         return SAT_E_NOMEM;
     n = 0;
@@ -146,8 +138,6 @@ int sat_crashes_finish(sat_crashes *c)
             continue;
         memset(&ci[n], 0, sizeof ci[n]);
         ci[n].row = e->row;
-        if (e->row.origin < SAT_CRASH_ORIGIN__COUNT)
-            v->origins[e->row.origin]++;
         rc = cr_build_stacks(c, &ci[n], e);
         n++;
     }
@@ -213,7 +203,7 @@ int sat_crashes_finish(sat_crashes *c)
         } else {
             ci[i].group = ci[r].group;
         }
-        sat_crash_group *G = &gr[ci[i].group];
+        cr_group *G = &gr[ci[i].group];
         G->count++;
         if (ci[i].row.ts > 0 && (!G->first_ts || ci[i].row.ts < G->first_ts))
             G->first_ts = ci[i].row.ts;
@@ -225,8 +215,8 @@ int sat_crashes_finish(sat_crashes *c)
         size_t unnamed = 0;
         for (size_t p = 0; sig.len && p + 3 <= sig.len; p++)
             unnamed += !memcmp(sig.ptr + p, "+0x", 3);
-        if (r == i || unnamed < G->unnamed_) {
-            G->unnamed_ = unnamed;
+        if (r == i || unnamed < G->unnamed) {
+            G->unnamed = unnamed;
             G->fingerprint = ci[i].row.fingerprint.len ? ci[i].row.fingerprint.ptr : "fp:?";
             G->signature = sig.len ? sig.ptr : "?";
         }
@@ -255,10 +245,6 @@ int sat_crashes_finish(sat_crashes *c)
         ci[i].group = remap[ci[i].group];
     free(remap);
     rc = cr_contexts(c, ci, n, sv);
-    v->load_first_ts = c->t.load_first;
-    v->load_last_ts = c->t.load_last;
-    v->load_cut = c->t.load_cut;
-    v->context = c->opts.context;
     v->crashes = ci;
     v->ncrashes = n;
     v->groups = gr;
@@ -267,6 +253,4 @@ int sat_crashes_finish(sat_crashes *c)
         return rc;
     return c->nomem ? SAT_E_NOMEM : SAT_OK;
 }
-
-const sat_crashes_view *sat_crashes_get_view(const sat_crashes *c) { return c ? &c->view : NULL; }
 

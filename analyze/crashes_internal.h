@@ -8,10 +8,13 @@
  *  - the load stream, (time, kind) delta-coded (crashes_load.c): merged by
  *    appending from's rows;
  *  - the storms analyzer run on the same rows: merged by sat_storms_merge.
+ * What finish finds from them (cr_found: the crashes listed, with their
+ * stacks and the load before them, and their groups) is what the result is
+ * written from.
  * Files: crashes.c (rows, lifecycle, merge), crashes_load.c (the load
  * stream and the minute before each crash), crashes_stacks.c (threads
  * grouped by identical stacks), crashes_finish.c (log lines matched to
- * cores, groups, the view), crashes_result.c (the result sections).
+ * cores, the crashes listed, groups), crashes_result.c (the result sections).
  */
 #ifndef SAT_ANALYZE_CRASHES_INTERNAL_H
 #define SAT_ANALYZE_CRASHES_INTERNAL_H
@@ -52,17 +55,74 @@ typedef struct cr_entry {
     size_t nframes, cap;
 } cr_entry;
 
+/* Threads whose stacks are identical. */
+typedef struct cr_stack {
+    const int32_t *tids;
+    size_t ntids;
+    const sat_frame *frames; /* of the first of them, innermost first */
+    size_t nframes;
+    int crashing;            /* holds the crashing thread (then listed first) */
+} cr_stack;
+
+/* The load of [ts - context, ts]: up to the crash itself. */
+typedef struct cr_context {
+    int have;                /* the inputs' load rows cover that period (else nothing below) */
+    sat_ts_ns from_ts, to_ts;/* ts - context, ts */
+    uint64_t ops, errors, conn_opens, handshakes, hs_full;
+    double usual_ops;        /* operations in the same length of time just before,
+                                [ts - 2 context, from_ts), scaled up to that length from
+                                usual_from_ts when the inputs start later; < 0 when they
+                                hold too little of it (under a tenth, or 1 s) to say */
+    sat_ts_ns usual_from_ts; /* ts - 2 context, or the inputs' first load row if later */
+    int storm;               /* index into the storms of a storm overlapping it, -1 none */
+} cr_context;
+
+/* A crash listed: its row, its stacks, its group, the load before it. */
+typedef struct cr_info {
+    sat_crash row;           /* strings in the arena */
+    const sat_frame *frames; /* the crashing thread's, innermost first */
+    size_t nframes;
+    const cr_stack *stacks;  /* every thread, grouped */
+    size_t nstacks;
+    size_t group;            /* index into cr_found.groups */
+    cr_context ctx;
+} cr_info;
+
+/* Crashes of one bug: the same fingerprint, or the same exact build key. */
+typedef struct cr_group {
+    const char *fingerprint, *signature;
+    uint64_t count;
+    sat_ts_ns first_ts, last_ts;
+    size_t first;            /* index into crashes of its first crash */
+    uint64_t builds;         /* distinct exact-build keys */
+    size_t unnamed;          /* unnamed frames of the signature shown */
+} cr_group;
+
+/* What finish found (crashes_finish.c); in the arena. */
+typedef struct cr_found {
+    cr_info *crashes;        /* in time order (ts 0 last) */
+    size_t ncrashes;
+    cr_group *groups;        /* most crashes first */
+    size_t ngroups;
+    const sat_storms_view *storms; /* of the same inputs (NULL without load rows) */
+    int have_load;           /* operations or wire rows were read */
+    uint64_t log_lines_matched; /* crash reports in logs (kernel / systemd-coredump
+                                   lines, backtraces) merged into the core of the same
+                                   crash, or a kernel line into the backtrace (not listed
+                                   on their own) */
+} cr_found;
+
 struct sat_crashes {
     sat_crashes_opts opts;
-    sat_arena arena;     /* row strings, view */
+    sat_arena arena;     /* row strings, what finish found */
     sat_strtab index;    /* {source, crash} -> uint32 entry index */
-    cr_entry *entries;
+    cr_entry *entries;   /* grown by SAT_GROW, as every array here */
     size_t nentries, cap;
     cr_tally t;
     cr_load load;
     sat_storms *storms;
     int nomem;
-    sat_crashes_view view;
+    cr_found found;
 };
 
 /* crashes_load.c: one load row at ts of kind into the stream; a row that
@@ -73,9 +133,9 @@ void cr_load_put(cr_load *l, cr_tally *t, sat_ts_ns ts, unsigned kind);
 int cr_load_next(const cr_load *l, size_t *pos, int64_t *us, unsigned *kind);
 /* The load of [ts - context, ts] and of the same length before it, for
  * every crash with a time, in one pass over the stream. */
-int cr_contexts(sat_crashes *c, sat_crash_info *ci, size_t n, const sat_storms_view *sv);
+int cr_contexts(sat_crashes *c, cr_info *ci, size_t n, const sat_storms_view *sv);
 
 /* crashes_stacks.c: the threads of one crash grouped by identical stacks. */
-int cr_build_stacks(sat_crashes *c, sat_crash_info *ci, cr_entry *e);
+int cr_build_stacks(sat_crashes *c, cr_info *ci, cr_entry *e);
 
 #endif

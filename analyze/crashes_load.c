@@ -19,17 +19,11 @@
 
 void cr_load_put(cr_load *l, cr_tally *t, sat_ts_ns ts, unsigned kind)
 {
-    if (l->len + 11 > l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : (size_t)64 << 10;
-        if (ncap > CR_LOAD_BYTES)
-            ncap = CR_LOAD_BYTES;
-        uint8_t *nb = ncap > l->cap ? (uint8_t *)realloc(l->b, ncap) : NULL;
-        if (!nb) {
-            t->load_cut++;
-            return;
-        }
-        l->b = nb;
-        l->cap = ncap;
+    /* a row takes at most 11 bytes; the stream stops at CR_LOAD_BYTES (a
+     * power of two: the doubling reaches it exactly) */
+    if (l->len + 11 > CR_LOAD_BYTES || SAT_GROW(l->b, l->cap, l->len + 11) < 0) {
+        t->load_cut++;
+        return;
     }
     int64_t us = ts / 1000;
     int64_t d = us - l->prev_us;
@@ -81,7 +75,7 @@ static int cmp_when(const void *a, const void *b)
     return x->to_us < y->to_us ? -1 : x->to_us > y->to_us;
 }
 
-int cr_contexts(sat_crashes *c, sat_crash_info *ci, size_t n, const sat_storms_view *sv)
+int cr_contexts(sat_crashes *c, cr_info *ci, size_t n, const sat_storms_view *sv)
 {
     for (size_t i = 0; i < n; i++)
         ci[i].ctx.storm = -1;
@@ -122,7 +116,7 @@ int cr_contexts(sat_crashes *c, sat_crash_info *ci, size_t n, const sat_storms_v
                 w[k].usual += kind == LK_OP || kind == LK_OP_ERR;
                 continue;
             }
-            sat_crash_context *x = &ci[w[k].i].ctx;
+            cr_context *x = &ci[w[k].i].ctx;
             x->have = 1;
             x->ops += kind == LK_OP || kind == LK_OP_ERR;
             x->errors += kind == LK_OP_ERR;
@@ -132,8 +126,8 @@ int cr_contexts(sat_crashes *c, sat_crash_info *ci, size_t n, const sat_storms_v
         }
     }
     for (size_t k = 0; k < nw; k++) {
-        sat_crash_info *info = &ci[w[k].i];
-        sat_crash_context *x = &info->ctx;
+        cr_info *info = &ci[w[k].i];
+        cr_context *x = &info->ctx;
         sat_ts_ns ts = info->row.ts;
         x->from_ts = ts - ctx;
         x->to_ts = ts;

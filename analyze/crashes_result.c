@@ -4,14 +4,16 @@
  * table of crashes (one row per crash; its nested facts by path: sender.pid,
  * first_fault.signal, before.ops; its crashing thread's frames and every
  * thread grouped by identical stacks as tables inside the row), and the
- * table of groups by fingerprint. The text, JSON and CSV forms are all
- * written from these (report/text_crashes.c and the generic writers).
+ * table of groups by fingerprint, written from what finish found
+ * (crashes_internal.h cr_found). The text, JSON and CSV forms are all
+ * written from these (report/sections/section_crashes.c and the generic
+ * writers).
  */
 #include <inttypes.h>
 #include <math.h>
 #include <time.h>
 
-#include "satscope/analyze.h"
+#include "crashes_internal.h"
 #include "satscope/signals.h"
 
 static const char *const origin_key[SAT_CRASH_ORIGIN__COUNT] = {
@@ -169,30 +171,30 @@ static void fmt_ts(char *buf, size_t n, sat_ts_ns ts)
 
 /* A core dated by its file's mtime while logs of another period were given
  * beside it: the mtime is most likely that of a copy. "" if not so. */
-static void mtime_warning(const sat_crashes_view *v, const sat_crash *r, char *b, size_t n)
+static void mtime_warning(const sat_crashes *c, const sat_crash *r, char *b, size_t n)
 {
     b[0] = '\0';
-    if (r->time_source != SAT_CRASH_TIME_MTIME || !v->have_load || !v->load_first_ts ||
+    if (r->time_source != SAT_CRASH_TIME_MTIME || !c->found.have_load || !c->t.load_first ||
         r->ts <= 0)
         return;
-    if (r->ts >= v->load_first_ts && r->ts <= v->load_last_ts + v->context)
+    if (r->ts >= c->t.load_first && r->ts <= c->t.load_last + c->opts.context)
         return;
     char a[64], z[64];
-    fmt_ts(a, sizeof a, v->load_first_ts);
-    fmt_ts(z, sizeof z, v->load_last_ts);
+    fmt_ts(a, sizeof a, c->t.load_first);
+    fmt_ts(z, sizeof z, c->t.load_last);
     snprintf(b, n, "the core's mtime is outside the period of the logs and captures given "
                    "(%s .. %s): it is probably the time of a copy or a decompression, and the "
                    "load before the crash cannot be found; give --crash-time", a, z);
 }
 
-static void put_before(sat_rnode *row, const sat_crashes_view *v, const sat_crash_info *c)
+static void put_before(sat_rnode *row, const cr_found *v, const cr_info *c)
 {
     static const char *const cols[] = {
         "before.covered", "before.from_ts", "before.to_ts", "before.operations", "before.usual_operations",
         "before.usual_from_ts", "before.errors", "before.conn_opens", "before.handshakes",
         "before.full_handshakes", "before.storm", "before.storm_start_ts", "before.storm_end_ts",
         "before.storm_failures", "before.storm_sustained"};
-    const sat_crash_context *x = &c->ctx;
+    const cr_context *x = &c->ctx;
     if (!v->have_load || c->row.ts <= 0) {
         for (size_t i = 0; i < NCOLS(cols); i++)
             for (size_t k = 0; k < NCOLS(crash_cols); k++)
@@ -225,8 +227,9 @@ static void put_before(sat_rnode *row, const sat_crashes_view *v, const sat_cras
     }
 }
 
-static void put_crash(sat_rnode *t, const sat_crashes_view *v, const sat_crash_info *c)
+static void put_crash(sat_rnode *t, const sat_crashes *cs, const cr_info *c)
 {
+    const cr_found *v = &cs->found;
     const sat_crash *r = &c->row;
     sat_rnode *row = sat_table_row(t);
     put_ts(row, "ts", r->ts);
@@ -251,7 +254,7 @@ static void put_crash(sat_rnode *t, const sat_crashes_view *v, const sat_crash_i
     sat_put_text(row, "time_source",
                  r->time_source < SAT_CRASH_TIME__COUNT ? time_key[r->time_source] : NULL);
     char warn[512];
-    mtime_warning(v, r, warn, sizeof warn);
+    mtime_warning(cs, r, warn, sizeof warn);
     sat_put_text(row, "time_warning", warn[0] ? warn : NULL);
     int sender = r->sender_pid > 0;
     put_i(row, "sender.pid", sender ? r->sender_pid : SAT_ABSENT);
@@ -278,7 +281,7 @@ static void put_crash(sat_rnode *t, const sat_crashes_view *v, const sat_crash_i
     put_frames(row, "frames", c->frames, c->nframes);
     sat_rnode *th = sat_table(row, "threads_detail", stack_cols, NCOLS(stack_cols));
     for (size_t s = 0; s < c->nstacks; s++) {
-        const sat_crash_stack *st = &c->stacks[s];
+        const cr_stack *st = &c->stacks[s];
         sat_rnode *sr = sat_table_row(th);
         sat_put_count(sr, "count", st->ntids);
         sat_put_bool(sr, "crashing", st->crashing);
@@ -292,31 +295,39 @@ static void put_crash(sat_rnode *t, const sat_crashes_view *v, const sat_crash_i
 
 int sat_crashes_result(const sat_crashes *c, sat_result *res)
 {
-    const sat_crashes_view *v = sat_crashes_get_view(c);
     sat_rnode *root = sat_result_root(res);
-    if (!v || !root)
+    if (!c || !root)
         return SAT_E_USAGE;
+    const cr_found *v = &c->found;
+    /* the crashes listed by where they were read; the frames of no crash row */
+    uint64_t origins[SAT_CRASH_ORIGIN__COUNT] = {0}, orphan_frames = 0;
+    for (size_t i = 0; i < v->ncrashes; i++)
+        if (v->crashes[i].row.origin < SAT_CRASH_ORIGIN__COUNT)
+            origins[v->crashes[i].row.origin]++;
+    for (size_t i = 0; i < c->nentries; i++)
+        if (!c->entries[i].have_row && !c->entries[i].matched)
+            orphan_frames += c->entries[i].nframes;
     sat_put_count(root, "count", v->ncrashes);
     sat_put_count(root, "groups_count", v->ngroups);
     sat_rnode *o = sat_obj(root, "origins");
     sat_set_compact(o);
     for (int k = 1; k < SAT_CRASH_ORIGIN__COUNT; k++)
-        sat_put_count(o, origin_key[k], v->origins[k]);
-    sat_put_count(root, "not_detailed", v->dropped);
-    sat_put_count(root, "orphan_frames", v->orphan_frames);
-    sat_put_count(root, "frames_not_kept", v->frames_cut);
+        sat_put_count(o, origin_key[k], origins[k]);
+    sat_put_count(root, "not_detailed", c->t.dropped);
+    sat_put_count(root, "orphan_frames", orphan_frames);
+    sat_put_count(root, "frames_not_kept", c->t.frames_cut);
     sat_put_count(root, "log_lines_matched", v->log_lines_matched);
-    sat_put_count(root, "load_rows_not_counted", v->load_cut);
-    sat_put_dur(root, "context_s", (double)v->context / 1e9, 3);
-    put_ts(root, "load_first_ts", v->have_load ? v->load_first_ts : 0);
-    put_ts(root, "load_last_ts", v->have_load ? v->load_last_ts : 0);
+    sat_put_count(root, "load_rows_not_counted", c->t.load_cut);
+    sat_put_dur(root, "context_s", (double)c->opts.context / 1e9, 3);
+    put_ts(root, "load_first_ts", v->have_load ? c->t.load_first : 0);
+    put_ts(root, "load_last_ts", v->have_load ? c->t.load_last : 0);
     sat_rnode *t = sat_table(root, "crashes", crash_cols, NCOLS(crash_cols));
     sat_result_set_main(res, t);
     for (size_t i = 0; i < v->ncrashes; i++)
-        put_crash(t, v, &v->crashes[i]);
+        put_crash(t, c, &v->crashes[i]);
     sat_rnode *g = sat_table(root, "groups", group_cols, NCOLS(group_cols));
     for (size_t i = 0; i < v->ngroups; i++) {
-        const sat_crash_group *G = &v->groups[i];
+        const cr_group *G = &v->groups[i];
         sat_rnode *r = sat_table_row(g);
         sat_put_count(r, "group", i + 1);
         sat_put_text(r, "fingerprint", G->fingerprint);

@@ -43,7 +43,7 @@ typedef struct cr_thread {
 
 /* The threads of one crash grouped by identical stacks, the crashing one's
  * group first, then by size. */
-int cr_build_stacks(sat_crashes *c, sat_crash_info *ci, cr_entry *e)
+int cr_build_stacks(sat_crashes *c, cr_info *ci, cr_entry *e)
 {
     if (!e->nframes)
         return SAT_OK;
@@ -54,7 +54,7 @@ int cr_build_stacks(sat_crashes *c, sat_crash_info *ci, cr_entry *e)
             nt++;
     cr_thread *th = (cr_thread *)calloc(nt, sizeof *th);
     int *grp = (int *)calloc(nt, sizeof *grp);
-    sat_crash_stack *st = (sat_crash_stack *)sat_arena_alloc(&c->arena, nt * sizeof *st);
+    cr_stack *st = (cr_stack *)sat_arena_alloc(&c->arena, nt * sizeof *st);
     int32_t *tids = (int32_t *)sat_arena_alloc(&c->arena, nt * sizeof *tids);
     if (!th || !grp || !st || !tids) {
         free(th);
@@ -77,7 +77,6 @@ int cr_build_stacks(sat_crashes *c, sat_crash_info *ci, cr_entry *e)
             crashing = t;
     ci->frames = &e->frames[th[crashing].first];
     ci->nframes = th[crashing].n;
-    ci->threads_seen = nt;
     /* group: the crashing thread alone first (its stack is the crash), then
      * the others by identical stacks */
     size_t ns = 0, ntid = 0;
@@ -87,7 +86,7 @@ int cr_build_stacks(sat_crashes *c, sat_crash_info *ci, cr_entry *e)
         for (size_t t = 0; t < nt; t++) {
             if ((pass == 0) != (t == crashing) || grp[t] >= 0)
                 continue;
-            sat_crash_stack *s = &st[ns];
+            cr_stack *s = &st[ns];
             memset(s, 0, sizeof *s);
             s->frames = &e->frames[th[t].first];
             s->nframes = th[t].n;
@@ -109,7 +108,7 @@ int cr_build_stacks(sat_crashes *c, sat_crash_info *ci, cr_entry *e)
     }
     /* the largest groups of the others first (stable: by first tid otherwise) */
     for (size_t i = 2; i < ns; i++) {
-        sat_crash_stack x = st[i];
+        cr_stack x = st[i];
         size_t j = i;
         while (j > 1 && st[j - 1].ntids < x.ntids) {
             st[j] = st[j - 1];

@@ -102,36 +102,45 @@ double tl_percentile(const uint64_t *hist, uint64_t n, int64_t et_max, int64_t e
 }
 
 /* ---- records ------------------------------------------------------------------------ */
+#define TL_WIN_ACC(field, key, title, note) SAT_COUNTER(tl_win, field, key, title, note),
 static const sat_acc_field win_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, tl_win, count, 7),
-    SAT_ACC_N(SAT_ACC_COUNT, tl_win, ops, SAT_OP__COUNT),
-    SAT_ACC_N(SAT_ACC_COUNT, tl_win, closes, SAT_CLOSE__COUNT),
-    SAT_ACC_N(SAT_ACC_COUNT, tl_win, hist, SAT_TL_BINS),
-    SAT_ACC_N(SAT_ACC_COUNT, tl_win, reqs, 1 + TL_METHODS + TL_CLASSES),
-    SAT_ACC_N(SAT_ACC_SUM, tl_win, etime_ns, 3),
-    SAT_ACC_N(SAT_ACC_MAX, tl_win, et_max, 2),
+    TL_WIN_COUNTS(TL_WIN_ACC)
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_win, ops),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_win, closes),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_win, hist),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_win, methods),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_win, classes),
+    SAT_ACC(SAT_ACC_SUM, tl_win, etime_ns),
+    SAT_ACC(SAT_ACC_SUM, tl_win, wtime_ns),
+    SAT_ACC(SAT_ACC_SUM, tl_win, optime_ns),
+    SAT_ACC(SAT_ACC_MAX, tl_win, et_max),
+    SAT_ACC(SAT_ACC_MAX, tl_win, et_min_inv),
 };
 const sat_rec_desc tl_win_desc = {sizeof(tl_win), win_fields,
                                   sizeof win_fields / sizeof win_fields[0], NULL};
 
+#define TL_REQ_ACC(field, key, title, note) SAT_COUNTER(tl_req_tot, field, key, title, note),
+static const sat_acc_field req_fields[] = {TL_REQ_COUNTS(TL_REQ_ACC)};
+const sat_rec_desc tl_req_tot_desc = {sizeof(tl_req_tot), req_fields,
+                                      sizeof req_fields / sizeof req_fields[0], NULL};
+
+#define TL_TOT_ACC(field, key, title, note) SAT_COUNTER(tl_tot, field, key, title, note),
 static const sat_acc_field tot_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, tl_tot, ops, 10),
-    SAT_ACC_N(SAT_ACC_COUNT, tl_tot, by_type, SAT_OP__COUNT),
-    SAT_ACC_N(SAT_ACC_COUNT, tl_tot, closes, SAT_CLOSE__COUNT),
-    SAT_ACC_N(SAT_ACC_COUNT, tl_tot, hist, SAT_OP__COUNT * SAT_TL_BINS),
-    SAT_ACC_N(SAT_ACC_MAX, tl_tot, et_max, 2 * SAT_OP__COUNT),
+    TL_TOT_COUNTS(TL_TOT_ACC)
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_tot, by_type),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_tot, closes),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_tot, hist),
+    SAT_ACC_RUN(SAT_ACC_MAX, tl_tot, et_max),
+    SAT_ACC_RUN(SAT_ACC_MAX, tl_tot, et_min_inv),
     SAT_ACC(SAT_ACC_FIRST, tl_tot, first_ts),
     SAT_ACC(SAT_ACC_LAST, tl_tot, last_ts),
-    SAT_ACC_N(SAT_ACC_COUNT, tl_tot, reqs, 4 + TL_METHODS + TL_CLASSES + SAT_TL_BINS),
-    SAT_ACC_N(SAT_ACC_MAX, tl_tot, req_et_max, 2),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_tot, req),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_tot, methods),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_tot, classes),
+    SAT_ACC_RUN(SAT_ACC_COUNT, tl_tot, req_hist),
+    SAT_ACC(SAT_ACC_MAX, tl_tot, req_et_max),
+    SAT_ACC(SAT_ACC_MAX, tl_tot, req_et_min_inv),
 };
-_Static_assert(offsetof(tl_win, classes) == offsetof(tl_win, reqs) + 8 * (1 + TL_METHODS),
-               "reqs, methods, classes are one run of counts");
-_Static_assert(offsetof(tl_tot, req_hist) ==
-                   offsetof(tl_tot, reqs) + 8 * (4 + TL_METHODS + TL_CLASSES),
-               "reqs .. req_hist are one run of counts");
-_Static_assert(offsetof(tl_tot, req_et_min_inv) == offsetof(tl_tot, req_et_max) + 8,
-               "the requests' extremes are a pair");
 const sat_rec_desc tl_tot_desc = {sizeof(tl_tot), tot_fields,
                                   sizeof tot_fields / sizeof tot_fields[0], NULL};
 
@@ -319,18 +328,18 @@ static int on_http(sat_timeline *t, const sat_http_req *r)
     int cls = r->status >= 100 && r->status < 600 ? r->status / 100 : 0;
     int err = r->status >= 400;
     int64_t rt = r->response_time;
-    t->t.reqs++;
+    t->t.req.count++;
     t->t.methods[m]++;
     t->t.classes[cls]++;
-    t->t.req_errors += err;
+    t->t.req.errors += err;
     if (rt >= 0) {
-        t->t.req_timed++;
+        t->t.req.timed++;
         t->t.req_hist[sat_tl_bin(rt)]++;
         sat_acc_max(&t->t.req_et_max, rt);
         sat_acc_max(&t->t.req_et_min_inv, INT64_MAX - rt);
     }
     if (!span(t, r->ts)) {
-        t->t.req_undated += r->ts <= 0;
+        t->t.req.undated += r->ts <= 0;
         return SAT_OK;
     }
     tl_win *w = at(t, 0, r->ts), *h = at(t, 1, r->ts);
@@ -385,14 +394,8 @@ static char *dup_str(sat_str s)
 
 static int add_src(sat_timeline *t, const tl_src *s, int copy_strings, const sat_source *row)
 {
-    if (t->nsrc == t->capsrc) {
-        size_t nc = t->capsrc ? t->capsrc * 2 : 8;
-        tl_src *np = (tl_src *)realloc(t->src, nc * sizeof *np);
-        if (!np)
-            return SAT_E_NOMEM;
-        t->src = np;
-        t->capsrc = nc;
-    }
+    if (SAT_GROW(t->src, t->capsrc, t->nsrc + 1) < 0)
+        return SAT_E_NOMEM;
     tl_src *d = &t->src[t->nsrc];
     *d = *s;
     if (copy_strings) {

@@ -2,7 +2,10 @@
  * timeline_int.h - (internal to analyze/timeline*.c) the timeline analyzer's
  * state, shared by timeline.c (rows, merge, finish) and timeline_result.c
  * (its sections). Every accumulator is a record described once (acc.h), so
- * that a merge is a walk: counts and integer ns sums, exact.
+ * that a merge is a walk: counts and integer ns sums, exact. The counters of
+ * a record are named once, in an X-macro list, X(field, key, title, note)
+ * (key NULL: counted and merged, not written), that gives its fields, its
+ * merge and, for the totals, the summary values.
  */
 #ifndef SAT_ANALYZE_TIMELINE_INT_H
 #define SAT_ANALYZE_TIMELINE_INT_H
@@ -26,29 +29,61 @@ extern const char *const tl_class_names[TL_CLASSES];
 
 /* A window: count, errors, timed, the etimes and concurrency are of LDAP
  * operations and HTTP requests together (what the server did); reqs and
- * their methods and classes are the HTTP requests'. */
+ * their methods and classes are the HTTP requests'. Its columns are written
+ * one by one with the computed ones (timeline_result.c), hence no keys. */
+#define TL_WIN_COUNTS(X)                                                                     \
+    X(count, NULL, NULL, NULL)                                                               \
+    X(errors, NULL, NULL, NULL)                                                              \
+    X(timed, NULL, NULL, NULL)  /* with an etime (or a response time) */                     \
+    X(wt_n, NULL, NULL, NULL)   /* with a wtime */                                           \
+    X(ot_n, NULL, NULL, NULL)   /* with an optime */                                         \
+    X(opened, NULL, NULL, NULL) /* connections */                                            \
+    X(closed, NULL, NULL, NULL)                                                              \
+    X(reqs, NULL, NULL, NULL)
 typedef struct tl_win {
-    uint64_t count, errors, timed, wt_n, ot_n, opened, closed;
+    TL_WIN_COUNTS(SAT_COUNTER_FIELD)
     uint64_t ops[SAT_OP__COUNT];
     uint64_t closes[SAT_CLOSE__COUNT];
     uint64_t hist[SAT_TL_BINS];
-    uint64_t reqs, methods[TL_METHODS], classes[TL_CLASSES];
+    uint64_t methods[TL_METHODS], classes[TL_CLASSES];
     int64_t etime_ns, wtime_ns, optime_ns;
     int64_t et_max, et_min_inv;
 } tl_win;
 extern const sat_rec_desc tl_win_desc;
 
-/* The totals over every row. */
+/* The totals over every row: of the LDAP operations and connections, in the
+ * order the summary writes them (sat_rec_put); of the HTTP requests (errors:
+ * status 400 or more, as etime counts them), written only when there are
+ * some. */
+#define TL_TOT_COUNTS(X)                                                                     \
+    X(ops, "operations", NULL, NULL)                                                         \
+    X(undated, "undated", NULL, NULL)                                                        \
+    X(timed, "timed", NULL, NULL)                                                            \
+    X(errors, "errors", NULL, NULL)                                                          \
+    X(conns, "connections", NULL, NULL)                                                      \
+    X(wt_n, NULL, NULL, NULL)                                                                \
+    X(ot_n, NULL, NULL, NULL)                                                                \
+    X(conns_no_open, NULL, NULL, NULL) /* opened before the input began */                  \
+    X(opened, NULL, NULL, NULL)                                                              \
+    X(closed, NULL, NULL, NULL)
+#define TL_REQ_COUNTS(X)                                                                     \
+    X(count, "requests", NULL, NULL)                                                         \
+    X(errors, "request_errors", NULL, NULL)                                                  \
+    X(timed, "requests_timed", NULL, NULL)                                                   \
+    X(undated, "requests_undated", NULL, NULL)
+typedef struct tl_req_tot {
+    TL_REQ_COUNTS(SAT_COUNTER_FIELD)
+} tl_req_tot;
+extern const sat_rec_desc tl_req_tot_desc;
+
 typedef struct tl_tot {
-    uint64_t ops, undated, timed, errors, wt_n, ot_n;
-    uint64_t conns, conns_no_open, opened, closed;
+    TL_TOT_COUNTS(SAT_COUNTER_FIELD)
     uint64_t by_type[SAT_OP__COUNT];
     uint64_t closes[SAT_CLOSE__COUNT];
     uint64_t hist[SAT_OP__COUNT][SAT_TL_BINS]; /* etimes by operation type */
     int64_t et_max[SAT_OP__COUNT], et_min_inv[SAT_OP__COUNT];
     sat_ts_ns first_ts, last_ts; /* of the dated operations and connection events */
-    /* HTTP requests (errors: status 400 or more, as etime counts them) */
-    uint64_t reqs, req_timed, req_errors, req_undated;
+    tl_req_tot req;
     uint64_t methods[TL_METHODS], classes[TL_CLASSES];
     uint64_t req_hist[SAT_TL_BINS];
     int64_t req_et_max, req_et_min_inv;
@@ -85,7 +120,7 @@ struct sat_timeline {
                          past SAT_TL_HOUR_BUCKETS_MAX */
     sat_strtab cores; /* uint32 source id -> tl_core */
     tl_src *src;
-    size_t nsrc, capsrc;
+    size_t nsrc, capsrc; /* grown by SAT_GROW */
     int nomem;
 };
 

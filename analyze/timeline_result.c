@@ -100,7 +100,7 @@ static const tl_win zero_win; /* an empty window */
 /* The HTTP columns (see the top), of the methods and classes seen. */
 static void col_http(colset *c, const sat_timeline *t)
 {
-    if (!t->t.reqs)
+    if (!t->t.req.count)
         return;
     col(c, "requests", SAT_UNIT_COUNT, 0, "http");
     for (int k = 0; k < TL_METHODS; k++)
@@ -119,7 +119,7 @@ static void col_http(colset *c, const sat_timeline *t)
 
 static void put_http(sat_rnode *row, const sat_timeline *t, const tl_win *w)
 {
-    if (!t->t.reqs)
+    if (!t->t.req.count)
         return;
     sat_put_count(row, "requests", w->reqs);
     for (int k = 0; k < TL_METHODS; k++)
@@ -139,7 +139,7 @@ static void put_http(sat_rnode *row, const sat_timeline *t, const tl_win *w)
 /* The title of a window's count: requests when there are no LDAP operations. */
 static const char *count_title(const sat_timeline *t)
 {
-    return t->t.reqs && !t->t.ops ? "requests" : "ops";
+    return t->t.req.count && !t->t.ops ? "requests" : "ops";
 }
 
 static void put_windows(sat_rnode *root, const sat_timeline *t, sat_rnode **main)
@@ -439,16 +439,9 @@ int sat_timeline_result(const sat_timeline *t, sat_result *r)
     sat_put_dur(root, "hours_window_s",
                 (double)(t->hstep < 3600 * (int64_t)NS ? 3600 * (int64_t)NS : t->hstep) / NS, 0);
     sat_put_dur(root, "utc_offset_s", off, 0);
-    sat_put_count(root, "operations", t->t.ops);
-    sat_put_count(root, "undated", t->t.undated);
-    sat_put_count(root, "timed", t->t.timed);
-    sat_put_count(root, "errors", t->t.errors);
-    sat_put_count(root, "connections", t->t.conns);
-    if (t->t.reqs) {
-        sat_put_count(root, "requests", t->t.reqs);
-        sat_put_count(root, "request_errors", t->t.req_errors); /* status 400 or more */
-        sat_put_count(root, "requests_timed", t->t.req_timed);
-        sat_put_count(root, "requests_undated", t->t.req_undated);
+    sat_rec_put(&tl_tot_desc, root, &t->t, NULL); /* operations .. connections */
+    if (t->t.req.count) {
+        sat_rec_put(&tl_req_tot_desc, root, &t->t.req, NULL); /* requests .. requests_undated */
         sat_rnode *m = sat_obj(root, "requests_by_method");
         sat_set_compact(m);
         for (int k = 0; k < TL_METHODS; k++)
@@ -470,7 +463,7 @@ int sat_timeline_result(const sat_timeline *t, sat_result *r)
         sat_acc_max(&mx, t->t.et_max[k]);
         sat_acc_max(&mn_inv, t->t.et_min_inv[k]);
     }
-    put_pcts(root, h, t->t.timed + t->t.req_timed, mx, mn_inv);
+    put_pcts(root, h, t->t.timed + t->t.req.timed, mx, mn_inv);
 
     sat_rnode *main = NULL;
     put_windows(root, t, &main);

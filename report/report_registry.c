@@ -25,12 +25,8 @@ int sat_report_fmt_parse(const char *s)
 
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
-extern const sat_text_report sat_text_crashes;
-
-extern const sat_text_report sat_text_timeline;
 static const sat_text_report *const sat_text_reports[] = {
-    &sat_text_etime, &sat_text_crashes, &sat_text_storms,
-    &sat_text_timeline,
+    &sat_text_etime, &sat_text_storms,
 };
 
 const sat_text_report *sat_text_report_find(const char *analyzer)

@@ -388,8 +388,8 @@ void sat_text_summary(sat_text *t, const sat_rnode *obj, const char *keys, const
     sat_tbl_print(&tb, t->out, indent ? indent : "  ");
 }
 
-void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, size_t max_rows,
-                    const char *indent)
+static void text_table(sat_text *t, const sat_rnode *table, const char *columns, size_t max_rows,
+                       const char *indent, int wrap)
 {
     size_t ncols;
     const sat_col *cols = sat_table_cols(table, &ncols);
@@ -418,7 +418,10 @@ void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, si
     }
     char spec[TBL_MAXCOL + 1];
     for (int i = 0; i < nuse; i++) {
-        spec[i] = sat_unit_right(use[i]->unit) ? 'r' : use[i]->unit == SAT_UNIT_TIME ? 'L' : 'l';
+        spec[i] = sat_unit_right(use[i]->unit)    ? 'r'
+                  : use[i]->unit == SAT_UNIT_TIME ? 'L'
+                  : wrap                          ? 'w'
+                                                  : 'l';
         if (labels[i][0])
             titles[i] = labels[i];
         else if (use[i]->title)
@@ -448,8 +451,21 @@ void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, si
     }
     if (tb.err)
         t->err = SAT_E_NOMEM;
-    t->lines += tb.nrows;
-    sat_tbl_print(&tb, t->out, indent ? indent : "  ");
+    t->lines += sat_tbl_print(&tb, t->out, indent ? indent : "  ");
+    if (tb.err)
+        t->err = SAT_E_NOMEM;
+}
+
+void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, size_t max_rows,
+                    const char *indent)
+{
+    text_table(t, table, columns, max_rows, indent, 0);
+}
+
+void sat_text_table_wrapped(sat_text *t, const sat_rnode *table, const char *columns,
+                            size_t max_rows, const char *indent)
+{
+    text_table(t, table, columns, max_rows, indent, 1);
 }
 
 int sat_text_finish(sat_text *t)

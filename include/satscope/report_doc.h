@@ -70,7 +70,10 @@
  *                          carry their text titles (sat_col.title); renderers
  *                          show at most SAT_DOC_TABLE_ROWS rows and "... N
  *                          more" after (N from rows_total: a builder may copy
- *                          fewer); footnote TEXT (may be absent) under it
+ *                          fewer); footnote TEXT (may be absent) under it;
+ *                          wrap BOOL (may be absent): 1 when the text forms
+ *                          wrap its long text cells on further lines rather
+ *                          than cut them (sat_doc_wrap)
  *     sparklines    list of sparkline objects (text forms only; HTML and
  *                          PDF draw charts instead): {title TEXT, unit TEXT
  *                          (a sat_unit name: "count", "duration"),
@@ -155,6 +158,10 @@ void sat_doc_para(sat_rnode *section, const char *fmt, ...) SAT_PRINTF(2, 3);
 void sat_doc_pre(sat_rnode *section, const char *line);
 /* A footnote under the section's last table block. */
 void sat_doc_footnote(sat_rnode *section, const char *fmt, ...) SAT_PRINTF(2, 3);
+/* The section's last table block keeps its text cells whole: the text
+ * forms wrap them on further lines rather than cut them to fit the width
+ * (names a reader needs whole: a backtrace's functions and source lines). */
+void sat_doc_wrap(sat_rnode *section);
 /* A chart kind name at the end of the section's charts. */
 void sat_doc_chart(sat_rnode *section, const char *kind);
 /* The section's values object (created on first call). */

@@ -140,6 +140,11 @@ void sat_text_summary(sat_text *t, const sat_rnode *obj, const char *keys, const
  * max_rows rows (0: all; saying how many more is the caller's). */
 void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, size_t max_rows,
                     const char *indent);
+/* The same, its text cells wrapped on further lines rather than cut to fit
+ * the width (names a reader needs whole: a backtrace's functions and source
+ * lines). */
+void sat_text_table_wrapped(sat_text *t, const sat_rnode *table, const char *columns,
+                            size_t max_rows, const char *indent);
 /* SAT_OK, SAT_E_NOMEM or SAT_E_IO. */
 int sat_text_finish(sat_text *t);
 
@@ -172,13 +177,17 @@ void sat_csv_end_row(sat_csv *c);
 
 /* ---- aligned text tables ---------------------------------------------------------
  * Columns left- or right-aligned (numbers), widths from the widest cell (UTF-8
- * aware), control bytes shown as '?', no trailing blanks. */
+ * aware), control bytes shown as '?', no trailing blanks. A row too wide for
+ * the width narrows its widest text columns: their cells are cut ("...") or,
+ * in a column that wraps, go on under themselves on further lines, broken
+ * after a blank or a '/' and never inside a word. */
 #define TBL_MAXCOL 32
 
 typedef struct sat_tbl {
     int ncol;
     char right[TBL_MAXCOL]; /* 1: right-aligned (numbers) */
     char keep[TBL_MAXCOL];  /* 1: never cut to fit the width (times) */
+    char wrap[TBL_MAXCOL];  /* 1: wrapped rather than cut to fit the width */
     char **cells;           /* row-major, malloc'd strings */
     size_t nrows, cap;      /* rows; cells allocated */
     size_t width;           /* 0: unlimited; else rows fit this many columns */
@@ -186,7 +195,8 @@ typedef struct sat_tbl {
 } sat_tbl;
 
 /* spec: one char per column, 'l' or 'r' (right-aligned), 'L' left-aligned
- * and never cut to fit (times). Numbers are never cut either. */
+ * and never cut to fit (times), 'w' left-aligned and wrapped rather than cut.
+ * Numbers are never cut either. */
 void sat_tbl_init(sat_tbl *t, const char *spec);
 /* Copies one row of ncol cells (NULL = empty); on no memory t->err is set. */
 void sat_tbl_row(sat_tbl *t, const char *const *vals);
@@ -194,7 +204,8 @@ void sat_tbl_row(sat_tbl *t, const char *const *vals);
  * the widest left-aligned columns are narrowed (to 12 at least) and their
  * longer cells cut, ending in "...". */
 void sat_tbl_set_width(sat_tbl *t, size_t width);
-/* Prints every row with `indent` before it, then empties the table. */
-void sat_tbl_print(sat_tbl *t, FILE *out, const char *indent);
+/* Prints every row with `indent` before it, then empties the table; the
+ * lines printed (a wrapped row takes several). */
+size_t sat_tbl_print(sat_tbl *t, FILE *out, const char *indent);
 
 #endif /* SATSCOPE_RESULT_OUT_H */

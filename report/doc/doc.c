@@ -197,12 +197,19 @@ void sat_doc_pre(sat_rnode *section, const char *line)
     sat_put_text(child(section, "pre", sat_list), NULL, line ? line : "");
 }
 
-void sat_doc_footnote(sat_rnode *section, const char *fmt, ...)
+/* The section's last table block (the builder's own node, written by it). */
+static sat_rnode *last_table_block(sat_rnode *section)
 {
     const sat_rnode *tables = sat_get_list(section, "tables");
     sat_rnode *last = NULL;
     for (const sat_rnode *b = sat_rnode_first(tables); b; b = sat_rnode_next(b))
-        last = (sat_rnode *)b; /* the builder's own node, written by it */
+        last = (sat_rnode *)b;
+    return last;
+}
+
+void sat_doc_footnote(sat_rnode *section, const char *fmt, ...)
+{
+    sat_rnode *last = last_table_block(section);
     if (!last)
         return;
     char buf[4096];
@@ -211,6 +218,13 @@ void sat_doc_footnote(sat_rnode *section, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     sat_put_text(last, "footnote", buf);
+}
+
+void sat_doc_wrap(sat_rnode *section)
+{
+    sat_rnode *last = last_table_block(section);
+    if (last)
+        sat_put_bool(last, "wrap", 1);
 }
 
 void sat_doc_chart(sat_rnode *section, const char *kind)

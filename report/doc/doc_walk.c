@@ -14,7 +14,10 @@ typedef struct walk {
     const sat_result_set *set; /* the page's, for its charts */
 } walk;
 
-static void section(walk *w, const sat_rnode *s, const char *parent_anchor, int level)
+/* s's title and blocks at `level`; its titled parts at `kids`, a level
+ * deeper than a titled section, at the parent's parts' level for an untitled
+ * group (whose blocks are drawn as its parent's own, in their place). */
+static void section(walk *w, const sat_rnode *s, const char *parent_anchor, int level, int kids)
 {
     const rd_visitor *v = w->v;
     const char *title = sat_get_text(s, "title", NULL), *id = sat_get_text(s, "section", NULL);
@@ -41,8 +44,11 @@ static void section(walk *w, const sat_rnode *s, const char *parent_anchor, int 
     for (const sat_rnode *b = sat_rnode_first(sat_get_list(s, "tables")); b && v->table;
          b = sat_rnode_next(b))
         v->table(w->x, b, level);
+    if (titled)
+        kids = level + 1;
     for (const sat_rnode *c = sat_rnode_first(sat_get_list(s, "sections")); c; c = sat_rnode_next(c))
-        section(w, c, titled ? anchor : parent_anchor, titled ? level + 1 : level);
+        section(w, c, titled ? anchor : parent_anchor, sat_get_text(c, "title", NULL) ? kids : level,
+                kids);
     if (titled && v->section_end)
         v->section_end(w->x, s, level);
 }
@@ -62,7 +68,7 @@ static int inputs(walk *w, const sat_rnode *root)
                   "path,kind,bytes,lines,rejects,first_ts,last_ts", 0, NULL, NULL);
     int rc = sat_result_status(tmp);
     if (rc == SAT_OK)
-        section(w, s, "", 0);
+        section(w, s, "", 0, 0);
     sat_result_free(tmp);
     return tmp ? rc : SAT_E_NOMEM;
 }
@@ -88,7 +94,7 @@ int rd_walk(sat_report *rep, const rd_visitor *v, void *x)
         snprintf(anchor, sizeof anchor, "p%d", no);
         for (const sat_rnode *s = sat_rnode_first(sat_get_list(pg, "sections")); s;
              s = sat_rnode_next(s))
-            section(&w, s, anchor, 0);
+            section(&w, s, anchor, 0, 0);
         if (v->page_end)
             v->page_end(x, pg);
     }

@@ -2,7 +2,8 @@
  * render_text.c - a document as text (`-o report.txt`, `-o -`, and every
  * analyzer command's own output): a visitor of the one walk (doc_int.h),
  * through the text layer of result/ (titles, prose wrapped to 100 columns
- * unless --wide, aligned values and tables): the findings first, then each
+ * unless --wide, aligned values and tables, whose long cells are cut or, when
+ * the block asks, wrapped): the findings first, then each
  * page's sections, a part of a section two columns further in than the
  * section, per-hour sparklines of Unicode block characters in place of the
  * charts, then the inputs with their spans. Times are on the document's
@@ -140,7 +141,10 @@ static void table(void *ctx, const sat_rnode *block, int level)
         sat_text_line(x->t, "%snone", indent(level, in));
         return;
     }
-    sat_text_table(x->t, rows, NULL, x->rows, indent(level, in));
+    if (sat_get_bool(block, "wrap", 0) == 1)
+        sat_text_table_wrapped(x->t, rows, NULL, x->rows, indent(level, in));
+    else
+        sat_text_table(x->t, rows, NULL, x->rows, indent(level, in));
     size_t shown = sat_rnode_count(rows) < x->rows ? sat_rnode_count(rows) : x->rows;
     if (total < shown)
         total = shown;

@@ -8,14 +8,18 @@
 
 #include "sections.h"
 
+extern const sec_builder sec_crashes;
 extern const sec_builder sec_handshakes;
 extern const sec_builder sec_saturation;
 extern const sec_builder sec_cachesize;
+extern const sec_builder sec_timeline;
 
 static const sec_builder *const builders[] = {
+    &sec_crashes,
     &sec_handshakes,
     &sec_saturation,
     &sec_cachesize,
+    &sec_timeline,
 };
 
 const sec_builder *sec_find(const char *analyzer)

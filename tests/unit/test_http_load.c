@@ -40,12 +40,11 @@ static sat_http_req req_row(sat_ts_ns ts, int status, sat_dur_ns rt, const char 
     return r;
 }
 
-/* The analyzer's result as JSON, or as its command prints it (its text
- * report, or its sections). */
+/* The analyzer's result as JSON, or as its command prints it. */
 static char *render(const sat_analyzer *an, const void *obj, int text)
 {
-    char *buf = NULL;
     sat_result *r = sat_result_new(an->name);
+    char *buf = NULL;
     if (r && an->result(obj, r) == SAT_OK)
         buf = rc_render(r, text ? AS_TEXT : AS_JSON, NULL);
     sat_result_free(r);
