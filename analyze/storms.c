@@ -5,8 +5,9 @@
  * merged into storms, and per storm what rose before it and whether the
  * failures outlived their trigger (a metastable failure).
  *
- * This file: the names of the failure kinds and signals, create, the view,
- * free. The rest of the analyzer, sharing storms_internal.h:
+ * This file: create, the view, free. The rest of the analyzer, sharing
+ * storms_internal.h:
+ *   storms_signals.c   what each signal and kind of failure is, in words
  *   storms_windows.c   the windows of a series (st_win)
  *   storms_detect.c    the detector (sat_storms_detect)
  *   storms_classify.c  rows to client failures (the event sink), dedup, the retry rule
@@ -20,25 +21,6 @@
 
 const sat_dur_ns st_auto_steps[ST_SERIES_MAX] = {
     1000000000LL, 2000000000LL, 5000000000LL, 10000000000LL};
-
-const char *sat_storm_kind_name(int k)
-{
-    static const char *const names[SAT_STORM_KIND__COUNT] = {
-        "abandon", "time_limit", "admin_limit", "busy", "unavailable", "other_error",
-        "close_A1", "close_B1", "close_B4", "close_T1", "close_T2", "close_T3",
-        "tls_incomplete", "tls_failed", "rst_client", "syn_retry", "fin_waiting", "retried",
-        "closed_waiting", "syn_unanswered", "http_408", "http_499", "http_502", "http_503",
-        "http_504", "slow"};
-    return k >= 0 && k < SAT_STORM_KIND__COUNT ? names[k] : "?";
-}
-
-const char *sat_storm_signal_name(int s)
-{
-    static const char *const names[SAT_SIG__COUNT] = {
-        "unindexed", "ops", "full_hs_share", "etime_p90_s", "wtime_mean_s", "conn_opens",
-        "hs_answer_p90_s", "heavy_client_ops"};
-    return s >= 0 && s < SAT_SIG__COUNT ? names[s] : "?";
-}
 
 /* ---- accumulators (acc.h): what sat_storms_merge adds up ------------------------------- */
 #define ST_NCOUNTS (SAT_STORM_KIND__COUNT + 13)

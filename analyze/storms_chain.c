@@ -68,14 +68,6 @@ static int above(const st_win *w, size_t t, int g, double thr, uint32_t heavy)
     return !isnan(v) && v > thr;
 }
 
-/* The smallest rise that counts, per signal, above twice the base. */
-static const double sig_floor[SAT_SIG__COUNT] = {2.0, 10.0, 0.2, 0.05, 0.01, 5.0, 0.05, 10.0};
-
-static int is_cause(int g)
-{
-    return g <= SAT_SIG_FULL_HS_SHARE || g == SAT_SIG_HEAVY_CLIENT;
-}
-
 /* The busiest client of the lead-up (the 3 windows before the start and
  * the first), by the windows' heavy hitters; UINT32_MAX if none. */
 static uint32_t heavy_of(const st_win *w, const sat_storm_span *sp)
@@ -165,8 +157,8 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         }
         if (isnan(sg->base))
             continue;
-        double thr = 2.0 * sg->base > sg->base + sig_floor[g] ? 2.0 * sg->base
-                                                              : sg->base + sig_floor[g];
+        double fl = st_signals[g].floor;
+        double thr = 2.0 * sg->base > sg->base + fl ? 2.0 * sg->base : sg->base + fl;
         sg->rose = !isnan(sg->before) && sg->before > thr;
         if (g == SAT_SIG_HEAVY_CLIENT && sg->rose && !new_heavy(w, sp, heavy))
             sg->rose = 0; /* the client every other window has: not new */
@@ -215,7 +207,7 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         /* causes (load, unindexed searches, full handshakes) before effects
          * (latency, reconnects): etime rises with any storm, so it names the
          * trigger only when no cause rose */
-        int cause = is_cause(g);
+        int cause = st_signals[g].cause;
         /* one client's rise that is (most of) the load's names it better */
         int narrower = g == SAT_SIG_HEAVY_CLIENT && st->trigger == SAT_SIG_OPS &&
                        sg->onset_ts <= best;

@@ -35,6 +35,33 @@
 
 #define ST_FLOOR 0.5 /* the detector's floor at most (storms_detect.c, storms_period.c) */
 
+/* ---- what the signals and the kinds of failure are (storms_signals.c) -------------------- */
+/* Which words fit the inputs: what they hold of LDAP operations (or
+ * connections) and HTTP requests. */
+enum { ST_WORDS_LDAP, ST_WORDS_HTTP, ST_WORDS_BOTH };
+typedef struct st_signal_info {
+    const char *name;       /* its signal_name in the result */
+    const char *label[3];   /* in a table ("etime p90"), by ST_WORDS_* (NULL: the LDAP one) */
+    const char *meaning[3]; /* in a sentence ("the etime p90") */
+    uint8_t unit;           /* of its values: SAT_UNIT_COUNT (per window), _DURATION
+                               (seconds), _RATIO (a share) */
+    uint8_t cause;          /* a cause (the load, what it asks), not an effect of the
+                               server's state: a cause that rose names the trigger first */
+    uint8_t ldap_only;      /* only directory servers' logs carry it */
+    double floor;           /* the smallest rise that counts, above twice the base */
+} st_signal_info;
+extern const st_signal_info st_signals[SAT_SIG__COUNT];
+const char *st_signal_label(int s, int words);
+const char *st_signal_meaning(int s, int words);
+
+typedef struct st_kind_info {
+    const char *name;    /* "close_B1" */
+    const char *meaning; /* "unclean client closes (B1)" */
+} st_kind_info;
+extern const st_kind_info st_kinds[SAT_STORM_KIND__COUNT];
+/* What kept a sustained storm going (the result's sustained_by). */
+extern const char st_sustained_by[];
+
 typedef struct st_win {
     uint64_t kinds[SAT_STORM_KIND__COUNT];
     uint64_t events;
@@ -176,6 +203,9 @@ void st_finish_retries(sat_storms *s);
 /* storms_http.c */
 void st_on_http(sat_storms *s, const sat_http_req *r);
 void st_http_source(sat_storms *s, const sat_source *src);
+
+/* storms_period.c */
+double st_baseline_floor(sat_dur_ns step);
 
 /* storms_chain.c */
 int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,

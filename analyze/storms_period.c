@@ -112,6 +112,14 @@ static int choose_step(const sat_storms *s, sat_storms_period *pp)
     return si;
 }
 
+/* The floor of a period's baseline: half a failure per 10 s (a handful
+ * stands out from none), less in shorter windows, at most ST_FLOOR a window. */
+double st_baseline_floor(sat_dur_ns step)
+{
+    double floor = 0.05 * (double)step / 1e9;
+    return floor < ST_FLOOR ? floor : ST_FLOOR;
+}
+
 /* The inputs whose time range meets the period, in the order read. */
 static int period_inputs(sat_storms *s, sat_storms_period *pp)
 {
@@ -185,11 +193,7 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
             pp->busiest_ts = (dlo + (int64_t)t) * step;
         }
     }
-    /* the floor of the baseline: half a failure per 10 s (a handful stands
-     * out from none), less in shorter windows, at most 0.5 a window */
-    double floor = 0.05 * (double)step / 1e9;
-    size_t found = rc == SAT_OK ? sat_storms_detect(x, n, floor < ST_FLOOR ? floor : ST_FLOOR,
-                                                    sp, n) : 0;
+    size_t found = rc == SAT_OK ? sat_storms_detect(x, n, st_baseline_floor(step), sp, n) : 0;
     if (found > n)
         found = n;
     for (size_t i = 0; i < found && rc == SAT_OK; i++) {

@@ -3,18 +3,24 @@
  * docs/output.md), which every form (JSON, CSV, text) renders:
  *
  *   (summary)    window_s, window_chosen, first_ts, last_ts, span_s, windows,
- *                events (client failures), deduplicated, retries, ...; rows_read {}
- *   failures     the failures by kind: kind, events, share (most first; kinds
- *                never seen are left out)
+ *                events (client failures), deduplicated, retries, ...,
+ *                baseline_windows and period_gap_s (the rules of the periods);
+ *                rows_read {}
+ *   failures     the failures by kind: kind, events, share, meaning (the kind in
+ *                words; most first; kinds never seen are left out)
  *   storms       one row per storm (the main table): when, how big, its kinds
  *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
- *                outlived it
+ *                outlived it (sustained, sustained_s, and what kept it going,
+ *                sustained_by)
  *   signals      the chain: for every storm, every signal looked at before it
- *                (storm, signal_name, rose, baseline, lead_up (the windows before it
- *                and its first), during, onset_ts, back_ts, never_answered)
+ *                (storm, signal_name, its words - label for a table, meaning for
+ *                a sentence, in the words of what the inputs hold -, unit, cause,
+ *                ldap_only, rose, baseline, lead_up (the windows before it and its
+ *                first), during, onset_ts, back_ts, never_answered, client (whose
+ *                operations the heavy-client signal counts))
  *   top_clients  the clients with the most failures of each storm
- *   periods      the periods of the input, the step each was read at and why
- *                (each row lists its inputs)
+ *   periods      the periods of the input, the step each was read at and why, and
+ *                the floor of its baseline (each row lists its inputs)
  *   windows      the series the detector read: per window of each period, the
  *                failures, by kind (kinds.<kind>, the kinds seen in the input),
  *                operations, connections opened and handshakes (and HTTP
@@ -26,8 +32,9 @@
  *
  * A storm is named by its number (1 = the first row of storms) in the tables
  * that give more of it, and a period likewise. The values of a signal are in
- * its own unit, which its name says: seconds for names ending _s, a share
- * 0..1 for full_hs_share, else a count per window; a p90 above any answer
+ * its own unit, which its `unit` column says (and its name: seconds for
+ * names ending _s, a share 0..1 for full_hs_share, else a count per
+ * window: "count"); a p90 above any answer
  * (requests or handshakes the server never answered) is null with
  * "never_answered": true.
  */
@@ -38,6 +45,20 @@
 #define NS 1e9
 
 static const char *const whys[] = {"option", "longest", "shorter", "shortest"};
+
+/* Which words of a signal fit the inputs (st_signal_info): those of what
+ * they hold, LDAP operations (or connections), HTTP requests, or both. */
+static int words_of(const sat_storms_view *v)
+{
+    int ldap = v->ldap_ops || v->ldap_conns;
+    return v->http_reqs ? (ldap ? ST_WORDS_BOTH : ST_WORDS_HTTP) : ST_WORDS_LDAP;
+}
+
+/* A signal's unit as the result names units ("count": per window). */
+static const char *unit_name(int unit)
+{
+    return unit == SAT_UNIT_DURATION ? "duration" : unit == SAT_UNIT_RATIO ? "ratio" : "count";
+}
 
 /* Whether the storms table has a column for kind k (see above). */
 static int kind_listed(const sat_storms_view *v, int k)
@@ -56,8 +77,9 @@ static void put_kinds_table(sat_rnode *root, const sat_storms_view *v)
 {
     static const sat_col cols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
                                    {"events", SAT_UNIT_COUNT, 0, "failures"},
-                                   {"share", SAT_UNIT_RATIO, 4, NULL}};
-    sat_rnode *t = sat_table(root, "failures", cols, 3);
+                                   {"share", SAT_UNIT_RATIO, 4, NULL},
+                                   {"meaning", SAT_UNIT_TEXT, 0, NULL}};
+    sat_rnode *t = sat_table(root, "failures", cols, 4);
     int order[SAT_STORM_KIND__COUNT], n = 0;
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
         if (v->kinds[k])
@@ -73,6 +95,7 @@ static void put_kinds_table(sat_rnode *root, const sat_storms_view *v)
         sat_put_text(row, "kind", sat_storm_kind_name(order[i]));
         sat_put_count(row, "events", v->kinds[order[i]]);
         sat_put_ratio(row, "share", (double)v->kinds[order[i]] / (double)v->events, 4);
+        sat_put_text(row, "meaning", st_kinds[order[i]].meaning);
     }
 }
 
@@ -88,6 +111,7 @@ static void put_periods(sat_rnode *root, const sat_storms_view *v)
         {"window_why", SAT_UNIT_TEXT, 0, "why"},
         {"window_count", SAT_UNIT_COUNT, 0, "windows"},
         {"window_count_at_10s", SAT_UNIT_INT, 0, "at 10 s"},
+        {"baseline_floor", SAT_UNIT_NUMBER, 3, "floor"},
         {"events", SAT_UNIT_COUNT, 0, "failures"},
         {"storm_count", SAT_UNIT_COUNT, 0, "storms"},
         {"busiest_window_events", SAT_UNIT_COUNT, 0, "busiest"},
@@ -105,6 +129,7 @@ static void put_periods(sat_rnode *root, const sat_storms_view *v)
         sat_put_text(row, "window_why", p->why >= 0 && p->why < 4 ? whys[p->why] : "?");
         sat_put_count(row, "window_count", p->nwindows);
         sat_put_int(row, "window_count_at_10s", p->windows_at_longest);
+        sat_put_num(row, "baseline_floor", st_baseline_floor(p->window), 3);
         sat_put_count(row, "events", p->events);
         sat_put_count(row, "storm_count", p->nstorms);
         sat_put_count(row, "busiest_window_events", p->busiest_events);
@@ -167,7 +192,7 @@ static void put_windows(sat_rnode *root, const sat_storms_view *v)
 
 /* The storms table's columns: the fixed ones, then kinds.<kind>, then the rest. */
 #define ST_HEAD 11
-#define ST_TAIL 11
+#define ST_TAIL 12
 static const sat_col storm_head[ST_HEAD] = {
     {"storm", SAT_UNIT_COUNT, 0, NULL},
     {"period", SAT_UNIT_COUNT, 0, NULL},
@@ -187,6 +212,7 @@ static const sat_col storm_tail[ST_TAIL] = {
     {"heavy_client", SAT_UNIT_TEXT, 0, "heavy client"},
     {"sustained", SAT_UNIT_BOOL, 0, NULL},
     {"sustained_s", SAT_UNIT_DURATION, 3, "sustained for"},
+    {"sustained_by", SAT_UNIT_TEXT, 0, "sustained by"},
     {"conn_opens", SAT_UNIT_COUNT, 0, "opened"},
     {"full_handshakes", SAT_UNIT_COUNT, 0, "full"},
     {"handshakes", SAT_UNIT_COUNT, 0, NULL},
@@ -240,6 +266,7 @@ static void put_storm(sat_rnode *t, const sat_storms_view *v, const sat_storm *s
     sat_put_text(row, "heavy_client", st->heavy_client);
     sat_put_bool(row, "sustained", st->sustained);
     sat_put_dur(row, "sustained_s", st->sustained_s, 3);
+    sat_put_text(row, "sustained_by", st->sustained ? st_sustained_by : NULL);
     sat_put_count(row, "conn_opens", st->conn_opens);
     sat_put_count(row, "full_handshakes", st->hs_full);
     sat_put_count(row, "handshakes", st->hs_total);
@@ -252,20 +279,32 @@ static void put_signals(sat_rnode *root, const sat_storms_view *v)
     static const sat_col cols[] = {
         {"storm", SAT_UNIT_COUNT, 0, NULL},
         {"signal_name", SAT_UNIT_TEXT, 0, "signal"},
+        {"label", SAT_UNIT_TEXT, 0, NULL},
+        {"meaning", SAT_UNIT_TEXT, 0, NULL},
+        {"unit", SAT_UNIT_TEXT, 0, NULL},
+        {"cause", SAT_UNIT_BOOL, 0, NULL},
+        {"ldap_only", SAT_UNIT_BOOL, 0, "LDAP only"},
         {"rose", SAT_UNIT_BOOL, 0, NULL},
         {"baseline", SAT_UNIT_NUMBER, 6, NULL},
         {"lead_up", SAT_UNIT_NUMBER, 6, "before"},
         {"during", SAT_UNIT_NUMBER, 6, NULL},
         {"onset_ts", SAT_UNIT_TIME, 0, "onset"},
         {"back_ts", SAT_UNIT_TIME, 0, "back"},
-        {"never_answered", SAT_UNIT_BOOL, 0, NULL}};
+        {"never_answered", SAT_UNIT_BOOL, 0, NULL},
+        {"client", SAT_UNIT_TEXT, 0, NULL}};
     sat_rnode *t = sat_table(root, "signals", cols, sizeof cols / sizeof cols[0]);
+    int words = words_of(v);
     for (size_t i = 0; i < v->nstorms; i++)
         for (int g = 0; g < SAT_SIG__COUNT; g++) {
             const sat_storm_sig *sg = &v->storms[i].sig[g];
             sat_rnode *row = sat_table_row(t);
             sat_put_count(row, "storm", i + 1);
             sat_put_text(row, "signal_name", sat_storm_signal_name(g));
+            sat_put_text(row, "label", st_signal_label(g, words));
+            sat_put_text(row, "meaning", st_signal_meaning(g, words));
+            sat_put_text(row, "unit", unit_name(st_signals[g].unit));
+            sat_put_bool(row, "cause", st_signals[g].cause);
+            sat_put_bool(row, "ldap_only", st_signals[g].ldap_only);
             sat_put_bool(row, "rose", sg->rose);
             sat_put_num(row, "baseline", sg->base, 6);
             sat_put_num(row, "lead_up", sg->before, 6);
@@ -277,6 +316,9 @@ static void put_signals(sat_rnode *root, const sat_storms_view *v)
                 sat_put_bool(row, "never_answered", isinf(sg->before) || isinf(sg->during));
             else
                 sat_put_absent(row, "never_answered", SAT_UNIT_BOOL);
+            /* whose operations the heavy-client signal counts */
+            sat_put_text(row, "client",
+                         g == SAT_SIG_HEAVY_CLIENT ? v->storms[i].heavy_client : NULL);
         }
 }
 
@@ -316,6 +358,12 @@ int sat_storms_result(const sat_storms *s, sat_result *r)
     sat_put_time(root, "busiest_window_ts", v->busiest_ts);
     sat_put_dur(root, "busiest_window_s", v->busiest_ts ? (double)v->busiest_window / NS : NAN,
                 3);
+    sat_put_count(root, "baseline_windows", SAT_STORM_BASELINE_WINDOWS);
+    sat_put_note(root, "a period's step gives it this many windows when it can: the detector's "
+                       "warm-up and each storm's look back");
+    sat_put_dur(root, "period_gap_s", (double)SAT_STORM_PERIOD_GAP_NS / NS, 3);
+    sat_put_note(root, "a silence this long (no row of any input) separates two periods, each "
+                       "analysed on its own");
     sat_rnode *rows = sat_obj(root, "rows_read");
     sat_set_compact(rows);
     sat_put_count(rows, "ldap_op", v->ldap_ops);
