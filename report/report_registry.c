@@ -8,7 +8,6 @@
 #include "satscope/report.h"
 #include "sections.h"
 #include "text_etime.h"
-#include "text_storms.h"
 
 int sat_report_fmt_parse(const char *s)
 {
@@ -31,8 +30,7 @@ extern const sat_text_report sat_text_saturation;
 extern const sat_text_report sat_text_timeline;
 static const sat_text_report *const sat_text_reports[] = {
     &sat_text_etime,     &sat_text_crashes,    &sat_text_cachesize,
-    &sat_text_saturation, &sat_text_storms,
-    &sat_text_timeline,
+    &sat_text_saturation, &sat_text_timeline,
 };
 
 const sat_text_report *sat_text_report_find(const char *analyzer)

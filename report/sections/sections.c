@@ -8,10 +8,11 @@
 
 #include "sections.h"
 
-extern const sec_builder sec_handshakes;
+extern const sec_builder sec_handshakes, sec_storms;
 
 static const sec_builder *const builders[] = {
     &sec_handshakes,
+    &sec_storms,
 };
 
 const sec_builder *sec_find(const char *analyzer)
