@@ -25,7 +25,8 @@
 
 const char *pm_kind_words(const pm_ctx *p, const char *kind)
 {
-    const sat_rnode *r = kind ? sat_get_row(sat_get_table(p->storms, "failures"), "kind", kind) : NULL;
+    const sat_rnode *t = sat_get_table(p->storms, "failures");
+    const sat_rnode *r = kind ? sat_get_row(t, "kind", kind) : NULL;
     const char *w = sat_get_text(r, "meaning", NULL);
     return w ? w : kind ? kind : "?";
 }

@@ -179,7 +179,8 @@ static int signal_shown(const sat_rnode *root, const sat_rnode *r)
     int http_only = !rows_read(root, "ldap_op") && rows_read(root, "http_req");
     uint64_t ops = rows_read(root, "ldap_op") + rows_read(root, "http_req");
     uint64_t logs = sat_get_count(root, "http_inputs.count", 0);
-    int no_conns = logs && sat_get_count(root, "http_inputs.without_connection_requests", 0) == logs;
+    int no_conns =
+        logs && sat_get_count(root, "http_inputs.without_connection_requests", 0) == logs;
     int un = sat_get_bool(r, "never_answered", 0) == 1;
     if (!sat_get_has(r, "lead_up") && !sat_get_has(r, "during") && !un)
         return 0; /* no data of that kind in these inputs */
@@ -354,7 +355,8 @@ static void storm(const sec_ctx *c, const sat_rnode *root, const sat_rnode *s, s
     dur(ws, sizeof ws, win);
     sat_fmt_fixed(ex, sizeof ex, sat_get_num(s, "baseline_per_window", NAN), 1);
     if (periods)
-        snprintf(per, sizeof per, "; period %llu", (unsigned long long)sat_get_count(s, "period", 0));
+        snprintf(per, sizeof per, "; period %llu",
+                 (unsigned long long)sat_get_count(s, "period", 0));
     sat_rnode *sec = sec_section(c, parent, id, "STORM %llu  %s .. %s  (%s%s)",
                                  (unsigned long long)no, a, b, d, per);
     if (!sec)
