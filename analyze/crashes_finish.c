@@ -120,7 +120,7 @@ int sat_crashes_finish(sat_crashes *c)
     cr_found *v = &c->found;
     memset(v, 0, sizeof *v);
     int rc = sat_storms_finish(c->storms);
-    const sat_storms_view *sv = c->t.have_load ? sat_storms_get_view(c->storms) : NULL;
+    const sat_storms_view *sv = c->t.have_load ? st_storms_found(c->storms) : NULL;
     v->storms = sv;
     v->have_load = c->t.have_load != 0;
     match_log_lines(c, v);

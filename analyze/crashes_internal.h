@@ -21,6 +21,7 @@
 
 #include "acc.h"
 #include "satscope/analyze.h"
+#include "storms_found.h" /* the storms found on the same rows */
 #include "strtab.h"
 
 #define CR_MAX 10000

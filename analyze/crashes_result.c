@@ -15,6 +15,7 @@
 
 #include "crashes_internal.h"
 #include "satscope/signals.h"
+#include "storms_found.h" /* the storms found on the same rows */
 
 static const char *const origin_key[SAT_CRASH_ORIGIN__COUNT] = {
     "?", "core", "text_ceph", "text_glibc", "text_gdb", "text_kernel"};

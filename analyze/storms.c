@@ -5,8 +5,9 @@
  * merged into storms, and per storm what rose before it and whether the
  * failures outlived their trigger (a metastable failure).
  *
- * This file: the names of the failure kinds and signals, create, the view,
- * free. The rest of the analyzer, sharing storms_internal.h:
+ * This file: the accumulators' descriptions, create, free, the storms found
+ * (storms_found.h). The rest of the analyzer, sharing storms_internal.h:
+ *   storms_signals.c   what each signal and kind of failure is, in words
  *   storms_windows.c   the windows of a series (st_win)
  *   storms_detect.c    the detector (sat_storms_detect)
  *   storms_classify.c  rows to client failures (the event sink), dedup, the retry rule
@@ -21,37 +22,38 @@
 const sat_dur_ns st_auto_steps[ST_SERIES_MAX] = {
     1000000000LL, 2000000000LL, 5000000000LL, 10000000000LL};
 
-const char *sat_storm_kind_name(int k)
-{
-    static const char *const names[SAT_STORM_KIND__COUNT] = {
-        "abandon", "time_limit", "admin_limit", "busy", "unavailable", "other_error",
-        "close_A1", "close_B1", "close_B4", "close_T1", "close_T2", "close_T3",
-        "tls_incomplete", "tls_failed", "rst_client", "syn_retry", "fin_waiting", "retried",
-        "closed_waiting", "syn_unanswered", "http_408", "http_499", "http_502", "http_503",
-        "http_504", "slow"};
-    return k >= 0 && k < SAT_STORM_KIND__COUNT ? names[k] : "?";
-}
-
-const char *sat_storm_signal_name(int s)
-{
-    static const char *const names[SAT_SIG__COUNT] = {
-        "unindexed", "ops", "full_hs_share", "etime_p90_s", "wtime_mean_s", "conn_opens",
-        "hs_answer_p90_s", "heavy_client_ops"};
-    return s >= 0 && s < SAT_SIG__COUNT ? names[s] : "?";
-}
-
 /* ---- accumulators (acc.h): what sat_storms_merge adds up ------------------------------- */
-#define ST_NCOUNTS (SAT_STORM_KIND__COUNT + 13)
-_Static_assert(offsetof(struct sat_storms, clients_lost) ==
-                   offsetof(struct sat_storms, kinds) + 8 * ST_NCOUNTS,
-               "the analyzer's counts are one run from kinds to http_no_conn");
-_Static_assert(offsetof(struct sat_storms, last_ts) < 65536, "offsets fit sat_acc_field");
+#define ST_COUNTER(type, f, key, title, note) SAT_COUNTER(type, f, key, title, note),
+#define ST_FAILURES_ACC(f, key, title, note) ST_COUNTER(st_failures, f, key, title, note)
+#define ST_ROWS_ACC(f, key, title, note) ST_COUNTER(st_rows, f, key, title, note)
+#define ST_HTTP_ACC(f, key, title, note) ST_COUNTER(st_http_inputs, f, key, title, note)
+#define ST_STORM_ACC(f, key, title, note) ST_COUNTER(st_counts, f, key, title, note)
+static const sat_acc_field failures_fields[] = {ST_FAILURE_TOTALS(ST_FAILURES_ACC)};
+const sat_rec_desc st_failures_desc = {sizeof(st_failures), failures_fields,
+                                       sizeof failures_fields / sizeof failures_fields[0], NULL};
+static const sat_acc_field rows_fields[] = {ST_ROWS_READ(ST_ROWS_ACC)};
+const sat_rec_desc st_rows_desc = {sizeof(st_rows), rows_fields,
+                                   sizeof rows_fields / sizeof rows_fields[0], NULL};
+static const sat_acc_field http_fields[] = {ST_HTTP_INPUTS(ST_HTTP_ACC)};
+const sat_rec_desc st_http_inputs_desc = {sizeof(st_http_inputs), http_fields,
+                                          sizeof http_fields / sizeof http_fields[0], NULL};
+#define ST_WIN_OUT_ACC(f, key, title, note) ST_COUNTER(st_win_counts, f, key, title, note)
+static const sat_acc_field counts_fields[] = {ST_STORM_COUNTS(ST_STORM_ACC)};
+const sat_rec_desc st_counts_desc = {sizeof(st_counts), counts_fields,
+                                     sizeof counts_fields / sizeof counts_fields[0], NULL};
+static const sat_acc_field win_out_fields[] = {ST_WIN_OUT(ST_WIN_OUT_ACC)};
+const sat_rec_desc st_win_counts_desc = {sizeof(st_win_counts), win_out_fields,
+                                         sizeof win_out_fields / sizeof win_out_fields[0], NULL};
+
 static const sat_acc_field totals_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, struct sat_storms, kinds, ST_NCOUNTS),
-    SAT_ACC(SAT_ACC_BITS, struct sat_storms, clients_lost),
-    SAT_ACC(SAT_ACC_FIRST, struct sat_storms, first_ts),
-    SAT_ACC(SAT_ACC_LAST, struct sat_storms, last_ts)};
-const sat_rec_desc st_totals_desc = {sizeof(struct sat_storms), totals_fields,
+    SAT_ACC_RUN(SAT_ACC_COUNT, st_totals, kinds),
+    SAT_ACC_RUN(SAT_ACC_COUNT, st_totals, f),
+    SAT_ACC_RUN(SAT_ACC_COUNT, st_totals, rows),
+    SAT_ACC_RUN(SAT_ACC_COUNT, st_totals, http),
+    SAT_ACC(SAT_ACC_BITS, st_totals, clients_lost),
+    SAT_ACC(SAT_ACC_FIRST, st_totals, first_ts),
+    SAT_ACC(SAT_ACC_LAST, st_totals, last_ts)};
+const sat_rec_desc st_totals_desc = {sizeof(st_totals), totals_fields,
                                      sizeof totals_fields / sizeof totals_fields[0], NULL};
 
 static const sat_acc_field src_fields[] = {SAT_ACC(SAT_ACC_MIN, st_src, first_ts),
@@ -86,7 +88,7 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
     sat_strtab_init(&s->ldap_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->wire_dedup, sizeof(st_dedup), ST_DEDUP_MAX);
     sat_strtab_init(&s->peers, sizeof(uint32_t), ST_CLIENTS_MAX);
-    s->view_arena.chunk_size = (size_t)64 << 10;
+    s->found.arena.chunk_size = (size_t)64 << 10;
     if (sat_keyed_init(&s->sources, &st_src_desc, ST_CLIENTS_MAX) != SAT_OK ||
         sat_keyed_init(&s->cw, &st_cw_desc, ST_CW_MAX) != SAT_OK ||
         sat_keyed_init(&s->wire_servers, &st_server_desc, 0) != SAT_OK) {
@@ -96,7 +98,7 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
     return s;
 }
 
-const sat_storms_view *sat_storms_get_view(const sat_storms *s) { return s ? &s->view : NULL; }
+const sat_storms_view *st_storms_found(const sat_storms *s) { return s ? &s->found.storms : NULL; }
 
 void sat_storms_free(sat_storms *s)
 {
@@ -112,6 +114,6 @@ void sat_storms_free(sat_storms *s)
     sat_keyed_free(&s->wire_servers);
     free(s->attempts);
     free(s->waiting);
-    sat_arena_free(&s->view_arena);
+    sat_arena_free(&s->found.arena);
     free(s);
 }

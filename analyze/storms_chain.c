@@ -46,18 +46,16 @@ static double hist_p90_s(const uint32_t *hist, int nbuckets, uint64_t n)
 static double signal_of(const st_win *w, int sig, uint32_t heavy)
 {
     switch (sig) {
-    case SAT_SIG_UNINDEXED: return (double)w->unindexed;
-    case SAT_SIG_OPS: return (double)w->ops;
-    case SAT_SIG_FULL_HS_SHARE:
-        return w->hs_full + w->hs_resumed
-                   ? (double)w->hs_full / (double)(w->hs_full + w->hs_resumed) : NAN;
-    case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST + 1, w->timed);
+    case SAT_SIG_UNINDEXED: return (double)w->ld.unindexed;
+    case SAT_SIG_OPS: return (double)w->ld.ops;
+    case SAT_SIG_FULL_HS_SHARE: return w->sc.hs ? (double)w->sc.hs_full / (double)w->sc.hs : NAN;
+    case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST + 1, w->ld.timed);
     case SAT_SIG_WTIME_MEAN:
-        return w->wtime_n ? (double)w->wtime_sum_ns / 1e9 / (double)w->wtime_n : NAN;
-    case SAT_SIG_CONN_OPENS: return (double)w->opens;
-    case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->answered);
+        return w->ld.wtime_n ? (double)w->wtime_sum_ns / 1e9 / (double)w->ld.wtime_n : NAN;
+    case SAT_SIG_CONN_OPENS: return (double)w->sc.opens;
+    case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->ld.answered);
     case SAT_SIG_HEAVY_CLIENT:
-        return heavy != UINT32_MAX && w->ops ? (double)st_mg_count(w, heavy) : NAN;
+        return heavy != UINT32_MAX && w->ld.ops ? (double)st_mg_count(w, heavy) : NAN;
     default: return NAN;
     }
 }
@@ -66,14 +64,6 @@ static int above(const st_win *w, size_t t, int g, double thr, uint32_t heavy)
 {
     double v = signal_of(&w[t], g, heavy);
     return !isnan(v) && v > thr;
-}
-
-/* The smallest rise that counts, per signal, above twice the base. */
-static const double sig_floor[SAT_SIG__COUNT] = {2.0, 10.0, 0.2, 0.05, 0.01, 5.0, 0.05, 10.0};
-
-static int is_cause(int g)
-{
-    return g <= SAT_SIG_FULL_HS_SHARE || g == SAT_SIG_HEAVY_CLIENT;
 }
 
 /* The busiest client of the lead-up (the 3 windows before the start and
@@ -116,11 +106,11 @@ static int new_heavy(const st_win *w, const sat_storm_span *sp, uint32_t heavy)
     uint64_t lead = 0, lead_h = 0, base = 0, base_h = 0;
     size_t a = sp->start >= 33 ? sp->start - 33 : 0, b = sp->start >= 4 ? sp->start - 4 : 0;
     for (size_t t = a; sp->start >= 4 && t <= b; t++) {
-        base += w[t].ops;
+        base += w[t].ld.ops;
         base_h += st_mg_count(&w[t], heavy);
     }
     for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++) {
-        lead += w[t].ops;
+        lead += w[t].ld.ops;
         lead_h += st_mg_count(&w[t], heavy);
     }
     double share = lead ? (double)lead_h / (double)lead : 0.0;
@@ -135,7 +125,7 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
     sat_ts_ns best = 0;
     int best_cause = 0;
     for (int g = 0; g < SAT_SIG__COUNT; g++) {
-        sat_storm_sig *sg = &st->sig[g];
+        st_sig *sg = &st->sig[g];
         double vals[30];
         size_t nv = 0;
         size_t a = sp->start >= 33 ? sp->start - 33 : 0;
@@ -165,8 +155,8 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         }
         if (isnan(sg->base))
             continue;
-        double thr = 2.0 * sg->base > sg->base + sig_floor[g] ? 2.0 * sg->base
-                                                              : sg->base + sig_floor[g];
+        double fl = st_signals[g].floor;
+        double thr = 2.0 * sg->base > sg->base + fl ? 2.0 * sg->base : sg->base + fl;
         sg->rose = !isnan(sg->before) && sg->before > thr;
         if (g == SAT_SIG_HEAVY_CLIENT && sg->rose && !new_heavy(w, sp, heavy))
             sg->rose = 0; /* the client every other window has: not new */
@@ -215,7 +205,7 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         /* causes (load, unindexed searches, full handshakes) before effects
          * (latency, reconnects): etime rises with any storm, so it names the
          * trigger only when no cause rose */
-        int cause = is_cause(g);
+        int cause = st_signals[g].cause;
         /* one client's rise that is (most of) the load's names it better */
         int narrower = g == SAT_SIG_HEAVY_CLIENT && st->trigger == SAT_SIG_OPS &&
                        sg->onset_ts <= best;
@@ -271,10 +261,7 @@ int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
             st->kinds[k] += w[t].kinds[k];
         for (int i = 0; i < ST_BITS / 64; i++)
             bits[i] |= w[t].bits[i];
-        st->conn_opens += w[t].opens;
-        st->hs_full += w[t].hs_full;
-        st->hs_total += w[t].hs_full + w[t].hs_resumed;
-        st->retries += w[t].retries;
+        sat_rec_merge(&st_counts_desc, &st->sc, &w[t].sc); /* counts: cannot fail */
     }
     st->ongoing = sp->end + 1 == n;
     size_t zero = 0;
@@ -317,12 +304,11 @@ int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,
     while (ncl && !cl[ncl - 1].n)
         ncl--;
     /* exact from the table, the linear count once a table overflowed */
-    st->clients = s->clients_lost ? (uint64_t)llround(est) : ncl;
+    st->clients = s->t.clients_lost ? (uint64_t)llround(est) : ncl;
     size_t ntop = ncl < s->opts.top_clients ? ncl : s->opts.top_clients;
-    sat_storm_client *top = (sat_storm_client *)sat_arena_alloc(&s->view_arena,
-                                                                (ntop + 1) * sizeof *top);
+    st_client *top = (st_client *)sat_arena_alloc(&s->found.arena, (ntop + 1) * sizeof *top);
     for (size_t i = 0; top && i < ntop; i++) {
-        top[i].client = sat_arena_strdup(&s->view_arena, cl[i].name, cl[i].len);
+        top[i].client = sat_arena_strdup(&s->found.arena, cl[i].name, cl[i].len);
         top[i].events = cl[i].n;
         if (!top[i].client)
             top = NULL;

@@ -48,7 +48,7 @@ uint64_t *st_client_window(sat_storms *s, int64_t widx, const char *client, size
     if (!c)
         s->nomem = 1;
     if (folded)
-        s->clients_lost = 1;
+        s->t.clients_lost = 1;
     return c && !folded ? &c->n : NULL;
 }
 
@@ -78,8 +78,8 @@ static void count_client(sat_storms *s, sat_ts_ns ts, sat_str client, int add)
 
 static void count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
 {
-    s->kinds[kind]++;
-    s->events++;
+    s->t.kinds[kind]++;
+    s->t.f.events++;
     int any = 0;
     FOR_EACH_WINDOW(s, ts, w) {
         any = 1;
@@ -103,10 +103,10 @@ void st_count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
 static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
 {
     count_client(s, ts, client, 0); /* the same connection: the same client */
-    if (s->kinds[kind])
-        s->kinds[kind]--;
-    if (s->events)
-        s->events--;
+    if (s->t.kinds[kind])
+        s->t.kinds[kind]--;
+    if (s->t.f.events)
+        s->t.f.events--;
     FOR_EACH_WINDOW(s, ts, w) {
         if (w->kinds[kind]) {
             w->kinds[kind]--;
@@ -148,15 +148,15 @@ static void ldap_keyed(sat_storms *s, st_dedup *d, sat_ts_ns ts, int kind, sat_s
         count(s, ts, kind, client);
         mark(d, kind, ts);
     } else if (kind == SAT_STORM_CLOSED_WAITING) {
-        s->deduped++;
+        s->t.f.deduped++;
     } else if (had == SAT_STORM_CLOSED_WAITING ||
                (had == SAT_STORM_CLOSE_A1 && kind == SAT_STORM_ABANDON)) {
         uncount(s, d->ts, had, client); /* the more specific row takes its place */
         count(s, ts, kind, client);
-        s->deduped++;
+        s->t.f.deduped++;
         mark(d, kind, ts);
     } else if (kind == SAT_STORM_CLOSE_A1 && had == SAT_STORM_ABANDON) {
-        s->deduped++;
+        s->t.f.deduped++;
     } else {
         count(s, ts, kind, client); /* another ABANDON, or a B1..T3 close */
         if (had != SAT_STORM_ABANDON)
@@ -185,9 +185,9 @@ static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t kl
     } else if (wire_prio(kind) > wire_prio(d->kind)) {
         uncount(s, d->ts, d->kind, client);
         count(s, ts, kind, client);
-        s->deduped++;
+        s->t.f.deduped++;
     } else {
-        s->deduped++;
+        s->t.f.deduped++;
         return;
     }
     mark(d, kind, ts);
@@ -207,17 +207,13 @@ void st_keep_closed_waiting(sat_storms *s, const sat_ldap_op *op)
 {
     if (s->nwaiting == s->waiting_cap) {
         if (s->waiting_cap >= ST_DEDUP_MAX) {
-            s->waiting_lost++;
+            s->t.f.not_examined++;
             return;
         }
-        size_t ncap = s->waiting_cap ? s->waiting_cap * 2 : 256;
-        st_waiting *nw = (st_waiting *)realloc(s->waiting, ncap * sizeof *nw);
-        if (!nw) {
+        if (SAT_GROW(s->waiting, s->waiting_cap, s->nwaiting + 1) != SAT_OK) {
             s->nomem = 1;
             return;
         }
-        s->waiting = nw;
-        s->waiting_cap = ncap;
     }
     uint32_t client = UINT32_MAX;
     if (op->client_ip.len) {
@@ -288,7 +284,7 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id);
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_storms *s = (sat_storms *)ctx;
-    s->ldap_ops++;
+    s->t.rows.ldap_ops++;
     if (op->internal_depth)
         return SAT_OK;
     sat_ts_ns rts = op->result_ts_ns ? op->result_ts_ns : op->ts_ns;
@@ -330,32 +326,32 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 
 static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
 {
-    w->ops++;
+    w->ld.ops++;
     if (id)
         st_mg_add(w, *id, 1);
     if (op->notes & (SAT_NOTE_A | SAT_NOTE_U))
-        w->unindexed++;
+        w->ld.unindexed++;
     if ((op->flags & SAT_OPF_UNFINISHED) && (op->flags & SAT_OPF_CONN_CLOSED) &&
         !(op->flags & SAT_OPF_PERSISTENT)) {
         w->hist[ST_HIST]++; /* never answered: the longest wait of all */
-        w->timed++;
+        w->ld.timed++;
     } else if (op->etime >= 0) {
         w->hist[st_hist_bucket(op->etime)]++;
-        w->timed++;
+        w->ld.timed++;
     }
     if (op->wtime >= 0) {
         w->wtime_sum_ns += op->wtime;
-        w->wtime_n++;
+        w->ld.wtime_n++;
     }
 }
 
 static int on_conn(void *ctx, const sat_ldap_conn *c)
 {
     sat_storms *s = (sat_storms *)ctx;
-    s->ldap_conns++;
+    s->t.rows.ldap_conns++;
     if (c->open_ts > 0)
         FOR_EACH_WINDOW(s, c->open_ts, w)
-            w->opens++;
+            w->sc.opens++;
     int kind = -1;
     switch (c->close_code) {
     case SAT_CLOSE_A1: kind = SAT_STORM_CLOSE_A1; break;
@@ -387,20 +383,20 @@ static void count_wire(sat_storms *s, uint32_t source, uint32_t flow, sat_ts_ns 
 static int on_tls(void *ctx, const sat_tls_hs *h)
 {
     sat_storms *s = (sat_storms *)ctx;
-    s->tls_hs++;
+    s->t.rows.tls_hs++;
     FOR_EACH_WINDOW(s, h->ts, w) {
-        w->hs_full += h->outcome == SAT_TLS_FULL;
-        w->hs_resumed += h->outcome == SAT_TLS_RESUMED;
+        w->sc.hs_full += h->outcome == SAT_TLS_FULL;
+        w->sc.hs += h->outcome == SAT_TLS_FULL || h->outcome == SAT_TLS_RESUMED;
         /* how long the server took to answer; a ClientHello the client gave
          * up on is the longest wait (an alert before any ServerHello is an
          * answer, but its time is not kept) */
         if (!(h->flags & SAT_TLSF_NO_CLIENT_HELLO)) {
             if (h->outcome == SAT_TLS_INCOMPLETE) {
                 w->ans_hist[ST_HIST]++;
-                w->answered++;
+                w->ld.answered++;
             } else if (h->server_hello_ts >= h->ts && h->server_hello_ts > 0) {
                 w->ans_hist[st_hist_bucket(h->server_hello_ts - h->ts)]++;
-                w->answered++;
+                w->ld.answered++;
             }
         }
     }
@@ -420,23 +416,19 @@ static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
         return;
     if (s->nattempts == s->attempts_cap) {
         if (s->attempts_cap >= ST_ATTEMPTS_MAX) {
-            s->attempts_lost++;
+            s->t.f.not_examined++;
             return;
         }
-        size_t ncap = s->attempts_cap ? s->attempts_cap * 2 : 1024;
-        st_attempt *na = (st_attempt *)realloc(s->attempts, ncap * sizeof *na);
-        if (!na) {
+        if (SAT_GROW(s->attempts, s->attempts_cap, s->nattempts + 1) != SAT_OK) {
             s->nomem = 1;
             return;
         }
-        s->attempts = na;
-        s->attempts_cap = ncap;
     }
     int capped;
     uint32_t *id = st_intern(&s->peers, c->client_ip.ptr, c->client_ip.len, &capped);
     if (!id) {
         s->nomem |= !capped;
-        s->attempts_lost++;
+        s->t.f.not_examined++;
         return;
     }
     /* by address, not id: ids differ between analyzers that merge */
@@ -456,10 +448,10 @@ static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
 static int on_tcp(void *ctx, const sat_tcp_conn *c)
 {
     sat_storms *s = (sat_storms *)ctx;
-    s->tcp_conns++;
+    s->t.rows.tcp_conns++;
     if (!(c->flags & SAT_TCPF_NO_SYN))
         FOR_EACH_WINDOW(s, c->syn_ts, w)
-            w->opens++;
+            w->sc.opens++;
     /* a client that resets or closes a connection it was done with is not
      * failing: only one leaving a request unanswered is */
     int waiting = (c->flags & SAT_TCPF_CLIENT_LEFT_WAITING) != 0;
@@ -544,9 +536,9 @@ void st_finish_retries(sat_storms *s)
         int failed = sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;
         if (!failed && !prev->unanswered)
             continue;
-        s->retries++;
+        s->t.f.retries++;
         FOR_EACH_WINDOW(s, cur->syn_ts, w)
-            w->retries++;
+            w->sc.retries++;
         if (!failed) {
             sat_str client;
             client.ptr = sat_strtab_key(&s->peers, prev->client);

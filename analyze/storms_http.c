@@ -22,7 +22,7 @@
  * is dated by its RESULT.
  *
  * What each request adds to its window (by its start, as an LDAP operation
- * by its request): one to the load (ops, and reqs for the windows table), its
+ * by its request): one to the load (ld.ops, and ld.reqs for the windows table), its
  * client to the heavy hitters, its response time to the etime histogram
  * (the response-time p90 signal). A connection's first request
  * (conn_request 1: $connection_requests, %k + 1) is a connection opened, and
@@ -43,9 +43,9 @@ void st_http_source(sat_storms *s, const sat_source *src)
     if (!(src->fields & SAT_FIELDS_HTTP_SOURCE))
         return;
     uint32_t f = sat_source_fields(src);
-    s->http_inputs++;
-    s->http_no_rt += !(f & SAT_FIELD_BIT(SAT_FIELD_ETIME));
-    s->http_no_conn += !(f & SAT_FIELD_BIT(SAT_FIELD_CONN_REQUEST));
+    s->t.http.count++;
+    s->t.http.no_rt += !(f & SAT_FIELD_BIT(SAT_FIELD_ETIME));
+    s->t.http.no_conn += !(f & SAT_FIELD_BIT(SAT_FIELD_CONN_REQUEST));
 }
 
 static int status_kind(int32_t status)
@@ -62,7 +62,7 @@ static int status_kind(int32_t status)
 
 void st_on_http(sat_storms *s, const sat_http_req *r)
 {
-    s->http_reqs++;
+    s->t.rows.http_reqs++;
     if (r->ts <= 0)
         return;
     int has_rt = r->response_time >= 0;
@@ -78,18 +78,19 @@ void st_on_http(sat_storms *s, const sat_http_req *r)
     }
     int first = r->conn_request == 1;
     FOR_EACH_WINDOW(s, r->ts, w) {
-        w->ops++;
-        w->reqs++;
+        w->ld.ops++;
+        w->ld.reqs++;
         if (id)
             st_mg_add(w, *id, 1);
         if (has_rt) {
             w->hist[st_hist_bucket(r->response_time)]++;
-            w->timed++;
+            w->ld.timed++;
         }
         if (first) {
-            w->opens++;
-            w->hs_full += r->tls_session == SAT_HTTP_SESSION_NEW;
-            w->hs_resumed += r->tls_session == SAT_HTTP_SESSION_RESUMED;
+            w->sc.opens++;
+            w->sc.hs_full += r->tls_session == SAT_HTTP_SESSION_NEW;
+            w->sc.hs += r->tls_session == SAT_HTTP_SESSION_NEW ||
+                        r->tls_session == SAT_HTTP_SESSION_RESUMED;
         }
     }
 }

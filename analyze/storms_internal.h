@@ -4,8 +4,14 @@
  * state (struct sat_storms), and the functions one file makes for another.
  * Each function's rule is written where it is defined.
  *
- * Ownership: struct sat_storms owns its tables, arrays and view arena (freed by
- * sat_storms_free); the rows it is fed are borrowed for the call only (event.h).
+ * Counters named once: the analyzer's totals (ST_FAILURE_TOTALS, ST_ROWS_READ,
+ * ST_HTTP_INPUTS), a window's load (ST_WIN_LOAD) and what a storm sums of
+ * its windows (ST_STORM_COUNTS, storms_found.h) are X-macro lists that give
+ * the records' fields, their merge and the result's values and columns.
+ *
+ * Ownership: struct sat_storms owns its tables, arrays and the arena of what
+ * finish found (freed by sat_storms_free); the rows it is fed are borrowed
+ * for the call only (event.h).
  *
  * Bounded memory: windows widen (doubling) past 4096 (a finer series of the
  * default steps is dropped instead: the 10 s one covers what needs that
@@ -21,6 +27,7 @@
 #include "satscope/analyze.h"
 
 #include "acc.h"
+#include "storms_found.h"
 #include "strtab.h"
 #include "winseries.h"
 
@@ -34,16 +41,65 @@
 #define ST_ATTEMPTS_MAX 2000000
 
 #define ST_FLOOR 0.5 /* the detector's floor at most (storms_detect.c, storms_period.c) */
+/* A period's step gives it this many windows when it can: the detector's
+ * warm-up and each storm's look back (the result's baseline_windows). */
+#define ST_BASELINE_WINDOWS 30
+/* A silence this long (no row of any input) separates two periods, each
+ * analysed on its own (the result's period_gap_s). */
+#define ST_PERIOD_GAP_NS (3600LL * 1000000000LL)
+
+/* ---- what the signals and the kinds of failure are (storms_signals.c) -------------------- */
+/* Which words fit the inputs: what they hold of LDAP operations (or
+ * connections) and HTTP requests. */
+enum { ST_WORDS_LDAP, ST_WORDS_HTTP, ST_WORDS_BOTH };
+typedef struct st_signal_info {
+    const char *name;       /* its signal_name in the result */
+    const char *label[3];   /* in a table ("etime p90"), by ST_WORDS_* (NULL: the LDAP one) */
+    const char *meaning[3]; /* in a sentence ("the etime p90") */
+    uint8_t unit;           /* of its values: SAT_UNIT_COUNT (per window), _DURATION
+                               (seconds), _RATIO (a share) */
+    uint8_t cause;          /* a cause (the load, what it asks), not an effect of the
+                               server's state: a cause that rose names the trigger first */
+    uint8_t ldap_only;      /* only directory servers' logs carry it */
+    double floor;           /* the smallest rise that counts, above twice the base */
+} st_signal_info;
+extern const st_signal_info st_signals[SAT_SIG__COUNT];
+const char *st_signal_label(int s, int words);
+const char *st_signal_meaning(int s, int words);
+
+typedef struct st_kind_info {
+    const char *name;    /* "close_B1" */
+    const char *meaning; /* "unclean client closes (B1)" */
+} st_kind_info;
+extern const st_kind_info st_kinds[SAT_STORM_KIND__COUNT];
+/* What kept a sustained storm going (the result's sustained_by). */
+extern const char st_sustained_by[];
+
+/* A window's load and latency counts, what the chain's signals read
+ * (X(field, key, heading, note); never written as they are): operations
+ * (external LDAP operations + HTTP requests: the load), of them HTTP
+ * requests, unindexed searches (notes A or U), operations in hist,
+ * operations in wtime_sum_ns, ClientHellos in ans_hist. */
+#define ST_WIN_LOAD(X)                                                                       \
+    X(ops, NULL, NULL, NULL)                                                                 \
+    X(reqs, NULL, NULL, NULL)                                                                \
+    X(unindexed, NULL, NULL, NULL)                                                           \
+    X(timed, NULL, NULL, NULL)                                                               \
+    X(wtime_n, NULL, NULL, NULL)                                                             \
+    X(answered, NULL, NULL, NULL)
+typedef struct st_load {
+    ST_WIN_LOAD(SAT_COUNTER_FIELD)
+} st_load;
 
 typedef struct st_win {
     uint64_t kinds[SAT_STORM_KIND__COUNT];
     uint64_t events;
+    st_counts sc;         /* what a storm sums of its windows (ST_STORM_COUNTS) */
+    st_load ld;
     uint64_t bits[ST_BITS / 64];
-    uint64_t ops, unindexed, opens, hs_full, hs_resumed, timed, wtime_n; /* (one run: st_win_desc) */
     int64_t wtime_sum_ns; /* integer ns: a merge of parts sums to one pass exactly */
     uint32_t hist[ST_HIST + 1]; /* etime; [ST_HIST]: never answered (its connection
                                    closed first) */
-    uint64_t answered, retries, reqs; /* reqs: HTTP requests, also counted in ops (the load) */
     uint32_t mg_id[ST_MG], mg_n[ST_MG]; /* busiest clients by operations: peers ids,
                                            Misra-Gries counts (a lower bound each) */
     uint32_t ans_hist[ST_HIST + 1]; /* ClientHello -> ServerHello; [ST_HIST]: never */
@@ -110,10 +166,126 @@ typedef struct st_server { /* a server whose LDAP rows come from captures */
 } st_server;
 extern const sat_rec_desc st_server_desc;
 
-/* Every accumulator of a window, and the analyzer's own counters (the
- * fields of struct sat_storms from `kinds` to `last_ts`), described once:
+/* ---- the analyzer's totals -------------------------------------------------------- */
+/* Its failures, X(field, key, heading, note), in the order the summary writes
+ * them: client failures (deduplicated), rows folded into one already
+ * counted, connections that retried an unanswered one, and the TCP
+ * connections (retry rule) and requests left at a close past their tables'
+ * caps, not looked at. */
+#define ST_FAILURE_TOTALS(X)                                                                 \
+    X(events, "events", NULL, "client failures, deduplicated")                               \
+    X(deduped, "deduplicated", NULL, NULL)                                                   \
+    X(retries, "retries", NULL, NULL)                                                        \
+    X(not_examined, "retry_attempts_not_examined", NULL, NULL)
+typedef struct st_failures {
+    ST_FAILURE_TOTALS(SAT_COUNTER_FIELD)
+} st_failures;
+
+/* The rows read, by table (the summary's rows_read; http_req is written
+ * only when some were read: by hand). */
+#define ST_ROWS_READ(X)                                                                      \
+    X(ldap_ops, "ldap_op", NULL, NULL)                                                       \
+    X(ldap_conns, "ldap_conn", NULL, NULL)                                                   \
+    X(tls_hs, "tls_hs", NULL, NULL)                                                          \
+    X(tcp_conns, "tcp_conn", NULL, NULL)                                                     \
+    X(http_reqs, NULL, NULL, NULL)
+typedef struct st_rows {
+    ST_ROWS_READ(SAT_COUNTER_FIELD)
+} st_rows;
+
+/* The HTTP logs read (their source rows), and of them those whose format
+ * logs no response time, no request number on the connection (the
+ * summary's http_inputs, when HTTP requests were read). */
+#define ST_HTTP_INPUTS(X)                                                                    \
+    X(count, "count", NULL, NULL)                                                            \
+    X(no_rt, "without_response_time", NULL, NULL)                                            \
+    X(no_conn, "without_connection_requests", NULL, NULL)
+typedef struct st_http_inputs {
+    ST_HTTP_INPUTS(SAT_COUNTER_FIELD)
+} st_http_inputs;
+
+extern const sat_rec_desc st_failures_desc, st_rows_desc, st_http_inputs_desc;
+
+typedef struct st_totals {
+    uint64_t kinds[SAT_STORM_KIND__COUNT]; /* failures by kind */
+    st_failures f;
+    st_rows rows;
+    st_http_inputs http;
+    uint64_t clients_lost; /* BITS: a client-window pair past its table's cap */
+    sat_ts_ns first_ts;    /* FIRST */
+    sat_ts_ns last_ts;     /* LAST */
+} st_totals;
+
+/* Every accumulator of a window and the analyzer's totals, described once:
  * adding a window into another and sat_storms_merge go by these. */
 extern const sat_rec_desc st_win_desc, st_totals_desc;
+
+/* ---- what finish found (storms_period.c) ------------------------------------------ */
+/* Why a period was analysed at its window (st_period_found.why). */
+enum st_window_why {
+    ST_WIN_OPTION,   /* --window (sat_storms_opts.window) */
+    ST_WIN_LONGEST,  /* 10 s, the longest step: the period has >= 30 windows of it */
+    ST_WIN_SHORTER,  /* the longest step giving the period >= 30 windows (a baseline:
+                        the detector's warm-up and each storm's look back are 30
+                        windows) */
+    ST_WIN_SHORTEST  /* 1 s: < 30 windows even so; clients give up after a second or
+                        more, shorter windows would cut one wave of give-ups */
+};
+
+/* One window of a period at the step it was analysed at (the windows
+ * table): its failures in all and by kind, then these counts, X(field, key,
+ * heading, note): external LDAP operations, connections opened (LDAP, TCP,
+ * first HTTP requests), TLS handshakes (full or resumed); then its HTTP
+ * requests (a column only when some were read). */
+#define ST_WIN_OUT(X)                                                                        \
+    X(ldap_ops, "ldap_ops", "ops", NULL)                                                     \
+    X(conn_opens, "conn_opens", "opened", NULL)                                              \
+    X(handshakes, "handshakes", NULL, NULL)
+typedef struct st_win_counts {
+    ST_WIN_OUT(SAT_COUNTER_FIELD)
+} st_win_counts;
+extern const sat_rec_desc st_win_counts_desc;
+
+typedef struct st_win_out {
+    uint64_t events;
+    uint64_t kinds[SAT_STORM_KIND__COUNT];
+    st_win_counts c;
+    uint64_t http_requests;
+} st_win_out;
+
+typedef struct st_period_found {
+    sat_ts_ns start_ts, end_ts; /* its first window's start, its last window's end (at
+                                   the finest step counted) */
+    sat_dur_ns window;       /* the step it was analysed at */
+    sat_dur_ns chosen;       /* the step chosen (window is larger when that series was not
+                                kept - a finer one past 4096 windows is dropped - or memory
+                                widened it) */
+    int why;                 /* enum st_window_why */
+    size_t nwindows;
+    int64_t windows_at_longest; /* windows it would have at 10 s (for the why) */
+    uint64_t events;         /* failures in it */
+    size_t first_storm, nstorms;
+    uint64_t busiest_events; /* its window with the most failures */
+    sat_ts_ns busiest_ts;
+    const char *const *inputs; /* inputs whose time range meets it, in the order read */
+    size_t ninputs;
+    const st_win_out *windows; /* its nwindows windows, of `window` each, */
+    sat_ts_ns windows_ts;      /* the first starting here */
+} st_period_found;
+
+/* What finish found, in the arena (reset by each finish). */
+typedef struct st_found {
+    sat_storms_view storms;  /* in time order */
+    const st_period_found *periods; /* in time order; storms of period p are
+                                       [first_storm, +nstorms) */
+    size_t nperiods;
+    sat_dur_ns window;       /* the step used (of the first period, when several) */
+    size_t nwindows;
+    uint64_t busiest_events; /* the window with the most failures, storm or not */
+    sat_ts_ns busiest_ts;    /* its start (0 if no failure) */
+    sat_dur_ns busiest_window; /* its step */
+    sat_arena arena;
+} st_found;
 
 struct sat_storms {
     sat_storms_opts opts;
@@ -131,20 +303,9 @@ struct sat_storms {
     size_t nattempts, attempts_cap;
     st_waiting *waiting;
     size_t nwaiting, waiting_cap;
-    /* the counters (st_totals_desc: one run of uint64_t, then the times) */
-    uint64_t kinds[SAT_STORM_KIND__COUNT], events, deduped;
-    uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns;
-    uint64_t waiting_lost, attempts_lost, retries;
-    uint64_t http_reqs;
-    uint64_t http_inputs, http_no_rt, http_no_conn; /* HTTP logs; of them, those whose
-                                                       format logs no response time, no
-                                                       request number on the connection */
-    uint64_t clients_lost; /* BITS: a client-window pair past its table's cap */
-    sat_ts_ns first_ts;    /* FIRST */
-    sat_ts_ns last_ts;     /* LAST */
+    st_totals t;
     int nomem;
-    sat_storms_view view;
-    sat_arena view_arena;
+    st_found found;
 };
 
 /* storms_windows.c */
@@ -176,6 +337,9 @@ void st_finish_retries(sat_storms *s);
 /* storms_http.c */
 void st_on_http(sat_storms *s, const sat_http_req *r);
 void st_http_source(sat_storms *s, const sat_source *src);
+
+/* storms_period.c */
+double st_baseline_floor(sat_dur_ns step);
 
 /* storms_chain.c */
 int st_build_storm(sat_storms *s, sat_storm *st, const st_win *w, size_t n,

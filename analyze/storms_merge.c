@@ -3,7 +3,7 @@
  * this one, as a walk over its accumulators, each merged by the rule of its
  * kind (acc.h, winseries.h), described once:
  *
- *   the counters      struct sat_storms, kinds .. last_ts   st_totals_desc
+ *   the counters      struct sat_storms.t (st_totals)       st_totals_desc
  *   the windows       every series' st_win                  st_win_desc, sat_win_merge
  *   keyed tables      sources, cw (failures per client and   sat_keyed_merge
  *                     window), wire_servers
@@ -11,8 +11,8 @@
  *                     connections for the retry rule
  *   dedup tables      ldap_dedup, wire_dedup                 union (merge_dedup)
  *
- * A new counter is a field in the run of counts of struct sat_storms (or of
- * st_win) and nothing here. The only ids are the peers' (heavy hitters of a
+ * A new counter is a line in one of the counters' lists (storms_internal.h,
+ * storms_found.h) and nothing here. The only ids are the peers' (heavy hitters of a
  * window, the clients of kept rows): they are per analyzer, so they are
  * mapped through the peers' addresses. The dedup tables are a union: the
  * rows of one connection come from one input, so from one part, and a key in
@@ -94,15 +94,10 @@ static const size_t keyed_tables[] = {offsetof(struct sat_storms, sources),
 
 static int keep_attempt_row(sat_storms *into, const st_attempt *a, uint32_t client)
 {
-    if (into->nattempts == into->attempts_cap) {
-        size_t ncap = into->attempts_cap ? into->attempts_cap * 2 : 1024;
-        st_attempt *na = into->attempts_cap >= ST_ATTEMPTS_MAX
-                             ? NULL : (st_attempt *)realloc(into->attempts, ncap * sizeof *na);
-        if (!na)
-            return -1;
-        into->attempts = na;
-        into->attempts_cap = ncap;
-    }
+    if (into->nattempts == into->attempts_cap &&
+        (into->attempts_cap >= ST_ATTEMPTS_MAX ||
+         SAT_GROW(into->attempts, into->attempts_cap, into->nattempts + 1) != SAT_OK))
+        return -1;
     into->attempts[into->nattempts] = *a;
     into->attempts[into->nattempts++].client = client;
     return 0;
@@ -130,11 +125,11 @@ static void merge_kept_rows(sat_storms *into, const sat_storms *from)
         const st_attempt *a = &from->attempts[i];
         uint32_t client = map_peer(into, from, a->client);
         if (client == UINT32_MAX) {
-            into->attempts_lost++;
+            into->t.f.not_examined++;
             continue;
         }
         if (keep_attempt_row(into, a, client) < 0) {
-            into->attempts_lost += from->nattempts - i;
+            into->t.f.not_examined += from->nattempts - i;
             break;
         }
     }
@@ -145,7 +140,7 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
     if (!into || !from || into->nser != from->nser ||
         into->ser[0].base != from->ser[0].base || into->opts.slow != from->opts.slow)
         return SAT_E_USAGE; /* made with other options */
-    sat_rec_merge(&st_totals_desc, into, from); /* counts and times: never out of memory */
+    sat_rec_merge(&st_totals_desc, &into->t, &from->t); /* counts and times: never out of memory */
     for (int si = 0; si < into->nser; si++)
         if (!into->nomem && merge_windows(into, from, si) < 0)
             into->nomem = 1;
@@ -157,7 +152,7 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
     merge_dedup(into, &into->ldap_dedup, &from->ldap_dedup);
     merge_dedup(into, &into->wire_dedup, &from->wire_dedup);
     if (sat_keyed_has_other(&into->cw))
-        into->clients_lost = 1; /* a client-window pair past the cap */
+        into->t.clients_lost = 1; /* a client-window pair past the cap */
     merge_kept_rows(into, from);
     for (int si = 0; si < into->nser; si++)
         while (!into->ser[si].dropped && into->ser[si].windows.n > ST_WINDOWS_MAX &&

@@ -34,7 +34,7 @@ static int64_t *sorted_keys(const st_series *se)
 
 /* The periods of the input: runs of the finest series' windows (any row of
  * any table makes a window) separated by a silence of at least
- * SAT_STORM_PERIOD_GAP_NS, and at least twice the widest step counted (so
+ * ST_PERIOD_GAP_NS, and at least twice the widest step counted (so
  * that no window of any step holds rows of two periods). Inputs from
  * different times (last month's log and today's capture) are then analysed
  * each on its own: one baseline across a month of nothing would mean nothing,
@@ -61,7 +61,7 @@ static st_period *find_periods(sat_storms *s, size_t *np)
     for (int i = 0; i < s->nser; i++)
         if (!s->ser[i].dropped)
             widest = s->ser[i].window > widest ? s->ser[i].window : widest;
-    sat_dur_ns gap = SAT_STORM_PERIOD_GAP_NS > 2 * widest ? SAT_STORM_PERIOD_GAP_NS : 2 * widest;
+    sat_dur_ns gap = ST_PERIOD_GAP_NS > 2 * widest ? ST_PERIOD_GAP_NS : 2 * widest;
     size_t n = 0;
     for (size_t i = 0; i < f->windows.n; i++) {
         sat_ts_ns a = k[i] * f->window, b = a + f->window;
@@ -84,25 +84,25 @@ static int64_t windows_over(sat_ts_ns a, sat_ts_ns b, sat_dur_ns w)
 }
 
 /* The step of a period: the option's; else the longest of st_auto_steps
- * that gives it at least SAT_STORM_BASELINE_WINDOWS windows (the
+ * that gives it at least ST_BASELINE_WINDOWS windows (the
  * detector's warm-up and each storm's look back at what rose are 30
  * windows: fewer and there is no baseline to stand out from), else the
  * shortest, 1 s (a client gives up after a second or more: shorter windows
  * would only cut one wave of give-ups into pieces). 10 s, the longest, is
  * what a log of an hour or more gets. Returns the series' index. */
-static int choose_step(const sat_storms *s, sat_storms_period *pp)
+static int choose_step(const sat_storms *s, st_period_found *pp)
 {
     int si = 0;
     pp->windows_at_longest = windows_over(pp->start_ts, pp->end_ts, st_auto_steps[ST_SERIES_MAX - 1]);
     if (!s->auto_window) {
-        pp->why = SAT_STORM_WIN_OPTION;
+        pp->why = ST_WIN_OPTION;
     } else {
-        pp->why = SAT_STORM_WIN_SHORTEST;
+        pp->why = ST_WIN_SHORTEST;
         for (int i = s->nser - 1; i >= 0; i--)
             if (windows_over(pp->start_ts, pp->end_ts, s->ser[i].base) >=
-                SAT_STORM_BASELINE_WINDOWS) {
+                ST_BASELINE_WINDOWS) {
                 si = i;
-                pp->why = i == s->nser - 1 ? SAT_STORM_WIN_LONGEST : SAT_STORM_WIN_SHORTER;
+                pp->why = i == s->nser - 1 ? ST_WIN_LONGEST : ST_WIN_SHORTER;
                 break;
             }
     }
@@ -112,10 +112,18 @@ static int choose_step(const sat_storms *s, sat_storms_period *pp)
     return si;
 }
 
-/* The inputs whose time range meets the period, in the order read. */
-static int period_inputs(sat_storms *s, sat_storms_period *pp)
+/* The floor of a period's baseline: half a failure per 10 s (a handful
+ * stands out from none), less in shorter windows, at most ST_FLOOR a window. */
+double st_baseline_floor(sat_dur_ns step)
 {
-    const char **in = (const char **)sat_arena_alloc(&s->view_arena,
+    double floor = 0.05 * (double)step / 1e9;
+    return floor < ST_FLOOR ? floor : ST_FLOOR;
+}
+
+/* The inputs whose time range meets the period, in the order read. */
+static int period_inputs(sat_storms *s, st_period_found *pp)
+{
+    const char **in = (const char **)sat_arena_alloc(&s->found.arena,
                                                      (sat_keyed_n(&s->sources) + 1) * sizeof *in);
     if (!in)
         return SAT_E_NOMEM;
@@ -134,7 +142,7 @@ static int period_inputs(sat_storms *s, sat_storms_period *pp)
  * 4 x ST_WINDOWS_MAX of them is read at a power-of-two multiple of the
  * step, so the dense array stays bounded too), the detector, its storms. */
 static int analyse_period(sat_storms *s, const st_series *se, const int64_t *keys,
-                          sat_storms_period *pp, size_t pidx, sat_storm **all, size_t *ns,
+                          st_period_found *pp, size_t pidx, sat_storm **all, size_t *ns,
                           size_t *cap)
 {
     int64_t lo = sat_win_index(pp->start_ts, se->window);
@@ -164,19 +172,19 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
         if (sw)
             st_win_add(&w[sat_win_index(keys[i] * se->window, step) - dlo], sw);
     }
-    sat_storms_window *vw = rc == SAT_OK ? (sat_storms_window *)sat_arena_alloc(
-                                               &s->view_arena, (n ? n : 1) * sizeof *vw)
-                                         : NULL;
+    st_win_out *vw = rc == SAT_OK ? (st_win_out *)sat_arena_alloc(&s->found.arena,
+                                                                   (n ? n : 1) * sizeof *vw)
+                                  : NULL;
     if (!vw)
         rc = SAT_E_NOMEM;
     pp->windows = vw;
     pp->windows_ts = dlo * step;
     for (size_t t = 0; t < n && rc == SAT_OK; t++) {
         vw[t].events = w[t].events;
-        vw[t].ops = w[t].ops - w[t].reqs;
-        vw[t].http_requests = w[t].reqs;
-        vw[t].conn_opens = w[t].opens;
-        vw[t].handshakes = w[t].hs_full + w[t].hs_resumed;
+        vw[t].c.ldap_ops = w[t].ld.ops - w[t].ld.reqs;
+        vw[t].c.conn_opens = w[t].sc.opens;
+        vw[t].c.handshakes = w[t].sc.hs;
+        vw[t].http_requests = w[t].ld.reqs;
         memcpy(vw[t].kinds, w[t].kinds, sizeof vw[t].kinds);
         x[t] = w[t].events;
         pp->events += x[t];
@@ -185,22 +193,13 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
             pp->busiest_ts = (dlo + (int64_t)t) * step;
         }
     }
-    /* the floor of the baseline: half a failure per 10 s (a handful stands
-     * out from none), less in shorter windows, at most 0.5 a window */
-    double floor = 0.05 * (double)step / 1e9;
-    size_t found = rc == SAT_OK ? sat_storms_detect(x, n, floor < ST_FLOOR ? floor : ST_FLOOR,
-                                                    sp, n) : 0;
+    size_t found = rc == SAT_OK ? sat_storms_detect(x, n, st_baseline_floor(step), sp, n) : 0;
     if (found > n)
         found = n;
     for (size_t i = 0; i < found && rc == SAT_OK; i++) {
-        if (*ns == *cap) {
-            sat_storm *na = (sat_storm *)realloc(*all, 2 * *cap * sizeof *na);
-            if (!na) {
-                rc = SAT_E_NOMEM;
-                break;
-            }
-            *all = na;
-            *cap *= 2;
+        if (SAT_GROW(*all, *cap, *ns + 1) != SAT_OK) {
+            rc = SAT_E_NOMEM;
+            break;
         }
         rc = st_build_storm(s, &(*all)[*ns], w, n, &sp[i], dlo * step, step);
         if (rc == SAT_OK) {
@@ -221,28 +220,11 @@ int sat_storms_finish(sat_storms *s)
         return SAT_E_USAGE;
     st_finish_closed_waiting(s); /* before the retries: they yield to what a key holds */
     st_finish_retries(s);
-    sat_arena_free(&s->view_arena);
-    s->view_arena.chunk_size = (size_t)64 << 10;
-    sat_storms_view *v = &s->view;
-    memset(v, 0, sizeof *v);
-    v->first_ts = s->first_ts;
-    v->last_ts = s->last_ts;
-    v->events = s->events;
-    memcpy(v->kinds, s->kinds, sizeof v->kinds);
-    v->deduped = s->deduped;
-    v->retries = s->retries;
-    v->attempts_lost = s->attempts_lost + s->waiting_lost;
-    v->ldap_ops = s->ldap_ops;
-    v->ldap_conns = s->ldap_conns;
-    v->tls_hs = s->tls_hs;
-    v->tcp_conns = s->tcp_conns;
-    v->http_reqs = s->http_reqs;
-    v->http_inputs = s->http_inputs;
-    v->http_no_rt = s->http_no_rt;
-    v->http_no_conn = s->http_no_conn;
-    v->slow = s->opts.slow;
-    v->window = finest(s)->window;
-    v->window_auto = s->auto_window;
+    st_found *fd = &s->found;
+    sat_arena_free(&fd->arena);
+    memset(fd, 0, sizeof *fd);
+    fd->arena.chunk_size = (size_t)64 << 10;
+    fd->window = finest(s)->window;
     if (!finest(s)->windows.n)
         return s->nomem ? SAT_E_NOMEM : SAT_OK;
     int rc = SAT_OK;
@@ -250,15 +232,14 @@ int sat_storms_finish(sat_storms *s)
     st_period *per = find_periods(s, &nper);
     if (!per)
         return SAT_E_NOMEM;
-    sat_storms_period *vp = (sat_storms_period *)sat_arena_alloc(&s->view_arena,
-                                                                 nper * sizeof *vp);
-    size_t cap = 16, ns = 0;
-    sat_storm *all = (sat_storm *)malloc(cap * sizeof *all);
+    st_period_found *vp = (st_period_found *)sat_arena_alloc(&fd->arena, nper * sizeof *vp);
+    size_t cap = 0, ns = 0;
+    sat_storm *all = NULL;
     int64_t *keys[ST_SERIES_MAX] = {NULL};
-    if (!vp || !all)
+    if (!vp)
         rc = SAT_E_NOMEM;
     for (size_t p = 0; p < nper && rc == SAT_OK; p++) {
-        sat_storms_period *pp = &vp[p];
+        st_period_found *pp = &vp[p];
         memset(pp, 0, sizeof *pp);
         pp->start_ts = per[p].start_ts;
         pp->end_ts = per[p].end_ts;
@@ -271,29 +252,28 @@ int sat_storms_finish(sat_storms *s)
         rc = analyse_period(s, &s->ser[si], keys[si], pp, p, &all, &ns, &cap);
         if (rc == SAT_OK)
             rc = period_inputs(s, pp);
-        v->nwindows += pp->nwindows;
-        if (pp->busiest_events > v->busiest_events) {
-            v->busiest_events = pp->busiest_events;
-            v->busiest_ts = pp->busiest_ts;
-            v->busiest_window = pp->window;
+        fd->nwindows += pp->nwindows;
+        if (pp->busiest_events > fd->busiest_events) {
+            fd->busiest_events = pp->busiest_events;
+            fd->busiest_ts = pp->busiest_ts;
+            fd->busiest_window = pp->window;
         }
     }
     free(per);
     for (int i = 0; i < ST_SERIES_MAX; i++)
         free(keys[i]);
-    sat_storm *st = rc == SAT_OK ? (sat_storm *)sat_arena_alloc(&s->view_arena,
-                                                                (ns + 1) * sizeof *st)
+    sat_storm *st = rc == SAT_OK ? (sat_storm *)sat_arena_alloc(&fd->arena, (ns + 1) * sizeof *st)
                                  : NULL;
     if (rc == SAT_OK && !st)
         rc = SAT_E_NOMEM;
     if (rc == SAT_OK) {
         if (ns)
             memcpy(st, all, ns * sizeof *st);
-        v->storms = st;
-        v->nstorms = ns;
-        v->periods = vp;
-        v->nperiods = nper;
-        v->window = vp[0].window;
+        fd->storms.storms = st;
+        fd->storms.nstorms = ns;
+        fd->periods = vp;
+        fd->nperiods = nper;
+        fd->window = vp[0].window;
     }
     free(all);
     if (rc < 0)

@@ -1,20 +1,29 @@
 /*
  * storms_result.c - the storms analyzer's results as sections (satscope/result.h,
- * docs/output.md), which every form (JSON, CSV, text) renders:
+ * docs/output.md), written from its state (its totals, and what finish found:
+ * the periods, their windows, the storms), which every form (JSON, CSV, text)
+ * renders; the counts named in its lists (storms_internal.h, storms_found.h)
+ * are written from their records' descriptions:
  *
  *   (summary)    window_s, window_chosen, first_ts, last_ts, span_s, windows,
- *                events (client failures), deduplicated, retries, ...; rows_read {}
- *   failures     the failures by kind: kind, events, share (most first; kinds
- *                never seen are left out)
+ *                events (client failures), deduplicated, retries, ...,
+ *                baseline_windows and period_gap_s (the rules of the periods);
+ *                rows_read {}
+ *   failures     the failures by kind: kind, events, share, meaning (the kind in
+ *                words; most first; kinds never seen are left out)
  *   storms       one row per storm (the main table): when, how big, its kinds
  *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
- *                outlived it
+ *                outlived it (sustained, sustained_s, and what kept it going,
+ *                sustained_by)
  *   signals      the chain: for every storm, every signal looked at before it
- *                (storm, signal_name, rose, baseline, lead_up (the windows before it
- *                and its first), during, onset_ts, back_ts, never_answered)
+ *                (storm, signal_name, its words - label for a table, meaning for
+ *                a sentence, in the words of what the inputs hold -, unit, cause,
+ *                ldap_only, rose, baseline, lead_up (the windows before it and its
+ *                first), during, onset_ts, back_ts, never_answered, client (whose
+ *                operations the heavy-client signal counts))
  *   top_clients  the clients with the most failures of each storm
- *   periods      the periods of the input, the step each was read at and why
- *                (each row lists its inputs)
+ *   periods      the periods of the input, the step each was read at and why, and
+ *                the floor of its baseline (each row lists its inputs)
  *   windows      the series the detector read: per window of each period, the
  *                failures, by kind (kinds.<kind>, the kinds seen in the input),
  *                operations, connections opened and handshakes (and HTTP
@@ -26,8 +35,9 @@
  *
  * A storm is named by its number (1 = the first row of storms) in the tables
  * that give more of it, and a period likewise. The values of a signal are in
- * its own unit, which its name says: seconds for names ending _s, a share
- * 0..1 for full_hs_share, else a count per window; a p90 above any answer
+ * its own unit, which its `unit` column says (and its name: seconds for
+ * names ending _s, a share 0..1 for full_hs_share, else a count per
+ * window: "count"); a p90 above any answer
  * (requests or handshakes the server never answered) is null with
  * "never_answered": true.
  */
@@ -36,13 +46,28 @@
 #include "storms_internal.h"
 
 #define NS 1e9
+#define ST_COUNTS_MAX 8 /* columns a record of counts writes, at most */
 
 static const char *const whys[] = {"option", "longest", "shorter", "shortest"};
 
-/* Whether the storms table has a column for kind k (see above). */
-static int kind_listed(const sat_storms_view *v, int k)
+/* Which words of a signal fit the inputs (st_signal_info): those of what
+ * they hold, LDAP operations (or connections), HTTP requests, or both. */
+static int words_of(const sat_storms *s)
 {
-    return k < SAT_STORM_KIND_HTTP_FIRST || v->http_reqs;
+    int ldap = s->t.rows.ldap_ops || s->t.rows.ldap_conns;
+    return s->t.rows.http_reqs ? (ldap ? ST_WORDS_BOTH : ST_WORDS_HTTP) : ST_WORDS_LDAP;
+}
+
+/* A signal's unit as the result names units ("count": per window). */
+static const char *unit_name(int unit)
+{
+    return unit == SAT_UNIT_DURATION ? "duration" : unit == SAT_UNIT_RATIO ? "ratio" : "count";
+}
+
+/* Whether the storms table has a column for kind k (see above). */
+static int kind_listed(const sat_storms *s, int k)
+{
+    return k < SAT_STORM_KIND_HTTP_FIRST || s->t.rows.http_reqs;
 }
 
 static int kind_cmp_desc(const uint64_t *k, int a, int b)
@@ -52,18 +77,19 @@ static int kind_cmp_desc(const uint64_t *k, int a, int b)
     return a < b ? -1 : a > b;
 }
 
-static void put_kinds_table(sat_rnode *root, const sat_storms_view *v)
+static void put_kinds_table(sat_rnode *root, const sat_storms *s)
 {
     static const sat_col cols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
                                    {"events", SAT_UNIT_COUNT, 0, "failures"},
-                                   {"share", SAT_UNIT_RATIO, 4, NULL}};
-    sat_rnode *t = sat_table(root, "failures", cols, 3);
+                                   {"share", SAT_UNIT_RATIO, 4, NULL},
+                                   {"meaning", SAT_UNIT_TEXT, 0, NULL}};
+    sat_rnode *t = sat_table(root, "failures", cols, 4);
     int order[SAT_STORM_KIND__COUNT], n = 0;
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
-        if (v->kinds[k])
+        if (s->t.kinds[k])
             order[n++] = k;
     for (int i = 1; i < n; i++) /* insertion sort: 20 kinds at most */
-        for (int j = i; j > 0 && kind_cmp_desc(v->kinds, order[j], order[j - 1]) < 0; j--) {
+        for (int j = i; j > 0 && kind_cmp_desc(s->t.kinds, order[j], order[j - 1]) < 0; j--) {
             int x = order[j];
             order[j] = order[j - 1];
             order[j - 1] = x;
@@ -71,12 +97,13 @@ static void put_kinds_table(sat_rnode *root, const sat_storms_view *v)
     for (int i = 0; i < n; i++) {
         sat_rnode *row = sat_table_row(t);
         sat_put_text(row, "kind", sat_storm_kind_name(order[i]));
-        sat_put_count(row, "events", v->kinds[order[i]]);
-        sat_put_ratio(row, "share", (double)v->kinds[order[i]] / (double)v->events, 4);
+        sat_put_count(row, "events", s->t.kinds[order[i]]);
+        sat_put_ratio(row, "share", (double)s->t.kinds[order[i]] / (double)s->t.f.events, 4);
+        sat_put_text(row, "meaning", st_kinds[order[i]].meaning);
     }
 }
 
-static void put_periods(sat_rnode *root, const sat_storms_view *v)
+static void put_periods(sat_rnode *root, const sat_storms *s)
 {
     static const sat_col cols[] = {
         {"period", SAT_UNIT_COUNT, 0, NULL},
@@ -88,13 +115,14 @@ static void put_periods(sat_rnode *root, const sat_storms_view *v)
         {"window_why", SAT_UNIT_TEXT, 0, "why"},
         {"window_count", SAT_UNIT_COUNT, 0, "windows"},
         {"window_count_at_10s", SAT_UNIT_INT, 0, "at 10 s"},
+        {"baseline_floor", SAT_UNIT_NUMBER, 3, "floor"},
         {"events", SAT_UNIT_COUNT, 0, "failures"},
         {"storm_count", SAT_UNIT_COUNT, 0, "storms"},
         {"busiest_window_events", SAT_UNIT_COUNT, 0, "busiest"},
         {"busiest_window_ts", SAT_UNIT_TIME, 0, "busiest at"}};
     sat_rnode *t = sat_table(root, "periods", cols, sizeof cols / sizeof cols[0]);
-    for (size_t i = 0; i < v->nperiods; i++) {
-        const sat_storms_period *p = &v->periods[i];
+    for (size_t i = 0; i < s->found.nperiods; i++) {
+        const st_period_found *p = &s->found.periods[i];
         sat_rnode *row = sat_table_row(t);
         sat_put_count(row, "period", i + 1);
         sat_put_time(row, "start_ts", p->start_ts);
@@ -105,6 +133,7 @@ static void put_periods(sat_rnode *root, const sat_storms_view *v)
         sat_put_text(row, "window_why", p->why >= 0 && p->why < 4 ? whys[p->why] : "?");
         sat_put_count(row, "window_count", p->nwindows);
         sat_put_int(row, "window_count_at_10s", p->windows_at_longest);
+        sat_put_num(row, "baseline_floor", st_baseline_floor(p->window), 3);
         sat_put_count(row, "events", p->events);
         sat_put_count(row, "storm_count", p->nstorms);
         sat_put_count(row, "busiest_window_events", p->busiest_events);
@@ -118,56 +147,52 @@ static void put_periods(sat_rnode *root, const sat_storms_view *v)
 /* The series, with a kinds.<kind> column for each kind of failure seen in
  * the input (in the order of the kinds, as the storms table): the same
  * columns whichever way the input was cut. */
-static void put_windows(sat_rnode *root, const sat_storms_view *v)
+static void put_windows(sat_rnode *root, const sat_storms *s)
 {
     static const sat_col head[] = {{"start_ts", SAT_UNIT_TIME, 0, "start"},
                                    {"period", SAT_UNIT_COUNT, 0, NULL},
                                    {"events", SAT_UNIT_COUNT, 0, "failures"}};
-    static const sat_col tail[] = {{"ldap_ops", SAT_UNIT_COUNT, 0, "ops"},
-                                   {"conn_opens", SAT_UNIT_COUNT, 0, "opened"},
-                                   {"handshakes", SAT_UNIT_COUNT, 0, NULL}};
-    sat_col cols[3 + SAT_STORM_KIND__COUNT + 4];
+    sat_col cols[3 + SAT_STORM_KIND__COUNT + ST_COUNTS_MAX + 1];
     char names[SAT_STORM_KIND__COUNT][48];
     size_t nc = 0;
     for (size_t i = 0; i < 3; i++)
         cols[nc++] = head[i];
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
-        if (v->kinds[k]) {
+        if (s->t.kinds[k]) {
             snprintf(names[k], sizeof names[k], "kinds.%s", sat_storm_kind_name(k));
             sat_col c = {names[k], SAT_UNIT_COUNT, 0, NULL};
             cols[nc++] = c;
         }
-    for (size_t i = 0; i < 3; i++)
-        cols[nc++] = tail[i];
-    if (v->http_reqs) {
+    nc += sat_rec_cols(&st_win_counts_desc, cols + nc, ST_COUNTS_MAX);
+    if (s->t.rows.http_reqs) {
         sat_col c = {"http_requests", SAT_UNIT_COUNT, 0, "requests"};
         cols[nc++] = c;
     }
     sat_rnode *t = sat_table(root, "windows", cols, nc); /* the names are copied */
-    sat_table_set_window(t, v->window);
-    for (size_t i = 0; i < v->nperiods; i++) {
-        const sat_storms_period *p = &v->periods[i];
+    sat_table_set_window(t, s->found.window);
+    for (size_t i = 0; i < s->found.nperiods; i++) {
+        const st_period_found *p = &s->found.periods[i];
         for (size_t k = 0; p->windows && k < p->nwindows; k++) {
-            const sat_storms_window *w = &p->windows[k];
+            const st_win_out *w = &p->windows[k];
             sat_rnode *row = sat_table_row(t);
             sat_put_time(row, "start_ts", p->windows_ts + (sat_ts_ns)k * p->window);
             sat_put_count(row, "period", i + 1);
             sat_put_count(row, "events", w->events);
             for (int j = 0; j < SAT_STORM_KIND__COUNT; j++)
-                if (v->kinds[j])
+                if (s->t.kinds[j])
                     sat_put_count(row, names[j], w->kinds[j]);
-            sat_put_count(row, "ldap_ops", w->ops);
-            sat_put_count(row, "conn_opens", w->conn_opens);
-            sat_put_count(row, "handshakes", w->handshakes);
-            if (v->http_reqs)
+            sat_rec_row(&st_win_counts_desc, row, &w->c, NULL);
+            if (s->t.rows.http_reqs)
                 sat_put_count(row, "http_requests", w->http_requests);
         }
     }
 }
 
-/* The storms table's columns: the fixed ones, then kinds.<kind>, then the rest. */
+/* The storms table's columns: the fixed ones, then kinds.<kind>, then the
+ * trigger and whether the storm outlived it, then what it sums of its
+ * windows (ST_STORM_COUNTS), then whether it was still on. */
 #define ST_HEAD 11
-#define ST_TAIL 11
+#define ST_TAIL 7
 static const sat_col storm_head[ST_HEAD] = {
     {"storm", SAT_UNIT_COUNT, 0, NULL},
     {"period", SAT_UNIT_COUNT, 0, NULL},
@@ -187,21 +212,18 @@ static const sat_col storm_tail[ST_TAIL] = {
     {"heavy_client", SAT_UNIT_TEXT, 0, "heavy client"},
     {"sustained", SAT_UNIT_BOOL, 0, NULL},
     {"sustained_s", SAT_UNIT_DURATION, 3, "sustained for"},
-    {"conn_opens", SAT_UNIT_COUNT, 0, "opened"},
-    {"full_handshakes", SAT_UNIT_COUNT, 0, "full"},
-    {"handshakes", SAT_UNIT_COUNT, 0, NULL},
-    {"retries", SAT_UNIT_COUNT, 0, NULL},
-    {"ongoing", SAT_UNIT_BOOL, 0, NULL}};
+    {"sustained_by", SAT_UNIT_TEXT, 0, "sustained by"}};
+static const sat_col storm_last = {"ongoing", SAT_UNIT_BOOL, 0, NULL};
 
-static sat_rnode *storms_table(sat_rnode *root, const sat_storms_view *v)
+static sat_rnode *storms_table(sat_rnode *root, const sat_storms *s)
 {
-    sat_col cols[ST_HEAD + SAT_STORM_KIND__COUNT + ST_TAIL];
+    sat_col cols[ST_HEAD + SAT_STORM_KIND__COUNT + ST_TAIL + ST_COUNTS_MAX + 1];
     char names[SAT_STORM_KIND__COUNT][48];
     size_t n = 0;
     for (int i = 0; i < ST_HEAD; i++)
         cols[n++] = storm_head[i];
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++) {
-        if (!kind_listed(v, k))
+        if (!kind_listed(s, k))
             continue;
         snprintf(names[k], sizeof names[k], "kinds.%s", sat_storm_kind_name(k));
         sat_col c = {names[k], SAT_UNIT_COUNT, 0, NULL};
@@ -209,10 +231,12 @@ static sat_rnode *storms_table(sat_rnode *root, const sat_storms_view *v)
     }
     for (int i = 0; i < ST_TAIL; i++)
         cols[n++] = storm_tail[i];
+    n += sat_rec_cols(&st_counts_desc, cols + n, ST_COUNTS_MAX);
+    cols[n++] = storm_last;
     return sat_table(root, "storms", cols, n); /* the names are copied */
 }
 
-static void put_storm(sat_rnode *t, const sat_storms_view *v, const sat_storm *st, size_t i)
+static void put_storm(sat_rnode *t, const sat_storms *s, const sat_storm *st, size_t i)
 {
     sat_rnode *row = sat_table_row(t);
     sat_put_count(row, "storm", i + 1);
@@ -227,7 +251,7 @@ static void put_storm(sat_rnode *t, const sat_storms_view *v, const sat_storm *s
     sat_put_num(row, "baseline_per_window", st->expected, 3);
     sat_put_count(row, "client_count", st->clients);
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++) {
-        if (!kind_listed(v, k))
+        if (!kind_listed(s, k))
             continue;
         char name[48];
         snprintf(name, sizeof name, "kinds.%s", sat_storm_kind_name(k));
@@ -240,32 +264,42 @@ static void put_storm(sat_rnode *t, const sat_storms_view *v, const sat_storm *s
     sat_put_text(row, "heavy_client", st->heavy_client);
     sat_put_bool(row, "sustained", st->sustained);
     sat_put_dur(row, "sustained_s", st->sustained_s, 3);
-    sat_put_count(row, "conn_opens", st->conn_opens);
-    sat_put_count(row, "full_handshakes", st->hs_full);
-    sat_put_count(row, "handshakes", st->hs_total);
-    sat_put_count(row, "retries", st->retries);
+    sat_put_text(row, "sustained_by", st->sustained ? st_sustained_by : NULL);
+    sat_rec_row(&st_counts_desc, row, &st->sc, NULL);
     sat_put_bool(row, "ongoing", st->ongoing);
 }
 
-static void put_signals(sat_rnode *root, const sat_storms_view *v)
+static void put_signals(sat_rnode *root, const sat_storms *s)
 {
     static const sat_col cols[] = {
         {"storm", SAT_UNIT_COUNT, 0, NULL},
         {"signal_name", SAT_UNIT_TEXT, 0, "signal"},
+        {"label", SAT_UNIT_TEXT, 0, NULL},
+        {"meaning", SAT_UNIT_TEXT, 0, NULL},
+        {"unit", SAT_UNIT_TEXT, 0, NULL},
+        {"cause", SAT_UNIT_BOOL, 0, NULL},
+        {"ldap_only", SAT_UNIT_BOOL, 0, "LDAP only"},
         {"rose", SAT_UNIT_BOOL, 0, NULL},
         {"baseline", SAT_UNIT_NUMBER, 6, NULL},
         {"lead_up", SAT_UNIT_NUMBER, 6, "before"},
         {"during", SAT_UNIT_NUMBER, 6, NULL},
         {"onset_ts", SAT_UNIT_TIME, 0, "onset"},
         {"back_ts", SAT_UNIT_TIME, 0, "back"},
-        {"never_answered", SAT_UNIT_BOOL, 0, NULL}};
+        {"never_answered", SAT_UNIT_BOOL, 0, NULL},
+        {"client", SAT_UNIT_TEXT, 0, NULL}};
     sat_rnode *t = sat_table(root, "signals", cols, sizeof cols / sizeof cols[0]);
-    for (size_t i = 0; i < v->nstorms; i++)
+    int words = words_of(s);
+    for (size_t i = 0; i < s->found.storms.nstorms; i++)
         for (int g = 0; g < SAT_SIG__COUNT; g++) {
-            const sat_storm_sig *sg = &v->storms[i].sig[g];
+            const st_sig *sg = &s->found.storms.storms[i].sig[g];
             sat_rnode *row = sat_table_row(t);
             sat_put_count(row, "storm", i + 1);
             sat_put_text(row, "signal_name", sat_storm_signal_name(g));
+            sat_put_text(row, "label", st_signal_label(g, words));
+            sat_put_text(row, "meaning", st_signal_meaning(g, words));
+            sat_put_text(row, "unit", unit_name(st_signals[g].unit));
+            sat_put_bool(row, "cause", st_signals[g].cause);
+            sat_put_bool(row, "ldap_only", st_signals[g].ldap_only);
             sat_put_bool(row, "rose", sg->rose);
             sat_put_num(row, "baseline", sg->base, 6);
             sat_put_num(row, "lead_up", sg->before, 6);
@@ -277,69 +311,70 @@ static void put_signals(sat_rnode *root, const sat_storms_view *v)
                 sat_put_bool(row, "never_answered", isinf(sg->before) || isinf(sg->during));
             else
                 sat_put_absent(row, "never_answered", SAT_UNIT_BOOL);
+            /* whose operations the heavy-client signal counts */
+            sat_put_text(row, "client",
+                         g == SAT_SIG_HEAVY_CLIENT ? s->found.storms.storms[i].heavy_client : NULL);
         }
 }
 
-static void put_top_clients(sat_rnode *root, const sat_storms_view *v)
+static void put_top_clients(sat_rnode *root, const sat_storms *s)
 {
     static const sat_col cols[] = {{"storm", SAT_UNIT_COUNT, 0, NULL},
                                    {"client", SAT_UNIT_TEXT, 0, NULL},
                                    {"events", SAT_UNIT_COUNT, 0, "failures"}};
     sat_rnode *t = sat_table(root, "top_clients", cols, 3);
-    for (size_t i = 0; i < v->nstorms; i++)
-        for (size_t c = 0; c < v->storms[i].ntop; c++) {
+    for (size_t i = 0; i < s->found.storms.nstorms; i++)
+        for (size_t c = 0; c < s->found.storms.storms[i].ntop; c++) {
             sat_rnode *row = sat_table_row(t);
             sat_put_count(row, "storm", i + 1);
-            sat_put_text(row, "client", v->storms[i].top[c].client);
-            sat_put_count(row, "events", v->storms[i].top[c].events);
+            sat_put_text(row, "client", s->found.storms.storms[i].top[c].client);
+            sat_put_count(row, "events", s->found.storms.storms[i].top[c].events);
         }
 }
 
 int sat_storms_result(const sat_storms *s, sat_result *r)
 {
-    const sat_storms_view *v = sat_storms_get_view(s);
     sat_rnode *root = sat_result_root(r);
-    if (!v || !root)
+    if (!s || !root)
         return SAT_E_NOMEM;
-    sat_put_dur(root, "window_s", (double)v->window / NS, 3);
-    sat_put_text(root, "window_chosen", v->window_auto ? "auto" : "option");
-    sat_put_time(root, "first_ts", v->first_ts);
-    sat_put_time(root, "last_ts", v->last_ts);
-    sat_put_dur(root, "span_s", v->first_ts ? (double)(v->last_ts - v->first_ts) / NS : NAN, 3);
-    sat_put_count(root, "window_count", v->nwindows);
-    sat_put_count(root, "events", v->events);
-    sat_put_note(root, "client failures, deduplicated");
-    sat_put_count(root, "deduplicated", v->deduped);
-    sat_put_count(root, "retries", v->retries);
-    sat_put_count(root, "retry_attempts_not_examined", v->attempts_lost);
-    sat_put_count(root, "busiest_window_events", v->busiest_events);
-    sat_put_time(root, "busiest_window_ts", v->busiest_ts);
-    sat_put_dur(root, "busiest_window_s", v->busiest_ts ? (double)v->busiest_window / NS : NAN,
-                3);
+    const st_totals *t = &s->t;
+    const st_found *fd = &s->found;
+    sat_put_dur(root, "window_s", (double)fd->window / NS, 3);
+    sat_put_text(root, "window_chosen", s->auto_window ? "auto" : "option");
+    sat_put_time(root, "first_ts", t->first_ts);
+    sat_put_time(root, "last_ts", t->last_ts);
+    sat_put_dur(root, "span_s", t->first_ts ? (double)(t->last_ts - t->first_ts) / NS : NAN, 3);
+    sat_put_count(root, "window_count", fd->nwindows);
+    sat_rec_put(&st_failures_desc, root, &t->f, NULL);
+    sat_put_count(root, "busiest_window_events", fd->busiest_events);
+    sat_put_time(root, "busiest_window_ts", fd->busiest_ts);
+    sat_put_dur(root, "busiest_window_s",
+                fd->busiest_ts ? (double)fd->busiest_window / NS : NAN, 3);
+    sat_put_count(root, "baseline_windows", ST_BASELINE_WINDOWS);
+    sat_put_note(root, "a period's step gives it this many windows when it can: the detector's "
+                       "warm-up and each storm's look back");
+    sat_put_dur(root, "period_gap_s", (double)ST_PERIOD_GAP_NS / NS, 3);
+    sat_put_note(root, "a silence this long (no row of any input) separates two periods, each "
+                       "analysed on its own");
     sat_rnode *rows = sat_obj(root, "rows_read");
     sat_set_compact(rows);
-    sat_put_count(rows, "ldap_op", v->ldap_ops);
-    sat_put_count(rows, "ldap_conn", v->ldap_conns);
-    sat_put_count(rows, "tls_hs", v->tls_hs);
-    sat_put_count(rows, "tcp_conn", v->tcp_conns);
-    if (v->http_reqs) {
-        sat_put_count(rows, "http_req", v->http_reqs);
-        sat_put_dur(root, "slow_s", v->slow > 0 ? (double)v->slow / NS : NAN, 3);
+    sat_rec_put(&st_rows_desc, rows, &t->rows, NULL);
+    if (t->rows.http_reqs) {
+        sat_put_count(rows, "http_req", t->rows.http_reqs);
+        sat_put_dur(root, "slow_s", s->opts.slow > 0 ? (double)s->opts.slow / NS : NAN, 3);
         sat_put_note(root, "an HTTP request answered in this long or more is a failure (slow)");
         sat_rnode *in = sat_obj(root, "http_inputs");
         sat_set_compact(in);
-        sat_put_count(in, "count", v->http_inputs);
-        sat_put_count(in, "without_response_time", v->http_no_rt);
-        sat_put_count(in, "without_connection_requests", v->http_no_conn);
+        sat_rec_put(&st_http_inputs_desc, in, &t->http, NULL);
     }
-    put_kinds_table(root, v);
-    sat_rnode *st = storms_table(root, v);
-    for (size_t i = 0; i < v->nstorms; i++)
-        put_storm(st, v, &v->storms[i], i);
+    put_kinds_table(root, s);
+    sat_rnode *st = storms_table(root, s);
+    for (size_t i = 0; i < fd->storms.nstorms; i++)
+        put_storm(st, s, &fd->storms.storms[i], i);
     sat_result_set_main(r, st);
-    put_signals(root, v);
-    put_top_clients(root, v);
-    put_periods(root, v);
-    put_windows(root, v);
+    put_signals(root, s);
+    put_top_clients(root, s);
+    put_periods(root, s);
+    put_windows(root, s);
     return sat_result_status(r);
 }

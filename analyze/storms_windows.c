@@ -48,16 +48,9 @@ uint32_t st_mg_count(const st_win *w, uint32_t id)
     return 0;
 }
 
-/* A window's accumulators: the counts (failures by kind, then every
- * count of the load), the distinct-client bits, the wait sum; the 32-bit
+/* A window's accumulators: the counts (failures by kind and in all, what a
+ * storm sums, the load), the distinct-client bits, the wait sum; the 32-bit
  * histograms and the heavy hitters are the few fields merged by hand. */
-_Static_assert(offsetof(st_win, events) == offsetof(st_win, kinds) + 8 * SAT_STORM_KIND__COUNT,
-               "kinds and events are one run of counts");
-_Static_assert(offsetof(st_win, wtime_n) == offsetof(st_win, ops) + 8 * 6,
-               "ops .. wtime_n are one run of counts");
-_Static_assert(offsetof(st_win, reqs) == offsetof(st_win, answered) + 16,
-               "answered, retries, reqs are one run of counts");
-
 static int win_merge_extra(void *into_v, const void *from_v)
 {
     st_win *into = (st_win *)into_v;
@@ -73,11 +66,12 @@ static int win_merge_extra(void *into_v, const void *from_v)
 }
 
 static const sat_acc_field win_fields[] = {
-    SAT_ACC_N(SAT_ACC_COUNT, st_win, kinds, SAT_STORM_KIND__COUNT + 1),
-    SAT_ACC_N(SAT_ACC_BITS, st_win, bits, ST_BITS / 64),
-    SAT_ACC_N(SAT_ACC_COUNT, st_win, ops, 7),
-    SAT_ACC(SAT_ACC_SUM, st_win, wtime_sum_ns),
-    SAT_ACC_N(SAT_ACC_COUNT, st_win, answered, 3)};
+    SAT_ACC_RUN(SAT_ACC_COUNT, st_win, kinds),
+    SAT_ACC(SAT_ACC_COUNT, st_win, events),
+    SAT_ACC_RUN(SAT_ACC_COUNT, st_win, sc),
+    SAT_ACC_RUN(SAT_ACC_COUNT, st_win, ld),
+    SAT_ACC_RUN(SAT_ACC_BITS, st_win, bits),
+    SAT_ACC(SAT_ACC_SUM, st_win, wtime_sum_ns)};
 const sat_rec_desc st_win_desc = {sizeof(st_win), win_fields,
                                   sizeof win_fields / sizeof win_fields[0], win_merge_extra};
 
@@ -114,10 +108,10 @@ st_win *st_window_at(sat_storms *s, int i, sat_ts_ns ts)
 {
     if (ts <= 0)
         return NULL;
-    if (!s->first_ts || ts < s->first_ts)
-        s->first_ts = ts;
-    if (ts > s->last_ts)
-        s->last_ts = ts;
+    if (!s->t.first_ts || ts < s->t.first_ts)
+        s->t.first_ts = ts;
+    if (ts > s->t.last_ts)
+        s->t.last_ts = ts;
     st_series *se = &s->ser[i];
     if (se->dropped || s->nomem)
         return NULL;

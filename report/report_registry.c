@@ -8,7 +8,6 @@
 #include "satscope/report.h"
 #include "sections.h"
 #include "text_etime.h"
-#include "text_storms.h"
 
 int sat_report_fmt_parse(const char *s)
 {
@@ -26,7 +25,7 @@ int sat_report_fmt_parse(const char *s)
 /* The text forms of the reports built on result sections (satscope/result.h):
  * one entry per analyzer whose registry entry has a `result` function. */
 static const sat_text_report *const sat_text_reports[] = {
-    &sat_text_etime, &sat_text_storms,
+    &sat_text_etime,
 };
 
 const sat_text_report *sat_text_report_find(const char *analyzer)

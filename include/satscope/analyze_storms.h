@@ -64,7 +64,7 @@ enum sat_storm_signal {
     SAT_SIG_HS_ANSWER_P90, /* seconds from ClientHello to ServerHello, p90 (log histogram,
                               +-12%); a ClientHello never answered counts as the longest */
     SAT_SIG_HEAVY_CLIENT,  /* operations per window of the busiest client of the lead-up
-                              (sat_storm.heavy_client; a cause, like the load) */
+                              (the storm's heavy_client; a cause, like the load) */
     SAT_SIG__COUNT
 };
 const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */
@@ -91,112 +91,10 @@ typedef struct sat_storm_span {
 size_t sat_storms_detect(const uint64_t *counts, size_t n, double floor, sat_storm_span *spans,
                          size_t cap);
 
-typedef struct sat_storm_sig {
-    int rose;                /* above max(2 x base, base + a floor) before/at the start */
-    double base;             /* median of the 30 windows before the lead-up; NAN: none */
-    double before;           /* the highest of the 3 windows before the start + the first */
-    double during;           /* the highest during the storm; NAN if no value */
-    sat_ts_ns onset_ts;      /* first window above the threshold (0 none) */
-    sat_ts_ns back_ts;       /* first of 3 windows in a row back at or below it (0 never) */
-} sat_storm_sig;
-
-typedef struct sat_storm_client {
-    const char *client;
-    uint64_t events;         /* failures of this client during the storm */
-} sat_storm_client;
-
-typedef struct sat_storm {
-    sat_ts_ns start_ts, end_ts, peak_ts; /* window starts; end_ts = end of the last */
-    uint64_t events, peak_events;
-    uint64_t clients;        /* distinct; estimated (4096-bit linear count) past 100,000
-                                clients or 250,000 client-windows */
-    uint64_t kinds[SAT_STORM_KIND__COUNT];
-    double expected;         /* baseline failures per window */
-    const sat_storm_client *top; size_t ntop;
-    sat_storm_sig sig[SAT_SIG__COUNT];
-    int trigger;             /* the risen cause (UNINDEXED, OPS, FULL_HS_SHARE) with the
-                                earliest onset, else the earliest risen effect; -1 none */
-    int sustained;           /* failures stayed high >= 3 windows after the trigger's back_ts */
-    double sustained_s;      /* how long they stayed high past it (0 if not) */
-    uint64_t conn_opens;     /* during the storm: reconnect amplification */
-    uint64_t hs_full, hs_total;
-    uint64_t retries;        /* connections that retried an unanswered one (captures) */
-    int ongoing;             /* still high in the last window of the input */
-    const char *heavy_client;/* the busiest client of the lead-up (SAT_SIG_HEAVY_CLIENT),
-                                NULL if none */
-    sat_dur_ns window;       /* the step of its period */
-    size_t period;           /* index into sat_storms_view.periods */
-} sat_storm;
-
-/* Why a period was analysed at its window (sat_storms_period.why). */
-enum sat_storm_window_why {
-    SAT_STORM_WIN_OPTION,   /* --window (sat_storms_opts.window) */
-    SAT_STORM_WIN_LONGEST,  /* 10 s, the longest step: the period has >= 30 windows of it */
-    SAT_STORM_WIN_SHORTER,  /* the longest step giving the period >= 30 windows (a
-                               baseline: the detector's warm-up and each storm's look
-                               back are 30 windows) */
-    SAT_STORM_WIN_SHORTEST  /* 1 s: < 30 windows even so; clients give up after a second
-                               or more, shorter windows would cut one wave of give-ups */
-};
-#define SAT_STORM_BASELINE_WINDOWS 30
-#define SAT_STORM_PERIOD_GAP_NS (3600LL * 1000000000LL) /* a silence this long (no row of
-                               any input) separates two periods, each analysed on its own */
-
-/* One window of a period at the step it was analysed at. */
-typedef struct sat_storms_window {
-    uint64_t events;         /* client failures */
-    uint64_t ops;            /* external LDAP operations (the load) */
-    uint64_t conn_opens;     /* LDAP connections opened + TCP connections */
-    uint64_t handshakes;     /* TLS handshakes, full or resumed */
-    uint64_t kinds[SAT_STORM_KIND__COUNT]; /* the failures by kind */
-    uint64_t http_requests;  /* HTTP requests (ops holds the LDAP operations only) */
-} sat_storms_window;
-
-typedef struct sat_storms_period {
-    sat_ts_ns start_ts, end_ts; /* its first window's start, its last window's end (at
-                                   the finest step counted) */
-    sat_dur_ns window;       /* the step it was analysed at */
-    sat_dur_ns chosen;       /* the step chosen (window is larger when that series was not
-                                kept - a finer one past 4096 windows is dropped - or memory
-                                widened it) */
-    int why;                 /* enum sat_storm_window_why */
-    size_t nwindows;
-    int64_t windows_at_longest; /* windows it would have at 10 s (for the why) */
-    uint64_t events;         /* failures in it */
-    size_t first_storm, nstorms;
-    uint64_t busiest_events; /* its window with the most failures */
-    sat_ts_ns busiest_ts;
-    const char *const *inputs; size_t ninputs; /* inputs whose time range meets it, in the
-                                                 order read; paths as given */
-    const sat_storms_window *windows; /* its nwindows windows, of `window` each, */
-    sat_ts_ns windows_ts;             /* the first starting here */
-} sat_storms_period;
-
-typedef struct sat_storms_view {
-    sat_dur_ns window;       /* step used (of the first period, when several) */
-    sat_ts_ns first_ts, last_ts;
-    size_t nwindows;
-    uint64_t events;         /* all failures, deduplicated */
-    uint64_t kinds[SAT_STORM_KIND__COUNT];
-    uint64_t deduped;        /* rows folded into a failure already counted */
-    uint64_t retries;        /* connections that retried an unanswered one (captures) */
-    uint64_t attempts_lost;  /* TCP connections (retry rule) and requests left at a close
-                                past their tables' caps: not looked at */
-    uint64_t ldap_ops, ldap_conns, tls_hs, tcp_conns; /* rows seen */
-    uint64_t http_reqs;      /* http_req rows seen: when not 0, the HTTP kinds are listed */
-    sat_dur_ns slow;         /* the slow threshold in effect (< 0: never) */
-    uint64_t http_inputs;    /* HTTP logs read (their source rows); of them, those whose */
-    uint64_t http_no_rt;     /* format logs no response time (no slow answers there) */
-    uint64_t http_no_conn;   /* ... no request number on its connection (no connections
-                                opened, no handshakes there) */
-    const sat_storm *storms; size_t nstorms;
-    uint64_t busiest_events; /* the window with the most failures, storm or not */
-    sat_ts_ns busiest_ts;    /* its start (0 if no failure) */
-    sat_dur_ns busiest_window; /* its step */
-    int window_auto;         /* 1: no --window, each period's step was chosen */
-    const sat_storms_period *periods; size_t nperiods; /* in time order; storms of period
-                                                          p are [first_storm, +nstorms) */
-} sat_storms_view;
+/* The storms a finished analyzer found: private to analyze/ (storms_found.h),
+ * named here only while the crashes analyzer's public view (analyze_crashes.h)
+ * holds a pointer to them. Every other reader reads the result. */
+typedef struct sat_storms_view sat_storms_view;
 
 typedef struct sat_storms sat_storms;
 sat_storms *sat_storms_create(const sat_storms_opts *opts); /* NULL: out of memory */
@@ -204,7 +102,6 @@ sat_event_sink sat_storms_sink(sat_storms *s); /* ldap_op, ldap_conn, tls_hs, tc
                                                   http_req */
 int sat_storms_finish(sat_storms *s);          /* SAT_OK or SAT_E_NOMEM */
 int sat_storms_merge(sat_storms *into, const sat_storms *from);
-const sat_storms_view *sat_storms_get_view(const sat_storms *s); /* after finish */
 void sat_storms_free(sat_storms *s); /* NULL ok */
 /* The finished analyzer's sections (analyze/storms_result.c names them). */
 int sat_storms_result(const sat_storms *s, sat_result *r);

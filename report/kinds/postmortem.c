@@ -174,12 +174,11 @@ static void chain_table(pm_ctx *p, sat_rnode *s)
     sat_rnode *t = sat_doc_new_table(s, "The chain: what rose before each storm", note, cols,
                                      sizeof cols / sizeof cols[0]);
     for (const sat_rnode *r = sat_rnode_first(sig); r; r = sat_rnode_next(r)) {
-        const char *name = sat_get_text(r, "signal_name", NULL);
-        if (!p->ldap && p->http && pm_signal_ldap_only(name))
+        if (!p->ldap && p->http && sat_get_bool(r, "ldap_only", 0) == 1)
             continue; /* an access log has no unindexed search nor queue wait */
         sat_rnode *row = sat_table_row(t);
         sat_put_count(row, "storm", (uint64_t)sat_get_num(r, "storm", NAN));
-        sat_put_text(row, "signal_name", pm_signal_brief(p, name));
+        sat_put_text(row, "signal_name", sat_get_text(r, "label", NULL));
         const sat_value *rose = sat_row_get(r, "rose");
         if (rose)
             sat_put_value(row, "rose", rose);
@@ -191,7 +190,7 @@ static void chain_table(pm_ctx *p, sat_rnode *s)
             if (!isfinite(v) && sat_get_bool(r, "never_answered", -1) == 1 && k > 0)
                 snprintf(b, sizeof b, "no answer");
             else
-                pm_signal_value(b, sizeof b, name, v);
+                pm_signal_value(b, sizeof b, r, v);
             sat_put_text(row, vals[k][1], b);
         }
         sat_put_time(row, "onset_ts", sat_get_time(r, "onset_ts", 0));
@@ -210,7 +209,7 @@ static void kinds_table(pm_ctx *p, sat_rnode *s)
     sat_rnode *t = sat_doc_new_table(s, "Client failures by kind", "over every input", cols, 3);
     for (const sat_rnode *r = sat_rnode_first(k); r; r = sat_rnode_next(r)) {
         sat_rnode *row = sat_table_row(t);
-        sat_put_text(row, "kind", pm_kind_words(sat_get_text(r, "kind", NULL)));
+        sat_put_text(row, "kind", sat_get_text(r, "meaning", NULL));
         sat_put_count(row, "events", (uint64_t)sat_get_num(r, "events", NAN));
         sat_put_ratio(row, "share", sat_get_num(r, "share", NAN), 4);
     }

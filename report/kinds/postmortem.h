@@ -34,14 +34,16 @@ void pm_embed(const pm_ctx *p, sat_rnode *s, const char *analyzer, const sat_rno
 /* The findings: what happened, when, the likely chain (report_pm_findings.c). */
 void pm_findings(pm_ctx *p);
 
-/* A failure kind of storms ("abandon", "close_B1") in words. */
-const char *pm_kind_words(const char *kind);
-/* A signal of storms ("unindexed", "wtime_mean_s") in words, and its value
- * in its unit (a count per window, a duration, a share); the words of the
- * load and latency signals are those of what the inputs hold (p->http). */
+/* A failure kind of storms ("abandon", "close_B1") in words: its meaning in
+ * storms' failures table. */
+const char *pm_kind_words(const pm_ctx *p, const char *kind);
+/* A signal of storms ("unindexed", "wtime_mean_s") in words, as storms'
+ * signals table says it (in the words of what the inputs hold: operations,
+ * requests, or both). */
 const char *pm_signal_words(const pm_ctx *p, const char *signal);
-const char *pm_signal_brief(const pm_ctx *p, const char *signal); /* for tables: "etime p90" */
-void pm_signal_value(char *buf, size_t n, const char *signal, double v);
+/* A value of a signal (a row of storms' signals table) in the row's unit: a
+ * count per window, a duration, a share. */
+void pm_signal_value(char *buf, size_t n, const sat_rnode *signal_row, double v);
 /* The signals row of storm `storm` (its number) for `signal`, NULL if none. */
 const sat_rnode *pm_signal_row(const pm_ctx *p, double storm, const char *signal);
 /* Handshakes of [from, to) of the handshakes windows: full, resumed, all. */
@@ -50,9 +52,6 @@ void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, d
 /* Why no input logs `field` of HTTP requests (etime's not_logged table:
  * "etime", "tls_session", "conn_request", "upstream"), NULL when some do. */
 const char *pm_not_logged(const pm_ctx *p, const char *field);
-/* 1 for the signals only directory servers' logs carry (unindexed searches,
- * the queue wait). */
-int pm_signal_ldap_only(const char *signal);
 /* "4.33 min" */
 void pm_dur(char *buf, size_t n, double s);
 /* a time on the report's clock */

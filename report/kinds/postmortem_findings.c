@@ -20,72 +20,15 @@
 
 /* ---- words ---------------------------------------------------------------------- */
 
-static const struct {
-    const char *kind, *words;
-} kind_words[] = {
-    {"abandon", "abandoned operations"},
-    {"time_limit", "time limits (err=3)"},
-    {"admin_limit", "admin limits (err=11)"},
-    {"busy", "busy answers (err=51)"},
-    {"unavailable", "unavailable answers (err=52)"},
-    {"other_error", "other errors"},
-    {"close_A1", "client aborts (A1)"},
-    {"close_B1", "unclean client closes (B1)"},
-    {"close_B4", "answers the server could not send (B4)"},
-    {"close_T1", "idle timeouts (T1)"},
-    {"close_T2", "I/O block timeouts (T2)"},
-    {"close_T3", "paged search time limits (T3)"},
-    {"tls_incomplete", "TLS handshakes given up"},
-    {"tls_failed", "failed TLS handshakes"},
-    {"rst_client", "client resets"},
-    {"syn_retry", "SYN retries"},
-    {"fin_waiting", "clients hanging up with a request unanswered"},
-    {"retried", "connections given up for a retry"},
-    {"closed_waiting", "connections closed while waiting"},
-    {"syn_unanswered", "connection attempts never answered"},
-    {"http_408", "request timeouts (HTTP 408)"},
-    {"http_499", "requests the client gave up on (HTTP 499)"},
-    {"http_502", "bad gateway answers (HTTP 502)"},
-    {"http_503", "service unavailable answers (HTTP 503)"},
-    {"http_504", "gateway timeouts (HTTP 504)"},
-    {"slow", "slow answers (past the slow threshold)"},
-};
+/* The words of storms' signals and kinds of failure are its result's
+ * (analyze/storms_signals.c says them once): read from its tables. */
 
-const char *pm_kind_words(const char *kind)
+const char *pm_kind_words(const pm_ctx *p, const char *kind)
 {
-    for (size_t i = 0; kind && i < sizeof kind_words / sizeof kind_words[0]; i++)
-        if (!strcmp(kind_words[i].kind, kind))
-            return kind_words[i].words;
-    return kind ? kind : "?";
-}
-
-/* The load and latency signals count LDAP operations and HTTP requests alike
- * (analyze_storms.h): their words are those of the inputs, [0] LDAP only, [1]
- * HTTP only, [2] both. */
-static const struct {
-    const char *signal, *words[3], *brief[3];
-} signal_words[] = {
-    {"unindexed", {"unindexed searches"}, {"unindexed searches"}},
-    {"ops",
-     {"the operation rate", "the request rate", "the rate of operations and requests"},
-     {"operations", "requests", "operations + requests"}},
-    {"full_hs_share", {"the share of full TLS handshakes"}, {"full-handshake share"}},
-    {"etime_p90_s",
-     {"the etime p90", "the response time p90", "the etime / response time p90"},
-     {"etime p90", "response time p90", "etime/response p90"}},
-    {"wtime_mean_s", {"the queue wait (wtime mean)"}, {"wtime mean (queue)"}},
-    {"conn_opens", {"connections opened"}, {"connections opened"}},
-    {"hs_answer_p90_s", {"the time the server took to answer TLS handshakes (p90)"},
-     {"handshake answer p90"}},
-    {"heavy_client_ops",
-     {"the operations of one client", "the requests of one client",
-      "the operations and requests of one client"},
-     {"ops of one client", "requests of one client", "load of one client"}},
-};
-
-int pm_signal_ldap_only(const char *signal)
-{
-    return signal && (!strcmp(signal, "unindexed") || !strcmp(signal, "wtime_mean_s"));
+    const sat_rnode *t = sat_get_table(p->storms, "failures");
+    const sat_rnode *r = kind ? sat_get_row(t, "kind", kind) : NULL;
+    const char *w = sat_get_text(r, "meaning", NULL);
+    return w ? w : kind ? kind : "?";
 }
 
 const char *pm_not_logged(const pm_ctx *p, const char *field)
@@ -98,41 +41,23 @@ const char *pm_not_logged(const pm_ctx *p, const char *field)
     return NULL;
 }
 
-static int words_of(const pm_ctx *p)
-{
-    return p && p->http ? (p->ldap ? 2 : 1) : 0;
-}
-
 const char *pm_signal_words(const pm_ctx *p, const char *signal)
 {
-    for (size_t i = 0; signal && i < sizeof signal_words / sizeof signal_words[0]; i++)
-        if (!strcmp(signal_words[i].signal, signal)) {
-            const char *w = signal_words[i].words[words_of(p)];
-            return w ? w : signal_words[i].words[0];
-        }
-    return signal ? signal : "?";
+    const sat_rnode *r = signal ? sat_get_row(sat_get_table(p->storms, "signals"), "signal_name",
+                                              signal)
+                                : NULL;
+    const char *w = sat_get_text(r, "meaning", NULL);
+    return w ? w : signal ? signal : "?";
 }
 
-const char *pm_signal_brief(const pm_ctx *p, const char *signal)
+void pm_signal_value(char *buf, size_t n, const sat_rnode *signal_row, double v)
 {
-    for (size_t i = 0; signal && i < sizeof signal_words / sizeof signal_words[0]; i++)
-        if (!strcmp(signal_words[i].signal, signal)) {
-            const char *w = signal_words[i].brief[words_of(p)];
-            return w ? w : signal_words[i].brief[0];
-        }
-    return signal ? signal : "?";
-}
-
-/* storms' rule: names ending _s are seconds, _share a share, else a count
- * per window */
-void pm_signal_value(char *buf, size_t n, const char *signal, double v)
-{
-    size_t l = signal ? strlen(signal) : 0;
+    const char *unit = sat_get_text(signal_row, "unit", "count");
     if (!isfinite(v))
         snprintf(buf, n, "-");
-    else if (l > 2 && !strcmp(signal + l - 2, "_s"))
+    else if (!strcmp(unit, "duration"))
         sat_fmt_duration(buf, n, v);
-    else if (l > 6 && !strcmp(signal + l - 6, "_share")) {
+    else if (!strcmp(unit, "ratio")) {
         char t[64];
         sat_fmt_sig3(t, sizeof t, 100 * v);
         snprintf(buf, n, "%s%%", t);
@@ -189,7 +114,7 @@ static const char *plural(double n, const char *one, const char *many)
 
 /* "57 abandoned operations, 46 time limits (err=3) and 45 ..." : the three
  * biggest kinds of the storm's kinds.* columns, and how many more. */
-static void storm_kinds(const sat_rnode *st, char *buf, size_t n)
+static void storm_kinds(const pm_ctx *p, const sat_rnode *st, char *buf, size_t n)
 {
     const char *name[32];
     double val[32];
@@ -212,7 +137,7 @@ static void storm_kinds(const sat_rnode *st, char *buf, size_t n)
     buf[0] = '\0';
     for (int i = 0; i < shown; i++) {
         const char *sep = i == 0 ? "" : i == shown - 1 && !others ? " and " : ", ";
-        snprintf(buf + l, n - l, "%s%.0f %s", sep, val[i], pm_kind_words(name[i]));
+        snprintf(buf + l, n - l, "%s%.0f %s", sep, val[i], pm_kind_words(p, name[i]));
         l = strlen(buf);
     }
     if (others)
@@ -227,7 +152,7 @@ static void finding_storm(pm_ctx *p, sat_rnode *list)
     pm_time(p, b, sizeof b, sat_get_time(st, "end_ts", 0));
     pm_dur(span, sizeof span, sat_get_num(st, "span_s", NAN));
     pm_dur(win, sizeof win, sat_get_num(st, "window_s", NAN));
-    storm_kinds(st, kinds, sizeof kinds);
+    storm_kinds(p, st, kinds, sizeof kinds);
     double ev = sat_get_num(st, "events", NAN), cl = sat_get_num(st, "client_count", NAN);
     char base[64];
     sat_fmt_sig3(base, sizeof base, sat_get_num(st, "baseline_per_window", NAN));
@@ -274,11 +199,11 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
     }
     if (sig) {
         char u[64], bf[64], du[64];
-        pm_signal_value(u, sizeof u, trig, sat_get_num(sig, "baseline", NAN));
-        pm_signal_value(bf, sizeof bf, trig, sat_get_num(sig, "lead_up", NAN));
-        pm_signal_value(du, sizeof du, trig, sat_get_num(sig, "during", NAN));
-        size_t l = strlen(trig);
-        const char *per = l > 2 && !strcmp(trig + l - 2, "_s") ? "" : " per window";
+        pm_signal_value(u, sizeof u, sig, sat_get_num(sig, "baseline", NAN));
+        pm_signal_value(bf, sizeof bf, sig, sat_get_num(sig, "lead_up", NAN));
+        pm_signal_value(du, sizeof du, sig, sat_get_num(sig, "during", NAN));
+        const char *unit = sat_get_text(sig, "unit", "");
+        const char *per = !strcmp(unit, "duration") ? "" : " per window";
         snprintf(fromto, sizeof fromto, " (from a usual %s%s to %s just before and %s during it)",
                  u, per, bf, du);
     }
@@ -319,7 +244,7 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
         if (!sig || sat_get_bool(sig, "rose", -1) != 1 || (trig && !strcmp(trig, effects[i])))
             continue;
         char u[64], du[64];
-        pm_signal_value(u, sizeof u, effects[i], sat_get_num(sig, "baseline", NAN));
+        pm_signal_value(u, sizeof u, sig, sat_get_num(sig, "baseline", NAN));
         /* during the storm, else just before it (a p90 past every answer
          * during it is absent) */
         double during = sat_get_num(sig, "during", NAN);
@@ -327,7 +252,7 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
             during = sat_get_num(sig, "lead_up", NAN);
         if (!isfinite(during) || !isfinite(sat_get_num(sig, "baseline", NAN)))
             continue;
-        pm_signal_value(du, sizeof du, effects[i], during);
+        pm_signal_value(du, sizeof du, sig, during);
         snprintf(parts + l, sizeof parts - l, "%s%s went from %s to %s", nparts ? ", " : "",
                  pm_signal_words(p, effects[i]), u, du);
         l = strlen(parts);
@@ -394,11 +319,13 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
     if (sus == 1) {
         char d[64];
         pm_dur(d, sizeof d, sat_get_num(st, "sustained_s", NAN));
+        /* what kept it going is storms' to say (its sustained_by) */
+        const char *by = sat_get_text(st, "sustained_by", NULL);
         fig = sat_doc_finding(list, "critical", "storms",
                               "The failures outlived their trigger by %s: a self-sustaining "
-                              "(metastable) failure, the retries and reconnects kept the server "
-                              "down after %s went back to usual.",
-                              d, pm_signal_words(p, trig));
+                              "(metastable) failure%s%s%s after %s went back to usual.",
+                              d, by ? ", the " : "", by ? by : "",
+                              by ? " kept the server down" : "", pm_signal_words(p, trig));
     } else if (sat_get_time(st, "trigger.back_ts", 0)) {
         char bt[64];
         pm_time(p, bt, sizeof bt, sat_get_time(st, "trigger.back_ts", 0));
@@ -417,6 +344,8 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
     }
     copy_value(fig, "sustained", st, "sustained");
     copy_value(fig, "sustained_s", st, "sustained_s");
+    if (sus == 1 && sat_get_text(st, "sustained_by", NULL))
+        copy_value(fig, "sustained_by", st, "sustained_by");
 }
 
 static void finding_crash(pm_ctx *p, sat_rnode *list)

@@ -8,11 +8,8 @@
 
 #include "sections.h"
 
-extern const sec_builder sec_crashes;
-extern const sec_builder sec_handshakes;
-extern const sec_builder sec_saturation;
-extern const sec_builder sec_cachesize;
-extern const sec_builder sec_timeline;
+extern const sec_builder sec_crashes, sec_handshakes, sec_saturation, sec_cachesize, sec_timeline,
+    sec_storms;
 
 static const sec_builder *const builders[] = {
     &sec_crashes,
@@ -20,6 +17,7 @@ static const sec_builder *const builders[] = {
     &sec_saturation,
     &sec_cachesize,
     &sec_timeline,
+    &sec_storms,
 };
 
 const sec_builder *sec_find(const char *analyzer)

@@ -40,18 +40,28 @@ static sat_http_req req_row(sat_ts_ns ts, int status, sat_dur_ns rt, const char 
     return r;
 }
 
-/* The analyzer's result as JSON, or as its command prints it. */
+/* The result's JSON, or its text as the command prints it (result_check.h). */
 static char *render(const sat_analyzer *an, const void *obj, int text)
 {
     sat_result *r = sat_result_new(an->name);
-    char *buf = NULL;
-    if (r && an->result(obj, r) == SAT_OK)
-        buf = rc_render(r, text ? AS_TEXT : AS_JSON, NULL);
+    char *buf = r && an->result(obj, r) == SAT_OK ? rc_render(r, text ? AS_TEXT : AS_JSON, NULL)
+                                                 : NULL;
     sat_result_free(r);
     return buf;
 }
 
 /* ---- storms ------------------------------------------------------------------------ */
+
+static int storms_build(const void *s, sat_result *r)
+{
+    return sat_storms_result((const sat_storms *)s, r);
+}
+
+/* Failures of a kind in a storms result (0: none seen). */
+static uint64_t storms_kind(const sat_rnode *root, const char *kind)
+{
+    return sat_get_count(sat_get_row(sat_get_table(root, "failures"), "kind", kind), "events", 0);
+}
 
 /* 10 minutes at 10 requests a second from 5 clients, 20 ms each; a new
  * connection every 5th request (resumed), from 300 s to 360 s 25 a second: a
@@ -102,37 +112,47 @@ static void test_storms_http(void)
     CHECK(sat_sink_wants(&k, SAT_TABLE_HTTP_REQ));
     feed_http_storm(&k, 0, 1);
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-    const sat_storms_view *v = sat_storms_get_view(s);
-    CHECK_EQ_INT(v->http_reqs, 600 * 10 + 60 * 15);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_HTTP_503], 60 * 4);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_HTTP_499], 2);  /* t = 315, 345 */
-    CHECK_EQ_INT(v->kinds[SAT_STORM_HTTP_504], 2);  /* t = 300, 330 */
-    CHECK_EQ_INT(v->kinds[SAT_STORM_SLOW], 60);     /* 1.5 s >= 1 s */
-    CHECK_EQ_INT(v->events, 240 + 4 + 60);
-    CHECK_EQ_INT(v->slow, SAT_STORMS_SLOW_DEFAULT);
-    CHECK_EQ_INT(v->nstorms, 1);
-    if (v->nstorms == 1) {
-        const sat_storm *st = &v->storms[0];
+    sat_result *res = rc_result("storms", storms_build, s);
+    const sat_rnode *v = sat_result_root(res);
+    CHECK_EQ_INT(sat_get_count(v, "rows_read.http_req", 0), 600 * 10 + 60 * 15);
+    CHECK_EQ_INT(storms_kind(v, "http_503"), 60 * 4);
+    CHECK_EQ_INT(storms_kind(v, "http_499"), 2); /* t = 315, 345 */
+    CHECK_EQ_INT(storms_kind(v, "http_504"), 2); /* t = 300, 330 */
+    CHECK_EQ_INT(storms_kind(v, "slow"), 60);    /* 1.5 s >= 1 s */
+    CHECK_EQ_INT(sat_get_count(v, "events", 0), 240 + 4 + 60);
+    CHECK(sat_get_dur(v, "slow_s", NAN) == (double)SAT_STORMS_SLOW_DEFAULT / 1e9);
+    const sat_rnode *storms = sat_get_table(v, "storms");
+    CHECK_EQ_INT(sat_rnode_count(storms), 1);
+    if (sat_rnode_count(storms) == 1) {
+        const sat_rnode *st = sat_rnode_first(storms);
         /* failures dated at the answer's end: the storm starts at 300 s */
-        CHECK_EQ_INT(st->start_ts, T0 + 300 * S);
-        CHECK(st->end_ts >= T0 + 360 * S && st->end_ts <= T0 + 370 * S);
-        CHECK_EQ_INT(st->events, 304);
-        CHECK_EQ_INT(st->clients, 5);
-        CHECK(st->sig[SAT_SIG_OPS].rose); /* 25 a second against 10 */
-        CHECK_EQ_INT(st->trigger, SAT_SIG_OPS);
-        CHECK(st->hs_total > 0 && st->hs_full > 0);
+        CHECK_EQ_INT(sat_get_time(st, "start_ts", 0), T0 + 300 * S);
+        CHECK(sat_get_time(st, "end_ts", 0) >= T0 + 360 * S &&
+              sat_get_time(st, "end_ts", 0) <= T0 + 370 * S);
+        CHECK_EQ_INT(sat_get_count(st, "events", 0), 304);
+        CHECK_EQ_INT(sat_get_count(st, "client_count", 0), 5);
+        /* 25 a second against 10 */
+        CHECK_EQ_INT(sat_get_bool(sat_get_row(sat_get_table(v, "signals"), "signal_name", "ops"),
+                                  "rose", 0),
+                     1);
+        const char *trig = sat_get_text(st, "trigger.signal_name", "");
+        CHECK_EQ_STR(trig, "ops");
+        CHECK(sat_get_count(st, "handshakes", 0) > 0 &&
+              sat_get_count(st, "full_handshakes", 0) > 0);
         /* connections opened: 5 a second during it (every 5th request) */
-        CHECK(st->conn_opens >= 5 * 60 && st->conn_opens <= 5 * 60 + 2 * 10);
+        uint64_t co = sat_get_count(st, "conn_opens", 0);
+        CHECK(co >= 5 * 60 && co <= 5 * 60 + 2 * 10);
     }
     uint64_t reqs = 0, opens = 0;
-    for (size_t p = 0; p < v->nperiods; p++)
-        for (size_t w = 0; w < v->periods[p].nwindows; w++) {
-            reqs += v->periods[p].windows[w].http_requests;
-            opens += v->periods[p].windows[w].conn_opens;
-            CHECK_EQ_INT(v->periods[p].windows[w].ops, 0); /* no LDAP operation */
-        }
-    CHECK_EQ_INT(reqs, v->http_reqs);
+    for (const sat_rnode *w = sat_rnode_first(sat_get_table(v, "windows")); w;
+         w = sat_rnode_next(w)) {
+        reqs += sat_get_count(w, "http_requests", 0);
+        opens += sat_get_count(w, "conn_opens", 0);
+        CHECK_EQ_INT(sat_get_count(w, "ldap_ops", 1), 0); /* no LDAP operation */
+    }
+    CHECK_EQ_INT(reqs, sat_get_count(v, "rows_read.http_req", 0));
     CHECK_EQ_INT(opens, 600 * 2 + 60 * 3);
+    sat_result_free(res);
 
     const sat_analyzer *an = sat_analyzer_find("storms");
     char *j = render(an, s, 0), *t = render(an, s, 1);
@@ -140,11 +160,17 @@ static void test_storms_http(void)
     CHECK(j && strstr(j, "\"http_req\": 6900"));
     CHECK(j && strstr(j, "\"slow_s\": 1,"));
     CHECK(j && strstr(j, "\"http_requests\": "));
-    CHECK(t && strstr(t, "\nClient failures: 304\n  http_503 240, slow 60, http_499 2, http_504 2\n"));
+    /* the failures by kind, most first: the storm's, then every one's with their meaning */
+    CHECK(t && strstr(t, "\n  kinds       http_503 240, slow 60, http_499 2, http_504 2\n"));
+    const char *tot = t ? strstr(t, "\nClient failures: 304\n") : NULL;
+    const char *k503 = tot ? strstr(tot, "\n  http_503       240") : NULL;
+    const char *kslow = k503 ? strstr(k503, "\n  slow            60") : NULL;
+    const char *k499 = kslow ? strstr(kslow, "\n  http_499         2") : NULL;
+    CHECK(k499 && strstr(k499, "\n  http_504         2  0.658%  gateway timeouts (HTTP 504)\n"));
     CHECK(t && strstr(t, "HTTP: 6900 requests read; failures: statuses 408, 499, 502, 503, "));
     CHECK(t && !strstr(t, "Rows read:")); /* no LDAP, TLS or TCP row: not said */
-    CHECK(t && strstr(t, "  trigger    requests (the first cause to rise)"));
-    if (t && !strstr(t, "  trigger    requests (the first cause to rise)"))
+    CHECK(t && strstr(t, "\n  trigger     requests: the first cause to rise;"));
+    if (t && !strstr(t, "\n  trigger     requests: the first cause to rise;"))
         fprintf(stderr, "%s", t);
 
     /* merged parts (rows dealt round-robin: every window cut) = one pass */
@@ -188,9 +214,11 @@ static void test_storms_slow_option(void)
         sat_http_req r = req_row(T0 + 100 * S, 200, 600 * MS, "10.1.0.9");
         sat_sink_emit(&k, SAT_TABLE_HTTP_REQ, &r);
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-        const sat_storms_view *v = sat_storms_get_view(s);
-        CHECK_EQ_INT(v->kinds[SAT_STORM_SLOW], slow[i] + (i == 1));
-        CHECK_EQ_INT(v->kinds[SAT_STORM_HTTP_504], n504[i]); /* a status wins over slow */
+        sat_result *res = rc_result("storms", storms_build, s);
+        const sat_rnode *v = sat_result_root(res);
+        CHECK_EQ_INT(storms_kind(v, "slow"), slow[i] + (i == 1));
+        CHECK_EQ_INT(storms_kind(v, "http_504"), n504[i]); /* a status wins over slow */
+        sat_result_free(res);
         sat_storms_free(s);
     }
     sat_storms_opts o1, o2;
@@ -352,16 +380,18 @@ static void test_format_without_times(void)
     sat_sink_emit(&ka, SAT_TABLE_SOURCE, &src);
     CHECK_EQ_INT(sat_storms_finish(st), SAT_OK);
     CHECK_EQ_INT(sat_saturation_finish(sa), SAT_OK);
-    const sat_storms_view *v = sat_storms_get_view(st);
-    CHECK_EQ_INT(v->http_inputs, 1);
-    CHECK_EQ_INT(v->http_no_rt, 1);
-    CHECK_EQ_INT(v->http_no_conn, 1);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_HTTP_503], 86);
+    sat_result *res = rc_result("storms", storms_build, st);
+    const sat_rnode *v = sat_result_root(res);
+    CHECK_EQ_INT(sat_get_count(v, "http_inputs.count", 0), 1);
+    CHECK_EQ_INT(sat_get_count(v, "http_inputs.without_response_time", 0), 1);
+    CHECK_EQ_INT(sat_get_count(v, "http_inputs.without_connection_requests", 0), 1);
+    CHECK_EQ_INT(storms_kind(v, "http_503"), 86);
+    sat_result_free(res);
     char *t = render(sat_analyzer_find("storms"), st, 1);
     CHECK(t && strstr(t, "  1 of 1 HTTP input logs no response time (as nginx combined, "));
     CHECK(t && strstr(t, "  1 of 1 HTTP input logs no request number on the connection "));
     free(t);
-    sat_result *res = rc_result("saturation", sat_analyzer_find("saturation")->result, sa);
+    res = rc_result("saturation", sat_analyzer_find("saturation")->result, sa);
     CHECK_EQ_INT(sat_get_count(sat_result_root(res), "answered", 0), 600);
     CHECK_EQ_INT(sat_get_count(sat_result_root(res), "timed", 0), 0);
     CHECK_EQ_INT(sat_get_count(sat_result_root(res), "http_inputs.without_response_time", 0), 1);

@@ -149,7 +149,8 @@ static sat_result *storms_result(int sustained)
         {"kinds.close_A1", SAT_UNIT_COUNT, 0, NULL}, {"trigger.signal_name", SAT_UNIT_TEXT, 0, NULL},
         {"trigger.onset_ts", SAT_UNIT_TIME, 0, NULL}, {"trigger.back_ts", SAT_UNIT_TIME, 0, NULL},
         {"sustained", SAT_UNIT_BOOL, 0, NULL},       {"sustained_s", SAT_UNIT_DURATION, 3, NULL},
-        {"conn_opens", SAT_UNIT_COUNT, 0, NULL},     {"retries", SAT_UNIT_COUNT, 0, NULL}};
+        {"sustained_by", SAT_UNIT_TEXT, 0, NULL},    {"conn_opens", SAT_UNIT_COUNT, 0, NULL},
+        {"retries", SAT_UNIT_COUNT, 0, NULL}};
     sat_rnode *t = sat_table(root, "storms", cols, sizeof cols / sizeof cols[0]);
     sat_rnode *row = sat_table_row(t);
     sat_put_count(row, "storm", 1);
@@ -168,22 +169,42 @@ static sat_result *storms_result(int sustained)
     sat_put_time(row, "trigger.back_ts", T0 + 200 * NS);
     sat_put_bool(row, "sustained", sustained);
     sat_put_dur(row, "sustained_s", sustained ? 95 : 0, 3);
+    sat_put_text(row, "sustained_by", sustained ? "retries and reconnects" : NULL);
     sat_put_count(row, "conn_opens", 900);
     sat_put_count(row, "retries", 400);
     static const sat_col scols[] = {{"storm", SAT_UNIT_COUNT, 0, NULL},
                                     {"signal_name", SAT_UNIT_TEXT, 0, NULL},
+                                    {"label", SAT_UNIT_TEXT, 0, NULL},
+                                    {"meaning", SAT_UNIT_TEXT, 0, NULL},
+                                    {"unit", SAT_UNIT_TEXT, 0, NULL},
                                     {"rose", SAT_UNIT_BOOL, 0, NULL},
                                     {"baseline", SAT_UNIT_NUMBER, 6, NULL},
                                     {"lead_up", SAT_UNIT_NUMBER, 6, NULL},
                                     {"during", SAT_UNIT_NUMBER, 6, NULL}};
-    sat_rnode *sig = sat_table(root, "signals", scols, 6);
+    sat_rnode *sig = sat_table(root, "signals", scols, sizeof scols / sizeof scols[0]);
     sat_rnode *sr = sat_table_row(sig);
     sat_put_count(sr, "storm", 1);
     sat_put_text(sr, "signal_name", "full_hs_share");
+    sat_put_text(sr, "label", "full-handshake share");
+    sat_put_text(sr, "meaning", "the share of full TLS handshakes");
+    sat_put_text(sr, "unit", "ratio");
     sat_put_bool(sr, "rose", 1);
     sat_put_num(sr, "baseline", 0.05, 6);
     sat_put_num(sr, "lead_up", 0.6, 6);
     sat_put_num(sr, "during", 0.9, 6);
+    /* the kinds in words, as storms says them */
+    static const sat_col kcols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
+                                    {"events", SAT_UNIT_COUNT, 0, NULL},
+                                    {"meaning", SAT_UNIT_TEXT, 0, NULL}};
+    sat_rnode *kt = sat_table(root, "failures", kcols, 3);
+    static const char *const kinds[2][2] = {{"close_A1", "client aborts (A1)"},
+                                            {"abandon", "abandoned operations"}};
+    for (int i = 0; i < 2; i++) {
+        sat_rnode *kr = sat_table_row(kt);
+        sat_put_text(kr, "kind", kinds[i][0]);
+        sat_put_count(kr, "events", i ? 100 : 200);
+        sat_put_text(kr, "meaning", kinds[i][1]);
+    }
     return r;
 }
 
@@ -240,7 +261,9 @@ static void test_postmortem(void)
                         "before and 90.0% during it); it was back to usual at 14:23:20.") != NULL);
         CHECK(strstr(j, "TLS session resumption fell from 90.0% of handshakes before it to 10.0% "
                         "(18 full handshakes)") != NULL);
-        CHECK(strstr(j, "The failures outlived their trigger by 95.0 s") != NULL);
+        CHECK(strstr(j, "The failures outlived their trigger by 95.0 s: a self-sustaining "
+                        "(metastable) failure, the retries and reconnects kept the server down "
+                        "after the share of full TLS handshakes went back to usual.") != NULL);
         CHECK(strstr(j, "\"sustained_s\": 95") != NULL);
         CHECK(strstr(j, "\"resumed_ratio_before\": 0.9") != NULL);
         CHECK(strstr(j, "No crash in the inputs") != NULL);

@@ -19,6 +19,7 @@
 #include "check.h"
 #include "satscope/analyze.h"
 #include "satscope/report.h"
+#include "result_check.h"
 
 #define S ((sat_ts_ns)1000000000)
 static const sat_ts_ns T0 = 1749400000 * S;
@@ -127,6 +128,69 @@ static void test_dozen_against_zero(void)
     CHECK_EQ_INT(sat_storms_detect(x, 60, 0.1, sp, 4), 0);
 }
 
+/* ---- the result (sat_storms_result), read as any reader does --------------------------- */
+static int build(const void *s, sat_result *r)
+{
+    return sat_storms_result((const sat_storms *)s, r);
+}
+
+/* The result of a finished analyzer (the caller frees it). */
+static sat_result *result_of(const sat_storms *s)
+{
+    return rc_result("storms", build, s);
+}
+
+/* Failures of a kind over every input (0: none seen). */
+static uint64_t kind_n(const sat_rnode *root, const char *kind)
+{
+    return sat_get_count(sat_get_row(sat_get_table(root, "failures"), "kind", kind), "events", 0);
+}
+
+static size_t rows_n(const sat_rnode *root, const char *table)
+{
+    return sat_rnode_count(sat_get_table(root, table));
+}
+
+/* Row i of a table of the result. */
+static const sat_rnode *row_of(const sat_rnode *root, const char *table, size_t i)
+{
+    return rc_row(sat_get_table(root, table), i);
+}
+
+/* A duration of the result in ns (-1: absent). */
+static sat_dur_ns dur_ns(const sat_rnode *n, const char *path)
+{
+    double d = sat_get_dur(n, path, -1);
+    return d < 0 ? -1 : (sat_dur_ns)llround(d * 1e9);
+}
+
+/* The signals row of storm `storm` (1: the first) for the signal `name`. */
+static const sat_rnode *signal_row(const sat_rnode *root, uint64_t storm, const char *name)
+{
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(root, "signals")); r;
+         r = sat_rnode_next(r))
+        if (sat_get_count(r, "storm", 0) == storm &&
+            !strcmp(sat_get_text(r, "signal_name", ""), name))
+            return r;
+    return NULL;
+}
+
+static int is_text(const sat_rnode *n, const char *path, const char *want)
+{
+    const char *t = sat_get_text(n, path, NULL);
+    return t && !strcmp(t, want);
+}
+
+/* The clients listed for storm `storm`. */
+static size_t top_n(const sat_rnode *root, uint64_t storm)
+{
+    size_t n = 0;
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(root, "top_clients")); r;
+         r = sat_rnode_next(r))
+        n += sat_get_count(r, "storm", 0) == storm;
+    return n;
+}
+
 /* ---- rows ---------------------------------------------------------------------------- */
 static sat_ldap_op op_row(sat_ts_ns ts, int64_t conn, int type, int err, const char *client)
 {
@@ -181,12 +245,14 @@ static void test_dedup_ldap(void)
         sat_ldap_op ok = op_row(T0 + 2 * S, 7, SAT_OP_SRCH, 0, "10.0.0.1");
         sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ok);
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-        const sat_storms_view *v = sat_storms_get_view(s);
-        CHECK_EQ_INT(v->events, 3);
-        CHECK_EQ_INT(v->kinds[SAT_STORM_ABANDON], 1);
-        CHECK_EQ_INT(v->kinds[SAT_STORM_CLOSE_A1], 1);
-        CHECK_EQ_INT(v->kinds[SAT_STORM_ERR_BUSY], 1);
-        CHECK_EQ_INT(v->deduped, 1);
+        sat_result *r = result_of(s);
+        const sat_rnode *v = sat_result_root(r);
+        CHECK_EQ_INT(sat_get_count(v, "events", 0), 3);
+        CHECK_EQ_INT(kind_n(v, "abandon"), 1);
+        CHECK_EQ_INT(kind_n(v, "close_A1"), 1);
+        CHECK_EQ_INT(kind_n(v, "busy"), 1);
+        CHECK_EQ_INT(sat_get_count(v, "deduplicated", 0), 1);
+        sat_result_free(r);
         sat_storms_free(s);
     }
 }
@@ -211,12 +277,14 @@ static void test_closed_waiting(void)
     sat_ldap_op ab = op_row(T0 + 3 * S, 3, SAT_OP_ABANDON, 0, "10.0.0.5"); /* conn 3 */
     sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-    const sat_storms_view *v = sat_storms_get_view(s);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_CLOSED_WAITING], 1); /* conn 1 */
-    CHECK_EQ_INT(v->kinds[SAT_STORM_CLOSE_B1], 1);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_ABANDON], 1);
-    CHECK_EQ_INT(v->events, 3);
-    CHECK_EQ_INT(v->deduped, 2);
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(kind_n(v, "closed_waiting"), 1); /* conn 1 */
+    CHECK_EQ_INT(kind_n(v, "close_B1"), 1);
+    CHECK_EQ_INT(kind_n(v, "abandon"), 1);
+    CHECK_EQ_INT(sat_get_count(v, "events", 0), 3);
+    CHECK_EQ_INT(sat_get_count(v, "deduplicated", 0), 2);
+    sat_result_free(r);
     sat_storms_free(s);
 }
 
@@ -257,11 +325,13 @@ static void test_dedup_wire(void)
         c.flags = SAT_TCPF_SYNACK | SAT_TCPF_TLS;
         sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-        const sat_storms_view *v = sat_storms_get_view(s);
-        CHECK_EQ_INT(v->events, 2);
-        CHECK_EQ_INT(v->kinds[SAT_STORM_TLS_INCOMPLETE], 1);
-        CHECK_EQ_INT(v->kinds[SAT_STORM_RST_CLIENT], 1);
-        CHECK_EQ_INT(v->deduped, 1);
+        sat_result *r = result_of(s);
+        const sat_rnode *v = sat_result_root(r);
+        CHECK_EQ_INT(sat_get_count(v, "events", 0), 2);
+        CHECK_EQ_INT(kind_n(v, "tls_incomplete"), 1);
+        CHECK_EQ_INT(kind_n(v, "rst_client"), 1);
+        CHECK_EQ_INT(sat_get_count(v, "deduplicated", 0), 1);
+        sat_result_free(r);
         sat_storms_free(s);
     }
 }
@@ -310,11 +380,13 @@ static void test_fin_waiting(void)
     c.bytes_s2c = 10;
     sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-    const sat_storms_view *v = sat_storms_get_view(s);
-    CHECK_EQ_INT(v->events, 2);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_FIN_WAITING], 1);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_TLS_INCOMPLETE], 1);
-    CHECK_EQ_INT(v->deduped, 1);
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(sat_get_count(v, "events", 0), 2);
+    CHECK_EQ_INT(kind_n(v, "fin_waiting"), 1);
+    CHECK_EQ_INT(kind_n(v, "tls_incomplete"), 1);
+    CHECK_EQ_INT(sat_get_count(v, "deduplicated", 0), 1);
+    sat_result_free(r);
     sat_storms_free(s);
 }
 
@@ -377,12 +449,15 @@ static void feed_retries(sat_storms *a, sat_storms *b)
     sat_sink_emit(&kb, SAT_TABLE_TCP_CONN, &c);
 }
 
-static void check_retries(const sat_storms_view *v)
+static void check_retries(const sat_storms *s)
 {
-    CHECK_EQ_INT(v->retries, 2);
-    CHECK_EQ_INT(v->events, 2);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_RETRIED], 1);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_RST_CLIENT], 1);
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(sat_get_count(v, "retries", 0), 2);
+    CHECK_EQ_INT(sat_get_count(v, "events", 0), 2);
+    CHECK_EQ_INT(kind_n(v, "retried"), 1);
+    CHECK_EQ_INT(kind_n(v, "rst_client"), 1);
+    sat_result_free(r);
 }
 
 static void test_retries(void)
@@ -393,14 +468,14 @@ static void test_retries(void)
     if (s && a && b) {
         feed_retries(s, s);
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-        check_retries(sat_storms_get_view(s));
+        check_retries(s);
         feed_retries(a, b);
         CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
         CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
-        check_retries(sat_storms_get_view(a));
+        check_retries(a);
         check_same_json(s, a);
         CHECK_EQ_INT(sat_storms_finish(a), SAT_OK); /* a second finish counts nothing twice */
-        check_retries(sat_storms_get_view(a));
+        check_retries(a);
     }
     sat_storms_free(s);
     sat_storms_free(a);
@@ -442,19 +517,23 @@ static void test_frozen_server_trigger(void)
             return;
         feed_frozen(s, keep);
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-        const sat_storms_view *v = sat_storms_get_view(s);
-        CHECK_EQ_INT(v->nstorms, 1);
-        if (v->nstorms == 1) {
-            const sat_storm *st = &v->storms[0];
-            CHECK_EQ_INT(st->start_ts, T0 + 300 * S);
-            CHECK_EQ_INT(st->end_ts, T0 + (keep ? 480 : 360) * S);
-            CHECK_EQ_INT(st->trigger, SAT_SIG_HS_ANSWER_P90);
-            CHECK(isinf(st->sig[SAT_SIG_HS_ANSWER_P90].before));
-            CHECK_EQ_INT(st->sig[SAT_SIG_HS_ANSWER_P90].onset_ts, T0 + 300 * S);
-            CHECK_EQ_INT(st->sig[SAT_SIG_HS_ANSWER_P90].back_ts, T0 + 360 * S);
-            CHECK_EQ_INT(st->sustained, keep);
-            CHECK(!st->ongoing);
+        sat_result *r = result_of(s);
+        const sat_rnode *v = sat_result_root(r);
+        CHECK_EQ_INT(rows_n(v, "storms"), 1);
+        if (rows_n(v, "storms") == 1) {
+            const sat_rnode *st = row_of(v, "storms", 0);
+            CHECK_EQ_INT(sat_get_time(st, "start_ts", 0), T0 + 300 * S);
+            CHECK_EQ_INT(sat_get_time(st, "end_ts", 0), T0 + (keep ? 480 : 360) * S);
+            CHECK(is_text(st, "trigger.signal_name", "hs_answer_p90_s"));
+            /* the p90 before it past every answer: no value, said never answered */
+            const sat_rnode *sg = signal_row(v, 1, "hs_answer_p90_s");
+            CHECK(!sat_get_has(sg, "lead_up") && sat_get_bool(sg, "never_answered", 0) == 1);
+            CHECK_EQ_INT(sat_get_time(sg, "onset_ts", 0), T0 + 300 * S);
+            CHECK_EQ_INT(sat_get_time(sg, "back_ts", 0), T0 + 360 * S);
+            CHECK_EQ_INT(sat_get_bool(st, "sustained", -1), keep);
+            CHECK_EQ_INT(sat_get_bool(st, "ongoing", -1), 0);
         }
+        sat_result_free(r);
         sat_storms_free(s);
     }
 }
@@ -486,22 +565,24 @@ static void test_storm_from_rows(void)
         }
     }
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-    const sat_storms_view *v = sat_storms_get_view(s);
-    CHECK_EQ_INT(v->nstorms, 1);
-    if (v->nstorms == 1) {
-        const sat_storm *st = &v->storms[0];
-        CHECK_EQ_INT(st->start_ts, T0 + 300 * S);
-        CHECK_EQ_INT(st->end_ts, T0 + 350 * S);
-        CHECK_EQ_INT(st->events, 48);
-        CHECK_EQ_INT(st->clients, 3);
-        CHECK_EQ_INT(st->kinds[SAT_STORM_ABANDON], 48);
-        CHECK(st->sig[SAT_SIG_UNINDEXED].rose);
-        CHECK(st->sig[SAT_SIG_ETIME_P90].rose);
-        CHECK(st->sig[SAT_SIG_WTIME_MEAN].rose);
-        CHECK_EQ_INT(st->trigger, SAT_SIG_UNINDEXED);
-        CHECK(!st->sustained);
-        CHECK_EQ_INT(st->ntop, 3);
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(rows_n(v, "storms"), 1);
+    if (rows_n(v, "storms") == 1) {
+        const sat_rnode *st = row_of(v, "storms", 0);
+        CHECK_EQ_INT(sat_get_time(st, "start_ts", 0), T0 + 300 * S);
+        CHECK_EQ_INT(sat_get_time(st, "end_ts", 0), T0 + 350 * S);
+        CHECK_EQ_INT(sat_get_count(st, "events", 0), 48);
+        CHECK_EQ_INT(sat_get_count(st, "client_count", 0), 3);
+        CHECK_EQ_INT(sat_get_count(st, "kinds.abandon", 0), 48);
+        CHECK_EQ_INT(sat_get_bool(signal_row(v, 1, "unindexed"), "rose", 0), 1);
+        CHECK_EQ_INT(sat_get_bool(signal_row(v, 1, "etime_p90_s"), "rose", 0), 1);
+        CHECK_EQ_INT(sat_get_bool(signal_row(v, 1, "wtime_mean_s"), "rose", 0), 1);
+        CHECK(is_text(st, "trigger.signal_name", "unindexed"));
+        CHECK_EQ_INT(sat_get_bool(st, "sustained", -1), 0);
+        CHECK_EQ_INT(top_n(v, 1), 3);
     }
+    sat_result_free(r);
     sat_storms_free(s);
 }
 
@@ -534,14 +615,19 @@ static void test_heavy_client(void)
         }
     }
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-    const sat_storms_view *v = sat_storms_get_view(s);
-    CHECK_EQ_INT(v->nstorms, 1);
-    if (v->nstorms == 1) {
-        const sat_storm *st = &v->storms[0];
-        CHECK_EQ_INT(st->trigger, SAT_SIG_HEAVY_CLIENT);
-        CHECK(st->heavy_client && !strcmp(st->heavy_client, "10.9.9.9"));
-        CHECK_EQ_INT(st->sig[SAT_SIG_HEAVY_CLIENT].onset_ts, T0 + 290 * S);
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(rows_n(v, "storms"), 1);
+    if (rows_n(v, "storms") == 1) {
+        const sat_rnode *st = row_of(v, "storms", 0);
+        CHECK(is_text(st, "trigger.signal_name", "heavy_client_ops"));
+        CHECK(is_text(st, "heavy_client", "10.9.9.9"));
+        const sat_rnode *sg = signal_row(v, 1, "heavy_client_ops");
+        CHECK_EQ_INT(sat_get_time(sg, "onset_ts", 0), T0 + 290 * S);
+        CHECK(is_text(sg, "client", "10.9.9.9")); /* the signal names whose operations */
+        CHECK_EQ_INT(sat_get_bool(sg, "cause", 0), 1);
     }
+    sat_result_free(r);
     sat_storms_free(s);
 }
 
@@ -576,51 +662,29 @@ static void feed_metastable(sat_storms *s, int half)
     }
 }
 
-/* The text report reads the result: the storm first with its trigger, its
+/* The command's text reads the result: the storm first with its trigger, its
  * chain and SUSTAINED, every line within 100 columns; the CSV tables it names
  * are the result's, the main one first. */
 static void check_text_and_tables(sat_result *r)
 {
-    const sat_text_report *tr = sat_text_report_find("storms");
-    CHECK(tr != NULL);
-    if (!tr)
-        return;
-    const char *const *paths;
-    size_t n, k = 0;
-    sat_result_tables(r, &paths, &n);
-    for (; tr->csv_tables[k]; k++) {
-        int found = 0;
-        for (size_t i = 0; i < n; i++)
-            found |= !strcmp(tr->csv_tables[k], paths[i]);
-        CHECK(found);
-    }
-    CHECK_EQ_INT(k, n);
-    CHECK_EQ_STR(tr->csv_tables[0], "storms");
+    rc_check_tables(r);
+    const char *const *csv = sat_csv_tables("storms");
+    CHECK(csv && !strcmp(csv[0], "storms"));
     CHECK(sat_result_main(r) == sat_rnode_get(sat_result_root(r), "storms"));
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return;
-    sat_text t;
-    sat_text_init(&t, f, 0);
-    CHECK_EQ_INT(tr->render(r, &t), SAT_OK);
-    CHECK_EQ_INT(sat_text_finish(&t), SAT_OK);
-    fclose(f);
+    char *buf = rc_render(r, AS_TEXT, NULL);
     if (!buf)
         return;
-    const char *storm = strstr(buf, "\nSTORM 1 "), *sus = strstr(buf, "\n  SUSTAINED  the failures");
-    const char *chain = strstr(buf, "\n  chain      unindexed searches, operations -> etime p90 -> 145 client failures\n");
+    const char *storm = strstr(buf, "\nSTORM 1 ");
+    const char *sus = strstr(buf, "\n  SUSTAINED  the failures");
+    const char *chain = strstr(buf, "\n  chain      unindexed searches, operations -> etime p90 "
+                                    "-> 145 client failures\n");
     const char *totals = strstr(buf, "\nClient failures: ");
     CHECK(storm && sus && chain && totals && storm < chain && chain < totals && sus < totals);
+    CHECK(sus && strstr(sus, "a metastable failure\n"
+                             "             (retries and reconnects kept it going)"));
     if (!(storm && sus && chain && totals))
         fprintf(stderr, "%s", buf);
-    size_t col = 0, widest = 0;
-    for (const char *p = buf; *p; p++) {
-        col = *p == '\n' ? 0 : col + 1;
-        widest = col > widest ? col : widest;
-    }
-    CHECK(widest <= SAT_TEXT_WIDTH);
+    CHECK(rc_widest(buf) <= SAT_TEXT_WIDTH);
     free(buf);
 }
 
@@ -638,27 +702,32 @@ static void test_metastable_and_merge(void)
     CHECK_EQ_INT(sat_storms_finish(whole), SAT_OK);
     CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
     check_same_json(whole, a);
-    const sat_storms_view *v = sat_storms_get_view(whole), *m = sat_storms_get_view(a);
-    CHECK_EQ_INT(v->nstorms, 1);
-    CHECK_EQ_INT(m->nstorms, 1);
-    if (v->nstorms == 1 && m->nstorms == 1) {
-        const sat_storm *st = &v->storms[0];
-        CHECK_EQ_INT(st->trigger, SAT_SIG_UNINDEXED);
-        CHECK_EQ_INT(st->sig[SAT_SIG_UNINDEXED].back_ts, T0 + 330 * S);
-        CHECK(st->sustained);
-        CHECK(st->sustained_s >= 100.0);
-        CHECK_EQ_INT(st->clients, 7);
-        CHECK_EQ_INT(m->storms[0].start_ts, st->start_ts);
-        CHECK_EQ_INT(m->storms[0].end_ts, st->end_ts);
-        CHECK_EQ_INT(m->storms[0].events, st->events);
-        CHECK_EQ_INT(m->storms[0].clients, st->clients);
-        CHECK_EQ_INT(m->storms[0].sustained, 1);
-        CHECK_EQ_INT(m->storms[0].ntop, st->ntop);
-        if (m->storms[0].ntop && st->ntop) {
-            CHECK_EQ_STR(m->storms[0].top[0].client, st->top[0].client);
-            CHECK_EQ_INT(m->storms[0].top[0].events, st->top[0].events);
+    sat_result *rw = result_of(whole), *rm = result_of(a);
+    const sat_rnode *v = sat_result_root(rw), *m = sat_result_root(rm);
+    CHECK_EQ_INT(rows_n(v, "storms"), 1);
+    CHECK_EQ_INT(rows_n(m, "storms"), 1);
+    if (rows_n(v, "storms") == 1 && rows_n(m, "storms") == 1) {
+        const sat_rnode *st = row_of(v, "storms", 0), *mt = row_of(m, "storms", 0);
+        CHECK(is_text(st, "trigger.signal_name", "unindexed"));
+        CHECK_EQ_INT(sat_get_time(signal_row(v, 1, "unindexed"), "back_ts", 0), T0 + 330 * S);
+        CHECK_EQ_INT(sat_get_bool(st, "sustained", -1), 1);
+        CHECK(sat_get_dur(st, "sustained_s", NAN) >= 100.0);
+        CHECK(is_text(st, "sustained_by", "retries and reconnects"));
+        CHECK_EQ_INT(sat_get_count(st, "client_count", 0), 7);
+        CHECK_EQ_INT(sat_get_time(mt, "start_ts", 0), sat_get_time(st, "start_ts", 0));
+        CHECK_EQ_INT(sat_get_time(mt, "end_ts", 0), sat_get_time(st, "end_ts", 0));
+        CHECK_EQ_INT(sat_get_count(mt, "events", 0), sat_get_count(st, "events", 0));
+        CHECK_EQ_INT(sat_get_count(mt, "client_count", 0), sat_get_count(st, "client_count", 0));
+        CHECK_EQ_INT(sat_get_bool(mt, "sustained", -1), 1);
+        CHECK_EQ_INT(top_n(m, 1), top_n(v, 1));
+        const sat_rnode *tv = row_of(v, "top_clients", 0), *tm = row_of(m, "top_clients", 0);
+        if (tv && tm) {
+            CHECK_EQ_STR(sat_get_text(tm, "client", ""), sat_get_text(tv, "client", ""));
+            CHECK_EQ_INT(sat_get_count(tm, "events", 0), sat_get_count(tv, "events", 0));
         }
     }
+    sat_result_free(rw);
+    sat_result_free(rm);
     /* the report: the JSON keys of issue 4 */
     char *buf = NULL;
     size_t len = 0;
@@ -699,10 +768,12 @@ static void test_widening(void)
         sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
     }
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-    const sat_storms_view *v = sat_storms_get_view(s);
-    CHECK_EQ_INT(v->events, 24 * 365);
-    CHECK(v->nwindows <= 4 * 4096);
-    CHECK(v->window > 10 * S);
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(sat_get_count(v, "events", 0), 24 * 365);
+    CHECK(sat_get_count(v, "window_count", 0) <= 4 * 4096);
+    CHECK(dur_ns(v, "window_s") > 10 * S);
+    sat_result_free(r);
     sat_storms_free(s);
 }
 
@@ -764,18 +835,21 @@ static void test_window_follows_input(void)
             return;
         feed_short_capture(s);
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-        const sat_storms_view *v = sat_storms_get_view(s);
-        CHECK_EQ_INT(v->events, 12);
-        CHECK_EQ_INT(v->nperiods, 1);
-        CHECK_EQ_INT(v->window_auto, i == 0);
-        CHECK_EQ_INT(v->window, i == 1 ? 10 * S : S);
-        CHECK_EQ_INT(v->periods[0].why, i == 0 ? SAT_STORM_WIN_SHORTEST : SAT_STORM_WIN_OPTION);
-        CHECK_EQ_INT(v->nstorms, 1);
-        if (v->nstorms) {
-            CHECK_EQ_INT(v->storms[0].events, 12);
-            CHECK_EQ_INT(v->storms[0].clients, 4);
-            CHECK_EQ_INT(v->storms[0].window, v->window);
+        sat_result *r = result_of(s);
+        const sat_rnode *v = sat_result_root(r);
+        CHECK_EQ_INT(sat_get_count(v, "events", 0), 12);
+        CHECK_EQ_INT(rows_n(v, "periods"), 1);
+        CHECK(is_text(v, "window_chosen", i == 0 ? "auto" : "option"));
+        CHECK_EQ_INT(dur_ns(v, "window_s"), i == 1 ? 10 * S : S);
+        CHECK(is_text(row_of(v, "periods", 0), "window_why", i == 0 ? "shortest" : "option"));
+        CHECK_EQ_INT(rows_n(v, "storms"), 1);
+        if (rows_n(v, "storms")) {
+            const sat_rnode *st = row_of(v, "storms", 0);
+            CHECK_EQ_INT(sat_get_count(st, "events", 0), 12);
+            CHECK_EQ_INT(sat_get_count(st, "client_count", 0), 4);
+            CHECK_EQ_INT(dur_ns(st, "window_s"), dur_ns(v, "window_s"));
         }
+        sat_result_free(r);
         sat_storms_free(s);
     }
 }
@@ -787,10 +861,9 @@ static void test_choose_step(void)
     static const struct {
         int span_s;
         sat_dur_ns want;
-        int why;
-    } cases[] = {{3600, 10 * S, SAT_STORM_WIN_LONGEST}, {300, 10 * S, SAT_STORM_WIN_LONGEST},
-                 {180, 5 * S, SAT_STORM_WIN_SHORTER},  {68, 2 * S, SAT_STORM_WIN_SHORTER},
-                 {40, S, SAT_STORM_WIN_SHORTER},       {6, S, SAT_STORM_WIN_SHORTEST}};
+        const char *why;
+    } cases[] = {{3600, 10 * S, "longest"}, {300, 10 * S, "longest"}, {180, 5 * S, "shorter"},
+                 {68, 2 * S, "shorter"},    {40, S, "shorter"},       {6, S, "shortest"}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         sat_storms *s = sat_storms_create(NULL);
         CHECK(s != NULL);
@@ -803,12 +876,15 @@ static void test_choose_step(void)
             sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &r);
         }
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-        const sat_storms_view *v = sat_storms_get_view(s);
-        CHECK_EQ_INT(v->nperiods, 1);
-        CHECK_EQ_INT(v->window, cases[c].want);
-        CHECK_EQ_INT(v->periods[0].why, cases[c].why);
-        CHECK(cases[c].why == SAT_STORM_WIN_SHORTEST ||
-              v->periods[0].nwindows >= SAT_STORM_BASELINE_WINDOWS);
+        sat_result *r = result_of(s);
+        const sat_rnode *v = sat_result_root(r), *p = row_of(v, "periods", 0);
+        CHECK_EQ_INT(rows_n(v, "periods"), 1);
+        CHECK_EQ_INT(dur_ns(v, "window_s"), cases[c].want);
+        CHECK(is_text(p, "window_why", cases[c].why));
+        CHECK_EQ_INT(sat_get_count(v, "baseline_windows", 0), 30);
+        CHECK(!strcmp(cases[c].why, "shortest") ||
+              sat_get_count(p, "window_count", 0) >= sat_get_count(v, "baseline_windows", 0));
+        sat_result_free(r);
         sat_storms_free(s);
     }
 }
@@ -861,29 +937,38 @@ static void feed_todays_capture(sat_storms *s, sat_ts_ns t0)
     sat_sink_emit(&k, SAT_TABLE_SOURCE, &src);
 }
 
-static void check_two_periods(const sat_storms_view *v, sat_ts_ns today)
+static void check_two_periods(const sat_storms *s, sat_ts_ns today)
 {
-    CHECK_EQ_INT(v->nperiods, 2);
-    if (v->nperiods != 2)
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    const sat_rnode *p0 = row_of(v, "periods", 0), *p1 = row_of(v, "periods", 1);
+    CHECK_EQ_INT(rows_n(v, "periods"), 2);
+    if (rows_n(v, "periods") != 2) {
+        sat_result_free(r);
         return;
-    CHECK_EQ_INT(v->periods[0].window, 10 * S);
-    CHECK_EQ_INT(v->periods[0].why, SAT_STORM_WIN_LONGEST);
-    CHECK_EQ_INT(v->periods[1].window, S);
-    CHECK(v->periods[1].start_ts >= today - S && v->periods[1].end_ts <= today + 42 * S);
-    CHECK_EQ_INT(v->periods[0].ninputs, 1);
-    CHECK_EQ_INT(v->periods[1].ninputs, 1);
-    if (v->periods[0].ninputs == 1 && v->periods[1].ninputs == 1) {
-        CHECK_EQ_STR(v->periods[0].inputs[0], "old/access");
-        CHECK_EQ_STR(v->periods[1].inputs[0], "today.pcap");
     }
-    CHECK_EQ_INT(v->nstorms, 2);
-    if (v->nstorms == 2) {
-        CHECK_EQ_INT(v->storms[0].period, 0);
-        CHECK_EQ_INT(v->storms[0].kinds[SAT_STORM_CLOSE_B1], 20);
-        CHECK_EQ_INT(v->storms[1].period, 1);
-        CHECK_EQ_INT(v->storms[1].kinds[SAT_STORM_SYN_UNANSWERED], 100);
-        CHECK_EQ_INT(v->storms[1].window, S);
+    CHECK_EQ_INT(dur_ns(p0, "window_s"), 10 * S);
+    CHECK(is_text(p0, "window_why", "longest"));
+    CHECK_EQ_INT(dur_ns(p1, "window_s"), S);
+    CHECK(sat_get_time(p1, "start_ts", 0) >= today - S &&
+          sat_get_time(p1, "end_ts", 0) <= today + 42 * S);
+    const sat_rnode *in0 = sat_get_list(p0, "inputs"), *in1 = sat_get_list(p1, "inputs");
+    CHECK_EQ_INT(sat_rnode_count(in0), 1);
+    CHECK_EQ_INT(sat_rnode_count(in1), 1);
+    if (sat_rnode_count(in0) == 1 && sat_rnode_count(in1) == 1) {
+        CHECK_EQ_STR(sat_get_text(sat_rnode_first(in0), NULL, ""), "old/access");
+        CHECK_EQ_STR(sat_get_text(sat_rnode_first(in1), NULL, ""), "today.pcap");
     }
+    CHECK_EQ_INT(rows_n(v, "storms"), 2);
+    if (rows_n(v, "storms") == 2) {
+        const sat_rnode *s0 = row_of(v, "storms", 0), *s1 = row_of(v, "storms", 1);
+        CHECK_EQ_INT(sat_get_count(s0, "period", 0), 1);
+        CHECK_EQ_INT(sat_get_count(s0, "kinds.close_B1", 0), 20);
+        CHECK_EQ_INT(sat_get_count(s1, "period", 0), 2);
+        CHECK_EQ_INT(sat_get_count(s1, "kinds.syn_unanswered", 0), 100);
+        CHECK_EQ_INT(dur_ns(s1, "window_s"), S);
+    }
+    sat_result_free(r);
 }
 
 static void test_periods(void)
@@ -897,12 +982,12 @@ static void test_periods(void)
     feed_month_old_log(whole, month_ago);
     feed_todays_capture(whole, today);
     CHECK_EQ_INT(sat_storms_finish(whole), SAT_OK);
-    check_two_periods(sat_storms_get_view(whole), today);
+    check_two_periods(whole, today);
     feed_month_old_log(a, month_ago);
     feed_todays_capture(b, today);
     CHECK_EQ_INT(sat_storms_merge(a, b), SAT_OK);
     CHECK_EQ_INT(sat_storms_finish(a), SAT_OK);
-    check_two_periods(sat_storms_get_view(a), today);
+    check_two_periods(a, today);
     check_same_json(whole, a);
     sat_storms_free(whole);
     sat_storms_free(a);
@@ -928,13 +1013,15 @@ static void test_dropped_series(void)
             sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &r);
         }
         CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-        const sat_storms_view *v = sat_storms_get_view(s);
-        CHECK_EQ_INT(v->nperiods, 2);
-        if (v->nperiods == 2) {
-            CHECK_EQ_INT(v->periods[0].window, 10 * S);
-            CHECK_EQ_INT(v->periods[1].chosen, S);
-            CHECK_EQ_INT(v->periods[1].window, 2 * S);
+        sat_result *r = result_of(s);
+        const sat_rnode *v = sat_result_root(r);
+        CHECK_EQ_INT(rows_n(v, "periods"), 2);
+        if (rows_n(v, "periods") == 2) {
+            CHECK_EQ_INT(dur_ns(row_of(v, "periods", 0), "window_s"), 10 * S);
+            CHECK_EQ_INT(dur_ns(row_of(v, "periods", 1), "window_chosen_s"), S);
+            CHECK_EQ_INT(dur_ns(row_of(v, "periods", 1), "window_s"), 2 * S);
         }
+        sat_result_free(r);
         sat_storms_free(s);
     }
 }
@@ -970,14 +1057,16 @@ static void test_syn_unanswered(void)
     c.flags = 0; /* unanswered, but the capture ended before its timeout: nothing */
     sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
     CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
-    const sat_storms_view *v = sat_storms_get_view(s);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_SYN_UNANSWERED], 2);
-    CHECK_EQ_INT(v->kinds[SAT_STORM_SYN_RETRY], 1);
-    CHECK_EQ_INT(v->events, 3);
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(kind_n(v, "syn_unanswered"), 2);
+    CHECK_EQ_INT(kind_n(v, "syn_retry"), 1);
+    CHECK_EQ_INT(sat_get_count(v, "events", 0), 3);
     /* the reset one dated at its RST (T0 + 5 s): the input's last window */
-    CHECK_EQ_INT(v->nperiods, 1);
-    if (v->nperiods)
-        CHECK_EQ_INT(v->periods[0].end_ts, T0 + 6 * S);
+    CHECK_EQ_INT(rows_n(v, "periods"), 1);
+    if (rows_n(v, "periods"))
+        CHECK_EQ_INT(sat_get_time(row_of(v, "periods", 0), "end_ts", 0), T0 + 6 * S);
+    sat_result_free(r);
     CHECK_EQ_STR(sat_storm_kind_name(SAT_STORM_SYN_UNANSWERED), "syn_unanswered");
     sat_storms_free(s);
 }

@@ -1,0 +1,87 @@
+/*
+ * storms_found.h - (private to analyze/) the storms a finished storms
+ * analyzer found: the record of one storm, and the accessor another analyzer
+ * that runs a storms analyzer on the same rows reads them by (the crashes
+ * analyzer: which storm a crash fell in). Everyone else reads the storms
+ * from the result (sat_storms_result).
+ *
+ * A storm's counts summed over its windows are named once, in
+ * ST_STORM_COUNTS: the list gives the fields of every window (st_win.sc) and
+ * of the storm, the sum of a storm's windows (one sat_rec_merge each) and
+ * the storms table's columns (sat_rec_cols, sat_rec_row).
+ *
+ * Ownership: the storms are the analyzer's, valid until its next finish,
+ * merge or free.
+ */
+#ifndef SAT_ANALYZE_STORMS_FOUND_H
+#define SAT_ANALYZE_STORMS_FOUND_H
+
+#include "satscope/analyze.h"
+
+#include "acc.h"
+
+/* What a storm sums of its windows, X(field, key, text heading, note), in the
+ * order the storms table writes them: connections opened (LDAP, TCP, and
+ * the first requests of HTTP connections: the reconnects), TLS handshakes
+ * full and all (full or resumed), connections that retried an unanswered
+ * one (captures). */
+#define ST_STORM_COUNTS(X)                                                                   \
+    X(opens, "conn_opens", "opened", NULL)                                                   \
+    X(hs_full, "full_handshakes", "full", NULL)                                              \
+    X(hs, "handshakes", NULL, NULL)                                                          \
+    X(retries, "retries", NULL, NULL)
+typedef struct st_counts {
+    ST_STORM_COUNTS(SAT_COUNTER_FIELD)
+} st_counts;
+extern const sat_rec_desc st_counts_desc;
+
+/* A signal looked at before a storm (the chain, storms_chain.c). */
+typedef struct st_sig {
+    int rose;                /* above max(2 x base, base + its floor) before/at the start */
+    double base;             /* median of the 30 windows before the lead-up; NAN: none */
+    double before;           /* the highest of the 3 windows before the start + the first */
+    double during;           /* the highest during the storm; NAN if no value */
+    sat_ts_ns onset_ts;      /* first window above the threshold (0 none) */
+    sat_ts_ns back_ts;       /* first of 3 windows in a row back at or below it (0 never) */
+} st_sig;
+
+typedef struct st_client {
+    const char *client;
+    uint64_t events;         /* failures of this client during the storm */
+} st_client;
+
+/* One storm. (Named sat_storm for the crashes analyzer's code, which reads
+ * start_ts, end_ts, events and sustained.) */
+typedef struct sat_storm {
+    sat_ts_ns start_ts, end_ts, peak_ts; /* window starts; end_ts = end of the last */
+    uint64_t events, peak_events;
+    uint64_t clients;        /* distinct; estimated (4096-bit linear count) past 100,000
+                                clients or 250,000 client-windows */
+    uint64_t kinds[SAT_STORM_KIND__COUNT];
+    st_counts sc;            /* summed over its windows */
+    double expected;         /* baseline failures per window */
+    const st_client *top;
+    size_t ntop;
+    st_sig sig[SAT_SIG__COUNT];
+    int trigger;             /* the risen cause with the earliest onset, else the
+                                earliest risen effect; -1 none */
+    int sustained;           /* failures stayed high >= 3 windows after the trigger's back_ts */
+    double sustained_s;      /* how long they stayed high past it (0 if not) */
+    int ongoing;             /* still high in the last window of the input */
+    const char *heavy_client;/* the busiest client of the lead-up (SAT_SIG_HEAVY_CLIENT),
+                                NULL if none */
+    sat_dur_ns window;       /* the step of its period */
+    size_t period;           /* index into the analyzer's periods */
+} sat_storm;
+
+/* The storms found, in time order (the crashes analyzer's view names this
+ * type: analyze_crashes.h). */
+struct sat_storms_view {
+    const sat_storm *storms;
+    size_t nstorms;
+};
+
+/* The storms a finished analyzer found (borrowed, see above). */
+const sat_storms_view *st_storms_found(const sat_storms *s);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * storms_signals.c - what the storms analyzer's signals and kinds of failure
+ * are, said once: each signal's name (the JSON's signal_name), its words in
+ * a table and in a sentence (for LDAP operations, HTTP requests, or both),
+ * the unit of its values, whether it is a cause or an effect, and the
+ * smallest rise of it that counts; each kind's name and meaning. The chain
+ * (storms_chain.c) reads the causes and floors from here, the result
+ * (storms_result.c) writes the words and units into the signals and
+ * failures tables, so that every report reads them from the result.
+ */
+#include "storms_internal.h"
+
+/* The load and latency signals count LDAP operations and HTTP requests alike:
+ * their words are those of the inputs (ST_WORDS_LDAP .. ST_WORDS_BOTH); NULL
+ * takes the LDAP words (a signal that reads the same either way). */
+const st_signal_info st_signals[SAT_SIG__COUNT] = {
+    [SAT_SIG_UNINDEXED] = {"unindexed", {"unindexed searches"}, {"unindexed searches"},
+                           SAT_UNIT_COUNT, 1, 1, 2.0},
+    [SAT_SIG_OPS] = {"ops",
+                     {"operations", "requests", "operations + requests"},
+                     {"the operation rate", "the request rate",
+                      "the rate of operations and requests"},
+                     SAT_UNIT_COUNT, 1, 0, 10.0},
+    [SAT_SIG_FULL_HS_SHARE] = {"full_hs_share", {"full-handshake share"},
+                               {"the share of full TLS handshakes"}, SAT_UNIT_RATIO, 1, 0, 0.2},
+    [SAT_SIG_ETIME_P90] = {"etime_p90_s",
+                           {"etime p90", "response time p90", "etime/response p90"},
+                           {"the etime p90", "the response time p90",
+                            "the etime / response time p90"},
+                           SAT_UNIT_DURATION, 0, 0, 0.05},
+    [SAT_SIG_WTIME_MEAN] = {"wtime_mean_s", {"wtime mean (queue)"},
+                            {"the queue wait (wtime mean)"}, SAT_UNIT_DURATION, 0, 1, 0.01},
+    [SAT_SIG_CONN_OPENS] = {"conn_opens", {"connections opened"}, {"connections opened"},
+                            SAT_UNIT_COUNT, 0, 0, 5.0},
+    [SAT_SIG_HS_ANSWER_P90] = {"hs_answer_p90_s", {"handshake answer p90"},
+                               {"the time the server took to answer TLS handshakes (p90)"},
+                               SAT_UNIT_DURATION, 0, 0, 0.05},
+    [SAT_SIG_HEAVY_CLIENT] = {"heavy_client_ops",
+                              {"ops of one client", "requests of one client",
+                               "load of one client"},
+                              {"the operations of one client", "the requests of one client",
+                               "the operations and requests of one client"},
+                              SAT_UNIT_COUNT, 1, 0, 10.0},
+};
+
+const st_kind_info st_kinds[SAT_STORM_KIND__COUNT] = {
+    [SAT_STORM_ABANDON] = {"abandon", "abandoned operations"},
+    [SAT_STORM_ERR_TIMELIMIT] = {"time_limit", "time limits (err=3)"},
+    [SAT_STORM_ERR_ADMINLIMIT] = {"admin_limit", "admin limits (err=11)"},
+    [SAT_STORM_ERR_BUSY] = {"busy", "busy answers (err=51)"},
+    [SAT_STORM_ERR_UNAVAILABLE] = {"unavailable", "unavailable answers (err=52)"},
+    [SAT_STORM_ERR_OTHER] = {"other_error", "other errors"},
+    [SAT_STORM_CLOSE_A1] = {"close_A1", "client aborts (A1)"},
+    [SAT_STORM_CLOSE_B1] = {"close_B1", "unclean client closes (B1)"},
+    [SAT_STORM_CLOSE_B4] = {"close_B4", "answers the server could not send (B4)"},
+    [SAT_STORM_CLOSE_T1] = {"close_T1", "idle timeouts (T1)"},
+    [SAT_STORM_CLOSE_T2] = {"close_T2", "I/O block timeouts (T2)"},
+    [SAT_STORM_CLOSE_T3] = {"close_T3", "paged search time limits (T3)"},
+    [SAT_STORM_TLS_INCOMPLETE] = {"tls_incomplete", "TLS handshakes given up"},
+    [SAT_STORM_TLS_FAILED] = {"tls_failed", "failed TLS handshakes"},
+    [SAT_STORM_RST_CLIENT] = {"rst_client", "client resets"},
+    [SAT_STORM_SYN_RETRY] = {"syn_retry", "SYN retries"},
+    [SAT_STORM_FIN_WAITING] = {"fin_waiting", "clients hanging up with a request unanswered"},
+    [SAT_STORM_RETRIED] = {"retried", "connections given up for a retry"},
+    [SAT_STORM_CLOSED_WAITING] = {"closed_waiting", "connections closed while waiting"},
+    [SAT_STORM_SYN_UNANSWERED] = {"syn_unanswered", "connection attempts never answered"},
+    [SAT_STORM_HTTP_408] = {"http_408", "request timeouts (HTTP 408)"},
+    [SAT_STORM_HTTP_499] = {"http_499", "requests the client gave up on (HTTP 499)"},
+    [SAT_STORM_HTTP_502] = {"http_502", "bad gateway answers (HTTP 502)"},
+    [SAT_STORM_HTTP_503] = {"http_503", "service unavailable answers (HTTP 503)"},
+    [SAT_STORM_HTTP_504] = {"http_504", "gateway timeouts (HTTP 504)"},
+    [SAT_STORM_SLOW] = {"slow", "slow answers (past the slow threshold)"},
+};
+
+/* What kept a storm going after its trigger was back: the chain does not
+ * see it directly; a storm that outlives its cause is fed by its own
+ * failures, the clients retrying and reconnecting. */
+const char st_sustained_by[] = "retries and reconnects";
+
+const char *sat_storm_kind_name(int k)
+{
+    return k >= 0 && k < SAT_STORM_KIND__COUNT ? st_kinds[k].name : "?";
+}
+
+const char *sat_storm_signal_name(int s)
+{
+    return s >= 0 && s < SAT_SIG__COUNT ? st_signals[s].name : "?";
+}
+
+const char *st_signal_label(int s, int words)
+{
+    const st_signal_info *si = &st_signals[s];
+    return si->label[words] ? si->label[words] : si->label[ST_WORDS_LDAP];
+}
+
+const char *st_signal_meaning(int s, int words)
+{
+    const st_signal_info *si = &st_signals[s];
+    return si->meaning[words] ? si->meaning[words] : si->meaning[ST_WORDS_LDAP];
+}
