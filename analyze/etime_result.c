@@ -2,7 +2,7 @@
  * etime_result.c - the etime analyzer's results as result sections
  * (satscope/result.h), built once at the end from its view (analyze.h
  * sat_etime_view), which every form renders: JSON and CSV by the one writer,
- * text by report/text_etime*.c. Key names follow docs/output.md: times in
+ * text by report/sections/section_etime*.c. Key names follow docs/output.md: times in
  * *_ts, seconds in *_s, shares 0..1, a grouped table's key column named after
  * its dimension ("op", "client", ...; "start_ts" for minutes, which are a
  * time series) and "by" saying which.

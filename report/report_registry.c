@@ -7,7 +7,6 @@
 
 #include "satscope/report.h"
 #include "sections.h"
-#include "text_etime.h"
 #include "text_storms.h"
 
 int sat_report_fmt_parse(const char *s)
@@ -30,7 +29,7 @@ extern const sat_text_report sat_text_crashes, sat_text_cachesize;
 extern const sat_text_report sat_text_saturation;
 extern const sat_text_report sat_text_timeline;
 static const sat_text_report *const sat_text_reports[] = {
-    &sat_text_etime,     &sat_text_crashes,    &sat_text_cachesize,
+    &sat_text_crashes,    &sat_text_cachesize,
     &sat_text_saturation, &sat_text_storms,
     &sat_text_timeline,
 };

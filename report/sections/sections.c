@@ -9,9 +9,11 @@
 #include "sections.h"
 
 extern const sec_builder sec_handshakes;
+extern const sec_builder sec_etime;
 
 static const sec_builder *const builders[] = {
     &sec_handshakes,
+    &sec_etime,
 };
 
 const sec_builder *sec_find(const char *analyzer)

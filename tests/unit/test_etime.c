@@ -24,6 +24,7 @@
 #include "satscope/collect.h"
 #include "satscope/report.h"
 #include "satscope/trace.h"
+#include "result_check.h"
 
 #define S 1000000000LL
 #define T0 (1749366000LL * S) /* 2025-06-08T07:00:00Z */
@@ -605,18 +606,18 @@ static char *etime_doc(sat_etime *e, int fmt)
     sat_diag d;
     memset(&d, 0, sizeof d);
     const sat_analyzer *a = sat_analyzer_find("etime");
-    const sat_text_report *tr = sat_text_report_find("etime");
     sat_result *res = sat_result_new("etime");
     int rc = res && a && a->result ? a->result(e, res) : SAT_E_NOMEM;
     if (rc >= 0 && fmt == SAT_REPORT_JSON) {
         rc = sat_result_json(res, f, &d);
     } else if (rc >= 0) {
-        for (int wide = 0; wide <= 1 && rc >= 0; wide++) {
-            sat_text t;
-            sat_text_init(&t, f, wide);
-            rc = tr ? tr->render(res, &t) : SAT_E_USAGE;
-            if (rc >= 0)
-                rc = sat_text_finish(&t);
+        for (int wide = 0; wide <= 1; wide++) {
+            char *t = rc_render(res, wide ? AS_TEXT_WIDE : AS_TEXT, NULL);
+            if (!t)
+                rc = SAT_E_NOMEM;
+            else
+                fputs(t, f);
+            free(t);
         }
     }
     CHECK(rc >= 0);
