@@ -38,24 +38,11 @@
 
 /* ---- the counters ---------------------------------------------------------------- */
 
-#define CNT(m) SAT_ACC(SAT_ACC_COUNT, et_counts, m)
-#define CNT_N(m, n) SAT_ACC_N(SAT_ACC_COUNT, et_counts, m, n)
+#define CNT(m) SAT_ACC(SAT_ACC_COUNT, et_counts, m),
+#define RUN(m, ...) SAT_ACC_RUN(SAT_ACC_COUNT, et_counts, m),
+#define REC(type, m) SAT_ACC_RUN(SAT_ACC_COUNT, et_counts, m),
 static const sat_acc_field counts_fields[] = {
-    CNT(ops), CNT(results), CNT(unfinished), CNT(internal_ops), CNT(no_request),
-    CNT(persistent), CNT(paged), CNT(entries), CNT(ext_ops), CNT(abandons), CNT(unbinds),
-    CNT(whole_base),
-    CNT_N(err_fast, ET_ERR_FAST),
-    CNT_N(notes, 7),
-    CNT(unidx_total),
-    CNT(binds), CNT(binds_simple), CNT(binds_anon), CNT(binds_sasl), CNT(sasl_steps),
-    CNT(autobinds), CNT(binds_root), CNT(binds_failed),
-    CNT(ldapi_extra), CNT(ldapi_extra_root),
-    /* sat_etime_counts: uint64_t fields only (analyze.h) */
-    CNT_N(more, sizeof(sat_etime_counts) / sizeof(uint64_t)),
-    CNT(conns), CNT(conns_no_open), CNT(conns_unclosed), CNT(fds_taken), CNT(fds_returned),
-    CNT_N(by_listener, SAT_LISTENER__COUNT),
-    CNT_N(by_close, SAT_CLOSE__COUNT),
-    CNT(broken_pipe), CNT(reset_by_peer), CNT(resource_unavail), CNT(max_ber),
+    ET_COUNTS(CNT, RUN, REC)
     SAT_ACC(SAT_ACC_MAX, et_counts, highest_fd),
     SAT_ACC(SAT_ACC_FIRST, et_counts, first_ts),
     SAT_ACC(SAT_ACC_LAST, et_counts, last_ts),
@@ -63,7 +50,8 @@ static const sat_acc_field counts_fields[] = {
     SAT_ACC(SAT_ACC_LAST, et_counts, clast_ts),
 };
 #undef CNT
-#undef CNT_N
+#undef RUN
+#undef REC
 const sat_rec_desc et_counts_desc = {sizeof(et_counts), counts_fields,
                                      sizeof counts_fields / sizeof counts_fields[0], NULL};
 
@@ -399,7 +387,7 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
  * - Proxied Auth: it counts lines with " authzid=", so twice if the RESULT
  *   repeats it; here once per operation.
  * - VLV Operations: it counts VLV lines (one per operation, as here). */
-static void count_more(sat_etime_counts *m, const sat_ldap_op *op, int t, int has_result)
+static void count_more(et_more *m, const sat_ldap_op *op, int t, int has_result)
 {
     if (t != SAT_OP_UNBIND && t != SAT_OP_AUTOBIND) {
         m->expect_result++;

@@ -553,6 +553,7 @@ int et_view_conn(sat_etime *e, sat_etime_view *v)
     v->autobinds = c->autobinds;
     v->binds_root_dn = c->binds_root + extra_root;
     v->binds_failed = c->binds_failed;
-    v->more = c->more;
+    _Static_assert(sizeof v->more == sizeof c->more, "the same counters");
+    memcpy(&v->more, &c->more, sizeof v->more);
     return SAT_OK;
 }

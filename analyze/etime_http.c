@@ -22,17 +22,16 @@
  */
 #include "etime_int.h"
 
-#define CNT(m) SAT_ACC(SAT_ACC_COUNT, et_hcounts, m)
+#define CNT(m) SAT_ACC(SAT_ACC_COUNT, et_hcounts, m),
+#define RUN(m, ...) SAT_ACC_RUN(SAT_ACC_COUNT, et_hcounts, m),
 static const sat_acc_field hcounts_fields[] = {
-    CNT(requests), CNT(with_status), CNT(status_absent), CNT(status_other),
-    CNT(no_request_line), CNT(tls), CNT(first_requests), CNT(conn_request_rows),
-    CNT(bytes_rows),
-    SAT_ACC_N(SAT_ACC_COUNT, et_hcounts, status, ET_HTTP_STATUS_MAX),
+    ET_HTTP_COUNTS(CNT, RUN)
     SAT_ACC(SAT_ACC_SUM, et_hcounts, bytes),
     SAT_ACC(SAT_ACC_FIRST, et_hcounts, first_ts),
     SAT_ACC(SAT_ACC_LAST, et_hcounts, last_ts),
 };
 #undef CNT
+#undef RUN
 const sat_rec_desc et_hcounts_desc = {sizeof(et_hcounts), hcounts_fields,
                                       sizeof hcounts_fields / sizeof hcounts_fields[0], NULL};
 

@@ -117,23 +117,49 @@ typedef struct et_ldapi {
 } et_ldapi;
 extern const sat_rec_desc et_ldapi_desc;
 
-/* The analyzer's counters: every figure that is one number. */
+/* logconv.pl's counters beyond the tables, counted from flags already on
+ * the rows (etime.c count_more says where a count differs from logconv's):
+ * X(field) a uint64_t counter. */
+#define ET_MORE_COUNTS(X)                                                                    \
+    /* Total Results / Overall Performance: operations that expect an answer    \
+     * (all but UNBIND and AUTOBIND) and those answered (a RESULT, or an        \
+     * ABANDON, which never gets one) */                                                     \
+    X(expect_result) X(answered)                                                             \
+    X(proxied)        /* authzid= (proxied authorization) */                                \
+    X(entry_lines)    /* ENTRY lines (access log level 512) */                              \
+    X(referral_lines) /* REFERRAL lines (smart referrals sent) */                           \
+    X(vlv) X(vlv_unindexed) X(vlv_unindexed_components) /* VLV ops; of them notes=A, U */   \
+    X(sort)           /* operations with a SORT line */                                     \
+    X(binds_v2) X(binds_v3)           /* BIND version= */                                   \
+    X(cert_binds) X(cert_map_failed)  /* connections: client certificate bound / not mapped */
+#define ET_COUNT_FIELD(f) uint64_t f;
+typedef struct et_more {
+    ET_MORE_COUNTS(ET_COUNT_FIELD)
+} et_more;
+
+/* The analyzer's counters: every figure that is one number, in one list
+ * that gives the record's fields and its descriptor (etime.c): X(field) a
+ * uint64_t counter, A(field, n) a uint64_t[n] run of them, R(type, field) a
+ * record of counters (a run too). */
+#define ET_COUNTS(X, A, R)                                                                   \
+    /* operations */                                                                         \
+    X(ops) X(results) X(unfinished) X(internal_ops) X(no_request) X(persistent) X(paged)    \
+    X(entries) X(ext_ops) X(abandons) X(unbinds) X(whole_base)                              \
+    A(err_fast, ET_ERR_FAST) A(notes, 7)                                                     \
+    X(unidx_total)                                                                           \
+    /* binds */                                                                              \
+    X(binds) X(binds_simple) X(binds_anon) X(binds_sasl) X(sasl_steps) X(autobinds)         \
+    X(binds_root) X(binds_failed)                                                            \
+    X(ldapi_extra) X(ldapi_extra_root) /* of done LDAPI entries (modulo 2^64) */            \
+    R(et_more, more)                                                                         \
+    /* connections */                                                                        \
+    X(conns) X(conns_no_open) X(conns_unclosed) X(fds_taken) X(fds_returned)               \
+    A(by_listener, SAT_LISTENER__COUNT) A(by_close, SAT_CLOSE__COUNT)                       \
+    X(broken_pipe) X(reset_by_peer) X(resource_unavail) X(max_ber)
+#define ET_COUNT_RUN_FIELD(f, n) uint64_t f[n];
+#define ET_COUNT_REC_FIELD(type, f) type f;
 typedef struct et_counts {
-    /* operations */
-    uint64_t ops, results, unfinished, internal_ops, no_request, persistent, paged, entries,
-        ext_ops, abandons, unbinds, whole_base;
-    uint64_t err_fast[ET_ERR_FAST];
-    uint64_t notes[7];
-    uint64_t unidx_total;
-    /* binds */
-    uint64_t binds, binds_simple, binds_anon, binds_sasl, sasl_steps, autobinds, binds_root,
-        binds_failed;
-    uint64_t ldapi_extra, ldapi_extra_root; /* of done LDAPI entries (modulo 2^64) */
-    sat_etime_counts more;                  /* counted from flags already on the rows */
-    /* connections */
-    uint64_t conns, conns_no_open, conns_unclosed, fds_taken, fds_returned;
-    uint64_t by_listener[SAT_LISTENER__COUNT], by_close[SAT_CLOSE__COUNT];
-    uint64_t broken_pipe, reset_by_peer, resource_unavail, max_ber;
+    ET_COUNTS(ET_COUNT_FIELD, ET_COUNT_RUN_FIELD, ET_COUNT_REC_FIELD)
     int64_t highest_fd; /* SAT_ABSENT if none */
     /* spans: of external operations, and of connections and operations */
     sat_ts_ns first_ts, last_ts, cfirst_ts, clast_ts;
@@ -143,10 +169,12 @@ extern const sat_rec_desc et_counts_desc;
 /* HTTP requests' counters (etime_http.c): statuses by code below
  * ET_HTTP_STATUS_MAX, the rest in status_other. */
 #define ET_HTTP_STATUS_MAX 1000
+#define ET_HTTP_COUNTS(X, A)                                                                 \
+    X(requests) X(with_status) X(status_absent) X(status_other) X(no_request_line) X(tls)   \
+    X(first_requests) X(conn_request_rows) X(bytes_rows)                                    \
+    A(status, ET_HTTP_STATUS_MAX)
 typedef struct et_hcounts {
-    uint64_t requests, with_status, status_absent, status_other, no_request_line, tls;
-    uint64_t first_requests, conn_request_rows, bytes_rows;
-    uint64_t status[ET_HTTP_STATUS_MAX];
+    ET_HTTP_COUNTS(ET_COUNT_FIELD, ET_COUNT_RUN_FIELD)
     int64_t bytes;
     sat_ts_ns first_ts, last_ts;
 } et_hcounts;
