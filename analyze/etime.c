@@ -187,7 +187,7 @@ static size_t keyed_bytes(const sat_keyed *k)
     return b;
 }
 
-/* Heap bytes held (approximate; for the view's memory figure). */
+/* Heap bytes held (approximate; the peak is kept in mem_peak). */
 size_t et_bytes(const sat_etime *e)
 {
     size_t b = sizeof *e + sat_strtab_bytes(&e->minutes) + sat_strtab_bytes(&e->ldapi);
@@ -237,16 +237,10 @@ int et_scratch(sat_etime *e, size_t n)
 {
     if (n <= e->scratch_cap)
         return 1;
-    size_t nc = e->scratch_cap ? e->scratch_cap : 1024;
-    while (nc < n)
-        nc *= 2;
-    char *p = (char *)realloc(e->scratch, nc);
-    if (!p) {
+    if (SAT_GROW(e->scratch, e->scratch_cap, n) != SAT_OK) {
         e->nomem = 1;
         return 0;
     }
-    e->scratch = p;
-    e->scratch_cap = nc;
     return 1;
 }
 
@@ -323,7 +317,6 @@ sat_etime *sat_etime_create(const sat_etime_opts *opts)
     e->mwidth = ET_MINUTE_NS;
     e->last_minute = INT64_MIN;
     sat_strtab_init(&e->ldapi, sizeof(et_ldapi), 0);
-    e->view_arena.chunk_size = 64 * 1024;
     e->iops = sat_iops_create(e->opts.max_keys);
     et_http_init(e);
     if (st != SAT_OK || !e->iops) {
@@ -345,7 +338,6 @@ void sat_etime_free(sat_etime *e)
     free(e->scratch);
     sat_iops_free(e->iops);
     et_http_free(e);
-    sat_arena_free(&e->view_arena);
     free(e);
 }
 
@@ -373,6 +365,23 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
         return SAT_E_NOMEM;
     }
     return was_finished ? sat_etime_finish(into) : SAT_OK;
+}
+
+/* After the last row (or merge): the attribute lists split into their
+ * attributes; the result (etime_result.c) is written from the state. */
+int sat_etime_finish(sat_etime *e)
+{
+    if (!e)
+        return SAT_E_USAGE;
+    e->finished = 0;
+    et_flush_attr_lists(e);
+    size_t b = et_bytes(e);
+    if (b > e->mem_peak)
+        e->mem_peak = b;
+    if (e->nomem)
+        return SAT_E_NOMEM;
+    e->finished = 1;
+    return SAT_OK;
 }
 
 /* ---- the per-row path ---------------------------------------------------------------- */
