@@ -38,24 +38,11 @@
 
 /* ---- the counters ---------------------------------------------------------------- */
 
-#define CNT(m) SAT_ACC(SAT_ACC_COUNT, et_counts, m)
-#define CNT_N(m, n) SAT_ACC_N(SAT_ACC_COUNT, et_counts, m, n)
+#define CNT(m) SAT_ACC(SAT_ACC_COUNT, et_counts, m),
+#define RUN(m, ...) SAT_ACC_RUN(SAT_ACC_COUNT, et_counts, m),
+#define REC(type, m) SAT_ACC_RUN(SAT_ACC_COUNT, et_counts, m),
 static const sat_acc_field counts_fields[] = {
-    CNT(ops), CNT(results), CNT(unfinished), CNT(internal_ops), CNT(no_request),
-    CNT(persistent), CNT(paged), CNT(entries), CNT(ext_ops), CNT(abandons), CNT(unbinds),
-    CNT(whole_base),
-    CNT_N(err_fast, ET_ERR_FAST),
-    CNT_N(notes, 7),
-    CNT(unidx_total),
-    CNT(binds), CNT(binds_simple), CNT(binds_anon), CNT(binds_sasl), CNT(sasl_steps),
-    CNT(autobinds), CNT(binds_root), CNT(binds_failed),
-    CNT(ldapi_extra), CNT(ldapi_extra_root),
-    /* sat_etime_counts: uint64_t fields only (analyze.h) */
-    CNT_N(more, sizeof(sat_etime_counts) / sizeof(uint64_t)),
-    CNT(conns), CNT(conns_no_open), CNT(conns_unclosed), CNT(fds_taken), CNT(fds_returned),
-    CNT_N(by_listener, SAT_LISTENER__COUNT),
-    CNT_N(by_close, SAT_CLOSE__COUNT),
-    CNT(broken_pipe), CNT(reset_by_peer), CNT(resource_unavail), CNT(max_ber),
+    ET_COUNTS(CNT, RUN, REC)
     SAT_ACC(SAT_ACC_MAX, et_counts, highest_fd),
     SAT_ACC(SAT_ACC_FIRST, et_counts, first_ts),
     SAT_ACC(SAT_ACC_LAST, et_counts, last_ts),
@@ -63,7 +50,8 @@ static const sat_acc_field counts_fields[] = {
     SAT_ACC(SAT_ACC_LAST, et_counts, clast_ts),
 };
 #undef CNT
-#undef CNT_N
+#undef RUN
+#undef REC
 const sat_rec_desc et_counts_desc = {sizeof(et_counts), counts_fields,
                                      sizeof counts_fields / sizeof counts_fields[0], NULL};
 
@@ -199,7 +187,7 @@ static size_t keyed_bytes(const sat_keyed *k)
     return b;
 }
 
-/* Heap bytes held (approximate; for the view's memory figure). */
+/* Heap bytes held (approximate; the peak is kept in mem_peak). */
 size_t et_bytes(const sat_etime *e)
 {
     size_t b = sizeof *e + sat_strtab_bytes(&e->minutes) + sat_strtab_bytes(&e->ldapi);
@@ -249,16 +237,10 @@ int et_scratch(sat_etime *e, size_t n)
 {
     if (n <= e->scratch_cap)
         return 1;
-    size_t nc = e->scratch_cap ? e->scratch_cap : 1024;
-    while (nc < n)
-        nc *= 2;
-    char *p = (char *)realloc(e->scratch, nc);
-    if (!p) {
+    if (SAT_GROW(e->scratch, e->scratch_cap, n) != SAT_OK) {
         e->nomem = 1;
         return 0;
     }
-    e->scratch = p;
-    e->scratch_cap = nc;
     return 1;
 }
 
@@ -335,7 +317,6 @@ sat_etime *sat_etime_create(const sat_etime_opts *opts)
     e->mwidth = ET_MINUTE_NS;
     e->last_minute = INT64_MIN;
     sat_strtab_init(&e->ldapi, sizeof(et_ldapi), 0);
-    e->view_arena.chunk_size = 64 * 1024;
     e->iops = sat_iops_create(e->opts.max_keys);
     et_http_init(e);
     if (st != SAT_OK || !e->iops) {
@@ -357,7 +338,6 @@ void sat_etime_free(sat_etime *e)
     free(e->scratch);
     sat_iops_free(e->iops);
     et_http_free(e);
-    sat_arena_free(&e->view_arena);
     free(e);
 }
 
@@ -387,6 +367,23 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     return was_finished ? sat_etime_finish(into) : SAT_OK;
 }
 
+/* After the last row (or merge): the attribute lists split into their
+ * attributes; the result (etime_result.c) is written from the state. */
+int sat_etime_finish(sat_etime *e)
+{
+    if (!e)
+        return SAT_E_USAGE;
+    e->finished = 0;
+    et_flush_attr_lists(e);
+    size_t b = et_bytes(e);
+    if (b > e->mem_peak)
+        e->mem_peak = b;
+    if (e->nomem)
+        return SAT_E_NOMEM;
+    e->finished = 1;
+    return SAT_OK;
+}
+
 /* ---- the per-row path ---------------------------------------------------------------- */
 /* logconv.pl's counters that the row's flags and small numbers answer. Where
  * logconv.pl counts differently, this is the count it means:
@@ -399,7 +396,7 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
  * - Proxied Auth: it counts lines with " authzid=", so twice if the RESULT
  *   repeats it; here once per operation.
  * - VLV Operations: it counts VLV lines (one per operation, as here). */
-static void count_more(sat_etime_counts *m, const sat_ldap_op *op, int t, int has_result)
+static void count_more(et_more *m, const sat_ldap_op *op, int t, int has_result)
 {
     if (t != SAT_OP_UNBIND && t != SAT_OP_AUTOBIND) {
         m->expect_result++;

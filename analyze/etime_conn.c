@@ -368,14 +368,8 @@ int et_on_conn(void *ctx, const sat_ldap_conn *c)
         return e->nomem ? SAT_E_NOMEM : SAT_OK;
     }
     /* a row of a 1.0 trace: kept for the sweep at finish */
-    if (e->nspans == e->spancap) {
-        size_t nc = e->spancap ? e->spancap * 2 : 1024;
-        et_connspan *ns = (et_connspan *)realloc(e->spans, nc * sizeof *ns);
-        if (!ns)
-            return SAT_E_NOMEM;
-        e->spans = ns;
-        e->spancap = nc;
-    }
+    if (SAT_GROW(e->spans, e->spancap, e->nspans + 1) != SAT_OK)
+        return SAT_E_NOMEM;
     et_connspan *s = &e->spans[e->nspans++];
     s->server = c->server;
     s->open_ts = c->open_ts > 0 ? c->open_ts : 0;
@@ -387,14 +381,8 @@ int et_on_conn(void *ctx, const sat_ldap_conn *c)
 int et_conn_merge(sat_etime *into, const sat_etime *from)
 {
     if (from->nspans) {
-        if (into->nspans + from->nspans > into->spancap) {
-            size_t nc = into->nspans + from->nspans;
-            et_connspan *ns = (et_connspan *)realloc(into->spans, nc * sizeof *ns);
-            if (!ns)
-                return SAT_E_NOMEM;
-            into->spans = ns;
-            into->spancap = nc;
-        }
+        if (SAT_GROW(into->spans, into->spancap, into->nspans + from->nspans) != SAT_OK)
+            return SAT_E_NOMEM;
         memcpy(into->spans + into->nspans, from->spans, from->nspans * sizeof(et_connspan));
         into->nspans += from->nspans;
     }
@@ -408,7 +396,7 @@ void et_conn_free(sat_etime *e)
     e->spans = NULL;
 }
 
-/* ---- the view --------------------------------------------------------------------------- */
+/* ---- figures made at output: restarts, the peak, binds ------------------------------------ */
 
 static int cmp_i64v(const void *a, const void *b)
 {
@@ -426,21 +414,27 @@ static int cmp_span_server(const void *a, const void *b)
  * connection whose open line is not in the input was open when the input
  * began; one not closed is open until its end. At equal times closes come
  * before opens, so a connection closing as another opens is not a peak. */
-static int sweep_peak(sat_etime *e, uint64_t *peak, sat_ts_ns *peak_at)
+static int sweep_peak(const sat_etime *e, uint64_t *peak, sat_ts_ns *peak_at)
 {
     *peak = 0;
     *peak_at = 0;
     if (!e->nspans)
         return SAT_OK;
-    qsort(e->spans, e->nspans, sizeof *e->spans, cmp_span_server);
+    /* a copy: the state stays as it is (it may be merged, and finished again) */
+    et_connspan *spans = (et_connspan *)malloc(e->nspans * sizeof *spans);
     int64_t *ev = (int64_t *)malloc(e->nspans * 2 * sizeof *ev);
-    if (!ev)
+    if (!ev || !spans) {
+        free(ev);
+        free(spans);
         return SAT_E_NOMEM;
+    }
+    memcpy(spans, e->spans, e->nspans * sizeof *spans);
+    qsort(spans, e->nspans, sizeof *spans, cmp_span_server);
     size_t i = 0;
     while (i < e->nspans) {
         size_t j = i, n = 0;
-        while (j < e->nspans && e->spans[j].server == e->spans[i].server) {
-            const et_connspan *s = &e->spans[j];
+        while (j < e->nspans && spans[j].server == spans[i].server) {
+            const et_connspan *s = &spans[j];
             int64_t o = s->open_ts > 0 ? s->open_ts * 2 + 1 : INT64_MIN + 1;
             int64_t c = s->close_ts > 0 ? s->close_ts * 2 : INT64_MAX - 1;
             if (c < o - 1 && s->open_ts > 0 && s->close_ts > 0)
@@ -466,6 +460,7 @@ static int sweep_peak(sat_etime *e, uint64_t *peak, sat_ts_ns *peak_at)
         i = j;
     }
     free(ev);
+    free(spans);
     return SAT_OK;
 }
 
@@ -496,44 +491,22 @@ static void counted_peak(const sat_etime *e, uint64_t *peak, sat_ts_ns *peak_at)
 }
 
 /* Connections, peak concurrency, restarts, what the inputs can hold, binds. */
-int et_view_conn(sat_etime *e, sat_etime_view *v)
+int et_conn_figures(const sat_etime *e, et_conn_figs *f)
 {
+    memset(f, 0, sizeof *f);
     const et_counts *c = &e->c;
     for (size_t i = 0; i < sat_keyed_n(&e->epochs); i++)
-        v->restarts += (uint64_t)((const et_epoch *)sat_keyed_rec(&e->epochs, i))->max;
+        f->restarts += (uint64_t)((const et_epoch *)sat_keyed_rec(&e->epochs, i))->max;
     for (size_t i = 0; i < sat_keyed_n(&e->restart_kinds); i++) {
         uint64_t k = ((const et_rkind *)sat_keyed_rec(&e->restart_kinds, i))->kind;
         if (k == RK_START_LINE)
-            v->restarts_start_line++;
+            f->restarts_start_line++;
         else if (k == RK_NUMBER)
-            v->restarts_number++;
+            f->restarts_number++;
     }
-
-    v->conns = c->conns;
-    v->conns_no_open = c->conns_no_open;
-    v->conns_unclosed = c->conns_unclosed;
-    if (sweep_peak(e, &v->peak_concurrent, &v->peak_at) < 0)
+    if (sweep_peak(e, &f->peak, &f->peak_at) < 0)
         return SAT_E_NOMEM;
-    counted_peak(e, &v->peak_concurrent, &v->peak_at);
-    memcpy(v->by_listener, c->by_listener, sizeof v->by_listener);
-    memcpy(v->by_close_code, c->by_close, sizeof v->by_close_code);
-    v->fds_taken = c->fds_taken;
-    v->fds_returned = c->fds_returned;
-    v->highest_fd = c->highest_fd;
-    v->broken_pipe = c->broken_pipe;
-    v->reset_by_peer = c->reset_by_peer;
-    v->resource_unavailable = c->resource_unavail;
-    v->max_ber_exceeded = c->max_ber;
-    v->lost = c->by_close[SAT_CLOSE_LOST];
-    v->lost_on_write = c->by_close[SAT_CLOSE_LOST_WRITE];
-
-    /* what the inputs can hold; rows fed without any source row (a caller
-     * of the sink alone) are taken to hold everything, as before */
-    v->fields_inputs = e->fields.inputs;
-    v->fields_known = sat_fields_known(&e->fields);
-    memcpy(v->fields_without, e->fields.without, sizeof v->fields_without);
-    for (int k = 0; k < SAT_FIELD__COUNT; k++)
-        v->fields_why[k] = e->fields.without[k] ? e->fields.why[k] : NULL;
+    counted_peak(e, &f->peak, &f->peak_at);
 
     /* binds: an AUTOBIND not followed by a BIND on its connection is a bind
      * of its own; with one, the pair is one bind */
@@ -545,14 +518,7 @@ int et_view_conn(sat_etime *e, sat_etime_view *v)
             extra_root += ldapi_contrib(l, 1);
         }
     }
-    v->binds = c->binds + extra;
-    v->binds_simple = c->binds_simple;
-    v->binds_anonymous = c->binds_anon;
-    v->binds_sasl = c->binds_sasl;
-    v->sasl_steps = c->sasl_steps;
-    v->autobinds = c->autobinds;
-    v->binds_root_dn = c->binds_root + extra_root;
-    v->binds_failed = c->binds_failed;
-    v->more = c->more;
+    f->binds = c->binds + extra;
+    f->binds_root = c->binds_root + extra_root;
     return SAT_OK;
 }

@@ -2,20 +2,118 @@
  * etime_groups.c - the etime analyzer's groups: per operation type, per
  * --by key (a capped keyed table with an estimate of the keys it folded
  * into "(other)"), and the per-minute series (winseries.h, on a ladder of
- * widths); their rows in the view. The rules are in etime.c.
+ * widths); the group record's descriptor (its fields, merge and row columns), the
+ * series in time order and groups by total time for the result. The rules
+ * are in etime.c.
  */
 #include "etime_int.h"
 
+/* ---- the group record (etime_int.h ET_GROUP_FIELDS) ------------------------------------ */
+
+#define DUR 9  /* seconds: nanosecond resolution */
+#define FRAC 6 /* shares, rates */
+
+static const et_group *grp(const void *rec) { return (const et_group *)rec; }
+static const et_row_ctx *rctx(const void *ctx) { return (const et_row_ctx *)ctx; }
+static double ns_mean(int64_t sum, uint64_t n) { return n ? (double)sum / (double)n / 1e9 : NAN; }
+/* (the sketch sorts its exact values on first use: a change of order only,
+ * which no figure and no later add or merge depends on) */
+static double quantile(const et_group *g, double q)
+{
+    return g->timed ? sat_qsketch_quantile((sat_qsketch *)(uintptr_t)&g->q, q) / 1e9 : NAN;
+}
+
+static double d_rate(const void *r, const void *c)
+{
+    return rctx(c)->span_s > 0 ? (double)grp(r)->count / rctx(c)->span_s : NAN;
+}
+static double d_mean(const void *r, const void *c)
+{
+    (void)c;
+    return ns_mean(grp(r)->esum, grp(r)->timed);
+}
+static double d_p50(const void *r, const void *c) { (void)c; return quantile(grp(r), 0.50); }
+static double d_p90(const void *r, const void *c) { (void)c; return quantile(grp(r), 0.90); }
+static double d_p99(const void *r, const void *c) { (void)c; return quantile(grp(r), 0.99); }
+static double d_p999(const void *r, const void *c) { (void)c; return quantile(grp(r), 0.999); }
+static double d_max(const void *r, const void *c)
+{
+    (void)c;
+    return grp(r)->timed && grp(r)->q.n ? (double)grp(r)->q.max / 1e9 : NAN;
+}
+static double d_total(const void *r, const void *c)
+{
+    (void)c;
+    return grp(r)->timed ? (double)grp(r)->esum / 1e9 : NAN;
+}
+static double d_share(const void *r, const void *c)
+{
+    return grp(r)->timed && rctx(c)->all_ns > 0 ? (double)grp(r)->esum / rctx(c)->all_ns : NAN;
+}
+static double d_wtime(const void *r, const void *c)
+{
+    (void)c;
+    return ns_mean(grp(r)->wsum, grp(r)->wn);
+}
+static double d_optime(const void *r, const void *c)
+{
+    (void)c;
+    return ns_mean(grp(r)->osum, grp(r)->on);
+}
+static double d_upstream(const void *r, const void *c)
+{
+    (void)c;
+    return ns_mean(grp(r)->usum, grp(r)->un);
+}
+
+/* A row's times after its counts: rate, percentiles, max, total, share. */
+#define ROW_TIMES                                                                             \
+    SAT_ACC_DERIVE("rate_per_s", SAT_UNIT_RATE, FRAC, "rate", NULL, d_rate),                 \
+        SAT_ACC_DERIVE("mean_s", SAT_UNIT_DURATION, DUR, "mean", NULL, d_mean),              \
+        SAT_ACC_DERIVE("p50_s", SAT_UNIT_DURATION, DUR, "p50", NULL, d_p50),                 \
+        SAT_ACC_DERIVE("p90_s", SAT_UNIT_DURATION, DUR, "p90", NULL, d_p90),                 \
+        SAT_ACC_DERIVE("p99_s", SAT_UNIT_DURATION, DUR, "p99", NULL, d_p99),                 \
+        SAT_ACC_DERIVE("p999_s", SAT_UNIT_DURATION, DUR, "p99.9", NULL, d_p999),             \
+        SAT_ACC_DERIVE("max_s", SAT_UNIT_DURATION, DUR, "max", NULL, d_max),                 \
+        SAT_ACC_DERIVE("total_s", SAT_UNIT_DURATION, DUR, "total", NULL, d_total),           \
+        SAT_ACC_DERIVE("share", SAT_UNIT_RATIO, FRAC, NULL, NULL, d_share)
+
+#define GC(f, key) SAT_ACC_OUT(SAT_ACC_COUNT, et_group, f, key, SAT_UNIT_COUNT, NULL, NULL),
+#define GS(f) SAT_ACC(SAT_ACC_SUM, et_group, f),
+#define GK(f) SAT_ACC(SAT_ACC_SKETCH, et_group, f),
 static const sat_acc_field group_fields[] = {
-    SAT_ACC(SAT_ACC_COUNT, et_group, count),  SAT_ACC(SAT_ACC_COUNT, et_group, results),
-    SAT_ACC(SAT_ACC_COUNT, et_group, timed),  SAT_ACC(SAT_ACC_COUNT, et_group, errors),
-    SAT_ACC(SAT_ACC_SUM, et_group, esum),     SAT_ACC(SAT_ACC_SUM, et_group, wsum),
-    SAT_ACC(SAT_ACC_SUM, et_group, osum),     SAT_ACC(SAT_ACC_COUNT, et_group, wn),
-    SAT_ACC(SAT_ACC_COUNT, et_group, on),     SAT_ACC(SAT_ACC_SKETCH, et_group, q),
-    SAT_ACC(SAT_ACC_SUM, et_group, usum),     SAT_ACC(SAT_ACC_COUNT, et_group, un),
+    ET_GROUP_FIELDS(GC, GS, GK)
+    ROW_TIMES,
+    SAT_ACC_DERIVE("wtime_mean_s", SAT_UNIT_DURATION, DUR, "wtime", NULL, d_wtime),
+    SAT_ACC_DERIVE("optime_mean_s", SAT_UNIT_DURATION, DUR, "optime", NULL, d_optime),
 };
+#undef GC
+#undef GS
+#undef GK
 const sat_rec_desc et_group_desc = {sizeof(et_group), group_fields,
                                     sizeof group_fields / sizeof group_fields[0], NULL};
+
+/* The columns of HTTP requests' rows and of the series' windows: written
+ * only (the record merges by et_group_desc). */
+#define OUT_COUNT(f, key, title) SAT_ACC_OUT(SAT_ACC_COUNT, et_group, f, key, SAT_UNIT_COUNT, title, NULL)
+static const sat_acc_field hrow_fields[] = {
+    OUT_COUNT(count, "count", "requests"),
+    OUT_COUNT(errors, "errors", NULL),
+    ROW_TIMES,
+    SAT_ACC_DERIVE("upstream_mean_s", SAT_UNIT_DURATION, DUR, "upstream", NULL, d_upstream),
+};
+const sat_rec_desc et_hrow_out = {sizeof(et_group), hrow_fields,
+                                  sizeof hrow_fields / sizeof hrow_fields[0], NULL};
+static const sat_acc_field window_fields[] = {
+    OUT_COUNT(count, "count", "ops"),
+    OUT_COUNT(errors, "errors", NULL),
+    SAT_ACC_DERIVE("mean_s", SAT_UNIT_DURATION, DUR, "mean", NULL, d_mean),
+    SAT_ACC_DERIVE("p99_s", SAT_UNIT_DURATION, DUR, "p99", NULL, d_p99),
+    SAT_ACC_DERIVE("max_s", SAT_UNIT_DURATION, DUR, "max", NULL, d_max),
+};
+const sat_rec_desc et_window_out = {sizeof(et_group), window_fields,
+                                    sizeof window_fields / sizeof window_fields[0], NULL};
+#undef OUT_COUNT
 
 /* ---- capped tables with a folded-key estimate ---------------------------------------- */
 
@@ -246,67 +344,7 @@ void et_minutes_free(sat_etime *e)
     sat_strtab_free(&e->minutes);
 }
 
-/* ---- rows of the view ------------------------------------------------------------------ */
-
-void et_row_fill(sat_etime_row *r, const char *key, et_group *g, double all_total_ns,
-                 double span_s)
-{
-    memset(r, 0, sizeof *r);
-    r->key = key;
-    r->count = g->count;
-    r->results = g->results;
-    r->timed = g->timed;
-    r->errors = g->errors;
-    r->rate = span_s > 0 ? (double)g->count / span_s : NAN;
-    if (g->timed) {
-        r->mean_s = (double)g->esum / (double)g->timed / 1e9;
-        r->p50_s = sat_qsketch_quantile(&g->q, 0.50) / 1e9;
-        r->p90_s = sat_qsketch_quantile(&g->q, 0.90) / 1e9;
-        r->p99_s = sat_qsketch_quantile(&g->q, 0.99) / 1e9;
-        r->p999_s = sat_qsketch_quantile(&g->q, 0.999) / 1e9;
-        r->max_s = g->q.n ? (double)g->q.max / 1e9 : NAN;
-        r->total_s = (double)g->esum / 1e9;
-        r->share = all_total_ns > 0 ? (double)g->esum / all_total_ns : NAN;
-    } else {
-        r->mean_s = r->p50_s = r->p90_s = r->p99_s = r->p999_s = r->max_s = NAN;
-        r->total_s = r->share = NAN;
-    }
-    r->wtime_mean_s = g->wn ? (double)g->wsum / (double)g->wn / 1e9 : NAN;
-    r->optime_mean_s = g->on ? (double)g->osum / (double)g->on / 1e9 : NAN;
-    r->upstream_mean_s = g->un ? (double)g->usum / (double)g->un / 1e9 : NAN;
-}
-
-int et_cmp_row_share(const void *a, const void *b)
-{
-    const sat_etime_row *x = (const sat_etime_row *)a, *y = (const sat_etime_row *)b;
-    double tx = isnan(x->total_s) ? -1 : x->total_s, ty = isnan(y->total_s) ? -1 : y->total_s;
-    if (tx != ty)
-        return tx > ty ? -1 : 1;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
-    return strcmp(x->key, y->key);
-}
-
-/* ISO minute "2025-06-08T07:19:00Z" (civil-from-days, H. Hinnant). */
-static void fmt_minute(int64_t minute, char *buf, size_t n)
-{
-    int64_t secs = minute * 60;
-    int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
-    int64_t rem = secs - days * 86400;
-    int64_t z = days + 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t y = yoe + era * 400;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    int64_t d = doy - (153 * mp + 2) / 5 + 1;
-    int64_t m = mp < 10 ? mp + 3 : mp - 9;
-    if (m <= 2)
-        y++;
-    snprintf(buf, n, "%04lld-%02lld-%02lldT%02lld:%02lld:00Z", (long long)y, (long long)m,
-             (long long)d, (long long)(rem / 3600), (long long)(rem % 3600 / 60));
-}
+/* ---- the series and groups in the result's order ---------------------------------------- */
 
 static int cmp_i64_idx(const void *a, const void *b)
 {
@@ -314,137 +352,72 @@ static int cmp_i64_idx(const void *a, const void *b)
     return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-/* The series: one row per window from the first to the last (only the busy
- * ones when they are far apart, so that the view stays as bounded as the
- * series); with --by minute, also the groups. */
-static int view_minutes(sat_etime *e, sat_etime_view *v, double all_ns)
+int et_series_walk(const sat_strtab *series, void (*fn)(void *ctx, int64_t w, const et_group *g),
+                   void *ctx)
 {
-    int64_t bucket_min = e->mwidth / ET_MINUTE_NS;
-    v->minutes_width_min = (uint32_t)bucket_min;
-    if (!e->minutes.n)
+    size_t n = series->n;
+    if (!n)
         return SAT_OK;
-    int64_t *mk = (int64_t *)malloc(e->minutes.n * 2 * sizeof *mk);
-    if (!mk)
+    int64_t *wk = (int64_t *)malloc(n * 2 * sizeof *wk);
+    if (!wk)
         return SAT_E_NOMEM;
-    for (size_t i = 0; i < e->minutes.n; i++) {
-        memcpy(&mk[2 * i], sat_strtab_key(&e->minutes, i), sizeof(int64_t));
-        mk[2 * i + 1] = (int64_t)i;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&wk[2 * i], sat_strtab_key(series, i), sizeof(int64_t));
+        wk[2 * i + 1] = (int64_t)i;
     }
-    qsort(mk, e->minutes.n, 2 * sizeof *mk, cmp_i64_idx);
-    int64_t m0 = mk[0], m1 = mk[2 * (e->minutes.n - 1)];
-    uint64_t want = (uint64_t)(m1 - m0) + 1;
+    qsort(wk, n, 2 * sizeof *wk, cmp_i64_idx);
+    /* every window while that stays as bounded as the series, else only the
+     * busy ones (they are far apart) */
+    uint64_t want = (uint64_t)(wk[2 * (n - 1)] - wk[0]) + 1;
     int dense = want <= 16u * ET_BUCKETS_MAX;
-    size_t nrows = dense ? (size_t)want : e->minutes.n;
-    sat_etime_minute *mr =
-        (sat_etime_minute *)sat_arena_alloc(&e->view_arena, nrows * sizeof *mr);
-    sat_etime_row *grows = NULL;
-    if (e->opts.by == SAT_ETIME_BY_MINUTE)
-        grows = (sat_etime_row *)sat_arena_alloc(&e->view_arena, nrows * sizeof *grows);
-    if (!mr || (e->opts.by == SAT_ETIME_BY_MINUTE && !grows)) {
-        free(mk);
-        return SAT_E_NOMEM;
-    }
-    size_t k = 0;
+    size_t nrows = dense ? (size_t)want : n;
     et_group empty;
     memset(&empty, 0, sizeof empty);
-    for (size_t r = 0; r < nrows; r++) {
-        int64_t minute;
-        et_group *g;
-        if (dense) {
-            minute = m0 + (int64_t)r;
-            if (k < e->minutes.n && mk[2 * k] == minute)
-                g = (et_group *)sat_strtab_val(&e->minutes, (size_t)mk[2 * k++ + 1]);
-            else
-                g = &empty;
-        } else {
-            minute = mk[2 * r];
-            g = (et_group *)sat_strtab_val(&e->minutes, (size_t)mk[2 * r + 1]);
-        }
-        sat_etime_row tmp;
-        char kb[96];
-        fmt_minute(minute * bucket_min, kb, sizeof kb);
-        et_row_fill(&tmp, NULL, g, all_ns, 60.0 * (double)bucket_min);
-        mr[r].start = minute * e->mwidth;
-        mr[r].ops = g->count;
-        mr[r].errors = g->errors;
-        mr[r].timed = g->timed;
-        mr[r].mean_s = tmp.mean_s;
-        mr[r].p99_s = tmp.p99_s;
-        mr[r].max_s = tmp.max_s;
-        if (grows) {
-            tmp.key = et_view_strdup(e, kb, strlen(kb));
-            grows[r] = tmp;
-        }
+    for (size_t r = 0, k = 0; r < nrows; r++) {
+        int64_t w = dense ? wk[0] + (int64_t)r : wk[2 * r];
+        const et_group *g = &empty;
+        if (!dense)
+            g = (const et_group *)sat_strtab_val(series, (size_t)wk[2 * r + 1]);
+        else if (k < n && wk[2 * k] == w)
+            g = (const et_group *)sat_strtab_val(series, (size_t)wk[2 * k++ + 1]);
+        fn(ctx, w, g);
     }
-    free(mk);
-    v->minutes = mr;
-    v->nminutes = nrows;
-    if (grows) {
-        v->groups = grows;
-        v->ngroups = nrows;
-    }
+    free(wk);
     return SAT_OK;
 }
 
-/* The rows per type, "all", the series and the --by groups. */
-int et_view_groups(sat_etime *e, sat_etime_view *v, double all_ns, double span)
+typedef struct grp_sort {
+    double total; /* -1: none timed */
+    uint64_t count;
+    const char *key;
+    size_t idx;
+} grp_sort;
+
+static int cmp_grp(const void *a, const void *b)
 {
-    sat_etime_row *oprows =
-        (sat_etime_row *)sat_arena_alloc(&e->view_arena, SAT_OP__COUNT * sizeof *oprows);
-    if (!oprows)
-        return SAT_E_NOMEM;
-    size_t nop = 0;
-    for (int t = 1; t <= SAT_OP__COUNT; t++) {
-        int tt = t % SAT_OP__COUNT; /* UNKNOWN last */
-        if (e->optype[tt].count)
-            et_row_fill(&oprows[nop++], sat_optype_name(tt), &e->optype[tt], all_ns, span);
-    }
-    v->ops_rows = oprows;
-    v->nops_rows = nop;
-    et_row_fill(&v->all, "all", &e->all, all_ns, span);
+    const grp_sort *x = (const grp_sort *)a, *y = (const grp_sort *)b;
+    if (x->total != y->total)
+        return x->total > y->total ? -1 : 1;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return strcmp(x->key, y->key);
+}
 
-    if (view_minutes(e, v, all_ns) != SAT_OK)
-        return SAT_E_NOMEM;
-
-    if (e->opts.by == SAT_ETIME_BY_OP) {
-        sat_etime_row *g =
-            (sat_etime_row *)sat_arena_alloc(&e->view_arena, (nop ? nop : 1) * sizeof *g);
-        if (!g)
-            return SAT_E_NOMEM;
-        memcpy(g, oprows, nop * sizeof *g);
-        qsort(g, nop, sizeof *g, et_cmp_row_share);
-        v->groups = g;
-        v->ngroups = nop;
-    } else if (e->opts.by != SAT_ETIME_BY_NONE && e->opts.by != SAT_ETIME_BY_MINUTE &&
-               e->opts.by != SAT_ETIME_BY_INTERNAL) {
-        const sat_keyed *kt = &e->groups.k;
-        et_group *other = (et_group *)kt->other;
-        size_t nk = sat_keyed_n(kt), n = nk + (other->count ? 1 : 0);
-        sat_etime_row *g =
-            (sat_etime_row *)sat_arena_alloc(&e->view_arena, (n ? n : 1) * sizeof *g);
-        if (!g)
-            return SAT_E_NOMEM;
-        for (size_t i = 0; i < nk; i++) {
-            const char *key = sat_keyed_key(kt, i);
-            if (e->opts.by == SAT_ETIME_BY_CONN) {
-                et_connkey ck;
-                memcpy(&ck, key, sizeof ck);
-                char kb[96];
-                if (ck.server == 0 && ck.epoch == 0)
-                    snprintf(kb, sizeof kb, "conn=%lld", (long long)ck.conn);
-                else
-                    snprintf(kb, sizeof kb, "conn=%lld server=%u restart=%u",
-                             (long long)ck.conn, ck.server, ck.epoch);
-                key = et_view_strdup(e, kb, strlen(kb));
-            }
-            et_row_fill(&g[i], key, (et_group *)sat_keyed_rec(kt, i), all_ns, span);
-        }
-        qsort(g, nk, sizeof *g, et_cmp_row_share);
-        if (other->count)
-            et_row_fill(&g[nk], "(other)", other, all_ns, span);
-        v->groups = g;
-        v->ngroups = n;
-        v->groups_folded_keys = et_ktab_folded_keys(&e->groups);
+size_t *et_group_order(const char *const *keys, const et_group *const *groups, size_t n)
+{
+    grp_sort *s = (grp_sort *)malloc((n ? n : 1) * sizeof *s);
+    size_t *order = (size_t *)malloc((n ? n : 1) * sizeof *order);
+    if (!s || !order) {
+        free(s);
+        free(order);
+        return NULL;
     }
-    return SAT_OK;
+    for (size_t i = 0; i < n; i++)
+        s[i] = (grp_sort){groups[i]->timed ? (double)groups[i]->esum / 1e9 : -1,
+                          groups[i]->count, keys[i], i};
+    qsort(s, n, sizeof *s, cmp_grp);
+    for (size_t i = 0; i < n; i++)
+        order[i] = s[i].idx;
+    free(s);
+    return order;
 }

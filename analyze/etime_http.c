@@ -22,23 +22,22 @@
  */
 #include "etime_int.h"
 
-#define CNT(m) SAT_ACC(SAT_ACC_COUNT, et_hcounts, m)
+#define CNT(m) SAT_ACC(SAT_ACC_COUNT, et_hcounts, m),
+#define RUN(m, ...) SAT_ACC_RUN(SAT_ACC_COUNT, et_hcounts, m),
 static const sat_acc_field hcounts_fields[] = {
-    CNT(requests), CNT(with_status), CNT(status_absent), CNT(status_other),
-    CNT(no_request_line), CNT(tls), CNT(first_requests), CNT(conn_request_rows),
-    CNT(bytes_rows),
-    SAT_ACC_N(SAT_ACC_COUNT, et_hcounts, status, ET_HTTP_STATUS_MAX),
+    ET_HTTP_COUNTS(CNT, RUN)
     SAT_ACC(SAT_ACC_SUM, et_hcounts, bytes),
     SAT_ACC(SAT_ACC_FIRST, et_hcounts, first_ts),
     SAT_ACC(SAT_ACC_LAST, et_hcounts, last_ts),
 };
 #undef CNT
+#undef RUN
 const sat_rec_desc et_hcounts_desc = {sizeof(et_hcounts), hcounts_fields,
                                       sizeof hcounts_fields / sizeof hcounts_fields[0], NULL};
 
 /* The dimension of the HTTP groups: an HTTP key as asked, "op" as the
  * method, anything else (a directory's key) the default, path templates. */
-static int http_by(int by)
+int et_http_by(int by)
 {
     switch (by) {
     case SAT_ETIME_BY_STATUS:
@@ -232,7 +231,7 @@ int et_on_http(void *ctx, const sat_http_req *r)
     et_group *g = (et_group *)et_ktab_at(e, &h->methods, m.ptr, m.len);
     if (g)
         hgrp_add(e, g, r);
-    int by = http_by(e->opts.by);
+    int by = et_http_by(e->opts.by);
     if (by != SAT_ETIME_BY_MINUTE) {
         char kb[16];
         sat_str k = http_key(by, r, kb, sizeof kb);
@@ -257,208 +256,4 @@ int et_on_http(void *ctx, const sat_http_req *r)
             e->mem_peak = b;
     }
     return e->nomem ? SAT_E_NOMEM : SAT_OK;
-}
-
-/* ---- the view ------------------------------------------------------------------------ */
-
-static int cmp_kv(const void *a, const void *b)
-{
-    const sat_etime_kv *x = (const sat_etime_kv *)a, *y = (const sat_etime_kv *)b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
-    return strcmp(x->key, y->key);
-}
-
-/* A capped table of et_group as rows, share desc, "(other)" last. */
-static const sat_etime_row *group_rows(sat_etime *e, const et_ktab *kt, double all_ns,
-                                       double span, size_t *n)
-{
-    const sat_keyed *k = &kt->k;
-    et_group *other = (et_group *)k->other;
-    size_t nk = sat_keyed_n(k), nr = nk + (other->count ? 1 : 0);
-    sat_etime_row *rows =
-        (sat_etime_row *)sat_arena_alloc(&e->view_arena, (nr ? nr : 1) * sizeof *rows);
-    if (!rows)
-        return NULL;
-    for (size_t i = 0; i < nk; i++) {
-        const char *key = et_view_strdup(e, sat_keyed_key(k, i), sat_keyed_len(k, i));
-        if (!key)
-            return NULL;
-        et_row_fill(&rows[i], key, (et_group *)sat_keyed_rec(k, i), all_ns, span);
-    }
-    qsort(rows, nk, sizeof *rows, et_cmp_row_share);
-    if (other->count)
-        et_row_fill(&rows[nk], "(other)", other, all_ns, span);
-    *n = nr;
-    return rows;
-}
-
-static int cmp_i64_pair(const void *a, const void *b)
-{
-    const int64_t *x = (const int64_t *)a, *y = (const int64_t *)b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-/* The series from the first window to the last (only the busy ones when
- * they are far apart); with --by minute, also the groups. */
-static int view_windows(sat_etime *e, sat_etime_http_view *hv, double all_ns)
-{
-    et_http *h = &e->http;
-    hv->window = h->width;
-    size_t n = h->series.n;
-    if (!n)
-        return SAT_OK;
-    int64_t *wk = (int64_t *)malloc(n * 2 * sizeof *wk);
-    if (!wk)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(&wk[2 * i], sat_strtab_key(&h->series, i), sizeof(int64_t));
-        wk[2 * i + 1] = (int64_t)i;
-    }
-    qsort(wk, n, 2 * sizeof *wk, cmp_i64_pair);
-    uint64_t want = (uint64_t)(wk[2 * (n - 1)] - wk[0]) + 1;
-    int dense = want <= 16u * ET_BUCKETS_MAX;
-    size_t nrows = dense ? (size_t)want : n;
-    sat_etime_minute *w =
-        (sat_etime_minute *)sat_arena_alloc(&e->view_arena, nrows * sizeof *w);
-    int groups = http_by(e->opts.by) == SAT_ETIME_BY_MINUTE;
-    sat_etime_row *grows = NULL;
-    sat_ts_ns *gts = NULL;
-    if (groups) {
-        grows = (sat_etime_row *)sat_arena_alloc(&e->view_arena, nrows * sizeof *grows);
-        gts = (sat_ts_ns *)sat_arena_alloc(&e->view_arena, nrows * sizeof *gts);
-    }
-    if (!w || (groups && (!grows || !gts))) {
-        free(wk);
-        return SAT_E_NOMEM;
-    }
-    et_group empty;
-    memset(&empty, 0, sizeof empty);
-    double wsec = (double)h->width / 1e9;
-    for (size_t r = 0, k = 0; r < nrows; r++) {
-        int64_t idx = dense ? wk[0] + (int64_t)r : wk[2 * r];
-        et_group *g = &empty;
-        if (!dense)
-            g = (et_group *)sat_strtab_val(&h->series, (size_t)wk[2 * r + 1]);
-        else if (k < n && wk[2 * k] == idx)
-            g = (et_group *)sat_strtab_val(&h->series, (size_t)wk[2 * k++ + 1]);
-        sat_etime_row tmp;
-        et_row_fill(&tmp, "", g, all_ns, wsec);
-        w[r].start = idx * h->width;
-        w[r].ops = g->count;
-        w[r].errors = g->errors;
-        w[r].timed = g->timed;
-        w[r].mean_s = tmp.mean_s;
-        w[r].p99_s = tmp.p99_s;
-        w[r].max_s = tmp.max_s;
-        if (groups) {
-            grows[r] = tmp;
-            gts[r] = w[r].start;
-        }
-    }
-    free(wk);
-    hv->windows = w;
-    hv->nwindows = nrows;
-    if (groups) {
-        hv->groups = grows;
-        hv->group_ts = gts;
-        hv->ngroups = nrows;
-    }
-    return SAT_OK;
-}
-
-static int view_statuses(sat_etime *e, sat_etime_http_view *hv)
-{
-    const et_hcounts *c = &e->http.c;
-    size_t n = c->status_other ? 1 : 0;
-    for (int k = 0; k < ET_HTTP_STATUS_MAX; k++)
-        n += c->status[k] != 0;
-    sat_etime_code_count *s =
-        (sat_etime_code_count *)sat_arena_alloc(&e->view_arena, (n ? n : 1) * sizeof *s);
-    if (!s)
-        return SAT_E_NOMEM;
-    size_t i = 0;
-    for (int k = 0; k < ET_HTTP_STATUS_MAX; k++)
-        if (c->status[k])
-            s[i++] = (sat_etime_code_count){k, c->status[k]};
-    if (c->status_other) /* last: not a code */
-        s[i++] = (sat_etime_code_count){-1, c->status_other};
-    hv->statuses = s;
-    hv->nstatuses = n;
-    return SAT_OK;
-}
-
-static int view_clients(sat_etime *e, sat_etime_http_view *hv)
-{
-    const sat_keyed *k = &e->http.clients.k;
-    const et_kv *other = (const et_kv *)k->other;
-    size_t nk = sat_keyed_n(k);
-    sat_etime_kv *all = (sat_etime_kv *)malloc((nk ? nk : 1) * sizeof *all);
-    if (!all)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < nk; i++) {
-        const et_kv *v = (const et_kv *)sat_keyed_rec(k, i);
-        all[i].key = sat_keyed_key(k, i); /* NUL-terminated by the strtab */
-        all[i].count = v->count;
-        all[i].total_s = v->timed ? (double)v->esum / 1e9 : NAN;
-    }
-    qsort(all, nk, sizeof *all, cmp_kv);
-    size_t top = e->opts.top, show = nk < top ? nk : top;
-    sat_etime_kv *rows = (sat_etime_kv *)sat_arena_alloc(&e->view_arena,
-                                                         (show + 1) * sizeof *rows);
-    int st = rows ? SAT_OK : SAT_E_NOMEM;
-    for (size_t i = 0; rows && i < show; i++) {
-        rows[i] = all[i];
-        if (!(rows[i].key = et_view_strdup(e, all[i].key, strlen(all[i].key))))
-            st = SAT_E_NOMEM;
-    }
-    if (rows && other->count) {
-        rows[show].key = "(other)";
-        rows[show].count = other->count;
-        rows[show].total_s = other->timed ? (double)other->esum / 1e9 : NAN;
-        show++;
-    }
-    free(all);
-    hv->clients.rows = rows;
-    hv->clients.n = rows ? show : 0;
-    hv->clients.unique = nk + et_ktab_folded_keys(&e->http.clients);
-    hv->clients.folded = et_ktab_folded_keys(&e->http.clients);
-    return st;
-}
-
-int et_view_http(sat_etime *e, sat_etime_view *v)
-{
-    et_http *h = &e->http;
-    const et_hcounts *c = &h->c;
-    sat_etime_http_view *hv = &v->http;
-    hv->requests = c->requests;
-    hv->with_status = c->with_status;
-    hv->status_absent = c->status_absent;
-    hv->no_request_line = c->no_request_line;
-    hv->tls = c->tls;
-    hv->first_requests = c->first_requests;
-    hv->conn_request_rows = c->conn_request_rows;
-    hv->bytes = c->bytes > 0 ? (uint64_t)c->bytes : 0;
-    hv->bytes_rows = c->bytes_rows;
-    hv->first_ts = c->first_ts;
-    hv->last_ts = c->last_ts;
-    hv->span_s = c->first_ts ? (double)(c->last_ts - c->first_ts) / 1e9 : 0;
-    hv->by = http_by(e->opts.by);
-    double all_ns = (double)h->all.esum, span = hv->span_s;
-    et_row_fill(&hv->all, "all", &h->all, all_ns, span);
-    if (!(hv->methods = group_rows(e, &h->methods, all_ns, span, &hv->nmethods)))
-        return SAT_E_NOMEM;
-    if (hv->by != SAT_ETIME_BY_MINUTE) {
-        if (!(hv->groups = group_rows(e, &h->groups, all_ns, span, &hv->ngroups)))
-            return SAT_E_NOMEM;
-        hv->groups_folded_keys = et_ktab_folded_keys(&h->groups);
-    }
-    if (view_windows(e, hv, all_ns) != SAT_OK || view_statuses(e, hv) != SAT_OK ||
-        view_clients(e, hv) != SAT_OK)
-        return SAT_E_NOMEM;
-    hv->fields_known = sat_fields_known(&h->fields);
-    hv->fields_inputs = h->fields.inputs;
-    memcpy(hv->fields_without, h->fields.without, sizeof hv->fields_without);
-    memcpy(hv->fields_why, h->fields.why, sizeof hv->fields_why);
-    return SAT_OK;
 }

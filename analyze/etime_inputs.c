@@ -23,14 +23,8 @@ static int add_source(sat_etime *e, uint32_t id, sat_str path, sat_str format,
                       sat_str compression, uint64_t bytes, uint64_t lines,
                       uint64_t rejects, int truncated)
 {
-    if (e->nsrcs == e->srccap) {
-        size_t nc = e->srccap ? e->srccap * 2 : 8;
-        et_src *ns = (et_src *)realloc(e->srcs, nc * sizeof *ns);
-        if (!ns)
-            return SAT_E_NOMEM;
-        e->srcs = ns;
-        e->srccap = nc;
-    }
+    if (SAT_GROW(e->srcs, e->srccap, e->nsrcs + 1) != SAT_OK)
+        return SAT_E_NOMEM;
     et_src *s = &e->srcs[e->nsrcs];
     memset(s, 0, sizeof *s);
     s->id = id;
@@ -137,41 +131,4 @@ void et_inputs_free(sat_etime *e)
         free(e->rej[i].excerpt);
     }
     e->nrej = 0;
-}
-
-int et_view_inputs(sat_etime *e, sat_etime_view *v)
-{
-    sat_etime_source_info *si = (sat_etime_source_info *)sat_arena_alloc(
-        &e->view_arena, (e->nsrcs ? e->nsrcs : 1) * sizeof *si);
-    if (!si)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < e->nsrcs; i++) {
-        si[i].path = e->srcs[i].path;
-        si[i].format = e->srcs[i].format;
-        si[i].compression = e->srcs[i].compression;
-        si[i].bytes = e->srcs[i].bytes;
-        si[i].lines = e->srcs[i].lines;
-        si[i].rejects = e->srcs[i].rejects;
-        si[i].truncated = e->srcs[i].truncated;
-    }
-    v->sources = si;
-    v->nsources = e->nsrcs;
-    v->rejects = e->rejects;
-    sat_etime_reject_info *ri = (sat_etime_reject_info *)sat_arena_alloc(
-        &e->view_arena, ET_REJECT_SAMPLES * sizeof *ri);
-    if (!ri)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < e->nrej; i++) {
-        ri[i].path = "?";
-        for (size_t k = 0; k < e->nsrcs; k++)
-            if (e->srcs[k].id == e->rej[i].source)
-                ri[i].path = e->srcs[k].path;
-        ri[i].line_no = e->rej[i].line_no;
-        ri[i].reason = e->rej[i].reason;
-        ri[i].excerpt = e->rej[i].excerpt;
-    }
-    v->reject_samples = ri;
-    v->nreject_samples = e->nrej;
-    v->reject_samples_seen = e->rejects_sampled_seen;
-    return SAT_OK;
 }

@@ -8,9 +8,9 @@
  *   etime_conn.c     connections, close codes, peak concurrency, restarts,
  *                    binds (LDAPI autobinds);
  *   etime_inputs.c   the inputs and the sampled rejects;
- *   etime_view.c     finish: the view;
+ *   etime_result*.c  the result, written from this state (etime_result_int.h);
  *   etime_http.c     HTTP requests (http_req rows): their groups, statuses,
- *                    clients and series, and their part of the view.
+ *                    clients and series.
  *
  * The state is made of accumulators (acc.h): records whose fields are
  * described by a sat_rec_desc, keyed tables (sat_keyed, capped with an
@@ -50,16 +50,37 @@
 
 /* The figures of one group of operations (a type, a --by key, a minute), or
  * of HTTP requests (etime_http.c: results = requests with a status, errors =
- * statuses >= 400, etimes = response times, usum/un their upstream times). */
+ * statuses >= 400, etimes = response times, usum/un their upstream times),
+ * in one list that gives the record's fields and its descriptor
+ * (etime_groups.c): C(field, key) a count, S(field) a sum of ns, K(field)
+ * the sketch of etimes; key: its column in a group's row (NULL: none). The
+ * descriptor adds the row's derived columns (rate, percentiles, share, ...). */
+#define ET_GROUP_FIELDS(C, S, K)                                                             \
+    C(count, "count")     /* operations (with or without RESULT) */                         \
+    C(results, "results") /* operations with a RESULT */                                    \
+    C(timed, NULL)        /* operations with an etime */                                    \
+    C(errors, "errors")   /* failed results: err != 0, except 5/6 (compare answers) and     \
+                             14 (SASL bind in progress) */                                  \
+    S(esum) S(wsum) S(osum)                                                                  \
+    C(wn, NULL) C(on, NULL) /* operations with a wtime, an optime */                         \
+    K(q)                                                                                     \
+    S(usum)   /* HTTP upstream times */                                                      \
+    C(un, NULL) /* requests with an upstream time */
+#define ET_GROUP_COUNT_FIELD(f, key) uint64_t f;
+#define ET_GROUP_SUM_FIELD(f) int64_t f;
+#define ET_GROUP_SKETCH_FIELD(f) sat_qsketch f;
 typedef struct et_group {
-    uint64_t count, results, timed, errors;
-    int64_t esum, wsum, osum; /* ns */
-    uint64_t wn, on;          /* operations with a wtime, an optime */
-    sat_qsketch q;            /* etimes */
-    int64_t usum;             /* ns: HTTP upstream times */
-    uint64_t un;              /* requests with an upstream time */
+    ET_GROUP_FIELDS(ET_GROUP_COUNT_FIELD, ET_GROUP_SUM_FIELD, ET_GROUP_SKETCH_FIELD)
 } et_group;
-extern const sat_rec_desc et_group_desc;
+/* What a group row's derived columns are relative to: the total etime of
+ * "all" (share) and the span (rate). */
+typedef struct et_row_ctx {
+    double all_ns, span_s;
+} et_row_ctx;
+extern const sat_rec_desc et_group_desc; /* its fields, merge and a row's columns */
+/* A group's columns as HTTP requests' rows and as a window of a series show
+ * it (written only: never merged by). */
+extern const sat_rec_desc et_hrow_out, et_window_out;
 
 /* A row of a top-N list (clients, bases, filters, ...). */
 typedef struct et_kv {
@@ -117,23 +138,49 @@ typedef struct et_ldapi {
 } et_ldapi;
 extern const sat_rec_desc et_ldapi_desc;
 
-/* The analyzer's counters: every figure that is one number. */
+/* logconv.pl's counters beyond the tables, counted from flags already on
+ * the rows (etime.c count_more says where a count differs from logconv's):
+ * X(field) a uint64_t counter. */
+#define ET_MORE_COUNTS(X)                                                                    \
+    /* Total Results / Overall Performance: operations that expect an answer    \
+     * (all but UNBIND and AUTOBIND) and those answered (a RESULT, or an        \
+     * ABANDON, which never gets one) */                                                     \
+    X(expect_result) X(answered)                                                             \
+    X(proxied)        /* authzid= (proxied authorization) */                                \
+    X(entry_lines)    /* ENTRY lines (access log level 512) */                              \
+    X(referral_lines) /* REFERRAL lines (smart referrals sent) */                           \
+    X(vlv) X(vlv_unindexed) X(vlv_unindexed_components) /* VLV ops; of them notes=A, U */   \
+    X(sort)           /* operations with a SORT line */                                     \
+    X(binds_v2) X(binds_v3)           /* BIND version= */                                   \
+    X(cert_binds) X(cert_map_failed)  /* connections: client certificate bound / not mapped */
+#define ET_COUNT_FIELD(f) uint64_t f;
+typedef struct et_more {
+    ET_MORE_COUNTS(ET_COUNT_FIELD)
+} et_more;
+
+/* The analyzer's counters: every figure that is one number, in one list
+ * that gives the record's fields and its descriptor (etime.c): X(field) a
+ * uint64_t counter, A(field, n) a uint64_t[n] run of them, R(type, field) a
+ * record of counters (a run too). */
+#define ET_COUNTS(X, A, R)                                                                   \
+    /* operations */                                                                         \
+    X(ops) X(results) X(unfinished) X(internal_ops) X(no_request) X(persistent) X(paged)    \
+    X(entries) X(ext_ops) X(abandons) X(unbinds) X(whole_base)                              \
+    A(err_fast, ET_ERR_FAST) A(notes, 7)                                                     \
+    X(unidx_total)                                                                           \
+    /* binds */                                                                              \
+    X(binds) X(binds_simple) X(binds_anon) X(binds_sasl) X(sasl_steps) X(autobinds)         \
+    X(binds_root) X(binds_failed)                                                            \
+    X(ldapi_extra) X(ldapi_extra_root) /* of done LDAPI entries (modulo 2^64) */            \
+    R(et_more, more)                                                                         \
+    /* connections */                                                                        \
+    X(conns) X(conns_no_open) X(conns_unclosed) X(fds_taken) X(fds_returned)               \
+    A(by_listener, SAT_LISTENER__COUNT) A(by_close, SAT_CLOSE__COUNT)                       \
+    X(broken_pipe) X(reset_by_peer) X(resource_unavail) X(max_ber)
+#define ET_COUNT_RUN_FIELD(f, n) uint64_t f[n];
+#define ET_COUNT_REC_FIELD(type, f) type f;
 typedef struct et_counts {
-    /* operations */
-    uint64_t ops, results, unfinished, internal_ops, no_request, persistent, paged, entries,
-        ext_ops, abandons, unbinds, whole_base;
-    uint64_t err_fast[ET_ERR_FAST];
-    uint64_t notes[7];
-    uint64_t unidx_total;
-    /* binds */
-    uint64_t binds, binds_simple, binds_anon, binds_sasl, sasl_steps, autobinds, binds_root,
-        binds_failed;
-    uint64_t ldapi_extra, ldapi_extra_root; /* of done LDAPI entries (modulo 2^64) */
-    sat_etime_counts more;                  /* counted from flags already on the rows */
-    /* connections */
-    uint64_t conns, conns_no_open, conns_unclosed, fds_taken, fds_returned;
-    uint64_t by_listener[SAT_LISTENER__COUNT], by_close[SAT_CLOSE__COUNT];
-    uint64_t broken_pipe, reset_by_peer, resource_unavail, max_ber;
+    ET_COUNTS(ET_COUNT_FIELD, ET_COUNT_RUN_FIELD, ET_COUNT_REC_FIELD)
     int64_t highest_fd; /* SAT_ABSENT if none */
     /* spans: of external operations, and of connections and operations */
     sat_ts_ns first_ts, last_ts, cfirst_ts, clast_ts;
@@ -143,10 +190,12 @@ extern const sat_rec_desc et_counts_desc;
 /* HTTP requests' counters (etime_http.c): statuses by code below
  * ET_HTTP_STATUS_MAX, the rest in status_other. */
 #define ET_HTTP_STATUS_MAX 1000
+#define ET_HTTP_COUNTS(X, A)                                                                 \
+    X(requests) X(with_status) X(status_absent) X(status_other) X(no_request_line) X(tls)   \
+    X(first_requests) X(conn_request_rows) X(bytes_rows)                                    \
+    A(status, ET_HTTP_STATUS_MAX)
 typedef struct et_hcounts {
-    uint64_t requests, with_status, status_absent, status_other, no_request_line, tls;
-    uint64_t first_requests, conn_request_rows, bytes_rows;
-    uint64_t status[ET_HTTP_STATUS_MAX];
+    ET_HTTP_COUNTS(ET_COUNT_FIELD, ET_COUNT_RUN_FIELD)
     int64_t bytes;
     sat_ts_ns first_ts, last_ts;
 } et_hcounts;
@@ -261,10 +310,7 @@ struct sat_etime {
 
     et_http http;
 
-    /* the finished view, allocated in view_arena */
-    int finished;
-    sat_etime_view view;
-    sat_arena view_arena;
+    int finished; /* sat_etime_finish ran after the last row or merge */
 };
 
 /* ---- per-row helpers ----------------------------------------------------------- */
@@ -362,9 +408,16 @@ et_group *et_minute_at(sat_etime *e, int64_t w);
 void et_minutes_bound(sat_etime *e);
 int et_minutes_merge(sat_etime *into, const sat_etime *from);
 void et_minutes_free(sat_etime *e);
-void et_row_fill(sat_etime_row *r, const char *key, et_group *g, double all_total_ns,
-                 double span_s);
-int et_view_groups(sat_etime *e, sat_etime_view *v, double all_ns, double span);
+/* The windows of a series (strtab: window index int64 -> et_group) in time
+ * order, from the first to the last: every window (an empty group for those
+ * without rows) unless they are too far apart, then only those with rows:
+ * fn(ctx, window index, group) each. SAT_OK or SAT_E_NOMEM. */
+int et_series_walk(const sat_strtab *series, void (*fn)(void *ctx, int64_t w, const et_group *g),
+                   void *ctx);
+/* The order of n groups (keys[i], groups[i]) in a table: by total etime
+ * (those without any last), then count, descending, then key; a malloc'd
+ * array of indices, NULL: no memory. */
+size_t *et_group_order(const char *const *keys, const et_group *const *groups, size_t n);
 
 /* etime_tables.c */
 static inline void et_ktab_add_h(sat_etime *e, et_ktab *k, const char *key, size_t len,
@@ -388,8 +441,10 @@ void et_keep_abandon(sat_etime *e, sat_ts_ns ts, int64_t conn, int64_t opn, int6
 void et_count_err_other(sat_etime *e, int32_t code);
 void et_flush_attr_lists(sat_etime *e);
 int et_abandons_merge(sat_etime *into, const sat_etime *from);
-int et_view_tables(sat_etime *e, sat_etime_view *v);
-const char *et_view_strdup(sat_etime *e, const char *s, size_t n);
+/* The first `top` records of a table of et_kv by count descending, then
+ * key: a malloc'd array of their indices (*n set); NULL: no memory (or an
+ * empty table, *n = 0). */
+size_t *et_kv_top(const et_ktab *k, size_t top, size_t *n);
 
 /* etime_conn.c */
 int et_on_conn(void *ctx, const sat_ldap_conn *c);
@@ -403,9 +458,15 @@ void et_on_bind(sat_etime *e, const sat_ldap_op *op);
 void et_on_autobind(sat_etime *e, const sat_ldap_op *op);
 int et_conn_merge(sat_etime *into, const sat_etime *from); /* spans, LDAPI binds */
 void et_conn_free(sat_etime *e);
-int et_view_conn(sat_etime *e, sat_etime_view *v);
-
-int et_cmp_row_share(const void *a, const void *b); /* sat_etime_row: share desc */
+/* The figures of connections and binds made at output from several
+ * accumulators (etime_conn.c). */
+typedef struct et_conn_figs {
+    uint64_t restarts, restarts_start_line, restarts_number;
+    uint64_t peak;
+    sat_ts_ns peak_at;
+    uint64_t binds, binds_root; /* with the LDAPI AUTOBIND/BIND pairs counted once */
+} et_conn_figs;
+int et_conn_figures(const sat_etime *e, et_conn_figs *f); /* SAT_OK or SAT_E_NOMEM */
 
 /* etime_http.c */
 int et_on_http(void *ctx, const sat_http_req *r);
@@ -413,13 +474,12 @@ void et_http_init(sat_etime *e);
 int et_http_merge(sat_etime *into, const sat_etime *from); /* the series */
 void et_http_free(sat_etime *e);
 size_t et_http_bytes(const sat_etime *e);
-int et_view_http(sat_etime *e, sat_etime_view *v);
+int et_http_by(int by); /* the dimension of the requests' groups */
 
 /* etime_inputs.c */
 int et_on_source(void *ctx, const sat_source *s);
 int et_on_reject(void *ctx, const sat_reject *r);
 int et_inputs_merge(sat_etime *into, const sat_etime *from);
 void et_inputs_free(sat_etime *e);
-int et_view_inputs(sat_etime *e, sat_etime_view *v);
 
 #endif

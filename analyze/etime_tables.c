@@ -2,15 +2,25 @@
  * etime_tables.c - the etime analyzer's lists: the top-N tables (clients,
  * bind DNs, bases, filters, extended operations, SASL mechanisms, failed
  * binds, TLS versions, attributes), the unindexed searches, the earliest
- * abandons and the result codes, and their parts of the view. The rules are
+ * abandons and the result codes; the order their tops are shown in. The rules are
  * in etime.c.
  */
 #include "etime_int.h"
 
+/* summed etime of a key's operations, absent when none had one */
+static double kv_total(const void *rec, const void *ctx)
+{
+    const et_kv *v = (const et_kv *)rec;
+    (void)ctx;
+    return v->timed ? (double)v->esum / 1e9 : NAN;
+}
+
+/* A top-N list's row after its key: count, total_s (etime_result_tables.c). */
 static const sat_acc_field kv_fields[] = {
-    SAT_ACC(SAT_ACC_COUNT, et_kv, count),
+    SAT_ACC_OUT(SAT_ACC_COUNT, et_kv, count, "count", SAT_UNIT_COUNT, NULL, NULL),
     SAT_ACC(SAT_ACC_COUNT, et_kv, timed),
     SAT_ACC(SAT_ACC_SUM, et_kv, esum),
+    SAT_ACC_DERIVE("total_s", SAT_UNIT_DURATION, 9, "etime total", NULL, kv_total),
 };
 const sat_rec_desc et_kv_desc = {sizeof(et_kv), kv_fields, sizeof kv_fields / sizeof kv_fields[0],
                                  NULL};
@@ -213,15 +223,7 @@ void et_flush_attr_lists(sat_etime *e)
         e->nomem = 1;
 }
 
-/* ---- the view ---------------------------------------------------------------------------- */
-
-const char *et_view_strdup(sat_etime *e, const char *s, size_t n)
-{
-    char *p = sat_arena_strdup(&e->view_arena, s, n);
-    if (!p)
-        e->nomem = 1;
-    return p ? p : "";
-}
+/* ---- the tops, in the order they are shown --------------------------------------------- */
 
 typedef struct et_sortkv {
     const char *key;
@@ -240,22 +242,25 @@ static int cmp_sortkv(const void *a, const void *b)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static int build_kvlist(sat_etime *e, const et_ktab *k, size_t top, sat_etime_kvlist *out)
+size_t *et_kv_top(const et_ktab *k, size_t top, size_t *nout)
 {
-    memset(out, 0, sizeof *out);
-    uint64_t folded = et_ktab_folded_keys(k);
-    out->folded = folded;
-    out->unique = sat_keyed_n(&k->k) + folded;
-    if (!sat_keyed_n(&k->k))
-        return SAT_OK;
-    et_sortkv *tmp = (et_sortkv *)malloc((top ? top : 1) * sizeof *tmp);
-    if (!tmp)
-        return SAT_E_NOMEM;
+    *nout = 0;
+    size_t nk = sat_keyed_n(&k->k);
+    if (!nk || !top)
+        return NULL;
+    size_t cap = nk < top ? nk : top;
+    et_sortkv *tmp = (et_sortkv *)malloc(cap * sizeof *tmp);
+    size_t *idx = (size_t *)malloc(cap * sizeof *idx);
+    if (!tmp || !idx) {
+        free(tmp);
+        free(idx);
+        return NULL;
+    }
     /* Only the `top` first entries are shown: keep them in a bounded heap
      * whose root is the one that sorts last, then sort just those (a key
      * table can hold 100,000 entries; the report shows 20). */
-    size_t n = 0, cap = sat_keyed_n(&k->k) < top ? sat_keyed_n(&k->k) : top;
-    for (size_t i = 0; i < sat_keyed_n(&k->k) && cap; i++) {
+    size_t n = 0;
+    for (size_t i = 0; i < nk; i++) {
         et_sortkv x;
         x.key = sat_keyed_key(&k->k, i);
         x.count = ((const et_kv *)sat_keyed_rec(&k->k, i))->count;
@@ -287,154 +292,9 @@ static int build_kvlist(sat_etime *e, const et_ktab *k, size_t top, sat_etime_kv
         tmp[at] = x;
     }
     qsort(tmp, n, sizeof *tmp, cmp_sortkv);
-    out->rows = (sat_etime_kv *)sat_arena_alloc(&e->view_arena, n * sizeof *out->rows);
-    if (!out->rows) {
-        free(tmp);
-        return SAT_E_NOMEM;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const et_kv *v = (const et_kv *)sat_keyed_rec(&k->k, tmp[i].idx);
-        out->rows[i].key = tmp[i].key;
-        out->rows[i].count = v->count;
-        out->rows[i].total_s = v->timed ? (double)v->esum / 1e9 : NAN;
-    }
-    out->n = n;
+    for (size_t i = 0; i < n; i++)
+        idx[i] = tmp[i].idx;
     free(tmp);
-    return SAT_OK;
-}
-static int cmp_unidx(const void *a, const void *b)
-{
-    const sat_etime_unindexed *x = (const sat_etime_unindexed *)a,
-                              *y = (const sat_etime_unindexed *)b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
-    double ex = isnan(x->etime_max_s) ? -1 : x->etime_max_s;
-    double ey = isnan(y->etime_max_s) ? -1 : y->etime_max_s;
-    if (ex != ey)
-        return ex > ey ? -1 : 1;
-    int c;
-    if ((c = strcmp(x->base, y->base)) || (c = strcmp(x->filter, y->filter)) ||
-        (c = strcmp(x->client, y->client)) || (c = strcmp(x->binddn, y->binddn)))
-        return c;
-    return 0;
-}
-
-static int cmp_code(const void *a, const void *b)
-{
-    const sat_etime_code_count *x = (const sat_etime_code_count *)a,
-                               *y = (const sat_etime_code_count *)b;
-    return (x->code > y->code) - (x->code < y->code);
-}
-
-
-static int cmp_abandon(const void *a, const void *b)
-{
-    const et_abandon *x = (const et_abandon *)a, *y = (const et_abandon *)b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    if (x->conn != y->conn)
-        return x->conn < y->conn ? -1 : 1;
-    return (x->op > y->op) - (x->op < y->op);
-}
-
-/* Result codes, notes, unindexed searches, the top-N lists, abandons. */
-int et_view_tables(sat_etime *e, sat_etime_view *v)
-{
-    /* result codes, every one */
-    const sat_keyed *eo = &e->err_other;
-    size_t ncodes = sat_keyed_n(eo);
-    for (int i = 0; i < ET_ERR_FAST; i++)
-        ncodes += e->c.err_fast[i] ? 1 : 0;
-    sat_etime_code_count *cc = (sat_etime_code_count *)sat_arena_alloc(
-        &e->view_arena, (ncodes ? ncodes : 1) * sizeof *cc);
-    if (!cc)
-        return SAT_E_NOMEM;
-    size_t nc = 0;
-    for (int i = 0; i < ET_ERR_FAST; i++)
-        if (e->c.err_fast[i]) {
-            cc[nc].code = i;
-            cc[nc++].count = e->c.err_fast[i];
-        }
-    for (size_t i = 0; i < sat_keyed_n(eo); i++) {
-        memcpy(&cc[nc].code, sat_keyed_key(eo, i), sizeof(int32_t));
-        cc[nc++].count = ((const et_code *)sat_keyed_rec(eo, i))->count;
-    }
-    qsort(cc, nc, sizeof *cc, cmp_code);
-    v->errors = cc;
-    v->nerrors = nc;
-    memcpy(v->notes, e->c.notes, sizeof v->notes);
-
-    /* unindexed searches */
-    const sat_keyed *uk = &e->unidx;
-    size_t nu = sat_keyed_n(uk);
-    v->unindexed_total = e->c.unidx_total;
-    v->unindexed_distinct = nu;
-    v->unindexed_folded = uk->folded_rows;
-    if (nu) {
-        sat_etime_unindexed *u =
-            (sat_etime_unindexed *)sat_arena_alloc(&e->view_arena, nu * sizeof *u);
-        if (!u)
-            return SAT_E_NOMEM;
-        for (size_t i = 0; i < nu; i++) {
-            const et_unidx *s = (const et_unidx *)sat_keyed_rec(uk, i);
-            const char *k = sat_keyed_key(uk, i);
-            const char *f[4];
-            for (int p = 0; p < 4; p++) {
-                f[p] = et_view_strdup(e, k, s->klen[p]);
-                k += s->klen[p] + 1;
-            }
-            u[i].base = f[0];
-            u[i].filter = f[1];
-            u[i].client = f[2];
-            u[i].binddn = f[3];
-            u[i].notes = (uint16_t)s->notes;
-            u[i].count = s->count;
-            u[i].etime_max_s = s->timed ? (double)s->emax / 1e9 : NAN;
-            u[i].etime_total_s = s->timed ? (double)s->esum / 1e9 : NAN;
-            u[i].nentries_max = s->nentries_max;
-            u[i].first_ts = s->first.ts;
-            u[i].first_conn = s->first.conn;
-            u[i].first_op = s->first.op;
-        }
-        qsort(u, nu, sizeof *u, cmp_unidx);
-        v->unindexed = u;
-        v->nunindexed = nu < e->opts.top ? nu : e->opts.top;
-    }
-
-    size_t top = e->opts.top;
-    struct {
-        const et_ktab *k;
-        sat_etime_kvlist *out;
-        size_t top;
-    } lists[] = {{&e->sasl_mechs, &v->sasl_mechs, 1000},
-                 {&e->failed_dn, &v->failed_by_dn, top},
-                 {&e->failed_client, &v->failed_by_client, top},
-                 {&e->clients, &v->clients, top},
-                 {&e->bind_dns, &v->bind_dns, top},
-                 {&e->bases, &v->bases, top},
-                 {&e->filters, &v->filters, top},
-                 {&e->ext_oids, &v->ext_oids, top},
-                 {&e->tls_versions, &v->tls_versions, 1000},
-                 {&e->attrs, &v->attributes, top}};
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
-        if (build_kvlist(e, lists[i].k, lists[i].top, lists[i].out) < 0)
-            return SAT_E_NOMEM;
-
-    if (e->naband) {
-        sat_etime_abandon *ab =
-            (sat_etime_abandon *)sat_arena_alloc(&e->view_arena, e->naband * sizeof *ab);
-        if (!ab)
-            return SAT_E_NOMEM;
-        qsort(e->aband, e->naband, sizeof *e->aband, cmp_abandon);
-        for (size_t i = 0; i < e->naband; i++) {
-            ab[i].ts = e->aband[i].ts;
-            ab[i].conn = e->aband[i].conn;
-            ab[i].op = e->aband[i].op;
-            ab[i].target_op = e->aband[i].target_op;
-            ab[i].client = e->aband[i].client;
-        }
-        v->abandon_list = ab;
-        v->nabandon_list = e->naband;
-    }
-    return SAT_OK;
+    *nout = n;
+    return idx;
 }

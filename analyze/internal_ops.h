@@ -1,12 +1,11 @@
 /*
  * internal_ops.h - (private to analyze/) internal operations attributed to the
  * client operation that caused them, for the etime analyzer (etime.c feeds
- * it, etime_result.c puts its part of the view in the result). The rules are
+ * it, etime_result.c has it write its part of the result). The rules are
  * written in internal_ops.c.
  *
  * Ownership: sat_iops owns its tables; the rows it is fed are borrowed for
- * the call only (event.h). The view parts it builds live in the arena the
- * caller passes to sat_iops_finish (etime's view arena).
+ * the call only (event.h).
  */
 #ifndef SAT_ANALYZE_INTERNAL_OPS_H
 #define SAT_ANALYZE_INTERNAL_OPS_H
@@ -31,10 +30,12 @@ int sat_iops_external(sat_iops *a, const sat_ldap_op *op);
  * rows are late rows of an operation either attributed lately or wait on
  * in into - so that parts merged in order count as one pass. */
 int sat_iops_merge(sat_iops *into, const sat_iops *from);
-/* Fills the view's iparents and internal_* counts; what still waits for its
- * client operation becomes "(not in the input)" in the view only (a stays
- * mergeable). SAT_OK or SAT_E_NOMEM. */
-int sat_iops_finish(sat_iops *a, sat_arena *arena, sat_etime_view *v);
+/* Writes into io (etime's "internal_operations" object) the counts of
+ * what was attributed (of_clients, of_server, of_operations_not_in_input,
+ * unattributed), by_type, nested and the tables groups and ops; what still
+ * waits for its client operation is "(not in the input)" there only (a
+ * stays mergeable). SAT_OK or SAT_E_NOMEM. */
+int sat_iops_result(const sat_iops *a, sat_rnode *io);
 size_t sat_iops_bytes(const sat_iops *a);
 
 #endif

@@ -8,7 +8,7 @@
  *   internal_ops_shape.c  the bases rows are grouped by (DN shapes);
  *   internal_ops_nest.c   the nesting rebuilt from depths, accumulated into
  *                         rows and groups;
- *   internal_ops_view.c   the view: groups and their rows, sorted, as trees.
+ *   internal_ops_result.c its part of the result: groups and their rows, sorted, as trees.
  * The rules are written in internal_ops.c's opening comment.
  */
 #ifndef SAT_ANALYZE_INTERNAL_OPS_INT_H

@@ -12,24 +12,13 @@ static int scratch(sat_iops *a, size_t n)
 {
     if (n <= a->scap)
         return 0;
-    size_t c = a->scap ? a->scap : 64;
-    while (c < n)
-        c *= 2;
-    int32_t *i1 = (int32_t *)realloc(a->idx, c * sizeof *i1);
-    if (i1)
-        a->idx = i1;
-    int32_t *i2 = (int32_t *)realloc(a->encl, c * sizeof *i2);
-    if (i2)
-        a->encl = i2;
-    uint32_t *i3 = (uint32_t *)realloc(a->koff, c * sizeof *i3);
-    if (i3)
-        a->koff = i3;
-    uint32_t *i4 = (uint32_t *)realloc(a->klen, c * sizeof *i4);
-    if (i4)
-        a->klen = i4;
-    if (!i1 || !i2 || !i3 || !i4)
+    /* four arrays of one length: each grown from the same capacity, so they
+     * end alike; one that did not grow leaves scap as it was */
+    size_t c1 = a->scap, c2 = a->scap, c3 = a->scap, c4 = a->scap;
+    if (SAT_GROW(a->idx, c1, n) != SAT_OK || SAT_GROW(a->encl, c2, n) != SAT_OK ||
+        SAT_GROW(a->koff, c3, n) != SAT_OK || SAT_GROW(a->klen, c4, n) != SAT_OK)
         return SAT_E_NOMEM;
-    a->scap = c;
+    a->scap = c1;
     return 0;
 }
 

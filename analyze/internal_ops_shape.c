@@ -9,17 +9,7 @@
 /* ---- shapes --------------------------------------------------------------------- */
 int sat_iop_grow(char **p, size_t *cap, size_t need)
 {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 256;
-    while (c < need)
-        c *= 2;
-    char *np = (char *)realloc(*p, c);
-    if (!np)
-        return SAT_E_NOMEM;
-    *p = np;
-    *cap = c;
-    return 0;
+    return SAT_GROW(*p, *cap, need);
 }
 
 /* Bytes below 0x20 (the key separators among them) are shown as '?'. */

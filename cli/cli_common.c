@@ -477,6 +477,22 @@ int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
     return 0;
 }
 
+/* An analyzer's text: its sections (report/sections/), as a report embeds
+ * them, every row of their tables. */
+static int text_of_sections(sat_result *res, sat_text *t)
+{
+    sat_report *doc = sat_report_sections(res);
+    if (!doc)
+        return SAT_E_NOMEM;
+    sat_report_render_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.wide = t->width == 0;
+    ro.table_rows = SIZE_MAX;
+    int rc = sat_report_renderer_for("-")->render(doc, &ro, t->out, NULL);
+    sat_report_free(doc);
+    return rc;
+}
+
 /* One JSON, CSV and text path for every command: the result's sections. */
 int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *obj, int fmt)
 {
@@ -485,31 +501,7 @@ int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *
         sat_result_free(res);
         res = NULL;
     }
-    if (fmt == SAT_REPORT_TEXT && res && sat_result_status(res) == SAT_OK) {
-        /* the analyzer's sections, as a report embeds them */
-        sat_report *doc = sat_report_sections(res);
-        if (doc) {
-            sat_report_render_opts ro;
-            memset(&ro, 0, sizeof ro);
-            ro.wide = c->wide;
-            ro.table_rows = SIZE_MAX;
-            sat_diag diag;
-            memset(&diag, 0, sizeof diag);
-            int rc = sat_report_renderer_for("-")->render(doc, &ro, stdout, &diag);
-            if (rc < 0)
-                fprintf(stderr, "satscope %s: %s\n", a->name, diag.msg);
-            sat_report_free(doc);
-            sat_result_free(res);
-            return rc < 0 ? -1 : 0;
-        }
-    }
-    const sat_text_report *tr = sat_text_report_find(a->name);
-    if (fmt == SAT_REPORT_TEXT && !tr) {
-        fprintf(stderr, "satscope %s: no text form of this report\n", a->name);
-        sat_result_free(res);
-        return -1;
-    }
-    int rc = sat_cli_render_result(c, res, fmt, tr ? tr->render : NULL);
+    int rc = sat_cli_render_result(c, res, fmt, text_of_sections);
     sat_result_free(res);
     return rc;
 }

@@ -18,8 +18,8 @@ int sat_report_fmt_parse(const char *s);
 
 /* CSV tables: the table sections of an analyzer's result one can ask for as
  * CSV (--csv NAME, --csv-dir), the main one (what --csv alone prints) first,
- * NULL terminated (its sat_text_report's csv_tables); NULL if no such
- * analyzer. */
+ * NULL terminated (its section builder's, report/sections/); NULL if no
+ * such analyzer. */
 const char *const *sat_csv_tables(const char *analyzer);
 
 struct sat_report; /* satscope/report_doc.h */
@@ -29,16 +29,5 @@ struct sat_report; /* satscope/report_doc.h */
  * out of memory or when the analyzer has no sections. The caller frees it
  * (sat_report_free); r must outlive it. */
 struct sat_report *sat_report_sections(sat_result *r);
-
-/* The text form of one analyzer's result (report/report_registry.c), and
- * the paths of its result's tables (sat_result_tables), the main one first,
- * NULL-terminated: what `--csv NAME` accepts before the result exists (its
- * unit test checks them against a built result). */
-typedef struct sat_text_report {
-    const char *analyzer;
-    int (*render)(sat_result *r, sat_text *t);
-    const char *const *csv_tables;
-} sat_text_report;
-const sat_text_report *sat_text_report_find(const char *analyzer);
 
 #endif /* SATSCOPE_REPORT_H */

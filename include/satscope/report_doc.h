@@ -73,7 +73,9 @@
  *                          fewer); footnote TEXT (may be absent) under it;
  *                          wrap BOOL (may be absent): 1 when the text forms
  *                          wrap its long text cells on further lines rather
- *                          than cut them (sat_doc_wrap)
+ *                          than cut them (sat_doc_wrap); wide_only: list of
+ *                          TEXT (may be absent), the columns a narrow form
+ *                          (text within 100 columns, PDF) leaves out
  *     sparklines    list of sparkline objects (text forms only; HTML and
  *                          PDF draw charts instead): {title TEXT, unit TEXT
  *                          (a sat_unit name: "count", "duration"),
@@ -168,7 +170,7 @@ void sat_doc_chart(sat_rnode *section, const char *kind);
 sat_rnode *sat_doc_values(sat_rnode *section);
 /* A table block: copies the rows of `src` (a table of an analyzer's result)
  * keeping the columns listed in `columns` ("a,b=Title,c"; NULL: all; a
- * column the table lacks is left out) with their titles, at most max_rows
+ * column the table lacks is left out; "+b": b is wide_only) with their titles, at most max_rows
  * rows (0: all) from the first that `keep` accepts (NULL: every row);
  * rows_total counts the rows accepted. Returns the copied table (NULL if src
  * is NULL: nothing is added). */
@@ -181,7 +183,8 @@ sat_rnode *sat_doc_table_by(sat_rnode *section, const char *title, const char *n
                             const sat_rnode *src, const char *columns, size_t max_rows,
                             const char *by);
 /* A table block of the builder's own: a new table with these columns, to
- * fill with sat_table_row (rows_total is set by the renderers' count then). */
+ * fill with sat_table_row (rows_total is set by the renderers' count then);
+ * a column named "+b" is column b, wide_only. */
 sat_rnode *sat_doc_new_table(sat_rnode *section, const char *title, const char *note,
                              const sat_col *cols, size_t ncols);
 /* A sparkline of column `col` of a series table (first column start_ts, a

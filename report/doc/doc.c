@@ -235,12 +235,15 @@ void sat_doc_chart(sat_rnode *section, const char *kind)
 sat_rnode *sat_doc_values(sat_rnode *section) { return child(section, "values", sat_obj); }
 
 /* The next "name" or "name=Title" of a column list; NULL at its end. */
-static const char *next_col(const char *p, char *name, size_t nn, char *title, size_t tn)
+static const char *next_col(const char *p, char *name, size_t nn, char *title, size_t tn,
+                            int *wide_only)
 {
     while (*p == ',')
         p++;
     if (!*p)
         return NULL;
+    *wide_only = *p == '+';
+    p += *wide_only;
     size_t len = strcspn(p, ",");
     size_t eq = strcspn(p, "=,");
     snprintf(name, nn, "%.*s", (int)(eq < len ? eq : len), p);
@@ -290,10 +293,13 @@ static sat_rnode *copy_table(sat_rnode *section, const char *title, const char *
     const sat_col *scols = sat_table_cols(src, &nsrc);
     sat_col cols[MAX_COLS];
     char titles[MAX_COLS][64];
+    int wide[MAX_COLS] = {0};
     size_t n = 0;
     if (columns) {
         char name[128], t[64];
-        for (const char *p = columns; n < MAX_COLS && (p = next_col(p, name, sizeof name, t, sizeof t));)
+        int w;
+        for (const char *p = columns;
+             n < MAX_COLS && (p = next_col(p, name, sizeof name, t, sizeof t, &w));)
             for (size_t i = 0; i < nsrc; i++)
                 if (strcmp(scols[i].name, name) == 0) {
                     cols[n] = scols[i];
@@ -301,6 +307,7 @@ static sat_rnode *copy_table(sat_rnode *section, const char *title, const char *
                         snprintf(titles[n], sizeof titles[n], "%s", t);
                         cols[n].title = titles[n];
                     }
+                    wide[n] = w;
                     n++;
                     break;
                 }
@@ -323,6 +330,10 @@ static sat_rnode *copy_table(sat_rnode *section, const char *title, const char *
     if (by && k > 1)
         qsort(order, k, sizeof *order, ranked_cmp);
     sat_rnode *b = table_block(section, title, note);
+    sat_rnode *wl = NULL;
+    for (size_t c = 0; c < n; c++)
+        if (wide[c])
+            sat_put_text(wl ? wl : (wl = sat_list(b, "wide_only")), NULL, cols[c].name);
     sat_rnode *t = sat_table(b, "body", cols, n);
     sat_table_set_window(t, sat_table_window(src));
     for (size_t i = 0; i < k && (!max_rows || i < max_rows); i++) {
@@ -355,9 +366,18 @@ sat_rnode *sat_doc_table_by(sat_rnode *section, const char *title, const char *n
 sat_rnode *sat_doc_new_table(sat_rnode *section, const char *title, const char *note,
                              const sat_col *cols, size_t ncols)
 {
-    if (!section)
+    if (!section || ncols > MAX_COLS)
         return NULL;
-    return sat_table(table_block(section, title, note), "body", cols, ncols);
+    sat_col own[MAX_COLS];
+    sat_rnode *b = table_block(section, title, note), *wl = NULL;
+    for (size_t c = 0; c < ncols; c++) {
+        own[c] = cols[c];
+        if (own[c].name[0] == '+') { /* wide_only */
+            own[c].name++;
+            sat_put_text(wl ? wl : (wl = sat_list(b, "wide_only")), NULL, own[c].name);
+        }
+    }
+    return sat_table(b, "body", own, ncols);
 }
 
 static const char *unit_name(int unit)

@@ -77,6 +77,10 @@ size_t rd_table_rows(const sat_report_render_opts *o);
 const sat_rnode *rd_list(const sat_rnode *o, const char *key);
 /* A table block's rows table and how many rows it stands for. */
 const sat_rnode *rd_block_rows(const sat_rnode *block, uint64_t *total);
+/* The columns of a table block a form shows, at most max into out: every
+ * one, or where the form is narrow (text within its width, a PDF page) all
+ * but those the builder marked wide_only. Returns how many. */
+size_t rd_block_cols(const sat_rnode *block, int narrow, sat_col *out, size_t max);
 
 /* The chart of kind `name` from set (NULL when the kind is unknown or has
  * nothing to draw; why is left in diag). width/height 0: the kind's size. */

@@ -17,6 +17,21 @@ const sat_rnode *rd_block_rows(const sat_rnode *block, uint64_t *total)
     return t;
 }
 
+size_t rd_block_cols(const sat_rnode *block, int narrow, sat_col *out, size_t max)
+{
+    size_t ncols, n = 0;
+    const sat_col *cols = sat_table_cols(rd_block_rows(block, NULL), &ncols);
+    const sat_rnode *wide = narrow ? sat_get_list(block, "wide_only") : NULL;
+    for (size_t i = 0; i < ncols && n < max; i++) {
+        int skip = 0;
+        for (const sat_rnode *w = sat_rnode_first(wide); w && !skip; w = sat_rnode_next(w))
+            skip = !strcmp(sat_get_text(w, NULL, ""), cols[i].name);
+        if (!skip)
+            out[n++] = cols[i];
+    }
+    return n;
+}
+
 /* ---- the clock ------------------------------------------------------------------ */
 
 static int same_day(int64_t a, int64_t b, int32_t off)

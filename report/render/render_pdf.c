@@ -260,12 +260,10 @@ static void table(void *ctx, const sat_rnode *block, int level)
     const double x0 = MARGIN + LEVEL_INDENT * level, cw = CONTENT_W - LEVEL_INDENT * level;
     uint64_t total;
     const sat_rnode *rows = rd_block_rows(block, &total);
-    size_t ncols;
-    const sat_col *cols = sat_table_cols(rows, &ncols);
+    sat_col cols[MAXC]; /* a page is narrow: the wide_only columns left out */
+    size_t ncols = rd_block_cols(block, 1, cols, MAXC);
     if (!rows || !ncols)
         return;
-    if (ncols > MAXC)
-        ncols = MAXC;
     const char *title = sat_get_text(block, "title", NULL), *note = sat_get_text(block, "note", NULL);
     need(x, 40);
     x->y += 6;

@@ -1,7 +1,8 @@
 /*
- * report_render.c - the table of the report's output forms, by the output
- * path's extension (satscope/report_doc.h; DESIGN.md: plug-ins are tables):
- * a form is one report_render_<form>.c and one line here.
+ * render_registry.c - the table of a document's output forms, by the output
+ * path's extension (satscope/report_doc.h; plug-ins are tables): a form is
+ * one render/render_<form>.c and one line here; and the names of a
+ * command's forms (text, json, csv).
  */
 #include <string.h>
 #include <strings.h> /* strcasecmp */
@@ -35,4 +36,17 @@ const sat_report_renderer *const *sat_report_renderer_list(size_t *n)
 {
     *n = sizeof renderers / sizeof renderers[0];
     return renderers;
+}
+
+int sat_report_fmt_parse(const char *s)
+{
+    if (!s)
+        return -1;
+    if (strcmp(s, "text") == 0)
+        return SAT_REPORT_TEXT;
+    if (strcmp(s, "json") == 0)
+        return SAT_REPORT_JSON;
+    if (strcmp(s, "csv") == 0)
+        return SAT_REPORT_CSV;
+    return -1;
 }

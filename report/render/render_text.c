@@ -141,10 +141,17 @@ static void table(void *ctx, const sat_rnode *block, int level)
         sat_text_line(x->t, "%snone", indent(level, in));
         return;
     }
+    /* within the width: the columns the builder marked wide_only left out */
+    sat_col cols_shown[TBL_MAXCOL];
+    size_t nshown = rd_block_cols(block, x->t->width != 0, cols_shown, TBL_MAXCOL);
+    char spec[1024] = "";
+    for (size_t i = 0, o = 0; nshown < ncols && i < nshown && o < sizeof spec; i++)
+        o += (size_t)snprintf(spec + o, sizeof spec - o, "%s%s", i ? "," : "", cols_shown[i].name);
+    const char *cols = nshown < ncols ? spec : NULL;
     if (sat_get_bool(block, "wrap", 0) == 1)
-        sat_text_table_wrapped(x->t, rows, NULL, x->rows, indent(level, in));
+        sat_text_table_wrapped(x->t, rows, cols, x->rows, indent(level, in));
     else
-        sat_text_table(x->t, rows, NULL, x->rows, indent(level, in));
+        sat_text_table(x->t, rows, cols, x->rows, indent(level, in));
     size_t shown = sat_rnode_count(rows) < x->rows ? sat_rnode_count(rows) : x->rows;
     if (total < shown)
         total = shown;

@@ -9,7 +9,7 @@
 #include "sections.h"
 
 extern const sec_builder sec_crashes, sec_handshakes, sec_saturation, sec_cachesize, sec_timeline,
-    sec_storms;
+    sec_storms, sec_etime;
 
 static const sec_builder *const builders[] = {
     &sec_crashes,
@@ -18,6 +18,7 @@ static const sec_builder *const builders[] = {
     &sec_cachesize,
     &sec_timeline,
     &sec_storms,
+    &sec_etime,
 };
 
 const sec_builder *sec_find(const char *analyzer)
@@ -99,4 +100,10 @@ sat_report *sat_report_sections(sat_result *r)
         return NULL;
     }
     return rep;
+}
+
+const char *const *sat_csv_tables(const char *analyzer)
+{
+    const sec_builder *b = sec_find(analyzer);
+    return b ? b->csv_tables : NULL;
 }

@@ -8,12 +8,12 @@ json=$("$sat" etime --json --by internal "$dir/access.zst")
 text=$("$sat" etime "$dir/access.zst")
 want() { awk -v k="$1" '$1 == k { print $2 }' "$dir/counts.txt"; }
 jnum() { printf '%s\n' "$json" | tr -d ' ' | grep -o "\"$1\":[0-9]*" | head -1 | cut -d: -f2; }
-tnum() { printf '%s\n' "$text" | sed -n "s/^  $1:  *\([0-9]*\).*/\1/p"; }
+tnum() { printf '%s\n' "$text" | sed -n "s/^  $1  *\([0-9]*\).*/\1/p"; }
 line() {
     local got=$2 w=$3
     printf '%s satscope %s log/clients %s %s\n' "$1" "${got:--}" "${w:--}" "$([ "$got" = "$w" ] && echo same || echo DIFFERENT)"
 }
-line internal "$(tnum 'Internal operations (not in the tables)')" "$(want log_results_internal)"
+line internal "$(tnum 'Internal operations')" "$(want log_results_internal)"
 line internal_of_client_operations "$(jnum of_clients)" "$(want log_results_internal_of_client_ops)"
 line internal_of_the_server "$(jnum of_server)" "$(want log_results_internal_of_server)"
 line internal_nested "$(jnum nested)" "$(want log_results_internal_nested)"

@@ -35,9 +35,8 @@ static inline char *rc_render(sat_result *r, int as, const char *table)
         rc = sat_result_json(r, f, NULL);
     } else if (as == AS_CSV) {
         rc = sat_result_csv(r, table, f, NULL);
-    } else if (sat_csv_tables(sat_result_command(r)) &&
-               !sat_text_report_find(sat_result_command(r))) {
-        /* the command's sections, as it prints them */
+    } else {
+        /* the command's text: its sections, as it prints them */
         struct sat_report *doc = sat_report_sections(r);
         CHECK(doc != NULL);
         sat_report_render_opts ro;
@@ -46,14 +45,6 @@ static inline char *rc_render(sat_result *r, int as, const char *table)
         ro.table_rows = SIZE_MAX;
         rc = doc ? sat_report_renderer_for("-")->render(doc, &ro, f, NULL) : SAT_E_NOMEM;
         sat_report_free(doc);
-    } else {
-        const sat_text_report *tr = sat_text_report_find(sat_result_command(r));
-        CHECK(tr != NULL);
-        sat_text t;
-        sat_text_init(&t, f, as == AS_TEXT_WIDE);
-        rc = tr ? tr->render(r, &t) : SAT_E_USAGE;
-        if (rc >= 0)
-            rc = sat_text_finish(&t);
     }
     CHECK_EQ_INT(rc, SAT_OK);
     fclose(f);

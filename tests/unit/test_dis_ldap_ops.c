@@ -12,7 +12,9 @@
 #include "ldap_ber.h"
 #include "ldap_rig.h"
 #include "satscope/analyze.h"
+#include "result_check.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +296,11 @@ static void test_two_flows(void)
 }
 
 /* The rows feed `satscope etime`'s analyzer as a log's would. */
+static int build_etime(const void *e, sat_result *r)
+{
+    return sat_etime_result((const sat_etime *)e, r);
+}
+
 static void test_etime_analyzer(void)
 {
     sat_etime *e = sat_etime_create(NULL);
@@ -310,16 +317,20 @@ static void test_etime_analyzer(void)
     sat_dissect_ldap.data(r.st, SAT_DIR_S2C, T0 + 11 * MS, s2c.b + r1, s2c.n - r1);
     rig_close(&r, SAT_TCP_END_FIN_CLIENT, T0 + 20 * MS);
     CHECK_EQ_INT(sat_etime_finish(e), SAT_OK);
-    const sat_etime_view *v = sat_etime_get_view(e);
-    CHECK_EQ_INT(v->ops, 3);
-    CHECK_EQ_INT(v->results, 2);
-    CHECK_EQ_INT(v->unbinds, 1);
-    CHECK_EQ_INT(v->entries, 2);
-    CHECK_EQ_INT(v->conns, 1);
-    CHECK_EQ_INT(v->binds, 1);
-    CHECK_EQ_INT(v->by_listener[SAT_LISTENER_LDAP], 1);
-    CHECK_EQ_INT(v->all.timed, 2);
-    CHECK(v->all.max_s > 0.0069 && v->all.max_s < 0.0071);
+    sat_result *res = rc_result("etime", build_etime, e);
+    const sat_rnode *v = sat_result_root(res), *all = sat_get_row(sat_get_table(v, "ops"), "op", "all");
+    CHECK_EQ_INT(sat_get_count(v, "operations", 0), 3);
+    CHECK_EQ_INT(sat_get_count(v, "operation_stats.results", 0), 2);
+    CHECK_EQ_INT(sat_get_count(v, "operation_stats.unbinds", 0), 1);
+    CHECK_EQ_INT(sat_get_count(v, "operation_stats.entries_returned", 0), 2);
+    CHECK_EQ_INT(sat_get_count(v, "connection_stats.total", 0), 1);
+    CHECK_EQ_INT(sat_get_count(v, "binds.total", 0), 1);
+    CHECK_EQ_INT(sat_get_count(v, "connection_stats.by_listener.LDAP", 0), 1);
+    /* both results timed: the total is twice the mean */
+    CHECK(fabs(sat_get_dur(all, "total_s", NAN) / sat_get_dur(all, "mean_s", NAN) - 2) < 1e-9);
+    double mx = sat_get_dur(all, "max_s", NAN);
+    CHECK(mx > 0.0069 && mx < 0.0071);
+    sat_result_free(res);
     sat_etime_free(e);
 }
 

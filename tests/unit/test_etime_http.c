@@ -16,6 +16,7 @@
 #include "check.h"
 #include "satscope/analyze.h"
 #include "satscope/report.h"
+#include "result_check.h"
 
 #define S 1000000000LL
 #define MS 1000000LL
@@ -104,13 +105,14 @@ static char *doc(sat_etime *e, int json)
     if (rc >= 0 && json) {
         rc = sat_result_json(res, f, &d);
     } else if (rc >= 0) {
-        const sat_text_report *tr = sat_text_report_find("etime");
-        for (int wide = 0; wide <= 1 && rc >= 0; wide++) {
-            sat_text t;
-            sat_text_init(&t, f, wide);
-            rc = tr ? tr->render(res, &t) : SAT_E_USAGE;
-            if (rc >= 0)
-                rc = sat_text_finish(&t);
+        /* the command's text, fitted and --wide */
+        for (int wide = 0; wide <= 1; wide++) {
+            char *t = rc_render(res, wide ? AS_TEXT_WIDE : AS_TEXT, NULL);
+            if (!t)
+                rc = SAT_E_NOMEM;
+            else
+                fputs(t, f);
+            free(t);
         }
     }
     CHECK(rc >= 0);
@@ -119,21 +121,29 @@ static char *doc(sat_etime *e, int json)
     return buf;
 }
 
-static const sat_etime_row *row_of(const sat_etime_row *rows, size_t n, const char *key)
+static int build_etime(const void *e, sat_result *r)
 {
-    for (size_t i = 0; i < n; i++)
-        if (rows[i].key && !strcmp(rows[i].key, key))
-            return &rows[i];
-    return NULL;
+    return sat_etime_result((const sat_etime *)e, r);
 }
 
-static uint64_t status_count(const sat_etime_http_view *h, int code)
+/* The row of a table whose column col is key. */
+static const sat_rnode *row_of(const sat_rnode *table, const char *col, const char *key)
 {
-    for (size_t i = 0; i < h->nstatuses; i++)
-        if (h->statuses[i].code == code)
-            return h->statuses[i].count;
+    return sat_get_row(table, col, key);
+}
+
+/* Requests of a status (-1: those past 999, an absent status). */
+static uint64_t status_count(const sat_rnode *root, int code)
+{
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(root, "statuses")); r;
+         r = sat_rnode_next(r))
+        if (sat_get_int(r, "status", -1) == code)
+            return sat_get_count(r, "count", 0);
     return 0;
 }
+
+static double num(const sat_rnode *n, const char *path) { return sat_get_num(n, path, NAN); }
+static uint64_t cnt(const sat_rnode *n, const char *path) { return sat_get_count(n, path, UINT64_MAX); }
 
 static void test_counts(void)
 {
@@ -142,47 +152,60 @@ static void test_counts(void)
     feed(e, SAT_TABLE_SOURCE, &src);
     feed_six(e, 0, 6);
     CHECK_EQ_INT(sat_etime_finish(e), SAT_OK);
-    const sat_etime_view *v = sat_etime_get_view(e);
-    const sat_etime_http_view *h = &v->http;
-    CHECK_EQ_INT(v->ops, 0); /* requests are not operations */
-    CHECK_EQ_INT(h->requests, 6);
-    CHECK_EQ_INT(h->all.count, 6);   /* every request */
-    CHECK_EQ_INT(h->all.errors, 4);  /* 404, 503, 400, 1500 */
-    CHECK_EQ_INT(h->all.timed, 5);   /* the 400 took 0 s; 1500 has none */
-    CHECK_EQ_INT(h->with_status, 6);
-    CHECK_EQ_INT(h->no_request_line, 1);
-    CHECK_EQ_INT(h->tls, 2);
-    CHECK_EQ_INT(h->first_requests, 3);
-    CHECK_EQ_INT(h->conn_request_rows, 4);
-    CHECK_EQ_INT(h->bytes, 600);
-    CHECK_EQ_INT(h->by, SAT_ETIME_BY_PATH);
+    sat_result *res = rc_result("etime", build_etime, e);
+    const sat_rnode *h = sat_result_root(res), *st = sat_get_obj(h, "request_stats");
+    CHECK(!sat_get_has(h, "operations")); /* requests are not operations */
+    CHECK_EQ_INT(cnt(h, "requests"), 6);
+    const sat_rnode *all = row_of(sat_get_table(h, "methods"), "method", "all");
+    CHECK_EQ_INT(cnt(all, "count"), 6);  /* every request */
+    CHECK_EQ_INT(cnt(all, "errors"), 4); /* 404, 503, 400, 1500 */
+    /* 5 timed (the 400 took 0 s; 1500 has none): their total is 5 means */
+    CHECK(fabs(num(all, "total_s") / num(all, "mean_s") - 5) < 1e-9);
+    CHECK_EQ_INT(cnt(st, "with_status"), 6);
+    CHECK_EQ_INT(cnt(st, "no_request_line"), 1);
+    CHECK_EQ_INT(cnt(st, "over_tls"), 2);
+    /* (known only from the 4 requests whose number on their connection was
+     * logged: absent without them) */
+    CHECK_EQ_INT(cnt(st, "first_requests"), 3);
+    CHECK_EQ_INT(cnt(st, "response_bytes"), 600);
+    CHECK_EQ_STR(sat_get_text(h, "by", ""), "path");
     /* /item/1234?x=1 and /item/99: one template */
-    const sat_etime_row *it = row_of(h->groups, h->ngroups, "/item/{n}");
-    CHECK(it && it->count == 2 && it->errors == 1 && it->timed == 2);
-    CHECK(it && fabs(it->mean_s - 0.006) < 1e-12 && fabs(it->max_s - 0.010) < 1e-12);
-    CHECK(it && fabs(it->p50_s - 0.002) < 1e-12); /* nearest rank of {2, 10} ms */
-    CHECK(it && isnan(it->upstream_mean_s));      /* none logged */
-    CHECK(row_of(h->groups, h->ngroups, "(no request line)") != NULL);
+    const sat_rnode *g = sat_get_table(h, "groups");
+    const sat_rnode *it = row_of(g, "path", "/item/{n}");
+    CHECK(it && cnt(it, "count") == 2 && cnt(it, "errors") == 1);
+    CHECK(it && fabs(num(it, "total_s") / num(it, "mean_s") - 2) < 1e-9); /* both timed */
+    CHECK(it && fabs(num(it, "mean_s") - 0.006) < 1e-12 && fabs(num(it, "max_s") - 0.010) < 1e-12);
+    CHECK(it && fabs(num(it, "p50_s") - 0.002) < 1e-12); /* nearest rank of {2, 10} ms */
+    CHECK(it && isnan(num(it, "upstream_mean_s")));      /* none logged */
+    CHECK(row_of(g, "path", "(no request line)") != NULL);
     /* groups: total response time desc */
-    CHECK(h->ngroups == 5 && !strcmp(h->groups[0].key, "/login"));
-    CHECK(fabs(h->groups[0].share - 100.0 / 113.0) < 1e-9);
-    const sat_etime_row *get = row_of(h->methods, h->nmethods, "GET");
-    CHECK(get && get->count == 4 && get->errors == 3);
-    CHECK(row_of(h->methods, h->nmethods, "POST") && row_of(h->methods, h->nmethods, "(no request line)"));
+    CHECK(sat_rnode_count(g) == 5 && !strcmp(sat_get_text(rc_row(g, 0), "path", ""), "/login"));
+    CHECK(fabs(num(rc_row(g, 0), "share") - 100.0 / 113.0) < 1e-9);
+    const sat_rnode *m = sat_get_table(h, "methods");
+    const sat_rnode *get = row_of(m, "method", "GET");
+    CHECK(get && cnt(get, "count") == 4 && cnt(get, "errors") == 3);
+    CHECK(row_of(m, "method", "POST") && row_of(m, "method", "(no request line)"));
     CHECK_EQ_INT(status_count(h, 200), 2);
     CHECK_EQ_INT(status_count(h, 404), 1);
     CHECK_EQ_INT(status_count(h, 503), 1);
     CHECK_EQ_INT(status_count(h, 400), 1);
     CHECK_EQ_INT(status_count(h, -1), 1); /* past 999 */
-    CHECK(h->nstatuses == 5 && h->statuses[0].code == 200 && h->statuses[4].code == -1);
-    CHECK(h->clients.n == 2 && !strcmp(h->clients.rows[0].key, "127.0.0.1") &&
-          h->clients.rows[0].count == 5);
+    const sat_rnode *sts = sat_get_table(h, "statuses");
+    CHECK(sat_rnode_count(sts) == 5 && sat_get_int(rc_row(sts, 0), "status", -1) == 200 &&
+          !sat_get_has(rc_row(sts, 4), "status"));
+    const sat_rnode *cl = sat_get_table(h, "top.clients");
+    CHECK(sat_rnode_count(cl) == 2 &&
+          !strcmp(sat_get_text(rc_row(cl, 0), "client", ""), "127.0.0.1") &&
+          cnt(rc_row(cl, 0), "count") == 5);
     /* the series: two minutes (16:45 and 16:46) */
-    CHECK_EQ_INT(h->window, 60 * S);
-    CHECK(h->nwindows == 2 && h->windows[0].ops == 3 && h->windows[1].ops == 3 &&
-          h->windows[1].errors == 3);
-    CHECK_EQ_INT(h->fields_inputs, 1);
-    CHECK(!(h->fields_known & F(UPSTREAM)) && h->fields_without[SAT_FIELD_UPSTREAM] == 1);
+    CHECK(sat_get_dur(h, "window_s", NAN) == 60);
+    const sat_rnode *w = sat_get_table(h, "windows");
+    CHECK(sat_rnode_count(w) == 2 && cnt(rc_row(w, 0), "count") == 3 &&
+          cnt(rc_row(w, 1), "count") == 3 && cnt(rc_row(w, 1), "errors") == 3);
+    const sat_rnode *up = row_of(sat_get_table(h, "not_logged"), "field", "upstream");
+    CHECK(up && cnt(up, "of_inputs") == 1 && sat_get_bool(up, "partial", -1) == 0 &&
+          cnt(up, "inputs_without") == 1);
+    sat_result_free(res);
 
     char *j = doc(e, 1);
     CHECK(strstr(j, "\"requests\": 6") != NULL);
@@ -198,8 +221,8 @@ static void test_counts(void)
     CHECK(strstr(t, "satscope etime: 6 requests in 1 input") != NULL);
     CHECK(strstr(t, "Where the time went, by path template") != NULL);
     CHECK(strstr(t, "/item/{n}") != NULL);
-    CHECK(strstr(t, "Connections opened (first requests):") != NULL);
-    CHECK(strstr(t, "Average upstream time:") && strstr(t, "upstream_response_time"));
+    CHECK(strstr(t, "Connections opened ") && strstr(t, "(first requests)"));
+    CHECK(strstr(t, "Average upstream time ") && strstr(t, "upstream_response_time"));
     CHECK(strstr(t, "Operations\n") == NULL);
     free(t);
     sat_etime_free(e);
@@ -216,11 +239,12 @@ static void test_not_logged(void)
         feed(e, SAT_TABLE_HTTP_REQ, &r);
     }
     CHECK_EQ_INT(sat_etime_finish(e), SAT_OK);
-    const sat_etime_http_view *h = &sat_etime_get_view(e)->http;
-    CHECK_EQ_INT(h->fields_inputs, 1);
-    CHECK(!(h->fields_known & F(ETIME)));
-    CHECK_EQ_INT(h->fields_without[SAT_FIELD_ETIME], 1);
-    CHECK(h->fields_why[SAT_FIELD_ETIME] && strstr(h->fields_why[SAT_FIELD_ETIME], "$request_time"));
+    sat_result *res = rc_result("etime", build_etime, e);
+    const sat_rnode *et = row_of(sat_get_table(sat_result_root(res), "not_logged"), "field", "etime");
+    CHECK(et && cnt(et, "of_inputs") == 1 && sat_get_bool(et, "partial", -1) == 0);
+    CHECK_EQ_INT(cnt(et, "inputs_without"), 1);
+    CHECK(sat_get_text(et, "why", NULL) && strstr(sat_get_text(et, "why", ""), "$request_time"));
+    sat_result_free(res);
     char *j = doc(e, 1);
     CHECK(strstr(j, "\"response_time_mean_s\": null") != NULL);
     CHECK(strstr(j, "\"first_requests\": null") != NULL);
@@ -228,7 +252,7 @@ static void test_not_logged(void)
     free(j);
     char *t = doc(e, 0);
     CHECK(strstr(t, "Response times are not logged") != NULL);
-    CHECK(strstr(t, "Average response time:") && strstr(t, "not logged"));
+    CHECK(strstr(t, "Average response time ") && strstr(t, "not logged"));
     free(t);
     sat_etime_free(e);
 }
@@ -315,17 +339,19 @@ static void test_bounds(void)
         feed(e, SAT_TABLE_HTTP_REQ, &r);
     }
     CHECK_EQ_INT(sat_etime_finish(e), SAT_OK);
-    const sat_etime_http_view *h = &sat_etime_get_view(e)->http;
-    CHECK_EQ_INT(h->ngroups, 4);
-    CHECK(row_of(h->groups, h->ngroups, "(other)") &&
-          row_of(h->groups, h->ngroups, "(other)")->count == 7);
-    CHECK(h->groups_folded_keys >= 6 && h->groups_folded_keys <= 8);
-    CHECK_EQ_INT(h->requests, 4810);
-    CHECK(h->window > 60 * S && h->nwindows <= 2048);
+    sat_result *res = rc_result("etime", build_etime, e);
+    const sat_rnode *h = sat_result_root(res), *g = sat_get_table(h, "groups");
+    CHECK_EQ_INT(sat_rnode_count(g), 4);
+    CHECK(row_of(g, "path", "(other)") && cnt(row_of(g, "path", "(other)"), "count") == 7);
+    CHECK(cnt(h, "groups_folded_keys") >= 6 && cnt(h, "groups_folded_keys") <= 8);
+    CHECK_EQ_INT(cnt(h, "requests"), 4810);
+    const sat_rnode *w = sat_get_table(h, "windows");
+    CHECK(sat_get_dur(h, "window_s", NAN) > 60 && sat_rnode_count(w) <= 2048);
     uint64_t sum = 0;
-    for (size_t i = 0; i < h->nwindows; i++)
-        sum += h->windows[i].ops;
+    for (const sat_rnode *r = sat_rnode_first(w); r; r = sat_rnode_next(r))
+        sum += cnt(r, "count");
     CHECK_EQ_INT(sum, 4810);
+    sat_result_free(res);
     sat_etime_free(e);
 }
 
@@ -351,10 +377,12 @@ static void test_beside_ldap(void)
     feed(e, SAT_TABLE_LDAP_OP, &op);
     feed_six(e, 0, 6);
     CHECK_EQ_INT(sat_etime_finish(e), SAT_OK);
-    const sat_etime_view *v = sat_etime_get_view(e);
-    CHECK_EQ_INT(v->ops, 1);
-    CHECK_EQ_INT(v->all.count, 1);
-    CHECK_EQ_INT(v->http.all.count, 6);
+    sat_result *res = rc_result("etime", build_etime, e);
+    const sat_rnode *v = sat_result_root(res);
+    CHECK_EQ_INT(cnt(v, "operations"), 1);
+    CHECK_EQ_INT(cnt(row_of(sat_get_table(v, "ops"), "op", "all"), "count"), 1);
+    CHECK_EQ_INT(cnt(row_of(sat_get_table(v, "http.methods"), "method", "all"), "count"), 6);
+    sat_result_free(res);
     char *j = doc(e, 1);
     CHECK(strstr(j, "\"operation_stats\"") && strstr(j, "\"http\": {"));
     free(j);

@@ -3,13 +3,14 @@
  * format and generation declares it can carry, the generational fields the
  * parsers mark as they see them, the fallback for traces written before the
  * source column, OpenLDAP's close kinds, the etime analyzer's known / partial
- * view (and its merge), and cachesize leaving out DNs that do not exist.
+ * result (and its merge), and cachesize leaving out DNs that do not exist.
  */
 #include <math.h>
 
 #include "check.h"
 #include "ldap_capture.h"
 #include "satscope/analyze.h"
+#include "result_check.h"
 
 extern const sat_log_format sat_fmt_389text;
 extern const sat_log_format sat_fmt_openldap;
@@ -177,19 +178,34 @@ static void feed(sat_etime *e, uint32_t id, const char *format, uint32_t seen)
     CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), SAT_OK);
 }
 
-static void test_etime_view(void)
+static int build_etime(const void *e, sat_result *r)
+{
+    return sat_etime_result((const sat_etime *)e, r);
+}
+
+/* The result's not_logged row of a field (NULL: every input can log it). */
+static const sat_rnode *nl_row(sat_result *r, const char *field)
+{
+    return sat_get_row(sat_get_table(sat_result_root(r), "not_logged"), "field", field);
+}
+
+static void test_etime_result(void)
 {
     /* OpenLDAP alone: notes not known, its why kept */
     sat_etime *e = sat_etime_create(NULL);
     feed(e, 0, "openldap", B(ETIME) | B(WTIME));
     CHECK_EQ_INT(sat_etime_finish(e), SAT_OK);
-    const sat_etime_view *v = sat_etime_get_view(e);
-    CHECK(!(v->fields_known & B(NOTES)));
-    CHECK(v->fields_known & B(WTIME));
-    CHECK_EQ_INT(v->fields_inputs, 1);
-    CHECK_EQ_INT(v->fields_without[SAT_FIELD_NOTES], 1);
-    CHECK(v->fields_why[SAT_FIELD_NOTES] && strstr(v->fields_why[SAT_FIELD_NOTES], "unindexed"));
-    CHECK_EQ_INT(v->unindexed_total, 0);
+    sat_result *r = rc_result("etime", build_etime, e);
+    const sat_rnode *n = nl_row(r, "notes");
+    CHECK(n && sat_get_bool(n, "partial", -1) == 0); /* not known */
+    CHECK(nl_row(r, "wtime") == NULL);               /* known */
+    CHECK_EQ_INT(sat_get_count(n, "of_inputs", 0), 1);
+    CHECK_EQ_INT(sat_get_count(n, "inputs_without", 0), 1);
+    CHECK(strstr(sat_get_text(n, "why", ""), "unindexed"));
+    /* not counted: absent, not 0 */
+    CHECK(sat_rnode_val(sat_result_root(r), "unindexed.total") &&
+          !sat_get_has(sat_result_root(r), "unindexed.total"));
+    sat_result_free(r);
     sat_etime_free(e);
 
     /* 389 + OpenLDAP: known (from 389), partial (1 of 2 without) */
@@ -197,29 +213,38 @@ static void test_etime_view(void)
     feed(e, 0, "389-text", 0);
     feed(e, 1, "openldap", B(ETIME) | B(WTIME));
     CHECK_EQ_INT(sat_etime_finish(e), SAT_OK);
-    v = sat_etime_get_view(e);
-    CHECK(v->fields_known & B(NOTES));
-    CHECK_EQ_INT(v->fields_inputs, 2);
-    CHECK_EQ_INT(v->fields_without[SAT_FIELD_NOTES], 1);
-    CHECK_EQ_INT(v->unindexed_total, 1);
+    r = rc_result("etime", build_etime, e);
+    n = nl_row(r, "notes");
+    CHECK(n && sat_get_bool(n, "partial", -1) == 1);
+    CHECK_EQ_INT(sat_get_count(n, "of_inputs", 0), 2);
+    CHECK_EQ_INT(sat_get_count(n, "inputs_without", 0), 1);
+    CHECK_EQ_INT(sat_get_count(sat_result_root(r), "unindexed.total", 0), 1);
     /* wtime: 389 without it (not seen), OpenLDAP 2.5 with it: partial */
-    CHECK(v->fields_known & B(WTIME));
-    CHECK_EQ_INT(v->fields_without[SAT_FIELD_WTIME], 1);
-    CHECK(v->fields_why[SAT_FIELD_WTIME] && strstr(v->fields_why[SAT_FIELD_WTIME], "389"));
+    const sat_rnode *w = nl_row(r, "wtime");
+    CHECK(w && sat_get_bool(w, "partial", -1) == 1);
+    CHECK_EQ_INT(sat_get_count(w, "inputs_without", 0), 1);
+    CHECK(strstr(sat_get_text(w, "why", ""), "389"));
 
-    /* the same two fed to two analyzers and merged: the same view */
+    /* the same two fed to two analyzers and merged: the same fields */
     sat_etime *a = sat_etime_create(NULL), *b = sat_etime_create(NULL);
     feed(a, 0, "389-text", 0);
     feed(b, 1, "openldap", B(ETIME) | B(WTIME));
     CHECK_EQ_INT(sat_etime_merge(a, b), SAT_OK);
     CHECK_EQ_INT(sat_etime_finish(a), SAT_OK);
-    const sat_etime_view *m = sat_etime_get_view(a);
-    CHECK_EQ_INT(m->fields_known, v->fields_known);
-    CHECK_EQ_INT(m->fields_inputs, v->fields_inputs);
-    for (int k = 0; k < SAT_FIELD__COUNT; k++) {
-        CHECK_EQ_INT(m->fields_without[k], v->fields_without[k]);
-        CHECK((m->fields_why[k] == NULL) == (v->fields_why[k] == NULL));
+    sat_result *m = rc_result("etime", build_etime, a);
+    const sat_rnode *tm = sat_get_table(sat_result_root(m), "not_logged"),
+                    *tv = sat_get_table(sat_result_root(r), "not_logged");
+    CHECK_EQ_INT(sat_rnode_count(tm), sat_rnode_count(tv));
+    for (const sat_rnode *x = sat_rnode_first(tm), *y = sat_rnode_first(tv); x && y;
+         x = sat_rnode_next(x), y = sat_rnode_next(y)) {
+        CHECK_EQ_STR(sat_get_text(x, "field", ""), sat_get_text(y, "field", ""));
+        CHECK_EQ_INT(sat_get_bool(x, "partial", -1), sat_get_bool(y, "partial", -1));
+        CHECK_EQ_INT(sat_get_count(x, "of_inputs", 0), sat_get_count(y, "of_inputs", 0));
+        CHECK_EQ_INT(sat_get_count(x, "inputs_without", 0), sat_get_count(y, "inputs_without", 0));
+        CHECK((sat_get_text(x, "why", NULL) == NULL) == (sat_get_text(y, "why", NULL) == NULL));
     }
+    sat_result_free(m);
+    sat_result_free(r);
     sat_etime_free(a);
     sat_etime_free(b);
     sat_etime_free(e);
@@ -227,7 +252,11 @@ static void test_etime_view(void)
     /* rows fed without any source row: everything known, as before */
     e = sat_etime_create(NULL);
     CHECK_EQ_INT(sat_etime_finish(e), SAT_OK);
-    CHECK_EQ_INT(sat_etime_get_view(e)->fields_known, SAT_FIELDS_ALL);
+    r = rc_result("etime", build_etime, e);
+    CHECK_EQ_INT(sat_rnode_count(sat_get_table(sat_result_root(r), "not_logged")), 0);
+    CHECK(sat_get_has(sat_result_root(r), "unindexed.total") &&
+          sat_get_has(sat_result_root(r), "operation_stats.paged_searches"));
+    sat_result_free(r);
     sat_etime_free(e);
 }
 
@@ -319,7 +348,7 @@ int main(void)
     test_source_fallback();
     test_parsers_mark_generations();
     test_openldap_close_kinds();
-    test_etime_view();
+    test_etime_result();
     test_cachesize_missing();
     test_cachesize_reads_seen();
     return CHECK_DONE();

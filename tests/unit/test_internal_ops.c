@@ -12,6 +12,7 @@
 #include "check.h"
 #include "satscope/parse.h"
 #include "satscope/analyze.h"
+#include "result_check.h"
 
 #define MS 1000000LL
 #define T0 (1764580000LL * 1000000000LL)
@@ -52,13 +53,39 @@ static void group_mod(sat_event_sink *k, int64_t conn, const char *group, int mo
     emit(k, mk(SAT_OP_MOD, conn, 1, 0, 0, group, SAT_SCOPE_NONE, NULL, 0, 100));
 }
 
-static const sat_etime_iparent *group(const sat_etime_view *v, const char *type, const char *base)
+static int build_etime(const void *e, sat_result *r)
 {
-    for (size_t i = 0; i < v->niparents; i++)
-        if (!strcmp(v->iparents[i].type, type) && !strcmp(v->iparents[i].base, base))
-            return &v->iparents[i];
-    return NULL;
+    return sat_etime_result((const sat_etime *)e, r);
 }
+
+/* A group of the result's internal operations (its row of "groups") and its
+ * rows (of "ops", in their order). */
+typedef struct igroup {
+    const sat_rnode *g;
+    const sat_rnode *rows[64];
+    size_t nrows;
+} igroup;
+
+static igroup group(sat_result *res, const char *type, const char *base)
+{
+    igroup x;
+    memset(&x, 0, sizeof x);
+    const sat_rnode *io = sat_get_obj(sat_result_root(res), "internal_operations");
+    for (const sat_rnode *g = sat_rnode_first(sat_get_table(io, "groups")); g && !x.g;
+         g = sat_rnode_next(g))
+        if (!strcmp(sat_get_text(g, "op", ""), type) && !strcmp(sat_get_text(g, "base", ""), base))
+            x.g = g;
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(io, "ops")); r && x.g && x.nrows < 64;
+         r = sat_rnode_next(r))
+        if (!strcmp(sat_get_text(r, "parent_op", ""), type) &&
+            !strcmp(sat_get_text(r, "parent_base", ""), base))
+            x.rows[x.nrows++] = r;
+    return x;
+}
+
+static uint64_t cnt(const sat_rnode *n, const char *path) { return sat_get_count(n, path, UINT64_MAX); }
+static double num(const sat_rnode *n, const char *path) { return sat_get_num(n, path, NAN); }
+static const char *txt(const sat_rnode *n, const char *path) { return sat_get_text(n, path, ""); }
 
 static void test_attribution(void)
 {
@@ -74,54 +101,61 @@ static void test_attribution(void)
     /* a client operation never seen */
     emit(&k, mk(SAT_OP_SRCH, 9, 3, 1, 1, "dc=x", SAT_SCOPE_SUB, "(uid=*)", 0, 3));
     CHECK_EQ_INT(sat_etime_finish(e), 0);
-    const sat_etime_view *v = sat_etime_get_view(e);
-    CHECK_EQ_INT(v->internal_ops, 12);
-    CHECK_EQ_INT(v->internal_of_clients, 9);
-    CHECK_EQ_INT(v->internal_of_server, 2);
-    CHECK_EQ_INT(v->internal_orphans, 1);
-    CHECK_EQ_INT(v->internal_unattributed, 0);
-    CHECK_EQ_INT(v->niparents, 3);
-    const sat_etime_iparent *g = group(v, "MOD", "cn=*,ou=groups,dc=x");
-    CHECK(g != NULL);
-    if (g) {
-        CHECK_EQ_INT(g->parents, 2);
-        CHECK_EQ_INT(g->internal, 9);
+    sat_result *res = rc_result("etime", build_etime, e);
+    const sat_rnode *io = sat_get_obj(sat_result_root(res), "internal_operations");
+    CHECK_EQ_INT(cnt(io, "total"), 12);
+    CHECK_EQ_INT(cnt(io, "of_clients"), 9);
+    CHECK_EQ_INT(cnt(io, "of_server"), 2);
+    CHECK_EQ_INT(cnt(io, "of_operations_not_in_input"), 1);
+    CHECK_EQ_INT(cnt(io, "unattributed"), 0);
+    CHECK_EQ_INT(sat_rnode_count(sat_get_table(io, "groups")), 3);
+    igroup g = group(res, "MOD", "cn=*,ou=groups,dc=x");
+    CHECK(g.g != NULL);
+    if (g.g) {
+        CHECK_EQ_INT(cnt(g.g, "operations"), 2);
+        CHECK_EQ_INT(cnt(g.g, "internal"), 9);
         /* the outermost ones only (the nested search is inside its search;
          * the late DEL ran after the RESULT) */
-        CHECK(fabs(g->internal_s - 0.120) < 1e-9);
-        CHECK(fabs(g->parents_etime_s - 0.200) < 1e-9);
-        CHECK(fabs(g->share - 0.6) < 1e-9);
-        CHECK_EQ_INT(g->nrows, 5);
-        if (g->nrows == 5) {
-            const sat_etime_irow *r = g->rows;
+        CHECK(fabs(num(g.g, "internal_s") - 0.120) < 1e-9);
+        CHECK(fabs(num(g.g, "operations_etime_s") - 0.200) < 1e-9);
+        CHECK(fabs(num(g.g, "share") - 0.6) < 1e-9);
+        CHECK_EQ_INT(g.nrows, 5);
+        if (g.nrows == 5) {
+            const sat_rnode *const *r = g.rows;
             /* tree order, each level by total time */
-            CHECK(r[0].depth == 1 && !strcmp(r[0].type, "MOD") && r[0].count == 2 &&
-                  r[0].errors == 1 && fabs(r[0].per_parent - 1.0) < 1e-9 &&
-                  fabs(r[0].share - 0.3) < 1e-9);
-            CHECK_EQ_STR(r[0].base, "uid=*,ou=people,dc=x");
-            CHECK(r[1].depth == 1 && !strcmp(r[1].type, "SRCH") && fabs(r[1].total_s - 0.040) < 1e-9);
-            CHECK_EQ_STR(r[1].base, "dc=x");
-            CHECK_EQ_STR(r[1].scope, "sub");
-            CHECK_EQ_STR(r[1].filter, "(member=*)");
-            CHECK(r[2].depth == 2 && r[2].count == 2 && fabs(r[2].total_s - 0.010) < 1e-9 &&
-                  fabs(r[2].max_s - 0.005) < 1e-9);
-            CHECK(r[3].depth == 1 && fabs(r[3].total_s - 0.020) < 1e-9);
-            CHECK_EQ_STR(r[3].base, "cn=*,ou=groups,dc=x");
-            CHECK_EQ_STR(r[3].scope, "base");
-            CHECK(r[4].depth == 1 && !strcmp(r[4].type, "DEL") && r[4].count == 1 &&
-                  isnan(r[4].share));
+            CHECK(cnt(r[0], "depth") == 1 && !strcmp(txt(r[0], "op"), "MOD") &&
+                  cnt(r[0], "count") == 2 && cnt(r[0], "errors") == 1 &&
+                  fabs(num(r[0], "per_operation") - 1.0) < 1e-9 &&
+                  fabs(num(r[0], "share") - 0.3) < 1e-9);
+            CHECK_EQ_STR(txt(r[0], "base"), "uid=*,ou=people,dc=x");
+            CHECK(cnt(r[1], "depth") == 1 && !strcmp(txt(r[1], "op"), "SRCH") &&
+                  fabs(num(r[1], "total_s") - 0.040) < 1e-9);
+            CHECK_EQ_STR(txt(r[1], "base"), "dc=x");
+            CHECK_EQ_STR(txt(r[1], "scope"), "sub");
+            CHECK_EQ_STR(txt(r[1], "filter"), "(member=*)");
+            CHECK(cnt(r[2], "depth") == 2 && cnt(r[2], "count") == 2 &&
+                  fabs(num(r[2], "total_s") - 0.010) < 1e-9 &&
+                  fabs(num(r[2], "max_s") - 0.005) < 1e-9);
+            CHECK(cnt(r[3], "depth") == 1 && fabs(num(r[3], "total_s") - 0.020) < 1e-9);
+            CHECK_EQ_STR(txt(r[3], "base"), "cn=*,ou=groups,dc=x");
+            CHECK_EQ_STR(txt(r[3], "scope"), "base");
+            CHECK(cnt(r[4], "depth") == 1 && !strcmp(txt(r[4], "op"), "DEL") &&
+                  cnt(r[4], "count") == 1 && isnan(num(r[4], "share")));
         }
     }
-    g = group(v, "(server)", "-");
-    CHECK(g && g->internal == 2 && g->parents == 1 && g->nrows == 2 && isnan(g->share));
-    if (g && g->nrows == 2) {
-        CHECK(g->rows[0].depth == 1 && !strcmp(g->rows[0].type, "ADD"));
-        CHECK_EQ_STR(g->rows[0].base, "cn=*,cn=tasks,cn=config");
-        CHECK(g->rows[1].depth == 2 && !strcmp(g->rows[1].type, "SRCH"));
-        CHECK_EQ_STR(g->rows[1].base, "(root DSE)");
+    g = group(res, "(server)", "-");
+    CHECK(g.g && cnt(g.g, "internal") == 2 && cnt(g.g, "operations") == 1 && g.nrows == 2 &&
+          isnan(num(g.g, "share")));
+    if (g.g && g.nrows == 2) {
+        CHECK(cnt(g.rows[0], "depth") == 1 && !strcmp(txt(g.rows[0], "op"), "ADD"));
+        CHECK_EQ_STR(txt(g.rows[0], "base"), "cn=*,cn=tasks,cn=config");
+        CHECK(cnt(g.rows[1], "depth") == 2 && !strcmp(txt(g.rows[1], "op"), "SRCH"));
+        CHECK_EQ_STR(txt(g.rows[1], "base"), "(root DSE)");
     }
-    g = group(v, "(not in the input)", "-");
-    CHECK(g && g->internal == 1 && g->parents == 0 && g->nrows == 1 && isnan(g->rows[0].per_parent));
+    g = group(res, "(not in the input)", "-");
+    CHECK(g.g && cnt(g.g, "internal") == 1 && cnt(g.g, "operations") == 0 && g.nrows == 1 &&
+          isnan(num(g.rows[0], "per_operation")));
+    sat_result_free(res);
     sat_etime_free(e);
 }
 
@@ -140,19 +174,24 @@ static void test_merge(void)
     CHECK_EQ_INT(sat_etime_finish(b), 0);
     CHECK_EQ_INT(sat_etime_merge(a, b), 0);
     CHECK_EQ_INT(sat_etime_finish(a), 0);
-    const sat_etime_view *v1 = sat_etime_get_view(one), *va = sat_etime_get_view(a);
-    CHECK_EQ_INT(va->internal_of_clients, v1->internal_of_clients);
-    CHECK_EQ_INT(va->internal_orphans, 1);
-    const sat_etime_iparent *g1 = group(v1, "MOD", "cn=*,ou=groups,dc=x");
-    const sat_etime_iparent *ga = group(va, "MOD", "cn=*,ou=groups,dc=x");
-    CHECK(g1 && ga && g1->nrows == ga->nrows && g1->parents == ga->parents &&
-          g1->internal == ga->internal && fabs(g1->share - ga->share) < 1e-12);
-    if (g1 && ga && g1->nrows == ga->nrows)
-        for (size_t i = 0; i < g1->nrows; i++)
-            CHECK(g1->rows[i].count == ga->rows[i].count &&
-                  g1->rows[i].depth == ga->rows[i].depth &&
-                  !strcmp(g1->rows[i].base, ga->rows[i].base) &&
-                  fabs(g1->rows[i].total_s - ga->rows[i].total_s) < 1e-12);
+    sat_result *r1 = rc_result("etime", build_etime, one), *ra = rc_result("etime", build_etime, a);
+    const sat_rnode *io1 = sat_get_obj(sat_result_root(r1), "internal_operations"),
+                    *ioa = sat_get_obj(sat_result_root(ra), "internal_operations");
+    CHECK_EQ_INT(cnt(ioa, "of_clients"), cnt(io1, "of_clients"));
+    CHECK_EQ_INT(cnt(ioa, "of_operations_not_in_input"), 1);
+    igroup g1 = group(r1, "MOD", "cn=*,ou=groups,dc=x");
+    igroup ga = group(ra, "MOD", "cn=*,ou=groups,dc=x");
+    CHECK(g1.g && ga.g && g1.nrows == ga.nrows && cnt(g1.g, "operations") == cnt(ga.g, "operations") &&
+          cnt(g1.g, "internal") == cnt(ga.g, "internal") &&
+          fabs(num(g1.g, "share") - num(ga.g, "share")) < 1e-12);
+    if (g1.g && ga.g && g1.nrows == ga.nrows)
+        for (size_t i = 0; i < g1.nrows; i++)
+            CHECK(cnt(g1.rows[i], "count") == cnt(ga.rows[i], "count") &&
+                  cnt(g1.rows[i], "depth") == cnt(ga.rows[i], "depth") &&
+                  !strcmp(txt(g1.rows[i], "base"), txt(ga.rows[i], "base")) &&
+                  fabs(num(g1.rows[i], "total_s") - num(ga.rows[i], "total_s")) < 1e-12);
+    sat_result_free(r1);
+    sat_result_free(ra);
     sat_etime_free(one);
     sat_etime_free(a);
     sat_etime_free(b);
@@ -167,15 +206,16 @@ static void test_hostile_bytes(void)
     emit(&k, mk(SAT_OP_SRCH, 7, 2, 30, 1, "dc=x", SAT_SCOPE_SUB, "(a=*)", 0, 1));
     emit(&k, mk(SAT_OP_MOD, 7, 2, 0, 0, "uid=\x1e,dc=x", SAT_SCOPE_NONE, NULL, 0, 5));
     CHECK_EQ_INT(sat_etime_finish(e), 0);
-    const sat_etime_view *v = sat_etime_get_view(e);
-    CHECK_EQ_INT(v->internal_of_clients, 2);
-    const sat_etime_iparent *g = group(v, "MOD", "uid=*,dc=x");
-    CHECK(g && g->nrows == 2);
-    if (g && g->nrows == 2) {
-        CHECK(g->rows[0].depth == 30 && g->rows[1].depth == 31);
-        CHECK_EQ_STR(g->rows[1].base, "dc=??x");
-        CHECK_EQ_STR(g->rows[1].filter, "(a=?)");
+    sat_result *res = rc_result("etime", build_etime, e);
+    CHECK_EQ_INT(cnt(sat_result_root(res), "internal_operations.of_clients"), 2);
+    igroup g = group(res, "MOD", "uid=*,dc=x");
+    CHECK(g.g && g.nrows == 2);
+    if (g.g && g.nrows == 2) {
+        CHECK(cnt(g.rows[0], "depth") == 30 && cnt(g.rows[1], "depth") == 31);
+        CHECK_EQ_STR(txt(g.rows[1], "base"), "dc=??x");
+        CHECK_EQ_STR(txt(g.rows[1], "filter"), "(a=?)");
     }
+    sat_result_free(res);
     sat_etime_free(e);
 }
 
@@ -193,13 +233,15 @@ static void test_late_row_long_after(void)
         emit(&k, mk(SAT_OP_SRCH, 4, i, 0, 0, "dc=x", SAT_SCOPE_SUB, NULL, 0, 2));
     }
     CHECK_EQ_INT(sat_etime_finish(e), 0);
-    const sat_etime_view *v = sat_etime_get_view(e);
-    CHECK_EQ_INT(v->internal_of_clients, 3002);
-    CHECK_EQ_INT(v->internal_orphans, 0);
-    const sat_etime_iparent *g = group(v, "ADD", "uid=*,ou=people,dc=x");
-    CHECK(g && g->parents == 1 && g->internal == 2 && g->nrows == 2);
+    sat_result *res = rc_result("etime", build_etime, e);
+    const sat_rnode *io = sat_get_obj(sat_result_root(res), "internal_operations");
+    CHECK_EQ_INT(cnt(io, "of_clients"), 3002);
+    CHECK_EQ_INT(cnt(io, "of_operations_not_in_input"), 0);
+    igroup g = group(res, "ADD", "uid=*,ou=people,dc=x");
+    CHECK(g.g && cnt(g.g, "operations") == 1 && cnt(g.g, "internal") == 2 && g.nrows == 2);
     /* its share counts only the search, which ran inside the ADD */
-    CHECK(g && fabs(g->share - 0.1) < 1e-9);
+    CHECK(g.g && fabs(num(g.g, "share") - 0.1) < 1e-9);
+    sat_result_free(res);
     sat_etime_free(e);
 }
 
