@@ -29,7 +29,7 @@ void pm_embed(const pm_ctx *p, sat_rnode *s, const char *analyzer, const sat_rno
               const char *const *only)
 {
     const sec_builder *b = sec_find(analyzer);
-    sec_ctx c = {p->clock, only};
+    sec_ctx c = {p->clock, only, s};
     if (b && root)
         b->build(&c, root, s);
 }

@@ -19,43 +19,6 @@
 
 /* ---- helpers (section_etime.h) ---------------------------------------------------- */
 
-static sat_rnode *vsection(sat_rnode *parent, const char *id, const char *title, va_list ap)
-{
-    char buf[1024];
-    if (title)
-        vsnprintf(buf, sizeof buf, title, ap);
-    return sat_doc_section(parent, id, title ? buf : NULL);
-}
-
-sat_rnode *etb_part(sat_rnode *parent, const char *id, const char *title, ...)
-{
-    if (!parent)
-        return NULL;
-    va_list ap;
-    va_start(ap, title);
-    sat_rnode *s = vsection(parent, id, title, ap);
-    va_end(ap);
-    return s;
-}
-
-sat_rnode *etb_section(const etb *x, sat_rnode *parent, const char *id, const char *title, ...)
-{
-    if (!parent)
-        return NULL;
-    if (!x->nested && x->c->only) { /* as sec_section asks */
-        int want = 0;
-        for (const char *const *o = x->c->only; *o && !want; o++)
-            want = !strcmp(*o, id);
-        if (!want)
-            return NULL;
-    }
-    va_list ap;
-    va_start(ap, title);
-    sat_rnode *s = vsection(parent, id, title, ap);
-    va_end(ap);
-    return s;
-}
-
 /* The not_logged row of field, NULL when every input can log it. */
 static const sat_rnode *nl_row(const etb *x, const char *field)
 {
@@ -130,9 +93,9 @@ void etb_top(const etb *x, sat_rnode *parent_section, const char *id, const char
     size_t n = sat_rnode_count(t);
     if (skip_empty && !n)
         return;
-    sat_rnode *s = distinct > n ? etb_section(x, parent_section, id, "%s (top %zu of %llu)", title,
+    sat_rnode *s = distinct > n ? sec_section(x->c, parent_section, id, "%s (top %zu of %llu)", title,
                                               n, (unsigned long long)distinct)
-                                : etb_section(x, parent_section, id, "%s", title);
+                                : sec_section(x->c, parent_section, id, "%s", title);
     char cols[160];
     snprintf(cols, sizeof cols, "count,total_s,%s=%s", keycol, keytitle);
     sat_doc_table(s, NULL, NULL, t, cols, 0, NULL, NULL);
@@ -156,7 +119,7 @@ void etb_series(const etb *x, sat_rnode *parent, const char *id, const char *per
     const char *cols = win_min > 1 ? "start_ts=from (UTC),count,errors,mean_s,p99_s,max_s"
                                    : "start_ts,count,errors,mean_s,p99_s,max_s";
     if (n <= MINUTES_FULL) {
-        sat_doc_table(etb_section(x, parent, id, "%s %s", per_title, per), NULL, NULL, w, cols, 0,
+        sat_doc_table(sec_section(x->c, parent, id, "%s %s", per_title, per), NULL, NULL, w, cols, 0,
                       NULL, NULL);
         return;
     }
@@ -164,10 +127,10 @@ void etb_series(const etb *x, sat_rnode *parent, const char *id, const char *per
     size_t top = (size_t)sat_get_count(x->root, "top_n", 20), show = top < n ? top : n;
     sat_rnode *s =
         win_min > 1
-            ? etb_section(x, parent, id, "Slowest buckets of %s by p99 (%zu of %zu; --json for the "
+            ? sec_section(x->c, parent, id, "Slowest buckets of %s by p99 (%zu of %zu; --json for the "
                                          "series)",
                           per, show, n)
-            : etb_section(x, parent, id, "Slowest minutes by p99 (%zu of %zu %s; --json for the "
+            : sec_section(x->c, parent, id, "Slowest minutes by p99 (%zu of %zu %s; --json for the "
                                          "series)",
                           show, n, sat_plural(n, "minute", "minutes"));
     sat_doc_table_by(s, NULL, NULL, w, cols, show, "p99_s");
@@ -397,7 +360,7 @@ static void percentiles(const etb *x, sat_rnode *parent, const char *what)
 
 static void build(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
 {
-    etb x = {c, root, sat_get_dur(root, "span_s", NAN), 0};
+    etb x = {c, root, sat_get_dur(root, "span_s", NAN)};
     read_what(&x, parent);
     if (!sat_get_has(root, "operations") && sat_get_has(root, "requests")) {
         /* HTTP logs alone */
@@ -417,7 +380,7 @@ static void build(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     const sat_rnode *http = sat_get_obj(root, "http");
     if (http) {
         /* beside a directory's logs: the web front's requests */
-        etb hx = {c, http, sat_get_dur(http, "span_s", NAN), 1};
+        etb hx = {c, http, sat_get_dur(http, "span_s", NAN)};
         sat_rnode *s =
             sec_section(c, parent, "http",
                         "HTTP requests: %llu (from the HTTP access logs among the inputs)",

@@ -20,16 +20,7 @@ typedef struct etb {
     const sec_ctx *c;
     const sat_rnode *root;
     double span_s; /* NAN when unknown */
-    int nested;    /* 1: the sections go inside a wanted one (the "http" one) */
 } etb;
-
-/* A section of parent: one the context wants (sec_section), or with
- * x->nested a part of a wanted section, which every part of is. title is
- * printf-like (NULL: an untitled group). */
-sat_rnode *etb_section(const etb *x, sat_rnode *parent, const char *id, const char *title, ...)
-    SAT_PRINTF(4, 5);
-/* A part of a section (NULL: nothing), always there when its section is. */
-sat_rnode *etb_part(sat_rnode *parent, const char *id, const char *title, ...) SAT_PRINTF(3, 4);
 
 /* 1 when no input can log field (the not_logged table), 1 when some input
  * (or every one) cannot. */

@@ -42,11 +42,11 @@ static void where(const etb *x, sat_rnode *parent)
     if (!top)
         top = 20;
     size_t show = !minute && n > top ? top : n;
-    sat_rnode *s = show < n ? etb_section(x, parent, "http_groups",
+    sat_rnode *s = show < n ? sec_section(x->c, parent, "http_groups",
                                           "Where the time went, by %s (top %zu of %zu by total "
                                           "response time)",
                                           dim_title(dim), show, n)
-                            : etb_section(x, parent, "http_groups", "Where the time went, by %s",
+                            : sec_section(x->c, parent, "http_groups", "Where the time went, by %s",
                                           dim_title(dim));
     if (etb_not_logged(x, "etime"))
         sat_doc_para(s, "Response times are not logged %s: requests and errors only",
@@ -61,7 +61,7 @@ static void where(const etb *x, sat_rnode *parent)
         sat_doc_footnote(s, "(about %llu keys past the key cap are folded into \"(other)\")",
                          (unsigned long long)folded);
 
-    s = etb_section(x, parent, "http_methods", "By method");
+    s = sec_section(x->c, parent, "http_methods", "By method");
     snprintf(cols, sizeof cols, "method,%s", tc);
     sat_doc_table(s, NULL, NULL, sat_get_table(p, "methods"), cols, 0, NULL, NULL);
     sat_doc_footnote(s, "(\"all\": every request. Times are response times; errors = statuses "
@@ -71,7 +71,7 @@ static void where(const etb *x, sat_rnode *parent)
 static void requests(const etb *x, sat_rnode *parent)
 {
     const sat_rnode *o = sat_get_obj(x->root, "request_stats");
-    sat_rnode *v = sat_doc_values(etb_section(x, parent, "http_requests", "Requests"));
+    sat_rnode *v = sat_doc_values(sec_section(x->c, parent, "http_requests", "Requests"));
     char rate[128];
     etb_value(x, v, o, "total", "total", "Total requests", NULL,
               etb_rate(x, sat_get_count(o, "total", 0), rate, sizeof rate));
@@ -100,7 +100,7 @@ void etb_http(const etb *x, sat_rnode *parent)
     requests(x, parent);
     const sat_rnode *st = sat_get_table(x->root, "statuses");
     if (sat_rnode_first(st))
-        sat_doc_table(etb_section(x, parent, "http_statuses", "Statuses"), NULL, NULL, st,
+        sat_doc_table(sec_section(x->c, parent, "http_statuses", "Statuses"), NULL, NULL, st,
                       "status,count,share,meaning", 0, NULL, NULL);
     etb_top(x, parent, "http_top_clients", "Top clients", sat_get_obj(x->root, "top"), "clients",
             "client", "client", 1);

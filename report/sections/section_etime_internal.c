@@ -149,13 +149,13 @@ void etb_internal(const etb *x, sat_rnode *parent)
         snprintf(id, sizeof id, "group_%zu", ++i);
         const char *op = sat_get_text(g, "op", "?");
         sat_rnode *gs = !strcmp(op, "(server)")
-                            ? etb_part(s, id, "%s", op)
-                            : etb_part(s, id, "%s %s", op, sat_get_text(g, "base", "?"));
+                            ? sec_section(x->c, s, id, "%s", op)
+                            : sec_section(x->c, s, id, "%s %s", op, sat_get_text(g, "base", "?"));
         group_figures(x, g, gs);
         group_table(gs, rows, g, &r, all, top);
     }
     if (shown < ngroups) {
-        sat_rnode *more = etb_part(s, "more", NULL);
+        sat_rnode *more = sec_section(x->c, s, "more", NULL);
         sat_doc_para(more, "(%zu more %s: --by internal, --json or --csv for all)",
                      ngroups - shown, sat_plural(ngroups - shown, "group", "groups"));
     }

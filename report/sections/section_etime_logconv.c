@@ -123,7 +123,7 @@ void etb_unindexed(const etb *x, sat_rnode *parent)
         sec_fmt(x->c, tot, sizeof tot, r, "total_s");
         sec_fmt(x->c, ne, sizeof ne, r, "nentries_max");
         sec_fmt(x->c, ts, sizeof ts, r, "first_ts");
-        sat_rnode *e = etb_part(s, id, "%zu. %llu x notes=%s  etime max %s, total %s, nentries max %s",
+        sat_rnode *e = sec_section(x->c, s, id, "%zu. %llu x notes=%s  etime max %s, total %s, nentries max %s",
                                 i, (unsigned long long)sat_get_count(r, "count", 0),
                                 sat_get_text(r, "notes", ""), mx, tot, ne);
         sat_rnode *v = sat_doc_values(e);

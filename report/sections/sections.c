@@ -42,7 +42,7 @@ static int wanted(const sec_ctx *c, const char *id)
 sat_rnode *sec_section(const sec_ctx *c, sat_rnode *parent, const char *id, const char *title,
                        ...)
 {
-    if (!parent || !wanted(c, id))
+    if (!parent || (parent == c->top && !wanted(c, id)))
         return NULL;
     char buf[1024];
     if (title) {
@@ -89,12 +89,14 @@ sat_report *sat_report_sections(sat_result *r)
     if (!rep)
         return NULL;
     const sat_rnode *root = sat_result_root(r);
-    sec_ctx c = {rd_clock_of(sat_result_root(sat_report_doc(rep)), 1), NULL};
+    sec_ctx c = {rd_clock_of(sat_result_root(sat_report_doc(rep)), 1), NULL, NULL};
     char lead[1024] = "", title[1200];
     b->lead(&c, root, lead, sizeof lead);
     snprintf(title, sizeof title, "satscope %s: %s", b->analyzer, lead);
     sat_doc_head(rep, title, 0, 0, 0);
-    b->build(&c, root, sat_doc_page(rep, NULL, NULL, -1));
+    sat_rnode *page = sat_doc_page(rep, NULL, NULL, -1);
+    c.top = page;
+    b->build(&c, root, page);
     if (sat_result_status(sat_report_doc(rep)) != SAT_OK) {
         sat_report_free(rep);
         return NULL;

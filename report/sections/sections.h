@@ -19,7 +19,9 @@
 
 typedef struct sec_ctx {
     rd_clock clock;          /* times in sentences and tables */
-    const char *const *only; /* the ids of the sections wanted, NULL-ended; NULL: all */
+    const char *const *only; /* the ids of the builder's sections wanted (those it
+                                writes into top), NULL-ended; NULL: all */
+    const sat_rnode *top;    /* where build writes its sections (its parent) */
 } sec_ctx;
 
 typedef struct sec_builder {
@@ -37,9 +39,10 @@ typedef struct sec_builder {
 
 const sec_builder *sec_find(const char *analyzer);
 
-/* A new section of parent when c wants id (c->only), else NULL: every
- * builder helper does nothing on a NULL section, so an unwanted section
- * costs one test. title is printf-like; NULL: an untitled group. */
+/* A new section of parent, unless parent is the builder's top and c does not
+ * want id (c->only): NULL then, and every builder helper does nothing on a
+ * NULL section, so an unwanted section costs one test (a part of a wanted
+ * section is always there). title is printf-like; NULL: an untitled group. */
 sat_rnode *sec_section(const sec_ctx *c, sat_rnode *parent, const char *id, const char *title,
                        ...) SAT_PRINTF(4, 5);
 /* A time on the context's clock ("14:20:20", "2025-06-09T14:20:20Z"). */
