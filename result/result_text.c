@@ -295,7 +295,7 @@ void sat_text_pre(sat_text *t, const char *indent, const char *line)
 void sat_text_values(sat_text *t, const sat_rnode *obj, const char *indent)
 {
     size_t ind = display_width(indent, strlen(indent)), lw = 0, nw = 0;
-    char lab[128], val[1024];
+    char lab[128], val[4096]; /* a long text (a backtrace's signature) whole */
     for (const sat_rnode *c = sat_rnode_first(obj); c; c = sat_rnode_next(c)) {
         const sat_value *v = sat_rnode_value(c);
         if (!v)
@@ -338,7 +338,7 @@ void sat_text_values(sat_text *t, const sat_rnode *obj, const char *indent)
         fprintf(t->out, "%*s", (int)pad, "");
         col += pad;
         const char *note = sat_rnode_note(c);
-        char line[2048];
+        char line[8192];
         snprintf(line, sizeof line, "%s%s%s", val, note ? "  " : "", note ? note : "");
         /* a text runs on under itself; a number's note under the note */
         size_t cont = !sat_unit_right(v->unit) || !note ? vcol : vcol + nw + 2;
@@ -443,8 +443,13 @@ static void text_table(sat_text *t, const sat_rnode *table, const char *columns,
         if (max_rows && shown == max_rows)
             break;
         for (int i = 0; i < nuse; i++) {
-            sat_text_value(t, cells[i], sizeof cells[i], sat_row_get(r, use[i]->name));
-            row[i] = cells[i];
+            const sat_value *v = sat_row_get(r, use[i]->name);
+            if (v && !v->absent && v->unit == SAT_UNIT_TEXT && v->v.s) {
+                row[i] = v->v.s; /* whole, however long: fitting it is the table's */
+            } else {
+                sat_text_value(t, cells[i], sizeof cells[i], v);
+                row[i] = cells[i];
+            }
         }
         sat_tbl_row(&tb, row);
         shown++;

@@ -241,7 +241,7 @@ static void frames_table(sat_rnode *s, const sat_rnode *frames, int first_thread
             ncols = 4;
     sat_rnode *t = sat_doc_new_table(s, first_thread ? "crashing thread (first)" : "crashing thread",
                                      NULL, cols, ncols);
-    char fn[512], src[512];
+    char fn[4096], src[4096]; /* a C++ name whole */
     for (const sat_rnode *f = sat_rnode_first(frames); f && t; f = sat_rnode_next(f)) {
         sat_rnode *row = sat_table_row(t);
         sat_put_int(row, "depth", sat_get_int(f, "depth", 0));
@@ -287,7 +287,7 @@ static void other_threads(sat_rnode *s, const sat_rnode *stacks)
                                    {"tid", SAT_UNIT_INT, 0, NULL},
                                    {"stack", SAT_UNIT_TEXT, 0, "top of the stack"}};
     sat_rnode *t = NULL;
-    char sum[1024];
+    char sum[4096];
     for (const sat_rnode *st = sat_rnode_first(stacks); st; st = sat_rnode_next(st)) {
         if (sat_get_bool(st, "crashing", 0) == 1)
             continue;
@@ -397,7 +397,7 @@ static const sat_rnode *group_row(const sat_rnode *groups, uint64_t g)
  * from, its threads, its fingerprint and group, what the core lacks. */
 static void facts(sat_rnode *v, const sat_rnode *root, const sat_rnode *row)
 {
-    char text[2048];
+    char text[4096];
     const char *origin = sat_get_text(row, "origin", NULL);
     int core = origin && !strcmp(origin, "core");
     const char *writer = sat_get_text(row, "core_writer", NULL);
@@ -433,7 +433,7 @@ static void facts(sat_rnode *v, const sat_rnode *root, const sat_rnode *row)
     snprintf(text, sizeof text, "%" PRId64 "%s", sat_get_int(row, "threads", 0), ct);
     sat_put_text(v, "thread_count", text);
     sat_put_label(v, "threads");
-    char sig[1536];
+    char sig[3900];
     spaced(sig, sizeof sig, sat_get_text(row, "signature", "-"));
     snprintf(text, sizeof text, "%s  %s", sat_get_text(row, "fingerprint", "-"), sig);
     sat_put_text(v, "fingerprint", text);
@@ -494,7 +494,7 @@ static void groups(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     sat_doc_table(s, NULL, NULL, g, "group,count,first_ts,last_ts,fingerprint,builds", 0, NULL,
                   NULL);
     sat_rnode *t = sat_doc_new_table(s, NULL, NULL, sig_cols, sizeof sig_cols / sizeof sig_cols[0]);
-    char sig[2048];
+    char sig[4096];
     for (const sat_rnode *r = sat_rnode_first(g); r && t; r = sat_rnode_next(r)) {
         sat_rnode *row = sat_table_row(t);
         sat_put_count(row, "group", sat_get_count(r, "group", 0));
