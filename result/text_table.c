@@ -188,6 +188,66 @@ static void fit_widths(const sat_tbl *t, size_t *w, const size_t *floor_w, size_
     }
 }
 
+/* How many groups columns 1.. take, each group holding at most `limit`
+ * display columns of them and their gaps (a column wider goes alone). */
+static size_t groups_at(const sat_tbl *t, const size_t *w, size_t limit)
+{
+    size_t k = 1, used = 0;
+    for (int c = 1; c < t->ncol; c++) {
+        if (used && used + 2 + w[c] > limit) {
+            k++;
+            used = 0;
+        }
+        used += 2 + w[c];
+    }
+    return k;
+}
+
+/* Prints every row's cells of columns sel[0..nsel) at their widths w; the
+ * lines written. */
+static size_t print_rows(const sat_tbl *t, FILE *out, const char *indent, const size_t *w,
+                         const int *sel, int nsel)
+{
+    size_t lines = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        char *const *row = &t->cells[r * (size_t)t->ncol];
+        size_t nlines = 1;
+        for (int i = 0; i < nsel; i++) {
+            size_t k = 1;
+            for (const char *p = row[sel[i]]; (p = strchr(p, '\n')); p++)
+                k++;
+            nlines = k > nlines ? k : nlines;
+        }
+        for (size_t li = 0; li < nlines; li++, lines++) {
+            fputs(indent, out);
+            /* no trailing blanks: the line ends at its last non-empty cell (a
+             * further line of a wrapped cell has nothing else) */
+            int lastc = nsel - 1;
+            size_t n;
+            while (lastc > 0 && (li || !t->right[sel[lastc]]) &&
+                   (cell_line(row[sel[lastc]], li, &n), !n))
+                lastc--;
+            for (int i = 0; i <= lastc; i++) {
+                int c = sel[i];
+                const char *v = cell_line(row[c], li, &n);
+                size_t vw = disp_width_n(v, n);
+                size_t pad = w[c] > vw ? w[c] - vw : 0;
+                int last = i == lastc;
+                if (t->right[c])
+                    fprintf(out, "%*s%.*s", (int)pad, "", (int)n, v);
+                else if (last)
+                    fprintf(out, "%.*s", (int)n, v);
+                else
+                    fprintf(out, "%.*s%*s", (int)n, v, (int)pad, "");
+                if (!last)
+                    fputs("  ", out);
+            }
+            fputc('\n', out);
+        }
+    }
+    return lines;
+}
+
 size_t sat_tbl_print(sat_tbl *t, FILE *out, const char *indent)
 {
     enum { MIN_CUT = 12 };
@@ -220,38 +280,36 @@ size_t sat_tbl_print(sat_tbl *t, FILE *out, const char *indent)
                 }
             }
         }
-    for (size_t r = 0; r < t->nrows; r++) {
-        char *const *row = &t->cells[r * (size_t)t->ncol];
-        size_t nlines = 1;
-        for (int c = 0; c < t->ncol; c++) {
-            size_t k = 1;
-            for (const char *p = row[c]; (p = strchr(p, '\n')); p++)
-                k++;
-            nlines = k > nlines ? k : nlines;
-        }
-        for (size_t li = 0; li < nlines; li++, lines++) {
-            fputs(indent, out);
-            /* no trailing blanks: the line ends at its last non-empty cell (a
-             * further line of a wrapped cell has nothing else) */
-            int lastc = t->ncol - 1;
-            size_t n;
-            while (lastc > 0 && (li || !t->right[lastc]) && (cell_line(row[lastc], li, &n), !n))
-                lastc--;
-            for (int c = 0; c <= lastc; c++) {
-                const char *v = cell_line(row[c], li, &n);
-                size_t vw = disp_width_n(v, n);
-                size_t pad = w[c] > vw ? w[c] - vw : 0;
-                int last = c == lastc;
-                if (t->right[c])
-                    fprintf(out, "%*s%.*s", (int)pad, "", (int)n, v);
-                else if (last)
-                    fprintf(out, "%.*s", (int)n, v);
-                else
-                    fprintf(out, "%.*s%*s", (int)n, v, (int)pad, "");
-                if (!last)
-                    fputs("  ", out);
+    /* still too wide (numbers are never cut): the columns in groups that fit,
+     * each group under the first column again, the next group after a blank */
+    size_t ind = disp_width(indent), total = ind;
+    for (int c = 0; c < t->ncol; c++)
+        total += w[c] + (c ? 2 : 0);
+    int sel[TBL_MAXCOL];
+    if (!t->width || total <= t->width || t->ncol < 3) {
+        for (int c = 0; c < t->ncol; c++)
+            sel[c] = c;
+        lines += print_rows(t, out, indent, w, sel, t->ncol);
+    } else {
+        /* as few groups as fit, the widest of them as narrow as can be: the
+         * least width per group (the first column aside) that packs them in */
+        size_t room = t->width > ind + w[0] ? t->width - ind - w[0] : 1;
+        size_t groups = groups_at(t, w, room), limit = 1;
+        while (limit < room && groups_at(t, w, limit) > groups)
+            limit++;
+        for (int c = 1; c < t->ncol;) {
+            int n = 0;
+            size_t used = 0;
+            sel[n++] = 0;
+            while (c < t->ncol && (n == 1 || used + 2 + w[c] <= limit)) {
+                used += 2 + w[c];
+                sel[n++] = c++;
             }
-            fputc('\n', out);
+            if (sel[1] != 1) {
+                fputc('\n', out);
+                lines++;
+            }
+            lines += print_rows(t, out, indent, w, sel, n);
         }
     }
     for (size_t i = 0; i < t->nrows * (size_t)t->ncol; i++)

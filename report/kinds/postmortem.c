@@ -78,6 +78,20 @@ static void head(pm_ctx *p)
     }
 }
 
+/* What the post-mortem shows of each analyzer: the sections of its command
+ * (report/sections/) that answer "what happened", without what the report
+ * says once for every input (the span, the inputs, the rows read). */
+static const char *const storms_parts[] = {"storm-*", "none", "failures", NULL};
+static const char *const etime_parts[] = {"ops",        "unindexed",   "top_filters",
+                                          "top_clients", "top_bind_dns", "top_bases", "http", NULL};
+static const char *const etime_http_parts[] = {"http_groups", "http_methods", "http_statuses",
+                                               "http_top_clients", NULL};
+static const char *const crashes_parts[] = {"crash-*", NULL};
+static const char *const saturation_parts[] = {"usl", "knee", "tls_capacity", NULL};
+static const char *const cachesize_parts[] = {"recommend", "targets", "reads_seen", "monitor",
+                                               "stream",    NULL};
+static const char *const timeline_parts[] = {"busiest", NULL};
+
 /* ---- sections ------------------------------------------------------------------ */
 
 static void put_num_value(sat_rnode *vals, const char *key, const sat_rnode *o, const char *path)
@@ -115,10 +129,13 @@ static void summary_section(pm_ctx *p, sat_rnode *page)
     }
     put_num_value(v, "client_failures", p->storms, "events");
     sat_put_count(v, "storm_count", sat_rnode_count(sat_get_table(p->storms, "storms")));
-    put_num_value(v, "tls_handshakes", p->handshakes, "connections");
-    if (isfinite(sat_get_num(p->handshakes, "logs.full", NAN)) && isfinite(sat_get_num(p->handshakes, "logs.resumed", NAN)))
-        sat_put_count(v, "tls_handshakes_in_logs",
-                      (uint64_t)(sat_get_num(p->handshakes, "logs.full", NAN) + sat_get_num(p->handshakes, "logs.resumed", NAN)));
+    /* handshakes as the handshakes section counts them: a capture's, else
+     * what the access logs tell; none said when no input can tell */
+    if (sat_get_count(p->handshakes, "connections", 0))
+        put_num_value(v, "tls_handshakes", p->handshakes, "connections");
+    if (sat_get_has(p->handshakes, "logs.full") && sat_get_has(p->handshakes, "logs.resumed"))
+        sat_put_count(v, "tls_handshakes_in_logs", sat_get_count(p->handshakes, "logs.full", 0) +
+                                                      sat_get_count(p->handshakes, "logs.resumed", 0));
     put_num_value(v, "crash_count", p->crashes, "count");
 }
 
@@ -149,286 +166,68 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
     sat_doc_sparkline(s, spark[kind][0], hours, "count", 1);
     sat_doc_sparkline(s, spark[kind][1], hours, "errors", 1);
     sat_doc_sparkline(s, spark[kind][2], hours, "p99_s", 1);
+    pm_embed(p, s, "timeline", p->timeline, timeline_parts);
 }
 
-/* The chain of every storm: each signal storms looked at, in words, its
- * values in its own unit (a count per window, a duration, a share). */
-static void chain_table(pm_ctx *p, sat_rnode *s)
+/* A section of the page holding analyzer's parts, or saying it did not run. */
+static sat_rnode *analyzer_section(const pm_ctx *p, sat_rnode *page, const char *id,
+                                   const char *title, const sat_rnode *root, const char *name)
 {
-    static const sat_col cols[] = {{"storm", SAT_UNIT_COUNT, 0, NULL},
-                                   {"signal_name", SAT_UNIT_TEXT, 0, "signal"},
-                                   {"rose", SAT_UNIT_BOOL, 0, NULL},
-                                   {"usual_text", SAT_UNIT_TEXT, 0, "usual"},
-                                   {"lead_up_text", SAT_UNIT_TEXT, 0, "before"},
-                                   {"during_text", SAT_UNIT_TEXT, 0, "during"},
-                                   {"onset_ts", SAT_UNIT_TIME, 0, "onset"},
-                                   {"back_ts", SAT_UNIT_TIME, 0, "back to usual"}};
-    const sat_rnode *sig = sat_get_table(p->storms, "signals");
-    if (!sig)
-        return;
-    char win[64];
-    pm_dur(win, sizeof win, sat_get_num(p->storms, "window_s", NAN));
-    char note[160];
-    snprintf(note, sizeof note, "counts per %s window; before: the windows before the storm and "
-             "its first", win);
-    sat_rnode *t = sat_doc_new_table(s, "The chain: what rose before each storm", note, cols,
-                                     sizeof cols / sizeof cols[0]);
-    for (const sat_rnode *r = sat_rnode_first(sig); r; r = sat_rnode_next(r)) {
-        if (!p->ldap && p->http && sat_get_bool(r, "ldap_only", 0) == 1)
-            continue; /* an access log has no unindexed search nor queue wait */
-        sat_rnode *row = sat_table_row(t);
-        sat_put_count(row, "storm", (uint64_t)sat_get_num(r, "storm", NAN));
-        sat_put_text(row, "signal_name", sat_get_text(r, "label", NULL));
-        const sat_value *rose = sat_row_get(r, "rose");
-        if (rose)
-            sat_put_value(row, "rose", rose);
-        static const char *const vals[3][2] = {
-            {"baseline", "usual_text"}, {"lead_up", "lead_up_text"}, {"during", "during_text"}};
-        for (int k = 0; k < 3; k++) {
-            char b[64];
-            double v = sat_get_num(r, vals[k][0], NAN);
-            if (!isfinite(v) && sat_get_bool(r, "never_answered", -1) == 1 && k > 0)
-                snprintf(b, sizeof b, "no answer");
-            else
-                pm_signal_value(b, sizeof b, r, v);
-            sat_put_text(row, vals[k][1], b);
-        }
-        sat_put_time(row, "onset_ts", sat_get_time(r, "onset_ts", 0));
-        sat_put_time(row, "back_ts", sat_get_time(r, "back_ts", 0));
-    }
-}
-
-static void kinds_table(pm_ctx *p, sat_rnode *s)
-{
-    static const sat_col cols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
-                                   {"events", SAT_UNIT_COUNT, 0, "failures"},
-                                   {"share", SAT_UNIT_RATIO, 4, NULL}};
-    const sat_rnode *k = sat_get_table(p->storms, "failures");
-    if (!k)
-        return;
-    sat_rnode *t = sat_doc_new_table(s, "Client failures by kind", "over every input", cols, 3);
-    for (const sat_rnode *r = sat_rnode_first(k); r; r = sat_rnode_next(r)) {
-        sat_rnode *row = sat_table_row(t);
-        sat_put_text(row, "kind", sat_get_text(r, "meaning", NULL));
-        sat_put_count(row, "events", (uint64_t)sat_get_num(r, "events", NAN));
-        sat_put_ratio(row, "share", sat_get_num(r, "share", NAN), 4);
-    }
+    sat_rnode *s = sat_doc_section(page, id, title);
+    if (!root)
+        sat_doc_para(s, "The %s analyzer did not run.", name);
+    (void)p;
+    return s;
 }
 
 static void storms_section(pm_ctx *p, sat_rnode *page)
 {
-    sat_rnode *s = sat_doc_section(page, "storms", "Storms of client failures");
-    const sat_rnode *storms = sat_get_table(p->storms, "storms");
-    if (!sat_rnode_first(storms)) {
-        double ev = sat_get_num(p->storms, "events", NAN);
-        if (!p->storms)
-            sat_doc_para(s, "The storms analyzer did not run.");
-        else
-            sat_doc_para(s,
-                         "No storm: client failures (%.0f in all) never rose clearly above "
-                         "their own baseline.",
-                         isfinite(ev) ? ev : 0);
-        return;
-    }
-    for (const sat_rnode *st = sat_rnode_first(storms); st; st = sat_rnode_next(st)) {
-        char a[64], b[64], span[64];
-        pm_time(p, a, sizeof a, sat_get_time(st, "start_ts", 0));
-        pm_time(p, b, sizeof b, sat_get_time(st, "end_ts", 0));
-        pm_dur(span, sizeof span, sat_get_num(st, "span_s", NAN));
-        const char *trig = sat_get_text(st, "trigger.signal_name", NULL);
-        char tr[256] = "no signal rose before it (its cause is not in these inputs)";
-        if (trig) {
-            char on[64];
-            pm_time(p, on, sizeof on, sat_get_time(st, "trigger.onset_ts", 0));
-            snprintf(tr, sizeof tr, "triggered by %s (rising at %s)", pm_signal_words(p, trig), on);
-        }
-        int sus = sat_get_bool(st, "sustained", -1);
-        sat_doc_para(s, "Storm %.0f: %s to %s (%s), %.0f client failures from %.0f %s, %s; %s.",
-                     sat_get_num(st, "storm", NAN), a, b, span, sat_get_num(st, "events", NAN),
-                     sat_get_num(st, "client_count", NAN),
-                     sat_get_num(st, "client_count", NAN) == 1 ? "client" : "clients", tr,
-                     sus == 1 ? "the failures outlived their trigger (self-sustaining)"
-                     : sus == 0 ? "the failures did not outlive their trigger"
-                                : "whether they outlived a trigger is not known");
-    }
-    sat_doc_table(s, "Storms", NULL, storms,
-                  "storm,start_ts=start,end_ts=end,events=failures,peak_events=worst window,"
-                  "baseline_per_window=usual,client_count=clients,trigger.signal_name=trigger,"
-                  "trigger.onset_ts=onset,sustained,retries",
-                  0, NULL, NULL);
-    chain_table(p, s);
-    kinds_table(p, s);
-    sat_doc_table(s, "Clients with the most failures", NULL, sat_get_table(p->storms, "top_clients"),
-                  NULL, 0, NULL, NULL);
-}
-
-/* The requests of HTTP access logs: by path template, method, status and
- * client, by total response time (by count when no input logs it). */
-static void http_offenders(pm_ctx *p, sat_rnode *s)
-{
-    const sat_rnode *h = p->http_etime;
-    const sat_rnode *all = NULL;
-    for (const sat_rnode *r = sat_rnode_first(sat_get_table(h, "methods")); r; r = sat_rnode_next(r))
-        if (sat_get_text(r, "method", NULL) && !strcmp(sat_get_text(r, "method", NULL), "all"))
-            all = r;
-    const char *no_rt = pm_not_logged(p, "etime");
-    double n = sat_get_num(h, "requests", NAN);
-    const char *by = "total_s";
-    if (no_rt || !all || !isfinite(sat_get_num(all, "total_s", NAN))) {
-        sat_doc_para(s,
-                     "%.0f HTTP %s; their response times are not logged (%s): the path "
-                     "templates with the most requests:",
-                     isfinite(n) ? n : 0, n == 1 ? "request" : "requests",
-                     no_rt ? no_rt : "no request has one");
-        by = "count";
-    } else {
-        char tt[64], mean[64];
-        pm_dur(tt, sizeof tt, sat_get_num(all, "total_s", NAN));
-        pm_dur(mean, sizeof mean, sat_get_num(all, "mean_s", NAN));
-        sat_doc_para(s,
-                     "The server spent %s answering %.0f HTTP requests (the sum of their "
-                     "response times, %s on average). The top path templates by total time "
-                     "(ids, hex and numbers in paths collapsed, queries dropped):",
-                     tt, n, mean);
-        if (!p->ldap) /* beside operations, the chart is already there */
-            sat_doc_chart(s, "distributions");
-    }
-    /* logged but never there (no proxied request) is left out too */
-    const char *up = isfinite(sat_get_num(h, "request_stats.upstream_mean_s", NAN))
-                         ? ",upstream_mean_s=upstream mean" : "";
-    /* without response times the tables hold counts alone */
-    int timed = !strcmp(by, "total_s");
-    char times[256];
-    snprintf(times, sizeof times, "%s%s",
-             timed ? ",p50_s=p50,p90_s=p90,p99_s=p99,max_s=max,total_s=total,share" : "", up);
-    char cols[512];
-    snprintf(cols, sizeof cols, "path=path template,count=requests%s,errors", times);
-    sat_doc_table_by(s, "By path template", "errors: statuses >= 400", sat_get_table(h, "groups"),
-                     cols, 10, by);
-    snprintf(cols, sizeof cols, "method,count=requests%s,errors", times);
-    sat_doc_table(s, "By method", "all: every request", sat_get_table(h, "methods"), cols, 0, NULL,
-                  NULL);
-    sat_doc_table(s, "Statuses", NULL, sat_get_table(h, "statuses"),
-                  "status,count=requests,share,meaning", 0, NULL, NULL);
-    sat_doc_table_by(s, "Clients", NULL, sat_get_table(h, "top.clients"),
-                     timed ? "client,count=requests,total_s=total" : "client,count=requests", 10, by);
+    sat_rnode *s = analyzer_section(p, page, "storms", "Storms of client failures", p->storms,
+                                    "storms");
+    pm_embed(p, s, "storms", p->storms, storms_parts);
 }
 
 static void offenders_section(pm_ctx *p, sat_rnode *page)
 {
-    sat_rnode *s = sat_doc_section(page, "offenders", "Where the time went");
-    int ops = p->etime && sat_rnode_first(sat_get_table(p->etime, "ops"));
-    if (!ops && p->http_etime) {
-        http_offenders(p, s);
+    sat_rnode *s = analyzer_section(p, page, "offenders", "Where the time went", p->etime, "etime");
+    if (!p->etime)
         return;
-    }
-    if (!ops) {
+    int ops = sat_rnode_first(sat_get_table(p->etime, "ops")) != NULL;
+    if (ops) {
+        double total = sat_get_dur(sat_get_row(sat_get_table(p->etime, "ops"), "op", "all"),
+                                   "total_s", NAN);
+        char tt[64];
+        pm_dur(tt, sizeof tt, total);
+        sat_doc_para(s,
+                     "The server spent %s answering operations (the sum of their etimes, queue "
+                     "wait included).",
+                     tt);
+        sat_doc_chart(s, "distributions");
+        pm_embed(p, s, "etime", p->etime, etime_parts);
+    } else if (p->http_etime) {
+        if (!p->ldap) /* the requests' own chart */
+            sat_doc_chart(s, "distributions");
+        pm_embed(p, s, "etime", p->etime, etime_http_parts);
+    } else {
         sat_doc_para(s, "No LDAP operation in the inputs.");
-        return;
     }
-    double total = 0;
-    for (const sat_rnode *r = sat_rnode_first(sat_get_table(p->etime, "ops")); r; r = sat_rnode_next(r)) {
-        double t = sat_get_num(r, "total_s", NAN);
-        const char *op = sat_get_text(r, "op", NULL);
-        total += isfinite(t) && !(op && !strcmp(op, "all")) ? t : 0;
-    }
-    char tt[64];
-    pm_dur(tt, sizeof tt, total);
-    sat_doc_para(s,
-                 "The server spent %s answering operations (the sum of their etimes, queue "
-                 "wait included). The top offenders by total time:",
-                 tt);
-    sat_doc_chart(s, "distributions");
-    sat_doc_table_by(s, "By operation", NULL, sat_get_table(p->etime, "ops"),
-                     "op,count,p50_s=p50,p90_s=p90,p99_s=p99,max_s=max,total_s=total,share,"
-                     "wtime_mean_s=wtime mean",
-                     0, "total_s");
-    sat_doc_table_by(s, "Unindexed searches", "notes=A/U: searches that read every entry",
-                     sat_get_table(p->etime, "unindexed.searches"),
-                     "count,total_s=total,max_s=max,filter,base,client,binddn=bind DN", 10,
-                     "total_s");
-    sat_doc_table_by(s, "Filters", NULL, sat_get_table(p->etime, "top.filters"),
-                     "filter,count,total_s=total", 10, "total_s");
-    sat_doc_table_by(s, "Clients", NULL, sat_get_table(p->etime, "top.clients"),
-                     "client,count,total_s=total", 10, "total_s");
-    sat_doc_table_by(s, "Bind DNs", NULL, sat_get_table(p->etime, "top.bind_dns"),
-                     "binddn=bind DN,count,total_s=total", 10, "total_s");
-    sat_doc_table_by(s, "Bases", NULL, sat_get_table(p->etime, "top.bases"), "base,count,total_s=total",
-                     10, "total_s");
-    if (p->http_etime)
-        http_offenders(p, s);
 }
 
 static void handshakes_section(pm_ctx *p, sat_rnode *page)
 {
-    sat_rnode *s = sat_doc_section(page, "handshakes", "TLS handshakes");
-    if (!p->handshakes)
-        sat_doc_para(s, "The handshakes analyzer did not run.");
-    else
-        pm_embed(p, s, "handshakes", p->handshakes, NULL);
+    sat_rnode *s = analyzer_section(p, page, "handshakes", "TLS handshakes", p->handshakes,
+                                    "handshakes");
+    pm_embed(p, s, "handshakes", p->handshakes, NULL);
 }
 
 static void crash_section(pm_ctx *p, sat_rnode *page)
 {
-    const sat_rnode *crashes = sat_get_table(p->crashes, "crashes");
-    sat_rnode *s = sat_doc_section(page, "crash",
-                                   sat_rnode_count(crashes) > 1 ? "The crashes" : "The crash");
-    if (!sat_rnode_first(crashes)) {
+    size_t n = sat_rnode_count(sat_get_table(p->crashes, "crashes"));
+    sat_rnode *s = analyzer_section(p, page, "crash", n > 1 ? "The crashes" : "The crash",
+                                    p->crashes, "crashes");
+    if (p->crashes && !n)
         sat_doc_para(s, "No crash in the inputs (no core file or backtrace given).");
-        return;
-    }
-    size_t k = 0;
-    for (const sat_rnode *c = sat_rnode_first(crashes); c && k < 5; c = sat_rnode_next(c), k++) {
-        char at[64], where[512] = "";
-        pm_time(p, at, sizeof at, sat_get_time(c, "ts", 0));
-        const sat_rnode *frames = sat_get_table(c, "frames");
-        const sat_rnode *f0 = sat_rnode_first(frames);
-        if (f0 && sat_get_text(f0, "function", NULL)) {
-            const char *file = sat_get_text(f0, "file", NULL);
-            double line = sat_get_num(f0, "line", NAN);
-            if (file && isfinite(line))
-                snprintf(where, sizeof where, " in %s (%s:%.0f)", sat_get_text(f0, "function", NULL), file,
-                         line);
-            else
-                snprintf(where, sizeof where, " in %s", sat_get_text(f0, "function", NULL));
-        }
-        const char *exe = sat_get_text(c, "executable", NULL);
-        const char *base = exe ? strrchr(exe, '/') : NULL;
-        sat_doc_para(s, "%s: %s (pid %.0f) got %s%s%s%s%s.", at, base ? base + 1 : exe ? exe : "a process",
-                     sat_get_num(c, "pid", NAN), sat_get_text(c, "signal_name", NULL) ? sat_get_text(c, "signal_name", NULL) : "a signal",
-                     sat_get_text(c, "si_code_name", NULL) ? " (" : "",
-                     sat_get_text(c, "si_code_name", NULL) ? sat_get_text(c, "si_code_name", NULL) : "",
-                     sat_get_text(c, "si_code_name", NULL) ? ")" : "", where);
-        sat_rnode *v = sat_doc_values(s);
-        if (k == 0) {
-            put_num_value(v, "crashed_ts", c, "ts");
-            put_num_value(v, "time_source", c, "time_source");
-            put_num_value(v, "signal_name", c, "signal_name");
-            put_num_value(v, "si_code_name", c, "si_code_name");
-            put_num_value(v, "fault_address", c, "fault_addr");
-            put_num_value(v, "executable", c, "executable");
-            put_num_value(v, "pid", c, "pid");
-            put_num_value(v, "threads", c, "threads");
-            put_num_value(v, "fingerprint", c, "fingerprint");
-        }
-        char title[128];
-        snprintf(title, sizeof title, "Backtrace of the crashing thread (%s)", at);
-        sat_doc_table(s, title, NULL, frames, "depth=#,function,file,line,module", 0, NULL, NULL);
-        if (sat_get_bool(c, "before.covered", -1) == 1) {
-            char a[64], b[64], ua[64];
-            pm_time(p, a, sizeof a, sat_get_time(c, "before.from_ts", 0));
-            pm_time(p, b, sizeof b, sat_get_time(c, "before.to_ts", 0));
-            pm_time(p, ua, sizeof ua, sat_get_time(c, "before.usual_from_ts", 0));
-            sat_doc_para(s,
-                         "The load before it (%s to %s, against the same length before, from "
-                         "%s): %.0f operations (usually %.0f), %.0f errors, %.0f connections "
-                         "opened, %.0f TLS handshakes (%.0f full).",
-                         a, b, ua, sat_get_num(c, "before.operations", NAN),
-                         sat_get_num(c, "before.usual_operations", NAN), sat_get_num(c, "before.errors", NAN),
-                         sat_get_num(c, "before.conn_opens", NAN), sat_get_num(c, "before.handshakes", NAN),
-                         sat_get_num(c, "before.full_handshakes", NAN));
-        }
-    }
+    pm_embed(p, s, "crashes", p->crashes, crashes_parts);
 }
 
 static void capacity_section(pm_ctx *p, sat_rnode *page)
@@ -438,62 +237,21 @@ static void capacity_section(pm_ctx *p, sat_rnode *page)
         sat_doc_para(s, "Neither capacity analyzer ran.");
         return;
     }
-    if (p->http && !p->ldap) {
-        /* HTTP logs alone: the entry cache is a directory server's */
-        sat_doc_para(s,
-                     "How much load the server takes before it saturates: the Universal "
-                     "Scalability Law fitted to throughput (requests answered per second) "
-                     "against concurrency (requests in service, by Little's law from their "
-                     "response times), per window.");
-        const char *why = sat_get_text(p->saturation, "usl.why", NULL);
-        if (sat_get_num(p->saturation, "usl.r2", NAN) != sat_get_num(p->saturation, "usl.r2", NAN) && why)
-            sat_doc_para(s, "No fit: %s (windows of %.0f s with at least %.0f requests).", why,
-                         sat_get_num(p->saturation, "window_s", NAN), sat_get_num(p->saturation, "min_ops", NAN));
-        sat_doc_chart(s, "capacity");
-        sat_rnode *v = sat_doc_values(s);
-        put_num_value(v, "usl_contention_sigma", p->saturation, "usl.sigma");
-        put_num_value(v, "usl_coherency_kappa", p->saturation, "usl.kappa");
-        put_num_value(v, "usl_knee", p->saturation, "usl.knee");
-        put_num_value(v, "usl_n_star", p->saturation, "usl.n_star");
-        put_num_value(v, "usl_x_max_per_s", p->saturation, "usl.x_max");
-        put_num_value(v, "throughput_ceiling_per_s", p->saturation, "usl.x_ceiling");
-        put_num_value(v, "usl_fit_r2", p->saturation, "usl.r2");
-        return;
-    }
+    /* HTTP logs alone: the entry cache is a directory server's */
+    int cache = !(p->http && !p->ldap);
     sat_doc_para(s,
-                 "How much load the server takes before it saturates (the Universal "
-                 "Scalability Law fitted to throughput against concurrency, per window), and "
-                 "how big the entry cache must be for a hit ratio (the miss-ratio curve of the "
-                 "entries the log names).");
+                 cache ? "How much load the server takes before it saturates (the Universal "
+                         "Scalability Law fitted to throughput against concurrency, per "
+                         "window), and how big the entry cache must be for a hit ratio (the "
+                         "miss-ratio curve of the entries the log names)."
+                       : "How much load the server takes before it saturates: the Universal "
+                         "Scalability Law fitted to throughput (requests answered per second) "
+                         "against concurrency (requests in service, by Little's law from their "
+                         "response times), per window.");
     sat_doc_chart(s, "capacity");
-    sat_rnode *v = sat_doc_values(s);
-    put_num_value(v, "usl_contention_sigma", p->saturation, "usl.sigma");
-    put_num_value(v, "usl_coherency_kappa", p->saturation, "usl.kappa");
-    put_num_value(v, "usl_knee", p->saturation, "usl.knee");
-    put_num_value(v, "usl_n_star", p->saturation, "usl.n_star");
-    put_num_value(v, "usl_x_max_per_s", p->saturation, "usl.x_max");
-    put_num_value(v, "throughput_ceiling_per_s", p->saturation, "usl.x_ceiling");
-    put_num_value(v, "usl_fit_r2", p->saturation, "usl.r2");
-    put_num_value(v, "cache_entries_named", p->cachesize, "unique");
-    put_num_value(v, "cache_max_hit_ratio", p->cachesize, "max_hit_ratio");
-    /* the cache configured today (cn=monitor: --monitor), against which the
-     * sizes below read; the logs alone do not say it, and without it the
-     * values are left out rather than shown as unknown */
-    static const char *const monitor[][2] = {
-        {"cache_current_entries", "monitor.current_entries"},
-        {"cache_current_bytes", "monitor.max_entry_cache_bytes"},
-        {"cache_measured_hit_ratio", "monitor.measured_hit_ratio"}};
-    for (size_t i = 0; i < sizeof monitor / sizeof monitor[0]; i++) {
-        const sat_value *mv = sat_rnode_val(p->cachesize, monitor[i][1]);
-        if (mv && !mv->absent)
-            sat_put_value(v, monitor[i][0], mv);
-    }
-    put_num_value(v, "entry_reads_unseen_ratio", p->cachesize, "unseen_share");
-    put_num_value(v, "recommended_cachememsize_bytes", p->cachesize, "recommend.cachememsize_bytes");
-    put_num_value(v, "recommended_dncachememsize_bytes", p->cachesize,
-                  "recommend.dncachememsize_bytes");
-    sat_doc_table(s, "Entry cache size for a hit ratio", NULL, sat_get_table(p->cachesize, "targets"),
-                  NULL, 0, NULL, NULL);
+    pm_embed(p, s, "saturation", p->saturation, saturation_parts);
+    if (cache)
+        pm_embed(p, s, "cachesize", p->cachesize, cachesize_parts);
 }
 
 /* ---- the builder ----------------------------------------------------------------- */

@@ -176,14 +176,12 @@ static void monitor(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     sat_rnode *v = sat_doc_values(s);
     char note[512];
     if (sat_get_has(m, "max_entry_cache_bytes")) {
-        char ce[64] = "";
-        if (sat_get_has(m, "current_entries"))
-            snprintf(ce, sizeof ce, ", about %llu entries",
-                     (unsigned long long)sat_get_count(m, "current_entries", 0));
-        snprintf(note, sizeof note, "maxentrycachesize %llu%s",
-                 (unsigned long long)sat_get_count(m, "max_entry_cache_bytes", 0), ce);
+        snprintf(note, sizeof note, "maxentrycachesize %llu",
+                 (unsigned long long)sat_get_count(m, "max_entry_cache_bytes", 0));
         sec_copy(v, m, "max_entry_cache_bytes", NULL, "entry cache");
         sat_put_note(v, note);
+        sec_copy(v, m, "current_entries", NULL, "entries it holds");
+        sat_put_note(v, "about: the size over the entry size");
     }
     int interval = sat_get_bool(m, "measured_interval", 0) == 1;
     snprintf(note, sizeof note, "%s(it also counts the entries one-level and subtree searches "

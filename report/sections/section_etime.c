@@ -214,7 +214,7 @@ static void read_what(const etb *x, sat_rnode *parent)
 /* The columns of the grouped tables: within 100 columns the ones an
  * operator reads first; the rate, p90 and p99.9 where there is room. */
 #define TIME_COLS                                                                                \
-    "count,+rate_per_s,mean_s,p50_s,+p90_s,p99_s,+p999_s,max_s,total_s,share,wtime_mean_s,"     \
+    "count,+rate_per_s,mean_s,p50_s,p90_s,p99_s,+p999_s,max_s,total_s,share,wtime_mean_s,"     \
     "optime_mean_s,errors"
 
 static void where(const etb *x, sat_rnode *parent)

@@ -25,7 +25,7 @@ static void time_cols(const etb *x, char *out, size_t n)
         snprintf(out, n, "count,rate_per_s,errors");
     else
         snprintf(out, n,
-                 "count,+rate_per_s,mean_s,p50_s,+p90_s,p99_s,+p999_s,max_s,total_s,share%s,"
+                 "count,+rate_per_s,mean_s,p50_s,p90_s,p99_s,+p999_s,max_s,total_s,share%s,"
                  "errors",
                  sat_get_has(x->root, "request_stats.upstream_mean_s") ? ",upstream_mean_s" : "");
 }

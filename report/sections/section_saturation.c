@@ -264,9 +264,14 @@ static void fit(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     const sat_rnode *u = sat_get_obj(root, "usl");
     uint64_t np = sat_get_count(u, "fitted_points", 0);
     if (sat_get_bool(u, "ok", 0) != 1) {
-        sec_section(c, parent, "usl", "No scalability fit: %s (%llu usable %s).",
+        char w[64] = "";
+        uint64_t min_ops = sat_get_count(root, "min_ops", 0);
+        if (sat_get_has(root, "window_s")) /* what makes a point usable */
+            snprintf(w, sizeof w, "; windows of %.0f s with at least %llu answered",
+                     sat_get_dur(root, "window_s", NAN), (unsigned long long)min_ops);
+        sec_section(c, parent, "usl", "No scalability fit: %s (%llu usable %s%s).",
                     sat_get_text(u, "why", "?"), (unsigned long long)np,
-                    sat_plural(np, "point", "points"));
+                    sat_plural(np, "point", "points"), w);
         return;
     }
     char lo[64], hi[64];

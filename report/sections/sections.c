@@ -33,9 +33,11 @@ static int wanted(const sec_ctx *c, const char *id)
 {
     if (!c->only)
         return 1;
-    for (const char *const *o = c->only; *o; o++)
-        if (id && !strcmp(*o, id))
+    for (const char *const *o = c->only; *o && id; o++) {
+        size_t l = strlen(*o);
+        if (l && (*o)[l - 1] == '*' ? !strncmp(*o, id, l - 1) : !strcmp(*o, id))
             return 1;
+    }
     return 0;
 }
 

@@ -20,7 +20,8 @@
 typedef struct sec_ctx {
     rd_clock clock;          /* times in sentences and tables */
     const char *const *only; /* the ids of the builder's sections wanted (those it
-                                writes into top), NULL-ended; NULL: all */
+                                writes into top), NULL-ended, "storm-*" any id
+                                with that start; NULL: all */
     const sat_rnode *top;    /* where build writes its sections (its parent) */
 } sec_ctx;
 
