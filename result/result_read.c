@@ -121,6 +121,15 @@ const sat_rnode *sat_get_row(const sat_rnode *table, const char *col, const char
     return NULL;
 }
 
+int sat_put_copy(sat_rnode *o, const char *key, const sat_rnode *src, const char *path)
+{
+    const sat_value *v = src ? sat_rnode_val(src, path) : NULL;
+    if (!v)
+        return 0;
+    sat_put_value(o, key, v);
+    return 1;
+}
+
 sat_result *sat_result_set_get(const sat_result_set *s, const char *name)
 {
     if (!s || !name)

@@ -348,46 +348,6 @@ void sat_text_values(sat_text *t, const sat_rnode *obj, const char *indent)
     }
 }
 
-void sat_text_summary(sat_text *t, const sat_rnode *obj, const char *keys, const char *indent)
-{
-    sat_tbl tb;
-    sat_tbl_init(&tb, "lrl");
-    sat_tbl_set_width(&tb, t->width);
-    char key[128], label[128], val[256];
-    const char *p = keys;
-    const sat_rnode *c = keys ? NULL : sat_rnode_first(obj);
-    for (;;) {
-        const sat_rnode *n;
-        if (keys) {
-            p = next_item(p, key, sizeof key, label, sizeof label);
-            if (!p)
-                break;
-            n = sat_rnode_get(obj, key);
-        } else {
-            if (!c)
-                break;
-            n = c;
-            c = sat_rnode_next(c);
-            label[0] = '\0';
-            snprintf(key, sizeof key, "%s", sat_rnode_key(n) ? sat_rnode_key(n) : "");
-        }
-        if (!n || sat_rnode_kind_of(n) != SAT_RN_VALUE)
-            continue;
-        char lab[128];
-        if (label[0])
-            snprintf(lab, sizeof lab, "%s", label);
-        else
-            sat_key_label(lab, sizeof lab, key);
-        sat_text_value(t, val, sizeof val, sat_rnode_value(n));
-        const char *row[3] = {lab, val, sat_rnode_note(n)};
-        sat_tbl_row(&tb, row);
-    }
-    if (tb.err)
-        t->err = SAT_E_NOMEM;
-    t->lines += tb.nrows;
-    sat_tbl_print(&tb, t->out, indent ? indent : "  ");
-}
-
 static void text_table(sat_text *t, const sat_rnode *table, const char *columns, size_t max_rows,
                        const char *indent, int wrap)
 {

@@ -118,6 +118,10 @@ void sat_put_ratio(sat_rnode *o, const char *key, double v, int decimals);
 void sat_put_rate(sat_rnode *o, const char *key, double v, int decimals);
 void sat_put_num(sat_rnode *o, const char *key, double v, int decimals);
 void sat_put_bool(sat_rnode *o, const char *key, int v);
+/* The value at path of src (an object's path or a row's column) put into o
+ * under key, as it is: its unit, absent or not (no note). Nothing when src
+ * has no value there. 1 when put. */
+int sat_put_copy(sat_rnode *o, const char *key, const sat_rnode *src, const char *path);
 /* An absent value of `unit`. */
 void sat_put_absent(sat_rnode *o, const char *key, sat_unit unit);
 /* Any value (the typed puts above are shorthands). */

@@ -133,9 +133,6 @@ void sat_text_pre(sat_text *t, const char *indent, const char *line);
 void sat_text_title(sat_text *t, const char *fmt, ...) SAT_PRINTF(2, 3);
 /* One line of prose, wrapped at blanks to the width. */
 void sat_text_line(sat_text *t, const char *fmt, ...) SAT_PRINTF(2, 3);
-/* The values of an object as "label  value  note" lines: keys is the list
- * "a,b=Label,c" (NULL: every value, in order); a missing key is skipped. */
-void sat_text_summary(sat_text *t, const sat_rnode *obj, const char *keys, const char *indent);
 /* A table with a header line: columns "a,b=Title" (NULL: all), at most
  * max_rows rows (0: all; saying how many more is the caller's). */
 void sat_text_table(sat_text *t, const sat_rnode *table, const char *columns, size_t max_rows,

@@ -73,8 +73,6 @@ int rd_walk(sat_report *rep, const rd_visitor *v, void *x);
 size_t rd_table_rows(const sat_report_render_opts *o);
 
 /* ---- the document -------------------------------------------------------------- */
-/* Pages, a page's sections, blocks of a section: lists under their key. */
-const sat_rnode *rd_list(const sat_rnode *o, const char *key);
 /* A table block's rows table and how many rows it stands for. */
 const sat_rnode *rd_block_rows(const sat_rnode *block, uint64_t *total);
 /* The columns of a table block a form shows, at most max into out: every

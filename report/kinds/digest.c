@@ -16,13 +16,6 @@
 #include "digest_int.h"
 #include "satscope/report.h"
 
-/* A value copied when there is one (a result may lack a key). */
-static void pv(sat_rnode *o, const char *key, const sat_value *v)
-{
-    if (v)
-        sat_put_value(o, key, v);
-}
-
 /* ---- days ---------------------------------------------------------------------------- */
 
 static int day_cmp(const void *a, const void *b)
@@ -168,9 +161,7 @@ static void keyed_table(sat_rnode *sec, const char *title, const char *note, con
             continue;
         sat_rnode *r = sat_table_row(t);
         for (size_t i = 0; i < ncols; i++) {
-            const sat_value *v = sat_row_get(row, cols[i].name);
-            if (v)
-                pv(r, cols[i].name, v);
+            sat_put_copy(r, cols[i].name, row, cols[i].name);
         }
         if (w->nbase)
             sat_put_bool(r, "new", is_new(w, row));
@@ -210,7 +201,7 @@ static void latency_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_d
             continue; /* UNBIND, ABANDON: no etime */
         sat_rnode *r = sat_table_row(t);
         sat_put_text(r, "op", op);
-        pv(r, "count", sat_row_get(row, "count"));
+        sat_put_copy(r, "count", row, "count");
         sat_put_dur(r, "p50_s", sat_get_num(row, "p50_s", NAN), 9);
         sat_put_dur(r, "p90_s", p90, 9);
         sat_put_dur(r, "p99_s", sat_get_num(row, "p99_s", NAN), 9);
@@ -239,17 +230,17 @@ static void http_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_day 
     snprintf(path, sizeof path, "%srequest_stats", pre);
     const sat_rnode *st = sat_dg_get(d, SAT_DG_ETIME, path);
     sat_rnode *v = sat_doc_values(sec);
-    pv(v, "requests", sat_rnode_val(st, "total"));
+    sat_put_copy(v, "requests", st, "total");
     double ce = sat_get_num(st, "client_errors", NAN),
            se = sat_get_num(st, "server_errors", NAN);
     if (isfinite(ce) && isfinite(se))
         sat_put_count(v, "request_errors", (uint64_t)(ce + se));
     sat_put_note(v, "statuses >= 400");
-    pv(v, "server_errors", sat_rnode_val(st, "server_errors"));
+    sat_put_copy(v, "server_errors", st, "server_errors");
     if (isfinite(sat_get_num(st, "first_requests", NAN)))
-        pv(v, "connections_opened", sat_rnode_val(st, "first_requests"));
+        sat_put_copy(v, "connections_opened", st, "first_requests");
     if (isfinite(sat_get_num(st, "response_time_mean_s", NAN)))
-        pv(v, "response_time_mean_s", sat_rnode_val(st, "response_time_mean_s"));
+        sat_put_copy(v, "response_time_mean_s", st, "response_time_mean_s");
     else
         sat_doc_para(sec, "The access logs' format has no response time: requests and "
                           "statuses only.");
@@ -273,8 +264,8 @@ static void http_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_day 
         const char *m = sat_get_text(row, "method", NULL);
         sat_rnode *r = sat_table_row(t);
         sat_put_text(r, "method", m ? m : "?");
-        pv(r, "count", sat_row_get(row, "count"));
-        pv(r, "errors", sat_row_get(row, "errors"));
+        sat_put_copy(r, "count", row, "count");
+        sat_put_copy(r, "errors", row, "errors");
         sat_put_dur(r, "p50_s", sat_get_num(row, "p50_s", NAN), 9);
         sat_put_dur(r, "p90_s", sat_get_num(row, "p90_s", NAN), 9);
         sat_put_dur(r, "p99_s", sat_get_num(row, "p99_s", NAN), 9);
@@ -329,18 +320,18 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
     sat_rnode *v = sat_doc_values(sec);
     double nops0 = sat_get_num(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations", NAN);
     if (!http || nops0 > 0) {
-        pv(v, "operations", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
-        pv(v, "connections", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "connections"));
+        sat_put_copy(v, "operations", sat_dg_get(d, SAT_DG_ETIME, NULL), "operations");
+        sat_put_copy(v, "connections", sat_dg_get(d, SAT_DG_ETIME, NULL), "connections");
         sat_put_count(v, "errors", day_errors(d));
         sat_put_note(v, "results other than 0, 5, 6, 14");
     }
     if (http) {
         char rp[64];
         snprintf(rp, sizeof rp, "%srequests", http);
-        pv(v, "requests", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), rp));
+        sat_put_copy(v, "requests", sat_dg_get(d, SAT_DG_ETIME, NULL), rp);
     }
-    pv(v, "first_ts", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "first_ts"));
-    pv(v, "last_ts", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "last_ts"));
+    sat_put_copy(v, "first_ts", sat_dg_get(d, SAT_DG_ETIME, NULL), "first_ts");
+    sat_put_copy(v, "last_ts", sat_dg_get(d, SAT_DG_ETIME, NULL), "last_ts");
     /* bytes: the inputs' the day's rows come from (a log of several days on each) */
     {
         const sat_rnode *src = sat_dg_get(d, SAT_DG_TIMELINE, "sources");
@@ -422,8 +413,8 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                                        {"count", SAT_UNIT_COUNT, 0, "failures"}};
         newness w = {b, nb, SAT_DG_ETIME, "binds.failed_by_dn", "binddn"};
         sat_rnode *bv = sat_doc_values(sec);
-        pv(bv, "total_binds", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.total"));
-        pv(bv, "failed_binds", sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.failed"));
+        sat_put_copy(bv, "total_binds", sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.total");
+        sat_put_copy(bv, "failed_binds", sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.failed");
         keyed_table(sec, "Failed binds by DN", "new: failing in no baseline day",
                     sat_dg_get(d, SAT_DG_ETIME, "binds.failed_by_dn"), cols, 2, &w, 10);
     }
@@ -468,19 +459,19 @@ wire:
     {
         const sat_rnode *cs = sat_dg_get(d, SAT_DG_CACHESIZE, NULL);
         sat_rnode *cv = sat_doc_values(sec);
-        pv(cv, "references", sat_rnode_val(cs, "references"));
-        pv(cv, "distinct_entries", sat_rnode_val(cs, "unique"));
+        sat_put_copy(cv, "references", cs, "references");
+        sat_put_copy(cv, "distinct_entries", cs, "unique");
         sat_put_note(cv, "the day's working set");
-        pv(cv, "max_hit_ratio", sat_rnode_val(cs, "max_hit_ratio"));
+        sat_put_copy(cv, "max_hit_ratio", cs, "max_hit_ratio");
         const sat_rnode *tg = sat_dg_get(d, SAT_DG_CACHESIZE, "targets");
         for (const sat_rnode *t = tg ? sat_rnode_first(tg) : NULL; t; t = sat_rnode_next(t)) {
             char key[64];
             snprintf(key, sizeof key, "entries_for_%.0f%%", 100 * sat_get_num(t, "hit_ratio", NAN));
-            pv(cv, key, sat_row_get(t, "entries"));
+            sat_put_copy(cv, key, t, "entries");
         }
         const sat_value *cur = sat_rnode_val(cs, "monitor.current_entries");
         if (cur && !cur->absent)
-            pv(cv, "cached_entries", cur);
+            sat_put_value(cv, "cached_entries", cur);
         else
             sat_doc_para(sec, "The configured cache is not in the logs: give cachesize's "
                               "--monitor data to compare (satscope cachesize --help).");
@@ -500,7 +491,8 @@ static void copy_finding(sat_rnode *to, const sat_rnode *f, const sat_dg_day *d)
     const sat_rnode *src = sat_rnode_get(f, "figures");
     for (const sat_rnode *c = src ? sat_rnode_first(src) : NULL; c; c = sat_rnode_next(c))
         if (sat_rnode_value(c))
-            pv(fig, sat_rnode_key(c), sat_rnode_value(c));
+            if (sat_rnode_value(c))
+                sat_put_value(fig, sat_rnode_key(c), sat_rnode_value(c));
 }
 
 int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
@@ -631,7 +623,7 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
             sat_rnode *row = sat_table_row(bt);
             sat_put_text(row, "server_name", base[i].server);
             sat_put_text(row, "day", base[i].date);
-            pv(row, "operations", sat_rnode_val(sat_dg_get(&base[i], SAT_DG_ETIME, NULL), "operations"));
+            sat_put_copy(row, "operations", sat_dg_get(&base[i], SAT_DG_ETIME, NULL), "operations");
             sat_put_count(row, "errors", fleet_errors(&base[i]));
             int matched = 0;
             for (size_t k = 0; k < ndays && !matched; k++)
@@ -666,8 +658,7 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         sat_rnode *row = sat_table_row(ft);
         sat_put_text(row, "server_name", d->server);
         sat_put_text(row, "day", d->date);
-        pv(row, "operations",
-                      sat_rnode_val(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations"));
+        sat_put_copy(row, "operations", sat_dg_get(d, SAT_DG_ETIME, NULL), "operations");
         const char *hp = sat_dg_http_prefix(d, SAT_DG_ETIME);
         if (any_http) {
             char mp[64];

@@ -94,49 +94,42 @@ static const char *const timeline_parts[] = {"busiest", NULL};
 
 /* ---- sections ------------------------------------------------------------------ */
 
-static void put_num_value(sat_rnode *vals, const char *key, const sat_rnode *o, const char *path)
-{
-    const sat_value *v = sat_rnode_val(o, path);
-    if (v)
-        sat_put_value(vals, key, v);
-}
-
 static void summary_section(pm_ctx *p, sat_rnode *page)
 {
     sat_rnode *s = sat_doc_section(page, "summary", "The inputs at a glance");
     sat_rnode *v = sat_doc_values(s);
     const sat_rnode *root = sat_result_root(sat_report_doc(p->rep));
-    put_num_value(v, "from_ts", root, "first_ts");
-    put_num_value(v, "to_ts", root, "last_ts");
-    put_num_value(v, "operations", p->etime, "operations");
-    put_num_value(v, "connections", p->etime, "connections");
-    put_num_value(v, "etime_mean_s", p->etime, "operation_stats.etime_mean_s");
-    put_num_value(v, "wtime_mean_s", p->etime, "operation_stats.wtime_mean_s");
+    sat_put_copy(v, "from_ts", root, "first_ts");
+    sat_put_copy(v, "to_ts", root, "last_ts");
+    sat_put_copy(v, "operations", p->etime, "operations");
+    sat_put_copy(v, "connections", p->etime, "connections");
+    sat_put_copy(v, "etime_mean_s", p->etime, "operation_stats.etime_mean_s");
+    sat_put_copy(v, "wtime_mean_s", p->etime, "operation_stats.wtime_mean_s");
     if (p->http_etime) {
         const sat_rnode *h = p->http_etime;
-        put_num_value(v, "requests", h, "requests");
+        sat_put_copy(v, "requests", h, "requests");
         double ce = sat_get_num(h, "request_stats.client_errors", NAN), se = sat_get_num(h, "request_stats.server_errors", NAN);
         if (isfinite(ce) && isfinite(se))
             sat_put_count(v, "request_errors", (uint64_t)(ce + se));
-        put_num_value(v, "server_errors", h, "request_stats.server_errors");
+        sat_put_copy(v, "server_errors", h, "request_stats.server_errors");
         /* what the format does not log is left out (the sections below say so) */
         if (isfinite(sat_get_num(h, "request_stats.first_requests", NAN)))
-            put_num_value(v, "connections_opened", h, "request_stats.first_requests");
+            sat_put_copy(v, "connections_opened", h, "request_stats.first_requests");
         if (isfinite(sat_get_num(h, "request_stats.response_time_mean_s", NAN)))
-            put_num_value(v, "response_time_mean_s", h, "request_stats.response_time_mean_s");
+            sat_put_copy(v, "response_time_mean_s", h, "request_stats.response_time_mean_s");
         if (isfinite(sat_get_num(h, "request_stats.upstream_mean_s", NAN)))
-            put_num_value(v, "upstream_mean_s", h, "request_stats.upstream_mean_s");
+            sat_put_copy(v, "upstream_mean_s", h, "request_stats.upstream_mean_s");
     }
-    put_num_value(v, "client_failures", p->storms, "events");
+    sat_put_copy(v, "client_failures", p->storms, "events");
     sat_put_count(v, "storm_count", sat_rnode_count(sat_get_table(p->storms, "storms")));
     /* handshakes as the handshakes section counts them: a capture's, else
      * what the access logs tell; none said when no input can tell */
     if (sat_get_count(p->handshakes, "connections", 0))
-        put_num_value(v, "tls_handshakes", p->handshakes, "connections");
+        sat_put_copy(v, "tls_handshakes", p->handshakes, "connections");
     if (sat_get_has(p->handshakes, "logs.full") && sat_get_has(p->handshakes, "logs.resumed"))
         sat_put_count(v, "tls_handshakes_in_logs", sat_get_count(p->handshakes, "logs.full", 0) +
                                                       sat_get_count(p->handshakes, "logs.resumed", 0));
-    put_num_value(v, "crash_count", p->crashes, "count");
+    sat_put_copy(v, "crash_count", p->crashes, "count");
 }
 
 static void timeline_section(pm_ctx *p, sat_rnode *page)

@@ -98,13 +98,6 @@ void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, d
     }
 }
 
-static void copy_value(sat_rnode *fig, const char *key, const sat_rnode *row, const char *col)
-{
-    const sat_value *v = sat_row_get(row, col);
-    if (v)
-        sat_put_value(fig, key, v);
-}
-
 static const char *plural(double n, const char *one, const char *many)
 {
     return n == 1 ? one : many;
@@ -166,14 +159,14 @@ static void finding_storm(pm_ctx *p, sat_rnode *list)
         "a usual %s: %s, from %.0f %s.",
         a, b, span, ev, more, sat_get_num(st, "peak_events", NAN), win, base, kinds, cl,
         plural(cl, "client", "clients"));
-    copy_value(fig, "storm", st, "storm");
-    copy_value(fig, "start_ts", st, "start_ts");
-    copy_value(fig, "end_ts", st, "end_ts");
-    copy_value(fig, "span_s", st, "span_s");
-    copy_value(fig, "events", st, "events");
-    copy_value(fig, "peak_events", st, "peak_events");
-    copy_value(fig, "baseline_per_window", st, "baseline_per_window");
-    copy_value(fig, "client_count", st, "client_count");
+    sat_put_copy(fig, "storm", st, "storm");
+    sat_put_copy(fig, "start_ts", st, "start_ts");
+    sat_put_copy(fig, "end_ts", st, "end_ts");
+    sat_put_copy(fig, "span_s", st, "span_s");
+    sat_put_copy(fig, "events", st, "events");
+    sat_put_copy(fig, "peak_events", st, "peak_events");
+    sat_put_copy(fig, "baseline_per_window", st, "baseline_per_window");
+    sat_put_copy(fig, "client_count", st, "client_count");
 }
 
 static void finding_trigger(pm_ctx *p, sat_rnode *list)
@@ -185,7 +178,7 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
         sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
                                          "No signal the inputs hold rose before the storm: its "
                                          "trigger is not in these inputs.");
-        copy_value(fig, "storm", st, "storm");
+        sat_put_copy(fig, "storm", st, "storm");
         return;
     }
     const sat_rnode *sig = pm_signal_row(p, num, trig);
@@ -217,13 +210,13 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
     sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
                                      "The likely trigger: %s, which rose at %s%s%s%s.",
                                      pm_signal_words(p, trig), on, lead, fromto, back);
-    copy_value(fig, "signal_name", st, "trigger.signal_name");
-    copy_value(fig, "onset_ts", st, "trigger.onset_ts");
-    copy_value(fig, "back_ts", st, "trigger.back_ts");
+    sat_put_copy(fig, "signal_name", st, "trigger.signal_name");
+    sat_put_copy(fig, "onset_ts", st, "trigger.onset_ts");
+    sat_put_copy(fig, "back_ts", st, "trigger.back_ts");
     if (sig) {
-        copy_value(fig, "baseline", sig, "baseline");
-        copy_value(fig, "lead_up", sig, "lead_up");
-        copy_value(fig, "during", sig, "during");
+        sat_put_copy(fig, "baseline", sig, "baseline");
+        sat_put_copy(fig, "lead_up", sig, "lead_up");
+        sat_put_copy(fig, "during", sig, "during");
     }
 }
 
@@ -299,8 +292,8 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
     if (!nparts)
         return;
     sat_rnode *fig = sat_doc_finding(list, "warning", "storms", "It fed on itself: %s.", parts);
-    copy_value(fig, "conn_opens", st, "conn_opens");
-    copy_value(fig, "retries", st, "retries");
+    sat_put_copy(fig, "conn_opens", st, "conn_opens");
+    sat_put_copy(fig, "retries", st, "retries");
     if (isfinite(during_ratio)) {
         sat_put_ratio(fig, "resumed_ratio_before", before_ratio, 4);
         sat_put_ratio(fig, "resumed_ratio_during", during_ratio, 4);
@@ -342,10 +335,10 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
                               pm_signal_words(p, trig),
                               sat_get_bool(st, "ongoing", -1) == 1 ? ", and the storm was still on" : "");
     }
-    copy_value(fig, "sustained", st, "sustained");
-    copy_value(fig, "sustained_s", st, "sustained_s");
+    sat_put_copy(fig, "sustained", st, "sustained");
+    sat_put_copy(fig, "sustained_s", st, "sustained_s");
     if (sus == 1 && sat_get_text(st, "sustained_by", NULL))
-        copy_value(fig, "sustained_by", st, "sustained_by");
+        sat_put_copy(fig, "sustained_by", st, "sustained_by");
 }
 
 static void finding_crash(pm_ctx *p, sat_rnode *list)
@@ -395,12 +388,12 @@ static void finding_crash(pm_ctx *p, sat_rnode *list)
     sat_rnode *fig = sat_doc_finding(list, "critical", "crash", "At %s %s%s (pid %.0f) crashed with %s%s%s%s.",
                                      at, more, base ? base + 1 : exe ? exe : "a process",
                                      sat_get_num(c, "pid", NAN), sig ? sig : "a signal", detail, where, ctx);
-    copy_value(fig, "ts", c, "ts");
-    copy_value(fig, "signal_name", c, "signal_name");
-    copy_value(fig, "executable", c, "executable");
-    copy_value(fig, "pid", c, "pid");
+    sat_put_copy(fig, "ts", c, "ts");
+    sat_put_copy(fig, "signal_name", c, "signal_name");
+    sat_put_copy(fig, "executable", c, "executable");
+    sat_put_copy(fig, "pid", c, "pid");
     if (f0)
-        copy_value(fig, "function", f0, "function");
+        sat_put_copy(fig, "function", f0, "function");
 }
 
 static void finding_offender(pm_ctx *p, sat_rnode *list)
@@ -432,13 +425,13 @@ static void finding_offender(pm_ctx *p, sat_rnode *list)
         cnt, plural(cnt, "search", "searches"), sat_get_text(best, "filter", NULL) ? sat_get_text(best, "filter", NULL) : "?",
         who ? who : "an anonymous client", sat_get_text(best, "base", NULL) ? sat_get_text(best, "base", NULL) : "?",
         client ? " from " : "", client ? client : "", tot, share, mx);
-    copy_value(fig, "count", best, "count");
-    copy_value(fig, "filter", best, "filter");
-    copy_value(fig, "base", best, "base");
-    copy_value(fig, "client", best, "client");
-    copy_value(fig, "binddn", best, "binddn");
-    copy_value(fig, "total_s", best, "total_s");
-    copy_value(fig, "max_s", best, "max_s");
+    sat_put_copy(fig, "count", best, "count");
+    sat_put_copy(fig, "filter", best, "filter");
+    sat_put_copy(fig, "base", best, "base");
+    sat_put_copy(fig, "client", best, "client");
+    sat_put_copy(fig, "binddn", best, "binddn");
+    sat_put_copy(fig, "total_s", best, "total_s");
+    sat_put_copy(fig, "max_s", best, "max_s");
     sat_put_ratio(fig, "share", t / all, 4);
 }
 
@@ -519,11 +512,11 @@ static void finding_http_offender(pm_ctx *p, sat_rnode *list)
         "The most response time went to %s: %.0f %s took %s in all (%s%% of the time spent "
         "answering requests; p99 %s, the longest %s).",
         sat_get_text(best, "path", NULL), cnt, plural(cnt, "request", "requests"), tot, share, p99, mx);
-    copy_value(fig, "path", best, "path");
-    copy_value(fig, "count", best, "count");
-    copy_value(fig, "total_s", best, "total_s");
-    copy_value(fig, "p99_s", best, "p99_s");
-    copy_value(fig, "max_s", best, "max_s");
+    sat_put_copy(fig, "path", best, "path");
+    sat_put_copy(fig, "count", best, "count");
+    sat_put_copy(fig, "total_s", best, "total_s");
+    sat_put_copy(fig, "p99_s", best, "p99_s");
+    sat_put_copy(fig, "max_s", best, "max_s");
     sat_put_ratio(fig, "share", t / whole, 4);
 }
 

@@ -64,17 +64,14 @@ void sec_time(const sec_ctx *c, char *buf, size_t n, int64_t ts_ns)
 void sec_copy(sat_rnode *vals, const sat_rnode *src, const char *path, const char *key,
               const char *label)
 {
-    const sat_rnode *n = src ? sat_rnode_get(src, path) : NULL;
-    const sat_value *v = sat_rnode_value(n);
-    if (!vals || !v)
-        return;
     if (!key) {
         const char *dot = strrchr(path, '.');
         key = dot ? dot + 1 : path;
     }
-    sat_put_value(vals, key, v);
-    sat_put_note(vals, sat_rnode_note(n));
-    sat_put_label(vals, label);
+    if (vals && sat_put_copy(vals, key, src, path)) {
+        sat_put_note(vals, sat_rnode_note(sat_rnode_get(src, path)));
+        sat_put_label(vals, label);
+    }
 }
 
 void sec_fmt(const sec_ctx *c, char *buf, size_t n, const sat_rnode *src, const char *path)

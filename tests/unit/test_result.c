@@ -33,6 +33,19 @@ static char *render(sat_result *r, write_fn fn)
     return buf;
 }
 
+/* The widest line of buf, in display columns. */
+static size_t rc_widest_of(const char *buf)
+{
+    size_t col = 0, widest = 0;
+    for (const char *p = buf; p && *p; p++) {
+        if (*p == '\n')
+            col = 0;
+        else if (((unsigned char)*p & 0xc0) != 0x80 && ++col > widest)
+            widest = col;
+    }
+    return widest;
+}
+
 static int w_json(sat_result *r, FILE *f) { return sat_result_json(r, f, NULL); }
 static int w_csv(sat_result *r, FILE *f) { return sat_result_csv(r, NULL, f, NULL); }
 static int w_csv_windows(sat_result *r, FILE *f) { return sat_result_csv(r, "tcp.windows", f, NULL); }
@@ -202,7 +215,19 @@ static int w_text(sat_result *r, FILE *f)
     sat_text_init(&t, f, 0);
     sat_rnode *root = sat_result_root(r);
     sat_text_title(&t, "Summary");
-    sat_text_summary(&t, root, "connections,cpu_s=server CPU,resumed_ratio=resumed ratio,missing", NULL);
+    /* values copied with their notes and labels, one missing (left out) */
+    sat_result *v = sat_result_new("values");
+    sat_rnode *vals = sat_result_root(v);
+    sat_put_copy(vals, "connections", root, "connections");
+    sat_put_note(vals, sat_rnode_note(sat_rnode_get(root, "connections")));
+    sat_put_copy(vals, "cpu_s", root, "cpu_s");
+    sat_put_label(vals, "server CPU");
+    sat_put_copy(vals, "resumed_ratio", root, "resumed_ratio");
+    sat_put_label(vals, "resumed ratio");
+    CHECK(!sat_put_copy(vals, "missing", root, "missing"));
+    sat_put_copy(vals, "dn", root, "dn");
+    sat_text_values(&t, vals, "  ");
+    sat_result_free(v);
     sat_text_title(&t, "Crashes");
     sat_text_table(&t, sat_rnode_get(root, "crashes"), "ts,sender.name=name,wait_s", 0, NULL);
     sat_text_table(&t, sat_rnode_get(root, "tcp.windows"), NULL, 1, NULL);
@@ -217,6 +242,7 @@ static void test_text(void)
                     "  connections        94  TCP connections seen\n"
                     "  server CPU     330 us\n"
                     "  resumed ratio   45.5%\n"
+                    "  dn             cn=\"Doe, John\",dc=x\n"
                     "\n"
                     "Crashes\n"
                     "  ts                    name         wait\n"
@@ -269,8 +295,80 @@ static void test_width(void)
     sat_result_free(r);
 }
 
+/* The typed readers: one rule for absent values (the caller's stand-in),
+ * units read as their type only, rows by their key column. */
+static void test_readers(void)
+{
+    sat_result *r = sample();
+    const sat_rnode *root = sat_result_root(r);
+    CHECK_EQ_INT(sat_get_count(root, "connections", 0), 94);
+    CHECK_EQ_INT(sat_get_count(root, "by_end.rst-client", 0), 14);   /* a dotted path */
+    CHECK_EQ_INT(sat_get_count(root, "missing", 7), 7);              /* not there */
+    CHECK_EQ_INT(sat_get_count(root, "dn", 7), 7);                   /* text is no count */
+    CHECK_EQ_INT(sat_get_count(root, "memory_bytes", 0), 1289748);   /* bytes read as a count */
+    CHECK(sat_get_dur(root, "cpu_s", NAN) > 0.000329 && sat_get_dur(root, "cpu_s", NAN) < 0.000331);
+    CHECK(isnan(sat_get_dur(root, "resumed_ratio", NAN)));         /* a ratio is no duration */
+    CHECK(sat_get_num(root, "resumed_ratio", NAN) > 0.4545);          /* but a number */
+    CHECK_EQ_INT(sat_get_time(root, "last_ts", -1), -1);              /* absent: the stand-in */
+    CHECK(!sat_get_has(root, "last_ts") && sat_get_has(root, "first_ts"));
+    CHECK_EQ_STR(sat_get_text(root, "dn", NULL), "cn=\"Doe, John\",dc=x");
+    CHECK(sat_get_text(root, "connections", NULL) == NULL);
+    CHECK_EQ_INT(sat_get_bool(root, "truncated", -1), 0);
+    CHECK_EQ_INT(sat_get_bool(root, "connections", -1), -1);
+    CHECK(sat_get_table(root, "crashes") && !sat_get_table(root, "tcp"));
+    CHECK(sat_get_obj(root, "tcp") && sat_get_table(root, "tcp.windows"));
+    const sat_rnode *row = sat_rnode_first(sat_get_table(root, "crashes"));
+    CHECK_EQ_INT(sat_get_int(row, "sender.pid", 0), 4242);            /* a column with a dot */
+    CHECK_EQ_STR(sat_get_text(row, "sender.name", ""), "ns-slapd");
+    CHECK(sat_get_list(row, "frames") != NULL);
+    char key[32];
+    CHECK_EQ_STR(sat_get_key(row, "sender.pid", key, sizeof key), "4242");
+    CHECK(sat_get_row(sat_get_table(root, "crashes"), "sender.pid", "4242") == row);
+    CHECK(sat_get_row(sat_get_table(root, "crashes"), "sender.name", "ns-slapd") == row);
+    CHECK(sat_get_row(sat_get_table(root, "crashes"), "sender.name", "slapd") == NULL);
+    CHECK(sat_get_row(sat_get_table(root, "tcp.windows"), "connections", "10") != NULL);
+    sat_result_free(r);
+}
+
+/* A table wider than the page even with its text cut: its columns in
+ * groups that fit, each under the first column again. */
+static void test_table_split(void)
+{
+    sat_col cols[9] = {{"name", SAT_UNIT_TEXT, 0, NULL}};
+    static const char *const names[] = {"a_s", "b_s", "c_s", "d_s", "e_s", "f_s", "g_s", "h_s"};
+    for (int i = 0; i < 8; i++)
+        cols[i + 1] = (sat_col){names[i], SAT_UNIT_DURATION, 6, NULL};
+    sat_result *r = sat_result_new("wide");
+    sat_rnode *t = sat_table(sat_result_root(r), "t", cols, 9);
+    for (int k = 0; k < 2; k++) {
+        sat_rnode *row = sat_table_row(t);
+        sat_put_text(row, "name", k ? "second" : "first");
+        for (int i = 0; i < 8; i++)
+            sat_put_dur(row, names[i], 1234.5 * (i + 1) + k, 6);
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    sat_text tx;
+    sat_text_init(&tx, f, 0);
+    tx.width = 40;
+    sat_text_table(&tx, t, NULL, 0, "  ");
+    fclose(f);
+    CHECK(buf && rc_widest_of(buf) <= 40);
+    /* every value is there, the name once per group */
+    CHECK(buf && strstr(buf, "20.6 min") && strstr(buf, "2.74 h"));
+    size_t firsts = 0;
+    for (const char *p = buf; p && (p = strstr(p, "first")); p++)
+        firsts++;
+    CHECK(firsts >= 2);
+    free(buf);
+    sat_result_free(r);
+}
+
 int main(void)
 {
+    test_readers();
+    test_table_split();
     test_json();
     test_csv();
     test_units();
