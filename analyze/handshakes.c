@@ -148,6 +148,7 @@ static void count(hs_counts *c, const sat_tls_hs *r)
     c->resumed += r->outcome == SAT_TLS_RESUMED;
     c->failed += r->outcome == SAT_TLS_FAILED;
     c->incomplete += r->outcome == SAT_TLS_INCOMPLETE;
+    c->no_sni += !sat_str_present(r->sni);
     c->failed_after_server_hello += failed_after_server_hello(r);
     c->resumed_psk += resumed_psk(r);
 }

@@ -30,6 +30,7 @@
     X(failed_after_server_hello, "failed_after_server_hello", "failed after SH",            \
       "of the failed: the server had answered (costed as full)")                            \
     X(incomplete, "incomplete", "incompl.", "ClientHello never answered before the client left") \
+    X(no_sni, "no_sni", "no SNI", "ClientHellos naming no server (no SNI): old clients, IP URLs") \
     X(resumed_psk, NULL, NULL, NULL) /* of resumed: by a TLS 1.3 PSK (its cost) */
 typedef struct hs_counts {
     HS_COUNTS(SAT_COUNTER_FIELD)

@@ -59,6 +59,7 @@ static void totals(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     sec_copy(v, root, "failed", NULL, NULL);
     sec_copy(v, root, "incomplete", NULL, NULL);
     sec_copy(v, root, "failed_after_server_hello", NULL, "failed after SH");
+    sec_copy(v, root, "no_sni", NULL, "without SNI");
     sec_copy(v, root, "resumed_ratio", NULL, "resumed ratio");
     sec_copy(v, root, "rate_per_s", NULL, "rate");
     const sat_value *peak = sat_rnode_val(root, "peak_rate_per_s");

@@ -176,9 +176,10 @@ static void test_counts_and_cost(void)
     free(buf);
     /* --csv alone: the --by table, its key column named after the dimension */
     buf = render(h, AS_CSV, NULL);
-    CHECK(buf && !strncmp(buf, "client,connections,full,resumed,failed,"
-                               "failed_after_server_hello,incomplete,resumed_ratio,cpu_s\n"
-                               "10.0.0.5,6,6,0,0,0,0,0,0.00198\n", 127));
+    static const char csv_head[] = "client,connections,full,resumed,failed,"
+                               "failed_after_server_hello,incomplete,no_sni,resumed_ratio,cpu_s\n"
+                               "10.0.0.5,6,6,0,0,0,0,6,0,0.00198\n";
+    CHECK(buf && !strncmp(buf, csv_head, sizeof csv_head - 1));
     free(buf);
     buf = render(h, AS_CSV, "versions");
     CHECK_EQ_STR(buf, "version,count\nTLS1.3,2\nTLS1.2,11\n(no ServerHello),2\n");
@@ -233,8 +234,47 @@ static void test_failed_after_server_hello_merge(void)
     sat_result_free(res);
     char *buf = render(a, AS_CSV, "groups");
     CHECK(buf && strstr(buf, "sni,connections,full,resumed,failed,failed_after_server_hello,"));
-    CHECK(buf && strstr(buf, "(no SNI),3,1,0,2,2,0,0,0.00099\n"));
+    CHECK(buf && strstr(buf, "(no SNI),3,1,0,2,2,0,3,0,0.00099\n"));
     free(buf);
+    sat_hs_free(a);
+    sat_hs_free(b);
+}
+
+/* ClientHellos that name no server (no SNI): counted in the totals, the
+ * windows and the groups, and merged like every count. */
+static void test_no_sni(void)
+{
+    sat_hs_opts o;
+    memset(&o, 0, sizeof o);
+    o.by = SAT_HS_BY_SNI;
+    sat_hs *a = sat_hs_create(&o), *b = sat_hs_create(&o);
+    CHECK(a && b);
+    if (!a || !b) {
+        sat_hs_free(a);
+        sat_hs_free(b);
+        return;
+    }
+    for (int i = 0; i < 6; i++) {
+        sat_tls_hs r = row(T0 + i * S, SAT_TLS_FULL, "10.0.0.9", 0x0303);
+        if (i % 3 == 0)
+            r.sni = sat_str_cstr("ldap.example.com");
+        feed(i < 3 ? a : b, &r);
+    }
+    CHECK_EQ_INT(sat_hs_merge(a, b), SAT_OK);
+    CHECK_EQ_INT(sat_hs_finish(a), SAT_OK);
+    sat_result *res = rc_result("handshakes", build_result, a);
+    const sat_rnode *v = sat_result_root(res);
+    CHECK_EQ_INT(sat_get_count(v, "no_sni", 0), 4);
+    CHECK_EQ_INT(sat_get_count(rc_row(sat_get_table(v, "windows"), 0), "no_sni", 0), 4);
+    const sat_rnode *g = sat_get_table(v, "groups");
+    CHECK_EQ_INT(sat_get_count(sat_get_row(g, "sni", "(no SNI)"), "no_sni", 0), 4);
+    CHECK_EQ_INT(sat_get_count(sat_get_row(g, "sni", "ldap.example.com"), "no_sni", 9), 0);
+    sat_result_free(res);
+    char *t = render(a, AS_TEXT, NULL);
+    if (t && !strstr(t, "without SNI"))
+        fprintf(stderr, "%s\n", t);
+    CHECK(t && strstr(t, "without SNI") && strstr(t, "4  ClientHellos naming no server"));
+    free(t);
     sat_hs_free(a);
     sat_hs_free(b);
 }
@@ -340,6 +380,7 @@ int main(void)
     test_merge_equals_one_pass();
     test_failed_after_server_hello_merge();
     test_counts_and_cost();
+    test_no_sni();
     test_long_span_and_merge();
     test_empty();
     return CHECK_DONE();
