@@ -1,23 +1,22 @@
 /*
  * storms_chain.c - one storm described (st_build_storm): its failures, its
  * clients, and the chain of signals that led to it: what rose before it, the
- * trigger, whether the failures outlived it.
+ * trigger, whether the failures outlived it and what kept them going. The
+ * rules are docs/report.md's ("The story's rules").
  *
  * Signals per window, for the chain: unindexed searches, external operations,
  * the full-handshake share, etime p90 (a log histogram, factor 1.25: +-12%),
- * wtime mean, connections opened. For each: base = median of the windows
- * [start-33, start-4], before = the highest of [start-3, start], "rose" when
- * before > max(2 base, base + a floor per signal); onset = where the run of
- * windows above that threshold that reaches the lead-up began (a gap of one
- * window allowed, 30 windows at most; for a signal that did not rise, the
- * first window above it during the storm), back = the first window after
- * the rise that begins three in a row at or below it. The trigger is the
- * risen cause (unindexed searches, load, a new heavy client - preferred to
- * the load it makes -, full-handshake share) with the earliest onset; only
- * when no cause rose, the risen effect (etime, wtime, connections opened,
- * handshake answer time) with the earliest onset.
- * Sustained (metastable): the storm's failures stayed high for at least 3
- * more windows after the trigger was back at its threshold.
+ * wtime mean, connections opened, the handshakes' answer time, one client's
+ * operations, the work per indexed operation (optime). For each: base =
+ * median of the windows [start-33, start-4]; before = the highest of
+ * [start-3, start+1]; "rose" when before > max(2 base, base + a floor per
+ * signal); onset = where the run of windows above that threshold that
+ * reaches the lead-up began (a gap of one window allowed, 30 windows at
+ * most); back = the first of three windows in a row whose 3-window mean is
+ * within the baseline's range (its 90th percentile, at least half the floor
+ * above the median). Only causes name a trigger (storms_signals.c says
+ * which signals are); with none risen there is no trigger, and nothing is
+ * said of outliving it.
  */
 #include <math.h>
 
@@ -117,113 +116,219 @@ static int new_heavy(const st_win *w, const sat_storm_span *sp, uint32_t heavy)
     return share >= 0.25 && (!base || (double)base_h / (double)base < share / 2.0);
 }
 
+/* The windows [a, b] of one signal's values (NAN ones left out), sorted. */
+static size_t values_of(const st_win *w, size_t a, size_t b, int g, uint32_t heavy, double *out,
+                        size_t cap)
+{
+    size_t nv = 0;
+    for (size_t t = a; t <= b && nv < cap; t++) {
+        double v = signal_of(&w[t], g, heavy);
+        if (!isnan(v))
+            out[nv++] = v;
+    }
+    qsort(out, nv, sizeof *out, cmp_dbl);
+    return nv;
+}
+
+/* The signal smoothed: the mean of window t and the two before it (a count
+ * of operations at RESULT time is bursty; NAN when none of them has one). */
+static double smoothed(const st_win *w, size_t t, int g, uint32_t heavy)
+{
+    double sum = 0;
+    int k = 0;
+    for (size_t u = t >= ST_SMOOTH - 1 ? t - (ST_SMOOTH - 1) : 0; u <= t; u++) {
+        double v = signal_of(&w[u], g, heavy);
+        if (!isnan(v)) {
+            sum += v;
+            k++;
+        }
+    }
+    return k ? sum / k : NAN;
+}
+
+/* One signal before and during a storm: its baseline (the median and the
+ * 90th percentile of the windows [start-33, start-4]), whether it rose in
+ * the lead-up (the 3 windows before the start, and the storm's first
+ * ST_INTO: a trigger may start with the storm), its onset and when it was
+ * back within the baseline's range. */
+static void look_at(st_sig *sg, int g, const st_win *w, size_t n, const sat_storm_span *sp,
+                    uint32_t heavy, sat_ts_ns lo_ts, sat_dur_ns step)
+{
+    double vals[ST_BASELINE_WINDOWS];
+    size_t a = sp->start >= 33 ? sp->start - 33 : 0;
+    size_t nv = sp->start >= 4 ? values_of(w, a, sp->start - 4, g, heavy, vals, 30) : 0;
+    sg->base = nv ? vals[(nv - 1) / 2] : NAN;
+    double hi = nv ? vals[(size_t)ceil(0.9 * (double)nv) - 1] : NAN;
+    size_t lead_a = sp->start >= 3 ? sp->start - 3 : 0;
+    size_t lead_b = sp->start + ST_INTO - 1 <= sp->end ? sp->start + ST_INTO - 1 : sp->end;
+    sg->before = sg->during = NAN;
+    for (size_t t = lead_a; t <= lead_b; t++) {
+        double v = signal_of(&w[t], g, heavy);
+        if (!isnan(v) && (isnan(sg->before) || v > sg->before))
+            sg->before = v;
+    }
+    for (size_t t = sp->start; t <= sp->end; t++) {
+        double v = signal_of(&w[t], g, heavy);
+        if (!isnan(v) && (isnan(sg->during) || v > sg->during))
+            sg->during = v;
+    }
+    if (isnan(sg->base))
+        return;
+    double fl = st_signals[g].floor;
+    double thr = 2.0 * sg->base > sg->base + fl ? 2.0 * sg->base : sg->base + fl;
+    /* back to usual: within the baseline's range (its 90th percentile, or
+     * half the floor above the median, the larger), smoothed */
+    double usual = hi > sg->base + fl / 2 ? hi : sg->base + fl / 2;
+    sg->rose = !isnan(sg->before) && sg->before > thr;
+    if (g == SAT_SIG_HEAVY_CLIENT && sg->rose && !new_heavy(w, sp, heavy))
+        sg->rose = 0; /* the client every other window has: not new */
+    size_t on = SIZE_MAX, from = SIZE_MAX;
+    if (sg->rose) {
+        /* the rise that reaches the storm: back from its last high window
+         * of the lead-up, over windows above the threshold (one window
+         * without data or below it does not break the run), at most 30
+         * windows; so an earlier blip is not its onset */
+        for (size_t t = lead_a; t <= lead_b; t++)
+            if (above(w, t, g, thr, heavy))
+                from = t;
+        on = from;
+        size_t lim = from >= 30 ? from - 30 : 0;
+        while (on > lim) {
+            if (above(w, on - 1, g, thr, heavy))
+                on--;
+            else if (on - 1 > lim && above(w, on - 2, g, thr, heavy))
+                on -= 2;
+            else
+                break;
+        }
+    } else {
+        /* shown only: the first window above it during the storm (an
+         * effect of it, not a cause) */
+        for (size_t t = sp->start; t <= sp->end; t++)
+            if (above(w, t, g, thr, heavy)) {
+                on = from = t;
+                break;
+            }
+    }
+    if (on == SIZE_MAX)
+        return;
+    sg->onset_ts = lo_ts + (sat_ts_ns)on * step;
+    /* back: the first of three windows in a row whose smoothed value is
+     * within the usual range, after the rise */
+    for (size_t t = from + 1; t < n; t++) {
+        size_t u = t;
+        while (u < n && u < t + 3) {
+            double v = smoothed(w, u, g, heavy);
+            if (isnan(v) || v > usual)
+                break;
+            u++;
+        }
+        if (u == t + 3 || (u == n && u > t)) {
+            sg->back_ts = lo_ts + (sat_ts_ns)t * step;
+            break;
+        }
+    }
+}
+
+/* A mechanism's value in one window (NAN: the window cannot tell). */
+static double mechanism_of(const st_win *w, int m)
+{
+    switch (m) {
+    case ST_MECH_RETRIES: return (double)w->sc.retries;
+    case ST_MECH_FULL_HANDSHAKES:
+        return w->sc.hs ? (double)w->sc.hs_full / (double)w->sc.hs : NAN;
+    case ST_MECH_REFUSED:
+        return (double)(w->kinds[SAT_STORM_SYN_UNANSWERED] + w->kinds[SAT_STORM_SYN_RETRY]);
+    case ST_MECH_RECONNECTS: return (double)w->sc.opens;
+    case ST_MECH_OFFERED_LOAD: return (double)w->ld.ops;
+    default: return NAN;
+    }
+}
+
+static double mean_of(const st_win *w, size_t a, size_t b, int m)
+{
+    double sum = 0;
+    size_t k = 0;
+    for (size_t t = a; t <= b; t++) {
+        double v = mechanism_of(&w[t], m);
+        if (!isnan(v)) {
+            sum += v;
+            k++;
+        }
+    }
+    return k ? sum / (double)k : NAN;
+}
+
+/* What kept a storm going after its trigger was back: the first mechanism
+ * (in st_mechanisms' order: the most direct first) whose mean over the
+ * windows after the trigger was back rose above its baseline (the median
+ * of the baseline windows) by its rule (twice the base and its floor
+ * above it). None rose: none is named. */
+static void find_mechanism(sat_storm *st, const st_win *w, const sat_storm_span *sp,
+                           size_t back)
+{
+    st->mechanism = -1;
+    size_t a = sp->start >= 33 ? sp->start - 33 : 0;
+    for (int m = 0; m < ST_MECH__COUNT; m++) {
+        double vals[ST_BASELINE_WINDOWS];
+        size_t nv = 0;
+        for (size_t t = a; sp->start >= 4 && t <= sp->start - 4 && nv < 30; t++) {
+            double v = mechanism_of(&w[t], m);
+            if (!isnan(v))
+                vals[nv++] = v;
+        }
+        qsort(vals, nv, sizeof *vals, cmp_dbl);
+        st_mech_fig *f = &st->mech[m];
+        f->before = nv ? vals[(nv - 1) / 2] : NAN;
+        f->during = back > sp->start ? mean_of(w, sp->start, back - 1, m) : NAN;
+        f->after = mean_of(w, back, sp->end, m);
+        double fl = st_mechanisms[m].floor, b = isnan(f->before) ? 0 : f->before;
+        double thr = 2.0 * b > b + fl ? 2.0 * b : b + fl;
+        f->rose = !isnan(f->after) && f->after > thr;
+        if (f->rose && st->mechanism < 0)
+            st->mechanism = m;
+    }
+}
+
+/* The chain: every signal looked at; the trigger is the risen cause with
+ * the earliest onset (a new heavy client is preferred to the load it
+ * makes; the work per operation counts only when the load did not rise);
+ * an effect (etime, wtime, the handshakes' answer time) never names it.
+ * Sustained: the failures went on after the trigger was back to usual for
+ * longer than the queue needs to drain (ST_DRAIN_S, and 3 windows); only
+ * then is a mechanism looked for. */
 static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span *sp,
                   sat_ts_ns lo_ts, sat_dur_ns step)
 {
     st->trigger = -1;
+    st->mechanism = -1;
     uint32_t heavy = heavy_of(w, sp);
-    sat_ts_ns best = 0;
-    int best_cause = 0;
+    for (int g = 0; g < SAT_SIG__COUNT; g++)
+        look_at(&st->sig[g], g, w, n, sp, heavy, lo_ts, step);
+    int load_rose = st->sig[SAT_SIG_OPS].rose;
     for (int g = 0; g < SAT_SIG__COUNT; g++) {
-        st_sig *sg = &st->sig[g];
-        double vals[30];
-        size_t nv = 0;
-        size_t a = sp->start >= 33 ? sp->start - 33 : 0;
-        size_t b = sp->start >= 4 ? sp->start - 4 : 0;
-        for (size_t t = a; sp->start >= 4 && t <= b && nv < 30; t++) {
-            double v = signal_of(&w[t], g, heavy);
-            if (!isnan(v))
-                vals[nv++] = v;
-        }
-        if (nv) {
-            qsort(vals, nv, sizeof *vals, cmp_dbl);
-            sg->base = vals[(nv - 1) / 2];
-        } else {
-            sg->base = NAN;
-        }
-        sg->before = NAN;
-        for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++) {
-            double v = signal_of(&w[t], g, heavy);
-            if (!isnan(v) && (isnan(sg->before) || v > sg->before))
-                sg->before = v;
-        }
-        sg->during = NAN;
-        for (size_t t = sp->start; t <= sp->end; t++) {
-            double v = signal_of(&w[t], g, heavy);
-            if (!isnan(v) && (isnan(sg->during) || v > sg->during))
-                sg->during = v;
-        }
-        if (isnan(sg->base))
+        const st_sig *sg = &st->sig[g];
+        if (!sg->rose || !st_signals[g].cause || (g == SAT_SIG_SERVICE_TIME && load_rose))
             continue;
-        double fl = st_signals[g].floor;
-        double thr = 2.0 * sg->base > sg->base + fl ? 2.0 * sg->base : sg->base + fl;
-        sg->rose = !isnan(sg->before) && sg->before > thr;
-        if (g == SAT_SIG_HEAVY_CLIENT && sg->rose && !new_heavy(w, sp, heavy))
-            sg->rose = 0; /* the client every other window has: not new */
-        size_t on = SIZE_MAX, from = SIZE_MAX;
-        if (sg->rose) {
-            /* the rise that reaches the storm: back from its last high
-             * window of the lead-up, over windows above the threshold (one
-             * window without data or below it does not break the run), at
-             * most 30 windows; so an earlier blip is not its onset */
-            for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= sp->start; t++)
-                if (above(w, t, g, thr, heavy))
-                    from = t;
-            on = from;
-            size_t lim = from >= 30 ? from - 30 : 0;
-            while (on > lim) {
-                if (above(w, on - 1, g, thr, heavy))
-                    on--;
-                else if (on - 1 > lim && above(w, on - 2, g, thr, heavy))
-                    on -= 2;
-                else
-                    break;
-            }
-        } else {
-            /* shown only: the first window above it during the storm (an
-             * effect of it, not a cause) */
-            for (size_t t = sp->start; t <= sp->end; t++)
-                if (above(w, t, g, thr, heavy)) {
-                    on = from = t;
-                    break;
-                }
-        }
-        if (on == SIZE_MAX)
-            continue;
-        sg->onset_ts = lo_ts + (sat_ts_ns)on * step;
-        /* back: three windows in a row at or below it after the rise (or up
-         * to the end), so one quiet window inside a long rise does not end it */
-        for (size_t t = from + 1; t < n; t++) {
-            size_t u = t;
-            while (u < n && u < t + 3 && !above(w, u, g, thr, heavy))
-                u++;
-            if (!isnan(signal_of(&w[t], g, heavy)) && (u == n || u == t + 3)) {
-                sg->back_ts = lo_ts + (sat_ts_ns)t * step;
-                break;
-            }
-        }
-        /* causes (load, unindexed searches, full handshakes) before effects
-         * (latency, reconnects): etime rises with any storm, so it names the
-         * trigger only when no cause rose */
-        int cause = st_signals[g].cause;
-        /* one client's rise that is (most of) the load's names it better */
+        const st_sig *best = st->trigger >= 0 ? &st->sig[st->trigger] : NULL;
         int narrower = g == SAT_SIG_HEAVY_CLIENT && st->trigger == SAT_SIG_OPS &&
-                       sg->onset_ts <= best;
-        if (sg->rose && (st->trigger < 0 || (cause && !best_cause) ||
-                         (cause == best_cause && sg->onset_ts < best) || narrower)) {
+                       sg->onset_ts <= best->onset_ts;
+        if (!best || sg->onset_ts < best->onset_ts || narrower)
             st->trigger = g;
-            best = sg->onset_ts;
-            best_cause = cause;
-        }
     }
-    if (st->trigger >= 0) {
-        sat_ts_ns back = st->sig[st->trigger].back_ts;
-        sat_ts_ns last = lo_ts + (sat_ts_ns)sp->end * step; /* the last high window */
-        if (back && last >= back) {
-            st->sustained_s = (double)(last + step - back) / 1e9;
-            st->sustained = last + step - back >= 3 * step;
-        }
-    }
+    if (st->trigger < 0)
+        return;
+    sat_ts_ns back = st->sig[st->trigger].back_ts;
+    sat_ts_ns end = lo_ts + (sat_ts_ns)(sp->end + 1) * step; /* the end of the last high window */
+    if (!back || end <= back)
+        return;
+    sat_dur_ns drain = (sat_dur_ns)(ST_DRAIN_S * 1e9);
+    if (drain < 3 * step)
+        drain = 3 * step;
+    st->sustained_s = (double)(end - back) / 1e9;
+    st->sustained = end - back > drain;
+    if (st->sustained)
+        find_mechanism(st, w, sp, (size_t)((back - lo_ts) / step));
 }
 
 typedef struct st_cl {

@@ -280,6 +280,7 @@ static int on_source(void *ctx, const sat_source *src)
 }
 
 static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id);
+static void keep_ldap_attempt(sat_storms *s, const sat_ldap_conn *c);
 
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
@@ -343,6 +344,15 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
         w->wtime_sum_ns += op->wtime;
         w->ld.wtime_n++;
     }
+    /* the work of an operation, without its wait: optime, or etime - wtime;
+     * unindexed searches are a signal of their own */
+    sat_dur_ns work = op->optime >= 0                     ? op->optime
+                      : op->etime >= 0 && op->wtime >= 0 ? op->etime - op->wtime
+                                                          : -1;
+    if (work >= 0 && !(op->notes & (SAT_NOTE_A | SAT_NOTE_U))) {
+        w->optime_sum_ns += work;
+        w->ld.optime_n++;
+    }
 }
 
 static int on_conn(void *ctx, const sat_ldap_conn *c)
@@ -352,6 +362,7 @@ static int on_conn(void *ctx, const sat_ldap_conn *c)
     if (c->open_ts > 0)
         FOR_EACH_WINDOW(s, c->open_ts, w)
             w->sc.opens++;
+    keep_ldap_attempt(s, c);
     int kind = -1;
     switch (c->close_code) {
     case SAT_CLOSE_A1: kind = SAT_STORM_CLOSE_A1; break;
@@ -408,41 +419,71 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
     return SAT_OK;
 }
 
+/* A new row of the attempts table, its client interned; NULL when the
+ * table is full or memory ran out (counted: not examined). */
+static st_attempt *new_attempt(sat_storms *s, sat_str client_ip)
+{
+    if (s->nattempts == s->attempts_cap) {
+        if (s->attempts_cap >= ST_ATTEMPTS_MAX) {
+            s->t.f.not_examined++;
+            return NULL;
+        }
+        if (SAT_GROW(s->attempts, s->attempts_cap, s->nattempts + 1) != SAT_OK) {
+            s->nomem = 1;
+            return NULL;
+        }
+    }
+    int capped;
+    uint32_t *id = st_intern(&s->peers, client_ip.ptr, client_ip.len, &capped);
+    if (!id) {
+        s->nomem |= !capped;
+        s->t.f.not_examined++;
+        return NULL;
+    }
+    st_attempt *a = &s->attempts[s->nattempts++];
+    memset(a, 0, sizeof *a);
+    a->client = *id;
+    return a;
+}
+
 /* Remember the connection for the retry rule (st_finish_retries). Without its
  * SYN the connection started before the capture: not a retry of anything. */
 static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
 {
     if ((c->flags & SAT_TCPF_NO_SYN) || c->syn_ts <= 0 || !c->client_ip.len || s->nomem)
         return;
-    if (s->nattempts == s->attempts_cap) {
-        if (s->attempts_cap >= ST_ATTEMPTS_MAX) {
-            s->t.f.not_examined++;
-            return;
-        }
-        if (SAT_GROW(s->attempts, s->attempts_cap, s->nattempts + 1) != SAT_OK) {
-            s->nomem = 1;
-            return;
-        }
-    }
-    int capped;
-    uint32_t *id = st_intern(&s->peers, c->client_ip.ptr, c->client_ip.len, &capped);
-    if (!id) {
-        s->nomem |= !capped;
-        s->t.f.not_examined++;
+    st_attempt *a = new_attempt(s, c->client_ip);
+    if (!a)
         return;
-    }
     /* by address, not id: ids differ between analyzers that merge */
     uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
     h ^= sat_strtab_hash(c->server_ip.ptr, c->server_ip.len);
     h ^= sat_hash_u64((uint64_t)c->source << 32 | c->server_port);
-    st_attempt *a = &s->attempts[s->nattempts++];
     a->peer = h;
     a->syn_ts = c->syn_ts;
     a->end_ts = c->end_ts > c->syn_ts ? c->end_ts : c->syn_ts;
     a->source = c->source;
     a->flow = c->flow;
-    a->client = *id;
     a->unanswered = c->bytes_c2s > 0 && c->bytes_s2c == 0;
+}
+
+/* The same for an LDAP connection of a log: its open and close (a client
+ * that gave up on it and opened another is retrying, as in a capture). */
+static void keep_ldap_attempt(sat_storms *s, const sat_ldap_conn *c)
+{
+    if (c->open_ts <= 0 || !c->client_ip.len || s->nomem)
+        return;
+    st_attempt *a = new_attempt(s, c->client_ip);
+    if (!a)
+        return;
+    uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
+    a->peer = h ^ sat_hash_u64(0x4c444150ULL << 32 | c->server); /* "LDAP" */
+    a->syn_ts = c->open_ts;
+    a->end_ts = c->close_ts > c->open_ts ? c->close_ts : c->open_ts;
+    a->source = c->server;
+    a->flow = c->conn_epoch;
+    a->conn = c->conn;
+    a->ldap = 1;
 }
 
 static int on_tcp(void *ctx, const sat_tcp_conn *c)
@@ -512,11 +553,14 @@ static int cmp_attempt(const void *a, const void *b)
         return x->peer < y->peer ? -1 : 1;
     if (x->syn_ts != y->syn_ts)
         return x->syn_ts < y->syn_ts ? -1 : 1;
-    return x->flow < y->flow ? -1 : x->flow > y->flow;
+    if (x->flow != y->flow)
+        return x->flow < y->flow ? -1 : 1;
+    return x->conn < y->conn ? -1 : x->conn > y->conn;
 }
 
-/* The retry rule: from one client address to one server address and port,
- * a connection that starts at most retry_window after the previous one ended
+/* The retry rule: from one client address to one server address and port
+ * (a capture's TCP connections; a log's LDAP connections: to one server), a
+ * connection that starts at most retry_window after the previous one ended
  * (or while it was still open), when that previous one failed (a failure is
  * counted on it) or was never answered (the client sent bytes, the server
  * none), retried it. The retry is counted where it started (amplification);
@@ -532,8 +576,18 @@ void st_finish_retries(sat_storms *s)
         const st_attempt *prev = &s->attempts[i - 1], *cur = &s->attempts[i];
         if (cur->peer != prev->peer || cur->syn_ts > prev->end_ts + s->opts.retry_window)
             continue;
-        uint32_t key[2] = {prev->source, prev->flow};
-        int failed = sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;
+        int failed;
+        if (prev->ldap) {
+            st_connkey k;
+            memset(&k, 0, sizeof k);
+            k.server = prev->source;
+            k.epoch = prev->flow;
+            k.conn = prev->conn;
+            failed = sat_strtab_find(&s->ldap_dedup, &k, sizeof k) != NULL;
+        } else {
+            uint32_t key[2] = {prev->source, prev->flow};
+            failed = sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;
+        }
         if (!failed && !prev->unanswered)
             continue;
         s->t.f.retries++;

@@ -45,6 +45,23 @@ typedef struct st_sig {
     sat_ts_ns back_ts;       /* first of 3 windows in a row back at or below it (0 never) */
 } st_sig;
 
+/* What can keep a storm going after its trigger is back (the result's
+ * mechanism), in the order the chain names them: the most direct first. */
+enum {
+    ST_MECH_RETRIES,         /* connections given up and retried at once (retries) */
+    ST_MECH_FULL_HANDSHAKES, /* the full-handshake share (sessions not resumed) */
+    ST_MECH_REFUSED,         /* connection attempts never answered or repeated (SYN) */
+    ST_MECH_RECONNECTS,      /* connections opened */
+    ST_MECH_OFFERED_LOAD,    /* operations and requests per window */
+    ST_MECH__COUNT
+};
+/* A mechanism's figures (the chain's find_mechanism): per window, its
+ * baseline median, its mean while the trigger was up and after it was back. */
+typedef struct st_mech_fig {
+    int rose;
+    double before, during, after;
+} st_mech_fig;
+
 typedef struct st_client {
     const char *client;
     uint64_t events;         /* failures of this client during the storm */
@@ -63,9 +80,11 @@ typedef struct sat_storm {
     const st_client *top;
     size_t ntop;
     st_sig sig[SAT_SIG__COUNT];
-    int trigger;             /* the risen cause with the earliest onset, else the
-                                earliest risen effect; -1 none */
-    int sustained;           /* failures stayed high >= 3 windows after the trigger's back_ts */
+    int trigger;             /* the risen cause with the earliest onset; -1 none */
+    int sustained;           /* failures went on past the trigger's back_ts for longer
+                                than the drain time (storms_chain.c) */
+    int mechanism;           /* ST_MECH_* that rose after the trigger was back; -1 none */
+    st_mech_fig mech[ST_MECH__COUNT];     /* by ST_MECH_* (storms_internal.h) */
     double sustained_s;      /* how long they stayed high past it (0 if not) */
     int ongoing;             /* still high in the last window of the input */
     const char *heavy_client;/* the busiest client of the lead-up (SAT_SIG_HEAVY_CLIENT),

@@ -72,8 +72,23 @@ typedef struct st_kind_info {
     const char *meaning; /* "unclean client closes (B1)" */
 } st_kind_info;
 extern const st_kind_info st_kinds[SAT_STORM_KIND__COUNT];
-/* What kept a sustained storm going (the result's sustained_by). */
-extern const char st_sustained_by[];
+/* The chain's look-back and smoothing (storms_chain.c): a trigger's onset may
+ * fall this many windows into the storm; "back to usual" is read on the mean
+ * of this many windows; a storm outlives its trigger only when its failures
+ * go on longer than this after it is back (the queue's drain: a real slapd
+ * with 2 workers whose batch ended recovered in 4-6 s) and 3 windows. */
+#define ST_INTO 2
+#define ST_SMOOTH 3
+#define ST_DRAIN_S 10.0
+
+/* What each mechanism (storms_found.h ST_MECH_*) is. */
+typedef struct st_mech_info {
+    const char *name;    /* "retries": the result's mechanism.name */
+    const char *meaning; /* "clients retrying at once": in a sentence */
+    uint8_t unit;        /* SAT_UNIT_COUNT (per window) or SAT_UNIT_RATIO */
+    double floor;        /* the smallest rise that counts, above twice the base */
+} st_mech_info;
+extern const st_mech_info st_mechanisms[ST_MECH__COUNT];
 
 /* A window's load and latency counts, what the chain's signals read
  * (X(field, key, heading, note); never written as they are): operations
@@ -86,6 +101,7 @@ extern const char st_sustained_by[];
     X(unindexed, NULL, NULL, NULL)                                                           \
     X(timed, NULL, NULL, NULL)                                                               \
     X(wtime_n, NULL, NULL, NULL)                                                             \
+    X(optime_n, NULL, NULL, NULL)                                                            \
     X(answered, NULL, NULL, NULL)
 typedef struct st_load {
     ST_WIN_LOAD(SAT_COUNTER_FIELD)
@@ -98,6 +114,7 @@ typedef struct st_win {
     st_load ld;
     uint64_t bits[ST_BITS / 64];
     int64_t wtime_sum_ns; /* integer ns: a merge of parts sums to one pass exactly */
+    int64_t optime_sum_ns; /* of the indexed operations (optime_n of them) */
     uint32_t hist[ST_HIST + 1]; /* etime; [ST_HIST]: never answered (its connection
                                    closed first) */
     uint32_t mg_id[ST_MG], mg_n[ST_MG]; /* busiest clients by operations: peers ids,
@@ -116,13 +133,17 @@ typedef struct st_waiting { /* st_keep_closed_waiting */
     uint32_t client, pad;   /* id in the peers table, UINT32_MAX none */
 } st_waiting;
 
-/* A TCP connection, kept for the retry rule (sat_storms_opts.retry_window). */
+/* A connection, kept for the retry rule (sat_storms_opts.retry_window): a
+ * TCP connection of a capture, or an LDAP connection of a log. */
 typedef struct st_attempt {
-    uint64_t peer;          /* hash of source, client, server address and port */
+    uint64_t peer;          /* hash of source, client, server address and port (TCP); of
+                               client and server (LDAP) */
     sat_ts_ns syn_ts, end_ts;
-    uint32_t source, flow;
+    uint32_t source, flow;  /* TCP: the wire dedup key; LDAP: server, conn_epoch */
+    int64_t conn;           /* LDAP: the connection number (the LDAP dedup key) */
     uint32_t client;        /* id in the peers table */
     uint8_t unanswered;     /* the client sent bytes, the server none */
+    uint8_t ldap;           /* an LDAP connection of a log */
 } st_attempt;
 
 /* A client's failures in one window (struct sat_storms.cw), keyed by the

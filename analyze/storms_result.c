@@ -192,7 +192,7 @@ static void put_windows(sat_rnode *root, const sat_storms *s)
  * trigger and whether the storm outlived it, then what it sums of its
  * windows (ST_STORM_COUNTS), then whether it was still on. */
 #define ST_HEAD 11
-#define ST_TAIL 7
+#define ST_TAIL 12
 static const sat_col storm_head[ST_HEAD] = {
     {"storm", SAT_UNIT_COUNT, 0, NULL},
     {"period", SAT_UNIT_COUNT, 0, NULL},
@@ -212,7 +212,12 @@ static const sat_col storm_tail[ST_TAIL] = {
     {"heavy_client", SAT_UNIT_TEXT, 0, "heavy client"},
     {"sustained", SAT_UNIT_BOOL, 0, NULL},
     {"sustained_s", SAT_UNIT_DURATION, 3, "sustained for"},
-    {"sustained_by", SAT_UNIT_TEXT, 0, "sustained by"}};
+    {"sustained_by", SAT_UNIT_TEXT, 0, "sustained by"},
+    {"mechanism.name", SAT_UNIT_TEXT, 0, "mechanism"},
+    {"mechanism.unit", SAT_UNIT_TEXT, 0, "unit"},
+    {"mechanism.before", SAT_UNIT_NUMBER, 3, "before"},
+    {"mechanism.during", SAT_UNIT_NUMBER, 3, "during"},
+    {"mechanism.after", SAT_UNIT_NUMBER, 3, "after"}};
 static const sat_col storm_last = {"ongoing", SAT_UNIT_BOOL, 0, NULL};
 
 static sat_rnode *storms_table(sat_rnode *root, const sat_storms *s)
@@ -264,7 +269,13 @@ static void put_storm(sat_rnode *t, const sat_storms *s, const sat_storm *st, si
     sat_put_text(row, "heavy_client", st->heavy_client);
     sat_put_bool(row, "sustained", st->sustained);
     sat_put_dur(row, "sustained_s", st->sustained_s, 3);
-    sat_put_text(row, "sustained_by", st->sustained ? st_sustained_by : NULL);
+    int m = st->mechanism;
+    sat_put_text(row, "sustained_by", m >= 0 ? st_mechanisms[m].meaning : NULL);
+    sat_put_text(row, "mechanism.name", m >= 0 ? st_mechanisms[m].name : NULL);
+    sat_put_text(row, "mechanism.unit", m >= 0 ? unit_name(st_mechanisms[m].unit) : NULL);
+    sat_put_num(row, "mechanism.before", m >= 0 ? st->mech[m].before : NAN, 3);
+    sat_put_num(row, "mechanism.during", m >= 0 ? st->mech[m].during : NAN, 3);
+    sat_put_num(row, "mechanism.after", m >= 0 ? st->mech[m].after : NAN, 3);
     sat_rec_row(&st_counts_desc, row, &st->sc, NULL);
     sat_put_bool(row, "ongoing", st->ongoing);
 }

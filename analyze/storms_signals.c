@@ -31,7 +31,7 @@ const st_signal_info st_signals[SAT_SIG__COUNT] = {
     [SAT_SIG_WTIME_MEAN] = {"wtime_mean_s", {"wtime mean (queue)"},
                             {"the queue wait (wtime mean)"}, SAT_UNIT_DURATION, 0, 1, 0.01},
     [SAT_SIG_CONN_OPENS] = {"conn_opens", {"connections opened"}, {"connections opened"},
-                            SAT_UNIT_COUNT, 0, 0, 5.0},
+                            SAT_UNIT_COUNT, 1, 0, 5.0},
     [SAT_SIG_HS_ANSWER_P90] = {"hs_answer_p90_s", {"handshake answer p90"},
                                {"the time the server took to answer TLS handshakes (p90)"},
                                SAT_UNIT_DURATION, 0, 0, 0.05},
@@ -41,6 +41,9 @@ const st_signal_info st_signals[SAT_SIG__COUNT] = {
                               {"the operations of one client", "the requests of one client",
                                "the operations and requests of one client"},
                               SAT_UNIT_COUNT, 1, 0, 10.0},
+    [SAT_SIG_SERVICE_TIME] = {"service_time", {"service time (optime mean)"},
+                              {"the work per operation (optime, without the queue wait)"},
+                              SAT_UNIT_DURATION, 1, 1, 0.0002},
 };
 
 const st_kind_info st_kinds[SAT_STORM_KIND__COUNT] = {
@@ -72,10 +75,18 @@ const st_kind_info st_kinds[SAT_STORM_KIND__COUNT] = {
     [SAT_STORM_SLOW] = {"slow", "slow answers (past the slow threshold)"},
 };
 
-/* What kept a storm going after its trigger was back: the chain does not
- * see it directly; a storm that outlives its cause is fed by its own
- * failures, the clients retrying and reconnecting. */
-const char st_sustained_by[] = "retries and reconnects";
+/* What can keep a storm going after its trigger was back: each is named only
+ * when it rose (storms_chain.c find_mechanism). */
+const st_mech_info st_mechanisms[ST_MECH__COUNT] = {
+    [ST_MECH_RETRIES] = {"retries", "clients retrying what failed", SAT_UNIT_COUNT, 2.0},
+    [ST_MECH_FULL_HANDSHAKES] = {"full_handshakes", "full TLS handshakes (sessions not resumed)",
+                                 SAT_UNIT_RATIO, 0.2},
+    [ST_MECH_REFUSED] = {"refused_connections", "connection attempts the server did not answer",
+                         SAT_UNIT_COUNT, 2.0},
+    [ST_MECH_RECONNECTS] = {"reconnects", "clients reconnecting", SAT_UNIT_COUNT, 5.0},
+    [ST_MECH_OFFERED_LOAD] = {"offered_load", "the load offered (operations and requests)",
+                              SAT_UNIT_COUNT, 10.0},
+};
 
 const char *sat_storm_kind_name(int k)
 {

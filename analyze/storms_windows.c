@@ -71,7 +71,8 @@ static const sat_acc_field win_fields[] = {
     SAT_ACC_RUN(SAT_ACC_COUNT, st_win, sc),
     SAT_ACC_RUN(SAT_ACC_COUNT, st_win, ld),
     SAT_ACC_RUN(SAT_ACC_BITS, st_win, bits),
-    SAT_ACC(SAT_ACC_SUM, st_win, wtime_sum_ns)};
+    SAT_ACC(SAT_ACC_SUM, st_win, wtime_sum_ns),
+    SAT_ACC(SAT_ACC_SUM, st_win, optime_sum_ns)};
 const sat_rec_desc st_win_desc = {sizeof(st_win), win_fields,
                                   sizeof win_fields / sizeof win_fields[0], win_merge_extra};
 

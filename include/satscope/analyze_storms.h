@@ -65,6 +65,8 @@ enum sat_storm_signal {
                               +-12%); a ClientHello never answered counts as the longest */
     SAT_SIG_HEAVY_CLIENT,  /* operations per window of the busiest client of the lead-up
                               (the storm's heavy_client; a cause, like the load) */
+    SAT_SIG_SERVICE_TIME,  /* seconds: mean optime (the work, without the queue wait) of
+                              the indexed operations: slow storage, a lock */
     SAT_SIG__COUNT
 };
 const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */

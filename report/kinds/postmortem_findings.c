@@ -176,8 +176,10 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
     double num = sat_get_num(st, "storm", NAN);
     if (!trig) {
         sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
-                                         "No signal the inputs hold rose before the storm: its "
-                                         "trigger is not in these inputs.");
+                                         "No cause the inputs hold (the load, unindexed "
+                                         "searches, one client, the handshake mix, the work per "
+                                         "operation) rose before the storm: its trigger is not "
+                                         "in these inputs.");
         sat_put_copy(fig, "storm", st, "storm");
         return;
     }
@@ -221,7 +223,8 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
 }
 
 /* The effects that rose with the storm (signals other than the trigger
- * that rose), the reconnects and retries, and the resumption collapse. */
+ * that rose), the reconnects and retries when their rate rose, and the
+ * resumption collapse: effects, never named a trigger. */
 static void finding_amplification(pm_ctx *p, sat_rnode *list)
 {
     const sat_rnode *st = p->storm;
@@ -252,7 +255,14 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
         nparts++;
     }
     double opens = sat_get_num(st, "conn_opens", NAN), retries = sat_get_num(st, "retries", NAN);
-    if (opens > 0) {
+    /* the reconnects are said only when their rate rose: opens per window
+     * during it against the usual (the conn_opens signal's baseline) */
+    const sat_rnode *co = pm_signal_row(p, num, "conn_opens");
+    double span = sat_get_num(st, "span_s", NAN), win = sat_get_num(st, "window_s", NAN);
+    double usual = co ? sat_get_num(co, "baseline", NAN) : NAN;
+    double rate = span > 0 && win > 0 ? opens / (span / win) : NAN;
+    int opens_rose = isfinite(rate) && isfinite(usual) && rate > 2 * usual && rate > usual + 5;
+    if (opens > 0 && opens_rose) {
         snprintf(parts + l, sizeof parts - l, "%s%.0f connections were opened during it",
                  nparts ? "; " : "", opens);
         l = strlen(parts);
@@ -291,7 +301,7 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
     }
     if (!nparts)
         return;
-    sat_rnode *fig = sat_doc_finding(list, "warning", "storms", "It fed on itself: %s.", parts);
+    sat_rnode *fig = sat_doc_finding(list, "warning", "storms", "What rose with it: %s.", parts);
     sat_put_copy(fig, "conn_opens", st, "conn_opens");
     sat_put_copy(fig, "retries", st, "retries");
     if (isfinite(during_ratio)) {
@@ -301,6 +311,10 @@ static void finding_amplification(pm_ctx *p, sat_rnode *list)
     }
 }
 
+/* Whether the failures outlived their trigger (storms' sustained: past the
+ * queue's drain time after it was back to usual) and what kept them going
+ * (storms' mechanism, named only when it rose, with its figures); nothing
+ * is said of it without a trigger. */
 static void finding_sustained(pm_ctx *p, sat_rnode *list)
 {
     const sat_rnode *st = p->storm;
@@ -309,22 +323,42 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
     if (sus < 0 || !trig)
         return;
     sat_rnode *fig;
+    int64_t back = sat_get_time(st, "trigger.back_ts", 0), end = sat_get_time(st, "end_ts", 0);
+    char bt[64] = "";
+    if (back)
+        pm_time(p, bt, sizeof bt, back);
     if (sus == 1) {
-        char d[64];
+        char d[64], how[512];
         pm_dur(d, sizeof d, sat_get_num(st, "sustained_s", NAN));
-        /* what kept it going is storms' to say (its sustained_by) */
         const char *by = sat_get_text(st, "sustained_by", NULL);
+        if (by) {
+            int ratio = !strcmp(sat_get_text(st, "mechanism.unit", ""), "ratio");
+            double k = ratio ? 100.0 : 1.0;
+            snprintf(how, sizeof how,
+                     "%s kept it going (%.3g%s per window usually, %.3g%s while the trigger was "
+                     "up, %.3g%s after)",
+                     by, k * sat_get_num(st, "mechanism.before", NAN), ratio ? "%" : "",
+                     k * sat_get_num(st, "mechanism.during", NAN), ratio ? "%" : "",
+                     k * sat_get_num(st, "mechanism.after", NAN), ratio ? "%" : "");
+        } else {
+            snprintf(how, sizeof how,
+                     "what kept it going is not in these inputs (retries, reconnects, full "
+                     "handshakes, refused connections and the offered load did not rise)");
+        }
         fig = sat_doc_finding(list, "critical", "storms",
-                              "The failures outlived their trigger by %s: a self-sustaining "
-                              "(metastable) failure%s%s%s after %s went back to usual.",
-                              d, by ? ", the " : "", by ? by : "",
-                              by ? " kept the server down" : "", pm_signal_words(p, trig));
-    } else if (sat_get_time(st, "trigger.back_ts", 0)) {
-        char bt[64];
-        pm_time(p, bt, sizeof bt, sat_get_time(st, "trigger.back_ts", 0));
+                              "The failures outlived their trigger: they went on for %s after %s "
+                              "was back to usual (at %s), longer than the queue takes to drain: a "
+                              "self-sustaining (metastable) failure; %s.",
+                              d, pm_signal_words(p, trig), bt, how);
+    } else if (back && back < end) {
         fig = sat_doc_finding(list, "notice", "storms",
-                              "The failures did not outlive their trigger: they ended as %s "
-                              "went back to usual (at %s), not a self-sustaining failure.",
+                              "The failures did not outlive their trigger: they ended within the "
+                              "queue's drain time after %s was back to usual (at %s).",
+                              pm_signal_words(p, trig), bt);
+    } else if (back) {
+        fig = sat_doc_finding(list, "notice", "storms",
+                              "The failures did not outlive their trigger: they ended before %s "
+                              "went back to usual (at %s).",
                               pm_signal_words(p, trig), bt);
     } else {
         /* the trigger never came back down: outliving it cannot be seen */
@@ -337,8 +371,12 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
     }
     sat_put_copy(fig, "sustained", st, "sustained");
     sat_put_copy(fig, "sustained_s", st, "sustained_s");
-    if (sus == 1 && sat_get_text(st, "sustained_by", NULL))
-        sat_put_copy(fig, "sustained_by", st, "sustained_by");
+    if (sus == 1 && sat_get_text(st, "mechanism.name", NULL)) {
+        sat_put_copy(fig, "mechanism", st, "mechanism.name");
+        sat_put_copy(fig, "mechanism_before", st, "mechanism.before");
+        sat_put_copy(fig, "mechanism_during", st, "mechanism.during");
+        sat_put_copy(fig, "mechanism_after", st, "mechanism.after");
+    }
 }
 
 static void finding_crash(pm_ctx *p, sat_rnode *list)

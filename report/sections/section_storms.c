@@ -216,7 +216,7 @@ static int signals_table(const sec_ctx *c, sat_rnode *sec, const sat_rnode *root
             char ws[64], title[160];
             dur(ws, sizeof ws, sat_get_dur(s, "window_s", NAN));
             snprintf(title, sizeof title,
-                     "Before it: what the %s windows before it and its first window show", ws);
+                     "Before it: what the %s windows before it and its first two show", ws);
             t = sat_doc_new_table(sec, title, NULL, cols, sizeof cols / sizeof cols[0]);
         }
         shown++;
@@ -256,6 +256,55 @@ static int signals_table(const sec_ctx *c, sat_rnode *sec, const sat_rnode *root
     return shown > 0;
 }
 
+/* A mechanism's per-window figure in its unit ("12.5", "83.0%"). */
+static void mech_value(char *b, size_t n, const sat_rnode *s, const char *col)
+{
+    double v = sat_get_num(s, col, NAN);
+    if (!isfinite(v)) {
+        snprintf(b, n, "-");
+    } else if (!strcmp(sat_get_text(s, "mechanism.unit", ""), "ratio")) {
+        char t[64];
+        sat_fmt_sig3(t, sizeof t, 100.0 * v);
+        snprintf(b, n, "%s%%", t);
+    } else {
+        sat_fmt_fixed(b, n, v, 1);
+    }
+}
+
+/* Whether the failures outlived the trigger, and what kept them going: the
+ * mechanism that rose with its figures, or that none of them rose. */
+static void sustained(sat_rnode *v, const sat_rnode *s, int64_t back)
+{
+    if (sat_get_bool(s, "sustained", 0) != 1) {
+        item(v, "sustained_text", "sustained", "%s",
+             !back ? "cannot tell: the trigger had not gone back to usual by the end"
+             : back >= sat_get_time(s, "end_ts", 0)
+                 ? "no: the failures ended while the trigger was still up"
+                 : "no: the failures ended within the queue's drain time of the trigger's "
+                   "return (10 s, 3 windows)");
+        return;
+    }
+    char sd[64];
+    dur(sd, sizeof sd, sat_get_dur(s, "sustained_s", NAN));
+    const char *by = sat_get_text(s, "sustained_by", NULL);
+    if (!by) {
+        item(v, "sustained_text", "SUSTAINED",
+             "the failures went on for %s after the trigger was back: a self-sustaining "
+             "failure; none of retries, reconnects, full handshakes, refused connections or the "
+             "offered load rose after it",
+             sd);
+        return;
+    }
+    char b0[80], b1[80], b2[80];
+    mech_value(b0, sizeof b0, s, "mechanism.before");
+    mech_value(b1, sizeof b1, s, "mechanism.during");
+    mech_value(b2, sizeof b2, s, "mechanism.after");
+    item(v, "sustained_text", "SUSTAINED",
+         "the failures went on for %s after the trigger was back: a self-sustaining failure, "
+         "kept going by %s (%s per window usually, %s while the trigger was up, %s after)",
+         sd, by, b0, b1, b2);
+}
+
 /* The trigger, what its figures say, and whether the failures outlived it. */
 static void trigger(const sec_ctx *c, sat_rnode *v, const sat_rnode *root, const sat_rnode *s,
                     uint64_t no)
@@ -263,11 +312,12 @@ static void trigger(const sec_ctx *c, sat_rnode *v, const sat_rnode *root, const
     const char *trig = sat_get_text(s, "trigger.signal_name", NULL);
     const sat_rnode *tr = trig ? signal_of(root, no, trig) : NULL;
     if (!tr) {
-        item(v, "trigger_text", "trigger", "none of the signals rose before it%s",
+        /* with no trigger, nothing is said of outliving it */
+        item(v, "trigger_text", "trigger", "none found: no cause rose before it%s",
              rows_read(root, "ldap_op") || rows_read(root, "tls_hs") || rows_read(root, "http_req")
-                 ? ""
+                 ? " (the load, unindexed searches, one client, the handshake mix, the work per "
+                   "operation)"
                  : " (no operation or handshake data)");
-        item(v, "sustained_text", "sustained", "unknown (no trigger to compare with)");
         return;
     }
     char tl[128], bt[64] = "";
@@ -276,9 +326,8 @@ static void trigger(const sec_ctx *c, sat_rnode *v, const sat_rnode *root, const
         sec_time(c, bt, sizeof bt, back);
     sig_label(tl, sizeof tl, tr);
     item(v, "trigger_text", "trigger", "%s: %s%s%s", tl,
-         sat_get_bool(tr, "cause", 0) == 1 ? "the first cause to rise"
-                                           : "the first to rise, no cause did",
-         back ? "; back to baseline at " : "; still high at the end of the input", bt);
+         "the first cause to rise",
+         back ? "; back to usual at " : "; not back to usual by the end of the input", bt);
     /* what the trigger's figures mean: new connections that each cost a full
      * handshake, or a server that stopped answering */
     const sat_rnode *co = signal_of(root, no, "conn_opens");
@@ -299,18 +348,7 @@ static void trigger(const sec_ctx *c, sat_rnode *v, const sat_rnode *root, const
         item(v, "trigger_note_text", "",
              "the server stopped answering: requests went unanswered until their clients left");
     }
-    if (sat_get_bool(s, "sustained", 0) == 1) {
-        char sd[64];
-        const char *by = sat_get_text(s, "sustained_by", NULL);
-        dur(sd, sizeof sd, sat_get_dur(s, "sustained_s", NAN));
-        item(v, "sustained_text", "SUSTAINED",
-             "the failures stayed high for %s after the trigger was back: a metastable "
-             "failure%s%s%s",
-             sd, by ? " (" : "", by ? by : "", by ? " kept it going)" : "");
-    } else {
-        item(v, "sustained_text", "sustained",
-             "no: the failures did not outlast the trigger by 3 windows");
-    }
+    sustained(v, s, back);
 }
 
 /* "abandon 57, time_limit 46": a storm row's kinds.* columns, most first
