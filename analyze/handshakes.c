@@ -254,6 +254,30 @@ static void note_retry(sat_hs *h, const sat_tls_hs *r)
     }
 }
 
+/* The resumption a ClientHello offered. A hello that offers TLS 1.3 (or a
+ * draft of it) sends a legacy session id whether or not it holds a session:
+ * in middlebox compatibility mode (RFC 8446 4.1.2, D.4) it is 32 random
+ * bytes, not an offer, and nothing in the hello tells the two apart. Its
+ * resumption offer is pre_shared_key (or a TLS 1.2 session_ticket); its
+ * session id counts as offered only when a TLS <= 1.2 server resumed by it
+ * (then it was a cached id: RFC 8446 4.1.2 has a client put one there). A
+ * cached id a 1.2 server did not accept is not counted (no telling). A
+ * hello that does not offer 1.3 offers its session id when non-empty. The
+ * row keeps what the client sent (dis_tls.c); this is the count's rule. */
+static int offers_tls13(uint16_t v)
+{
+    return v == 0x0304 || (v >> 8) == 0x7f || v == 0x7e01 || v == 0x7e02;
+}
+
+static uint8_t offers_of(const sat_tls_hs *r)
+{
+    uint8_t o = r->offered;
+    if ((o & SAT_TLS_RESUME_SESSION_ID) && offers_tls13(r->offered_version) &&
+        !(r->outcome == SAT_TLS_RESUMED && (r->resumed_by & SAT_TLS_RESUME_SESSION_ID)))
+        o &= (uint8_t)~SAT_TLS_RESUME_SESSION_ID;
+    return o;
+}
+
 static int on_tls(void *ctx, const sat_tls_hs *r)
 {
     sat_hs *h = (sat_hs *)ctx;
@@ -280,8 +304,9 @@ static int on_tls(void *ctx, const sat_tls_hs *r)
         else if (r->resumed_by & SAT_TLS_RESUME_PSK)
             t->resumed_by[2]++;
     }
+    uint8_t offered = offers_of(r);
     for (int b = 0; b < 3; b++)
-        if (r->offered & (1u << b))
+        if (offered & (1u << b))
             t->offered[b]++;
     t->flags.hrr += (r->flags & SAT_TLSF_HRR) != 0;
     t->flags.renegotiated += (r->flags & SAT_TLSF_RENEGOTIATED) != 0;

@@ -261,7 +261,9 @@ enum sat_tcp_end {
     SAT_TCP_END_FIN_SERVER,
     SAT_TCP_END_RST_CLIENT, /* a RST ended it, sent by the client */
     SAT_TCP_END_RST_SERVER,
-    SAT_TCP_END_IDLE,       /* expired: no packet for the idle timeout */
+    SAT_TCP_END_IDLE,       /* expired: no packet for the idle timeout; also an
+                               unanswered SYN given up for a new attempt (a new
+                               ISN) on the same ports */
     SAT_TCP_END_EVICTED,    /* evicted at the flow table's capacity */
     SAT_TCP_END__COUNT
 };
@@ -300,7 +302,7 @@ typedef struct sat_tcp_conn {
     uint16_t client_port, server_port;
     uint8_t end;             /* enum sat_tcp_end */
     uint8_t flags;           /* enum sat_tcp_conn_flags */
-    uint16_t syn_retrans;    /* SYNs sent again by the client */
+    uint16_t syn_retrans;    /* SYNs sent again by the client (the same ISN) */
     sat_dur_ns rtt;          /* SYN -> ACK of the SYN/ACK (the client's first ACK),
                                 SAT_ABSENT if not seen */
     uint64_t bytes_c2s, bytes_s2c; /* TCP payload bytes, retransmissions excluded */

@@ -62,7 +62,8 @@
  *  - offered: SESSION_ID when the ClientHello's (legacy) session id is
  *    non-empty (1.3 clients in compatibility mode send one too: it is what
  *    the client sent, not a judgement), TICKET for a non-empty session_ticket
- *    extension, PSK for pre_shared_key.
+ *    extension, PSK for pre_shared_key (analyze/handshakes.c counts a TLS
+ *    1.3 hello's session id as an offer only when a 1.2 server resumed by it).
  *
  * Timestamps: ts = the data() call that brought the ClientHello's first byte
  * (the ServerHello's when no ClientHello); done_ts = the server's Finished

@@ -43,7 +43,14 @@
  *    once the capture has gone on past the retransmission it would have sent
  *    next (RFC 6298: 1 s after the first SYN, doubling) without one; a SYN
  *    still within that time when the capture ends may yet have been
- *    answered: not flagged.
+ *    answered: not flagged;
+ *  - a SYN with another initial sequence number on a 4-tuple whose SYN was
+ *    never answered is a new connection attempt (a client that gave up
+ *    binds the same source port again: httperf does): the old attempt ends
+ *    there as given up (SAT_TCPF_SYN_GAVE_UP, end idle: nothing more came of
+ *    it, end_ts its last SYN) and the new one gets a row of its own, its rtt
+ *    from its own SYN; only a SYN with the same ISN is a retransmission
+ *    (syn_retrans).
  */
 #include "tcp_flow_int.h"
 
@@ -136,8 +143,7 @@ static int process(sat_flow_table *t, flow *f, int dir, const sat_packet *p)
                 f->syn_seen = 1;
                 f->client_isn = p->seq;
             } else if (f->syn_seen && !f->synack_seen) {
-                f->row.syn_retrans++;
-                f->client_isn = p->seq; /* a stack may pick a new ISN */
+                f->row.syn_retrans++; /* the same ISN (sat_flow_packet) */
             } else {
                 return SAT_OK; /* a late duplicate SYN */
             }
@@ -213,6 +219,16 @@ static int process(sat_flow_table *t, flow *f, int dir, const sat_packet *p)
     return SAT_OK;
 }
 
+/* A SYN on a 4-tuple whose SYN was never answered: the same initial
+ * sequence number is a retransmission (a stack sends the same SYN again);
+ * another one is a new connection attempt by a client that gave up on the
+ * first and bound the same source port again (see the rules above). */
+static int is_new_attempt(const flow *f, const sat_packet *p)
+{
+    return (p->tcp_flags & (SAT_TCP_SYN | SAT_TCP_ACK)) == SAT_TCP_SYN && f->syn_seen &&
+           !f->synack_seen && p->seq != f->client_isn;
+}
+
 /* ---- API ---------------------------------------------------------------------------------- */
 sat_flow_table *sat_flow_table_create(const sat_flow_opts *opts, const sat_wire_ctx *ctx)
 {
@@ -245,6 +261,13 @@ int sat_flow_packet(sat_flow_table *t, const sat_packet *p)
     uint64_t h = sat_tf_pkt_hash(p);
     int dir = 0;
     flow *f = sat_tf_lookup(t, p, h, &dir);
+    if (f && !f->closed && dir == SAT_DIR_C2S && is_new_attempt(f, p)) {
+        f->row.flags |= SAT_TCPF_SYN_GAVE_UP;
+        rc = sat_tf_end_flow(t, f, SAT_TCP_END_IDLE, f->last_ts, 0);
+        if (rc < 0)
+            return rc;
+        f = NULL;
+    }
     if (f && f->closed) {
         if ((p->tcp_flags & (SAT_TCP_SYN | SAT_TCP_ACK)) != SAT_TCP_SYN) {
             /* The last ACK, a retransmitted FIN: the row is written already. */

@@ -2,7 +2,8 @@
  * test_handshakes.c - the TLS handshake analyzer (analyze/handshakes.c) on
  * made-up tls_hs rows: counts by outcome, the resumed ratio, the CPU model
  * (full / TLS 1.2 resumption / TLS 1.3 PSK), windows dense and widened past
- * their bound, retries after failed or incomplete handshakes, --by tables,
+ * their bound, retries after failed or incomplete handshakes, resumption
+ * offered (a TLS 1.3 hello's legacy session id), --by tables,
  * merging two parts (the merged result's JSON byte-identical to one pass), and
  * the result's JSON, CSV (the --by key column named after its dimension) and
  * text (fitted to 100 columns, right plurals, human units).
@@ -375,6 +376,58 @@ static void test_merge_equals_one_pass(void)
     free(want);
 }
 
+/* Resumption offered: a hello that offers TLS 1.3 offers resumption by PSK;
+ * its legacy session id is middlebox compatibility (RFC 8446 4.1.2, D.4)
+ * unless a TLS <= 1.2 server resumed by it (then it was a cached id); a
+ * hello without 1.3 offers its session id. */
+static void test_offered_session_id(void)
+{
+    sat_hs_opts o;
+    memset(&o, 0, sizeof o);
+    sat_hs *h = sat_hs_create(&o);
+    CHECK(h != NULL);
+    if (!h)
+        return;
+    sat_tls_hs r[7];
+    r[0] = row(T0, SAT_TLS_FULL, "10.0.0.1", 0x0303); /* 1.2 only: an id offer */
+    r[0].offered_version = 0x0303;
+    r[0].offered = SAT_TLS_RESUME_SESSION_ID;
+    r[1] = row(T0 + S, SAT_TLS_FULL, "10.0.0.2", 0x0304); /* 1.3, compatibility id */
+    r[1].offered_version = 0x0304;
+    r[1].offered = SAT_TLS_RESUME_SESSION_ID;
+    r[2] = row(T0 + 2 * S, SAT_TLS_RESUMED, "10.0.0.3", 0x0304); /* 1.3 PSK + id */
+    r[2].offered_version = 0x0304;
+    r[2].offered = SAT_TLS_RESUME_SESSION_ID | SAT_TLS_RESUME_PSK;
+    r[3] = row(T0 + 3 * S, SAT_TLS_RESUMED, "10.0.0.4", 0x0303); /* 1.3-capable, 1.2 */
+    r[3].offered_version = 0x0304;                                /* server resumed by */
+    r[3].offered = SAT_TLS_RESUME_SESSION_ID;                     /* the id: offered */
+    r[4] = row(T0 + 4 * S, SAT_TLS_FULL, "10.0.0.5", 0x0303); /* 1.3-capable, 1.2 */
+    r[4].offered_version = 0x0304;                            /* full: no telling */
+    r[4].offered = SAT_TLS_RESUME_SESSION_ID;
+    r[5] = row(T0 + 5 * S, SAT_TLS_FULL, "10.0.0.6", 0x7f17); /* a draft of 1.3 */
+    r[5].offered_version = 0x7f17;
+    r[5].offered = SAT_TLS_RESUME_SESSION_ID;
+    r[6] = row(T0 + 6 * S, SAT_TLS_RESUMED, "10.0.0.7", 0x0303); /* 1.3-capable with */
+    r[6].offered_version = 0x0304;                               /* a 1.2 ticket */
+    r[6].offered = SAT_TLS_RESUME_SESSION_ID | SAT_TLS_RESUME_TICKET;
+    r[6].resumed_by = SAT_TLS_RESUME_TICKET;
+    for (int i = 0; i < 7; i++)
+        feed(h, &r[i]);
+    CHECK_EQ_INT(sat_hs_finish(h), SAT_OK);
+    char *buf = render(h, AS_JSON, NULL);
+    static const char *const keys[] = {
+        "{\"mechanism\": \"session_id\", \"offered\": 2, \"resumed\": 1}",
+        "{\"mechanism\": \"ticket\", \"offered\": 1, \"resumed\": 1}",
+        "{\"mechanism\": \"psk\", \"offered\": 1, \"resumed\": 1}"};
+    for (size_t i = 0; buf && i < sizeof keys / sizeof keys[0]; i++) {
+        if (!strstr(buf, keys[i]))
+            printf("missing %s in:\n%s\n", keys[i], buf);
+        CHECK(strstr(buf, keys[i]) != NULL);
+    }
+    free(buf);
+    sat_hs_free(h);
+}
+
 int main(void)
 {
     test_merge_equals_one_pass();
@@ -383,5 +436,6 @@ int main(void)
     test_no_sni();
     test_long_span_and_merge();
     test_empty();
+    test_offered_session_id();
     return CHECK_DONE();
 }

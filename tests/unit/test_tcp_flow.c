@@ -5,7 +5,7 @@
  * dissector), a capture started mid-connection, idle expiry, eviction at
  * capacity, sequence wraparound, a hole the receiver acknowledged past,
  * snaplen-cut payload, the StartTLS upgrade to "tls", and SYNs never answered
- * (when the client gave up).
+ * (when the client gave up), and a client port reused after one.
  * The test dissectors live here only: the library registers the real ones.
  */
 #include <stdlib.h>
@@ -671,6 +671,48 @@ static void test_syn_gave_up(void)
     sat_flow_table_free(t);
 }
 
+/* A client port reused after an unanswered SYN: a SYN with another initial
+ * sequence number on a 4-tuple whose SYN was never answered is a new
+ * connection attempt (the old one ends, given up); the same ISN again is a
+ * retransmission. The new attempt's rtt runs from its own SYN. */
+static void test_port_reused_after_unanswered_syn(void)
+{
+    sat_flow_table *t = table(0, 0);
+    pkt(t, S(0), 1, 42001, 100, 0, SYN, NULL);              /* attempt 1: retried */
+    pkt(t, S(1), 1, 42001, 100, 0, SYN, NULL);              /* once (same ISN) */
+    pkt(t, S(12), 1, 42001, 5000, 0, SYN, NULL);            /* attempt 2: new ISN */
+    pkt(t, S(12) + MS(1), 0, 42001, 9000, 5001, SYN | ACK, NULL);
+    pkt(t, S(12) + MS(2), 1, 42001, 5001, 9001, ACK, NULL);
+    pkt(t, S(12) + MS(3), 1, 42001, 5001, 9001, FIN | ACK, NULL);
+    pkt(t, S(12) + MS(4), 0, 42001, 9001, 5002, FIN | ACK, NULL);
+    pkt(t, S(20), 1, 42002, 100, 0, SYN, NULL);             /* three attempts, none */
+    pkt(t, S(30), 1, 42002, 200, 0, SYN, NULL);             /* answered */
+    pkt(t, S(31), 1, 42002, 200, 0, SYN, NULL);
+    pkt(t, S(40), 1, 42002, 300, 0, SYN, NULL);
+    sat_flow_finish(t, S(40) + MS(500));
+    CHECK_EQ_INT(nrows, 5);
+    const sat_tcp_conn *r = &rows[0];
+    CHECK(r->client_port == 42001 && r->syn_ts == S(0) && r->syn_retrans == 1 &&
+          (r->flags & SAT_TCPF_SYN_GAVE_UP) && !(r->flags & SAT_TCPF_SYNACK) &&
+          r->rtt == SAT_ABSENT && r->end_ts == S(1) && r->end == SAT_TCP_END_IDLE);
+    r = &rows[1];
+    CHECK(r->client_port == 42001 && r->syn_ts == S(12) && r->syn_retrans == 0 &&
+          !(r->flags & SAT_TCPF_SYN_GAVE_UP) && (r->flags & SAT_TCPF_SYNACK) &&
+          r->rtt == MS(2) && r->end == SAT_TCP_END_FIN_CLIENT && r->flow == 2);
+    CHECK(rows[2].client_port == 42002 && rows[2].syn_ts == S(20) &&
+          rows[2].syn_retrans == 0 && (rows[2].flags & SAT_TCPF_SYN_GAVE_UP));
+    CHECK(rows[3].client_port == 42002 && rows[3].syn_ts == S(30) &&
+          rows[3].syn_retrans == 1 && (rows[3].flags & SAT_TCPF_SYN_GAVE_UP) &&
+          rows[3].end_ts == S(31));
+    /* the last one is still within its first timeout at the end: not given up */
+    CHECK(rows[4].client_port == 42002 && rows[4].syn_ts == S(40) &&
+          !(rows[4].flags & SAT_TCPF_SYN_GAVE_UP) && rows[4].end == SAT_TCP_END_NONE);
+    sat_flow_stats st;
+    sat_flow_get_stats(t, &st);
+    CHECK_EQ_INT(st.flows, 5);
+    sat_flow_table_free(t);
+}
+
 int main(void)
 {
     test_handshake_fin();
@@ -684,6 +726,7 @@ int main(void)
     test_sniff_wait();
     test_ipv6();
     test_syn_gave_up();
+    test_port_reused_after_unanswered_syn();
     reset_recs();
     return CHECK_DONE();
 }
