@@ -60,6 +60,8 @@ void etb_codes(const etb *x, sat_rnode *parent);
 void etb_unindexed(const etb *x, sat_rnode *parent);
 void etb_binds(const etb *x, sat_rnode *parent);
 void etb_tops(const etb *x, sat_rnode *parent);
+/* Who used the server (work) and who waited (section_etime_usage.c). */
+void etb_usage(const etb *x, sat_rnode *parent);
 /* HTTP requests, from the object x->root: each part a section of parent. */
 void etb_http(const etb *x, sat_rnode *parent);
 
