@@ -14,11 +14,11 @@
 static const struct {
     const char *dim, *keycol, *keytitle, *title, *whole;
 } dims[] = {
-    {"filter_shapes", "filter_shape", "filter shape (values replaced)", "Searches by filter shape",
+    {"filter_shapes", "filter_shape", "filter shape (values replaced)", "By filter shape (searches)",
      "the searches'"},
-    {"clients", "client", "client", "Operations by client", "all operations'"},
-    {"bind_dns", "binddn", "bind DN", "Operations by the bind DN they ran as", "all operations'"},
-    {"bases", "base", "base", "Searches by base", "the searches'"},
+    {"clients", "client", "client", "By client (every operation)", "every operation's"},
+    {"bind_dns", "binddn", "bind DN", "By the bind DN they ran as (every operation)", "every operation's"},
+    {"bases", "base", "base", "By search base (searches)", "the searches'"},
 };
 
 static void tables(const etb *x, sat_rnode *s, const sat_rnode *u, int wait)
