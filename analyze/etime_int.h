@@ -10,7 +10,9 @@
  *   etime_inputs.c   the inputs and the sampled rejects;
  *   etime_result*.c  the result, written from this state (etime_result_int.h);
  *   etime_http.c     HTTP requests (http_req rows): their groups, statuses,
- *                    clients and series.
+ *                    clients and series;
+ *   etime_usage.c    who used the server (work) and who waited (wtime), per
+ *                    filter shape, client, bind DN and base.
  *
  * The state is made of accumulators (acc.h): records whose fields are
  * described by a sat_rec_desc, keyed tables (sat_keyed, capped with an

@@ -1,7 +1,8 @@
 /*
- * section_etime.h - (internal to report/sections/) what the four files of
- * the etime builder share: section_etime.c (the lead, what was read, where
+ * section_etime.h - (internal to report/sections/) what the files of the
+ * etime builder share: section_etime.c (the lead, what was read, where
  * the time went, the operations, the series, the order of it all),
+ * section_etime_usage.c (who used the server, who waited),
  * section_etime_logconv.c (the rest of logconv.pl's report: connections,
  * codes, notes, unindexed searches, binds, tops, abandons),
  * section_etime_internal.c (internal operations) and section_etime_http.c
