@@ -86,7 +86,9 @@ static const et_acc et_accs[] = {
     KTAB(clients, et_kv_desc),
     KTAB(bind_dns, et_kv_desc),
     KTAB(bases, et_kv_desc),
-    KTAB(filters, et_kv_desc),
+    KTAB(filters, et_filt_desc),
+    KTAB(shapes, et_kv_desc),
+    KTAB(users, et_kv_desc),
     KTAB(ext_oids, et_kv_desc),
     KTAB(tls_versions, et_kv_desc),
     KTAB(attrs, et_kv_desc),
@@ -462,6 +464,11 @@ static int on_op(void *ctx, const sat_ldap_op *op)
                                                         : sat_str_cstr("(unknown)");
     uint64_t hc = sat_strtab_hash(kc.ptr, kc.len);
     sat_strtab_prefetch(&e->clients.k.tab, hc);
+    sat_str ku = !op->bind_dn.ptr ? sat_str_cstr("(unknown)")
+                 : op->bind_dn.len ? op->bind_dn
+                                   : sat_str_cstr("(anonymous)");
+    uint64_t hu = sat_strtab_hash(ku.ptr, ku.len);
+    sat_strtab_prefetch(&e->users.k.tab, hu);
     sat_str kb = SAT_STR_NONE, kf = SAT_STR_NONE;
     uint64_t hb = 0, hf = 0;
     if (t == SAT_OP_SRCH) {
@@ -516,6 +523,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     }
 
     sat_strtab_prefetch_entry(&e->clients.k.tab, hc);
+    sat_strtab_prefetch_entry(&e->users.k.tab, hu);
     if (kb.ptr)
         sat_strtab_prefetch_entry(&e->bases.k.tab, hb);
     if (kf.ptr)
@@ -542,13 +550,19 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         c->entries += (uint64_t)op->nentries;
 
     et_ktab_add_h(e, &e->clients, kc.ptr, kc.len, hc, op);
+    et_ktab_add_h(e, &e->users, ku.ptr, ku.len, hu, op);
 
     switch (t) {
     case SAT_OP_SRCH:
         if (kb.ptr)
             et_ktab_add_h(e, &e->bases, kb.ptr, kb.len, hb, op);
-        if (kf.ptr)
-            et_ktab_add_h(e, &e->filters, kf.ptr, kf.len, hf, op);
+        if (kf.ptr) {
+            et_filt *fv = (et_filt *)et_ktab_at_h(e, &e->filters, kf.ptr, kf.len, hf);
+            if (fv) {
+                et_kv_bump(&fv->v, op);
+                et_shape_add(e, fv, op);
+            }
+        }
         /* logconv.pl's Entire Search Base Queries. It matches
          * "objectclass=*" or "objectclass=top" anywhere in a scope=2 line,
          * so it also counts (&(objectClass=top)(uid=x)), which selects one

@@ -10,7 +10,9 @@
  *   etime_inputs.c   the inputs and the sampled rejects;
  *   etime_result*.c  the result, written from this state (etime_result_int.h);
  *   etime_http.c     HTTP requests (http_req rows): their groups, statuses,
- *                    clients and series.
+ *                    clients and series;
+ *   etime_usage.c    who used the server (work) and who waited (wtime), per
+ *                    filter shape, client, bind DN and base.
  *
  * The state is made of accumulators (acc.h): records whose fields are
  * described by a sat_rec_desc, keyed tables (sat_keyed, capped with an
@@ -82,12 +84,29 @@ extern const sat_rec_desc et_group_desc; /* its fields, merge and a row's column
  * it (written only: never merged by). */
 extern const sat_rec_desc et_hrow_out, et_window_out;
 
-/* A row of a top-N list (clients, bases, filters, ...). */
+/* A row of a top-N list (clients, bases, filters, ...): its operations,
+ * their etimes, and what they cost the server split in two (ns): the work
+ * (the server's own time on them: optime, else etime - wtime, else etime,
+ * and then counted in work_etime) and the wait (wtime: time queued before a
+ * worker took them, which the load of others caused). */
 typedef struct et_kv {
     uint64_t count, timed;
     int64_t esum; /* ns */
+    int64_t work, wait;
+    uint64_t worked, waited; /* operations with a work time, with a wtime */
+    uint64_t work_etime;     /* of worked: work taken from their etime (no wtime/optime) */
 } et_kv;
 extern const sat_rec_desc et_kv_desc;
+
+/* A row of the literal filters: its et_kv (first: read as one), and the
+ * record of the filter's shape in `shapes` (payloads never move), a cache
+ * set when the filter is first seen; never merged (NULL in a record a merge
+ * made: looked up again on its next row). */
+typedef struct et_filt {
+    et_kv v;
+    et_kv *shape;
+} et_filt;
+extern const sat_rec_desc et_filt_desc; /* et_kv's fields */
 
 /* One distinct unindexed search (key: base \x1f filter \x1f client \x1f
  * binddn \x1f). */
@@ -272,6 +291,10 @@ struct sat_etime {
     sat_keyed unidx;     /* unindexed searches, capped at ET_UNINDEXED_MAX */
     et_ktab sasl_mechs, failed_dn, failed_client, clients, bind_dns, bases, filters, ext_oids,
         tls_versions, attrs;
+    /* who used the server and who waited (etime_usage.c): searches by filter
+     * shape, every operation by the bind DN it ran as (as logged: folded by
+     * et_norm_dn when written) */
+    et_ktab shapes, users;
     /* SRCH attrs lists as logged: counted whole per search (one lookup) and
      * split into `attrs` only at finish - applications ask for the same few
      * lists, so this saves a lookup per attribute of every search. */
@@ -359,12 +382,38 @@ static inline void et_grp_add(sat_etime *e, et_group *g, const sat_ldap_op *op, 
     }
 }
 
+/* An operation's work (ns; etime_int.h et_kv), *from_etime set when it is
+ * its etime for want of wtime and optime; < 0: none. */
+static inline int64_t et_work_of(const sat_ldap_op *op, int *from_etime)
+{
+    *from_etime = 0;
+    if (op->optime >= 0)
+        return op->optime;
+    if (op->etime >= 0 && op->wtime >= 0)
+        return op->etime >= op->wtime ? op->etime - op->wtime : 0;
+    *from_etime = op->etime >= 0;
+    return op->etime;
+}
+
 static inline void et_kv_bump(et_kv *v, const sat_ldap_op *op)
 {
     v->count++;
-    if (op && op->etime >= 0) {
+    if (!op)
+        return;
+    if (op->etime >= 0) {
         v->timed++;
         v->esum += op->etime;
+    }
+    int fe;
+    int64_t w = et_work_of(op, &fe);
+    if (w >= 0) {
+        v->worked++;
+        v->work += w;
+        v->work_etime += (uint64_t)fe;
+    }
+    if (op->wtime >= 0) {
+        v->waited++;
+        v->wait += op->wtime;
     }
 }
 
@@ -445,6 +494,12 @@ int et_abandons_merge(sat_etime *into, const sat_etime *from);
  * key: a malloc'd array of their indices (*n set); NULL: no memory (or an
  * empty table, *n = 0). */
 size_t *et_kv_top(const et_ktab *k, size_t top, size_t *n);
+
+/* etime_usage.c: who used the server (work) and who waited */
+/* A search's filter record (of `filters`, or its "(other)") and the row:
+ * the shape's record bumped too. */
+void et_shape_add(sat_etime *e, et_filt *fv, const sat_ldap_op *op);
+int et_result_usage(sat_rnode *root, const sat_etime *e);
 
 /* etime_conn.c */
 int et_on_conn(void *ctx, const sat_ldap_conn *c);

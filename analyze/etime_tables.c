@@ -21,9 +21,17 @@ static const sat_acc_field kv_fields[] = {
     SAT_ACC(SAT_ACC_COUNT, et_kv, timed),
     SAT_ACC(SAT_ACC_SUM, et_kv, esum),
     SAT_ACC_DERIVE("total_s", SAT_UNIT_DURATION, 9, "etime total", NULL, kv_total),
+    /* written by the usage tables (etime_usage.c) */
+    SAT_ACC(SAT_ACC_SUM, et_kv, work),
+    SAT_ACC(SAT_ACC_SUM, et_kv, wait),
+    SAT_ACC(SAT_ACC_COUNT, et_kv, worked),
+    SAT_ACC(SAT_ACC_COUNT, et_kv, waited),
+    SAT_ACC(SAT_ACC_COUNT, et_kv, work_etime),
 };
 const sat_rec_desc et_kv_desc = {sizeof(et_kv), kv_fields, sizeof kv_fields / sizeof kv_fields[0],
                                  NULL};
+const sat_rec_desc et_filt_desc = {sizeof(et_filt), kv_fields,
+                                   sizeof kv_fields / sizeof kv_fields[0], NULL};
 
 /* The key's lengths are set once, by the key's first row; a record new in a
  * merge takes them (and the first row's conn and op, as a first row without

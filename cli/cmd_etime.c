@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "satscope/analyze.h"
+#include "satscope/parse.h"
 #include "satscope/report.h"
 
 extern const sat_command sat_cmd_etime;
@@ -66,6 +67,8 @@ static int run_etime(int argc, char **argv)
         return a.exit;
     /* only --by filter groups by shape (traces carry theirs already) */
     c.no_filter_shapes = eo.by != SAT_ETIME_BY_FILTER;
+    /* the usage tables' shapes then: one per distinct filter */
+    eo.filter_shape = sat_filter_shape;
     return sat_cli_analyze_args(&c, "etime", &eo, a.fmt, argc, argv);
 }
 

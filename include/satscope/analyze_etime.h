@@ -59,6 +59,11 @@ typedef struct sat_etime_opts {
     size_t max_keys;     /* distinct keys per high-cardinality table, 0 -> 100000 */
     const char *root_dn; /* NULL -> "cn=directory manager" (compared ASCII
                             case-insensitively, blanks around ',' '=' ignored) */
+    /* The shape of a search filter (parse.h sat_filter_shape), for rows that
+     * carry none (a collection with shapes off: they cost the parser a pass
+     * over every filter, here one per distinct filter); NULL: such a search's
+     * shape is its filter as logged. */
+    size_t (*filter_shape)(const char *filter, size_t len, char *out, size_t cap);
 } sat_etime_opts;
 
 typedef struct sat_etime sat_etime; /* opaque */

@@ -5,11 +5,12 @@
  *      `etime_histogram`: op, lo_s, hi_s, count), as the share of the type's
  *      operations in each bin, on a log time axis: one line per type, joined
  *      at the bins' geometric centres, down to zero over empty bins;
- *   2-5. horizontal bars of the share of all operation time (the sum of
- *      etime `ops` total_s) spent by the top filters and search bases (of
- *      searches), clients (of every operation) and bind DNs (of their binds:
- *      etime counts a bind's own time under its DN) (etime
- *      `top.filters|bases|clients|bind_dns`, total_s).
+ *   2-5. who used the server: horizontal bars of the share of the work
+ *      (etime `usage.<dim>_used`, work_share: of the searches' work for
+ *      filter shapes and search bases, of every operation's for clients and
+ *      bind DNs), the top keys by work; a result without them: the share of
+ *      all operation time (etime `ops` "all" total_s) by total_s of
+ *      `top.filters|bases|clients|bind_dns`.
  * HTTP access logs (etime's requests: its root alone, its "http" object
  * beside a directory's logs): the response times of the requests in panel 1
  * (the histogram's op "HTTP"), and the share of all response time by path
@@ -117,14 +118,23 @@ static int by_total_desc(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* share_col: the rows' own share of the whole (usage tables: "(other)"
+ * left out), else total_s / all. */
 static void panel_top_of(sat_chart *c, sat_result *et, const char *path, const char *col,
-                         const char *what, const char *of, double all, int http)
+                         const char *what, const char *of, double all, int http,
+                         const char *share_col)
 {
     char title[128];
-    snprintf(title, sizeof title, "Where the time went: %sby %s", of, what);
+    if (share_col)
+        snprintf(title, sizeof title, "Who used the server: %sby %s", of, what);
+    else
+        snprintf(title, sizeof title, "Where the time went: %sby %s", of, what);
     sat_chart_panel *p = sat_chart_panel_add(c, title, 1);
     sat_chart_panel_x(p, SAT_AXIS_LINEAR,
-                      http ? "share of all response time" : "share of all operation time",
+                      share_col ? (*of ? "share of the searches' work (optime)"
+                                       : "share of all operations' work (optime)")
+                      : http    ? "share of all response time"
+                                : "share of all operation time",
                       SAT_UNIT_RATIO);
     sat_chart_panel_y(p, SAT_AXIS_CATEGORY, NULL, SAT_UNIT_TEXT);
     const sat_rnode *t = sat_get_table(sat_result_root(et), path);
@@ -132,11 +142,13 @@ static void panel_top_of(sat_chart *c, sat_result *et, const char *path, const c
     size_t n = 0;
     for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r && n < 512; r = sat_rnode_next(r)) {
         const char *name = sat_get_text(r, col, NULL);
-        double v = sat_get_num(r, "total_s", NAN);
+        double v = sat_get_num(r, share_col ? share_col : "total_s", NAN);
+        if (share_col && name && !strcmp(name, "(other)"))
+            continue; /* the rest, not a key */
         if (name && isfinite(v) && v > 0 && !(http && !strcmp(name, "all"))) /* "all": every request */
             bars[n++] = (bar){name, v};
     }
-    if (!n || !(all > 0)) {
+    if (!n || !(share_col || all > 0)) {
         char note[128];
         snprintf(note, sizeof note, "no %s with %s in the inputs", what,
                  http ? "a response time" : "an etime");
@@ -146,13 +158,21 @@ static void panel_top_of(sat_chart *c, sat_result *et, const char *path, const c
     qsort(bars, n, sizeof *bars, by_total_desc);
     sat_chart_series *s = sat_chart_series_add(p, NULL, SAT_SERIES_HBARS, SAT_COLOR_BLUE);
     for (size_t i = 0; i < n && i < TOP_BARS; i++)
-        sat_chart_bar(s, bars[i].name, bars[i].total / all);
+        sat_chart_bar(s, bars[i].name, share_col ? bars[i].total : bars[i].total / all);
 }
 
-static void panel_top(sat_chart *c, sat_result *et, const char *path, const char *col, const char *what,
-                      const char *of, double all)
+/* Who used the server by dim (usage.<dim>_used), else the top list `path`
+ * by its total etime over all's. */
+static void panel_top(sat_chart *c, sat_result *et, const char *dim, const char *ucol,
+                      const char *path, const char *col, const char *what, const char *of,
+                      double all)
 {
-    panel_top_of(c, et, path, col, what, of, all, 0);
+    char up[96];
+    snprintf(up, sizeof up, "usage.%s_used", dim);
+    if (sat_get_table(sat_result_root(et), up))
+        panel_top_of(c, et, up, ucol, what, of, all, 0, "work_share");
+    else
+        panel_top_of(c, et, path, col, what, of, all, 0, NULL);
 }
 
 /* Where etime keeps HTTP requests: "" (HTTP logs alone), "http." (beside a
@@ -184,11 +204,11 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
 {
     sat_result *tl = sat_result_set_get(set, "timeline"), *et = sat_result_set_get(set, "etime");
     const sat_rnode *ops = sat_get_table(sat_result_root(et), "ops"), *h = sat_get_table(sat_result_root(tl), "etime_histogram");
-    double all = 0;
-    for (const sat_rnode *r = ops ? sat_rnode_first(ops) : NULL; r; r = sat_rnode_next(r)) {
-        double v = sat_get_num(r, "total_s", NAN);
-        all += isfinite(v) ? v : 0;
-    }
+    /* the whole: the "all" row (every operation with a RESULT), never the
+     * sum of the rows, which holds every operation twice */
+    double all = sat_get_num(sat_get_row(ops, "op", "all"), "total_s", NAN);
+    if (!isfinite(all))
+        all = 0;
     if (!(all > 0) && (!h || !sat_rnode_count(h))) {
         sat_diag_set(diag, SAT_E_USAGE, NULL,
                      "the distributions have nothing to draw: no operation with an etime in the inputs");
@@ -209,21 +229,23 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
     if (http_only) {
         double hall = http_all(et, hp);
         snprintf(path, sizeof path, "%sgroups", hp);
-        panel_top_of(c, et, path, "path", "path template", "requests ", hall, 1);
+        panel_top_of(c, et, path, "path", "path template", "requests ", hall, 1, NULL);
         snprintf(path, sizeof path, "%smethods", hp);
-        panel_top_of(c, et, path, "method", "method", "requests ", hall, 1);
+        panel_top_of(c, et, path, "method", "method", "requests ", hall, 1, NULL);
         snprintf(path, sizeof path, "%stop.clients", hp);
-        panel_top_of(c, et, path, "client", "client", "requests ", hall, 1);
+        panel_top_of(c, et, path, "client", "client", "requests ", hall, 1, NULL);
     } else {
-        panel_top(c, et, "top.filters", "filter", "filter", "searches ", all);
-        panel_top(c, et, "top.bases", "base", "search base", "searches ", all);
-        panel_top(c, et, "top.clients", "client", "client", "", all);
-        /* etime counts a bind DN's own binds under it, not what it then did */
-        panel_top(c, et, "top.bind_dns", "binddn", "bind DN", "binds ", all);
+        panel_top(c, et, "filter_shapes", "filter_shape", "top.filters", "filter",
+                  "filter shape", "searches ", all);
+        panel_top(c, et, "bases", "base", "top.bases", "base", "search base", "searches ", all);
+        panel_top(c, et, "clients", "client", "top.clients", "client", "client", "", all);
+        /* usage: every operation under the DN it ran as; the top list: a
+         * bind DN's own binds */
+        panel_top(c, et, "bind_dns", "binddn", "top.bind_dns", "binddn", "bind DN", "", all);
         if (hp) {
             snprintf(path, sizeof path, "%sgroups", hp);
             panel_top_of(c, et, path, "path", "path template", "HTTP requests ",
-                         http_all(et, hp), 1);
+                         http_all(et, hp), 1, NULL);
         }
     }
     if (sat_chart_status(c) != SAT_OK) {

@@ -369,6 +369,7 @@ static void build(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
         return;
     }
     where(&x, parent);
+    etb_usage(&x, parent);
     etb_internal(&x, parent);
     operations(&x, parent);
     etb_connections(&x, parent);
@@ -412,6 +413,14 @@ static const char *const csv_tables[] = {"ops",
                                          "top.filters",
                                          "top.extended_ops",
                                          "top.attributes",
+                                         "usage.filter_shapes_used",
+                                         "usage.filter_shapes_waited",
+                                         "usage.clients_used",
+                                         "usage.clients_waited",
+                                         "usage.bind_dns_used",
+                                         "usage.bind_dns_waited",
+                                         "usage.bases_used",
+                                         "usage.bases_waited",
                                          "abandon_requests",
                                          "windows",
                                          "not_logged",

@@ -1,7 +1,8 @@
 /*
- * section_etime.h - (internal to report/sections/) what the four files of
- * the etime builder share: section_etime.c (the lead, what was read, where
+ * section_etime.h - (internal to report/sections/) what the files of the
+ * etime builder share: section_etime.c (the lead, what was read, where
  * the time went, the operations, the series, the order of it all),
+ * section_etime_usage.c (who used the server, who waited),
  * section_etime_logconv.c (the rest of logconv.pl's report: connections,
  * codes, notes, unindexed searches, binds, tops, abandons),
  * section_etime_internal.c (internal operations) and section_etime_http.c
@@ -60,6 +61,8 @@ void etb_codes(const etb *x, sat_rnode *parent);
 void etb_unindexed(const etb *x, sat_rnode *parent);
 void etb_binds(const etb *x, sat_rnode *parent);
 void etb_tops(const etb *x, sat_rnode *parent);
+/* Who used the server (work) and who waited (section_etime_usage.c). */
+void etb_usage(const etb *x, sat_rnode *parent);
 /* HTTP requests, from the object x->root: each part a section of parent. */
 void etb_http(const etb *x, sat_rnode *parent);
 

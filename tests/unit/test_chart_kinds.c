@@ -273,6 +273,9 @@ static void test_distributions_capacity(void)
     sat_rnode *row = sat_table_row(ops);
     sat_put_text(row, "op", "SRCH");
     sat_put_dur(row, "total_s", 100, 6);
+    row = sat_table_row(ops); /* as etime writes it: the whole, last */
+    sat_put_text(row, "op", "all");
+    sat_put_dur(row, "total_s", 100, 6);
     static const sat_col fcols[] = {{"filter", SAT_UNIT_TEXT, 0, NULL}, {"count", SAT_UNIT_COUNT, 0, NULL},
                                     {"total_s", SAT_UNIT_DURATION, 6, NULL}};
     sat_rnode *top = sat_obj(sat_result_root(et), "top");
@@ -301,6 +304,28 @@ static void test_distributions_capacity(void)
         CHECK(has_text(c, CH_T_VALUE, "60%"));
         CHECK(has_text(c, CH_T_NOTE, "no search base with an etime in the inputs"));
         CHECK(no_overlap(c));
+    }
+    sat_chart_free(c);
+    /* with etime's usage tables: who used the server, by the work's share of
+     * the whole ("(other)" is the rest, not a bar) */
+    static const sat_col ucols[] = {{"filter_shape", SAT_UNIT_TEXT, 0, NULL},
+                                    {"work_share", SAT_UNIT_RATIO, 6, NULL}};
+    sat_rnode *ut = sat_table(sat_obj(sat_result_root(et), "usage"), "filter_shapes_used", ucols, 2);
+    static const char *const shapes[] = {"(description=*)", "(uid=*)", "(other)"};
+    static const double shares[] = {0.9, 0.06, 0.04};
+    for (int i = 0; i < 3; i++) {
+        row = sat_table_row(ut);
+        sat_put_text(row, "filter_shape", shapes[i]);
+        sat_put_ratio(row, "work_share", shares[i], 6);
+    }
+    c = sat_chart_kind_find("distributions")->build(&set, NULL, &d);
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_EQ_INT(ch_layout(c), SAT_OK);
+        const sat_chart_series *b = c->panels[1]->series[0];
+        CHECK(b->style == SAT_SERIES_HBARS && b->n == 2);
+        CHECK(b->n == 2 && strcmp(b->cat[0], "(description=*)") == 0 && fabs(b->y[0] - 0.9) < 1e-9);
+        CHECK(has_text(c, CH_T_PANEL_TITLE, "Who used the server: searches by filter shape"));
     }
     sat_chart_free(c);
     /* capacity without either: nothing to draw; with the points only: the

@@ -588,6 +588,158 @@ static void test_key_cap(void)
     sat_etime_free(e);
 }
 
+
+/* Who used the server vs who waited: a batch of three costly searches
+ * (30 s of work each) while 100 quick searches wait 2 s each for a worker.
+ * By etime the waiters' shape is as big as the batch's; by work the batch
+ * is 90 s of the 91 s, and the waiters top the wait. The literal filters
+ * overflow the key cap (first keys kept) before the batch arrives: its
+ * shape keeps its own row. Shares of a table sum to 1 with "(other)". */
+static void feed_storm(sat_etime *e, int with_shapes, int with_wtime)
+{
+    sat_event_sink k = sat_etime_sink(e);
+    char f[64], dn[96];
+    for (int i = 0; i < 100; i++) {
+        sat_ldap_op o = mkop(SAT_OP_SRCH, 1, i, T0 + i * S, 0, 2 * S);
+        snprintf(f, sizeof f, "(uid=user.%d)", i);
+        o.filter = sat_str_cstr(f);
+        if (with_shapes)
+            o.filter_shape = sat_str_cstr("(uid=*)");
+        o.dn = sat_str_cstr("ou=people,dc=example,dc=com");
+        /* the same DN as logged in two ways: one row */
+        o.bind_dn = sat_str_cstr(i % 2 ? "UID=app, ou=people,dc=example,dc=com"
+                                       : "uid=app,ou=people,dc=example,dc=com");
+        if (with_wtime) {
+            o.wtime = 2 * S - 10000000;
+            o.optime = 10000000;
+        }
+        CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), 0);
+    }
+    for (int i = 0; i < 3; i++) {
+        sat_ldap_op o = mkop(SAT_OP_SRCH, 2, i, T0 + (100 + i) * S, 0, 30 * S);
+        snprintf(f, sizeof f, "(Description=*report%d*)", i);
+        snprintf(dn, sizeof dn, "uid=batch%d,ou=services,dc=example,dc=com", 0);
+        o.filter = sat_str_cstr(f);
+        if (with_shapes)
+            o.filter_shape = sat_str_cstr("(description=*)");
+        o.dn = sat_str_cstr("dc=example,dc=com");
+        o.client_ip = sat_str_cstr("10.0.0.9");
+        o.bind_dn = sat_str_cstr(dn);
+        if (with_wtime) {
+            o.wtime = 0;
+            o.optime = 30 * S;
+        }
+        CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), 0);
+    }
+}
+
+static double share_sum(const sat_rnode *t, const char *col)
+{
+    double sum = 0;
+    for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r))
+        sum += sat_get_num(r, col, 0);
+    return sum;
+}
+
+static void test_usage_work_and_wait(void)
+{
+    for (int v = 0; v < 3; v++) { /* shapes on the rows, from opts, none: literal */
+        sat_etime_opts o;
+        memset(&o, 0, sizeof o);
+        o.max_keys = 50;
+        o.top = 5;
+        if (v == 1)
+            o.filter_shape = sat_filter_shape;
+        sat_etime *e = sat_etime_create(&o);
+        feed_storm(e, v == 0, 1);
+        CHECK_EQ_INT(sat_etime_finish(e), 0);
+        sat_result *res = res_of(e);
+        const sat_rnode *u = sat_get_obj(sat_result_root(res), "usage");
+        CHECK_EQ_STR(sat_get_text(u, "work_measure", ""), "optime");
+        const sat_rnode *fu = sat_get_table(u, "filter_shapes_used"),
+                        *fw = sat_get_table(u, "filter_shapes_waited");
+        if (v < 2) {
+            /* by work: the batch first, rarely seen and past the literal cap */
+            CHECK_EQ_STR(sat_get_text(rc_row(fu, 0), "filter_shape", ""), "(description=*)");
+            CHECK(fabs(num(rc_row(fu, 0), "work_share") - 90.0 / 91.0) < 1e-6);
+            CHECK_EQ_INT(cnt(rc_row(fu, 0), "count"), 3);
+            CHECK_EQ_STR(sat_get_text(rc_row(fw, 0), "filter_shape", ""), "(uid=*)");
+            CHECK(fabs(num(rc_row(fw, 0), "wait_share") - 1.0) < 1e-6);
+            CHECK_EQ_INT(sat_rnode_count(fu), 2);
+        } else {
+            /* no shape known: the filters as logged, the cap (50) reached
+             * before the batch: it is in "(other)", with 50 folded uids
+             * and the 45 uids not shown */
+            CHECK_EQ_INT(sat_rnode_count(fu), 6);
+            CHECK_EQ_STR(sat_get_text(rc_row(fu, 5), "filter_shape", ""), "(other)");
+            CHECK(fabs(num(rc_row(fu, 5), "work_share") - 90.95 / 91.0) < 1e-6);
+        }
+        CHECK(fabs(share_sum(fu, "work_share") - 1) < 1e-5);
+        CHECK(fabs(share_sum(fw, "wait_share") - 1) < 1e-5);
+        /* clients: all operations */
+        const sat_rnode *cu = sat_get_table(u, "clients_used");
+        CHECK_EQ_STR(sat_get_text(rc_row(cu, 0), "client", ""), "10.0.0.9");
+        CHECK(fabs(num(u, "clients_work_s") - 91.0) < 1e-6);
+        CHECK(fabs(num(u, "clients_wait_s") - 199.0) < 1e-6);
+        CHECK_EQ_STR(sat_get_text(rc_row(sat_get_table(u, "clients_waited"), 0), "client", ""),
+                     "10.0.0.1");
+        /* bind DNs: case and blanks folded */
+        const sat_rnode *bw = sat_get_table(u, "bind_dns_waited");
+        CHECK_EQ_INT(sat_rnode_count(bw), 2);
+        CHECK_EQ_STR(sat_get_text(rc_row(bw, 0), "binddn", ""),
+                     "uid=app,ou=people,dc=example,dc=com");
+        CHECK_EQ_INT(cnt(rc_row(bw, 0), "count"), 100);
+        CHECK_EQ_STR(sat_get_text(rc_row(sat_get_table(u, "bases_used"), 0), "base", ""),
+                     "dc=example,dc=com");
+        sat_result_free(res);
+        sat_etime_free(e);
+    }
+    /* without wtime or optime (OpenLDAP): the work is the etime, said so;
+     * nothing to rank by wait */
+    sat_etime *e = sat_etime_create(NULL);
+    feed_storm(e, 1, 0);
+    CHECK_EQ_INT(sat_etime_finish(e), 0);
+    sat_result *res = res_of(e);
+    const sat_rnode *u = sat_get_obj(sat_result_root(res), "usage");
+    CHECK_EQ_STR(sat_get_text(u, "work_measure", ""), "etime");
+    CHECK_EQ_INT(cnt(u, "work_from_etime"), 103);
+    CHECK(fabs(num(u, "clients_work_s") - 290.0) < 1e-6);
+    CHECK(!sat_get_has(u, "clients_wait_s") || isnan(num(u, "clients_wait_s")));
+    CHECK_EQ_INT(sat_rnode_count(sat_get_table(u, "clients_waited")), 0);
+    const sat_rnode *cu = sat_get_table(u, "clients_used");
+    CHECK(fabs(num(rc_row(cu, 0), "work_share") - 200.0 / 290.0) < 1e-6);
+    CHECK(fabs(share_sum(cu, "work_share") - 1) < 1e-5);
+    sat_result_free(res);
+    sat_etime_free(e);
+}
+
+/* Merged parts give the usage tables of one pass, shape caches and all. */
+static void test_usage_merge(void)
+{
+    sat_etime_opts o;
+    memset(&o, 0, sizeof o);
+    o.filter_shape = sat_filter_shape;
+    sat_etime *one = sat_etime_create(&o), *a = sat_etime_create(&o), *b = sat_etime_create(&o);
+    feed_storm(one, 0, 1);
+    feed_storm(one, 0, 1);
+    feed_storm(a, 0, 1);
+    feed_storm(b, 0, 1);
+    CHECK_EQ_INT(sat_etime_finish(one), 0);
+    CHECK_EQ_INT(sat_etime_merge(a, b), 0);
+    feed_storm(b, 0, 1); /* b's caches stay its own */
+    CHECK_EQ_INT(sat_etime_finish(a), 0);
+    sat_result *r1 = res_of(one), *r2 = res_of(a);
+    char *j1 = rc_render(r1, AS_JSON, NULL), *j2 = rc_render(r2, AS_JSON, NULL);
+    CHECK(j1 && j2 && strcmp(j1, j2) == 0);
+    free(j1);
+    free(j2);
+    sat_result_free(r1);
+    sat_result_free(r2);
+    sat_etime_free(one);
+    sat_etime_free(a);
+    sat_etime_free(b);
+}
+
 static void test_by_parse(void)
 {
     CHECK_EQ_INT(sat_etime_by_parse("op"), SAT_ETIME_BY_OP);
@@ -877,6 +1029,8 @@ int main(void)
     test_long_span_bounded();
     test_merge_equals_single_pass();
     test_key_cap();
+    test_usage_work_and_wait();
+    test_usage_merge();
     test_rejects_and_sources();
     test_descriptors_cover_records();
     test_merge_real_inputs();
