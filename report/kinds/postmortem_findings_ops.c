@@ -9,7 +9,7 @@
  *   2. internal operations: when those a type of client operation ran took
  *      PM_IO_SHARE of its etime or more and that type PM_IO_TYPE_SHARE of the
  *      server's time (which type, how many, per operation, their errors, the
- *      costliest of them);
+ *      costliest of them and the one that failed most, with its result codes);
  *   3. the throughput collapse: when the operations answered per window
  *      during the storm fell by PM_TP_DROP or more from before it while the
  *      load offered (operations asked for, or connections opened) did not
@@ -99,6 +99,7 @@ typedef struct io_type {
     const char *op;
     double parents, internal, internal_s, etime_s, errors;
     const sat_rnode *costliest; /* the row of the most time */
+    const sat_rnode *failing;   /* the row of the most errors */
 } io_type;
 
 static void finding_internal(const pm_ctx *p, sat_rnode *list)
@@ -138,6 +139,10 @@ static void finding_internal(const pm_ctx *p, sat_rnode *list)
                 if (!t[i].costliest ||
                     sat_get_num(r, "total_s", 0) > sat_get_num(t[i].costliest, "total_s", 0))
                     t[i].costliest = r;
+                if (sat_get_num(r, "errors", 0) > 0 &&
+                    (!t[i].failing ||
+                     sat_get_num(r, "errors", 0) > sat_get_num(t[i].failing, "errors", 0)))
+                    t[i].failing = r;
             }
     }
     /* the types past the thresholds, the most internal time first */
@@ -156,7 +161,7 @@ static void finding_internal(const pm_ctx *p, sat_rnode *list)
             break;
         const sat_rnode *typ = sat_get_row(sat_get_table(p->etime, "ops"), "op", best->op);
         double type_s = sat_get_dur(typ, "total_s", NAN);
-        char is[64], es[64], sh[64], tsh[64], per[64], errs[64] = "", cost[512] = "";
+        char is[64], es[64], sh[64], tsh[64], per[64], errs[64] = "", cost[1024] = "";
         pm_dur(is, sizeof is, best->internal_s);
         pm_dur(es, sizeof es, best->etime_s);
         pct(sh, sizeof sh, best->internal_s / best->etime_s);
@@ -164,17 +169,27 @@ static void finding_internal(const pm_ctx *p, sat_rnode *list)
         sat_fmt_sig3(per, sizeof per, best->internal / best->parents);
         if (best->errors > 0)
             snprintf(errs, sizeof errs, ", %.0f of them failed", best->errors);
-        const sat_rnode *c = best->costliest;
+        const sat_rnode *c = best->costliest, *f = best->failing;
         if (c) {
             char cs[64];
             pm_dur(cs, sizeof cs, sat_get_num(c, "total_s", NAN));
             double ce = sat_get_num(c, "errors", 0);
-            char cerr[64] = "";
+            const char *codes = sat_get_text(c, "error_codes", NULL);
+            char cerr[256] = "";
             if (ce > 0)
-                snprintf(cerr, sizeof cerr, ", %.0f failed", ce);
+                snprintf(cerr, sizeof cerr, ", %.0f failed%s%s", ce, codes ? ": " : "",
+                         codes ? codes : "");
             snprintf(cost, sizeof cost, "; the costliest: %.0f internal %s of %s (%s%s)",
                      sat_get_num(c, "count", NAN), sat_get_text(c, "op", "?"),
                      sat_get_text(c, "base", "?"), cs, cerr);
+        }
+        if (f && f != c) {
+            size_t l = strlen(cost);
+            const char *codes = sat_get_text(f, "error_codes", NULL);
+            snprintf(cost + l, sizeof cost - l, "; the most failures: %.0f of %.0f internal %s of %s%s%s",
+                     sat_get_num(f, "errors", NAN), sat_get_num(f, "count", NAN),
+                     sat_get_text(f, "op", "?"), sat_get_text(f, "base", "?"),
+                     codes ? ", " : "", codes ? codes : "");
         }
         sat_rnode *fig = sat_doc_finding(
             list, "warning", "offenders",

@@ -142,14 +142,16 @@ static sat_result *etime_result(const etime_spec *e)
                                         {"base", SAT_UNIT_TEXT, 0, NULL},
                                         {"count", SAT_UNIT_COUNT, 0, NULL},
                                         {"errors", SAT_UNIT_COUNT, 0, NULL},
+                                        {"error_codes", SAT_UNIT_TEXT, 0, NULL},
                                         {"total_s", SAT_UNIT_DURATION, 6, NULL}};
-        sat_rnode *w = sat_table_row(sat_table(io, "ops", icols, 7));
+        sat_rnode *w = sat_table_row(sat_table(io, "ops", icols, 8));
         sat_put_text(w, "parent_op", "MOD");
         sat_put_count(w, "depth", 1);
         sat_put_text(w, "op", "MOD");
         sat_put_text(w, "base", "uid=*,ou=people,dc=example,dc=com");
         sat_put_count(w, "count", e->internal);
         sat_put_count(w, "errors", e->internal_errors);
+        sat_put_text(w, "error_codes", e->internal_errors ? "65 objectClassViolation" : NULL);
         sat_put_dur(w, "total_s", e->internal_s, 6);
     }
     return r;
@@ -272,7 +274,8 @@ static void test_internal(void)
     CHECK(j && strstr(j, "Internal operations took 10.0 s of the MOD operations' 50.0 s etime "
                          "(20.0%): 100 MOD operations ran 300 internal ones (3.00 per operation, "
                          "100 of them failed); the costliest: 300 internal MOD of "
-                         "uid=*,ou=people,dc=example,dc=com (10.0 s, 100 failed). MOD operations "
+                         "uid=*,ou=people,dc=example,dc=com (10.0 s, 100 failed: 65 objectClassViolation). "
+                         "MOD operations "
                          "took 83.3% of the server's time.") != NULL);
     CHECK(j && strstr(j, "\"internal_errors\": 100") != NULL);
     free(j);
