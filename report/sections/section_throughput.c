@@ -86,7 +86,7 @@ void sec_throughput(const sec_ctx *c, sat_rnode *parent, const char *id, const c
     static const sat_col cols[] = {{"part", SAT_UNIT_TEXT, 0, NULL},
                                    {"from_ts", SAT_UNIT_TIME, 0, "from"},
                                    {"to_ts", SAT_UNIT_TIME, 0, "to"},
-                                   {"windows", SAT_UNIT_COUNT, 0, NULL},
+                                   {"window_count", SAT_UNIT_COUNT, 0, "windows"},
                                    {"requested", SAT_UNIT_NUMBER, 1, NULL},
                                    {"answered", SAT_UNIT_NUMBER, 1, NULL},
                                    {"answered_of_before", SAT_UNIT_RATIO, 3, "of before"},
@@ -99,12 +99,12 @@ void sec_throughput(const sec_ctx *c, sat_rnode *parent, const char *id, const c
         sat_rnode *r = sat_table_row(tab);
         sat_put_text(r, "part", names[i]);
         if (!t[i].windows) {
-            sat_put_count(r, "windows", 0);
+            sat_put_count(r, "window_count", 0);
             continue;
         }
         sat_put_time(r, "from_ts", t[i].from);
         sat_put_time(r, "to_ts", t[i].to);
-        sat_put_count(r, "windows", t[i].windows);
+        sat_put_count(r, "window_count", t[i].windows);
         sat_put_num(r, "requested", t[i].requested, 1);
         sat_put_num(r, "answered", t[i].answered, 1);
         if (i != SEC_TPUT_BEFORE && base > 0)
