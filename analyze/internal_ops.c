@@ -253,6 +253,7 @@ int sat_iops_internal(sat_iops *a, const sat_ldap_op *op)
     ch->seglen = (uint32_t)at;
     ch->depth = op->internal_depth;
     ch->is_error = op->err != SAT_ABSENT && op->err != 0;
+    ch->err = ch->is_error ? op->err : 0;
     ch->etime = (op->flags & SAT_OPF_UNFINISHED) ? SAT_ABSENT : op->etime;
     ipend *p = &a->pv[pi];
     if (p->tail != NIL)
@@ -342,6 +343,8 @@ static const sat_acc_field row_fields[] = {
     SAT_ACC(SAT_ACC_SUM, irow_acc, esum),
     SAT_ACC(SAT_ACC_SUM, irow_acc, esum_tp),
     SAT_ACC(SAT_ACC_MAX, irow_acc, emax),
+    SAT_ACC_N(SAT_ACC_BITS, irow_acc, err_bits, 2),
+    SAT_ACC(SAT_ACC_BITS, irow_acc, err_other),
 };
 static const sat_rec_desc row_desc = {sizeof(irow_acc), row_fields,
                                       sizeof row_fields / sizeof row_fields[0], NULL};
@@ -363,6 +366,7 @@ static int append_rows(sat_iops *dst, int32_t di, const sat_iops *src, int32_t s
         ch->seglen = from->seglen;
         ch->depth = from->depth;
         ch->is_error = from->is_error;
+        ch->err = from->err;
         ch->etime = from->etime;
         ipend *p = &dst->pv[di];
         if (p->tail != NIL)

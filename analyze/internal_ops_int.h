@@ -21,6 +21,7 @@
 #define IOPS_RECENT 1024 /* operations attributed lately, for late rows */
 #define IOPS_HEAD 1024   /* a part's first attributions, kept for a merge */
 #define NIL (-1)
+#define IOPS_ERR_BITS 128
 #define SEP_SEG '\x1e' /* between the parent and each nesting level in a key */
 #define SEP_FLD '\x1f' /* between base and filter in a segment */
 /* A depth is kept in a key as depth + DEPTH_BIAS (at most 255), so that no
@@ -38,6 +39,7 @@ typedef struct ichild {
     uint8_t depth, is_error;
     int64_t etime; /* SAT_ABSENT if not logged */
     int32_t next;  /* in its list, or the free list */
+    int32_t err;   /* its result code when an error */
 } ichild;
 
 typedef struct ipkey {
@@ -71,6 +73,8 @@ typedef struct ihead {
 typedef struct irow_acc {
     uint64_t count, timed, errors, parents_with, last_serial;
     uint64_t esum, esum_tp, emax; /* ns; esum_tp: of parents with an etime */
+    /* the error codes seen: bit c of codes 0..IOPS_ERR_BITS-1, err_other any other */
+    uint64_t err_bits[2], err_other;
     int32_t first, last, next, idx; /* the tree, built at finish */
 } irow_acc;
 

@@ -103,6 +103,10 @@ int sat_iop_resolve(sat_iops *dst, const sat_iops *src, int32_t pi, const char *
         (*counter)++;
         r->count++;
         r->errors += ch->is_error;
+        if (ch->is_error && ch->err >= 0 && ch->err < IOPS_ERR_BITS)
+            r->err_bits[ch->err / 64] |= 1ull << (ch->err % 64);
+        else if (ch->is_error)
+            r->err_other = 1;
         if (r->last_serial != dst->serial) {
             r->last_serial = dst->serial;
             r->parents_with++;

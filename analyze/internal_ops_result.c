@@ -7,7 +7,9 @@
  * internal_ops.c.
  */
 #include <math.h>
+#include <string.h>
 
+#include "etime_names.h"
 #include "internal_ops_int.h"
 
 #define DUR 9  /* seconds: nanosecond resolution */
@@ -189,6 +191,23 @@ typedef struct iseg {
     size_t blen, flen;
 } iseg;
 
+/* The error codes a row's operations were answered with, in order, each
+ * with its name ("65 objectClassViolation, 19 constraintViolation"); NULL
+ * without errors. */
+static const char *error_codes(const irow_acc *r, char *buf, size_t n)
+{
+    size_t l = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < IOPS_ERR_BITS && l < n; c++)
+        if (r->err_bits[c / 64] >> (c % 64) & 1) {
+            snprintf(buf + l, n - l, "%s%d %s", l ? ", " : "", c, sat_ldap_result_name(c));
+            l = strlen(buf);
+        }
+    if (r->err_other && l < n)
+        snprintf(buf + l, n - l, "%sother", l ? ", " : "");
+    return buf[0] ? buf : NULL;
+}
+
 static iseg seg_of(const sat_iops *a, size_t i)
 {
     const char *rk = sat_strtab_key(&a->rows, i);
@@ -251,6 +270,7 @@ static void put_groups_rows(const sat_iops *a, const iorder *o, sat_rnode *io)
         {"count", SAT_UNIT_COUNT, 0, NULL},
         {"per_operation", SAT_UNIT_NUMBER, FRAC, "per op"},
         {"errors", SAT_UNIT_COUNT, 0, NULL},
+        {"error_codes", SAT_UNIT_TEXT, 0, NULL},
         {"total_s", SAT_UNIT_DURATION, DUR, "total"},
         {"mean_s", SAT_UNIT_DURATION, DUR, "mean"},
         {"max_s", SAT_UNIT_DURATION, DUR, "max"},
@@ -277,6 +297,8 @@ static void put_groups_rows(const sat_iops *a, const iorder *o, sat_rnode *io)
             sat_put_num(w, "per_operation",
                         g->parents ? (double)r->count / (double)g->parents : NAN, FRAC);
             sat_put_count(w, "errors", r->errors);
+            char codes[512];
+            sat_put_text(w, "error_codes", error_codes(r, codes, sizeof codes));
             sat_put_dur(w, "total_s", r->timed ? ns_s(r->esum) : NAN, DUR);
             sat_put_dur(w, "mean_s", r->timed ? ns_s(r->esum) / (double)r->timed : NAN, DUR);
             sat_put_dur(w, "max_s", r->timed ? ns_s(r->emax) : NAN, DUR);

@@ -222,6 +222,22 @@ static int span(sat_timeline *t, sat_ts_ns ts)
 }
 
 /* ---- rows ------------------------------------------------------------------------- */
+
+/* An answer counts in the window of its time (what the server got done in
+ * it: the throughput), which may lie past the span read so far; one given
+ * more than ANSWER_LATE_MAX after its request (or before it: a clock step)
+ * counts in its request's window, so that the windows past the span stay
+ * few. A window past the span at the end is not written. */
+#define ANSWER_LATE_MAX (3600LL * 1000000000LL)
+static void answered(sat_timeline *t, sat_ts_ns ts, sat_ts_ns rts)
+{
+    if (rts < ts || rts - ts > ANSWER_LATE_MAX)
+        rts = ts;
+    tl_win *w = at(t, 0, rts);
+    if (w)
+        w->answered++;
+}
+
 /* etime's rule (etime_int.h et_result_is_error): compare answers and a SASL
  * step that goes on are no errors. */
 static int is_error(const sat_ldap_op *op)
@@ -286,6 +302,12 @@ static int on_op(sat_timeline *t, const sat_ldap_op *op)
         add_op(w, op, ty, err, et, 0);
     if (h)
         add_op(h, op, ty, err, et, 1);
+    if (!untimed && op->err != SAT_ABSENT && !(op->flags & SAT_OPF_UNFINISHED)) {
+        sat_ts_ns rts = op->result_ts_ns > 0 ? op->result_ts_ns
+                        : et >= 0 && op->ts_ns > 0 ? op->ts_ns + et
+                                                   : ts;
+        answered(t, ts, rts);
+    }
     return SAT_OK;
 }
 
@@ -347,6 +369,8 @@ static int on_http(sat_timeline *t, const sat_http_req *r)
         add_req(w, m, cls, err, rt);
     if (h)
         add_req(h, m, cls, err, rt);
+    /* every request is answered (whatever its status), at its end */
+    answered(t, r->ts, rt >= 0 ? r->ts + rt : r->ts);
     return SAT_OK;
 }
 

@@ -35,6 +35,7 @@ extern const char *const tl_class_names[TL_CLASSES];
     X(count, NULL, NULL, NULL)                                                               \
     X(errors, NULL, NULL, NULL)                                                              \
     X(timed, NULL, NULL, NULL)  /* with an etime (or a response time) */                     \
+    X(answered, NULL, NULL, NULL) /* answered in the window (by the time of the answer) */   \
     X(wt_n, NULL, NULL, NULL)   /* with a wtime */                                           \
     X(ot_n, NULL, NULL, NULL)   /* with an optime */                                         \
     X(opened, NULL, NULL, NULL) /* connections */                                            \

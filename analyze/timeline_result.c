@@ -8,7 +8,8 @@
  *                    errors, connections, p50_s, p90_s, p99_s
  *   windows          the series (the main table), one row per window from the
  *                    first to the last, empty ones included: start_ts, count,
- *                    errors, ops.<TYPE>..., timed, p50_s, p90_s, p99_s, mean_s,
+ *                    errors, ops.<TYPE>..., timed, answered (in the window of
+ *                    their answer: the throughput), p50_s, p90_s, p99_s, mean_s,
  *                    max_s, wtime_mean_s, optime_mean_s, concurrency, conns.open,
  *                    conns.opened, conns.closed, closes.<CODE>...
  *   busiest          the windows with the most operations (at most 10)
@@ -151,6 +152,7 @@ static void put_windows(sat_rnode *root, const sat_timeline *t, sat_rnode **main
     col(&c, "errors", SAT_UNIT_COUNT, 0, NULL);
     col_types(&c, t);
     col(&c, "timed", SAT_UNIT_COUNT, 0, NULL);
+    col(&c, "answered", SAT_UNIT_COUNT, 0, NULL);
     col(&c, "p50_s", SAT_UNIT_DURATION, 6, "p50");
     col(&c, "p90_s", SAT_UNIT_DURATION, 6, "p90");
     col(&c, "p99_s", SAT_UNIT_DURATION, 6, "p99");
@@ -188,6 +190,7 @@ static void put_windows(sat_rnode *root, const sat_timeline *t, sat_rnode **main
         sat_put_count(row, "errors", w->errors);
         put_types(row, t, w);
         sat_put_count(row, "timed", w->timed);
+        sat_put_count(row, "answered", w->answered);
         put_pcts(row, w->hist, w->timed, w->et_max, w->et_min_inv);
         sat_put_dur(row, "mean_s", mean_s(w->etime_ns, w->timed), 6);
         sat_put_dur(row, "max_s", w->timed ? (double)w->et_max / NS : NAN, 6);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "postmortem.h"
+#include "section_throughput.h"
 
 static const char *const pm_analyzers[] = {"timeline", "etime",     "handshakes", "storms",
                                            "saturation", "cachesize", "crashes",    NULL};
@@ -84,6 +85,12 @@ static void head(pm_ctx *p)
 static const char *const storms_parts[] = {"storm-*", "none", "failures", NULL};
 static const char *const etime_parts[] = {"ops",        "unindexed",   "top_filters",
                                           "top_clients", "top_bind_dns", "top_bases", "http", NULL};
+/* the same with the internal operations, when the inputs hold some */
+static const char *const etime_internal_parts[] = {
+    "ops", "internal", "unindexed", "top_filters", "top_clients", "top_bind_dns", "top_bases", "http",
+    NULL};
+static const char *const etime_results_parts[] = {"result_codes", "failed_binds_by_dn",
+                                                  "failed_binds_by_client", NULL};
 static const char *const etime_http_parts[] = {"http_groups", "http_methods", "http_statuses",
                                                "http_top_clients", NULL};
 static const char *const crashes_parts[] = {"crash-*", NULL};
@@ -178,6 +185,17 @@ static void storms_section(pm_ctx *p, sat_rnode *page)
     sat_rnode *s = analyzer_section(p, page, "storms", "Storms of client failures", p->storms,
                                     "storms");
     pm_embed(p, s, "storms", p->storms, storms_parts);
+    /* what the server got done around the storm told first */
+    if (p->storm && p->timeline) {
+        sec_ctx c = {p->clock, NULL, s};
+        char what[64];
+        snprintf(what, sizeof what, "storm %.0f", sat_get_num(p->storm, "storm", NAN));
+        sec_throughput(&c, s, "throughput", what,
+                       !p->http ? "operations" : p->ldap ? "operations and requests" : "requests",
+                       p->timeline, sat_get_time(p->storm, "start_ts", 0),
+                       sat_get_time(p->storm, "end_ts", 0),
+                       sat_get_time(p->storm, "trigger.onset_ts", 0));
+    }
 }
 
 static void offenders_section(pm_ctx *p, sat_rnode *page)
@@ -196,7 +214,9 @@ static void offenders_section(pm_ctx *p, sat_rnode *page)
                      "wait included).",
                      tt);
         sat_doc_chart(s, "distributions");
-        pm_embed(p, s, "etime", p->etime, etime_parts);
+        pm_embed(p, s, "etime", p->etime,
+                 sat_get_count(p->etime, "internal_operations.total", 0) ? etime_internal_parts
+                                                                         : etime_parts);
     } else if (p->http_etime) {
         if (!p->ldap) /* the requests' own chart */
             sat_doc_chart(s, "distributions");
@@ -204,6 +224,33 @@ static void offenders_section(pm_ctx *p, sat_rnode *page)
     } else {
         sat_doc_para(s, "No LDAP operation in the inputs.");
     }
+}
+
+/* The answers' result codes and the failed binds (LDAP operations only). */
+static void results_section(pm_ctx *p, sat_rnode *page)
+{
+    if (!p->etime || !sat_rnode_first(sat_get_table(p->etime, "result_codes")))
+        return;
+    sat_rnode *s = sat_doc_section(page, "results", "Result codes and failed binds");
+    const sat_rnode *b = sat_get_obj(p->etime, "binds");
+    uint64_t total = sat_get_count(b, "total", 0), failed = sat_get_count(b, "failed", 0);
+    uint64_t results = 0;
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(p->etime, "result_codes")); r;
+         r = sat_rnode_next(r))
+        results += sat_get_count(r, "count", 0);
+    char share[96] = "";
+    if (total) {
+        char t[64];
+        sat_fmt_sig3(t, sizeof t, 100.0 * (double)failed / (double)total);
+        snprintf(share, sizeof share, " (%s%%)", t);
+    }
+    sat_doc_para(s,
+                 "%llu %s answered, by result code (RFC 4511); %llu %s, %llu failed with invalid "
+                 "credentials (err=49)%s.",
+                 (unsigned long long)results, sat_plural(results, "operation", "operations"),
+                 (unsigned long long)total, sat_plural(total, "bind", "binds"),
+                 (unsigned long long)failed, share);
+    pm_embed(p, s, "etime", p->etime, etime_results_parts);
 }
 
 static void handshakes_section(pm_ctx *p, sat_rnode *page)
@@ -281,10 +328,12 @@ static int pm_build(sat_report *rep, const sat_report_input *in, sat_diag *diag)
     sat_doc_findings(rep, NULL); /* before the pages, as the document lists them */
     sat_rnode *page = sat_doc_page(rep, "Post-mortem", NULL, 0);
     pm_findings(&p);
+    pm_findings_ops(&p);
     summary_section(&p, page);
     timeline_section(&p, page);
     storms_section(&p, page);
     offenders_section(&p, page);
+    results_section(&p, page);
     handshakes_section(&p, page);
     crash_section(&p, page);
     capacity_section(&p, page);

@@ -33,6 +33,9 @@ void pm_embed(const pm_ctx *p, sat_rnode *s, const char *analyzer, const sat_rno
 
 /* The findings: what happened, when, the likely chain (report_pm_findings.c). */
 void pm_findings(pm_ctx *p);
+/* The findings the operations tell: failed binds, internal operations, the
+ * throughput collapse (postmortem_findings_ops.c), after pm_findings'. */
+void pm_findings_ops(pm_ctx *p);
 
 /* A failure kind of storms ("abandon", "close_B1") in words: its meaning in
  * storms' failures table. */
