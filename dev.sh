@@ -31,6 +31,7 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   slapd ldap-utils python3-ldap rsyslog faketime util-linux zstd
 #                     (fixtures/slapd-load/make-fixture.sh: concurrent clients, the
 #                      syslog copy, the run across midnight of fixtures/slapd-midnight)
+#   slapd ldap-utils python3-ldap rsyslog util-linux zstd  (fixtures/slapd-storm/make-fixture.sh)
 #   389-ds-base python3-lib389 python3-ldap zstd  (fixtures/389ds-load/make-fixture.sh)
 #   nginx httperf openssl tshark iproute2  (fixtures/tls-overload/make-fixture.sh)
 #   nginx curl httperf openssl tcpdump iproute2 zstd  (fixtures/http-nginx/make-fixture.sh)
