@@ -55,6 +55,10 @@ static double signal_of(const st_win *w, int sig, uint32_t heavy)
     case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->ld.answered);
     case SAT_SIG_HEAVY_CLIENT:
         return heavy != UINT32_MAX && w->ld.ops ? (double)st_mg_count(w, heavy) : NAN;
+    case SAT_SIG_LONG_SEARCHES: /* a count of the operations the log holds */
+        return w->ld.ops ? (double)w->ld.long_searches : NAN;
+    case SAT_SIG_SERVICE_TIME:
+        return w->ld.optime_n ? (double)w->optime_sum_ns / 1e9 / (double)w->ld.optime_n : NAN;
     default: return NAN;
     }
 }

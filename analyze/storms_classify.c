@@ -349,9 +349,17 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
     sat_dur_ns work = op->optime >= 0                     ? op->optime
                       : op->etime >= 0 && op->wtime >= 0 ? op->etime - op->wtime
                                                           : -1;
-    if (work >= 0 && !(op->notes & (SAT_NOTE_A | SAT_NOTE_U))) {
-        w->optime_sum_ns += work;
-        w->ld.optime_n++;
+    /* the work per search: a slow disk or a lock shows in every search; a
+     * batch of long searches (unmarked where the log cannot mark unindexed
+     * ones) is a signal of its own, and so are the other operations' costs
+     * (a re-bind storm's password hashing is the retries', not the server's) */
+    if (work >= 0 && op->type == SAT_OP_SRCH && !(op->notes & (SAT_NOTE_A | SAT_NOTE_U))) {
+        if (work >= ST_LONG_SEARCH_NS) {
+            w->ld.long_searches++;
+        } else {
+            w->optime_sum_ns += work;
+            w->ld.optime_n++;
+        }
     }
 }
 

@@ -78,6 +78,7 @@ extern const st_kind_info st_kinds[SAT_STORM_KIND__COUNT];
  * go on longer than this after it is back (the queue's drain: a real slapd
  * with 2 workers whose batch ended recovered in 4-6 s) and 3 windows. */
 #define ST_INTO 2
+#define ST_LONG_SEARCH_NS ((sat_dur_ns)1000000000) /* a long search (SAT_SIG_LONG_SEARCHES) */
 #define ST_SMOOTH 3
 #define ST_DRAIN_S 10.0
 
@@ -102,6 +103,7 @@ extern const st_mech_info st_mechanisms[ST_MECH__COUNT];
     X(timed, NULL, NULL, NULL)                                                               \
     X(wtime_n, NULL, NULL, NULL)                                                             \
     X(optime_n, NULL, NULL, NULL)                                                            \
+    X(long_searches, NULL, NULL, NULL)                                                       \
     X(answered, NULL, NULL, NULL)
 typedef struct st_load {
     ST_WIN_LOAD(SAT_COUNTER_FIELD)

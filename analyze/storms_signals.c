@@ -44,6 +44,9 @@ const st_signal_info st_signals[SAT_SIG__COUNT] = {
     [SAT_SIG_SERVICE_TIME] = {"service_time", {"service time (optime mean)"},
                               {"the work per operation (optime, without the queue wait)"},
                               SAT_UNIT_DURATION, 1, 1, 0.0002},
+    [SAT_SIG_LONG_SEARCHES] = {"long_searches", {"long searches (work >= 1 s)"},
+                               {"searches taking a second or more of work"}, SAT_UNIT_COUNT, 1, 1,
+                               1.0},
 };
 
 const st_kind_info st_kinds[SAT_STORM_KIND__COUNT] = {

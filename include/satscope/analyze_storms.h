@@ -66,7 +66,10 @@ enum sat_storm_signal {
     SAT_SIG_HEAVY_CLIENT,  /* operations per window of the busiest client of the lead-up
                               (the storm's heavy_client; a cause, like the load) */
     SAT_SIG_SERVICE_TIME,  /* seconds: mean optime (the work, without the queue wait) of
-                              the indexed operations: slow storage, a lock */
+                              the indexed searches under a second: slow storage, a lock */
+    SAT_SIG_LONG_SEARCHES, /* searches whose work took a second or more, not marked
+                              unindexed, per window: a batch where the log cannot mark
+                              unindexed searches (OpenLDAP) */
     SAT_SIG__COUNT
 };
 const char *sat_storm_signal_name(int s); /* "unindexed", "ops", ... */
