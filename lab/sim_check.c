@@ -7,7 +7,8 @@
  * Little's law on the run: the time-averaged number of jobs in the server
  * against arrival rate x mean time in it, within 3 %; and the same on the
  * access log alone (request and RESULT lines paired by conn and op: the
- * lines' own timestamps against their etimes).
+ * lines' own timestamps against their etimes); the capture's ClientHellos
+ * against the LDAPS connections and its ServerHellos against the TLS lines.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -139,6 +140,35 @@ static int littles_log(const char *a, double *L, double *lam, double *W)
     return 0;
 }
 
+/* ClientHellos and ServerHellos in the capture (each segment carries whole
+ * records: the first record of a segment is looked at); -1: no readable capture */
+static int count_hellos(const char *path, long *ch, long *sh)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    uint8_t gh[24], ph[16], pkt[2048];
+    *ch = *sh = 0;
+    if (fread(gh, 1, 24, f) != 24 || gh[0] != 0xd4 || gh[1] != 0xc3) {
+        fclose(f);
+        return -1;
+    }
+    while (fread(ph, 1, 16, f) == 16) {
+        uint32_t cl = (uint32_t)ph[8] | (uint32_t)ph[9] << 8 | (uint32_t)ph[10] << 16 |
+                      (uint32_t)ph[11] << 24;
+        if (cl > sizeof pkt || fread(pkt, 1, cl, f) != cl)
+            break;
+        if (cl > 54 + 5 && pkt[54] == 22 && pkt[55] == 3) {
+            if (pkt[59] == 1)
+                (*ch)++;
+            else if (pkt[59] == 2)
+                (*sh)++;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
 static int compare(const char *form, const char *what, long got, double want)
 {
     int ok = (double)got == want;
@@ -190,6 +220,12 @@ int truth_check(const char *dir)
     bad += compare("openldap", "RESULT", count_lines(o, "RESULT tag=", NULL), jnum(js, "results"));
     bad += compare("openldap", "closed", count_lines(o, " closed", NULL),
                    jnum(js, "close_U1") + jnum(js, "close_B1") + jnum(js, "close_A1"));
+    long ch, sh;
+    snprintf(path, sizeof path, "%s/handshakes.pcap", dir);
+    if (count_hellos(path, &ch, &sh) == 0) {
+        bad += compare("pcap", "ClientHello", ch, jnum(js, "ldaps"));
+        bad += compare("pcap", "ServerHello", sh, jnum(js, "tls_lines"));
+    }
     /* the mean etime of the access log's successful operations */
     double sum = 0;
     long n = 0;
