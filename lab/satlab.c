@@ -88,11 +88,29 @@ static void for_kind(lab_params *P)
     }
 }
 
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+    char p[4096];
+    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *q = p + 1; *q; q++)
+        if (*q == '/') {
+            *q = 0;
+            if (mkdir(p, 0755) && errno != EEXIST)
+                return -1;
+            *q = '/';
+        }
+    return mkdir(p, 0755) && errno != EEXIST ? -1 : 0;
+}
+
 static int run(const char *dir)
 {
     lab_params *P = &S.P;
     char path[4096];
-    if (mkdir(dir, 0755) && errno != EEXIST) {
+    if (make_dirs(dir)) {
         fprintf(stderr, "satlab: %s: %s\n", dir, strerror(errno));
         return 3;
     }
