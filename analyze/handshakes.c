@@ -21,7 +21,8 @@
  * them; the CPU estimate is derived from counts when written, so merged
  * parts cost exactly what one pass does. The result's sections:
  * handshakes_result.c; the handshakes an HTTP access log tells of:
- * handshakes_http.c. Retries are found in the order rows arrive (a
+ * handshakes_http.c; the TLS connections a directory server's log tells of
+ * (not their resumption, which it does not log): handshakes_dirlog.c. Retries are found in the order rows arrive (a
  * connection's row is emitted when it ends, and a client gives up on one
  * connection before it opens the next), which is why a retry is looked for
  * only after its failure.
@@ -349,7 +350,7 @@ sat_hs *sat_hs_create(const sat_hs_opts *opts)
     sat_strtab_init(&h->pairs, sizeof(hs_pair), HS_PAIR_KEYS_MAX);
     if (sat_keyed_init(&h->versions, &vcount_desc, HS_VERSIONS_MAX) < 0 ||
         sat_keyed_init(&h->groups, &hs_counts_desc, HS_GROUP_KEYS_MAX) < 0 ||
-        !(h->log = hs_log_create(h->opts.window))) {
+        !(h->log = hs_log_create(h->opts.window)) || !(h->dir = hs_dir_create())) {
         sat_hs_free(h);
         return NULL;
     }
@@ -365,6 +366,10 @@ static int on_row(void *ctx, int table, const void *row)
         return on_tcp(ctx, (const sat_tcp_conn *)row);
     case SAT_TABLE_SOURCE:
         hs_log_source(((sat_hs *)ctx)->log, (const sat_source *)row);
+        hs_dir_source(((sat_hs *)ctx)->dir, (const sat_source *)row);
+        return SAT_OK;
+    case SAT_TABLE_LDAP_CONN:
+        hs_dir_conn(((sat_hs *)ctx)->dir, (const sat_ldap_conn *)row);
         return SAT_OK;
     case SAT_TABLE_HTTP_REQ:
         if (hs_log_row(((sat_hs *)ctx)->log, (const sat_http_req *)row) < 0)
@@ -379,7 +384,8 @@ sat_event_sink sat_hs_sink(sat_hs *h)
 {
     sat_event_sink s = {h,
                         SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) |
-                            SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ),
+                            SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ) |
+                            SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN),
                         on_row};
     return s;
 }
@@ -393,7 +399,7 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
     if (sat_rec_merge(&totals_desc, &into->t, &from->t) < 0 || merge_pairs(into, from) < 0 ||
         sat_keyed_merge(&into->versions, &from->versions) < 0 ||
         sat_keyed_merge(&into->groups, &from->groups) < 0 ||
-        hs_log_merge(into->log, from->log) < 0)
+        hs_log_merge(into->log, from->log) < 0 || hs_dir_merge(into->dir, from->dir) < 0)
         into->nomem = 1;
     if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
                                       from->window, HS_WINDOWS_MAX, sizeof(hs_counts),
@@ -422,5 +428,6 @@ void sat_hs_free(sat_hs *h)
     sat_keyed_free(&h->groups);
     sat_strtab_free(&h->pairs);
     hs_log_free(h->log);
+    hs_dir_free(h->dir);
     free(h);
 }

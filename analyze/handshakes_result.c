@@ -7,7 +7,9 @@
  * or sni) and the time series `windows`. Every count of a set of handshakes
  * is written from its record's description (hs_counts_desc): the totals'
  * values and the windows' and groups' columns are one list. Handshakes read
- * from HTTP access logs are the "logs" object (handshakes_http.c).
+ * from HTTP access logs are the "logs" object (handshakes_http.c), the TLS
+ * connections directory-server logs tell of the "dirlogs" one
+ * (handshakes_dirlog.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -300,5 +302,7 @@ int sat_hs_result(const sat_hs *h, sat_result *r)
         hs_log_result(h->log, &h->opts, r, root,
                       !t->all.connections && !t->tcp_conns && h->opts.by == SAT_HS_BY_NONE) < 0)
         return SAT_E_NOMEM;
+    if (hs_dir_any(h->dir))
+        hs_dir_result(h->dir, root);
     return sat_result_status(r);
 }
