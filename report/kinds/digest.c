@@ -430,7 +430,31 @@ wire:
                           NULL, NULL);
         if (hv && sat_rnode_first(hv))
             sat_doc_table(sec, "TLS handshakes (wire)", NULL, hv, NULL, 0, NULL, NULL);
-        if (!(tv && sat_rnode_first(tv)) && !(hv && sat_rnode_first(hv)))
+        /* what a log tells of resumption, or that it does not: never a 0 */
+        const sat_rnode *hs = sat_dg_get(d, SAT_DG_HANDSHAKES, NULL);
+        const sat_rnode *lg = sat_get_obj(hs, "logs");
+        int logged = 0;
+        if (sat_get_has(lg, "full")) { /* first requests of HTTP connections */
+            sat_rnode *tlv = sat_doc_values(sec);
+            sat_put_copy(tlv, "log_handshakes_full", lg, "full");
+            sat_put_label(tlv, "full handshakes (access log)");
+            sat_put_copy(tlv, "log_handshakes_resumed", lg, "resumed");
+            sat_put_label(tlv, "resumed (access log)");
+            sat_put_copy(tlv, "log_resumed_ratio", lg, "resumed_ratio");
+            sat_put_label(tlv, "resumed ratio");
+            logged = 1;
+        } else if (sat_get_has(lg, "on_new_session")) { /* per request */
+            sat_rnode *tlv = sat_doc_values(sec);
+            sat_put_copy(tlv, "requests_on_new_session", lg, "on_new_session");
+            sat_put_label(tlv, "requests on a new TLS session");
+            sat_put_copy(tlv, "requests_on_resumed_session", lg, "on_resumed_session");
+            sat_put_label(tlv, "requests on a resumed one");
+            logged = 1;
+        }
+        if (tv && sat_rnode_first(tv) && !(hv && sat_rnode_first(hv)))
+            sat_doc_para(sec, "Whether these TLS sessions were resumed is not logged by this "
+                              "format (a capture of the same period gives it).");
+        if (!(tv && sat_rnode_first(tv)) && !(hv && sat_rnode_first(hv)) && !logged)
             sat_doc_para(sec, "No TLS connection logged or captured.");
     }
     sec = sat_doc_section(page, "storms", "Storms of client failures");
