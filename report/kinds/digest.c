@@ -393,10 +393,29 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                                        {"total_s", SAT_UNIT_DURATION, 9, "total time"}};
         newness w = {b, nb, SAT_DG_UNINDEXED, "groups", "filter"};
         const sat_rnode *g = sat_dg_get(d, SAT_DG_UNINDEXED, "groups");
-        if (!g || !sat_rnode_first(g))
+        /* a format that does not mark them (OpenLDAP: no notes=) says nothing
+         * of them: not "none" */
+        const sat_rnode *et = sat_dg_get(d, SAT_DG_ETIME, NULL);
+        const sat_rnode *why = NULL;
+        for (const sat_rnode *r = sat_rnode_first(sat_get_table(et, "not_logged")); r;
+             r = sat_rnode_next(r)) {
+            const char *f = sat_get_text(r, "field", NULL);
+            if (f && !strcmp(f, "notes"))
+                why = r;
+        }
+        if (!sat_get_has(et, "unindexed.total"))
+            sat_doc_para(sec, "Not marked by this log format%s%s.", why ? ": " : "",
+                         why ? sat_get_text(why, "why", "") : "");
+        else if (!g || !sat_rnode_first(g))
             sat_doc_para(sec, "No unindexed search (notes=A or U).");
         else
             keyed_table(sec, "notes=A and notes=U searches", NULL, g, cols, 4, &w, 20);
+        if (sat_get_has(et, "unindexed.total") && why)
+            sat_doc_para(sec, "%llu of %llu inputs do not mark them (%s): their searches are not "
+                              "counted here.",
+                         (unsigned long long)sat_get_count(why, "inputs_without", 0),
+                         (unsigned long long)sat_get_count(why, "of_inputs", 0),
+                         sat_get_text(why, "why", "not logged"));
     }
     sec = sat_doc_section(page, "clients", "Top clients");
     {
