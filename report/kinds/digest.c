@@ -508,12 +508,25 @@ wire:
         sat_put_copy(cv, "max_hit_ratio", cs, "max_hit_ratio");
         const sat_rnode *tg = sat_dg_get(d, SAT_DG_CACHESIZE, "targets");
         for (const sat_rnode *t = tg ? sat_rnode_first(tg) : NULL; t; t = sat_rnode_next(t)) {
-            char key[64];
+            char key[64], mx[64], why[160];
             snprintf(key, sizeof key, "entries_for_%.0f%%", 100 * sat_get_num(t, "hit_ratio", NAN));
-            sat_put_copy(cv, key, t, "entries");
+            if (sat_get_bool(t, "reachable", 1) == 0) { /* no size reaches it: said so */
+                sat_fmt_fixed(mx, sizeof mx, 100 * sat_get_num(cs, "max_hit_ratio", NAN), 1);
+                snprintf(why, sizeof why, "unreachable: no size reaches it (at most %s%%, the "
+                                          "first reference to each entry a miss)", mx);
+                sat_put_absent(cv, key, SAT_UNIT_COUNT);
+                sat_put_note(cv, why);
+            } else {
+                sat_put_copy(cv, key, t, "entries");
+            }
         }
         const sat_value *cur = sat_rnode_val(cs, "monitor.current_entries");
-        if (cur && !cur->absent)
+        const char *server = sat_get_text(cs, "recommend.server", "");
+        if (!strcmp(server, "openldap"))
+            sat_doc_para(sec, "OpenLDAP back-mdb has no entry or DN cache: the working set is "
+                              "what the filesystem cache must hold (the memory map, "
+                              "olcDbMaxSize, must exceed the database's size).");
+        else if (cur && !cur->absent)
             sat_put_value(cv, "cached_entries", cur);
         else
             sat_doc_para(sec, "The configured cache is not in the logs: give cachesize's "
