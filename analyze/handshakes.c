@@ -90,6 +90,8 @@ static const sat_acc_field totals_fields[] = {
     SAT_ACC(SAT_ACC_SKETCH, hs_totals, dur_full),
     SAT_ACC(SAT_ACC_SKETCH, hs_totals, dur_resumed),
     SAT_ACC(SAT_ACC_SKETCH, hs_totals, rtt),
+    SAT_ACC(SAT_ACC_FIRST, hs_totals, capture_first),
+    SAT_ACC(SAT_ACC_LAST, hs_totals, capture_last),
 };
 static const sat_rec_desc totals_desc = {sizeof(hs_totals), totals_fields,
                                          sizeof totals_fields / sizeof totals_fields[0], NULL};
@@ -324,6 +326,19 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
     return SAT_OK;
 }
 
+/* A source: a capture's span (a time range outside it has no handshakes
+ * known, not 0), an HTTP or a directory-server log's format. */
+static void on_source(sat_hs *h, const sat_source *s)
+{
+    if (s->kind.ptr && s->kind.len == 4 && memcmp(s->kind.ptr, "pcap", 4) == 0 && s->first_ts > 0) {
+        sat_acc_first(&h->t.capture_first, s->first_ts, NULL, 0);
+        sat_acc_last(&h->t.capture_last, s->last_ts > s->first_ts ? s->last_ts : s->first_ts,
+                     NULL, 0);
+    }
+    hs_log_source(h->log, s);
+    hs_dir_source(h->dir, s);
+}
+
 /* ---- lifecycle --------------------------------------------------------------------------- */
 sat_hs *sat_hs_create(const sat_hs_opts *opts)
 {
@@ -365,8 +380,7 @@ static int on_row(void *ctx, int table, const void *row)
     case SAT_TABLE_TCP_CONN:
         return on_tcp(ctx, (const sat_tcp_conn *)row);
     case SAT_TABLE_SOURCE:
-        hs_log_source(((sat_hs *)ctx)->log, (const sat_source *)row);
-        hs_dir_source(((sat_hs *)ctx)->dir, (const sat_source *)row);
+        on_source((sat_hs *)ctx, (const sat_source *)row);
         return SAT_OK;
     case SAT_TABLE_LDAP_CONN:
         hs_dir_conn(((sat_hs *)ctx)->dir, (const sat_ldap_conn *)row);

@@ -62,6 +62,8 @@ typedef struct hs_totals {
     uint64_t tcp_conns, tcp_no_tls, tcp_by_end[SAT_TCP_END__COUNT], tcp_syn_retrans,
         tcp_no_synack;
     sat_qsketch dur_full, dur_resumed, rtt; /* ns */
+    sat_ts_ns capture_first, capture_last;  /* the captures' span (their source rows):
+                                               outside it handshakes are not known */
 } hs_totals;
 
 /* Handshakes from HTTP access logs: create (window: the series' step) / free

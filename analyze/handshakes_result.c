@@ -62,6 +62,9 @@ static void put_totals(const sat_hs *h, sat_rnode *root, double *peak_rate, int6
     sat_put_time(root, "first_ts", t->first_ts);
     sat_put_time(root, "last_ts", t->first_ts ? t->last_ts : 0);
     sat_put_dur(root, "span_s", span, 3);
+    /* where a capture ran: a time range outside it has no handshake known */
+    sat_put_time(root, "capture_first_ts", t->capture_first);
+    sat_put_time(root, "capture_last_ts", t->capture_first ? t->capture_last : 0);
     /* a rate over no time is not known */
     sat_put_rate(root, "rate_per_s", span > 0 ? (double)t->all.connections / span : NAN, 3);
     sat_put_note(root, "over the span");
