@@ -116,7 +116,7 @@ static void put_recommend(sat_rnode *root, const sat_cs *c, const cs_sizes *z)
 {
     sat_rnode *o = sat_obj(root, "recommend");
     uint64_t sv = c->s.servers;
-    sat_put_text(o, "server", sv == CS_SERVER_389 ? "389" : sv == CS_SERVER_OPENLDAP ? "openldap"
+    sat_put_text(o, "server_kind", sv == CS_SERVER_389 ? "389" : sv == CS_SERVER_OPENLDAP ? "openldap"
                               : sv ? "389+openldap" : NULL);
     if (sv == CS_SERVER_OPENLDAP) {
         sat_put_text(o, "applies", mdb_applies);

@@ -521,7 +521,7 @@ wire:
             }
         }
         const sat_value *cur = sat_rnode_val(cs, "monitor.current_entries");
-        const char *server = sat_get_text(cs, "recommend.server", "");
+        const char *server = sat_get_text(cs, "recommend.server_kind", "");
         if (!strcmp(server, "openldap"))
             sat_doc_para(sec, "OpenLDAP back-mdb has no entry or DN cache: the working set is "
                               "what the filesystem cache must hold (the memory map, "

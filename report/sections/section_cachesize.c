@@ -43,7 +43,7 @@ static void recommend(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent
 {
     const sat_rnode *rec = sat_get_obj(root, "recommend"), *reads = sat_get_obj(root, "reads_seen");
     char a[96], why[512];
-    const char *server = sat_get_text(rec, "server", "");
+    const char *server = sat_get_text(rec, "server_kind", "");
     if (!strcmp(server, "openldap")) { /* back-mdb: no cache settings to size */
         sat_rnode *s = sec_section(c, parent, "recommend",
                                    "What applies to this server (OpenLDAP back-mdb)");
