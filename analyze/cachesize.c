@@ -53,6 +53,7 @@ static const sat_acc_field cs_stream_fields[] = {
     SAT_ACC_RUN(SAT_ACC_COUNT, cs_stream, n),
     SAT_ACC(SAT_ACC_FIRST, cs_stream, first_ts),
     SAT_ACC(SAT_ACC_LAST, cs_stream, last_ts),
+    SAT_ACC(SAT_ACC_BITS, cs_stream, servers),
 };
 static const sat_rec_desc cs_stream_desc = {sizeof(cs_stream), cs_stream_fields,
                                             sizeof cs_stream_fields / sizeof cs_stream_fields[0],
@@ -352,11 +353,17 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     return c->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
-/* which figures the inputs can hold (fields.h): unindexed searches need notes= */
+/* which figures the inputs can hold (fields.h): unindexed searches need
+ * notes=; and which server wrote them */
 static int on_source(void *ctx, const sat_source *s)
 {
     sat_cs *c = ctx;
     sat_fields_see(&c->s.fields, s);
+    /* whose log: its server's caches are the ones to size */
+    if (s->format.ptr && s->format.len >= 3 && !memcmp(s->format.ptr, "389", 3))
+        c->s.servers |= CS_SERVER_389;
+    else if (s->format.ptr && s->format.len >= 8 && !memcmp(s->format.ptr, "openldap", 8))
+        c->s.servers |= CS_SERVER_OPENLDAP;
     return SAT_OK;
 }
 

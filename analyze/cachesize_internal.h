@@ -112,7 +112,12 @@ typedef struct cs_stream {
     cs_counts n;           /* every one a COUNT: one run */
     sat_ts_ns first_ts, last_ts;
     sat_fields_seen fields; /* what the inputs can hold (fields.h) */
+    uint64_t servers;       /* CS_SERVER_* bits: the kinds of server whose logs were read */
 } cs_stream;
+/* The kinds of server a log comes from: their caches differ (389 DS: entry,
+ * DN and DB caches; OpenLDAP back-mdb: none, a memory map). */
+#define CS_SERVER_389 1u
+#define CS_SERVER_OPENLDAP 2u
 
 typedef struct cs_count {
     uint64_t n;

@@ -101,9 +101,33 @@ static void write_ldif(const cs_sizes *z, FILE *out)
                 (unsigned long long)z->dbcachesize);
 }
 
+/* What a server's caches are: 389 DS has an entry cache, a DN cache and
+ * (BerkeleyDB) a DB cache, each a setting sized here; OpenLDAP's back-mdb
+ * (the one database of 2.5+) has none: its entries are read through a
+ * memory map the filesystem cache serves. */
+static const char *const mdb_applies =
+    "OpenLDAP back-mdb has no entry cache and no DN cache: entries are read through the "
+    "memory map of the database file, which the filesystem cache serves. What applies: "
+    "olcDbMaxSize (the map's size) above the database's size on disk (not in a log), and free "
+    "memory for the filesystem cache to hold the working set below; the 389 settings "
+    "(nsslapd-cachememsize, nsslapd-dncachememsize, nsslapd-dbcachesize) do not apply";
+
 static void put_recommend(sat_rnode *root, const sat_cs *c, const cs_sizes *z)
 {
     sat_rnode *o = sat_obj(root, "recommend");
+    uint64_t sv = c->s.servers;
+    sat_put_text(o, "server_kind", sv == CS_SERVER_389 ? "389" : sv == CS_SERVER_OPENLDAP ? "openldap"
+                              : sv ? "389+openldap" : NULL);
+    if (sv == CS_SERVER_OPENLDAP) {
+        sat_put_text(o, "applies", mdb_applies);
+        put_estimate(o, "working_set_entries", z->unique);
+        sat_put_note(o, "every distinct entry the log names");
+        put_dbytes(o, "working_set_bytes", z->unique * z->entry_bytes);
+        sat_put_note(o, "x the entry size, when known: memory for the filesystem cache");
+        sat_put_num(o, "entry_size", z->entry_bytes, 1);
+        sat_put_text(o, "entry_size_from", z->entry_bytes_from);
+        return;
+    }
     sat_put_text(o, "backend", z->backend);
     sat_put_num(o, "entry_size", z->entry_bytes, 1);
     sat_put_text(o, "entry_size_from", z->entry_bytes_from);
@@ -222,8 +246,16 @@ int sat_cs_result(const sat_cs *c, sat_result *res)
         sat_rnode *r = sat_table_row(t);
         sat_put_ratio(r, "hit_ratio", g->target, 6);
         sat_put_bool(r, "reachable", g->reachable);
-        sat_put_count(r, "entries", g->entries);
-        put_dbytes(r, "bytes", g->bytes);
+        /* a target the access pattern cannot reach (its cold misses: the
+         * first reference to each entry) has no size: absent, not the size
+         * of every entry */
+        if (g->reachable) {
+            sat_put_count(r, "entries", g->entries);
+            put_dbytes(r, "bytes", g->bytes);
+        } else {
+            sat_put_absent(r, "entries", SAT_UNIT_COUNT);
+            sat_put_absent(r, "bytes", SAT_UNIT_BYTES);
+        }
     }
     put_recommend(root, c, z);
 

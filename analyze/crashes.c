@@ -27,6 +27,8 @@ static const sat_acc_field cr_tally_fields[] = {
     SAT_ACC(SAT_ACC_COUNT, cr_tally, dropped),  SAT_ACC(SAT_ACC_COUNT, cr_tally, frames_cut),
     SAT_ACC(SAT_ACC_COUNT, cr_tally, load_cut), SAT_ACC(SAT_ACC_BITS, cr_tally, have_load),
     SAT_ACC(SAT_ACC_FIRST, cr_tally, load_first), SAT_ACC(SAT_ACC_LAST, cr_tally, load_last),
+    SAT_ACC(SAT_ACC_FIRST, cr_tally, capture_first),
+    SAT_ACC(SAT_ACC_LAST, cr_tally, capture_last),
 };
 const sat_rec_desc cr_tally_desc = {sizeof(cr_tally), cr_tally_fields,
                                     sizeof cr_tally_fields / sizeof cr_tally_fields[0], NULL};
@@ -160,6 +162,19 @@ static int on_tcp(void *ctx, const sat_tcp_conn *x)
     return SAT_OK;
 }
 
+/* A capture's span: the handshakes of a crash's minute are known only
+ * where a capture ran. */
+static int on_source(void *ctx, const sat_source *s)
+{
+    sat_crashes *c = (sat_crashes *)ctx;
+    if (s->kind.ptr && s->kind.len == 4 && memcmp(s->kind.ptr, "pcap", 4) == 0 && s->first_ts > 0) {
+        sat_acc_first(&c->t.capture_first, s->first_ts, NULL, 0);
+        sat_acc_last(&c->t.capture_last, s->last_ts > s->first_ts ? s->last_ts : s->first_ts,
+                     NULL, 0);
+    }
+    return SAT_OK;
+}
+
 /* ---- lifecycle ----------------------------------------------------------------- */
 sat_crashes *sat_crashes_create(const sat_crashes_opts *opts)
 {
@@ -197,6 +212,8 @@ static int on_row(void *ctx, int table, const void *row)
         return on_tls(ctx, (const sat_tls_hs *)row);
     case SAT_TABLE_TCP_CONN:
         return on_tcp(ctx, (const sat_tcp_conn *)row);
+    case SAT_TABLE_SOURCE:
+        return on_source(ctx, (const sat_source *)row);
     default:
         return SAT_OK;
     }
@@ -208,7 +225,8 @@ sat_event_sink sat_crashes_sink(sat_crashes *c)
                         SAT_TABLE_BIT(SAT_TABLE_CRASH) | SAT_TABLE_BIT(SAT_TABLE_FRAME) |
                             SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
                             SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN) |
-                            SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN),
+                            SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) |
+                            SAT_TABLE_BIT(SAT_TABLE_SOURCE),
                         on_row};
     return k;
 }

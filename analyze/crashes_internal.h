@@ -38,6 +38,9 @@ typedef struct cr_tally {
     uint64_t have_load;  /* 1: operations or wire rows were read */
     int64_t load_first;  /* the period of the load rows (ns; 0 none) */
     int64_t load_last;
+    int64_t capture_first; /* the span of the captures read (their source rows; 0 none):
+                              handshakes outside it are not known, not 0 */
+    int64_t capture_last;
 } cr_tally;
 extern const sat_rec_desc cr_tally_desc;
 

@@ -67,6 +67,7 @@ static const sat_col crash_cols[] = {
     {"before.conn_opens", SAT_UNIT_COUNT, 0, NULL},
     {"before.handshakes", SAT_UNIT_COUNT, 0, NULL},
     {"before.full_handshakes", SAT_UNIT_COUNT, 0, NULL},
+    {"before.capture", SAT_UNIT_TEXT, 0, NULL},
     {"before.storm", SAT_UNIT_INT, 0, NULL},
     {"before.storm_start_ts", SAT_UNIT_TIME, 0, NULL},
     {"before.storm_end_ts", SAT_UNIT_TIME, 0, NULL},
@@ -188,12 +189,24 @@ static void mtime_warning(const sat_crashes *c, const sat_crash *r, char *b, siz
                    "load before the crash cannot be found; give --crash-time", a, z);
 }
 
-static void put_before(sat_rnode *row, const cr_found *v, const cr_info *c)
+/* How much of [from, to] the captures ran over: "covered", "partly covered",
+ * "not covered", or NULL when no capture was read. */
+static const char *capture_cover(const cr_tally *t, sat_ts_ns from, sat_ts_ns to)
 {
+    if (!t->capture_first)
+        return NULL;
+    if (t->capture_last < from || t->capture_first > to)
+        return "not covered";
+    return t->capture_first <= from && t->capture_last >= to ? "covered" : "partly covered";
+}
+
+static void put_before(sat_rnode *row, const sat_crashes *cs, const cr_info *c)
+{
+    const cr_found *v = &cs->found;
     static const char *const cols[] = {
         "before.covered", "before.from_ts", "before.to_ts", "before.operations", "before.usual_operations",
         "before.usual_from_ts", "before.errors", "before.conn_opens", "before.handshakes",
-        "before.full_handshakes", "before.storm", "before.storm_start_ts", "before.storm_end_ts",
+        "before.full_handshakes", "before.capture", "before.storm", "before.storm_start_ts", "before.storm_end_ts",
         "before.storm_failures", "before.storm_sustained"};
     const cr_context *x = &c->ctx;
     if (!v->have_load || c->row.ts <= 0) {
@@ -211,8 +224,17 @@ static void put_before(sat_rnode *row, const cr_found *v, const cr_info *c)
     put_ts(row, "before.usual_from_ts", x->usual_from_ts);
     sat_put_count(row, "before.errors", x->errors);
     sat_put_count(row, "before.conn_opens", x->conn_opens);
-    sat_put_count(row, "before.handshakes", x->handshakes);
-    sat_put_count(row, "before.full_handshakes", x->hs_full);
+    /* handshakes are known where a capture ran: absent (never 0) without one
+     * or outside it */
+    const char *cover = capture_cover(&cs->t, x->from_ts, x->to_ts);
+    if (cover && strcmp(cover, "not covered")) {
+        sat_put_count(row, "before.handshakes", x->handshakes);
+        sat_put_count(row, "before.full_handshakes", x->hs_full);
+    } else {
+        sat_put_absent(row, "before.handshakes", SAT_UNIT_COUNT);
+        sat_put_absent(row, "before.full_handshakes", SAT_UNIT_COUNT);
+    }
+    sat_put_text(row, "before.capture", cover);
     const sat_storm *st = x->storm >= 0 && v->storms && (size_t)x->storm < v->storms->nstorms
                               ? &v->storms->storms[x->storm]
                               : NULL;
@@ -230,7 +252,6 @@ static void put_before(sat_rnode *row, const cr_found *v, const cr_info *c)
 
 static void put_crash(sat_rnode *t, const sat_crashes *cs, const cr_info *c)
 {
-    const cr_found *v = &cs->found;
     const sat_crash *r = &c->row;
     sat_rnode *row = sat_table_row(t);
     put_ts(row, "ts", r->ts);
@@ -278,7 +299,7 @@ static void put_crash(sat_rnode *t, const sat_crashes *cs, const cr_info *c)
     sat_put_bool(row, "unwind_cut", (r->flags & SAT_CRASHF_UNWIND_CUT) != 0);
     sat_put_bool(row, "exe_not_found", (r->flags & SAT_CRASHF_NO_EXE) != 0);
     put_str(row, "missing", r->missing);
-    put_before(row, v, c);
+    put_before(row, cs, c);
     put_frames(row, "frames", c->frames, c->nframes);
     sat_rnode *th = sat_table(row, "threads_detail", stack_cols, NCOLS(stack_cols));
     for (size_t s = 0; s < c->nstacks; s++) {
@@ -322,6 +343,8 @@ int sat_crashes_result(const sat_crashes *c, sat_result *res)
     sat_put_dur(root, "context_s", (double)c->opts.context / 1e9, 3);
     put_ts(root, "load_first_ts", v->have_load ? c->t.load_first : 0);
     put_ts(root, "load_last_ts", v->have_load ? c->t.load_last : 0);
+    put_ts(root, "capture_first_ts", c->t.capture_first);
+    put_ts(root, "capture_last_ts", c->t.capture_first ? c->t.capture_last : 0);
     sat_rnode *t = sat_table(root, "crashes", crash_cols, NCOLS(crash_cols));
     sat_result_set_main(res, t);
     for (size_t i = 0; i < v->ncrashes; i++)

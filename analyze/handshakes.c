@@ -21,7 +21,8 @@
  * them; the CPU estimate is derived from counts when written, so merged
  * parts cost exactly what one pass does. The result's sections:
  * handshakes_result.c; the handshakes an HTTP access log tells of:
- * handshakes_http.c. Retries are found in the order rows arrive (a
+ * handshakes_http.c; the TLS connections a directory server's log tells of
+ * (not their resumption, which it does not log): handshakes_dirlog.c. Retries are found in the order rows arrive (a
  * connection's row is emitted when it ends, and a client gives up on one
  * connection before it opens the next), which is why a retry is looked for
  * only after its failure.
@@ -89,6 +90,8 @@ static const sat_acc_field totals_fields[] = {
     SAT_ACC(SAT_ACC_SKETCH, hs_totals, dur_full),
     SAT_ACC(SAT_ACC_SKETCH, hs_totals, dur_resumed),
     SAT_ACC(SAT_ACC_SKETCH, hs_totals, rtt),
+    SAT_ACC(SAT_ACC_FIRST, hs_totals, capture_first),
+    SAT_ACC(SAT_ACC_LAST, hs_totals, capture_last),
 };
 static const sat_rec_desc totals_desc = {sizeof(hs_totals), totals_fields,
                                          sizeof totals_fields / sizeof totals_fields[0], NULL};
@@ -348,6 +351,19 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
     return SAT_OK;
 }
 
+/* A source: a capture's span (a time range outside it has no handshakes
+ * known, not 0), an HTTP or a directory-server log's format. */
+static void on_source(sat_hs *h, const sat_source *s)
+{
+    if (s->kind.ptr && s->kind.len == 4 && memcmp(s->kind.ptr, "pcap", 4) == 0 && s->first_ts > 0) {
+        sat_acc_first(&h->t.capture_first, s->first_ts, NULL, 0);
+        sat_acc_last(&h->t.capture_last, s->last_ts > s->first_ts ? s->last_ts : s->first_ts,
+                     NULL, 0);
+    }
+    hs_log_source(h->log, s);
+    hs_dir_source(h->dir, s);
+}
+
 /* ---- lifecycle --------------------------------------------------------------------------- */
 sat_hs *sat_hs_create(const sat_hs_opts *opts)
 {
@@ -374,7 +390,7 @@ sat_hs *sat_hs_create(const sat_hs_opts *opts)
     sat_strtab_init(&h->pairs, sizeof(hs_pair), HS_PAIR_KEYS_MAX);
     if (sat_keyed_init(&h->versions, &vcount_desc, HS_VERSIONS_MAX) < 0 ||
         sat_keyed_init(&h->groups, &hs_counts_desc, HS_GROUP_KEYS_MAX) < 0 ||
-        !(h->log = hs_log_create(h->opts.window))) {
+        !(h->log = hs_log_create(h->opts.window)) || !(h->dir = hs_dir_create())) {
         sat_hs_free(h);
         return NULL;
     }
@@ -389,7 +405,10 @@ static int on_row(void *ctx, int table, const void *row)
     case SAT_TABLE_TCP_CONN:
         return on_tcp(ctx, (const sat_tcp_conn *)row);
     case SAT_TABLE_SOURCE:
-        hs_log_source(((sat_hs *)ctx)->log, (const sat_source *)row);
+        on_source((sat_hs *)ctx, (const sat_source *)row);
+        return SAT_OK;
+    case SAT_TABLE_LDAP_CONN:
+        hs_dir_conn(((sat_hs *)ctx)->dir, (const sat_ldap_conn *)row);
         return SAT_OK;
     case SAT_TABLE_HTTP_REQ:
         if (hs_log_row(((sat_hs *)ctx)->log, (const sat_http_req *)row) < 0)
@@ -404,7 +423,8 @@ sat_event_sink sat_hs_sink(sat_hs *h)
 {
     sat_event_sink s = {h,
                         SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) |
-                            SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ),
+                            SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ) |
+                            SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN),
                         on_row};
     return s;
 }
@@ -418,7 +438,7 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
     if (sat_rec_merge(&totals_desc, &into->t, &from->t) < 0 || merge_pairs(into, from) < 0 ||
         sat_keyed_merge(&into->versions, &from->versions) < 0 ||
         sat_keyed_merge(&into->groups, &from->groups) < 0 ||
-        hs_log_merge(into->log, from->log) < 0)
+        hs_log_merge(into->log, from->log) < 0 || hs_dir_merge(into->dir, from->dir) < 0)
         into->nomem = 1;
     if (!into->nomem && sat_win_merge(&into->windows, &into->window, &from->windows,
                                       from->window, HS_WINDOWS_MAX, sizeof(hs_counts),
@@ -447,5 +467,6 @@ void sat_hs_free(sat_hs *h)
     sat_keyed_free(&h->groups);
     sat_strtab_free(&h->pairs);
     hs_log_free(h->log);
+    hs_dir_free(h->dir);
     free(h);
 }

@@ -6,7 +6,8 @@
  * HTTP access logs (handshakes_http.c).
  *   handshakes.c         create/free, the rows, merge;
  *   handshakes_result.c  the result's sections from the state;
- *   handshakes_http.c    handshakes an HTTP access log tells of.
+ *   handshakes_http.c    handshakes an HTTP access log tells of;
+ *   handshakes_dirlog.c  the TLS connections a directory server's log tells of.
  */
 #ifndef SAT_ANALYZE_HANDSHAKES_INT_H
 #define SAT_ANALYZE_HANDSHAKES_INT_H
@@ -61,6 +62,8 @@ typedef struct hs_totals {
     uint64_t tcp_conns, tcp_no_tls, tcp_by_end[SAT_TCP_END__COUNT], tcp_syn_retrans,
         tcp_no_synack;
     sat_qsketch dur_full, dur_resumed, rtt; /* ns */
+    sat_ts_ns capture_first, capture_last;  /* the captures' span (their source rows):
+                                               outside it handshakes are not known */
 } hs_totals;
 
 /* Handshakes from HTTP access logs: create (window: the series' step) / free
@@ -78,6 +81,28 @@ int hs_log_any(const hs_log *l);
  * `main` (the logs alone). SAT_OK or SAT_E_NOMEM. */
 int hs_log_result(const hs_log *l, const sat_hs_opts *o, sat_result *r, sat_rnode *root, int main);
 
+/* TLS connections from directory-server access logs (ldap_conn rows),
+ * X(field, key, text heading, note): */
+#define HS_DIR_COUNTS(X)                                                                     \
+    X(connections, "connections", "conns", "LDAP connections in the logs")                  \
+    X(tls, "tls_connections", "TLS conns", "over TLS: each did a TLS handshake")            \
+    X(ldaps, "ldaps", "LDAPS", "on an LDAPS port")                                           \
+    X(starttls, "starttls", "StartTLS", "plain LDAP upgraded by StartTLS")
+typedef struct hs_dir_counts {
+    HS_DIR_COUNTS(SAT_COUNTER_FIELD)
+} hs_dir_counts;
+
+/* create / free (NULL ok), a source or ldap_conn row, merge, whether any
+ * connection was read, and the "dirlogs" object of the result. */
+typedef struct hs_dir hs_dir;
+hs_dir *hs_dir_create(void);
+void hs_dir_free(hs_dir *d);
+void hs_dir_source(hs_dir *d, const sat_source *s);
+void hs_dir_conn(hs_dir *d, const sat_ldap_conn *x);
+int hs_dir_merge(hs_dir *into, const hs_dir *from); /* SAT_OK or SAT_E_NOMEM */
+int hs_dir_any(const hs_dir *d);
+void hs_dir_result(const hs_dir *d, sat_rnode *root);
+
 struct sat_hs {
     sat_hs_opts opts;
     sat_dur_ns window;   /* current step (>= opts.window) */
@@ -87,6 +112,7 @@ struct sat_hs {
     sat_keyed groups;    /* --by key -> hs_counts */
     sat_strtab pairs;    /* key client|server -> hs_pair (retries) */
     hs_log *log;         /* handshakes read from HTTP access logs */
+    hs_dir *dir;         /* TLS connections read from directory-server logs */
     int nomem;
 };
 

@@ -7,7 +7,9 @@
  * or sni) and the time series `windows`. Every count of a set of handshakes
  * is written from its record's description (hs_counts_desc): the totals'
  * values and the windows' and groups' columns are one list. Handshakes read
- * from HTTP access logs are the "logs" object (handshakes_http.c).
+ * from HTTP access logs are the "logs" object (handshakes_http.c), the TLS
+ * connections directory-server logs tell of the "dirlogs" one
+ * (handshakes_dirlog.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -60,6 +62,9 @@ static void put_totals(const sat_hs *h, sat_rnode *root, double *peak_rate, int6
     sat_put_time(root, "first_ts", t->first_ts);
     sat_put_time(root, "last_ts", t->first_ts ? t->last_ts : 0);
     sat_put_dur(root, "span_s", span, 3);
+    /* where a capture ran: a time range outside it has no handshake known */
+    sat_put_time(root, "capture_first_ts", t->capture_first);
+    sat_put_time(root, "capture_last_ts", t->capture_first ? t->capture_last : 0);
     /* a rate over no time is not known */
     sat_put_rate(root, "rate_per_s", span > 0 ? (double)t->all.connections / span : NAN, 3);
     sat_put_note(root, "over the span");
@@ -300,5 +305,7 @@ int sat_hs_result(const sat_hs *h, sat_result *r)
         hs_log_result(h->log, &h->opts, r, root,
                       !t->all.connections && !t->tcp_conns && h->opts.by == SAT_HS_BY_NONE) < 0)
         return SAT_E_NOMEM;
+    if (hs_dir_any(h->dir))
+        hs_dir_result(h->dir, root);
     return sat_result_status(r);
 }

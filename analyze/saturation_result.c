@@ -166,7 +166,44 @@ static void put_coef(sat_rnode *o, const char *key, double v)
     }
 }
 
-static void put_usl(sat_rnode *root, const sat_usl_fit *u, int http)
+/* No capacity figure (a ceiling, a knee, the throughput there) unless the
+ * points reached a concurrency where the fit says something about one:
+ * N = throughput x response time (Little's law) is the work in service on
+ * average, and a server with less than one operation in service was idle
+ * most of the time, so its throughput is the load the clients offered, not
+ * what it can take; a ceiling lambda / sigma (kappa ~ 0) is read only when
+ * the throughput observed reached half of it, at N = (1 - sigma) / sigma.
+ * When the points fall short, the figures are taken out of *u (NAN) and the
+ * why and the concurrency they would need returned. */
+#define SAT_CAPACITY_MIN_N 1.0
+static const char *capacity_unread(sat_usl_fit *u, double *needed)
+{
+    *needed = NAN;
+    if (!u->ok)
+        return NULL;
+    const char *why = NULL;
+    if (!(u->n_max >= SAT_CAPACITY_MIN_N)) {
+        *needed = SAT_CAPACITY_MIN_N;
+        why = "the observed concurrency (N = throughput x response time, Little's law) never "
+              "reached one operation in service on average: the server was idle most of the "
+              "time, so the throughput is the load the clients offered, not a capacity";
+    } else if (u->knee == SAT_USL_KNEE_NONE && u->sigma < 1.0 - 1e-9 && isfinite(u->x_ceiling) &&
+               u->sigma > 0) {
+        double half = (1.0 - u->sigma) / u->sigma;
+        if (u->n_max < half) {
+            *needed = half;
+            why = "the observed concurrency stayed below where the fit bends (the throughput "
+                  "would reach half its ceiling only there): no ceiling can be read from these "
+                  "points";
+        }
+    }
+    if (why)
+        u->n_star = u->x_max = u->x_ceiling = NAN;
+    return why;
+}
+
+static void put_usl(sat_rnode *root, const sat_usl_fit *u, int http, const char *unread,
+                    double needed)
 {
     sat_rnode *o = sat_obj(root, "usl");
     sat_put_num(o, "sigma", u->ok ? u->sigma : NAN, 6);
@@ -189,6 +226,10 @@ static void put_usl(sat_rnode *root, const sat_usl_fit *u, int http)
     sat_put_count(o, "fitted_points", u->npoints);
     sat_put_num(o, "concurrency_min", u->n_min, 4);
     sat_put_num(o, "concurrency_max", u->n_max, 4);
+    sat_put_text(o, "capacity_unread", unread);
+    sat_put_note(o, "why no capacity figure is given (null: the points reach one)");
+    sat_put_num(o, "concurrency_needed", needed, 4);
+    sat_put_note(o, "the concurrency the points would have to reach");
 }
 
 /* What-if: K times the CPUs. The usual assumption: lambda (the rate of one
@@ -433,7 +474,9 @@ int sat_saturation_result(const sat_saturation *s, sat_result *r)
     sat_set_compact(cost);
     sat_put_dur(cost, "full_s", s->opts.full_cost_us / 1e6, 9);
     sat_put_dur(cost, "resumed_s", s->opts.resumed_cost_us / 1e6, 9);
-    put_usl(root, &f.usl, http);
+    double needed;
+    const char *unread = capacity_unread(&f.usl, &needed);
+    put_usl(root, &f.usl, http, unread, needed);
     sat_rnode *now = sat_obj(root, "now");
     sat_put_num(now, "concurrency", f.n_now, 4);
     sat_put_rate(now, "throughput", f.x_now, 4);

@@ -37,14 +37,15 @@ typedef struct sat_hs_opts {
 
 typedef struct sat_hs sat_hs;
 sat_hs *sat_hs_create(const sat_hs_opts *opts); /* NULL: out of memory */
-sat_event_sink sat_hs_sink(sat_hs *h); /* takes tls_hs, tcp_conn, http_req and source rows */
+sat_event_sink sat_hs_sink(sat_hs *h); /* takes tls_hs, tcp_conn, http_req, ldap_conn
+                                          and source rows */
 int sat_hs_finish(sat_hs *h);                   /* SAT_OK or SAT_E_NOMEM */
 int sat_hs_merge(sat_hs *into, const sat_hs *from);
 void sat_hs_free(sat_hs *h); /* NULL ok */
 /* The finished analyzer's sections (analyze/handshakes_result.c): totals,
  * cost, versions, resumption, durations, retries, tcp, the --by table, the
- * windows and what HTTP access logs tell ("logs"); docs/output.md lists the
- * keys. SAT_OK or SAT_E_NOMEM. */
+ * windows, what HTTP access logs tell ("logs") and the TLS connections of
+ * directory-server logs ("dirlogs"); docs/output.md lists the keys. SAT_OK or SAT_E_NOMEM. */
 int sat_hs_result(const sat_hs *h, sat_result *r);
 
 #endif /* SATSCOPE_ANALYZE_HANDSHAKES_H */

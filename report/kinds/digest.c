@@ -393,10 +393,29 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                                        {"total_s", SAT_UNIT_DURATION, 9, "total time"}};
         newness w = {b, nb, SAT_DG_UNINDEXED, "groups", "filter"};
         const sat_rnode *g = sat_dg_get(d, SAT_DG_UNINDEXED, "groups");
-        if (!g || !sat_rnode_first(g))
+        /* a format that does not mark them (OpenLDAP: no notes=) says nothing
+         * of them: not "none" */
+        const sat_rnode *et = sat_dg_get(d, SAT_DG_ETIME, NULL);
+        const sat_rnode *why = NULL;
+        for (const sat_rnode *r = sat_rnode_first(sat_get_table(et, "not_logged")); r;
+             r = sat_rnode_next(r)) {
+            const char *f = sat_get_text(r, "field", NULL);
+            if (f && !strcmp(f, "notes"))
+                why = r;
+        }
+        if (!sat_get_has(et, "unindexed.total"))
+            sat_doc_para(sec, "Not marked by this log format%s%s.", why ? ": " : "",
+                         why ? sat_get_text(why, "why", "") : "");
+        else if (!g || !sat_rnode_first(g))
             sat_doc_para(sec, "No unindexed search (notes=A or U).");
         else
             keyed_table(sec, "notes=A and notes=U searches", NULL, g, cols, 4, &w, 20);
+        if (sat_get_has(et, "unindexed.total") && why)
+            sat_doc_para(sec, "%llu of %llu inputs do not mark them (%s): their searches are not "
+                              "counted here.",
+                         (unsigned long long)sat_get_count(why, "inputs_without", 0),
+                         (unsigned long long)sat_get_count(why, "of_inputs", 0),
+                         sat_get_text(why, "why", "not logged"));
     }
     sec = sat_doc_section(page, "clients", "Top clients");
     {
@@ -430,7 +449,31 @@ wire:
                           NULL, NULL);
         if (hv && sat_rnode_first(hv))
             sat_doc_table(sec, "TLS handshakes (wire)", NULL, hv, NULL, 0, NULL, NULL);
-        if (!(tv && sat_rnode_first(tv)) && !(hv && sat_rnode_first(hv)))
+        /* what a log tells of resumption, or that it does not: never a 0 */
+        const sat_rnode *hs = sat_dg_get(d, SAT_DG_HANDSHAKES, NULL);
+        const sat_rnode *lg = sat_get_obj(hs, "logs");
+        int logged = 0;
+        if (sat_get_has(lg, "full")) { /* first requests of HTTP connections */
+            sat_rnode *tlv = sat_doc_values(sec);
+            sat_put_copy(tlv, "log_handshakes_full", lg, "full");
+            sat_put_label(tlv, "full handshakes (access log)");
+            sat_put_copy(tlv, "log_handshakes_resumed", lg, "resumed");
+            sat_put_label(tlv, "resumed (access log)");
+            sat_put_copy(tlv, "log_resumed_ratio", lg, "resumed_ratio");
+            sat_put_label(tlv, "resumed ratio");
+            logged = 1;
+        } else if (sat_get_has(lg, "on_new_session")) { /* per request */
+            sat_rnode *tlv = sat_doc_values(sec);
+            sat_put_copy(tlv, "requests_on_new_session", lg, "on_new_session");
+            sat_put_label(tlv, "requests on a new TLS session");
+            sat_put_copy(tlv, "requests_on_resumed_session", lg, "on_resumed_session");
+            sat_put_label(tlv, "requests on a resumed one");
+            logged = 1;
+        }
+        if (tv && sat_rnode_first(tv) && !(hv && sat_rnode_first(hv)))
+            sat_doc_para(sec, "Whether these TLS sessions were resumed is not logged by this "
+                              "format (a capture of the same period gives it).");
+        if (!(tv && sat_rnode_first(tv)) && !(hv && sat_rnode_first(hv)) && !logged)
             sat_doc_para(sec, "No TLS connection logged or captured.");
     }
     sec = sat_doc_section(page, "storms", "Storms of client failures");
@@ -465,12 +508,25 @@ wire:
         sat_put_copy(cv, "max_hit_ratio", cs, "max_hit_ratio");
         const sat_rnode *tg = sat_dg_get(d, SAT_DG_CACHESIZE, "targets");
         for (const sat_rnode *t = tg ? sat_rnode_first(tg) : NULL; t; t = sat_rnode_next(t)) {
-            char key[64];
+            char key[64], mx[64], why[160];
             snprintf(key, sizeof key, "entries_for_%.0f%%", 100 * sat_get_num(t, "hit_ratio", NAN));
-            sat_put_copy(cv, key, t, "entries");
+            if (sat_get_bool(t, "reachable", 1) == 0) { /* no size reaches it: said so */
+                sat_fmt_fixed(mx, sizeof mx, 100 * sat_get_num(cs, "max_hit_ratio", NAN), 1);
+                snprintf(why, sizeof why, "unreachable: no size reaches it (at most %s%%, the "
+                                          "first reference to each entry a miss)", mx);
+                sat_put_absent(cv, key, SAT_UNIT_COUNT);
+                sat_put_note(cv, why);
+            } else {
+                sat_put_copy(cv, key, t, "entries");
+            }
         }
         const sat_value *cur = sat_rnode_val(cs, "monitor.current_entries");
-        if (cur && !cur->absent)
+        const char *server = sat_get_text(cs, "recommend.server_kind", "");
+        if (!strcmp(server, "openldap"))
+            sat_doc_para(sec, "OpenLDAP back-mdb has no entry or DN cache: the working set is "
+                              "what the filesystem cache must hold (the memory map, "
+                              "olcDbMaxSize, must exceed the database's size).");
+        else if (cur && !cur->absent)
             sat_put_value(cv, "cached_entries", cur);
         else
             sat_doc_para(sec, "The configured cache is not in the logs: give cachesize's "

@@ -558,9 +558,11 @@ static int check_cache(const sat_digest_rule *r, sat_dg_ctx *c)
     double need = t0 ? sat_get_num(t0, "entries", NAN) : NAN, ratio = t0 ? sat_get_num(t0, "hit_ratio", NAN) : NAN;
     /* a target above the day's curve (cold misses) is reached by no size:
      * every entry the day named gives the most it can hit, and that is said */
-    int most = t0 && sat_get_num(t0, "reachable", NAN) != 1;
-    if (most)
+    int most = t0 && sat_get_bool(t0, "reachable", 1) == 0;
+    if (most) { /* no size for it: every entry the day named, for the most it allows */
         ratio = sat_get_num(root, "max_hit_ratio", NAN);
+        need = sat_get_num(root, "unique", NAN);
+    }
     if (!isfinite(have) || !isfinite(need) || need <= have || need < (double)r->min_count)
         return 0;
     char a[32], b[32];

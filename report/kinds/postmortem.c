@@ -136,6 +136,11 @@ static void summary_section(pm_ctx *p, sat_rnode *page)
     if (sat_get_has(p->handshakes, "logs.full") && sat_get_has(p->handshakes, "logs.resumed"))
         sat_put_count(v, "tls_handshakes_in_logs", sat_get_count(p->handshakes, "logs.full", 0) +
                                                       sat_get_count(p->handshakes, "logs.resumed", 0));
+    /* a directory server's log counts its TLS connections, not their resumption */
+    if (sat_get_count(p->handshakes, "dirlogs.tls_connections", 0)) {
+        sat_put_copy(v, "tls_connections_in_logs", p->handshakes, "dirlogs.tls_connections");
+        sat_put_note(v, "resumption not logged by this format");
+    }
     sat_put_copy(v, "crash_count", p->crashes, "count");
 }
 

@@ -42,12 +42,36 @@ static void setting(sat_rnode *v, const sat_rnode *rec, const char *key, const c
 static void recommend(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
 {
     const sat_rnode *rec = sat_get_obj(root, "recommend"), *reads = sat_get_obj(root, "reads_seen");
-    sat_rnode *s = sec_section(c, parent, "recommend",
-                               "Suggested settings (for the largest target hit ratio)");
+    char a[96], why[512];
+    const char *server = sat_get_text(rec, "server_kind", "");
+    if (!strcmp(server, "openldap")) { /* back-mdb: no cache settings to size */
+        sat_rnode *s = sec_section(c, parent, "recommend",
+                                   "What applies to this server (OpenLDAP back-mdb)");
+        sat_doc_para(s, "%s.", sat_get_text(rec, "applies", ""));
+        sat_rnode *v = sat_doc_values(s);
+        sec_copy(v, rec, "working_set_entries", NULL, "working set");
+        sec_copy(v, rec, "working_set_bytes", NULL, "working set bytes");
+        if (!sat_get_has(rec, "working_set_bytes"))
+            sat_put_note(v, "no entry size (give --entry-size or --ldif)");
+        return;
+    }
+    /* the largest target, or when none is reachable the most the log allows */
+    const sat_rnode *tl = NULL;
+    for (const sat_rnode *r = sat_rnode_first(sat_get_table(root, "targets")); r;
+         r = sat_rnode_next(r))
+        tl = r;
+    sat_rnode *s;
+    if (tl && sat_get_bool(tl, "reachable", 1) == 0) {
+        sec_fmt(c, a, sizeof a, root, "max_hit_ratio");
+        s = sec_section(c, parent, "recommend",
+                        "Suggested settings (for %s: the most this log allows)", a);
+    } else {
+        s = sec_section(c, parent, "recommend",
+                        "Suggested settings (for the largest target hit ratio)");
+    }
     sat_rnode *v = sat_doc_values(s);
     if (!v)
         return;
-    char a[96], why[512];
     if (!sat_get_has(rec, "cachememsize_bytes")) {
         snprintf(why, sizeof why, "no entry size (give --entry-size, --monitor or --ldif)");
     } else if (sat_get_bool(reads, "most_unseen", 0) == 1) {
@@ -90,7 +114,7 @@ static void targets(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
 {
     const sat_rnode *t = sat_get_table(root, "targets");
     sat_rnode *s = sec_section(c, parent, "targets", "Target hit ratios");
-    sat_doc_table(s, NULL, NULL, t, "hit_ratio,entries,bytes", 0, NULL, NULL);
+    sat_doc_table(s, NULL, NULL, t, "hit_ratio,reachable,entries,bytes", 0, NULL, NULL);
     char list[512] = "", last[64] = "";
     size_t len = 0, n = 0;
     for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
@@ -102,11 +126,16 @@ static void targets(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
             len = sizeof list - 1;
         sec_fmt(c, last, sizeof last, r, "hit_ratio");
     }
+    char mx[64];
+    sec_fmt(c, mx, sizeof mx, root, "max_hit_ratio");
     if (n == 1)
-        sat_doc_footnote(s, "%s is unreachable in this log: it takes every entry it names", last);
+        sat_doc_footnote(s, "%s is unreachable: the first reference to each entry is a miss, so "
+                            "no cache size reaches more than %s in this log",
+                         last, mx);
     else if (n)
-        sat_doc_footnote(s, "%s and %s are unreachable in this log: they take every entry it "
-                            "names", list, last);
+        sat_doc_footnote(s, "%s and %s are unreachable: the first reference to each entry is a "
+                            "miss, so no cache size reaches more than %s in this log",
+                         list, last, mx);
 }
 
 /* The modification for ldapmodify, line by line as it is to be copied. */

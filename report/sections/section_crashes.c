@@ -326,7 +326,7 @@ static void load_before(const sec_ctx *c, sat_rnode *v, const sat_rnode *root,
         int64_t ufrom = sat_get_time(row, "before.usual_from_ts", 0);
         uint64_t ops = sat_get_count(row, "before.operations", 0);
         double usual = sat_get_num(row, "before.usual_operations", NAN);
-        char span[64], fromc[64], u[192], hs[96] = "", extra[512] = "", d[64];
+        char span[64], fromc[64], u[192], hs[256] = "", extra[512] = "", d[64];
         sat_fmt_duration(span, sizeof span, (double)(to - from) / 1e9);
         time_of_day(c, fromc, sizeof fromc, from);
         if (!isnan(usual)) {
@@ -336,8 +336,21 @@ static void load_before(const sec_ctx *c, sat_rnode *v, const sat_rnode *root,
         } else {
             snprintf(u, sizeof u, "usual unknown: too little log before it");
         }
+        /* handshakes where a capture ran; outside it they are not known */
+        const char *cover = sat_get_text(row, "before.capture", NULL);
         uint64_t nhs = sat_get_count(row, "before.handshakes", 0);
-        if (nhs)
+        char ca[64], cb[64];
+        sec_fmt(c, ca, sizeof ca, root, "capture_first_ts");
+        sec_fmt(c, cb, sizeof cb, root, "capture_last_ts");
+        if (cover && !strcmp(cover, "not covered"))
+            snprintf(hs, sizeof hs,
+                     ", TLS handshakes not covered by the capture (capture spans %s .. %s)", ca, cb);
+        else if (cover && !strcmp(cover, "partly covered"))
+            snprintf(hs, sizeof hs,
+                     ", %" PRIu64 " TLS handshakes (%" PRIu64 " full) in the part the capture "
+                     "covers (capture spans %s .. %s)",
+                     nhs, sat_get_count(row, "before.full_handshakes", 0), ca, cb);
+        else if (cover)
             snprintf(hs, sizeof hs, ", %" PRIu64 " TLS handshakes (%" PRIu64 " full)", nhs,
                      sat_get_count(row, "before.full_handshakes", 0));
         size_t el = 0;

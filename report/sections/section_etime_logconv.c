@@ -96,7 +96,8 @@ void etb_unindexed(const etb *x, sat_rnode *parent)
     const char *n = etb_field_note(x, "notes", NULL, nb, sizeof nb);
     if (etb_not_logged(x, "notes")) {
         sat_doc_para(sec_section(x->c, parent, "unindexed",
-                                 "Unindexed searches (notes=A or U): not logged"),
+                                 "Unindexed searches (notes=A or U): not marked by this "
+                                 "log format"),
                      "%s", n);
         return;
     }

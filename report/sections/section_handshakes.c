@@ -4,7 +4,9 @@
  * outcome, the resumed ratio, the rates), then the CPU they cost, the
  * versions, resumption, durations, retries, the captures' TCP connections,
  * the --by table and the windows; then, or alone, the handshakes the HTTP
- * access logs tell of (the result's "logs"). `satscope handshakes` prints
+ * access logs tell of (the result's "logs"), and the TLS connections a
+ * directory server's logs tell of ("dirlogs": their number, never their
+ * resumption, which those logs do not record). `satscope handshakes` prints
  * them; the post-mortem's "TLS handshakes" holds them.
  */
 #include <string.h>
@@ -14,6 +16,21 @@
 static void lead(const sec_ctx *c, const sat_rnode *root, char *buf, size_t n)
 {
     uint64_t conns = sat_get_count(root, "connections", 0);
+    const sat_rnode *d = sat_get_obj(root, "dirlogs");
+    if (!conns && d && sat_get_count(d, "tls_connections", 0)) {
+        uint64_t tls = sat_get_count(d, "tls_connections", 0);
+        snprintf(buf, n, "no capture among the inputs; the directory server's logs: %llu TLS %s, "
+                         "resumption not logged by this format",
+                 (unsigned long long)tls, sat_plural(tls, "connection", "connections"));
+        return;
+    }
+    if (!conns && d && !sat_get_obj(root, "logs") && !sat_get_count(root, "tcp.connections", 0)) {
+        uint64_t all = sat_get_count(d, "connections", 0);
+        snprintf(buf, n, "no capture among the inputs; no TLS connection in the directory server's "
+                         "logs (%llu %s)",
+                 (unsigned long long)all, sat_plural(all, "connection", "connections"));
+        return;
+    }
     if (!conns && sat_get_obj(root, "logs")) {
         snprintf(buf, n, "no TLS handshake on the wire (no capture among the inputs); what the "
                          "HTTP access logs tell of:");
@@ -200,11 +217,53 @@ static void logs(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
                      sat_get_text(n, "why", "the log format does not carry it"));
 }
 
+/* The TLS connections a directory server's logs tell of
+ * (analyze/handshakes_dirlog.c): how many, and that their resumption is not
+ * logged, never a 0. */
+static void dirlogs(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
+{
+    const sat_rnode *d = sat_get_obj(root, "dirlogs");
+    if (!d)
+        return;
+    uint64_t tls = sat_get_count(d, "tls_connections", 0),
+             all = sat_get_count(d, "connections", 0);
+    const char *fmt = sat_get_text(d, "format", NULL);
+    sat_rnode *s;
+    if (!tls) {
+        s = sec_section(c, parent, "dirlogs",
+                        "From the directory server's logs: no TLS connection (of %llu)",
+                        (unsigned long long)all);
+        sat_doc_para(s, "No connection in the %s%slogs came on an LDAPS port or used StartTLS.",
+                     fmt ? fmt : "", fmt ? " " : "");
+        return;
+    }
+    char a[64], b[64];
+    sec_fmt(c, a, sizeof a, d, "first_ts");
+    sec_fmt(c, b, sizeof b, d, "last_ts");
+    s = sec_section(c, parent, "dirlogs",
+                    "From the directory server's logs: %llu TLS %s of %llu, %s .. %s",
+                    (unsigned long long)tls, sat_plural(tls, "connection", "connections"),
+                    (unsigned long long)all, a, b);
+    sat_doc_para(s, "Each did a TLS handshake; full or resumed: %s.",
+                 sat_get_text(d, "resumption", "not logged by this format"));
+    sat_rnode *v = sat_doc_values(s);
+    sec_copy(v, d, "tls_connections", NULL, "TLS connections");
+    sec_copy(v, d, "ldaps", NULL, "LDAPS");
+    sec_copy(v, d, "starttls", NULL, "StartTLS");
+    sec_copy(v, d, "connections", NULL, "all connections");
+    if (fmt) {
+        sat_put_text(v, "format", fmt);
+        sat_put_label(v, "log format");
+    }
+}
+
 static void build(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
 {
     uint64_t conns = sat_get_count(root, "connections", 0);
-    if (!conns && sat_get_obj(root, "logs")) { /* access logs without a capture */
+    if (!conns && (sat_get_obj(root, "logs") || sat_get_count(root, "dirlogs.tls_connections", 0))) {
+        /* logs without a capture: what they tell */
         tcp(c, root, parent);
+        dirlogs(c, root, parent);
         logs(c, root, parent);
         return;
     }
@@ -217,6 +276,7 @@ static void build(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
                          ? " The captures' TCP connections carried no TLS."
                          : "");
         tcp(c, root, parent);
+        dirlogs(c, root, parent);
         return;
     }
     totals(c, root, parent);
@@ -236,6 +296,7 @@ static void build(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     sat_doc_table(sec_section(c, parent, "windows", "Per %s", a), NULL, NULL, w,
                   "start_ts,connections,full,resumed,failed,incomplete,resumed_ratio,cpu_s", 0, NULL,
                   NULL);
+    dirlogs(c, root, parent);
     logs(c, root, parent);
 }
 

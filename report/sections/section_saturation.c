@@ -206,7 +206,14 @@ static void knee(const sec_ctx *c, const sat_rnode *root, const sat_rnode *u, sa
     sat_fmt_sig3(raw, sizeof raw, sat_get_num(u, "n_star_fitted", NAN));
     sat_fmt_sig3(cap, sizeof cap, sat_get_num(u, "x_ceiling", NAN));
     const char *k = sat_get_text(u, "knee", "");
-    if (!strcmp(k, "observed"))
+    const char *unread = sat_get_text(u, "capacity_unread", NULL);
+    if (unread) { /* the points fall short of any capacity the fit could give */
+        char need[64];
+        sat_fmt_sig3(need, sizeof need, sat_get_num(u, "concurrency_needed", NAN));
+        sat_doc_para(s, "No capacity figure: %s. The highest concurrency observed was N = %s; "
+                        "a figure needs about N = %s or more.",
+                     unread, hi, need);
+    } else if (!strcmp(k, "observed"))
         sat_doc_para(s, "The server peaks at about %s %s near %s concurrent %s (N*, within the "
                         "observed range): past it, more concurrent work lowers the throughput "
                         "(coherency costs), so queues and timeouts grow fast.",
@@ -308,9 +315,15 @@ static void whatif(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
         sat_fmt_fixed(k, sizeof k, sat_get_num(w, "cpus", NAN), 3); /* the factor as given */
         sat_fmt_sig3(l, sizeof l, sat_get_num(w, "cpus_lambda", NAN));
         sat_fmt_sig3(x, sizeof x, sat_get_num(w, "cpus_x_max", NAN));
-        sat_rnode *s = sec_section(c, parent, "whatif_cpus",
-                                   "What if %sx the CPUs: lambda %s %s, peak %s %s at the same N*.",
-                                   k, l, xu, x, xu);
+        sat_rnode *s = sat_get_has(w, "cpus_x_max")
+                           ? sec_section(c, parent, "whatif_cpus",
+                                         "What if %sx the CPUs: lambda %s %s, peak %s %s at the "
+                                         "same N*.",
+                                         k, l, xu, x, xu)
+                           : sec_section(c, parent, "whatif_cpus",
+                                         "What if %sx the CPUs: lambda %s %s (no peak: these "
+                                         "points give no capacity figure).",
+                                         k, l, xu);
         sat_doc_para(s, "Assumes lambda scales with the CPUs while sigma and kappa stay: an upper "
                         "bound, since contention and coherency costs usually grow with cores.");
     }
@@ -335,9 +348,14 @@ static void whatif(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     sat_fmt_sig3(x, sizeof x, wx);
     sat_fmt_sig3(xm, sizeof xm, base);
     sat_fmt_sig3(hp, sizeof hp, sat_get_num(w, "hs_per_op", NAN));
-    sat_doc_para(s, "lambda %s %s, peak %s %s (now %s%s). %s handshakes per %s, full %s and "
-                    "resumed %s of server CPU each, added to %s service time (first order).",
-                 l, xu, x, xu, xm, ch, hp, http ? "request" : "operation", fc, rc,
+    char peak[192];
+    if (isnan(wx) || isnan(base)) /* no capacity figure to scale */
+        snprintf(peak, sizeof peak, "no peak: these points give no capacity figure");
+    else
+        snprintf(peak, sizeof peak, "peak %s %s (now %s%s)", x, xu, xm, ch);
+    sat_doc_para(s, "lambda %s %s, %s. %s handshakes per %s, full %s and resumed %s of server CPU "
+                    "each, added to %s service time (first order).",
+                 l, xu, peak, hp, http ? "request" : "operation", fc, rc,
                  http ? "a request's" : "an operation's");
     uint64_t fsh = sat_get_count(w, "hs_failed_after_server_hello", 0);
     if (fsh)
