@@ -243,7 +243,10 @@ static void put_before(sat_rnode *row, const sat_crashes *cs, const cr_info *c)
     put_ts(row, "before.storm_end_ts", st ? st->end_ts : 0);
     if (st) {
         sat_put_count(row, "before.storm_failures", st->events);
-        sat_put_bool(row, "before.storm_sustained", st->sustained);
+        if (st->trigger >= 0) /* no trigger: outliving it is unknown */
+            sat_put_bool(row, "before.storm_sustained", st->sustained);
+        else
+            sat_put_absent(row, "before.storm_sustained", SAT_UNIT_BOOL);
     } else {
         sat_put_absent(row, "before.storm_failures", SAT_UNIT_COUNT);
         sat_put_absent(row, "before.storm_sustained", SAT_UNIT_BOOL);

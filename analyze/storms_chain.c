@@ -150,6 +150,31 @@ static double smoothed(const st_win *w, size_t t, int g, uint32_t heavy)
     return k ? sum / k : NAN;
 }
 
+/* A load that rose slowly (no trigger but the load itself): the 30-window
+ * baseline before the lead-up is already up on the load of the windows
+ * 150-180 before the storm (or the period's first), by a tenth, and the
+ * lead-up is a quarter above that: the load is the cause, measured against
+ * the earlier baseline (base, its range hi and the threshold thr). */
+static void load_ramp(st_sig *sg, const st_win *w, const sat_storm_span *sp, uint32_t heavy,
+                      double *hi, double *thr)
+{
+    double vals[ST_BASELINE_WINDOWS];
+    size_t a = sp->start >= 180 ? sp->start - 180 : 0;
+    if (sp->start < 34 || a + 10 > sp->start - 34)
+        return;
+    size_t b = a + 29 < sp->start - 34 ? a + 29 : sp->start - 34;
+    size_t nv = values_of(w, a, b, SAT_SIG_OPS, heavy, vals, 30);
+    if (nv < 10)
+        return;
+    double early = vals[(nv - 1) / 2], fl = st_signals[SAT_SIG_OPS].floor;
+    double t = 1.25 * early > early + fl ? 1.25 * early : early + fl;
+    if (!(sg->base > 1.1 * early) || !(sg->before > t))
+        return;
+    sg->base = early;
+    *hi = vals[(size_t)ceil(0.9 * (double)nv) - 1];
+    *thr = t;
+}
+
 /* One signal before and during a storm: its baseline (the median and the
  * 90th percentile of the windows [start-33, start-4]), whether it rose in
  * the lead-up (the 3 windows before the start, and the storm's first
@@ -180,6 +205,8 @@ static void look_at(st_sig *sg, int g, const st_win *w, size_t n, const sat_stor
         return;
     double fl = st_signals[g].floor;
     double thr = 2.0 * sg->base > sg->base + fl ? 2.0 * sg->base : sg->base + fl;
+    if (g == SAT_SIG_OPS && !(sg->before > thr))
+        load_ramp(sg, w, sp, heavy, &hi, &thr);
     /* back to usual: within the baseline's range (its 90th percentile, or
      * half the floor above the median, the larger), smoothed */
     double usual = hi > sg->base + fl / 2 ? hi : sg->base + fl / 2;
@@ -263,11 +290,12 @@ static double mean_of(const st_win *w, size_t a, size_t b, int m)
     return k ? sum / (double)k : NAN;
 }
 
-/* What kept a storm going after its trigger was back: the first mechanism
- * (in st_mechanisms' order: the most direct first) whose mean over the
- * windows after the trigger was back rose above its baseline (the median
- * of the baseline windows) by its rule (twice the base and its floor
- * above it). None rose: none is named. */
+/* What fed a storm: the first mechanism (in st_mechanisms' order: the most
+ * direct first) whose mean rose above its baseline (the median of the
+ * baseline windows) by its rule (twice the base and its floor above it):
+ * over the windows after the trigger was back when the storm outlived it
+ * (what kept it going), else over the storm's windows while the trigger
+ * was up (what fed it). None rose: none is named. */
 static void find_mechanism(sat_storm *st, const st_win *w, const sat_storm_span *sp,
                            size_t back)
 {
@@ -284,14 +312,34 @@ static void find_mechanism(sat_storm *st, const st_win *w, const sat_storm_span 
         qsort(vals, nv, sizeof *vals, cmp_dbl);
         st_mech_fig *f = &st->mech[m];
         f->before = nv ? vals[(nv - 1) / 2] : NAN;
-        f->during = back > sp->start ? mean_of(w, sp->start, back - 1, m) : NAN;
-        f->after = mean_of(w, back, sp->end, m);
+        size_t up_end = back > sp->start && back - 1 < sp->end ? back - 1 : sp->end;
+        f->during = back > sp->start ? mean_of(w, sp->start, up_end, m) : NAN;
+        f->after = back <= sp->end ? mean_of(w, back, sp->end, m) : NAN;
         double fl = st_mechanisms[m].floor, b = isnan(f->before) ? 0 : f->before;
         double thr = 2.0 * b > b + fl ? 2.0 * b : b + fl;
-        f->rose = !isnan(f->after) && f->after > thr;
+        double judged = st->sustained ? f->after : f->during;
+        f->rose = !isnan(judged) && judged > thr;
         if (f->rose && st->mechanism < 0)
             st->mechanism = m;
     }
+}
+
+/* Whether clients were already retrying in the lead-up (retries above their
+ * baseline by the mechanisms' rule): then the connections opened are their
+ * reconnects, an effect, not a load that came from outside. */
+static int retries_rose(const st_win *w, const sat_storm_span *sp)
+{
+    double vals[ST_BASELINE_WINDOWS], lead = 0;
+    size_t nv = 0, a = sp->start >= 33 ? sp->start - 33 : 0;
+    for (size_t t = a; sp->start >= 4 && t <= sp->start - 4 && nv < 30; t++)
+        vals[nv++] = mechanism_of(&w[t], ST_MECH_RETRIES);
+    qsort(vals, nv, sizeof *vals, cmp_dbl);
+    double b = nv ? vals[(nv - 1) / 2] : 0, fl = st_mechanisms[ST_MECH_RETRIES].floor;
+    size_t lead_b = sp->start + ST_INTO - 1 <= sp->end ? sp->start + ST_INTO - 1 : sp->end;
+    for (size_t t = sp->start >= 3 ? sp->start - 3 : 0; t <= lead_b; t++)
+        if (mechanism_of(&w[t], ST_MECH_RETRIES) > lead)
+            lead = mechanism_of(&w[t], ST_MECH_RETRIES);
+    return lead > (2.0 * b > b + fl ? 2.0 * b : b + fl);
 }
 
 /* The chain: every signal looked at; the trigger is the risen cause with
@@ -299,8 +347,9 @@ static void find_mechanism(sat_storm *st, const st_win *w, const sat_storm_span 
  * makes; the work per operation counts only when the load did not rise);
  * an effect (etime, wtime, the handshakes' answer time) never names it.
  * Sustained: the failures went on after the trigger was back to usual for
- * longer than the queue needs to drain (ST_DRAIN_S, and 3 windows); only
- * then is a mechanism looked for. */
+ * longer than the queue needs to drain (ST_DRAIN_S, and 3 windows). The
+ * mechanism: what kept it going then, else what fed it while the trigger
+ * was up. */
 static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span *sp,
                   sat_ts_ns lo_ts, sat_dur_ns step)
 {
@@ -310,9 +359,11 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
     for (int g = 0; g < SAT_SIG__COUNT; g++)
         look_at(&st->sig[g], g, w, n, sp, heavy, lo_ts, step);
     int load_rose = st->sig[SAT_SIG_OPS].rose;
+    int retrying = retries_rose(w, sp);
     for (int g = 0; g < SAT_SIG__COUNT; g++) {
         const st_sig *sg = &st->sig[g];
-        if (!sg->rose || !st_signals[g].cause || (g == SAT_SIG_SERVICE_TIME && load_rose))
+        if (!sg->rose || !st_signals[g].cause || (g == SAT_SIG_SERVICE_TIME && load_rose) ||
+            (g == SAT_SIG_CONN_OPENS && retrying))
             continue;
         const st_sig *best = st->trigger >= 0 ? &st->sig[st->trigger] : NULL;
         int narrower = g == SAT_SIG_HEAVY_CLIENT && st->trigger == SAT_SIG_OPS &&
@@ -324,15 +375,16 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
         return;
     sat_ts_ns back = st->sig[st->trigger].back_ts;
     sat_ts_ns end = lo_ts + (sat_ts_ns)(sp->end + 1) * step; /* the end of the last high window */
-    if (!back || end <= back)
-        return;
-    sat_dur_ns drain = (sat_dur_ns)(ST_DRAIN_S * 1e9);
-    if (drain < 3 * step)
-        drain = 3 * step;
-    st->sustained_s = (double)(end - back) / 1e9;
-    st->sustained = end - back > drain;
-    if (st->sustained)
-        find_mechanism(st, w, sp, (size_t)((back - lo_ts) / step));
+    /* the trigger's last window: its back (or the input's end when never back) */
+    size_t back_w = back ? (size_t)((back - lo_ts) / step) : n;
+    if (back && end > back) {
+        sat_dur_ns drain = (sat_dur_ns)(ST_DRAIN_S * 1e9);
+        if (drain < 3 * step)
+            drain = 3 * step;
+        st->sustained_s = (double)(end - back) / 1e9;
+        st->sustained = end - back > drain;
+    }
+    find_mechanism(st, w, sp, back_w);
 }
 
 typedef struct st_cl {

@@ -84,7 +84,7 @@ extern const st_kind_info st_kinds[SAT_STORM_KIND__COUNT];
 
 /* What each mechanism (storms_found.h ST_MECH_*) is. */
 typedef struct st_mech_info {
-    const char *name;    /* "retries": the result's mechanism.name */
+    const char *name;    /* "retries": the result's mechanism */
     const char *meaning; /* "clients retrying at once": in a sentence */
     uint8_t unit;        /* SAT_UNIT_COUNT (per window) or SAT_UNIT_RATIO */
     double floor;        /* the smallest rise that counts, above twice the base */

@@ -213,11 +213,11 @@ static const sat_col storm_tail[ST_TAIL] = {
     {"sustained", SAT_UNIT_BOOL, 0, NULL},
     {"sustained_s", SAT_UNIT_DURATION, 3, "sustained for"},
     {"sustained_by", SAT_UNIT_TEXT, 0, "sustained by"},
-    {"mechanism.name", SAT_UNIT_TEXT, 0, "mechanism"},
-    {"mechanism.unit", SAT_UNIT_TEXT, 0, "unit"},
-    {"mechanism.before", SAT_UNIT_NUMBER, 3, "before"},
-    {"mechanism.during", SAT_UNIT_NUMBER, 3, "during"},
-    {"mechanism.after", SAT_UNIT_NUMBER, 3, "after"}};
+    {"mechanism", SAT_UNIT_TEXT, 0, "mechanism"},
+    {"mechanism_unit", SAT_UNIT_TEXT, 0, "unit"},
+    {"mechanism_usual", SAT_UNIT_NUMBER, 3, "before"},
+    {"mechanism_during", SAT_UNIT_NUMBER, 3, "during"},
+    {"mechanism_after", SAT_UNIT_NUMBER, 3, "after"}};
 static const sat_col storm_last = {"ongoing", SAT_UNIT_BOOL, 0, NULL};
 
 static sat_rnode *storms_table(sat_rnode *root, const sat_storms *s)
@@ -267,15 +267,17 @@ static void put_storm(sat_rnode *t, const sat_storms *s, const sat_storm *st, si
     sat_put_time(row, "trigger.onset_ts", g >= 0 ? st->sig[g].onset_ts : 0);
     sat_put_time(row, "trigger.back_ts", g >= 0 ? st->sig[g].back_ts : 0);
     sat_put_text(row, "heavy_client", st->heavy_client);
-    sat_put_bool(row, "sustained", st->sustained);
+    /* with no trigger, whether the storm outlived it is unknown: absent */
+    if (g >= 0)
+        sat_put_bool(row, "sustained", st->sustained);
     sat_put_dur(row, "sustained_s", st->sustained_s, 3);
     int m = st->mechanism;
-    sat_put_text(row, "sustained_by", m >= 0 ? st_mechanisms[m].meaning : NULL);
-    sat_put_text(row, "mechanism.name", m >= 0 ? st_mechanisms[m].name : NULL);
-    sat_put_text(row, "mechanism.unit", m >= 0 ? unit_name(st_mechanisms[m].unit) : NULL);
-    sat_put_num(row, "mechanism.before", m >= 0 ? st->mech[m].before : NAN, 3);
-    sat_put_num(row, "mechanism.during", m >= 0 ? st->mech[m].during : NAN, 3);
-    sat_put_num(row, "mechanism.after", m >= 0 ? st->mech[m].after : NAN, 3);
+    sat_put_text(row, "sustained_by", m >= 0 && st->sustained ? st_mechanisms[m].meaning : NULL);
+    sat_put_text(row, "mechanism", m >= 0 ? st_mechanisms[m].name : NULL);
+    sat_put_text(row, "mechanism_unit", m >= 0 ? unit_name(st_mechanisms[m].unit) : NULL);
+    sat_put_num(row, "mechanism_usual", m >= 0 ? st->mech[m].before : NAN, 3);
+    sat_put_num(row, "mechanism_during", m >= 0 ? st->mech[m].during : NAN, 3);
+    sat_put_num(row, "mechanism_after", m >= 0 ? st->mech[m].after : NAN, 3);
     sat_rec_row(&st_counts_desc, row, &st->sc, NULL);
     sat_put_bool(row, "ongoing", st->ongoing);
 }

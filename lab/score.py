@@ -8,10 +8,13 @@ the capture - and compares the storm it reports with truth.json, as the
 issue-21 contract scores it:
   window     the storm's start and end within two windows of the truth's
              (no storm in the truth: ok when satscope reports none)
-  trigger    storm.trigger.signal_name == the truth's trigger kind
-             (null when the truth has no trigger or no storm)
-  sustained  storm.sustained == truth.sustained
-  mechanism  storm.mechanism.name == truth.mechanism (null == null)
+  trigger    storm.trigger.signal_name == the truth's trigger kind, as the
+             form can show it (EVIDENT: the OpenLDAP log shows a batch of
+             unindexed searches as long searches; logs alone cannot show a
+             session-cache flush); null when the truth has no trigger or storm
+  sustained  storm.sustained == truth.sustained (null, untold, where the form
+             cannot show the trigger; and then the mechanism null too)
+  mechanism  storm.mechanism == truth.mechanism (null == null)
 Keys satscope does not (yet) write count as null. Prints one row per incident
 and form, PASS/FAIL per column, and the totals; --json FILE writes the rows.
 
@@ -123,7 +126,23 @@ def pick_storm(storms, truth):
     return max(storms, key=lambda s: (overlap(s), s.get("events") or 0))
 
 
-def score(truth, rep):
+# What each form of the evidence can show of a trigger: the OpenLDAP stats
+# log does not mark unindexed searches (no notes=A), so a batch of them is
+# seen as long searches; no access log tells a full TLS handshake from a
+# resumed one, so a session-cache flush is not in the logs alone, and the
+# right answer is "no trigger in these inputs".
+EVIDENT = {
+    ("unindexed", "openldap"): "long_searches",
+    ("full_hs_share", "389"): None,
+    ("full_hs_share", "openldap"): None,
+}
+
+
+def evident_trigger(kind, form):
+    return EVIDENT.get((kind, form), kind)
+
+
+def score(truth, rep, form):
     storms = rep.get("storms") or []
     st = pick_storm(storms, truth)
     tstorm = truth.get("storm")
@@ -141,17 +160,20 @@ def score(truth, rep):
         row["window_got"] = "-" if st is None else "%+.0f/%+.0f s" % (
             (a - ta) if a is not None else float("nan"), (b - tb) if b is not None else float("nan"))
         row["window_exp"] = "+-%d s" % (2 * win)
-    exp_trig = get(truth, "trigger", "kind") if tstorm is not None else None
+    exp_trig = evident_trigger(get(truth, "trigger", "kind"), form) if tstorm is not None else None
     got_trig = name_of(get(st, "trigger"))
     row["trigger_got"], row["trigger_exp"] = got_trig, exp_trig
     row["trigger"] = got_trig == exp_trig
-    exp_sus = bool(truth.get("sustained")) if tstorm is not None else None
+    # a trigger the form cannot show leaves outliving it untold (null), and
+    # what fed the storm with it
+    hidden = tstorm is not None and get(truth, "trigger", "kind") is not None and exp_trig is None
+    exp_sus = bool(truth.get("sustained")) if tstorm is not None and not hidden else None
     got_sus = get(st, "sustained")
     if st is None and tstorm is None:
         got_sus = None
     row["sustained_got"], row["sustained_exp"] = got_sus, exp_sus
     row["sustained"] = got_sus == exp_sus
-    exp_mech = truth.get("mechanism") if tstorm is not None else None
+    exp_mech = truth.get("mechanism") if tstorm is not None and not hidden else None
     got_mech = name_of(get(st, "mechanism"))
     row["mechanism_got"], row["mechanism_exp"] = got_mech, exp_mech
     row["mechanism"] = got_mech == exp_mech
@@ -197,7 +219,10 @@ def main():
         with open(os.path.join(d, "truth.json")) as fh:
             truth = json.load(fh)
         for form in forms:
+            # a committed fixture keeps its log compressed (satscope reads it so)
             files = [os.path.join(d, f) for f in FORMS[form]]
+            files = [f if os.path.exists(f) or not os.path.exists(f + ".zst") else f + ".zst"
+                     for f in files]
             if not all(os.path.exists(f) for f in files):
                 continue
             rep, err = run_storms(a.satscope, files, a.timeout)
@@ -208,7 +233,7 @@ def main():
                 print("%-26s %-9s ERROR %s" % (row["incident"], form, err))
                 rows.append(row)
                 continue
-            row.update(score(truth, rep))
+            row.update(score(truth, rep, form))
             rows.append(row)
             pf = lambda c: "PASS" if row[c] else "FAIL"
             print("%-26s %-9s %-6d %-18s %-34s %-21s %-42s" % (

@@ -332,14 +332,14 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
         pm_dur(d, sizeof d, sat_get_num(st, "sustained_s", NAN));
         const char *by = sat_get_text(st, "sustained_by", NULL);
         if (by) {
-            int ratio = !strcmp(sat_get_text(st, "mechanism.unit", ""), "ratio");
+            int ratio = !strcmp(sat_get_text(st, "mechanism_unit", ""), "ratio");
             double k = ratio ? 100.0 : 1.0;
             snprintf(how, sizeof how,
                      "%s kept it going (%.3g%s per window usually, %.3g%s while the trigger was "
                      "up, %.3g%s after)",
-                     by, k * sat_get_num(st, "mechanism.before", NAN), ratio ? "%" : "",
-                     k * sat_get_num(st, "mechanism.during", NAN), ratio ? "%" : "",
-                     k * sat_get_num(st, "mechanism.after", NAN), ratio ? "%" : "");
+                     by, k * sat_get_num(st, "mechanism_usual", NAN), ratio ? "%" : "",
+                     k * sat_get_num(st, "mechanism_during", NAN), ratio ? "%" : "",
+                     k * sat_get_num(st, "mechanism_after", NAN), ratio ? "%" : "");
         } else {
             snprintf(how, sizeof how,
                      "what kept it going is not in these inputs (retries, reconnects, full "
@@ -371,11 +371,11 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
     }
     sat_put_copy(fig, "sustained", st, "sustained");
     sat_put_copy(fig, "sustained_s", st, "sustained_s");
-    if (sus == 1 && sat_get_text(st, "mechanism.name", NULL)) {
-        sat_put_copy(fig, "mechanism", st, "mechanism.name");
-        sat_put_copy(fig, "mechanism_before", st, "mechanism.before");
-        sat_put_copy(fig, "mechanism_during", st, "mechanism.during");
-        sat_put_copy(fig, "mechanism_after", st, "mechanism.after");
+    if (sus == 1 && sat_get_text(st, "mechanism", NULL)) {
+        sat_put_copy(fig, "mechanism", st, "mechanism");
+        sat_put_copy(fig, "mechanism_usual", st, "mechanism_usual");
+        sat_put_copy(fig, "mechanism_during", st, "mechanism_during");
+        sat_put_copy(fig, "mechanism_after", st, "mechanism_after");
     }
 }
 

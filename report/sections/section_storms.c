@@ -262,7 +262,7 @@ static void mech_value(char *b, size_t n, const sat_rnode *s, const char *col)
     double v = sat_get_num(s, col, NAN);
     if (!isfinite(v)) {
         snprintf(b, n, "-");
-    } else if (!strcmp(sat_get_text(s, "mechanism.unit", ""), "ratio")) {
+    } else if (!strcmp(sat_get_text(s, "mechanism_unit", ""), "ratio")) {
         char t[64];
         sat_fmt_sig3(t, sizeof t, 100.0 * v);
         snprintf(b, n, "%s%%", t);
@@ -282,6 +282,14 @@ static void sustained(sat_rnode *v, const sat_rnode *s, int64_t back)
                  ? "no: the failures ended while the trigger was still up"
                  : "no: the failures ended within the queue's drain time of the trigger's "
                    "return (10 s, 3 windows)");
+        const char *m = sat_get_text(s, "mechanism", NULL);
+        if (m) {
+            char b0[80], b1[80];
+            mech_value(b0, sizeof b0, s, "mechanism_usual");
+            mech_value(b1, sizeof b1, s, "mechanism_during");
+            item(v, "fed_by_text", "fed by", "%s (%s per window usually, %s while the trigger was up)",
+                 m, b0, b1);
+        }
         return;
     }
     char sd[64];
@@ -296,9 +304,9 @@ static void sustained(sat_rnode *v, const sat_rnode *s, int64_t back)
         return;
     }
     char b0[80], b1[80], b2[80];
-    mech_value(b0, sizeof b0, s, "mechanism.before");
-    mech_value(b1, sizeof b1, s, "mechanism.during");
-    mech_value(b2, sizeof b2, s, "mechanism.after");
+    mech_value(b0, sizeof b0, s, "mechanism_usual");
+    mech_value(b1, sizeof b1, s, "mechanism_during");
+    mech_value(b2, sizeof b2, s, "mechanism_after");
     item(v, "sustained_text", "SUSTAINED",
          "the failures went on for %s after the trigger was back: a self-sustaining failure, "
          "kept going by %s (%s per window usually, %s while the trigger was up, %s after)",

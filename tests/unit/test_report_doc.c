@@ -150,10 +150,10 @@ static sat_result *storms_result(int sustained)
         {"trigger.onset_ts", SAT_UNIT_TIME, 0, NULL}, {"trigger.back_ts", SAT_UNIT_TIME, 0, NULL},
         {"sustained", SAT_UNIT_BOOL, 0, NULL},       {"sustained_s", SAT_UNIT_DURATION, 3, NULL},
         {"sustained_by", SAT_UNIT_TEXT, 0, NULL},    {"conn_opens", SAT_UNIT_COUNT, 0, NULL},
-        {"retries", SAT_UNIT_COUNT, 0, NULL},        {"mechanism.name", SAT_UNIT_TEXT, 0, NULL},
-        {"mechanism.unit", SAT_UNIT_TEXT, 0, NULL},  {"mechanism.before", SAT_UNIT_NUMBER, 3, NULL},
-        {"mechanism.during", SAT_UNIT_NUMBER, 3, NULL},
-        {"mechanism.after", SAT_UNIT_NUMBER, 3, NULL}};
+        {"retries", SAT_UNIT_COUNT, 0, NULL},        {"mechanism", SAT_UNIT_TEXT, 0, NULL},
+        {"mechanism_unit", SAT_UNIT_TEXT, 0, NULL},  {"mechanism_usual", SAT_UNIT_NUMBER, 3, NULL},
+        {"mechanism_during", SAT_UNIT_NUMBER, 3, NULL},
+        {"mechanism_after", SAT_UNIT_NUMBER, 3, NULL}};
     sat_rnode *t = sat_table(root, "storms", cols, sizeof cols / sizeof cols[0]);
     sat_rnode *row = sat_table_row(t);
     sat_put_count(row, "storm", 1);
@@ -173,11 +173,11 @@ static sat_result *storms_result(int sustained)
     sat_put_bool(row, "sustained", sustained);
     sat_put_dur(row, "sustained_s", sustained ? 95 : 0, 3);
     sat_put_text(row, "sustained_by", sustained ? "clients retrying what failed" : NULL);
-    sat_put_text(row, "mechanism.name", sustained ? "retries" : NULL);
-    sat_put_text(row, "mechanism.unit", sustained ? "count" : NULL);
-    sat_put_num(row, "mechanism.before", sustained ? 0.5 : NAN, 3);
-    sat_put_num(row, "mechanism.during", sustained ? 3 : NAN, 3);
-    sat_put_num(row, "mechanism.after", sustained ? 12 : NAN, 3);
+    sat_put_text(row, "mechanism", sustained ? "retries" : NULL);
+    sat_put_text(row, "mechanism_unit", sustained ? "count" : NULL);
+    sat_put_num(row, "mechanism_usual", sustained ? 0.5 : NAN, 3);
+    sat_put_num(row, "mechanism_during", sustained ? 3 : NAN, 3);
+    sat_put_num(row, "mechanism_after", sustained ? 12 : NAN, 3);
     sat_put_count(row, "conn_opens", 900);
     sat_put_count(row, "retries", 400);
     static const sat_col scols[] = {{"storm", SAT_UNIT_COUNT, 0, NULL},
