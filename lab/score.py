@@ -18,7 +18,9 @@ issue-21 contract scores it:
 Keys satscope does not (yet) write count as null. Prints one row per incident
 and form, PASS/FAIL per column, and the totals; --json FILE writes the rows.
 
-usage: lab/score.py [--satscope PATH] [--forms 389,openldap,389+pcap] [--json FILE] DIR...
+usage: lab/score.py [--satscope PATH] [--forms 389,openldap,389+pcap] [--json FILE]
+                    [--require] DIR...
+  --require: exit 1 unless every row passes (the ctest lab_story)
   DIR: an incident directory, or a directory of them
 """
 import argparse
@@ -197,6 +199,8 @@ def main():
     ap.add_argument("--forms", default="389,openldap,389+pcap")
     ap.add_argument("--json", dest="json_out")
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--require", action="store_true",
+                    help="exit 1 unless every row passes all four columns (a test)")
     a = ap.parse_args()
     forms = [f for f in a.forms.split(",") if f]
     for f in forms:
@@ -255,6 +259,9 @@ def main():
     if a.json_out:
         with open(a.json_out, "w") as fh:
             json.dump({"satscope": a.satscope, "rows": rows}, fh, indent=1)
+    if a.require and not all(all(r.get(c) for c in cols) for r in rows):
+        print("score.py: not every incident is told right (--require)")
+        return 1
     return 0
 
 

@@ -1,0 +1,19 @@
+#!/bin/bash
+# lab/story.sh SATLAB SATSCOPE OUTDIR - the lab's story test (ctest lab_story):
+# simulates one incident of each kind (a seed each whose story satscope must
+# tell right: the window, the trigger, sustained or not, the mechanism) and
+# scores `satscope storms` on the 389 log, and on the log with the capture,
+# against the truth measured in the simulation (lab/score.py --require). The
+# whole table of 6 kinds x 3 seeds x 3 forms is lab/run.sh's.
+set -euo pipefail
+SATLAB=$1; SATSCOPE=$2; OUT=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$OUT"; mkdir -p "$OUT"
+# kind:seed - every trigger, storms sustained by retries after it and one that
+# ended with it (unindexed_batch 1), and a calm run (none 1)
+for ks in unindexed_batch:1 unindexed_batch:3 slow_storage:3 heavy_client:2 session_flush:1 \
+    rising_load:2 none:1; do
+    "$SATLAB" --kind "${ks%%:*}" --seed "${ks##*:}" --out "$OUT/${ks%%:*}-${ks##*:}" >/dev/null
+done
+python3 "$HERE/score.py" --satscope "$SATSCOPE" --forms 389,389+pcap --require "$OUT"/*/
+rm -rf "$OUT"
