@@ -1084,6 +1084,59 @@ static void test_syn_unanswered(void)
     sat_storms_free(s);
 }
 
+/* A batch whose unindexed searches go on to the end of the input at a low,
+ * bursty rate (4, 4, 2, 3, 2, 1, 1, 4, 3, 2, 1 per 10 s window) while clients
+ * keep failing and never retry: the trigger never went back to usual (its
+ * 3-window mean stays above the baseline's range), so the failures did not
+ * outlive it; read against the onset's level, "back" came early and named a
+ * self-sustaining storm that was not. */
+static void test_batch_to_the_end(void)
+{
+    static const int per_window[] = {4, 4, 2, 3, 2, 1, 1, 4, 3, 2, 1};
+    sat_storms *s = sat_storms_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_storms_sink(s);
+    for (int t = 0; t < 900; t++) {
+        sat_ldap_op o = op_row(T0 + t * S, 1 + t, SAT_OP_SRCH, 0, "10.0.0.1");
+        o.etime = S / 500;
+        o.wtime = S / 10000;
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
+        if (t >= 300 && t % 10 == 0) { /* this window's unindexed searches */
+            int n = t < 330 ? 6 : per_window[(t / 10 - 33) % 11];
+            for (int i = 0; i < n; i++) {
+                sat_ldap_op u = op_row(T0 + t * S + i * (S / 10), 50000 + t * 10 + i, SAT_OP_SRCH,
+                                       0, "10.9.0.1");
+                u.etime = 8 * S;
+                u.wtime = S / 10000;
+                u.notes = SAT_NOTE_A;
+                sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &u);
+            }
+        }
+        if (t >= 305 && t < 880) { /* clients giving up, never coming back */
+            char ip[32];
+            snprintf(ip, sizeof ip, "10.0.2.%d", t % 7);
+            sat_ldap_op ab = op_row(T0 + t * S, 200000 + t, SAT_OP_ABANDON, 0, ip);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
+        }
+    }
+    CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(rows_n(v, "storms"), 1);
+    if (rows_n(v, "storms") == 1) {
+        const sat_rnode *st = row_of(v, "storms", 0);
+        CHECK(is_text(st, "trigger.signal_name", "unindexed"));
+        CHECK(!sat_get_has(st, "trigger.back_ts")); /* never back to usual */
+        CHECK_EQ_INT(sat_get_bool(st, "sustained", -1), 0);
+        CHECK(!sat_get_has(st, "sustained_by"));
+        CHECK(!sat_get_has(st, "mechanism")); /* no retry, no reconnect rose */
+    }
+    sat_result_free(r);
+    sat_storms_free(s);
+}
+
 int main(void)
 {
     test_false_alarms();
@@ -1098,6 +1151,7 @@ int main(void)
     test_storm_from_rows();
     test_heavy_client();
     test_metastable_and_merge();
+    test_batch_to_the_end();
     test_widening();
     test_short_mostly_storm();
     test_window_follows_input();
