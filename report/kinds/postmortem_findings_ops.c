@@ -225,7 +225,7 @@ static void finding_throughput(const pm_ctx *p, sat_rnode *list)
         return;
     double drop = 1 - d->answered / b->answered;
     int asked = d->requested >= PM_TP_HELD * b->requested;
-    int opened = b->opened > 0 && d->opened >= PM_TP_HELD * b->opened;
+    int opened = d->opened > 0 && d->opened >= PM_TP_HELD * b->opened; /* from none: rose */
     if (drop < PM_TP_DROP || !(asked || opened))
         return;
     const char *noun = !p->http ? "operations" : p->ldap ? "operations and requests" : "requests";
