@@ -470,6 +470,11 @@ static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
     a->peer = h;
     a->syn_ts = c->syn_ts;
     a->end_ts = c->end_ts > c->syn_ts ? c->end_ts : c->syn_ts;
+    /* given up when the client left (its FIN or RST), else at its end; a SYN
+     * never answered a second after its last try (as on_tcp dates it) */
+    a->gave_up_ts = c->client_left_ts > 0 ? c->client_left_ts
+                    : (c->flags & SAT_TCPF_SYN_GAVE_UP) ? a->end_ts + (sat_dur_ns)1000000000
+                                                        : a->end_ts;
     a->source = c->source;
     a->flow = c->flow;
     a->unanswered = c->bytes_c2s > 0 && c->bytes_s2c == 0;
@@ -488,6 +493,7 @@ static void keep_ldap_attempt(sat_storms *s, const sat_ldap_conn *c)
     a->peer = h ^ sat_hash_u64(0x4c444150ULL << 32 | c->server); /* "LDAP" */
     a->syn_ts = c->open_ts;
     a->end_ts = c->close_ts > c->open_ts ? c->close_ts : c->open_ts;
+    a->gave_up_ts = a->end_ts; /* its close */
     a->source = c->server;
     a->flow = c->conn_epoch;
     a->conn = c->conn;
@@ -568,46 +574,101 @@ static int cmp_attempt(const void *a, const void *b)
 
 /* The retry rule: from one client address to one server address and port
  * (a capture's TCP connections; a log's LDAP connections: to one server), a
- * connection that starts at most retry_window after the previous one ended
- * (or while it was still open), when that previous one failed (a failure is
- * counted on it) or was never answered (the client sent bytes, the server
- * none), retried it. The retry is counted where it started (amplification);
- * the connection given up is a failure of kind "retried" unless another kind
- * already counts it. Parallel clients behind one address look like one
- * client: any next connection of theirs counts. */
+ * connection retries the failed one (a failure is counted on it, or it was
+ * never answered: the client sent bytes, the server none) the client gave up
+ * on last before it started, when that was at most retry_window before and
+ * no earlier connection retried it. A client gives up on a connection (its
+ * FIN or RST, else the connection's end; an LDAP connection: its close)
+ * before it opens its retry: a connection opened while the failed one was
+ * still open (another client behind the same address, or the same client's
+ * parallel connection) is not its retry, and of failures given up one after
+ * the other with no connection between them only the last is taken as
+ * retried. Clients behind one address still look like one: the next
+ * connection of any of them after a give-up counts. The retry is counted
+ * where it started (amplification); the connection given up is a failure of
+ * kind "retried" unless another kind already counts it. */
+
+/* A failure of the retry rule: when it was given up, and where it is. */
+typedef struct st_gave_up {
+    sat_ts_ns ts;
+    uint32_t flow;
+    int64_t conn;
+    size_t i;
+} st_gave_up;
+
+static int cmp_gave_up(const void *a, const void *b)
+{
+    const st_gave_up *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    if (x->flow != y->flow)
+        return x->flow < y->flow ? -1 : 1;
+    return x->conn < y->conn ? -1 : x->conn > y->conn;
+}
+
+/* Whether a failure is counted on the connection (its dedup key found). */
+static int attempt_counted(const sat_storms *s, const st_attempt *a)
+{
+    if (a->ldap) {
+        st_connkey k;
+        memset(&k, 0, sizeof k);
+        k.server = a->source;
+        k.epoch = a->flow;
+        k.conn = a->conn;
+        return sat_strtab_find(&s->ldap_dedup, &k, sizeof k) != NULL;
+    }
+    uint32_t key[2] = {a->source, a->flow};
+    return sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;
+}
+
 void st_finish_retries(sat_storms *s)
 {
     if (!s->nattempts)
         return;
     qsort(s->attempts, s->nattempts, sizeof *s->attempts, cmp_attempt);
-    for (size_t i = 1; i < s->nattempts; i++) {
-        const st_attempt *prev = &s->attempts[i - 1], *cur = &s->attempts[i];
-        if (cur->peer != prev->peer || cur->syn_ts > prev->end_ts + s->opts.retry_window)
-            continue;
-        int failed;
-        if (prev->ldap) {
-            st_connkey k;
-            memset(&k, 0, sizeof k);
-            k.server = prev->source;
-            k.epoch = prev->flow;
-            k.conn = prev->conn;
-            failed = sat_strtab_find(&s->ldap_dedup, &k, sizeof k) != NULL;
-        } else {
-            uint32_t key[2] = {prev->source, prev->flow};
-            failed = sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;
-        }
-        if (!failed && !prev->unanswered)
-            continue;
-        s->t.f.retries++;
-        FOR_EACH_WINDOW(s, cur->syn_ts, w)
-            w->sc.retries++;
-        if (!failed) {
-            sat_str client;
-            client.ptr = sat_strtab_key(&s->peers, prev->client);
-            client.len = sat_strtab_len(&s->peers, prev->client);
-            sat_ts_ns gave_up = prev->end_ts < cur->syn_ts ? prev->end_ts : cur->syn_ts;
-            count_wire(s, prev->source, prev->flow, gave_up, SAT_STORM_RETRIED, client);
-        }
+    st_gave_up *fail = malloc(s->nattempts * sizeof *fail);
+    uint8_t *retried = calloc(s->nattempts, 1);
+    if (!fail || !retried) {
+        free(fail);
+        free(retried);
+        s->nomem = 1;
+        s->nattempts = 0;
+        return;
     }
+    for (size_t g = 0, e; g < s->nattempts; g = e) {
+        /* one peer: attempts[g, e) in SYN order; its failures by give-up */
+        size_t nf = 0;
+        for (e = g; e < s->nattempts && s->attempts[e].peer == s->attempts[g].peer; e++) {
+            const st_attempt *a = &s->attempts[e];
+            if (a->unanswered || attempt_counted(s, a))
+                fail[nf++] = (st_gave_up){a->gave_up_ts, a->flow, a->conn, e};
+        }
+        qsort(fail, nf, sizeof *fail, cmp_gave_up);
+        size_t k = 0; /* failures given up at or before cur's SYN: fail[0, k) */
+        for (size_t i = g; i < e && nf; i++) {
+            const st_attempt *cur = &s->attempts[i];
+            while (k < nf && fail[k].ts <= cur->syn_ts)
+                k++;
+            if (!k || retried[k - 1])
+                continue;
+            const st_attempt *prev = &s->attempts[fail[k - 1].i];
+            if (prev == cur || cur->syn_ts - prev->gave_up_ts > s->opts.retry_window)
+                continue;
+            retried[k - 1] = 1;
+            s->t.f.retries++;
+            FOR_EACH_WINDOW(s, cur->syn_ts, w)
+                w->sc.retries++;
+            if (!prev->ldap && !attempt_counted(s, prev)) {
+                sat_str client;
+                client.ptr = sat_strtab_key(&s->peers, prev->client);
+                client.len = sat_strtab_len(&s->peers, prev->client);
+                count_wire(s, prev->source, prev->flow, prev->gave_up_ts, SAT_STORM_RETRIED,
+                           client);
+            }
+        }
+        memset(retried, 0, nf);
+    }
+    free(fail);
+    free(retried);
     s->nattempts = 0; /* counted: a second finish must not count them again */
 }

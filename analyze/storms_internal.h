@@ -141,6 +141,8 @@ typedef struct st_attempt {
     uint64_t peer;          /* hash of source, client, server address and port (TCP); of
                                client and server (LDAP) */
     sat_ts_ns syn_ts, end_ts;
+    sat_ts_ns gave_up_ts;   /* when the client gave up on it: its FIN or RST, else its end
+                               (+1 s for a SYN never answered); LDAP: its close */
     uint32_t source, flow;  /* TCP: the wire dedup key; LDAP: server, conn_epoch */
     int64_t conn;           /* LDAP: the connection number (the LDAP dedup key) */
     uint32_t client;        /* id in the peers table */

@@ -460,6 +460,52 @@ static void check_retries(const sat_storms *s)
     sat_result_free(r);
 }
 
+/* Clients behind one address: a connection opened while a failed one was
+ * still open is not its retry, and one connection retries one failure at
+ * most (failures given up one after the other, then one connection: one
+ * retry). Failures given up by the client's RST (client_left_ts), the
+ * server's late answer ending the connection much later. */
+static void test_retries_behind_one_address(void)
+{
+    sat_storms *s = sat_storms_create(NULL);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    sat_event_sink k = sat_storms_sink(s);
+    const char *ip = "10.0.0.9";
+    /* F1: given up at +1 s (RST, its request unanswered), ended by the
+     * server's late answer at +8 s */
+    sat_tcp_conn c = tcp_row(T0, T0 + 8 * S, 1, ip, SAT_TCP_END_RST_CLIENT, 80, 0);
+    c.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
+    c.client_left_ts = T0 + S;
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
+    /* P: another client's, opened while F1 was open: not its retry */
+    c = tcp_row(T0 + S / 2, T0 + S / 2 + S / 10, 2, ip, SAT_TCP_END_FIN_CLIENT, 80, 900);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
+    /* R: after F1 was given up: its retry */
+    c = tcp_row(T0 + S + S / 5, T0 + S + S / 2, 3, ip, SAT_TCP_END_FIN_CLIENT, 80, 900);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
+    /* F2, F3 given up at +3 s and +3.2 s; N at +4 s retries one of them */
+    c = tcp_row(T0 + 2 * S, T0 + 8 * S, 4, ip, SAT_TCP_END_RST_CLIENT, 80, 0);
+    c.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
+    c.client_left_ts = T0 + 3 * S;
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
+    c = tcp_row(T0 + 2 * S + S / 2, T0 + 8 * S, 5, ip, SAT_TCP_END_RST_CLIENT, 80, 0);
+    c.flags |= SAT_TCPF_CLIENT_LEFT_WAITING;
+    c.client_left_ts = T0 + 3 * S + S / 5;
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
+    c = tcp_row(T0 + 4 * S, T0 + 4 * S + S / 2, 6, ip, SAT_TCP_END_FIN_CLIENT, 80, 900);
+    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, &c);
+    CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+    sat_result *r = result_of(s);
+    const sat_rnode *v = sat_result_root(r);
+    CHECK_EQ_INT(sat_get_count(v, "retries", 0), 2);
+    CHECK_EQ_INT(kind_n(v, "rst_client"), 3);
+    CHECK_EQ_INT(kind_n(v, "retried"), 0);
+    sat_result_free(r);
+    sat_storms_free(s);
+}
+
 static void test_retries(void)
 {
     sat_storms *s = sat_storms_create(NULL);
@@ -1147,6 +1193,7 @@ int main(void)
     test_closed_waiting();
     test_fin_waiting();
     test_retries();
+    test_retries_behind_one_address();
     test_frozen_server_trigger();
     test_storm_from_rows();
     test_heavy_client();
