@@ -307,8 +307,21 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         case 80: kind = SAT_STORM_ERR_OTHER; break;
         default: break;
         }
-        if (kind >= 0)
+        if (kind >= 0) {
             count(s, rts, kind, op->client_ip);
+            st_connkey k;
+            memset(&k, 0, sizeof k);
+            k.server = op->server;
+            k.epoch = op->conn_epoch;
+            k.conn = op->conn;
+            int capped;
+            st_dedup *d = (st_dedup *)sat_strtab_upsert(&s->ldap_dedup, &k, sizeof k, NULL,
+                                                        &capped);
+            if (d)
+                d->errs = 1;
+            else
+                s->nomem |= !capped;
+        }
     }
     if (op->type == SAT_OP_UNBIND || op->type == SAT_OP_ABANDON || op->ts_ns <= 0)
         return SAT_OK;

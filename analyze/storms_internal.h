@@ -162,6 +162,9 @@ extern const sat_rec_desc st_cw_desc;
 typedef struct st_dedup {
     sat_ts_ns ts;
     uint8_t kind, has;
+    uint8_t errs; /* an LDAP connection answered with an error of a failure kind (busy,
+                     time limit...): counted apart (not deduplicated), but a failed
+                     connection all the same for the retry rule */
 } st_dedup;
 
 /* One series of windows at one step (window). Without --window the rows are

@@ -80,10 +80,19 @@ static void merge_dedup(sat_storms *into, sat_strtab *t, const sat_strtab *from)
         int is_new, capped;
         st_dedup *d = (st_dedup *)sat_strtab_upsert(t, sat_strtab_key(from, i),
                                                     sat_strtab_len(from, i), &is_new, &capped);
-        if (!d)
+        const st_dedup *f = (const st_dedup *)sat_strtab_val(from, i);
+        if (!d) {
             into->nomem |= !capped;
-        else if (is_new)
-            *d = *(const st_dedup *)sat_strtab_val(from, i);
+        } else if (is_new) {
+            *d = *f;
+        } else {
+            if (!d->has && f->has) { /* a connection with only an error here */
+                d->ts = f->ts;
+                d->kind = f->kind;
+                d->has = 1;
+            }
+            d->errs |= f->errs;
+        }
     }
 }
 
