@@ -98,6 +98,17 @@ void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, d
     }
 }
 
+/* Copies each named value of src into fig under the same name (the figures
+ * a finding quotes), up to the NULL. */
+static void copy_same(sat_rnode *fig, const sat_rnode *src, ...)
+{
+    va_list ap;
+    va_start(ap, src);
+    for (const char *k = va_arg(ap, const char *); k; k = va_arg(ap, const char *))
+        sat_put_copy(fig, k, src, k);
+    va_end(ap);
+}
+
 static const char *plural(double n, const char *one, const char *many)
 {
     return n == 1 ? one : many;
@@ -159,14 +170,8 @@ static void finding_storm(pm_ctx *p, sat_rnode *list)
         "a usual %s: %s, from %.0f %s.",
         a, b, span, ev, more, sat_get_num(st, "peak_events", NAN), win, base, kinds, cl,
         plural(cl, "client", "clients"));
-    sat_put_copy(fig, "storm", st, "storm");
-    sat_put_copy(fig, "start_ts", st, "start_ts");
-    sat_put_copy(fig, "end_ts", st, "end_ts");
-    sat_put_copy(fig, "span_s", st, "span_s");
-    sat_put_copy(fig, "events", st, "events");
-    sat_put_copy(fig, "peak_events", st, "peak_events");
-    sat_put_copy(fig, "baseline_per_window", st, "baseline_per_window");
-    sat_put_copy(fig, "client_count", st, "client_count");
+    copy_same(fig, st, "storm", "start_ts", "end_ts", "span_s", "events", "peak_events",
+              "baseline_per_window", "client_count", NULL);
 }
 
 static void finding_trigger(pm_ctx *p, sat_rnode *list)
@@ -216,9 +221,7 @@ static void finding_trigger(pm_ctx *p, sat_rnode *list)
     sat_put_copy(fig, "onset_ts", st, "trigger.onset_ts");
     sat_put_copy(fig, "back_ts", st, "trigger.back_ts");
     if (sig) {
-        sat_put_copy(fig, "baseline", sig, "baseline");
-        sat_put_copy(fig, "lead_up", sig, "lead_up");
-        sat_put_copy(fig, "during", sig, "during");
+        copy_same(fig, sig, "baseline", "lead_up", "during", NULL);
     }
 }
 
@@ -372,10 +375,8 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
     sat_put_copy(fig, "sustained", st, "sustained");
     sat_put_copy(fig, "sustained_s", st, "sustained_s");
     if (sus == 1 && sat_get_text(st, "mechanism", NULL)) {
-        sat_put_copy(fig, "mechanism", st, "mechanism");
-        sat_put_copy(fig, "mechanism_usual", st, "mechanism_usual");
-        sat_put_copy(fig, "mechanism_during", st, "mechanism_during");
-        sat_put_copy(fig, "mechanism_after", st, "mechanism_after");
+        copy_same(fig, st, "mechanism", "mechanism_usual", "mechanism_during", "mechanism_after",
+                  NULL);
     }
 }
 
@@ -426,10 +427,7 @@ static void finding_crash(pm_ctx *p, sat_rnode *list)
     sat_rnode *fig = sat_doc_finding(list, "critical", "crash", "At %s %s%s (pid %.0f) crashed with %s%s%s%s.",
                                      at, more, base ? base + 1 : exe ? exe : "a process",
                                      sat_get_num(c, "pid", NAN), sig ? sig : "a signal", detail, where, ctx);
-    sat_put_copy(fig, "ts", c, "ts");
-    sat_put_copy(fig, "signal_name", c, "signal_name");
-    sat_put_copy(fig, "executable", c, "executable");
-    sat_put_copy(fig, "pid", c, "pid");
+    copy_same(fig, c, "ts", "signal_name", "executable", "pid", NULL);
     if (f0)
         sat_put_copy(fig, "function", f0, "function");
 }
@@ -463,13 +461,7 @@ static void finding_offender(pm_ctx *p, sat_rnode *list)
         cnt, plural(cnt, "search", "searches"), sat_get_text(best, "filter", NULL) ? sat_get_text(best, "filter", NULL) : "?",
         who ? who : "an anonymous client", sat_get_text(best, "base", NULL) ? sat_get_text(best, "base", NULL) : "?",
         client ? " from " : "", client ? client : "", tot, share, mx);
-    sat_put_copy(fig, "count", best, "count");
-    sat_put_copy(fig, "filter", best, "filter");
-    sat_put_copy(fig, "base", best, "base");
-    sat_put_copy(fig, "client", best, "client");
-    sat_put_copy(fig, "binddn", best, "binddn");
-    sat_put_copy(fig, "total_s", best, "total_s");
-    sat_put_copy(fig, "max_s", best, "max_s");
+    copy_same(fig, best, "count", "filter", "base", "client", "binddn", "total_s", "max_s", NULL);
     sat_put_ratio(fig, "share", t / all, 4);
 }
 
@@ -550,11 +542,7 @@ static void finding_http_offender(pm_ctx *p, sat_rnode *list)
         "The most response time went to %s: %.0f %s took %s in all (%s%% of the time spent "
         "answering requests; p99 %s, the longest %s).",
         sat_get_text(best, "path", NULL), cnt, plural(cnt, "request", "requests"), tot, share, p99, mx);
-    sat_put_copy(fig, "path", best, "path");
-    sat_put_copy(fig, "count", best, "count");
-    sat_put_copy(fig, "total_s", best, "total_s");
-    sat_put_copy(fig, "p99_s", best, "p99_s");
-    sat_put_copy(fig, "max_s", best, "max_s");
+    copy_same(fig, best, "path", "count", "total_s", "p99_s", "max_s", NULL);
     sat_put_ratio(fig, "share", t / whole, 4);
 }
 
