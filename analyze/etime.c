@@ -83,12 +83,12 @@ static const et_acc et_accs[] = {
     KTAB(sasl_mechs, et_kv_desc),
     KTAB(failed_dn, et_kv_desc),
     KTAB(failed_client, et_kv_desc),
-    KTAB(clients, et_kv_desc),
+    KTAB(clients, et_use_desc),
     KTAB(bind_dns, et_kv_desc),
-    KTAB(bases, et_kv_desc),
+    KTAB(bases, et_use_desc),
     KTAB(filters, et_filt_desc),
-    KTAB(shapes, et_kv_desc),
-    KTAB(users, et_kv_desc),
+    KTAB(shapes, et_use_desc),
+    KTAB(users, et_use_desc),
     KTAB(ext_oids, et_kv_desc),
     KTAB(tls_versions, et_kv_desc),
     KTAB(attrs, et_kv_desc),
@@ -498,6 +498,11 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     }
 
     c->ops++;
+    int from_etime;
+    if (et_work_of(op, &from_etime) >= 0) {
+        c->worked++;
+        c->work_etime += (uint64_t)from_etime;
+    }
     if (op->flags & SAT_OPF_UNFINISHED)
         c->unfinished++;
     if (op->flags & SAT_OPF_NO_REQUEST)
@@ -549,18 +554,18 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (op->nentries > 0)
         c->entries += (uint64_t)op->nentries;
 
-    et_ktab_add_h(e, &e->clients, kc.ptr, kc.len, hc, op);
-    et_ktab_add_h(e, &e->users, ku.ptr, ku.len, hu, op);
+    et_ktab_use_h(e, &e->clients, kc.ptr, kc.len, hc, op);
+    et_ktab_use_h(e, &e->users, ku.ptr, ku.len, hu, op);
 
     switch (t) {
     case SAT_OP_SRCH:
         if (kb.ptr)
-            et_ktab_add_h(e, &e->bases, kb.ptr, kb.len, hb, op);
+            et_ktab_use_h(e, &e->bases, kb.ptr, kb.len, hb, op);
         if (kf.ptr) {
             et_filt *fv = (et_filt *)et_ktab_at_h(e, &e->filters, kf.ptr, kf.len, hf);
             if (fv) {
                 et_kv_bump(&fv->v, op);
-                et_shape_add(e, fv, op);
+                et_shape_add(e, fv, hf, op);
             }
         }
         /* logconv.pl's Entire Search Base Queries. It matches

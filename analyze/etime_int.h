@@ -36,6 +36,7 @@
 
 #define ET_DEFAULT_TOP 20
 #define ET_DEFAULT_MAX_KEYS 100000
+#define ET_SHAPE_MEMO 1024 /* slots of sat_etime.shape_memo (a power of 2) */
 #define ET_UNINDEXED_MAX 10000
 #define ET_REJECT_SAMPLES 10
 #define ET_ERR_FAST 128
@@ -84,19 +85,27 @@ extern const sat_rec_desc et_group_desc; /* its fields, merge and a row's column
  * it (written only: never merged by). */
 extern const sat_rec_desc et_hrow_out, et_window_out;
 
-/* A row of a top-N list (clients, bases, filters, ...): its operations,
- * their etimes, and what they cost the server split in two (ns): the work
- * (the server's own time on them: optime, else etime - wtime, else etime,
- * and then counted in work_etime) and the wait (wtime: time queued before a
- * worker took them, which the load of others caused). */
+/* A row of a top-N list (clients, bases, filters, ...): its operations and
+ * their etimes. */
 typedef struct et_kv {
     uint64_t count, timed;
     int64_t esum; /* ns */
-    int64_t work, wait;
-    uint64_t worked, waited; /* operations with a work time, with a wtime */
-    uint64_t work_etime;     /* of worked: work taken from their etime (no wtime/optime) */
 } et_kv;
 extern const sat_rec_desc et_kv_desc;
+
+/* A row of a usage table (clients, bases, the bind DNs operations ran as,
+ * filter shapes: etime_usage.c): its et_kv (first: read as one) and what its
+ * operations cost the server split in two (ns): the work (the server's own
+ * time on them: optime, else etime - wtime, else etime; it comes with an
+ * etime, so `timed` says whether there is any) and the wait (wtime: time
+ * queued before a worker took them, which the load of others caused). Only
+ * these tables carry it: the others have a lean row per key. */
+typedef struct et_use {
+    et_kv v;
+    uint64_t waited; /* operations with a wtime */
+    int64_t work, wait;
+} et_use;
+extern const sat_rec_desc et_use_desc;
 
 /* A row of the literal filters: its et_kv (first: read as one), and the
  * record of the filter's shape in `shapes` (payloads never move), a cache
@@ -104,7 +113,7 @@ extern const sat_rec_desc et_kv_desc;
  * made: looked up again on its next row). */
 typedef struct et_filt {
     et_kv v;
-    et_kv *shape;
+    et_use *shape;
 } et_filt;
 extern const sat_rec_desc et_filt_desc; /* et_kv's fields */
 
@@ -185,6 +194,9 @@ typedef struct et_more {
     /* operations */                                                                         \
     X(ops) X(results) X(unfinished) X(internal_ops) X(no_request) X(persistent) X(paged)    \
     X(entries) X(ext_ops) X(abandons) X(unbinds) X(whole_base)                              \
+    /* of the client operations: with a work time (of them taken from their                 \
+     * etime for want of optime and wtime) */                                                \
+    X(worked) X(work_etime)                                                                  \
     A(err_fast, ET_ERR_FAST) A(notes, 7)                                                     \
     X(unidx_total)                                                                           \
     /* binds */                                                                              \
@@ -295,6 +307,16 @@ struct sat_etime {
      * shape, every operation by the bind DN it ran as (as logged: folded by
      * et_norm_dn when written) */
     et_ktab shapes, users;
+    /* the shapes of literal filters folded past the key cap, which have no
+     * record to keep theirs in (et_filt.shape): a direct-mapped memo by the
+     * filter's 64-bit hash and length (a wrong shape would need two filters
+     * of one length with the same 64-bit hash), so a day of unique filters
+     * is not parsed again for every search */
+    struct {
+        uint64_t hash;
+        size_t len;
+        et_use *shape;
+    } shape_memo[ET_SHAPE_MEMO];
     /* SRCH attrs lists as logged: counted whole per search (one lookup) and
      * split into `attrs` only at finish - applications ask for the same few
      * lists, so this saves a lookup per attribute of every search. */
@@ -398,22 +420,22 @@ static inline int64_t et_work_of(const sat_ldap_op *op, int *from_etime)
 static inline void et_kv_bump(et_kv *v, const sat_ldap_op *op)
 {
     v->count++;
-    if (!op)
-        return;
-    if (op->etime >= 0) {
+    if (op && op->etime >= 0) {
         v->timed++;
         v->esum += op->etime;
     }
+}
+
+static inline void et_use_bump(et_use *u, const sat_ldap_op *op)
+{
+    et_kv_bump(&u->v, op);
     int fe;
     int64_t w = et_work_of(op, &fe);
-    if (w >= 0) {
-        v->worked++;
-        v->work += w;
-        v->work_etime += (uint64_t)fe;
-    }
+    if (w >= 0)
+        u->work += w;
     if (op->wtime >= 0) {
-        v->waited++;
-        v->wait += op->wtime;
+        u->waited++;
+        u->wait += op->wtime;
     }
 }
 
@@ -476,6 +498,14 @@ static inline void et_ktab_add_h(sat_etime *e, et_ktab *k, const char *key, size
     if (v)
         et_kv_bump(v, op);
 }
+/* the same for a usage table (et_use rows) */
+static inline void et_ktab_use_h(sat_etime *e, et_ktab *k, const char *key, size_t len,
+                                 uint64_t h, const sat_ldap_op *op)
+{
+    et_use *u = (et_use *)et_ktab_at_h(e, k, key, len, h);
+    if (u)
+        et_use_bump(u, op);
+}
 static inline void et_ktab_add(sat_etime *e, et_ktab *k, const char *key, size_t len,
                                const sat_ldap_op *op)
 {
@@ -498,7 +528,7 @@ size_t *et_kv_top(const et_ktab *k, size_t top, size_t *n);
 /* etime_usage.c: who used the server (work) and who waited */
 /* A search's filter record (of `filters`, or its "(other)") and the row:
  * the shape's record bumped too. */
-void et_shape_add(sat_etime *e, et_filt *fv, const sat_ldap_op *op);
+void et_shape_add(sat_etime *e, et_filt *fv, uint64_t filter_hash, const sat_ldap_op *op);
 int et_result_usage(sat_rnode *root, const sat_etime *e);
 
 /* etime_conn.c */

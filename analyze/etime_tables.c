@@ -15,23 +15,26 @@ static double kv_total(const void *rec, const void *ctx)
     return v->timed ? (double)v->esum / 1e9 : NAN;
 }
 
-/* A top-N list's row after its key: count, total_s (etime_result_tables.c). */
-static const sat_acc_field kv_fields[] = {
-    SAT_ACC_OUT(SAT_ACC_COUNT, et_kv, count, "count", SAT_UNIT_COUNT, NULL, NULL),
-    SAT_ACC(SAT_ACC_COUNT, et_kv, timed),
-    SAT_ACC(SAT_ACC_SUM, et_kv, esum),
-    SAT_ACC_DERIVE("total_s", SAT_UNIT_DURATION, 9, "etime total", NULL, kv_total),
-    /* written by the usage tables (etime_usage.c) */
-    SAT_ACC(SAT_ACC_SUM, et_kv, work),
-    SAT_ACC(SAT_ACC_SUM, et_kv, wait),
-    SAT_ACC(SAT_ACC_COUNT, et_kv, worked),
-    SAT_ACC(SAT_ACC_COUNT, et_kv, waited),
-    SAT_ACC(SAT_ACC_COUNT, et_kv, work_etime),
-};
+/* A top-N list's row after its key: count, total_s (etime_result_tables.c);
+ * PREFIX: where the et_kv is in the record ("v." in an et_use). */
+#define ET_KV_FIELDS(type, PREFIX)                                                            \
+    SAT_ACC_OUT(SAT_ACC_COUNT, type, PREFIX count, "count", SAT_UNIT_COUNT, NULL, NULL),      \
+    SAT_ACC(SAT_ACC_COUNT, type, PREFIX timed), SAT_ACC(SAT_ACC_SUM, type, PREFIX esum),     \
+    SAT_ACC_DERIVE("total_s", SAT_UNIT_DURATION, 9, "etime total", NULL, kv_total)
+static const sat_acc_field kv_fields[] = {ET_KV_FIELDS(et_kv, )};
 const sat_rec_desc et_kv_desc = {sizeof(et_kv), kv_fields, sizeof kv_fields / sizeof kv_fields[0],
                                  NULL};
 const sat_rec_desc et_filt_desc = {sizeof(et_filt), kv_fields,
                                    sizeof kv_fields / sizeof kv_fields[0], NULL};
+/* the same and the work and wait (etime_usage.c writes them) */
+static const sat_acc_field use_fields[] = {
+    ET_KV_FIELDS(et_use, v.),
+    SAT_ACC(SAT_ACC_COUNT, et_use, waited),
+    SAT_ACC(SAT_ACC_SUM, et_use, work),
+    SAT_ACC(SAT_ACC_SUM, et_use, wait),
+};
+const sat_rec_desc et_use_desc = {sizeof(et_use), use_fields,
+                                  sizeof use_fields / sizeof use_fields[0], NULL};
 
 /* The key's lengths are set once, by the key's first row; a record new in a
  * merge takes them (and the first row's conn and op, as a first row without

@@ -23,7 +23,7 @@
  *   - bind DNs are the DN each operation ran as, counted as logged and
  *     folded at output (et_norm_dn: case, blanks), so the row path copies
  *     nothing.
- * The tables are written from mergeable records (et_kv): a merge of parts
+ * The tables are written from mergeable records (et_use): a merge of parts
  * gives the result of one pass (tests/unit/test_merge_property.c).
  */
 #include <string.h>
@@ -32,11 +32,17 @@
 
 /* ---- the row path: shapes --------------------------------------------------------------- */
 
-void et_shape_add(sat_etime *e, et_filt *fv, const sat_ldap_op *op)
+void et_shape_add(sat_etime *e, et_filt *fv, uint64_t filter_hash, const sat_ldap_op *op)
 {
     int cache = fv != (et_filt *)e->filters.k.other;
     if (cache && fv->shape) { /* the filter's shape is known: no lookup */
-        et_kv_bump(fv->shape, op);
+        et_use_bump(fv->shape, op);
+        return;
+    }
+    size_t slot = (size_t)(filter_hash >> 17) & (ET_SHAPE_MEMO - 1);
+    if (!cache && e->shape_memo[slot].shape && e->shape_memo[slot].hash == filter_hash &&
+        e->shape_memo[slot].len == op->filter.len) {
+        et_use_bump(e->shape_memo[slot].shape, op);
         return;
     }
     sat_str key = op->filter;
@@ -57,19 +63,26 @@ void et_shape_add(sat_etime *e, et_filt *fv, const sat_ldap_op *op)
             return;
         key = sat_str_make(e->scratch, n);
     }
-    et_kv *sv = (et_kv *)et_ktab_at(e, &e->shapes, key.ptr, key.len);
+    et_use *sv = (et_use *)et_ktab_at(e, &e->shapes, key.ptr, key.len);
     if (!sv)
         return;
-    et_kv_bump(sv, op);
-    if (cache && sv != (et_kv *)e->shapes.k.other)
+    et_use_bump(sv, op);
+    if (sv == (et_use *)e->shapes.k.other)
+        return;
+    if (cache) {
         fv->shape = sv;
+    } else {
+        e->shape_memo[slot].hash = filter_hash;
+        e->shape_memo[slot].len = op->filter.len;
+        e->shape_memo[slot].shape = sv;
+    }
 }
 
 /* ---- the result ------------------------------------------------------------------------ */
 
 typedef struct urow {
     const char *key;
-    const et_kv *v;
+    const et_use *v;
 } urow;
 
 /* the measure a table is sorted by */
@@ -81,34 +94,36 @@ static int cmp_urow(const void *a, const void *b)
     int64_t mx = sort_wait ? x->v->wait : x->v->work, my = sort_wait ? y->v->wait : y->v->work;
     if (mx != my)
         return mx > my ? -1 : 1;
-    if (x->v->count != y->v->count)
-        return x->v->count > y->v->count ? -1 : 1;
+    if (x->v->v.count != y->v->v.count)
+        return x->v->v.count > y->v->v.count ? -1 : 1;
     return strcmp(x->key, y->key);
 }
 
+/* A sum of ns as seconds: absent when none of the n operations had one. */
 static double secs(int64_t ns, uint64_t n) { return n ? (double)ns / 1e9 : NAN; }
 static double share(int64_t ns, uint64_t n, int64_t whole)
 {
     return n && whole > 0 ? (double)ns / (double)whole : NAN;
 }
 
-static void put_row(sat_rnode *t, const char *keycol, const char *key, const et_kv *v,
-                    const et_kv *whole)
+static void put_row(sat_rnode *t, const char *keycol, const char *key, const et_use *v,
+                    const et_use *whole)
 {
     sat_rnode *o = sat_table_row(t);
     sat_put_text(o, keycol, key);
-    sat_put_count(o, "count", v->count);
-    sat_put_dur(o, "work_s", secs(v->work, v->worked), ET_DUR);
-    sat_put_ratio(o, "work_share", share(v->work, v->worked, whole->work), ET_FRAC);
+    sat_put_count(o, "count", v->v.count);
+    /* an operation's work time comes with its etime (et_work_of) */
+    sat_put_dur(o, "work_s", secs(v->work, v->v.timed), ET_DUR);
+    sat_put_ratio(o, "work_share", share(v->work, v->v.timed, whole->work), ET_FRAC);
     sat_put_dur(o, "wait_s", secs(v->wait, v->waited), ET_DUR);
     sat_put_ratio(o, "wait_share", share(v->wait, v->waited, whole->wait), ET_FRAC);
-    sat_put_dur(o, "etime_s", secs(v->esum, v->timed), ET_DUR);
+    sat_put_dur(o, "etime_s", secs(v->v.esum, v->v.timed), ET_DUR);
 }
 
 /* One table: the first `top` rows by its measure, then "(other)": the rest
  * (keys not shown, and `other`, the rows folded past the cap). */
 static void usage_table(sat_rnode *p, const char *name, const char *keycol, urow *rows, size_t n,
-                        const et_kv *other, const et_kv *whole, size_t top, int by_wait)
+                        const et_use *other, const et_use *whole, size_t top, int by_wait)
 {
     static const sat_col cols[] = {
         {NULL, SAT_UNIT_TEXT, 0, NULL},
@@ -128,31 +143,31 @@ static void usage_table(sat_rnode *p, const char *name, const char *keycol, urow
     sort_wait = by_wait;
     qsort(rows, n, sizeof *rows, cmp_urow);
     size_t show = n < top ? n : top;
-    et_kv rest = *other;
+    et_use rest = *other;
     for (size_t i = show; i < n; i++)
-        sat_rec_merge(&et_kv_desc, &rest, rows[i].v); /* sums and counts: no memory */
+        sat_rec_merge(&et_use_desc, &rest, rows[i].v); /* sums and counts: no memory */
     for (size_t i = 0; i < show; i++)
         put_row(t, keycol, rows[i].key, rows[i].v, whole);
-    if (rest.count)
+    if (rest.v.count)
         put_row(t, keycol, "(other)", &rest, whole);
 }
 
 /* A dimension's two tables and wholes, from n records (keys[i], recs[i])
  * and the table's "(other)". */
 static int usage_dim(sat_rnode *u, const char *dim, const char *keycol, const char *const *keys,
-                     const et_kv *const *recs, size_t n, const et_kv *other, size_t top)
+                     const et_use *const *recs, size_t n, const et_use *other, size_t top)
 {
     urow *rows = (urow *)malloc((n ? n : 1) * sizeof *rows);
     if (!rows)
         return SAT_E_NOMEM;
-    et_kv whole = *other;
+    et_use whole = *other;
     for (size_t i = 0; i < n; i++) {
         rows[i] = (urow){keys[i], recs[i]};
-        sat_rec_merge(&et_kv_desc, &whole, recs[i]);
+        sat_rec_merge(&et_use_desc, &whole, recs[i]);
     }
     char k[96];
     snprintf(k, sizeof k, "%s_work_s", dim);
-    sat_put_dur(u, k, secs(whole.work, whole.worked), ET_DUR);
+    sat_put_dur(u, k, secs(whole.work, whole.v.timed), ET_DUR);
     snprintf(k, sizeof k, "%s_wait_s", dim);
     sat_put_dur(u, k, secs(whole.wait, whole.waited), ET_DUR);
     snprintf(k, sizeof k, "%s_used", dim);
@@ -168,14 +183,14 @@ static int usage_keyed(sat_rnode *u, const char *dim, const char *keycol, const 
 {
     size_t n = sat_keyed_n(k);
     const char **keys = (const char **)malloc((n ? n : 1) * sizeof *keys);
-    const et_kv **recs = (const et_kv **)malloc((n ? n : 1) * sizeof *recs);
+    const et_use **recs = (const et_use **)malloc((n ? n : 1) * sizeof *recs);
     int st = SAT_E_NOMEM;
     if (keys && recs) {
         for (size_t i = 0; i < n; i++) {
             keys[i] = sat_keyed_key(k, i);
-            recs[i] = (const et_kv *)sat_keyed_rec(k, i);
+            recs[i] = (const et_use *)sat_keyed_rec(k, i);
         }
-        st = usage_dim(u, dim, keycol, keys, recs, n, (const et_kv *)k->other, top);
+        st = usage_dim(u, dim, keycol, keys, recs, n, (const et_use *)k->other, top);
     }
     free(keys);
     free((void *)recs);
@@ -188,9 +203,9 @@ static int usage_users(sat_rnode *u, const sat_etime *e, size_t top)
 {
     const sat_keyed *k = &e->users.k;
     sat_keyed f;
-    if (sat_keyed_init(&f, &et_kv_desc, 0) != SAT_OK)
+    if (sat_keyed_init(&f, &et_use_desc, 0) != SAT_OK)
         return SAT_E_NOMEM;
-    int st = sat_rec_merge(&et_kv_desc, f.other, k->other);
+    int st = sat_rec_merge(&et_use_desc, f.other, k->other);
     char *buf = NULL;
     size_t cap = 0;
     for (size_t i = 0; i < sat_keyed_n(k) && st == SAT_OK; i++) {
@@ -202,8 +217,8 @@ static int usage_users(sat_rnode *u, const sat_etime *e, size_t top)
         }
         /* "(anonymous)" and "(unknown)" are names of ours, kept as they are */
         size_t n = key[0] == '(' ? (memcpy(buf, key, len), len) : et_norm_dn(key, len, buf);
-        et_kv *v = (et_kv *)sat_keyed_at(&f, buf, n, NULL);
-        if (!v || sat_rec_merge(&et_kv_desc, v, sat_keyed_rec(k, i)) != SAT_OK)
+        et_use *v = (et_use *)sat_keyed_at(&f, buf, n, NULL);
+        if (!v || sat_rec_merge(&et_use_desc, v, sat_keyed_rec(k, i)) != SAT_OK)
             st = SAT_E_NOMEM;
     }
     free(buf);
@@ -217,16 +232,13 @@ int et_result_usage(sat_rnode *root, const sat_etime *e)
 {
     size_t top = e->opts.top;
     sat_rnode *u = sat_obj(root, "usage");
-    /* every operation is in the clients table: what the work was measured by */
-    et_kv whole = *(const et_kv *)e->clients.k.other;
-    for (size_t i = 0; i < sat_keyed_n(&e->clients.k); i++)
-        sat_rec_merge(&et_kv_desc, &whole, sat_keyed_rec(&e->clients.k, i));
+    const et_counts *c = &e->c;
     sat_put_text(u, "work_measure",
-                 !whole.worked                          ? "none"
-                 : whole.work_etime == 0                ? "optime"
-                 : whole.work_etime == whole.worked     ? "etime"
-                                                        : "optime, else etime");
-    sat_put_count(u, "work_from_etime", whole.work_etime);
+                 !c->worked                    ? "none"
+                 : c->work_etime == 0          ? "optime"
+                 : c->work_etime == c->worked  ? "etime"
+                                               : "optime, else etime");
+    sat_put_count(u, "work_from_etime", c->work_etime);
     int st = SAT_OK;
     if (usage_keyed(u, "filter_shapes", "filter_shape", &e->shapes.k, top) != SAT_OK ||
         usage_keyed(u, "clients", "client", &e->clients.k, top) != SAT_OK ||

@@ -482,12 +482,12 @@ static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
     h ^= sat_hash_u64((uint64_t)c->source << 32 | c->server_port);
     a->peer = h;
     a->syn_ts = c->syn_ts;
-    a->end_ts = c->end_ts > c->syn_ts ? c->end_ts : c->syn_ts;
+    sat_ts_ns end = c->end_ts > c->syn_ts ? c->end_ts : c->syn_ts;
     /* given up when the client left (its FIN or RST), else at its end; a SYN
      * never answered a second after its last try (as on_tcp dates it) */
     a->gave_up_ts = c->client_left_ts > 0 ? c->client_left_ts
-                    : (c->flags & SAT_TCPF_SYN_GAVE_UP) ? a->end_ts + (sat_dur_ns)1000000000
-                                                        : a->end_ts;
+                    : (c->flags & SAT_TCPF_SYN_GAVE_UP) ? end + (sat_dur_ns)1000000000
+                                                        : end;
     a->source = c->source;
     a->flow = c->flow;
     a->unanswered = c->bytes_c2s > 0 && c->bytes_s2c == 0;
@@ -505,8 +505,7 @@ static void keep_ldap_attempt(sat_storms *s, const sat_ldap_conn *c)
     uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
     a->peer = h ^ sat_hash_u64(0x4c444150ULL << 32 | c->server); /* "LDAP" */
     a->syn_ts = c->open_ts;
-    a->end_ts = c->close_ts > c->open_ts ? c->close_ts : c->open_ts;
-    a->gave_up_ts = a->end_ts; /* its close */
+    a->gave_up_ts = c->close_ts > c->open_ts ? c->close_ts : c->open_ts; /* its close */
     a->source = c->server;
     a->flow = c->conn_epoch;
     a->conn = c->conn;
@@ -639,8 +638,20 @@ void st_finish_retries(sat_storms *s)
     if (!s->nattempts)
         return;
     qsort(s->attempts, s->nattempts, sizeof *s->attempts, cmp_attempt);
-    st_gave_up *fail = malloc(s->nattempts * sizeof *fail);
-    uint8_t *retried = calloc(s->nattempts, 1);
+    /* which failed, and the most failures of one peer: the size of the lists
+     * below (most connections of a log never failed) */
+    size_t most = 0;
+    for (size_t g = 0, e; g < s->nattempts; g = e) {
+        size_t nf = 0;
+        for (e = g; e < s->nattempts && s->attempts[e].peer == s->attempts[g].peer; e++) {
+            st_attempt *a = &s->attempts[e];
+            a->failed = a->unanswered || attempt_counted(s, a);
+            nf += a->failed;
+        }
+        most = nf > most ? nf : most;
+    }
+    st_gave_up *fail = malloc((most ? most : 1) * sizeof *fail);
+    uint8_t *retried = calloc(most ? most : 1, 1);
     if (!fail || !retried) {
         free(fail);
         free(retried);
@@ -653,7 +664,7 @@ void st_finish_retries(sat_storms *s)
         size_t nf = 0;
         for (e = g; e < s->nattempts && s->attempts[e].peer == s->attempts[g].peer; e++) {
             const st_attempt *a = &s->attempts[e];
-            if (a->unanswered || attempt_counted(s, a))
+            if (a->failed)
                 fail[nf++] = (st_gave_up){a->gave_up_ts, a->flow, a->conn, e};
         }
         qsort(fail, nf, sizeof *fail, cmp_gave_up);

@@ -140,7 +140,7 @@ typedef struct st_waiting { /* st_keep_closed_waiting */
 typedef struct st_attempt {
     uint64_t peer;          /* hash of source, client, server address and port (TCP); of
                                client and server (LDAP) */
-    sat_ts_ns syn_ts, end_ts;
+    sat_ts_ns syn_ts;
     sat_ts_ns gave_up_ts;   /* when the client gave up on it: its FIN or RST, else its end
                                (+1 s for a SYN never answered); LDAP: its close */
     uint32_t source, flow;  /* TCP: the wire dedup key; LDAP: server, conn_epoch */
@@ -148,6 +148,7 @@ typedef struct st_attempt {
     uint32_t client;        /* id in the peers table */
     uint8_t unanswered;     /* the client sent bytes, the server none */
     uint8_t ldap;           /* an LDAP connection of a log */
+    uint8_t failed;         /* set by the retry rule: unanswered, or a failure counted on it */
 } st_attempt;
 
 /* A client's failures in one window (struct sat_storms.cw), keyed by the

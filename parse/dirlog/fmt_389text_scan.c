@@ -74,6 +74,28 @@ const char *sat_t389_parse_ts(const char *p, const char *end, t389 *cache,
     return q + 7;
 }
 
+/* The quote that ends a quoted value starting at v (a backslash escapes the
+ * character after it), or end. Searched with memchr, as values (DNs,
+ * filters) are long: a quote ends the value when the run of backslashes just
+ * before it (within the value) is even, as a scan pairing each backslash with
+ * the character after it would find. */
+static const char *closing_quote(const char *v, const char *end)
+{
+    const char *p = v;
+    while (p < end) {
+        const char *q = memchr(p, '"', (size_t)(end - p));
+        if (!q)
+            return end;
+        size_t run = 0;
+        while (q - run > v && q[-1 - (ptrdiff_t)run] == '\\')
+            run++;
+        if (!(run & 1))
+            return q;
+        p = q + 1;
+    }
+    return end;
+}
+
 /* 1 = a token, 0 = end (maybe with trailing text), -1 = unterminated quote. */
 int sat_t389_kv_next(const char **pp, const char *end, kv *t, sat_str *text)
 {
@@ -105,11 +127,7 @@ int sat_t389_kv_next(const char **pp, const char *end, kv *t, sat_str *text)
         if (p < end && *p == '"') {
             p++;
             t->v = p;
-            while (p < end && *p != '"') {
-                if (*p == '\\' && p + 1 < end)
-                    p++;
-                p++;
-            }
+            p = closing_quote(p, end);
             if (p >= end) {
                 *pp = end;
                 return -1;

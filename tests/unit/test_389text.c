@@ -220,6 +220,34 @@ static void test_requests(void)
     CHECK(c && c->ops == 10 && (c->flags & SAT_CONNF_NO_OPEN) && (c->flags & SAT_CONNF_UNCLOSED));
 }
 
+/* A quoted value ends at the first quote after an even run of backslashes
+ * (each backslash escapes the character after it): 389 escapes quotes and
+ * backslashes in filters and DNs so. */
+static void test_escaped_quotes(void)
+{
+    run(TS("01/Jan/2024:00:00:00 +0000") "conn=3 op=1 SRCH base=\"dc=a\\\"b\" scope=2 filter=\"(cn=x\\\\)\" attrs=ALL\n"
+        TS("01/Jan/2024:00:00:00 +0000") "conn=3 op=2 SRCH base=\"dc=c\\\\\\\"d\" scope=0 filter=\"(cn=\\\\\\\\)\" attrs=ALL\n"
+        TS("01/Jan/2024:00:00:00 +0000") "conn=3 op=3 SRCH base=\"dc=e\\\" scope=0 filter=\"(cn=y)\" attrs=ALL\n");
+    const sat_ldap_op *o = op_at(3, 1, SAT_OP_SRCH);
+    CHECK(o != NULL);
+    if (o) {
+        CHECK_EQ_SSTR(o->dn, "dc=a\\\"b");     /* an escaped quote inside */
+        CHECK_EQ_SSTR(o->filter, "(cn=x\\\\)"); /* two backslashes, then the end */
+        CHECK_EQ_INT(o->scope, SAT_SCOPE_SUB);
+    }
+    o = op_at(3, 2, SAT_OP_SRCH);
+    CHECK(o != NULL);
+    if (o) {
+        CHECK_EQ_SSTR(o->dn, "dc=c\\\\\\\"d"); /* three backslashes: the quote escaped */
+        CHECK_EQ_SSTR(o->filter, "(cn=\\\\\\\\)");
+        CHECK_EQ_INT(o->scope, SAT_SCOPE_BASE);
+    }
+    /* base="dc=e\" scope=...: the quote is escaped, the value runs on to the
+     * next unescaped quote (filter's first), as a sequential scan reads it */
+    o = op_at(3, 3, SAT_OP_SRCH);
+    CHECK(o == NULL || o->dn.len > 4);
+}
+
 static void test_result_fields(void)
 {
     run(TS("17/Oct/2024:17:21:51.930944766 +0200") "conn=2 op=7 SRCH base=\"dc=example,dc=com\" scope=2 filter=\"(objectClass=*)\" attrs=\"distinguishedName\"\n"
@@ -538,6 +566,7 @@ int main(void)
     test_connections();
     test_tls_cert();
     test_requests();
+    test_escaped_quotes();
     test_result_fields();
     test_interleaved_and_unfinished();
     test_internal();
