@@ -265,7 +265,8 @@ static void look_at(st_sig *sg, int g, const st_win *w, size_t n, const sat_stor
 static double mechanism_of(const st_win *w, int m)
 {
     switch (m) {
-    case ST_MECH_RETRIES: return (double)w->sc.retries;
+    case ST_MECH_RETRIES: /* beyond what the clients' own connection rates explain */
+        return fmax(0.0, (double)w->sc.retries - (double)w->sc.retries_chance_u / 1e6);
     case ST_MECH_FULL_HANDSHAKES:
         return w->sc.hs ? (double)w->sc.hs_full / (double)w->sc.hs : NAN;
     case ST_MECH_REFUSED:
@@ -288,6 +289,21 @@ static double mean_of(const st_win *w, size_t a, size_t b, int m)
         }
     }
     return k ? sum / (double)k : NAN;
+}
+
+/* Whether the clients retried a good part of what failed in windows [a, b]:
+ * retries (beyond chance) of at least ST_RETRY_SHARE of the failures. A
+ * storm the clients fed by retrying has most of its failures retried; one
+ * client retrying its own failures (a batch job trying again each second,
+ * the trigger itself) is a small part of them. */
+static int retried_enough(const st_win *w, size_t a, size_t b)
+{
+    double retried = 0, failed = 0;
+    for (size_t t = a; t <= b; t++) {
+        retried += mechanism_of(&w[t], ST_MECH_RETRIES);
+        failed += (double)w[t].events;
+    }
+    return retried >= ST_RETRY_SHARE * failed;
 }
 
 /* What fed a storm: the first mechanism (in st_mechanisms' order: the most
@@ -319,6 +335,9 @@ static void find_mechanism(sat_storm *st, const st_win *w, const sat_storm_span 
         double thr = 2.0 * b > b + fl ? 2.0 * b : b + fl;
         double judged = st->sustained ? f->after : f->during;
         f->rose = !isnan(judged) && judged > thr;
+        if (m == ST_MECH_RETRIES && f->rose)
+            f->rose = retried_enough(w, st->sustained ? back : sp->start,
+                                     st->sustained ? sp->end : up_end);
         if (f->rose && st->mechanism < 0)
             st->mechanism = m;
     }

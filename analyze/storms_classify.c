@@ -31,6 +31,8 @@
  * retry are one. The rule does not depend on the order rows arrive in: a
  * later, more specific row moves the count.
  */
+#include <math.h>
+
 #include "storms_internal.h"
 
 /* The failures of client in window widx (st_cw), NULL when its table is full
@@ -598,7 +600,13 @@ static int cmp_attempt(const void *a, const void *b)
  * retried. Clients behind one address still look like one: the next
  * connection of any of them after a give-up counts. The retry is counted
  * where it started (amplification); the connection given up is a failure of
- * kind "retried" unless another kind already counts it. */
+ * kind "retried" unless another kind already counts it.
+ * A client that opens connections often opens one soon after any failure,
+ * retrying or not (a batch job, an application's pool, a busy host): the
+ * chance of that is counted beside the retries, per failure where it was
+ * given up, from the client's own rate of connections away from its failures
+ * (a Poisson rate r: 1 - exp(-r x retry_window); chance_of_next); what fed a
+ * storm is the retries beyond it (storms_chain.c mechanism_of). */
 
 /* A failure of the retry rule: when it was given up, and where it is. */
 typedef struct st_gave_up {
@@ -631,6 +639,56 @@ static int attempt_counted(const sat_storms *s, const st_attempt *a)
     }
     uint32_t key[2] = {a->source, a->flow};
     return sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;
+}
+
+/* The chance that a peer's next connection falls within the retry window
+ * of each of its nf failures (fail[], by give-up time) anyway, added to the
+ * failure's window. The peer's own rate is read where no failure of its was
+ * just given up, after its start-up (its first ST_STARTUP_S: a pool opening
+ * its connections, many clients behind one address starting, is a burst,
+ * not a rate): its connections outside those windows, one per second at
+ * most, over the time outside them (at least ST_CALM_S of it). */
+static void chance_of_next(sat_storms *s, const st_attempt *a, size_t n, const st_gave_up *fail,
+                           size_t nf)
+{
+    sat_dur_ns win = s->opts.retry_window;
+    if (!nf || n < 2 || a[n - 1].syn_ts <= a[0].syn_ts || win <= 0)
+        return;
+    sat_ts_ns from = a[0].syn_ts + (sat_ts_ns)(ST_STARTUP_S * 1e9), to = a[n - 1].syn_ts;
+    if (to <= from)
+        return;
+    uint64_t seconds = 0;
+    int64_t last_sec = INT64_MIN;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].syn_ts < from)
+            continue;
+        while (k < nf && fail[k].ts <= a[i].syn_ts)
+            k++;
+        if (k && a[i].syn_ts - fail[k - 1].ts <= win)
+            continue; /* just after a failure: a retry or not, not the rate */
+        int64_t sec = a[i].syn_ts / (sat_ts_ns)1000000000;
+        seconds += sec != last_sec;
+        last_sec = sec;
+    }
+    /* the time outside the windows after failures, within the peer's span */
+    sat_ts_ns covered = 0, reach = from;
+    for (size_t f = 0; f < nf; f++) {
+        sat_ts_ns lo = fail[f].ts > reach ? fail[f].ts : reach;
+        sat_ts_ns hi = fail[f].ts + win < to ? fail[f].ts + win : to;
+        if (hi > lo) {
+            covered += hi - lo;
+            reach = hi;
+        }
+    }
+    double outside = (double)(to - from - covered) / 1e9;
+    if (outside < ST_CALM_S || !seconds)
+        return; /* too little calm time to read a rate from: taken as none */
+    double p = 1.0 - exp(-((double)seconds / outside) * ((double)win / 1e9));
+    uint64_t u = (uint64_t)llround(p * 1e6);
+    for (size_t i = 0; i < nf && u; i++)
+        FOR_EACH_WINDOW(s, fail[i].ts, w)
+            w->sc.retries_chance_u += u;
 }
 
 void st_finish_retries(sat_storms *s)
@@ -690,6 +748,7 @@ void st_finish_retries(sat_storms *s)
                            client);
             }
         }
+        chance_of_next(s, &s->attempts[g], e - g, fail, nf);
         memset(retried, 0, nf);
     }
     free(fail);

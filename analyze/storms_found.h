@@ -29,7 +29,11 @@
     X(opens, "conn_opens", "opened", NULL)                                                   \
     X(hs_full, "full_handshakes", "full", NULL)                                              \
     X(hs, "handshakes", NULL, NULL)                                                          \
-    X(retries, "retries", NULL, NULL)
+    X(retries, "retries", NULL, NULL)                                                        \
+    /* of those, how many the clients' own rate of connections explains: for     \
+     * each failure, the chance that its client opened its next connection        \
+     * within the retry window anyway (millionths; storms_classify.c) */          \
+    X(retries_chance_u, NULL, NULL, NULL)
 typedef struct st_counts {
     ST_STORM_COUNTS(SAT_COUNTER_FIELD)
 } st_counts;

@@ -81,6 +81,9 @@ extern const st_kind_info st_kinds[SAT_STORM_KIND__COUNT];
 #define ST_LONG_SEARCH_NS ((sat_dur_ns)1000000000) /* a long search (SAT_SIG_LONG_SEARCHES) */
 #define ST_SMOOTH 3
 #define ST_DRAIN_S 10.0
+#define ST_RETRY_SHARE 0.25 /* of the failures retried, for retries to have fed a storm */
+#define ST_STARTUP_S 60.0   /* a client address's start-up: not read for its connection rate */
+#define ST_CALM_S 60.0      /* the least calm time a client address's connection rate is read on */
 
 /* What each mechanism (storms_found.h ST_MECH_*) is. */
 typedef struct st_mech_info {

@@ -35,7 +35,7 @@ static uint32_t fails(const window *w)
     return w->fail_timeout + w->fail_hs + w->fail_busy + w->fail_refused;
 }
 
-typedef struct { double retries, reconnects, full_hs, offered, refused, ok, work; } means;
+typedef struct { double retries, reconnects, full_hs, offered, refused, ok, work, trig; } means;
 
 static means mean_of(size_t a, size_t b)
 {
@@ -53,11 +53,19 @@ static means mean_of(size_t a, size_t b)
         m.refused += w->fail_refused;
         m.ok += w->ops_ok;
         m.work += w->work_in;
+        m.trig += w->trig_jobs;
     }
     double n = (double)(b - a);
     m.retries /= n; m.reconnects /= n; m.full_hs /= n; m.offered /= n;
-    m.refused /= n; m.ok /= n; m.work /= n;
+    m.refused /= n; m.ok /= n; m.work /= n; m.trig /= n;
     return m;
+}
+
+/* the jobs per window offered by everyone but a batch or a heavy client */
+static double offered_by_others(means m)
+{
+    int own = S.P.kind == K_UNINDEXED || S.P.kind == K_HEAVY;
+    return own ? m.offered - m.trig : m.offered;
 }
 
 static size_t win_of(uint64_t t) { return (size_t)(t / (WIN_S * NS)); }
@@ -155,8 +163,13 @@ int truth_write(const char *dir, const char *incident)
             mech = "full_handshakes";
         else if (f && (double)rf > 0.5 * (double)f)
             mech = "refused_connections";
-        else
+        /* the load of everyone but the trigger doubled: a batch's or a heavy
+         * client's own jobs are the trigger (slowed jobs are everyone's; a
+         * rising load is the trigger itself: nothing of it fed back) */
+        else if (P->kind != K_RISING &&
+                 offered_by_others(ph) >= 2.0 * offered_by_others(before) + 1.0)
             mech = "offered_load";
+        /* else nothing fed back: the trigger's own load made the storm */
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/truth.json", dir);
