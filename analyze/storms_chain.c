@@ -102,7 +102,7 @@ static int cmp_dbl(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* A new heavy client: a quarter or more of the lead-up's operations, and
+/* A new heavy client: a tenth or more of the lead-up's operations, and
  * at least twice the share it had in the windows before. */
 static int new_heavy(const st_win *w, const sat_storm_span *sp, uint32_t heavy)
 {
@@ -117,7 +117,7 @@ static int new_heavy(const st_win *w, const sat_storm_span *sp, uint32_t heavy)
         lead_h += st_mg_count(&w[t], heavy);
     }
     double share = lead ? (double)lead_h / (double)lead : 0.0;
-    return share >= 0.25 && (!base || (double)base_h / (double)base < share / 2.0);
+    return share >= 0.10 && (!base || (double)base_h / (double)base < share / 2.0);
 }
 
 /* The windows [a, b] of one signal's values (NAN ones left out), sorted. */
@@ -396,6 +396,7 @@ static void chain(sat_storm *st, const st_win *w, size_t n, const sat_storm_span
     sat_ts_ns end = lo_ts + (sat_ts_ns)(sp->end + 1) * step; /* the end of the last high window */
     /* the trigger's last window: its back (or the input's end when never back) */
     size_t back_w = back ? (size_t)((back - lo_ts) / step) : n;
+    st->untold = !back && sp->end + 1 == n;
     if (back && end > back) {
         sat_dur_ns drain = (sat_dur_ns)(ST_DRAIN_S * 1e9);
         if (drain < 3 * step)

@@ -367,8 +367,11 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
     /* the work per search: a slow disk or a lock shows in every search; a
      * batch of long searches (unmarked where the log cannot mark unindexed
      * ones) is a signal of its own, and so are the other operations' costs
-     * (a re-bind storm's password hashing is the retries', not the server's) */
-    if (work >= 0 && op->type == SAT_OP_SRCH && !(op->notes & (SAT_NOTE_A | SAT_NOTE_U))) {
+     * (a re-bind storm's password hashing is the retries', not the server's);
+     * a search answered busy or unavailable was refused, not worked on: its
+     * zero would pull the work per search down just when the queue is full */
+    if (work >= 0 && op->type == SAT_OP_SRCH && !(op->notes & (SAT_NOTE_A | SAT_NOTE_U)) &&
+        op->err != 51 && op->err != 52) {
         if (work >= ST_LONG_SEARCH_NS) {
             w->ld.long_searches++;
         } else {

@@ -87,6 +87,8 @@ typedef struct sat_storm {
     int trigger;             /* the risen cause with the earliest onset; -1 none */
     int sustained;           /* failures went on past the trigger's back_ts for longer
                                 than the drain time (storms_chain.c) */
+    int untold;              /* whether it outlived the trigger cannot be told: the storm
+                                went on to the end of the inputs with the trigger never back */
     int mechanism;           /* ST_MECH_* that rose after the trigger was back (sustained),
                                 else while it was up; -1 none */
     st_mech_fig mech[ST_MECH__COUNT];     /* by ST_MECH_* (storms_internal.h) */

@@ -267,8 +267,9 @@ static void put_storm(sat_rnode *t, const sat_storms *s, const sat_storm *st, si
     sat_put_time(row, "trigger.onset_ts", g >= 0 ? st->sig[g].onset_ts : 0);
     sat_put_time(row, "trigger.back_ts", g >= 0 ? st->sig[g].back_ts : 0);
     sat_put_text(row, "heavy_client", st->heavy_client);
-    /* with no trigger, whether the storm outlived it is unknown: absent */
-    if (g >= 0)
+    /* with no trigger, or one never back while the storm went on to the end of
+     * the inputs, whether the storm outlived it is unknown: absent */
+    if (g >= 0 && !st->untold)
         sat_put_bool(row, "sustained", st->sustained);
     sat_put_dur(row, "sustained_s", st->sustained_s, 3);
     int m = st->mechanism;

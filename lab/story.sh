@@ -12,8 +12,11 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 # kind:seed - every trigger, storms sustained by retries after it and one that
 # ended with it (unindexed_batch 1), two whose clients never retry (heavy_client 1,
 # unindexed_batch 2: the heavy client's and the batch's own next connections are
-# not retries that fed the storm), and a calm run (none 1)
-for ks in unindexed_batch:1 unindexed_batch:2 unindexed_batch:3 slow_storage:3 heavy_client:1 \
+# not retries that fed the storm), and a calm run (none 1). Not slow_storage 3: there no
+# operation but a busy answer is logged from a minute into the storm to its end, so the
+# log cannot show the slow disk's end and satscope rightly leaves "sustained" untold
+# (lab/run.sh's table keeps it).
+for ks in unindexed_batch:1 unindexed_batch:2 unindexed_batch:3 slow_storage:1 heavy_client:1 \
     heavy_client:2 session_flush:1 rising_load:2 none:1; do
     "$SATLAB" --kind "${ks%%:*}" --seed "${ks##*:}" --out "$OUT/${ks%%:*}-${ks##*:}" >/dev/null
 done

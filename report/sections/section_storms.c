@@ -277,8 +277,9 @@ static void sustained(sat_rnode *v, const sat_rnode *s, int64_t back)
 {
     if (sat_get_bool(s, "sustained", 0) != 1) {
         item(v, "sustained_text", "sustained", "%s",
-             !back ? "cannot tell: the trigger had not gone back to usual by the end"
-             : back >= sat_get_time(s, "end_ts", 0)
+             sat_get_bool(s, "sustained", -1) < 0
+                 ? "cannot tell: the trigger had not gone back to usual by the end"
+             : !back || back >= sat_get_time(s, "end_ts", 0)
                  ? "no: the failures ended while the trigger was still up"
                  : "no: the failures ended within the queue's drain time of the trigger's "
                    "return (10 s, 3 windows)");
