@@ -37,7 +37,9 @@
 #define ST_HIST 80
 #define ST_CLIENTS_MAX 100000
 #define ST_DEDUP_MAX 1000000
-#define ST_MG 4 /* heavy hitters kept per window (Misra-Gries) */
+#define ST_MG 12 /* heavy hitters kept per window (Misra-Gries: a count is within the
+                     window's operations / 13 of the truth, so a client with a fifth of
+                     them stays seen when retries double the others') */
 #define ST_ATTEMPTS_MAX 2000000
 
 #define ST_FLOOR 0.5 /* the detector's floor at most (storms_detect.c, storms_period.c) */
