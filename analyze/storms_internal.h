@@ -37,8 +37,8 @@
 #define ST_HIST 80
 #define ST_CLIENTS_MAX 100000
 #define ST_DEDUP_MAX 1000000
-#define ST_MG 12 /* heavy hitters kept per window (Misra-Gries: a count is within the
-                     window's operations / 13 of the truth, so a client with a fifth of
+#define ST_MG 8 /* heavy hitters kept per window (Misra-Gries: a count is within the
+                     window's operations / 9 of the truth, so a client with a fifth of
                      them stays seen when retries double the others') */
 #define ST_ATTEMPTS_MAX 2000000
 
