@@ -349,19 +349,19 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
                      "handshakes, refused connections and the offered load did not rise)");
         }
         fig = sat_doc_finding(list, "critical", "storms",
-                              "The failures outlived their trigger: they went on for %s after %s "
-                              "was back to usual (at %s), longer than the queue takes to drain: a "
+                              "The failures outlived their trigger: they went on for %s after it "
+                              "(%s) was back to usual at %s, longer than the queue takes to drain: a "
                               "self-sustaining (metastable) failure; %s.",
                               d, pm_signal_words(p, trig), bt, how);
     } else if (back && back < end) {
         fig = sat_doc_finding(list, "notice", "storms",
                               "The failures did not outlive their trigger: they ended within the "
-                              "queue's drain time after %s was back to usual (at %s).",
+                              "queue's drain time after it (%s) was back to usual at %s.",
                               pm_signal_words(p, trig), bt);
     } else if (back) {
         fig = sat_doc_finding(list, "notice", "storms",
-                              "The failures did not outlive their trigger: they ended before %s "
-                              "went back to usual (at %s).",
+                              "The failures did not outlive their trigger: they ended before it "
+                              "(%s) went back to usual at %s.",
                               pm_signal_words(p, trig), bt);
     } else {
         /* the trigger never came back down: outliving it cannot be seen */
