@@ -141,6 +141,46 @@ static int period_inputs(sat_storms *s, st_period_found *pp)
 /* One period at one series: its dense windows (a period longer than
  * 4 x ST_WINDOWS_MAX of them is read at a power-of-two multiple of the
  * step, so the dense array stays bounded too), the detector, its storms. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Storms with only silence between them are one storm: windows in which the
+ * log holds under half the usual operations (the median of the 30 windows
+ * before the first storm) are a server not answering, not a calm that ended
+ * the storm - a real slapd whose threads a batch holds writes neither the
+ * clients' failures nor their reconnects until a thread is free. Returns
+ * the spans left. */
+static size_t join_across_silence(const st_win *w, sat_storm_span *sp, size_t found)
+{
+    if (found < 2 || sp[0].start < 4)
+        return found;
+    uint64_t ops[30];
+    size_t nb = 0;
+    for (size_t t = sp[0].start >= 30 ? sp[0].start - 30 : 0; t < sp[0].start; t++)
+        ops[nb++] = w[t].ld.ops;
+    qsort(ops, nb, sizeof *ops, cmp_u64);
+    double usual = (double)ops[(nb - 1) / 2];
+    if (!(usual > 0))
+        return found;
+    size_t k = 0;
+    for (size_t i = 1; i < found; i++) {
+        int silent = 1;
+        for (size_t t = sp[k].end + 1; t < sp[i].start && silent; t++)
+            silent = (double)w[t].ld.ops < 0.5 * usual;
+        if (!silent) {
+            sp[++k] = sp[i];
+            continue;
+        }
+        if (w[sp[i].peak].events > w[sp[k].peak].events)
+            sp[k].peak = sp[i].peak;
+        sp[k].end = sp[i].end;
+    }
+    return k + 1;
+}
+
 static int analyse_period(sat_storms *s, const st_series *se, const int64_t *keys,
                           st_period_found *pp, size_t pidx, sat_storm **all, size_t *ns,
                           size_t *cap)
@@ -196,6 +236,7 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
     size_t found = rc == SAT_OK ? sat_storms_detect(x, n, st_baseline_floor(step), sp, n) : 0;
     if (found > n)
         found = n;
+    found = join_across_silence(w, sp, found);
     for (size_t i = 0; i < found && rc == SAT_OK; i++) {
         if (SAT_GROW(*all, *cap, *ns + 1) != SAT_OK) {
             rc = SAT_E_NOMEM;

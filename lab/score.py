@@ -7,6 +7,7 @@ the evidence - the 389 access log, the OpenLDAP stats log, the 389 log with
 the capture - and compares the storm it reports with truth.json, as the
 issue-21 contract scores it:
   window     the storm's start and end within two windows of the truth's
+             (windows of the coarser of the truth's and satscope's grids)
              (no storm in the truth: ok when satscope reports none)
   trigger    storm.trigger.signal_name == the truth's trigger kind, as the
              form can show it (EVIDENT: the OpenLDAP log shows a batch of
@@ -148,7 +149,9 @@ def score(truth, rep, form):
     storms = rep.get("storms") or []
     st = pick_storm(storms, truth)
     tstorm = truth.get("storm")
-    win = (st or {}).get("window_s") or rep.get("window_s") or truth.get("window_s") or 10
+    # two windows of the coarser grid: the truth's storm is in its windows
+    # (window_s), satscope's in its own; each is only as precise as its grid
+    win = max((st or {}).get("window_s") or rep.get("window_s") or 0, truth.get("window_s") or 0) or 10
     row = {"storms": len(storms)}
     if tstorm is None:
         row["window"] = st is None
