@@ -103,12 +103,11 @@ static int cmp_dbl(const void *a, const void *b)
 }
 
 /* A new heavy client: a tenth or more of the lead-up's operations, and
- * at least twice the share it had in the windows before. */
-static int new_heavy(const st_win *w, const sat_storm_span *sp, uint32_t heavy)
+ * at least twice the share it had in the windows [a, b] before. */
+static int new_heavy(const st_win *w, const sat_storm_span *sp, uint32_t heavy, size_t a, size_t b)
 {
     uint64_t lead = 0, lead_h = 0, base = 0, base_h = 0;
-    size_t a = sp->start >= 33 ? sp->start - 33 : 0, b = sp->start >= 4 ? sp->start - 4 : 0;
-    for (size_t t = a; sp->start >= 4 && t <= b; t++) {
+    for (size_t t = a; t <= b && b < sp->start; t++) {
         base += w[t].ld.ops;
         base_h += st_mg_count(&w[t], heavy);
     }
@@ -150,19 +149,53 @@ static double smoothed(const st_win *w, size_t t, int g, uint32_t heavy)
     return k ? sum / k : NAN;
 }
 
+/* The early windows: 150-180 before the storm (or from the period's first),
+ * at least 10 of them and all before the 30-window baseline; 0 when there
+ * are not. */
+static int early_windows(const sat_storm_span *sp, size_t *a, size_t *b)
+{
+    *a = sp->start >= 180 ? sp->start - 180 : 0;
+    if (sp->start < 34 || *a + 10 > sp->start - 34)
+        return 0;
+    *b = *a + 29 < sp->start - 34 ? *a + 29 : sp->start - 34;
+    return 1;
+}
+
+/* A heavy client that came minutes before the storm is in its 30-window
+ * baseline already: it is new against the early windows, and measured
+ * against them (base, its range hi and the threshold thr). */
+static int heavy_ramp(st_sig *sg, const st_win *w, const sat_storm_span *sp, uint32_t heavy,
+                      double *hi, double *thr)
+{
+    double vals[ST_BASELINE_WINDOWS];
+    size_t a, b;
+    if (!early_windows(sp, &a, &b) || !new_heavy(w, sp, heavy, a, b))
+        return 0;
+    size_t nv = values_of(w, a, b, SAT_SIG_HEAVY_CLIENT, heavy, vals, 30);
+    if (nv < 10)
+        return 0;
+    double early = vals[(nv - 1) / 2], fl = st_signals[SAT_SIG_HEAVY_CLIENT].floor;
+    double t = 2.0 * early > early + fl ? 2.0 * early : early + fl;
+    if (!(sg->before > t))
+        return 0;
+    sg->base = early;
+    *hi = vals[(size_t)ceil(0.9 * (double)nv) - 1];
+    *thr = t;
+    return 1;
+}
+
 /* A load that rose slowly (no trigger but the load itself): the 30-window
- * baseline before the lead-up is already up on the load of the windows
- * 150-180 before the storm (or the period's first), by a tenth, and the
- * lead-up is a quarter above that: the load is the cause, measured against
- * the earlier baseline (base, its range hi and the threshold thr). */
+ * baseline before the lead-up is already up on the load of the early
+ * windows by a tenth, and the lead-up is a quarter above that: the load is
+ * the cause, measured against the earlier baseline (base, its range hi and
+ * the threshold thr). */
 static void load_ramp(st_sig *sg, const st_win *w, const sat_storm_span *sp, uint32_t heavy,
                       double *hi, double *thr)
 {
     double vals[ST_BASELINE_WINDOWS];
-    size_t a = sp->start >= 180 ? sp->start - 180 : 0;
-    if (sp->start < 34 || a + 10 > sp->start - 34)
+    size_t a, b;
+    if (!early_windows(sp, &a, &b))
         return;
-    size_t b = a + 29 < sp->start - 34 ? a + 29 : sp->start - 34;
     size_t nv = values_of(w, a, b, SAT_SIG_OPS, heavy, vals, 30);
     if (nv < 10)
         return;
@@ -211,8 +244,14 @@ static void look_at(st_sig *sg, int g, const st_win *w, size_t n, const sat_stor
      * half the floor above the median, the larger), smoothed */
     double usual = hi > sg->base + fl / 2 ? hi : sg->base + fl / 2;
     sg->rose = !isnan(sg->before) && sg->before > thr;
-    if (g == SAT_SIG_HEAVY_CLIENT && sg->rose && !new_heavy(w, sp, heavy))
-        sg->rose = 0; /* the client every other window has: not new */
+    /* (before the 4th window there is no baseline: [1, 0] is empty) */
+    if (g == SAT_SIG_HEAVY_CLIENT && sg->rose &&
+        !new_heavy(w, sp, heavy, sp->start >= 4 ? a : 1, sp->start >= 4 ? sp->start - 4 : 0)) {
+        /* the client every other window has is not new, unless it came
+         * within the baseline and not before */
+        sg->rose = heavy_ramp(sg, w, sp, heavy, &hi, &thr);
+        usual = hi > sg->base + fl / 2 ? hi : sg->base + fl / 2;
+    }
     size_t on = SIZE_MAX, from = SIZE_MAX;
     if (sg->rose) {
         /* the rise that reaches the storm: back from its last high window
