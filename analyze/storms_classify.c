@@ -23,7 +23,9 @@
  *             that went on to carry its request was slow, not failed); a
  *             connection given up for a retry (st_finish_retries)
  * Deduplication: an ABANDON and the A1 close of the same connection (key
- * server + conn_epoch + conn) are one failure, counted as the ABANDON; on the
+ * server + conn_epoch + conn) are one failure, counted as the ABANDON; an
+ * answer of a failure kind (busy, a limit...) and the client leaving that
+ * connection after it (A1, B1) are one, counted as the answer; on the
  * wire one failure per connection (key source + flow), counted as the most
  * specific kind (TLS > client RST or FIN or SYN never answered > SYN retry
  * > retried), so an
@@ -117,6 +119,11 @@ static void uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
     }
 }
 
+void st_uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client)
+{
+    uncount(s, ts, kind, client);
+}
+
 static int wire_prio(int kind)
 {
     switch (kind) {
@@ -130,25 +137,40 @@ static int wire_prio(int kind)
     }
 }
 
-static void mark(st_dedup *d, int kind, sat_ts_ns ts)
+static void mark(sat_storms *s, st_dedup *d, int kind, sat_ts_ns ts, sat_str client)
 {
+    int capped;
+    uint32_t *id = client.len ? st_intern(&s->peers, client.ptr, client.len, &capped) : NULL;
+    d->client = id ? *id : UINT32_MAX;
     d->has = 1;
     d->kind = (uint8_t)kind;
     d->ts = ts;
 }
 
+int st_is_client_left(int kind)
+{
+    return kind == SAT_STORM_CLOSE_A1 || kind == SAT_STORM_CLOSE_B1;
+}
+
 /* The rows of one LDAP connection that are one failure: an ABANDON counts
  * (one per abandoned operation) and so does a B1..T3 close; the A1 close of
  * a connection with an ABANDON does not (the client gave up, then left: one
- * failure, counted as the ABANDON, whichever row comes first); a request
+ * failure, counted as the ABANDON, whichever row comes first), nor does the
+ * client's leaving (A1, B1) of a connection answered busy, unavailable or
+ * with a limit (the answer counts: the client got its failure, then left;
+ * on_op) - the server's own closes (B4, T1..T3) still count; a request
  * left unanswered at a close counts only when nothing else of its
  * connection does. */
 static void ldap_keyed(sat_storms *s, st_dedup *d, sat_ts_ns ts, int kind, sat_str client)
 {
     int had = d->has ? d->kind : -1;
+    if (d->errs && (st_is_client_left(kind) || kind == SAT_STORM_CLOSED_WAITING)) {
+        s->t.f.deduped++;
+        return;
+    }
     if (had < 0) {
         count(s, ts, kind, client);
-        mark(d, kind, ts);
+        mark(s, d, kind, ts, client);
     } else if (kind == SAT_STORM_CLOSED_WAITING) {
         s->t.f.deduped++;
     } else if (had == SAT_STORM_CLOSED_WAITING ||
@@ -156,13 +178,13 @@ static void ldap_keyed(sat_storms *s, st_dedup *d, sat_ts_ns ts, int kind, sat_s
         uncount(s, d->ts, had, client); /* the more specific row takes its place */
         count(s, ts, kind, client);
         s->t.f.deduped++;
-        mark(d, kind, ts);
+        mark(s, d, kind, ts, client);
     } else if (kind == SAT_STORM_CLOSE_A1 && had == SAT_STORM_ABANDON) {
         s->t.f.deduped++;
     } else {
         count(s, ts, kind, client); /* another ABANDON, or a B1..T3 close */
         if (had != SAT_STORM_ABANDON)
-            mark(d, kind, ts);
+            mark(s, d, kind, ts, client);
     }
 }
 
@@ -192,7 +214,7 @@ static void count_keyed(sat_storms *s, sat_strtab *t, const void *key, size_t kl
         s->t.f.deduped++;
         return;
     }
-    mark(d, kind, ts);
+    mark(s, d, kind, ts, client);
 }
 
 static int is_wire_server(const sat_storms *s, uint32_t server)
@@ -319,6 +341,12 @@ static int on_op(void *ctx, const sat_ldap_op *op)
             int capped;
             st_dedup *d = (st_dedup *)sat_strtab_upsert(&s->ldap_dedup, &k, sizeof k, NULL,
                                                         &capped);
+            if (d && d->has && st_is_client_left(d->kind)) {
+                /* its close came first: the answer takes its place */
+                uncount(s, d->ts, d->kind, op->client_ip);
+                s->t.f.deduped++;
+                d->has = 0;
+            }
             if (d)
                 d->errs = 1;
             else

@@ -167,6 +167,7 @@ extern const sat_rec_desc st_cw_desc;
 
 typedef struct st_dedup {
     sat_ts_ns ts;
+    uint32_t client; /* id in the peers table of the counted row's client, UINT32_MAX none */
     uint8_t kind, has;
     uint8_t errs; /* an LDAP connection answered with an error of a failure kind (busy,
                      time limit...): counted apart (not deduplicated), but a failed
@@ -360,6 +361,10 @@ int st_hist_bucket(sat_dur_ns d);
 
 /* storms_classify.c */
 void st_count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client);
+/* a failure counted by st_count taken back (the same ts, kind and client) */
+void st_uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client);
+/* whether a kind is a client leaving its connection (A1, B1 closes) */
+int st_is_client_left(int kind);
 uint32_t *st_intern(sat_strtab *t, const void *key, size_t len, int *capped);
 uint64_t *st_client_window(sat_storms *s, int64_t widx, const char *client, size_t len);
 void st_keep_closed_waiting(sat_storms *s, const sat_ldap_op *op);

@@ -73,8 +73,12 @@ static int merge_windows(sat_storms *into, const sat_storms *from, int si)
     return rc;
 }
 
-/* from's failures already counted, by connection, added to into's */
-static void merge_dedup(sat_storms *into, sat_strtab *t, const sat_strtab *from)
+/* from's failures already counted, by connection, added to into's; a close
+ * by the client leaving (A1, B1) in one part of a connection answered with
+ * an error in the other is taken back, as one pass does (storms_classify.c
+ * ldap_keyed) */
+static void merge_dedup(sat_storms *into, const sat_storms *from_s, sat_strtab *t,
+                        const sat_strtab *from)
 {
     for (size_t i = 0; i < from->n; i++) {
         int is_new, capped;
@@ -83,15 +87,30 @@ static void merge_dedup(sat_storms *into, sat_strtab *t, const sat_strtab *from)
         const st_dedup *f = (const st_dedup *)sat_strtab_val(from, i);
         if (!d) {
             into->nomem |= !capped;
-        } else if (is_new) {
+            continue;
+        }
+        int both = !is_new && (d->errs != f->errs || d->has != f->has);
+        if (is_new) {
             *d = *f;
+            d->client = map_peer(into, from_s, f->client);
         } else {
             if (!d->has && f->has) { /* a connection with only an error here */
                 d->ts = f->ts;
                 d->kind = f->kind;
+                d->client = map_peer(into, from_s, f->client);
                 d->has = 1;
             }
             d->errs |= f->errs;
+        }
+        if (both && d->errs && d->has && st_is_client_left(d->kind)) {
+            sat_str client = SAT_STR_NONE;
+            if (d->client < into->peers.n) {
+                client.ptr = sat_strtab_key(&into->peers, d->client);
+                client.len = sat_strtab_len(&into->peers, d->client);
+            }
+            st_uncount(into, d->ts, d->kind, client);
+            into->t.f.deduped++;
+            d->has = 0;
         }
     }
 }
@@ -158,8 +177,8 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
                             (const sat_keyed *)(const void *)((const char *)from +
                                                               keyed_tables[i])) < 0)
             into->nomem = 1;
-    merge_dedup(into, &into->ldap_dedup, &from->ldap_dedup);
-    merge_dedup(into, &into->wire_dedup, &from->wire_dedup);
+    merge_dedup(into, from, &into->ldap_dedup, &from->ldap_dedup);
+    merge_dedup(into, from, &into->wire_dedup, &from->wire_dedup);
     if (sat_keyed_has_other(&into->cw))
         into->t.clients_lost = 1; /* a client-window pair past the cap */
     merge_kept_rows(into, from);

@@ -257,6 +257,51 @@ static void test_dedup_ldap(void)
     }
 }
 
+/* A busy answer and the client's leaving its connection after it (B1) are
+ * one failure, whichever row comes first and when the two rows are in two
+ * parts merged; the server's own close (T2) of such a connection counts. */
+static void test_dedup_answer_then_close(void)
+{
+    for (int order = 0; order < 3; order++) {
+        sat_storms *s = sat_storms_create(NULL), *p2 = sat_storms_create(NULL);
+        CHECK(s != NULL && p2 != NULL);
+        if (!s || !p2) {
+            sat_storms_free(s);
+            sat_storms_free(p2);
+            return;
+        }
+        sat_event_sink k = sat_storms_sink(s), k2 = sat_storms_sink(p2);
+        sat_ldap_op busy = op_row(T0, 7, SAT_OP_SRCH, 51, "10.0.0.1");
+        sat_ldap_conn b1 = conn_row(T0 + S, 7, SAT_CLOSE_B1, "10.0.0.1");
+        sat_ldap_op limit = op_row(T0, 9, SAT_OP_SRCH, 3, "10.0.0.3");
+        sat_ldap_conn t2 = conn_row(T0 + S, 9, SAT_CLOSE_T2, "10.0.0.3");
+        sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &limit);
+        sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &t2);
+        if (order == 0) {
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &busy);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &b1);
+        } else if (order == 1) {
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &b1);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &busy);
+        } else { /* the close in one part, the answer in the other */
+            sat_sink_emit(&k2, SAT_TABLE_LDAP_CONN, &b1);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &busy);
+            CHECK_EQ_INT(sat_storms_merge(s, p2), SAT_OK);
+        }
+        CHECK_EQ_INT(sat_storms_finish(s), SAT_OK);
+        sat_result *r = result_of(s);
+        const sat_rnode *v = sat_result_root(r);
+        CHECK_EQ_INT(sat_get_count(v, "events", 0), 3);
+        CHECK_EQ_INT(kind_n(v, "busy"), 1);
+        CHECK_EQ_INT(kind_n(v, "close_B1"), 0);
+        CHECK_EQ_INT(kind_n(v, "time_limit"), 1);
+        CHECK_EQ_INT(kind_n(v, "close_T2"), 1);
+        sat_result_free(r);
+        sat_storms_free(s);
+        sat_storms_free(p2);
+    }
+}
+
 /* A log's connection closed with a request unanswered: one failure, unless
  * its close (B1) or an ABANDON already is one; at the end of the input (no
  * close logged) none. */
@@ -1189,6 +1234,7 @@ int main(void)
     test_doubling();
     test_dozen_against_zero();
     test_dedup_ldap();
+    test_dedup_answer_then_close();
     test_dedup_wire();
     test_closed_waiting();
     test_fin_waiting();
