@@ -269,8 +269,8 @@ static void test_postmortem(void)
                         "before and 90.0% during it); it was back to usual at 14:23:20.") != NULL);
         CHECK(strstr(j, "TLS session resumption fell from 90.0% of handshakes before it to 10.0% "
                         "(18 full handshakes)") != NULL);
-        CHECK(strstr(j, "The failures outlived their trigger: they went on for 95.0 s after the "
-                        "share of full TLS handshakes was back to usual (at 14:23:20), longer than "
+        CHECK(strstr(j, "The failures outlived their trigger: they went on for 95.0 s after it (the "
+                        "share of full TLS handshakes) was back to usual at 14:23:20, longer than "
                         "the queue takes to drain: a self-sustaining (metastable) failure; clients "
                         "retrying what failed kept it going (0.5 per window usually, 3 while the "
                         "trigger was up, 12 after).") != NULL);
@@ -284,8 +284,8 @@ static void test_postmortem(void)
     sat_result *one[1] = {storms_result(0)};
     j = postmortem(one, 1);
     CHECK(j && strstr(j, "The failures did not outlive their trigger: they ended within the "
-                         "queue's drain time after the share of full TLS handshakes was back to "
-                         "usual (at 14:23:20).") != NULL);
+                         "queue's drain time after it (the share of full TLS handshakes) was back "
+                         "to usual at 14:23:20.") != NULL);
     CHECK(j && strstr(j, "The handshakes analyzer did not run.") != NULL);
     free(j);
     /* nothing at all: one notice, every section says what it lacks */
