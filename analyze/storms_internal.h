@@ -72,6 +72,8 @@ const char *st_signal_meaning(int s, int words);
 typedef struct st_kind_info {
     const char *name;    /* "close_B1" */
     const char *meaning; /* "unclean client closes (B1)" */
+    const char *group;   /* the few groups a chart stacks: "abrupt closes" (the result's
+                            failures table, column group) */
 } st_kind_info;
 extern const st_kind_info st_kinds[SAT_STORM_KIND__COUNT];
 /* The chain's look-back and smoothing (storms_chain.c): a trigger's onset may

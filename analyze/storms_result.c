@@ -10,7 +10,8 @@
  *                baseline_windows and period_gap_s (the rules of the periods);
  *                rows_read {}
  *   failures     the failures by kind: kind, events, share, meaning (the kind in
- *                words; most first; kinds never seen are left out)
+ *                words), group (the few a chart stacks); most first; kinds never
+ *                seen are left out
  *   storms       one row per storm (the main table): when, how big, its kinds
  *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
  *                outlived it (sustained, sustained_s, and what kept it going,
@@ -82,8 +83,9 @@ static void put_kinds_table(sat_rnode *root, const sat_storms *s)
     static const sat_col cols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
                                    {"events", SAT_UNIT_COUNT, 0, "failures"},
                                    {"share", SAT_UNIT_RATIO, 4, NULL},
-                                   {"meaning", SAT_UNIT_TEXT, 0, NULL}};
-    sat_rnode *t = sat_table(root, "failures", cols, 4);
+                                   {"meaning", SAT_UNIT_TEXT, 0, NULL},
+                                   {"group", SAT_UNIT_TEXT, 0, NULL}};
+    sat_rnode *t = sat_table(root, "failures", cols, 5);
     int order[SAT_STORM_KIND__COUNT], n = 0;
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
         if (s->t.kinds[k])
@@ -100,6 +102,7 @@ static void put_kinds_table(sat_rnode *root, const sat_storms *s)
         sat_put_count(row, "events", s->t.kinds[order[i]]);
         sat_put_ratio(row, "share", (double)s->t.kinds[order[i]] / (double)s->t.f.events, 4);
         sat_put_text(row, "meaning", st_kinds[order[i]].meaning);
+        sat_put_text(row, "group", st_kinds[order[i]].group);
     }
 }
 

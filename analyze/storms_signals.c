@@ -49,33 +49,44 @@ const st_signal_info st_signals[SAT_SIG__COUNT] = {
                                1.0},
 };
 
+/* The groups of failure kinds a reader knows (a chart stacks them): who
+ * gave up or was turned away, and how. */
+#define G_GAVE_UP "abandons and time limits"
+#define G_REFUSED "busy and unavailable answers"
+#define G_CLOSES "abrupt closes"
+#define G_TLS "TLS handshakes given up or failed"
+#define G_LEFT "clients that left waiting or retried"
+#define G_UNANSWERED "connections never answered"
+#define G_HTTP_SERVER "HTTP 502, 503, 504"
+#define G_HTTP_CLIENT "HTTP 408, 499, slow"
+
 const st_kind_info st_kinds[SAT_STORM_KIND__COUNT] = {
-    [SAT_STORM_ABANDON] = {"abandon", "abandoned operations"},
-    [SAT_STORM_ERR_TIMELIMIT] = {"time_limit", "time limits (err=3)"},
-    [SAT_STORM_ERR_ADMINLIMIT] = {"admin_limit", "admin limits (err=11)"},
-    [SAT_STORM_ERR_BUSY] = {"busy", "busy answers (err=51)"},
-    [SAT_STORM_ERR_UNAVAILABLE] = {"unavailable", "unavailable answers (err=52)"},
-    [SAT_STORM_ERR_OTHER] = {"other_error", "other errors"},
-    [SAT_STORM_CLOSE_A1] = {"close_A1", "client aborts (A1)"},
-    [SAT_STORM_CLOSE_B1] = {"close_B1", "unclean client closes (B1)"},
-    [SAT_STORM_CLOSE_B4] = {"close_B4", "answers the server could not send (B4)"},
-    [SAT_STORM_CLOSE_T1] = {"close_T1", "idle timeouts (T1)"},
-    [SAT_STORM_CLOSE_T2] = {"close_T2", "I/O block timeouts (T2)"},
-    [SAT_STORM_CLOSE_T3] = {"close_T3", "paged search time limits (T3)"},
-    [SAT_STORM_TLS_INCOMPLETE] = {"tls_incomplete", "TLS handshakes given up"},
-    [SAT_STORM_TLS_FAILED] = {"tls_failed", "failed TLS handshakes"},
-    [SAT_STORM_RST_CLIENT] = {"rst_client", "client resets"},
-    [SAT_STORM_SYN_RETRY] = {"syn_retry", "SYN retries"},
-    [SAT_STORM_FIN_WAITING] = {"fin_waiting", "clients hanging up with a request unanswered"},
-    [SAT_STORM_RETRIED] = {"retried", "connections given up for a retry"},
-    [SAT_STORM_CLOSED_WAITING] = {"closed_waiting", "connections closed while waiting"},
-    [SAT_STORM_SYN_UNANSWERED] = {"syn_unanswered", "connection attempts never answered"},
-    [SAT_STORM_HTTP_408] = {"http_408", "request timeouts (HTTP 408)"},
-    [SAT_STORM_HTTP_499] = {"http_499", "requests the client gave up on (HTTP 499)"},
-    [SAT_STORM_HTTP_502] = {"http_502", "bad gateway answers (HTTP 502)"},
-    [SAT_STORM_HTTP_503] = {"http_503", "service unavailable answers (HTTP 503)"},
-    [SAT_STORM_HTTP_504] = {"http_504", "gateway timeouts (HTTP 504)"},
-    [SAT_STORM_SLOW] = {"slow", "slow answers (past the slow threshold)"},
+    [SAT_STORM_ABANDON] = {"abandon", "abandoned operations", G_GAVE_UP},
+    [SAT_STORM_ERR_TIMELIMIT] = {"time_limit", "time limits (err=3)", G_GAVE_UP},
+    [SAT_STORM_ERR_ADMINLIMIT] = {"admin_limit", "admin limits (err=11)", G_GAVE_UP},
+    [SAT_STORM_ERR_BUSY] = {"busy", "busy answers (err=51)", G_REFUSED},
+    [SAT_STORM_ERR_UNAVAILABLE] = {"unavailable", "unavailable answers (err=52)", G_REFUSED},
+    [SAT_STORM_ERR_OTHER] = {"other_error", "other errors", G_REFUSED},
+    [SAT_STORM_CLOSE_A1] = {"close_A1", "client aborts (A1)", G_CLOSES},
+    [SAT_STORM_CLOSE_B1] = {"close_B1", "unclean client closes (B1)", G_CLOSES},
+    [SAT_STORM_CLOSE_B4] = {"close_B4", "answers the server could not send (B4)", G_CLOSES},
+    [SAT_STORM_CLOSE_T1] = {"close_T1", "idle timeouts (T1)", G_CLOSES},
+    [SAT_STORM_CLOSE_T2] = {"close_T2", "I/O block timeouts (T2)", G_CLOSES},
+    [SAT_STORM_CLOSE_T3] = {"close_T3", "paged search time limits (T3)", G_CLOSES},
+    [SAT_STORM_TLS_INCOMPLETE] = {"tls_incomplete", "TLS handshakes given up", G_TLS},
+    [SAT_STORM_TLS_FAILED] = {"tls_failed", "failed TLS handshakes", G_TLS},
+    [SAT_STORM_RST_CLIENT] = {"rst_client", "client resets", G_LEFT},
+    [SAT_STORM_SYN_RETRY] = {"syn_retry", "SYN retries", G_UNANSWERED},
+    [SAT_STORM_FIN_WAITING] = {"fin_waiting", "clients hanging up with a request unanswered", G_LEFT},
+    [SAT_STORM_RETRIED] = {"retried", "connections given up for a retry", G_LEFT},
+    [SAT_STORM_CLOSED_WAITING] = {"closed_waiting", "connections closed while waiting", G_LEFT},
+    [SAT_STORM_SYN_UNANSWERED] = {"syn_unanswered", "connection attempts never answered", G_UNANSWERED},
+    [SAT_STORM_HTTP_408] = {"http_408", "request timeouts (HTTP 408)", G_HTTP_CLIENT},
+    [SAT_STORM_HTTP_499] = {"http_499", "requests the client gave up on (HTTP 499)", G_HTTP_CLIENT},
+    [SAT_STORM_HTTP_502] = {"http_502", "bad gateway answers (HTTP 502)", G_HTTP_SERVER},
+    [SAT_STORM_HTTP_503] = {"http_503", "service unavailable answers (HTTP 503)", G_HTTP_SERVER},
+    [SAT_STORM_HTTP_504] = {"http_504", "gateway timeouts (HTTP 504)", G_HTTP_SERVER},
+    [SAT_STORM_SLOW] = {"slow", "slow answers (past the slow threshold)", G_HTTP_CLIENT},
 };
 
 /* What can keep a storm going after its trigger was back: each is named only

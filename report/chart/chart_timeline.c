@@ -203,37 +203,34 @@ static void panel_concurrency(sat_chart *c, const sat_rnode *win, double w, int 
     }
 }
 
-/* 4. client failures, the storms' kinds in a few groups a reader knows */
-static const struct fgroup {
-    const char *name;
-    const char *const *kinds; /* the storms kinds, NULL ended; "close_" etc. end in '_': a prefix */
-    int color;
-} fgroups[] = {
-    {"abandons, time limits", (const char *const[]){"abandon", "time_limit", "admin_limit", NULL},
-     SAT_COLOR_ORANGE},
-    {"busy, unavailable answers", (const char *const[]){"busy", "unavailable", "other_error", NULL},
-     SAT_COLOR_VERMILLION},
-    {"abrupt closes", (const char *const[]){"close_", NULL}, SAT_COLOR_PURPLE},
-    {"TLS gave up", (const char *const[]){"tls_", NULL}, SAT_COLOR_SKY_BLUE},
-    {"TCP resets, retries", (const char *const[]){"rst_", "syn_", "fin_", "retried", "closed_waiting", NULL},
-     SAT_COLOR_BLUE},
-    /* HTTP requests: the server turned them away or its upstream failed; the client gave up */
-    {"HTTP 502, 503, 504", (const char *const[]){"http_502", "http_503", "http_504", NULL},
-     SAT_COLOR_GREEN},
-    {"HTTP 408, 499, slow", (const char *const[]){"http_408", "http_499", "slow", NULL},
-     SAT_COLOR_YELLOW},
-};
-#define NFGROUPS (sizeof fgroups / sizeof fgroups[0])
+/* 4. client failures, the storms' kinds in the few groups a reader knows:
+ * the groups are the result's (storms' failures table, column group), their
+ * colours in the order they first come */
+#define NFGROUPS 8
+static const int fgroup_colors[NFGROUPS] = {SAT_COLOR_ORANGE, SAT_COLOR_VERMILLION,
+                                            SAT_COLOR_PURPLE, SAT_COLOR_SKY_BLUE,
+                                            SAT_COLOR_BLUE,   SAT_COLOR_GREEN,
+                                            SAT_COLOR_YELLOW, SAT_COLOR_BLACK};
 
-static size_t fgroup_of(const char *kind)
+/* The group of kind ("kinds.<kind>" column) in the failures table: its index
+ * in names[] (added when new, NFGROUPS when they are all taken or it has
+ * none: "other"). */
+static size_t fgroup_of(const sat_rnode *failures, const char *kind, const char **names,
+                        size_t *n)
 {
-    for (size_t g = 0; g < NFGROUPS; g++)
-        for (const char *const *k = fgroups[g].kinds; *k; k++) {
-            size_t n = strlen(*k);
-            if ((*k)[n - 1] == '_' ? strncmp(kind, *k, n) == 0 : strcmp(kind, *k) == 0)
-                return g;
-        }
-    return NFGROUPS; /* other */
+    const char *g = NULL;
+    for (const sat_rnode *r = sat_rnode_first(failures); r && !g; r = sat_rnode_next(r))
+        if (!strcmp(sat_get_text(r, "kind", ""), kind))
+            g = sat_get_text(r, "group", NULL);
+    if (!g)
+        return NFGROUPS;
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(names[i], g))
+            return i;
+    if (*n == NFGROUPS)
+        return NFGROUPS;
+    names[*n] = g;
+    return (*n)++;
 }
 
 static void panel_failures(sat_chart *c, sat_result *storms)
@@ -248,9 +245,14 @@ static void panel_failures(sat_chart *c, sat_result *storms)
     sat_chart_panel_y(p, SAT_AXIS_LINEAR, "failures", SAT_UNIT_COUNT);
     colsum cols[64];
     size_t n = win ? prefixed_cols(win, "kinds.", cols, 64) : 0;
+    const sat_rnode *failures = sat_get_table(sat_result_root(storms), "failures");
+    const char *names[NFGROUPS];
+    size_t ngroups = 0, group[64];
     double total[NFGROUPS + 1] = {0};
-    for (size_t i = 0; i < n; i++)
-        total[fgroup_of(cols[i].name + 6)] += cols[i].sum;
+    for (size_t i = 0; i < n; i++) {
+        group[i] = fgroup_of(failures, cols[i].name + 6, names, &ngroups);
+        total[group[i]] += cols[i].sum;
+    }
     double all = 0;
     for (size_t g = 0; g <= NFGROUPS; g++)
         all += total[g];
@@ -261,14 +263,14 @@ static void panel_failures(sat_chart *c, sat_result *storms)
     for (size_t g = 0; g <= NFGROUPS; g++) {
         if (total[g] == 0)
             continue;
-        sat_chart_series *s = sat_chart_series_add(p, g < NFGROUPS ? fgroups[g].name : "other",
+        sat_chart_series *s = sat_chart_series_add(p, g < ngroups ? names[g] : "other",
                                                    SAT_SERIES_STACKED,
-                                                   g < NFGROUPS ? fgroups[g].color : SAT_COLOR_BLACK);
+                                                   g < NFGROUPS ? fgroup_colors[g] : SAT_COLOR_BLACK);
         sat_chart_series_width(s, w);
         for (const sat_rnode *r = sat_rnode_first(win); r; r = sat_rnode_next(r)) {
             double sum = 0;
             for (size_t i = 0; i < n; i++)
-                if (fgroup_of(cols[i].name + 6) == g) {
+                if (group[i] == g) {
                     double v = sat_get_num(r, cols[i].name, NAN);
                     sum += isfinite(v) ? v : 0;
                 }
