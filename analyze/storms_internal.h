@@ -73,7 +73,7 @@ typedef struct st_kind_info {
     const char *name;    /* "close_B1" */
     const char *meaning; /* "unclean client closes (B1)" */
     const char *group;   /* the few groups a chart stacks: "abrupt closes" (the result's
-                            failures table, column group) */
+                            failures table, column kind_group) */
 } st_kind_info;
 extern const st_kind_info st_kinds[SAT_STORM_KIND__COUNT];
 /* The chain's look-back and smoothing (storms_chain.c): a trigger's onset may

@@ -10,7 +10,7 @@
  *                baseline_windows and period_gap_s (the rules of the periods);
  *                rows_read {}
  *   failures     the failures by kind: kind, events, share, meaning (the kind in
- *                words), group (the few a chart stacks); most first; kinds never
+ *                words), kind_group (the few a chart stacks); most first; kinds never
  *                seen are left out
  *   storms       one row per storm (the main table): when, how big, its kinds
  *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
@@ -84,7 +84,7 @@ static void put_kinds_table(sat_rnode *root, const sat_storms *s)
                                    {"events", SAT_UNIT_COUNT, 0, "failures"},
                                    {"share", SAT_UNIT_RATIO, 4, NULL},
                                    {"meaning", SAT_UNIT_TEXT, 0, NULL},
-                                   {"group", SAT_UNIT_TEXT, 0, NULL}};
+                                   {"kind_group", SAT_UNIT_TEXT, 0, NULL}};
     sat_rnode *t = sat_table(root, "failures", cols, 5);
     int order[SAT_STORM_KIND__COUNT], n = 0;
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
@@ -102,7 +102,7 @@ static void put_kinds_table(sat_rnode *root, const sat_storms *s)
         sat_put_count(row, "events", s->t.kinds[order[i]]);
         sat_put_ratio(row, "share", (double)s->t.kinds[order[i]] / (double)s->t.f.events, 4);
         sat_put_text(row, "meaning", st_kinds[order[i]].meaning);
-        sat_put_text(row, "group", st_kinds[order[i]].group);
+        sat_put_text(row, "kind_group", st_kinds[order[i]].group);
     }
 }
 

@@ -204,7 +204,7 @@ static void panel_concurrency(sat_chart *c, const sat_rnode *win, double w, int 
 }
 
 /* 4. client failures, the storms' kinds in the few groups a reader knows:
- * the groups are the result's (storms' failures table, column group), their
+ * the groups are the result's (storms' failures table, column kind_group), their
  * colours in the order they first come */
 #define NFGROUPS 8
 static const int fgroup_colors[NFGROUPS] = {SAT_COLOR_ORANGE, SAT_COLOR_VERMILLION,
@@ -221,7 +221,7 @@ static size_t fgroup_of(const sat_rnode *failures, const char *kind, const char 
     const char *g = NULL;
     for (const sat_rnode *r = sat_rnode_first(failures); r && !g; r = sat_rnode_next(r))
         if (!strcmp(sat_get_text(r, "kind", ""), kind))
-            g = sat_get_text(r, "group", NULL);
+            g = sat_get_text(r, "kind_group", NULL);
     if (!g)
         return NFGROUPS;
     for (size_t i = 0; i < *n; i++)

@@ -133,7 +133,7 @@ static sat_result *storms_result(void)
     /* the kinds seen and their groups, as the analyzer writes them (none for
      * the kind it does not know, nor for busy: never seen) */
     static const sat_col fcols[] = {{"kind", SAT_UNIT_TEXT, 0, NULL},
-                                    {"group", SAT_UNIT_TEXT, 0, NULL}};
+                                    {"kind_group", SAT_UNIT_TEXT, 0, NULL}};
     static const char *const kg[][2] = {{"abandon", "abandons and time limits"},
                                         {"close_A1", "abrupt closes"},
                                         {"close_T2", "abrupt closes"},
@@ -143,7 +143,7 @@ static sat_result *storms_result(void)
     for (size_t i = 0; i < sizeof kg / sizeof kg[0]; i++) {
         row = sat_table_row(f);
         sat_put_text(row, "kind", kg[i][0]);
-        sat_put_text(row, "group", kg[i][1]);
+        sat_put_text(row, "kind_group", kg[i][1]);
     }
     return r;
 }
