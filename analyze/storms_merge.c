@@ -118,7 +118,9 @@ static void merge_dedup(sat_storms *into, const sat_storms *from_s, sat_strtab *
 /* The keyed tables of the analyzer, merged key by key. */
 static const size_t keyed_tables[] = {offsetof(struct sat_storms, sources),
                                       offsetof(struct sat_storms, cw),
-                                      offsetof(struct sat_storms, wire_servers)};
+                                      offsetof(struct sat_storms, wire_servers),
+                                      offsetof(struct sat_storms, addrs),
+                                      offsetof(struct sat_storms, wire_sources)};
 
 static int keep_attempt_row(sat_storms *into, const st_attempt *a, uint32_t client)
 {
@@ -163,7 +165,8 @@ static void merge_kept_rows(sat_storms *into, const sat_storms *from)
     }
 }
 
-int sat_storms_merge(sat_storms *into, const sat_storms *from)
+/* Two plain analyzers (a router merges its subs by server key: storms_servers.c). */
+int st_merge_plain(sat_storms *into, const sat_storms *from)
 {
     if (!into || !from || into->nser != from->nser ||
         into->ser[0].base != from->ser[0].base || into->opts.slow != from->opts.slow)

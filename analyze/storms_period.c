@@ -255,7 +255,8 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
     return rc;
 }
 
-int sat_storms_finish(sat_storms *s)
+/* One server's analyzer finished (a router finishes each server's: storms_servers.c). */
+int st_finish_plain(sat_storms *s)
 {
     if (!s)
         return SAT_E_USAGE;
