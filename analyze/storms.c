@@ -13,8 +13,11 @@
  *   storms_classify.c  rows to client failures (the event sink), dedup, the retry rule
  *   storms_http.c      HTTP requests to client failures and the load
  *   storms_chain.c     one storm described: failures, clients, its chain of signals
- *   storms_merge.c     sat_storms_merge (a walk over the accumulators described here)
- *   storms_period.c    sat_storms_finish: periods, their steps, the storms of each
+ *   storms_servers.c   the servers: each row to the sub-analyzer of its server, the
+ *                      subs told apart into servers at finish, each finished on its own
+ *                      (sat_storms_sink, sat_storms_finish, sat_storms_merge)
+ *   storms_merge.c     one server's merge (a walk over the accumulators described here)
+ *   storms_period.c    one server's finish: periods, their steps, the storms of each
  *   storms_result.c    the result sections every form renders (sat_storms_result)
  */
 #include "storms_internal.h"

@@ -1,7 +1,8 @@
 /*
- * storms_merge.c - sat_storms_merge: another storms analyzer's state added into
- * this one, as a walk over its accumulators, each merged by the rule of its
- * kind (acc.h, winseries.h), described once:
+ * storms_merge.c - st_merge_plain: another storms analyzer's state added into
+ * this one (one server's; the router merges its subs by server:
+ * storms_servers.c), as a walk over its accumulators, each merged by the rule
+ * of its kind (acc.h, winseries.h), described once:
  *
  *   the counters      struct sat_storms.t (st_totals)       st_totals_desc
  *   the windows       every series' st_win                  st_win_desc, sat_win_merge

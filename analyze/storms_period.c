@@ -1,6 +1,7 @@
 /*
- * storms_period.c - sat_storms_finish: the periods of the input, the step each
- * is read at, and each period's windows through the detector into storms.
+ * storms_period.c - st_finish_plain (one server's rows: storms_servers.c): the
+ * periods of the input, the step each is read at, and each period's windows
+ * through the detector into storms.
  *
  * Windows: with --window, that step; without, every row is counted at 1, 2,
  * 5 and 10 s at once, the input is cut into periods at silences of an hour

@@ -12,7 +12,9 @@
  *   failures     the failures by kind: kind, events, share, meaning (the kind in
  *                words), group (the few a chart stacks); most first; kinds never
  *                seen are left out
- *   storms       one row per storm (the main table): when, how big, its kinds
+ *   storms       one row per storm (the main table): its server (the one it
+ *                belongs to: storms_servers.c; null when the inputs cannot tell),
+ *                when, how big, its kinds
  *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
  *                outlived it (sustained, sustained_s, and what kept it going,
  *                sustained_by)
@@ -23,8 +25,10 @@
  *                first), during, onset_ts, back_ts, never_answered, client (whose
  *                operations the heavy-client signal counts))
  *   top_clients  the clients with the most failures of each storm
- *   periods      the periods of the input, the step each was read at and why, and
+ *   periods      each server's periods, the step each was read at and why, and
  *                the floor of its baseline (each row lists its inputs)
+ *   servers      the servers told apart: server, rows read of it, its failures and
+ *                storms, its inputs (a list)
  *   windows      the series the detector read: per window of each period, the
  *                failures, by kind (kinds.<kind>, the kinds seen in the input),
  *                operations, connections opened and handshakes (and HTTP
@@ -111,7 +115,7 @@ static void put_periods(sat_rnode *root, const sat_storms *s)
 {
     static const sat_col cols[] = {
         {"period", SAT_UNIT_COUNT, 0, NULL},
-        {"server", SAT_UNIT_TEXT, 0, NULL},
+        {"server_addr", SAT_UNIT_TEXT, 0, "server"},
         {"start_ts", SAT_UNIT_TIME, 0, "start"},
         {"end_ts", SAT_UNIT_TIME, 0, "end"},
         {"span_s", SAT_UNIT_DURATION, 3, "span"},
@@ -130,7 +134,7 @@ static void put_periods(sat_rnode *root, const sat_storms *s)
         const st_period_found *p = &s->found.periods[i];
         sat_rnode *row = sat_table_row(t);
         sat_put_count(row, "period", i + 1);
-        sat_put_text(row, "server", p->server);
+        sat_put_text(row, "server_addr", p->server);
         sat_put_time(row, "start_ts", p->start_ts);
         sat_put_time(row, "end_ts", p->end_ts);
         sat_put_dur(row, "span_s", (double)(p->end_ts - p->start_ts) / NS, 3);
@@ -202,7 +206,7 @@ static void put_windows(sat_rnode *root, const sat_storms *s)
 static const sat_col storm_head[ST_HEAD] = {
     {"storm", SAT_UNIT_COUNT, 0, NULL},
     {"period", SAT_UNIT_COUNT, 0, NULL},
-    {"server", SAT_UNIT_TEXT, 0, NULL},
+    {"server_addr", SAT_UNIT_TEXT, 0, "server"},
     {"window_s", SAT_UNIT_DURATION, 3, "window"},
     {"start_ts", SAT_UNIT_TIME, 0, "start"},
     {"end_ts", SAT_UNIT_TIME, 0, "end"},
@@ -253,7 +257,7 @@ static void put_storm(sat_rnode *t, const sat_storms *s, const sat_storm *st, si
     sat_rnode *row = sat_table_row(t);
     sat_put_count(row, "storm", i + 1);
     sat_put_count(row, "period", st->period + 1);
-    sat_put_text(row, "server", st->server);
+    sat_put_text(row, "server_addr", st->server);
     sat_put_dur(row, "window_s", (double)st->window / NS, 3);
     sat_put_time(row, "start_ts", st->start_ts);
     sat_put_time(row, "end_ts", st->end_ts);
@@ -358,7 +362,7 @@ static void put_top_clients(sat_rnode *root, const sat_storms *s)
  * the rows read of it, its failures and storms. */
 static void put_servers(sat_rnode *root, const sat_storms *s)
 {
-    static const sat_col cols[] = {{"server", SAT_UNIT_TEXT, 0, NULL},
+    static const sat_col cols[] = {{"server_addr", SAT_UNIT_TEXT, 0, "server"},
                                    {"rows", SAT_UNIT_COUNT, 0, NULL},
                                    {"events", SAT_UNIT_COUNT, 0, "failures"},
                                    {"storm_count", SAT_UNIT_COUNT, 0, "storms"}};
@@ -368,7 +372,7 @@ static void put_servers(sat_rnode *root, const sat_storms *s)
         const st_rows *rw = &gr->g->t.rows;
         size_t ns = gr->g->found.storms.nstorms;
         sat_rnode *row = sat_table_row(t);
-        sat_put_text(row, "server", gr->server);
+        sat_put_text(row, "server_addr", gr->server);
         sat_put_count(row, "rows", rw->ldap_ops + rw->ldap_conns + rw->tls_hs + rw->tcp_conns +
                                        rw->http_reqs);
         sat_put_count(row, "events", gr->g->t.f.events);

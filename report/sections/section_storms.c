@@ -403,7 +403,7 @@ static void storm(const sec_ctx *c, const sat_rnode *root, const sat_rnode *s, s
     sat_fmt_fixed(ex, sizeof ex, sat_get_num(s, "baseline_per_window", NAN), 1);
     size_t pl = 0;
     if (servers) /* whose storm it is, when the inputs are of several servers */
-        pl = add(per, sizeof per, pl, "; %s", sat_get_text(s, "server", "server not told"));
+        pl = add(per, sizeof per, pl, "; %s", sat_get_text(s, "server_addr", "not told"));
     if (periods)
         add(per, sizeof per, pl, "; period %llu",
             (unsigned long long)sat_get_count(s, "period", 0));
@@ -657,7 +657,7 @@ static void periods(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
                                     sat_plural(ns, "storm", "storms"));
         sat_rnode *v = sat_doc_values(ps);
         if (sat_rnode_count(sat_get_table(root, "servers")) > 1)
-            item(v, "server_text", "server", "%s", sat_get_text(p, "server", "not told"));
+            item(v, "server_text", "server", "%s", sat_get_text(p, "server_addr", "not told"));
         why(root, p, y, sizeof y, more, sizeof more);
         for (char *nl = strchr(more, '\n'); nl; nl = strchr(nl, '\n'))
             *nl = ' ';
@@ -698,7 +698,7 @@ static int servers(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
             l = add(in, sizeof in, l, "%s%s", l ? ", " : "", sat_get_text(x, NULL, ""));
         uint64_t ns = sat_get_count(r, "storm_count", 0);
         sat_doc_para(s, "  %s: %s (%llu %s)",
-                     sat_get_text(r, "server", "(address not logged)"), l ? in : "(not named)",
+                     sat_get_text(r, "server_addr", "(address not logged)"), l ? in : "(not named)",
                      (unsigned long long)ns, sat_plural(ns, "storm", "storms"));
     }
     return (int)n;

@@ -1318,10 +1318,10 @@ static void test_servers_apart(void)
     const sat_rnode *a = sat_result_root(ra), *t = sat_result_root(rt), *m = sat_result_root(rs);
     const sat_rnode *sa = row_of(a, "storms", 0), *st = NULL;
     for (size_t i = 0; i < rows_n(t, "storms"); i++)
-        if (is_text(row_of(t, "storms", i), "server", "10.0.0.5:636"))
+        if (is_text(row_of(t, "storms", i), "server_addr", "10.0.0.5:636"))
             st = row_of(t, "storms", i);
     CHECK(sa && st);
-    CHECK(is_text(sa, "server", "10.0.0.5:636"));
+    CHECK(is_text(sa, "server_addr", "10.0.0.5:636"));
     CHECK(is_text(sa, "trigger.signal_name", "unindexed"));
     if (sa && st) {
         CHECK_EQ_INT(sat_get_time(st, "start_ts", 0), sat_get_time(sa, "start_ts", 0));
@@ -1337,20 +1337,21 @@ static void test_servers_apart(void)
     }
     /* the capture's failures: its own server, never in the log's storm */
     CHECK_EQ_INT(rows_n(t, "servers"), 2);
-    const sat_rnode *cap = sat_get_row(sat_get_table(t, "servers"), "server", "127.0.0.1:44104");
+    const sat_rnode *sv = sat_get_table(t, "servers");
+    const sat_rnode *cap = sat_get_row(sv, "server_addr", "127.0.0.1:44104");
     CHECK(cap != NULL);
     CHECK_EQ_INT(sat_get_count(cap, "events", 0), 4);
     CHECK_EQ_STR(sat_get_text(rc_row(sat_get_list(cap, "inputs"), 0), NULL, ""), "other.pcap");
-    const sat_rnode *logsv = sat_get_row(sat_get_table(t, "servers"), "server", "10.0.0.5:636");
+    const sat_rnode *logsv = sat_get_row(sv, "server_addr", "10.0.0.5:636");
     CHECK_EQ_STR(sat_get_text(rc_row(sat_get_list(logsv, "inputs"), 0), NULL, ""), "slapd.log");
     for (size_t i = 0; i < rows_n(t, "storms"); i++)
-        CHECK(!is_text(row_of(t, "storms", i), "server", "10.0.0.5:636") ||
+        CHECK(!is_text(row_of(t, "storms", i), "server_addr", "10.0.0.5:636") ||
               sat_get_count(row_of(t, "storms", i), "kinds.tls_incomplete", 0) == 0);
     /* the same handshakes captured on the log's server: one server, its
      * failures in the log's windows (the storm starts a window earlier) */
     CHECK_EQ_INT(rows_n(m, "servers"), 1);
     const sat_rnode *sm = row_of(m, "storms", 0);
-    CHECK(is_text(sm, "server", "10.0.0.5:636"));
+    CHECK(is_text(sm, "server_addr", "10.0.0.5:636"));
     CHECK_EQ_INT(sat_get_count(sm, "kinds.tls_incomplete", 0), 4);
     CHECK(sat_get_time(sm, "start_ts", 0) < sat_get_time(sa, "start_ts", 0));
     sat_result_free(ra);
