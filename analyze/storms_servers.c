@@ -19,7 +19,11 @@
  *
  * Exactness: the subs are keyed by their server key and merged key by key
  * (sat_storms_merge); the servers are made at finish from the keys in
- * their byte order, never from the order rows came in.
+ * their byte order, never from the order rows came in. Bounded: at most
+ * ST_SUBS_MAX keys (a capture of a port scan names a server per port); the
+ * rows of keys past the cap go to one sub ("O", its server null), and which
+ * keys those are depends on the order the keys came in: only past the cap
+ * does a merge of parts differ from one pass.
  */
 #include "storms_internal.h"
 
