@@ -13,8 +13,11 @@
  *   storms_classify.c  rows to client failures (the event sink), dedup, the retry rule
  *   storms_http.c      HTTP requests to client failures and the load
  *   storms_chain.c     one storm described: failures, clients, its chain of signals
- *   storms_merge.c     sat_storms_merge (a walk over the accumulators described here)
- *   storms_period.c    sat_storms_finish: periods, their steps, the storms of each
+ *   storms_servers.c   the servers: each row to the sub-analyzer of its server, the
+ *                      subs told apart into servers at finish, each finished on its own
+ *                      (sat_storms_sink, sat_storms_finish, sat_storms_merge)
+ *   storms_merge.c     one server's merge (a walk over the accumulators described here)
+ *   storms_period.c    one server's finish: periods, their steps, the storms of each
  *   storms_result.c    the result sections every form renders (sat_storms_result)
  */
 #include "storms_internal.h"
@@ -61,17 +64,29 @@ static const sat_acc_field src_fields[] = {SAT_ACC(SAT_ACC_MIN, st_src, first_ts
 const sat_rec_desc st_src_desc = {sizeof(st_src), src_fields, 2, NULL};
 static const sat_acc_field server_fields[] = {SAT_ACC(SAT_ACC_COUNT, st_server, sources)};
 const sat_rec_desc st_server_desc = {sizeof(st_server), server_fields, 1, NULL};
+static const sat_acc_field srcid_fields[] = {SAT_ACC(SAT_ACC_MIN, st_srcid, first_ts),
+                                             SAT_ACC(SAT_ACC_MAX, st_srcid, last_ts),
+                                             SAT_ACC(SAT_ACC_MAX, st_srcid, server)};
+const sat_rec_desc st_srcid_desc = {sizeof(st_srcid), srcid_fields, 3, NULL};
 static const sat_acc_field cw_fields[] = {SAT_ACC(SAT_ACC_COUNT, st_cw, n)};
 const sat_rec_desc st_cw_desc = {sizeof(st_cw), cw_fields, 1, NULL};
 
 /* ---- lifecycle ---------------------------------------------------------------------- */
-sat_storms *sat_storms_create(const sat_storms_opts *opts)
+/* The analyzer a caller holds routes rows to one sub per server
+ * (storms_servers.c): a router; its subs and the servers' merged analyzers
+ * are plain ones. */
+sat_storms *sat_storms_create(const sat_storms_opts *opts) { return st_create(opts, 1); }
+
+sat_storms *st_create(const sat_storms_opts *opts, int router)
 {
     sat_storms *s = (sat_storms *)calloc(1, sizeof *s);
     if (!s)
         return NULL;
     if (opts)
         s->opts = *opts;
+    s->opts_in = s->opts;
+    s->router = router;
+    sat_strtab_init(&s->subkeys, sizeof(uint32_t), 0);
     s->auto_window = s->opts.window <= 0;
     s->nser = s->auto_window ? ST_SERIES_MAX : 1;
     for (int i = 0; i < s->nser; i++) {
@@ -91,7 +106,10 @@ sat_storms *sat_storms_create(const sat_storms_opts *opts)
     s->found.arena.chunk_size = (size_t)64 << 10;
     if (sat_keyed_init(&s->sources, &st_src_desc, ST_CLIENTS_MAX) != SAT_OK ||
         sat_keyed_init(&s->cw, &st_cw_desc, ST_CW_MAX) != SAT_OK ||
-        sat_keyed_init(&s->wire_servers, &st_server_desc, 0) != SAT_OK) {
+        sat_keyed_init(&s->wire_servers, &st_server_desc, 0) != SAT_OK ||
+        sat_keyed_init(&s->src_ids, &st_srcid_desc, ST_CLIENTS_MAX) != SAT_OK ||
+        sat_keyed_init(&s->addrs, &st_server_desc, 256) != SAT_OK ||
+        sat_keyed_init(&s->wire_sources, &st_server_desc, ST_CLIENTS_MAX) != SAT_OK) {
         sat_storms_free(s);
         return NULL;
     }
@@ -112,6 +130,14 @@ void sat_storms_free(sat_storms *s)
     sat_strtab_free(&s->wire_dedup);
     sat_strtab_free(&s->peers);
     sat_keyed_free(&s->wire_servers);
+    sat_keyed_free(&s->src_ids);
+    sat_keyed_free(&s->addrs);
+    sat_keyed_free(&s->wire_sources);
+    for (size_t i = 0; i < s->nsubs; i++)
+        sat_storms_free(s->subs[i]);
+    free(s->subs);
+    sat_strtab_free(&s->subkeys);
+    st_free_groups(s);
     free(s->attempts);
     free(s->waiting);
     sat_arena_free(&s->found.arena);

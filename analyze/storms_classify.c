@@ -573,7 +573,9 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
     return SAT_OK;
 }
 
-static int on_row(void *ctx, int table, const void *row)
+/* One row into a plain analyzer (a router sends each row here, to the
+ * sub of its server: storms_servers.c). */
+int st_on_row(void *ctx, int table, const void *row)
 {
     switch (table) {
     case SAT_TABLE_SOURCE:
@@ -592,17 +594,6 @@ static int on_row(void *ctx, int table, const void *row)
     default:
         return SAT_OK;
     }
-}
-
-sat_event_sink sat_storms_sink(sat_storms *s)
-{
-    sat_event_sink k = {s,
-                        SAT_TABLE_BIT(SAT_TABLE_SOURCE) | SAT_TABLE_BIT(SAT_TABLE_LDAP_OP) |
-                            SAT_TABLE_BIT(SAT_TABLE_LDAP_CONN) |
-                            SAT_TABLE_BIT(SAT_TABLE_TLS_HS) | SAT_TABLE_BIT(SAT_TABLE_TCP_CONN) |
-                            SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ),
-                        on_row};
-    return k;
 }
 
 static int cmp_attempt(const void *a, const void *b)

@@ -98,6 +98,8 @@ typedef struct sat_storm {
                                 NULL if none */
     sat_dur_ns window;       /* the step of its period */
     size_t period;           /* index into the analyzer's periods */
+    const char *server;      /* the one server it belongs to (its period's); NULL: the
+                                inputs cannot tell */
 } sat_storm;
 
 /* The storms found, in time order (the crashes analyzer's view names this

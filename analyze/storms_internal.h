@@ -198,10 +198,37 @@ typedef struct st_src { /* an input, for the periods it covers */
 } st_src;
 extern const sat_rec_desc st_src_desc;
 
-typedef struct st_server { /* a server whose LDAP rows come from captures */
+typedef struct st_server { /* a server whose LDAP rows come from captures; also a count
+                              of rows (the addresses and capture sources of a sub) */
     uint64_t sources;      /* capture sources of it */
 } st_server;
 extern const sat_rec_desc st_server_desc;
+
+/* An input as the router keeps it (struct sat_storms.src_ids, keyed by its
+ * 4-byte id then its path): its time range and its server (input set). */
+typedef struct st_srcid {
+    sat_ts_ns first_ts;    /* MIN */
+    sat_ts_ns last_ts;     /* MAX */
+    int64_t server;        /* MAX: the same in every part */
+} st_srcid;
+extern const sat_rec_desc st_srcid_desc;
+
+/* The servers (storms_servers.c): the analyzer a caller holds is a router
+ * that sends each row to the sub-analyzer of its server key - a log's
+ * rows (LDAP, HTTP) by their server (input set), a capture's TCP and TLS
+ * rows by the server side's address and port -; at finish the subs of one
+ * server (a capture whose address and port are the log's: st_groups) are
+ * merged into one analyzer each, whose series of windows, storms and
+ * chains are that server's alone. At most ST_SUBS_MAX keys; the rows of
+ * further keys go to one sub of servers not told apart. */
+#define ST_SUBS_MAX 64
+typedef struct st_group {
+    sat_storms *g;           /* the subs of one server merged, finished */
+    const char *server;      /* "10.0.0.5:636", "10.0.0.5" (a log that logs no port),
+                                NULL: the inputs cannot tell */
+    const char **inputs;     /* the inputs of its rows, in the order read */
+    size_t ninputs;
+} st_group;
 
 /* ---- the analyzer's totals -------------------------------------------------------- */
 /* Its failures, X(field, key, heading, note), in the order the summary writes
@@ -308,6 +335,7 @@ typedef struct st_period_found {
     size_t ninputs;
     const st_win_out *windows; /* its nwindows windows, of `window` each, */
     sat_ts_ns windows_ts;      /* the first starting here */
+    const char *server;        /* the server it is of (st_group.server) */
 } st_period_found;
 
 /* What finish found, in the arena (reset by each finish). */
@@ -343,7 +371,22 @@ struct sat_storms {
     st_totals t;
     int nomem;
     st_found found;
+    /* the router (storms_servers.c); a sub keeps only addrs and wire_sources */
+    int router;               /* routes rows to subs; t holds its own counts only */
+    sat_storms_opts opts_in;  /* the options as given: the subs' */
+    sat_strtab subkeys;       /* server key -> uint32 index into subs */
+    sat_storms **subs;
+    size_t nsubs, subs_cap;
+    sat_keyed src_ids;        /* id + path -> st_srcid: the inputs, in the order read */
+    sat_keyed addrs;          /* a sub's: its connections' server addresses -> count */
+    sat_keyed wire_sources;   /* a sub's: uint32 capture source ids of its rows -> count */
+    st_group *groups;         /* after finish: one per server */
+    size_t ngroups;
+    st_totals tall;           /* after finish: its own counts and every server's */
 };
+
+/* The totals a result writes: a router's, of every server. */
+#define ST_TOTALS(s) ((s)->router ? &(s)->tall : &(s)->t)
 
 /* storms_windows.c */
 int64_t st_window_of(sat_ts_ns ts, sat_dur_ns w);
@@ -361,7 +404,17 @@ int st_hist_bucket(sat_dur_ns d);
     for (int i_ = 0; i_ < (s)->nser; i_++)                                                   \
         for (st_win *w = st_window_at((s), i_, (ts)); w; w = NULL)
 
+/* storms.c */
+sat_storms *st_create(const sat_storms_opts *opts, int router);
+
+/* storms_period.c, storms_merge.c: one server's analyzer (not a router) */
+int st_finish_plain(sat_storms *s);
+int st_merge_plain(sat_storms *into, const sat_storms *from);
+/* storms_servers.c */
+void st_free_groups(sat_storms *s);
+
 /* storms_classify.c */
+int st_on_row(void *ctx, int table, const void *row);
 void st_count(sat_storms *s, sat_ts_ns ts, int kind, sat_str client);
 /* a failure counted by st_count taken back (the same ts, kind and client) */
 void st_uncount(sat_storms *s, sat_ts_ns ts, int kind, sat_str client);

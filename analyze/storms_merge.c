@@ -1,7 +1,8 @@
 /*
- * storms_merge.c - sat_storms_merge: another storms analyzer's state added into
- * this one, as a walk over its accumulators, each merged by the rule of its
- * kind (acc.h, winseries.h), described once:
+ * storms_merge.c - st_merge_plain: another storms analyzer's state added into
+ * this one (one server's; the router merges its subs by server:
+ * storms_servers.c), as a walk over its accumulators, each merged by the rule
+ * of its kind (acc.h, winseries.h), described once:
  *
  *   the counters      struct sat_storms.t (st_totals)       st_totals_desc
  *   the windows       every series' st_win                  st_win_desc, sat_win_merge
@@ -118,7 +119,9 @@ static void merge_dedup(sat_storms *into, const sat_storms *from_s, sat_strtab *
 /* The keyed tables of the analyzer, merged key by key. */
 static const size_t keyed_tables[] = {offsetof(struct sat_storms, sources),
                                       offsetof(struct sat_storms, cw),
-                                      offsetof(struct sat_storms, wire_servers)};
+                                      offsetof(struct sat_storms, wire_servers),
+                                      offsetof(struct sat_storms, addrs),
+                                      offsetof(struct sat_storms, wire_sources)};
 
 static int keep_attempt_row(sat_storms *into, const st_attempt *a, uint32_t client)
 {
@@ -163,7 +166,8 @@ static void merge_kept_rows(sat_storms *into, const sat_storms *from)
     }
 }
 
-int sat_storms_merge(sat_storms *into, const sat_storms *from)
+/* Two plain analyzers (a router merges its subs by server key: storms_servers.c). */
+int st_merge_plain(sat_storms *into, const sat_storms *from)
 {
     if (!into || !from || into->nser != from->nser ||
         into->ser[0].base != from->ser[0].base || into->opts.slow != from->opts.slow)

@@ -1,6 +1,7 @@
 /*
- * storms_period.c - sat_storms_finish: the periods of the input, the step each
- * is read at, and each period's windows through the detector into storms.
+ * storms_period.c - st_finish_plain (one server's rows: storms_servers.c): the
+ * periods of the input, the step each is read at, and each period's windows
+ * through the detector into storms.
  *
  * Windows: with --window, that step; without, every row is counted at 1, 2,
  * 5 and 10 s at once, the input is cut into periods at silences of an hour
@@ -255,7 +256,8 @@ static int analyse_period(sat_storms *s, const st_series *se, const int64_t *key
     return rc;
 }
 
-int sat_storms_finish(sat_storms *s)
+/* One server's analyzer finished (a router finishes each server's: storms_servers.c). */
+int st_finish_plain(sat_storms *s)
 {
     if (!s)
         return SAT_E_USAGE;

@@ -12,7 +12,9 @@
  *   failures     the failures by kind: kind, events, share, meaning (the kind in
  *                words), kind_group (the few a chart stacks); most first; kinds never
  *                seen are left out
- *   storms       one row per storm (the main table): when, how big, its kinds
+ *   storms       one row per storm (the main table): its server (the one it
+ *                belongs to: storms_servers.c; null when the inputs cannot tell),
+ *                when, how big, its kinds
  *                (kinds.abandon ...), its trigger (trigger.signal ...), whether it
  *                outlived it (sustained, sustained_s, and what kept it going,
  *                sustained_by)
@@ -23,8 +25,10 @@
  *                first), during, onset_ts, back_ts, never_answered, client (whose
  *                operations the heavy-client signal counts))
  *   top_clients  the clients with the most failures of each storm
- *   periods      the periods of the input, the step each was read at and why, and
+ *   periods      each server's periods, the step each was read at and why, and
  *                the floor of its baseline (each row lists its inputs)
+ *   servers      the servers told apart: server, rows read of it, its failures and
+ *                storms, its inputs (a list)
  *   windows      the series the detector read: per window of each period, the
  *                failures, by kind (kinds.<kind>, the kinds seen in the input),
  *                operations, connections opened and handshakes (and HTTP
@@ -55,8 +59,8 @@ static const char *const whys[] = {"option", "longest", "shorter", "shortest"};
  * they hold, LDAP operations (or connections), HTTP requests, or both. */
 static int words_of(const sat_storms *s)
 {
-    int ldap = s->t.rows.ldap_ops || s->t.rows.ldap_conns;
-    return s->t.rows.http_reqs ? (ldap ? ST_WORDS_BOTH : ST_WORDS_HTTP) : ST_WORDS_LDAP;
+    int ldap = ST_TOTALS(s)->rows.ldap_ops || ST_TOTALS(s)->rows.ldap_conns;
+    return ST_TOTALS(s)->rows.http_reqs ? (ldap ? ST_WORDS_BOTH : ST_WORDS_HTTP) : ST_WORDS_LDAP;
 }
 
 /* A signal's unit as the result names units ("count": per window). */
@@ -68,7 +72,7 @@ static const char *unit_name(int unit)
 /* Whether the storms table has a column for kind k (see above). */
 static int kind_listed(const sat_storms *s, int k)
 {
-    return k < SAT_STORM_KIND_HTTP_FIRST || s->t.rows.http_reqs;
+    return k < SAT_STORM_KIND_HTTP_FIRST || ST_TOTALS(s)->rows.http_reqs;
 }
 
 static int kind_cmp_desc(const uint64_t *k, int a, int b)
@@ -85,13 +89,14 @@ static void put_kinds_table(sat_rnode *root, const sat_storms *s)
                                    {"share", SAT_UNIT_RATIO, 4, NULL},
                                    {"meaning", SAT_UNIT_TEXT, 0, NULL},
                                    {"kind_group", SAT_UNIT_TEXT, 0, NULL}};
+    const st_totals *T = ST_TOTALS(s);
     sat_rnode *t = sat_table(root, "failures", cols, 5);
     int order[SAT_STORM_KIND__COUNT], n = 0;
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
-        if (s->t.kinds[k])
+        if (T->kinds[k])
             order[n++] = k;
     for (int i = 1; i < n; i++) /* insertion sort: 20 kinds at most */
-        for (int j = i; j > 0 && kind_cmp_desc(s->t.kinds, order[j], order[j - 1]) < 0; j--) {
+        for (int j = i; j > 0 && kind_cmp_desc(T->kinds, order[j], order[j - 1]) < 0; j--) {
             int x = order[j];
             order[j] = order[j - 1];
             order[j - 1] = x;
@@ -99,8 +104,8 @@ static void put_kinds_table(sat_rnode *root, const sat_storms *s)
     for (int i = 0; i < n; i++) {
         sat_rnode *row = sat_table_row(t);
         sat_put_text(row, "kind", sat_storm_kind_name(order[i]));
-        sat_put_count(row, "events", s->t.kinds[order[i]]);
-        sat_put_ratio(row, "share", (double)s->t.kinds[order[i]] / (double)s->t.f.events, 4);
+        sat_put_count(row, "events", T->kinds[order[i]]);
+        sat_put_ratio(row, "share", (double)T->kinds[order[i]] / (double)T->f.events, 4);
         sat_put_text(row, "meaning", st_kinds[order[i]].meaning);
         sat_put_text(row, "kind_group", st_kinds[order[i]].group);
     }
@@ -110,6 +115,7 @@ static void put_periods(sat_rnode *root, const sat_storms *s)
 {
     static const sat_col cols[] = {
         {"period", SAT_UNIT_COUNT, 0, NULL},
+        {"server_addr", SAT_UNIT_TEXT, 0, "server"},
         {"start_ts", SAT_UNIT_TIME, 0, "start"},
         {"end_ts", SAT_UNIT_TIME, 0, "end"},
         {"span_s", SAT_UNIT_DURATION, 3, "span"},
@@ -128,6 +134,7 @@ static void put_periods(sat_rnode *root, const sat_storms *s)
         const st_period_found *p = &s->found.periods[i];
         sat_rnode *row = sat_table_row(t);
         sat_put_count(row, "period", i + 1);
+        sat_put_text(row, "server_addr", p->server);
         sat_put_time(row, "start_ts", p->start_ts);
         sat_put_time(row, "end_ts", p->end_ts);
         sat_put_dur(row, "span_s", (double)(p->end_ts - p->start_ts) / NS, 3);
@@ -161,13 +168,13 @@ static void put_windows(sat_rnode *root, const sat_storms *s)
     for (size_t i = 0; i < 3; i++)
         cols[nc++] = head[i];
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
-        if (s->t.kinds[k]) {
+        if (ST_TOTALS(s)->kinds[k]) {
             snprintf(names[k], sizeof names[k], "kinds.%s", sat_storm_kind_name(k));
             sat_col c = {names[k], SAT_UNIT_COUNT, 0, NULL};
             cols[nc++] = c;
         }
     nc += sat_rec_cols(&st_win_counts_desc, cols + nc, ST_COUNTS_MAX);
-    if (s->t.rows.http_reqs) {
+    if (ST_TOTALS(s)->rows.http_reqs) {
         sat_col c = {"http_requests", SAT_UNIT_COUNT, 0, "requests"};
         cols[nc++] = c;
     }
@@ -182,10 +189,10 @@ static void put_windows(sat_rnode *root, const sat_storms *s)
             sat_put_count(row, "period", i + 1);
             sat_put_count(row, "events", w->events);
             for (int j = 0; j < SAT_STORM_KIND__COUNT; j++)
-                if (s->t.kinds[j])
+                if (ST_TOTALS(s)->kinds[j])
                     sat_put_count(row, names[j], w->kinds[j]);
             sat_rec_row(&st_win_counts_desc, row, &w->c, NULL);
-            if (s->t.rows.http_reqs)
+            if (ST_TOTALS(s)->rows.http_reqs)
                 sat_put_count(row, "http_requests", w->http_requests);
         }
     }
@@ -194,11 +201,12 @@ static void put_windows(sat_rnode *root, const sat_storms *s)
 /* The storms table's columns: the fixed ones, then kinds.<kind>, then the
  * trigger and whether the storm outlived it, then what it sums of its
  * windows (ST_STORM_COUNTS), then whether it was still on. */
-#define ST_HEAD 11
+#define ST_HEAD 12
 #define ST_TAIL 12
 static const sat_col storm_head[ST_HEAD] = {
     {"storm", SAT_UNIT_COUNT, 0, NULL},
     {"period", SAT_UNIT_COUNT, 0, NULL},
+    {"server_addr", SAT_UNIT_TEXT, 0, "server"},
     {"window_s", SAT_UNIT_DURATION, 3, "window"},
     {"start_ts", SAT_UNIT_TIME, 0, "start"},
     {"end_ts", SAT_UNIT_TIME, 0, "end"},
@@ -249,6 +257,7 @@ static void put_storm(sat_rnode *t, const sat_storms *s, const sat_storm *st, si
     sat_rnode *row = sat_table_row(t);
     sat_put_count(row, "storm", i + 1);
     sat_put_count(row, "period", st->period + 1);
+    sat_put_text(row, "server_addr", st->server);
     sat_put_dur(row, "window_s", (double)st->window / NS, 3);
     sat_put_time(row, "start_ts", st->start_ts);
     sat_put_time(row, "end_ts", st->end_ts);
@@ -349,12 +358,37 @@ static void put_top_clients(sat_rnode *root, const sat_storms *s)
         }
 }
 
+/* The servers told apart (storms_servers.c): each one's name, its inputs,
+ * the rows read of it, its failures and storms. */
+static void put_servers(sat_rnode *root, const sat_storms *s)
+{
+    static const sat_col cols[] = {{"server_addr", SAT_UNIT_TEXT, 0, "server"},
+                                   {"rows", SAT_UNIT_COUNT, 0, NULL},
+                                   {"events", SAT_UNIT_COUNT, 0, "failures"},
+                                   {"storm_count", SAT_UNIT_COUNT, 0, "storms"}};
+    sat_rnode *t = sat_table(root, "servers", cols, sizeof cols / sizeof cols[0]);
+    for (size_t i = 0; i < s->ngroups; i++) {
+        const st_group *gr = &s->groups[i];
+        const st_rows *rw = &gr->g->t.rows;
+        size_t ns = gr->g->found.storms.nstorms;
+        sat_rnode *row = sat_table_row(t);
+        sat_put_text(row, "server_addr", gr->server);
+        sat_put_count(row, "rows", rw->ldap_ops + rw->ldap_conns + rw->tls_hs + rw->tcp_conns +
+                                       rw->http_reqs);
+        sat_put_count(row, "events", gr->g->t.f.events);
+        sat_put_count(row, "storm_count", ns);
+        sat_rnode *in = sat_list(row, "inputs");
+        for (size_t k = 0; k < gr->ninputs; k++)
+            sat_put_text(in, NULL, gr->inputs[k]);
+    }
+}
+
 int sat_storms_result(const sat_storms *s, sat_result *r)
 {
     sat_rnode *root = sat_result_root(r);
     if (!s || !root)
         return SAT_E_NOMEM;
-    const st_totals *t = &s->t;
+    const st_totals *t = ST_TOTALS(s);
     const st_found *fd = &s->found;
     sat_put_dur(root, "window_s", (double)fd->window / NS, 3);
     sat_put_text(root, "window_chosen", s->auto_window ? "auto" : "option");
@@ -392,6 +426,7 @@ int sat_storms_result(const sat_storms *s, sat_result *r)
     put_signals(root, s);
     put_top_clients(root, s);
     put_periods(root, s);
+    put_servers(root, s);
     put_windows(root, s);
     return sat_result_status(r);
 }

@@ -82,7 +82,7 @@ static void head(pm_ctx *p)
 /* What the post-mortem shows of each analyzer: the sections of its command
  * (report/sections/) that answer "what happened", without what the report
  * says once for every input (the span, the inputs, the rows read). */
-static const char *const storms_parts[] = {"storm-*", "none", "failures", NULL};
+static const char *const storms_parts[] = {"servers", "storm-*", "none", "failures", NULL};
 static const char *const etime_parts[] = {"ops",        "unindexed",   "top_filters",
                                           "top_clients", "top_bind_dns", "top_bases", "http", NULL};
 /* the same with the internal operations, when the inputs hold some */

@@ -389,10 +389,10 @@ static void storm_kinds(const sat_rnode *storms, const sat_rnode *s, char *b, si
 
 /* One storm: a row of the storms table with its signals and clients. */
 static void storm(const sec_ctx *c, const sat_rnode *root, const sat_rnode *s, sat_rnode *parent,
-                  int periods)
+                  int periods, int servers)
 {
     uint64_t no = sat_get_count(s, "storm", 0);
-    char id[32], a[64], b[64], p[64], d[64], ws[64], ex[64], per[32] = "";
+    char id[32], a[64], b[64], p[64], d[64], ws[64], ex[64], per[160] = "";
     snprintf(id, sizeof id, "storm-%llu", (unsigned long long)no);
     sec_time(c, a, sizeof a, sat_get_time(s, "start_ts", 0));
     sec_time(c, b, sizeof b, sat_get_time(s, "end_ts", 0));
@@ -401,9 +401,12 @@ static void storm(const sec_ctx *c, const sat_rnode *root, const sat_rnode *s, s
     double win = sat_get_dur(s, "window_s", NAN);
     dur(ws, sizeof ws, win);
     sat_fmt_fixed(ex, sizeof ex, sat_get_num(s, "baseline_per_window", NAN), 1);
+    size_t pl = 0;
+    if (servers) /* whose storm it is, when the inputs are of several servers */
+        pl = add(per, sizeof per, pl, "; %s", sat_get_text(s, "server_addr", "not told"));
     if (periods)
-        snprintf(per, sizeof per, "; period %llu",
-                 (unsigned long long)sat_get_count(s, "period", 0));
+        add(per, sizeof per, pl, "; period %llu",
+            (unsigned long long)sat_get_count(s, "period", 0));
     sat_rnode *sec = sec_section(c, parent, id, "STORM %llu  %s .. %s  (%s%s)",
                                  (unsigned long long)no, a, b, d, per);
     if (!sec)
@@ -621,7 +624,11 @@ static void periods(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     dur(gap, sizeof gap, sat_get_dur(root, "period_gap_s", NAN));
     sat_rnode *s = sec_section(c, parent, "periods",
                                "Periods: %zu, each analysed on its own, at its own window", np);
-    if (shares_input(pt))
+    if (sat_rnode_count(sat_get_table(root, "servers")) > 1)
+        sat_doc_para(s, "Each server's rows apart (Servers), cut where at least %s passed "
+                        "without a row of its inputs.",
+                     gap);
+    else if (shares_input(pt))
         sat_doc_para(s, "With at least %s without a row between them (an input has such a "
                         "silence inside).",
                      gap);
@@ -649,6 +656,8 @@ static void periods(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
                                     sat_plural(ev, "failure", "failures"), (unsigned long long)ns,
                                     sat_plural(ns, "storm", "storms"));
         sat_rnode *v = sat_doc_values(ps);
+        if (sat_rnode_count(sat_get_table(root, "servers")) > 1)
+            item(v, "server_text", "server", "%s", sat_get_text(p, "server_addr", "not told"));
         why(root, p, y, sizeof y, more, sizeof more);
         for (char *nl = strchr(more, '\n'); nl; nl = strchr(nl, '\n'))
             *nl = ' ';
@@ -665,6 +674,34 @@ static void periods(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
         sat_doc_para(sec_section(c, s, "more", NULL),
                      "... and %zu more %s (--json or --csv periods lists them all)", quiet,
                      sat_plural(quiet, "period", "periods"));
+}
+
+/* ---- the servers ----------------------------------------------------------------------- */
+
+/* Which inputs are which server, in a line each when the inputs are of more
+ * than one (each server's storms are found in its own rows only); returns
+ * how many servers. */
+static int servers(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
+{
+    const sat_rnode *t = sat_get_table(root, "servers");
+    size_t n = sat_rnode_count(t);
+    if (n < 2)
+        return (int)n;
+    sat_rnode *s = sec_section(c, parent, "servers", NULL);
+    sat_doc_para(s, "Servers: %zu, each with storms of its own rows only", n);
+    for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
+        char in[2048];
+        size_t l = 0;
+        in[0] = '\0';
+        for (const sat_rnode *x = sat_rnode_first(sat_get_list(r, "inputs")); x;
+             x = sat_rnode_next(x))
+            l = add(in, sizeof in, l, "%s%s", l ? ", " : "", sat_get_text(x, NULL, ""));
+        uint64_t ns = sat_get_count(r, "storm_count", 0);
+        sat_doc_para(s, "  %s: %s (%llu %s)",
+                     sat_get_text(r, "server_addr", "(address not logged)"), l ? in : "(not named)",
+                     (unsigned long long)ns, sat_plural(ns, "storm", "storms"));
+    }
+    return (int)n;
 }
 
 /* ---- the builder ---------------------------------------------------------------------- */
@@ -704,13 +741,14 @@ static void build(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
                          (unsigned long long)sat_get_count(root, "busiest_window_events", 0));
         }
     }
+    int nsv = servers(c, root, parent);
     for (const sat_rnode *s = sat_rnode_first(storms); s; s = sat_rnode_next(s))
-        storm(c, root, s, parent, np > 1);
+        storm(c, root, s, parent, np > 1, nsv > 1);
     totals(c, root, parent);
     periods(c, root, parent);
 }
 
 static const char *const csv_tables[] = {"storms",  "failures", "signals", "top_clients",
-                                         "periods", "windows",  NULL};
+                                         "periods", "servers",  "windows", NULL};
 
 const sec_builder sec_storms = {"storms", lead, build, csv_tables};

@@ -419,6 +419,8 @@ static void test_fin_waiting(void)
     h.flow = 2;
     h.outcome = SAT_TLS_INCOMPLETE;
     h.client_ip = sat_str_cstr("10.0.0.1");
+    h.server_ip = c.server_ip; /* the same connection: the same server */
+    h.server_port = c.server_port;
     sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
     c.flow = 3; /* a plain close: no failure */
     c.flags = SAT_TCPF_SYNACK;
@@ -587,6 +589,8 @@ static void feed_frozen(sat_storms *s, int keep_failing)
         h.ts = T0 + t * S;
         h.flow = flow++;
         h.client_ip = sat_str_cstr(t % 2 ? "10.0.0.1" : "10.0.0.2");
+        h.server_ip = sat_str_cstr("10.9.9.9"); /* the server of tcp_row's */
+        h.server_port = 636;
         h.outcome = frozen ? SAT_TLS_INCOMPLETE : t % 4 ? SAT_TLS_RESUMED : SAT_TLS_FULL;
         h.server_hello_ts = frozen ? 0 : h.ts + S / 1000;
         sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
@@ -1228,6 +1232,139 @@ static void test_batch_to_the_end(void)
     sat_storms_free(s);
 }
 
+/* ---- servers told apart ---------------------------------------------------------------- */
+/* An input's source row (they come after its rows). */
+static void emit_source(sat_event_sink *k, uint32_t id, uint32_t server, const char *path,
+                        const char *kind, sat_ts_ns first, sat_ts_ns last)
+{
+    sat_source src;
+    memset(&src, 0, sizeof src);
+    src.id = id;
+    src.server = server;
+    src.path = sat_str_cstr(path);
+    src.kind = sat_str_cstr(kind);
+    src.first_ts = first;
+    src.last_ts = last;
+    sat_sink_emit(k, SAT_TABLE_SOURCE, &src);
+}
+
+/* The log of 10.0.0.5:636 (server 0: a storm from T0 + 310 s, its trigger
+ * an unindexed batch from T0 + 300 s), and, when capture_ip is set, a
+ * capture (server 1) of capture_ip:port whose four handshakes given up
+ * fall in the window before the log's storm. */
+static void feed_two_servers(sat_storms *s, const char *capture_ip, uint16_t port)
+{
+    sat_event_sink k = sat_storms_sink(s);
+    /* as feed_metastable, the failures from 12 s after the batch began */
+    for (int t = 0; t < 600; t++) {
+        sat_ldap_op o = op_row(T0 + t * S, 1 + t, SAT_OP_SRCH, 0, "10.0.0.1");
+        int trig = t >= 300 && t < 330;
+        o.etime = trig ? 8 * S : S / 500;
+        o.wtime = S / 10000;
+        if (trig)
+            o.notes = SAT_NOTE_A;
+        for (int n = 0; n < (trig ? 3 : 1); n++, o.ts_ns += S / 4)
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o);
+        if (t >= 312 && t < 450) {
+            char ip[32];
+            snprintf(ip, sizeof ip, "10.0.2.%d", t % 7);
+            sat_ldap_op ab = op_row(T0 + t * S, 200000 + t, SAT_OP_ABANDON, 0, ip);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &ab);
+            sat_ldap_conn c = conn_row(T0 + t * S + S, 200000 + t, SAT_CLOSE_A1, ip);
+            sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+        }
+    }
+    sat_ldap_conn c = conn_row(T0 + 10 * S, 1, SAT_CLOSE_NONE, "10.0.0.1");
+    c.server_addr = sat_str_cstr("10.0.0.5:636"); /* OpenLDAP: ACCEPT ... (IP=10.0.0.5:636) */
+    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, &c);
+    emit_source(&k, 0, 0, "slapd.log", "log", T0, T0 + 600 * S);
+    if (!capture_ip)
+        return;
+    for (int i = 0; i < 4; i++) {
+        sat_tls_hs h;
+        memset(&h, 0, sizeof h);
+        h.ts = T0 + 302 * S + i * S;
+        h.source = 1;
+        h.flow = 1 + (uint32_t)i;
+        h.outcome = SAT_TLS_INCOMPLETE;
+        h.client_ip = sat_str_cstr("127.0.0.1");
+        h.server_ip = sat_str_cstr(capture_ip);
+        h.server_port = port;
+        sat_sink_emit(&k, SAT_TABLE_TLS_HS, &h);
+    }
+    emit_source(&k, 1, 1, "other.pcap", "pcap", T0 + 302 * S, T0 + 306 * S);
+}
+
+/* Each storm belongs to one server: a capture of another server (its
+ * address and port are not the log's) whose failures fall just before the
+ * log's storm leaves the storm, its window, its trigger and its verdict as
+ * the log alone gives them; the capture's failures are its server's. A
+ * capture of the log's own server is the same server: its failures count
+ * in the log's windows (and here start the storm a window earlier). */
+static void test_servers_apart(void)
+{
+    sat_storms *alone = sat_storms_create(NULL), *two = sat_storms_create(NULL),
+               *same = sat_storms_create(NULL);
+    CHECK(alone && two && same);
+    if (!alone || !two || !same)
+        return;
+    feed_two_servers(alone, NULL, 0);
+    feed_two_servers(two, "127.0.0.1", 44104);
+    feed_two_servers(same, "10.0.0.5", 636);
+    CHECK_EQ_INT(sat_storms_finish(alone), SAT_OK);
+    CHECK_EQ_INT(sat_storms_finish(two), SAT_OK);
+    CHECK_EQ_INT(sat_storms_finish(same), SAT_OK);
+    sat_result *ra = result_of(alone), *rt = result_of(two), *rs = result_of(same);
+    const sat_rnode *a = sat_result_root(ra), *t = sat_result_root(rt), *m = sat_result_root(rs);
+    /* the log's storm: the biggest */
+    const sat_rnode *sa = row_of(a, "storms", 0), *st = NULL;
+    for (size_t i = 0; i < rows_n(t, "storms"); i++)
+        if (!st || sat_get_count(row_of(t, "storms", i), "events", 0) >
+                       sat_get_count(st, "events", 0))
+            st = row_of(t, "storms", i);
+    CHECK(sa && st);
+    CHECK(is_text(sa, "server_addr", "10.0.0.5:636"));
+    CHECK(is_text(st, "server_addr", "10.0.0.5:636"));
+    CHECK(is_text(sa, "trigger.signal_name", "unindexed"));
+    if (sa && st) {
+        CHECK_EQ_INT(sat_get_time(st, "start_ts", 0), sat_get_time(sa, "start_ts", 0));
+        CHECK_EQ_INT(sat_get_time(st, "end_ts", 0), sat_get_time(sa, "end_ts", 0));
+        CHECK_EQ_INT(sat_get_count(st, "events", 0), sat_get_count(sa, "events", 0));
+        CHECK(is_text(st, "trigger.signal_name", "unindexed"));
+        CHECK_EQ_INT(sat_get_time(st, "trigger.onset_ts", 0),
+                     sat_get_time(sa, "trigger.onset_ts", 0));
+        /* the onset before the storm's start, as in the log alone */
+        CHECK(sat_get_time(st, "trigger.onset_ts", 0) < sat_get_time(st, "start_ts", 0));
+        CHECK_EQ_INT(sat_get_bool(st, "sustained", -1), sat_get_bool(sa, "sustained", -2));
+        CHECK(is_text(st, "mechanism", sat_get_text(sa, "mechanism", "?")));
+    }
+    /* the capture's failures: its own server, never in the log's storm */
+    CHECK_EQ_INT(rows_n(t, "servers"), 2);
+    const sat_rnode *sv = sat_get_table(t, "servers");
+    const sat_rnode *cap = sat_get_row(sv, "server_addr", "127.0.0.1:44104");
+    CHECK(cap != NULL);
+    CHECK_EQ_INT(sat_get_count(cap, "events", 0), 4);
+    CHECK_EQ_STR(sat_get_text(rc_row(sat_get_list(cap, "inputs"), 0), NULL, ""), "other.pcap");
+    const sat_rnode *logsv = sat_get_row(sv, "server_addr", "10.0.0.5:636");
+    CHECK_EQ_STR(sat_get_text(rc_row(sat_get_list(logsv, "inputs"), 0), NULL, ""), "slapd.log");
+    for (size_t i = 0; i < rows_n(t, "storms"); i++)
+        CHECK(!is_text(row_of(t, "storms", i), "server_addr", "10.0.0.5:636") ||
+              sat_get_count(row_of(t, "storms", i), "kinds.tls_incomplete", 0) == 0);
+    /* the same handshakes captured on the log's server: one server, its
+     * failures in the log's windows (the storm starts a window earlier) */
+    CHECK_EQ_INT(rows_n(m, "servers"), 1);
+    const sat_rnode *sm = row_of(m, "storms", 0);
+    CHECK(is_text(sm, "server_addr", "10.0.0.5:636"));
+    CHECK_EQ_INT(sat_get_count(sm, "kinds.tls_incomplete", 0), 4);
+    CHECK(sat_get_time(sm, "start_ts", 0) < sat_get_time(sa, "start_ts", 0));
+    sat_result_free(ra);
+    sat_result_free(rt);
+    sat_result_free(rs);
+    sat_storms_free(alone);
+    sat_storms_free(two);
+    sat_storms_free(same);
+}
+
 int main(void)
 {
     test_false_alarms();
@@ -1244,6 +1381,7 @@ int main(void)
     test_storm_from_rows();
     test_heavy_client();
     test_metastable_and_merge();
+    test_servers_apart();
     test_batch_to_the_end();
     test_widening();
     test_short_mostly_storm();
