@@ -223,7 +223,9 @@ extern const sat_rec_desc st_srcid_desc;
  * further keys go to one sub of servers not told apart. */
 #define ST_SUBS_MAX 64
 typedef struct st_group {
-    sat_storms *g;           /* the subs of one server merged, finished */
+    sat_storms *g;           /* the subs of one server merged, finished; the one sub itself
+                                (not owned) when the server has one */
+    int owned;               /* g is the group's own (freed with it) */
     const char *server;      /* "10.0.0.5:636", "10.0.0.5" (a log that logs no port),
                                 NULL: the inputs cannot tell */
     const char **inputs;     /* the inputs of its rows, in the order read */

@@ -402,22 +402,32 @@ static const char *server_name(sat_storms *s, const sv_sub *v, size_t n, size_t 
 void st_free_groups(sat_storms *s)
 {
     for (size_t i = 0; i < s->ngroups; i++)
-        sat_storms_free(s->groups[i].g);
+        if (s->groups[i].owned)
+            sat_storms_free(s->groups[i].g);
     free(s->groups);
     s->groups = NULL;
     s->ngroups = 0;
 }
 
 /* One server: its subs merged into one analyzer, which has its inputs (their
- * time ranges: the periods' inputs) and the captures' servers. */
+ * time ranges: the periods' inputs) and the captures' servers. A server of one
+ * sub (the usual case: one log) is finished in place, not copied: a copy would
+ * hold every window, dedup key and kept connection twice at the peak. */
 static int make_group(sat_storms *s, st_group *gr, const sv_sub *v, size_t n, size_t lead)
 {
-    sat_storms *g = st_create(&s->opts_in, 0);
+    size_t members = 0, only = lead;
+    for (size_t i = 0; i < n; i++)
+        if (top((sv_sub *)v, i) == lead) {
+            members++;
+            only = i;
+        }
+    sat_storms *g = members == 1 ? v[only].sub : st_create(&s->opts_in, 0);
     if (!g)
         return SAT_E_NOMEM;
     gr->g = g;
+    gr->owned = members != 1;
     int rc = SAT_OK;
-    for (size_t i = 0; i < n && rc == SAT_OK; i++)
+    for (size_t i = 0; i < n && rc == SAT_OK && gr->owned; i++)
         if (top((sv_sub *)v, i) == lead)
             rc = st_merge_plain(g, v[i].sub);
     if (rc == SAT_OK && sat_keyed_merge(&g->wire_servers, &s->wire_servers) < 0)
