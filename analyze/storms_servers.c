@@ -13,8 +13,8 @@
  * server of the one directory log that names no address at all, if there
  * is exactly one (the inputs cannot tell it apart; else it is a server of
  * its own). The subs of each server are merged into one analyzer
- * (st_merge_plain: exact) and finished: its own series of windows, storms
- * and chains. The storms and periods found are then listed together, in
+ * (st_merge_plain: exact; a server of one sub is that sub, finished in
+ * place) and finished: its own series of windows, storms and chains. The storms and periods found are then listed together, in
  * time order, each with its server.
  *
  * Exactness: the subs are keyed by their server key and merged key by key
