@@ -77,14 +77,41 @@ const sat_rnode *pm_signal_row(const pm_ctx *p, double storm, const char *signal
     return NULL;
 }
 
+/* Whether a storm's server (storms' servers table, told apart by address)
+ * has a capture among its inputs (the timeline's sources say which inputs
+ * are captures): a capture of another server says nothing of this one. */
+static int storm_server_captured(const pm_ctx *p, const sat_rnode *st)
+{
+    const char *addr = sat_get_text(st, "server_addr", NULL);
+    const sat_rnode *srv = sat_get_table(p->storms, "servers");
+    for (const sat_rnode *r = sat_rnode_first(srv); r; r = sat_rnode_next(r)) {
+        const char *a = sat_get_text(r, "server_addr", NULL);
+        if (!(a && addr && !strcmp(a, addr)) && !(!a && !addr))
+            continue;
+        for (const sat_rnode *x = sat_rnode_first(sat_get_list(r, "inputs")); x;
+             x = sat_rnode_next(x)) {
+            const char *path = sat_get_text(x, NULL, "");
+            const sat_rnode *src = sat_get_table(p->timeline, "sources");
+            for (const sat_rnode *q = sat_rnode_first(src); q; q = sat_rnode_next(q))
+                if (!strcmp(sat_get_text(q, "path", ""), path) &&
+                    !strcmp(sat_get_text(q, "kind", ""), "pcap"))
+                    return 1;
+        }
+        return 0;
+    }
+    return 1; /* servers not told apart: the inputs are one server's */
+}
+
 void pm_handshakes_in(const pm_ctx *p, int64_t from, int64_t to, double *full, double *resumed,
                       double *all)
 {
     *full = *resumed = *all = 0;
-    /* a capture's handshakes when there is one, else those access logs tell
-     * by their first requests' session flag (both of one period would count
-     * every handshake twice) */
+    /* a capture's handshakes when there is one (and it is of the storm's
+     * server), else those access logs tell by their first requests' session
+     * flag (both of one period would count every handshake twice) */
     const sat_rnode *win = sat_get_table(p->handshakes, "windows");
+    if (sat_rnode_first(win) && p->storm && !storm_server_captured(p, p->storm))
+        return;
     if (!sat_rnode_first(win))
         win = sat_get_table(p->handshakes, "logs.windows");
     for (const sat_rnode *r = sat_rnode_first(win); r; r = sat_rnode_next(r)) {
