@@ -603,6 +603,17 @@ static void paras(sat_rnode *s, const char *text)
     }
 }
 
+
+/* A row's "inputs" list as one line, ", " between them: its length (0: none). */
+static size_t inputs_of(const sat_rnode *row, char *in, size_t cap)
+{
+    size_t l = 0;
+    in[0] = '\0';
+    for (const sat_rnode *x = sat_rnode_first(sat_get_list(row, "inputs")); x;
+         x = sat_rnode_next(x))
+        l = add(in, cap, l, "%s%s", l ? ", " : "", sat_get_text(x, NULL, ""));
+    return l;
+}
 static void periods(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
 {
     const sat_rnode *pt = sat_get_table(root, "periods");
@@ -663,12 +674,8 @@ static void periods(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
             *nl = ' ';
         item(v, "window_text", "window", "%s, %s%s%s", w, y, more[0] ? ". " : "", more);
         char in[2048];
-        size_t l = 0;
-        in[0] = '\0';
-        for (const sat_rnode *x = sat_rnode_first(sat_get_list(p, "inputs")); x;
-             x = sat_rnode_next(x))
-            l = add(in, sizeof in, l, "%s%s", l ? ", " : "", sat_get_text(x, NULL, ""));
-        item(v, "inputs_text", "inputs", "%s", l ? in : "(not named)");
+        item(v, "inputs_text", "inputs", "%s",
+             inputs_of(p, in, sizeof in) ? in : "(not named)");
     }
     if (quiet)
         sat_doc_para(sec_section(c, s, "more", NULL),
@@ -691,11 +698,7 @@ static int servers(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     sat_doc_para(s, "Servers: %zu, each with storms of its own rows only", n);
     for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
         char in[2048];
-        size_t l = 0;
-        in[0] = '\0';
-        for (const sat_rnode *x = sat_rnode_first(sat_get_list(r, "inputs")); x;
-             x = sat_rnode_next(x))
-            l = add(in, sizeof in, l, "%s%s", l ? ", " : "", sat_get_text(x, NULL, ""));
+        size_t l = inputs_of(r, in, sizeof in);
         uint64_t ns = sat_get_count(r, "storm_count", 0);
         sat_doc_para(s, "  %s: %s (%llu %s)",
                      sat_get_text(r, "server_addr", "(address not logged)"), l ? in : "(not named)",
