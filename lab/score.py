@@ -14,7 +14,9 @@ issue-21 contract scores it:
              unindexed searches as long searches; logs alone cannot show a
              session-cache flush); null when the truth has no trigger or storm
   sustained  storm.sustained == truth.sustained (null, untold, where the form
-             cannot show the trigger; and then the mechanism null too)
+             cannot show the trigger, and then the mechanism null too; null also
+             where truth.json has sustained_unobservable: no log can show the
+             trigger's end, e.g. slow storage with nothing answered after it)
   mechanism  storm.mechanism == truth.mechanism (null == null)
 Keys satscope does not (yet) write count as null. Prints one row per incident
 and form, PASS/FAIL per column, and the totals; --json FILE writes the rows.
@@ -172,7 +174,10 @@ def score(truth, rep, form):
     # a trigger the form cannot show leaves outliving it untold (null), and
     # what fed the storm with it
     hidden = tstorm is not None and get(truth, "trigger", "kind") is not None and exp_trig is None
-    exp_sus = bool(truth.get("sustained")) if tstorm is not None and not hidden else None
+    # and so does a trigger no log can follow to its end (truth.json says why)
+    unobservable = truth.get("sustained_unobservable") is not None
+    exp_sus = (bool(truth.get("sustained")) if tstorm is not None and not hidden
+               and not unobservable else None)
     got_sus = get(st, "sustained")
     if st is None and tstorm is None:
         got_sus = None

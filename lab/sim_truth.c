@@ -136,6 +136,16 @@ int truth_write(const char *dir, const char *incident)
         se = S.end;
     double drain = fmax(10.0, 3.0 * P->timeout_s);
     int sustained = storm && has_trig && se > te && (double)(se - te) / 1e9 > drain;
+    /* whether a log can show the trigger's end before the storm's: slow
+     * storage is seen only in the service time of answered operations, so
+     * with none answered after it ended, no log can tell when it did */
+    int observable = 1;
+    if (sustained && P->kind == K_SLOW) {
+        size_t served = 0;
+        for (size_t i = win_of(te) + 1; i < win_of(se) && i < S.nwin; i++)
+            served += S.win[i].ops_ok > 0;
+        observable = served >= 3;
+    }
     /* what fed it (README.md: the rule) */
     size_t wb1 = storm ? (win_of(ss) < b1 ? win_of(ss) : b1) : b1;
     means before = mean_of(b0, wb1 > b0 ? wb1 : b1);
@@ -205,6 +215,10 @@ int truth_write(const char *dir, const char *incident)
     }
     fprintf(f, ",\n  \"sustained\": %s,\n  \"drain_s\": %.1f,\n", sustained ? "true" : "false",
             drain);
+    if (!observable)
+        fprintf(f, "  \"sustained_unobservable\": \"no operation was answered in 3 windows "
+                   "between the trigger's end and the storm's: no log holds the service time "
+                   "that would show the trigger back\",\n");
     if (mech)
         fprintf(f, "  \"mechanism\": \"%s\",\n", mech);
     else
