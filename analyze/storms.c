@@ -139,6 +139,7 @@ void sat_storms_free(sat_storms *s)
     sat_strtab_free(&s->subkeys);
     st_free_groups(s);
     free(s->attempts);
+    free(s->hs_unfinished);
     free(s->waiting);
     sat_arena_free(&s->found.arena);
     free(s);

@@ -47,7 +47,11 @@ static double signal_of(const st_win *w, int sig, uint32_t heavy)
     switch (sig) {
     case SAT_SIG_UNINDEXED: return (double)w->ld.unindexed;
     case SAT_SIG_OPS: return (double)w->ld.ops;
-    case SAT_SIG_FULL_HS_SHARE: return w->sc.hs ? (double)w->sc.hs_full / (double)w->sc.hs : NAN;
+    case SAT_SIG_FULL_HS_SHARE: /* the handshakes asked for anew: a redone one is the
+                                   failures' (a mechanism), not a cause */
+        return w->sc.hs > w->sc.hs_redone
+                   ? (double)(w->sc.hs_full - w->sc.hs_redone) / (double)(w->sc.hs - w->sc.hs_redone)
+                   : NAN;
     case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST + 1, w->ld.timed);
     case SAT_SIG_WTIME_MEAN:
         return w->ld.wtime_n ? (double)w->wtime_sum_ns / 1e9 / (double)w->ld.wtime_n : NAN;
@@ -282,6 +286,22 @@ static void look_at(st_sig *sg, int g, const st_win *w, size_t n, const sat_stor
     }
     if (on == SIZE_MAX)
         return;
+    if (sg->rose && on + 4 <= sp->start && on > a) {
+        /* a rise that began inside the baseline's windows is not part of
+         * what is usual: the usual range is then that of the windows
+         * before the onset (else a client that came 2 minutes before the
+         * storm is "back to usual" while still at its own level) */
+        size_t pre = values_of(w, on >= 31 ? on - 30 : 0, on - 1, g, heavy, vals, 30);
+        if (pre >= 10) {
+            double phi = vals[(size_t)ceil(0.9 * (double)pre) - 1];
+            double pbase = vals[(pre - 1) / 2];
+            double pusual = phi > pbase + fl / 2 ? phi : pbase + fl / 2;
+            if (pusual < usual) {
+                usual = pusual;
+                sg->base = pbase;
+            }
+        }
+    }
     sg->onset_ts = lo_ts + (sat_ts_ns)on * step;
     /* back: the first of three windows in a row whose smoothed value is
      * within the usual range, after the rise */
@@ -297,6 +317,21 @@ static void look_at(st_sig *sg, int g, const st_win *w, size_t n, const sat_stor
             sg->back_ts = lo_ts + (sat_ts_ns)t * step;
             break;
         }
+    }
+    if (!sg->back_ts) {
+        /* never back: above usual to the end, or no longer measured (a
+         * service time needs answered operations, a handshake mix
+         * handshakes): which of the two the story must say */
+        size_t last = n;
+        for (size_t t = n; t > from + 1; t--)
+            if (!isnan(signal_of(&w[t - 1], g, heavy))) {
+                last = t - 1;
+                break;
+            }
+        if (last == n)
+            last = from;
+        if (n - 1 - last >= 3)
+            sg->unseen_ts = lo_ts + (sat_ts_ns)(last + 1) * step;
     }
 }
 

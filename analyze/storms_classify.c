@@ -445,12 +445,40 @@ static void count_wire(sat_storms *s, uint32_t source, uint32_t flow, sat_ts_ns 
     count_keyed(s, &s->wire_dedup, k, sizeof k, ts, kind, client, 0);
 }
 
+/* Whether a handshake redoes its client's last one, which did not finish
+ * (the client, with no session to resume, has to begin again in full); and
+ * whether this one finished, for the next. */
+static int redone(sat_storms *s, const sat_tls_hs *h)
+{
+    if (h->flags & SAT_TLSF_NO_CLIENT_HELLO || !h->client_ip.len)
+        return 0;
+    int capped;
+    uint32_t *id = st_intern(&s->peers, h->client_ip.ptr, h->client_ip.len, &capped);
+    if (!id) {
+        s->nomem |= !capped;
+        return 0;
+    }
+    if (*id >= s->hs_unfinished_cap) {
+        size_t old = s->hs_unfinished_cap;
+        if (SAT_GROW(s->hs_unfinished, s->hs_unfinished_cap, (size_t)*id + 1) != SAT_OK) {
+            s->nomem = 1;
+            return 0;
+        }
+        memset(s->hs_unfinished + old, 0, s->hs_unfinished_cap - old);
+    }
+    int was = s->hs_unfinished[*id];
+    s->hs_unfinished[*id] = h->outcome == SAT_TLS_INCOMPLETE || h->outcome == SAT_TLS_FAILED;
+    return was;
+}
+
 static int on_tls(void *ctx, const sat_tls_hs *h)
 {
     sat_storms *s = (sat_storms *)ctx;
     s->t.rows.tls_hs++;
+    int redo = redone(s, h) && h->outcome == SAT_TLS_FULL;
     FOR_EACH_WINDOW(s, h->ts, w) {
         w->sc.hs_full += h->outcome == SAT_TLS_FULL;
+        w->sc.hs_redone += (uint64_t)redo;
         w->sc.hs += h->outcome == SAT_TLS_FULL || h->outcome == SAT_TLS_RESUMED;
         /* how long the server took to answer; a ClientHello the client gave
          * up on is the longest wait (an alert before any ServerHello is an

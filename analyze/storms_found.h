@@ -29,6 +29,9 @@
     X(opens, "conn_opens", "opened", NULL)                                                   \
     X(hs_full, "full_handshakes", "full", NULL)                                              \
     X(hs, "handshakes", NULL, NULL)                                                          \
+    /* of the full ones, those of a client whose previous handshake did not      \
+     * finish: redone because of the failure, not asked for anew */               \
+    X(hs_redone, NULL, NULL, NULL)                                                           \
     X(retries, "retries", NULL, NULL)                                                        \
     /* of those, how many the clients' own rate of connections explains: for     \
      * each failure, the chance that its client opened its next connection        \
@@ -47,6 +50,9 @@ typedef struct st_sig {
     double during;           /* the highest during the storm; NAN if no value */
     sat_ts_ns onset_ts;      /* first window above the threshold (0 none) */
     sat_ts_ns back_ts;       /* first of 3 windows in a row back at or below it (0 never) */
+    sat_ts_ns unseen_ts;     /* never back, and no value from here to the end of the inputs
+                                (3 windows or more: nothing answered that could give one);
+                                0 otherwise */
 } st_sig;
 
 /* What can keep a storm going after its trigger is back (the result's

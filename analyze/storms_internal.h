@@ -368,6 +368,8 @@ struct sat_storms {
     sat_keyed wire_servers; /* uint32 server -> st_server: LDAP rows of captures */
     st_attempt *attempts;
     size_t nattempts, attempts_cap;
+    uint8_t *hs_unfinished; /* by peer id: whether its last handshake did not finish */
+    size_t hs_unfinished_cap;
     st_waiting *waiting;
     size_t nwaiting, waiting_cap;
     st_totals t;

@@ -202,7 +202,7 @@ static void put_windows(sat_rnode *root, const sat_storms *s)
  * trigger and whether the storm outlived it, then what it sums of its
  * windows (ST_STORM_COUNTS), then whether it was still on. */
 #define ST_HEAD 12
-#define ST_TAIL 12
+#define ST_TAIL 13
 static const sat_col storm_head[ST_HEAD] = {
     {"storm", SAT_UNIT_COUNT, 0, NULL},
     {"period", SAT_UNIT_COUNT, 0, NULL},
@@ -220,6 +220,7 @@ static const sat_col storm_tail[ST_TAIL] = {
     {"trigger.signal_name", SAT_UNIT_TEXT, 0, "trigger"},
     {"trigger.onset_ts", SAT_UNIT_TIME, 0, "onset"},
     {"trigger.back_ts", SAT_UNIT_TIME, 0, "back"},
+    {"trigger.unseen_ts", SAT_UNIT_TIME, 0, "unseen from"},
     {"heavy_client", SAT_UNIT_TEXT, 0, "heavy client"},
     {"sustained", SAT_UNIT_BOOL, 0, NULL},
     {"sustained_s", SAT_UNIT_DURATION, 3, "sustained for"},
@@ -278,6 +279,7 @@ static void put_storm(sat_rnode *t, const sat_storms *s, const sat_storm *st, si
     sat_put_text(row, "trigger.signal_name", g >= 0 ? sat_storm_signal_name(g) : NULL);
     sat_put_time(row, "trigger.onset_ts", g >= 0 ? st->sig[g].onset_ts : 0);
     sat_put_time(row, "trigger.back_ts", g >= 0 ? st->sig[g].back_ts : 0);
+    sat_put_time(row, "trigger.unseen_ts", g >= 0 ? st->sig[g].unseen_ts : 0);
     sat_put_text(row, "heavy_client", st->heavy_client);
     /* with no trigger, or one never back while the storm went on to the end of
      * the inputs, whether the storm outlived it is unknown: absent */

@@ -21,8 +21,12 @@ const st_signal_info st_signals[SAT_SIG__COUNT] = {
                      {"the operation rate", "the request rate",
                       "the rate of operations and requests"},
                      SAT_UNIT_COUNT, 1, 0, 10.0},
+    /* a full handshake that redoes its client's failed one is the failures'
+     * doing (the mechanism), not a new demand: left out */
     [SAT_SIG_FULL_HS_SHARE] = {"full_hs_share", {"full-handshake share"},
-                               {"the share of full TLS handshakes"}, SAT_UNIT_RATIO, 1, 0, 0.2},
+                               {"the share of full TLS handshakes (leaving out those that redo "
+                                "a failed one)"},
+                               SAT_UNIT_RATIO, 1, 0, 0.2},
     [SAT_SIG_ETIME_P90] = {"etime_p90_s",
                            {"etime p90", "response time p90", "etime/response p90"},
                            {"the etime p90", "the response time p90",
@@ -93,7 +97,7 @@ const st_kind_info st_kinds[SAT_STORM_KIND__COUNT] = {
  * when it rose (storms_chain.c find_mechanism). */
 const st_mech_info st_mechanisms[ST_MECH__COUNT] = {
     [ST_MECH_RETRIES] = {"retries", "clients retrying what failed", SAT_UNIT_COUNT, 2.0},
-    [ST_MECH_FULL_HANDSHAKES] = {"full_handshakes", "full TLS handshakes (sessions not resumed)",
+    [ST_MECH_FULL_HANDSHAKES] = {"full_handshakes", "full TLS handshakes (sessions not resumed, failed ones redone)",
                                  SAT_UNIT_RATIO, 0.2},
     [ST_MECH_REFUSED] = {"refused_connections", "connection attempts the server did not answer",
                          SAT_UNIT_COUNT, 2.0},

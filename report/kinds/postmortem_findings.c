@@ -350,13 +350,34 @@ static void finding_sustained(pm_ctx *p, sat_rnode *list)
     const sat_rnode *st = p->storm;
     int sus = sat_get_bool(st, "sustained", -1);
     const char *trig = sat_get_text(st, "trigger.signal_name", NULL);
-    if (sus < 0 || !trig)
+    if (!trig)
         return;
     sat_rnode *fig;
     int64_t back = sat_get_time(st, "trigger.back_ts", 0), end = sat_get_time(st, "end_ts", 0);
+    int64_t unseen = sat_get_time(st, "trigger.unseen_ts", 0);
     char bt[64] = "";
     if (back)
         pm_time(p, bt, sizeof bt, back);
+    if (sus < 0 && unseen) {
+        /* a trigger the inputs stop measuring: its return cannot be seen */
+        char ut[64];
+        pm_time(p, ut, sizeof ut, unseen);
+        fig = sat_doc_finding(list, "warning", "storms",
+                              "Whether the failures outlived their trigger cannot be told: from "
+                              "%s to the end of the inputs nothing was answered that could "
+                              "measure %s.",
+                              ut, pm_signal_words(p, trig));
+        sat_put_copy(fig, "unseen_ts", st, "trigger.unseen_ts");
+        return;
+    }
+    if (sus < 0) {
+        fig = sat_doc_finding(list, "warning", "storms",
+                              "Whether the failures outlived their trigger cannot be told: it "
+                              "(%s) had not gone back to usual by the end of the inputs, and the "
+                              "storm was still on.",
+                              pm_signal_words(p, trig));
+        return;
+    }
     if (sus == 1) {
         char d[64], how[512];
         pm_dur(d, sizeof d, sat_get_num(st, "sustained_s", NAN));

@@ -273,9 +273,14 @@ static void mech_value(char *b, size_t n, const sat_rnode *s, const char *col)
 
 /* Whether the failures outlived the trigger, and what kept them going: the
  * mechanism that rose with its figures, or that none of them rose. */
-static void sustained(sat_rnode *v, const sat_rnode *s, int64_t back)
+static void sustained(sat_rnode *v, const sat_rnode *s, int64_t back, const char *unseen)
 {
     if (sat_get_bool(s, "sustained", 0) != 1) {
+        if (sat_get_bool(s, "sustained", -1) < 0 && unseen[0])
+            item(v, "sustained_text", "sustained",
+                 "cannot tell: from %s on, nothing was answered that could measure the trigger",
+                 unseen);
+        else
         item(v, "sustained_text", "sustained", "%s",
              sat_get_bool(s, "sustained", -1) < 0
                  ? "cannot tell: the trigger had not gone back to usual by the end"
@@ -329,14 +334,20 @@ static void trigger(const sec_ctx *c, sat_rnode *v, const sat_rnode *root, const
                  : " (no operation or handshake data)");
         return;
     }
-    char tl[128], bt[64] = "";
+    char tl[128], bt[64] = "", ut[64] = "";
     int64_t back = sat_get_time(s, "trigger.back_ts", 0);
+    int64_t unseen = sat_get_time(s, "trigger.unseen_ts", 0);
     if (back)
         sec_time(c, bt, sizeof bt, back);
+    if (unseen)
+        sec_time(c, ut, sizeof ut, unseen);
     sig_label(tl, sizeof tl, tr);
     item(v, "trigger_text", "trigger", "%s: %s%s%s", tl,
          "the first cause to rise",
-         back ? "; back to usual at " : "; not back to usual by the end of the input", bt);
+         back     ? "; back to usual at "
+         : unseen ? "; no longer measured from "
+                  : "; not back to usual by the end of the input",
+         back ? bt : ut);
     /* what the trigger's figures mean: new connections that each cost a full
      * handshake, or a server that stopped answering */
     const sat_rnode *co = signal_of(root, no, "conn_opens");
@@ -357,7 +368,7 @@ static void trigger(const sec_ctx *c, sat_rnode *v, const sat_rnode *root, const
         item(v, "trigger_note_text", "",
              "the server stopped answering: requests went unanswered until their clients left");
     }
-    sustained(v, s, back);
+    sustained(v, s, back, ut);
 }
 
 /* "abandon 57, time_limit 46": a storm row's kinds.* columns, most first
