@@ -28,8 +28,10 @@
  *             of 20 found in 1-2 windows; 12 failures in 3 s against 0 found.
  *   extent    the storm starts at the first window of the CUSUM's excursion
  *             (since S was last 0) whose count is above lam0, and runs while
- *             windows are "high" (x > lam0 + 2 sqrt(lam0)), ending after two
- *             windows that are not; S is then reset and the baseline resumes.
+ *             windows are "high" (x > lam0 + 2 sqrt(lam0)), ending after three
+ *             windows that are not (a lull of 20 s in a storm of minutes, its
+ *             clients between two timeouts, is the same storm); S is then
+ *             reset and the baseline resumes.
  *   kept      when it holds >= 5 failures and its peak window is above
  *             lam0 + 3 sqrt(lam0) (a significant window, not only a drift).
  */
@@ -40,7 +42,7 @@
 #define ST_H 6.0
 #define ST_ALPHA (1.0 / 30.0)
 #define ST_WARM 30
-#define ST_GAP 2
+#define ST_GAP 3
 #define ST_MIN_EVENTS 5
 #define ST_SPIKE_P 1e-5
 
