@@ -541,16 +541,11 @@ static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
     uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
     h ^= sat_strtab_hash(c->server_ip.ptr, c->server_ip.len);
     h ^= sat_hash_u64((uint64_t)c->source << 32 | c->server_port);
-    a->peer = h;
-    a->syn_ts = c->syn_ts;
-    sat_ts_ns end = c->end_ts > c->syn_ts ? c->end_ts : c->syn_ts;
-    /* given up when the client left (its FIN or RST), else at its end; a SYN
-     * never answered a second after its last try (as on_tcp dates it) */
-    a->gave_up_ts = c->client_left_ts > 0 ? c->client_left_ts
-                    : (c->flags & SAT_TCPF_SYN_GAVE_UP) ? end + (sat_dur_ns)1000000000
-                                                        : end;
+    a->t.peer = h;
+    a->t.syn_ts = c->syn_ts;
+    a->t.gave_up_ts = sat_try_tcp_gave_up(c);
     a->source = c->source;
-    a->flow = c->flow;
+    a->t.flow = c->flow;
     a->unanswered = c->bytes_c2s > 0 && c->bytes_s2c == 0;
 }
 
@@ -564,12 +559,12 @@ static void keep_ldap_attempt(sat_storms *s, const sat_ldap_conn *c)
     if (!a)
         return;
     uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
-    a->peer = h ^ sat_hash_u64(0x4c444150ULL << 32 | c->server); /* "LDAP" */
-    a->syn_ts = c->open_ts;
-    a->gave_up_ts = c->close_ts > c->open_ts ? c->close_ts : c->open_ts; /* its close */
+    a->t.peer = h ^ sat_hash_u64(0x4c444150ULL << 32 | c->server); /* "LDAP" */
+    a->t.syn_ts = c->open_ts;
+    a->t.gave_up_ts = c->close_ts > c->open_ts ? c->close_ts : c->open_ts; /* its close */
     a->source = c->server;
-    a->flow = c->conn_epoch;
-    a->conn = c->conn;
+    a->t.flow = c->conn_epoch;
+    a->t.conn = c->conn;
     a->ldap = 1;
 }
 
@@ -624,57 +619,19 @@ int st_on_row(void *ctx, int table, const void *row)
     }
 }
 
-static int cmp_attempt(const void *a, const void *b)
-{
-    const st_attempt *x = a, *y = b;
-    if (x->peer != y->peer)
-        return x->peer < y->peer ? -1 : 1;
-    if (x->syn_ts != y->syn_ts)
-        return x->syn_ts < y->syn_ts ? -1 : 1;
-    if (x->flow != y->flow)
-        return x->flow < y->flow ? -1 : 1;
-    return x->conn < y->conn ? -1 : x->conn > y->conn;
-}
-
-/* The retry rule: from one client address to one server address and port
- * (a capture's TCP connections; a log's LDAP connections: to one server), a
- * connection retries the failed one (a failure is counted on it, or it was
- * never answered: the client sent bytes, the server none) the client gave up
- * on last before it started, when that was at most retry_window before and
- * no earlier connection retried it. A client gives up on a connection (its
- * FIN or RST, else the connection's end; an LDAP connection: its close)
- * before it opens its retry: a connection opened while the failed one was
- * still open (another client behind the same address, or the same client's
- * parallel connection) is not its retry, and of failures given up one after
- * the other with no connection between them only the last is taken as
- * retried. Clients behind one address still look like one: the next
- * connection of any of them after a give-up counts. The retry is counted
- * where it started (amplification); the connection given up is a failure of
- * kind "retried" unless another kind already counts it.
+/* The retries (the rule: retry_rule.h): from one client address to one
+ * server address and port (a capture's TCP connections; a log's LDAP
+ * connections: to one server), a failure is a connection a failure is
+ * counted on, or one never answered (the client sent bytes, the server
+ * none). The retry is counted where it started (amplification); the
+ * connection given up is a failure of kind "retried" unless another kind
+ * already counts it.
  * A client that opens connections often opens one soon after any failure,
  * retrying or not (a batch job, an application's pool, a busy host): the
  * chance of that is counted beside the retries, per failure where it was
  * given up, from the client's own rate of connections away from its failures
  * (a Poisson rate r: 1 - exp(-r x retry_window); chance_of_next); what fed a
  * storm is the retries beyond it (storms_chain.c mechanism_of). */
-
-/* A failure of the retry rule: when it was given up, and where it is. */
-typedef struct st_gave_up {
-    sat_ts_ns ts;
-    uint32_t flow;
-    int64_t conn;
-    size_t i;
-} st_gave_up;
-
-static int cmp_gave_up(const void *a, const void *b)
-{
-    const st_gave_up *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    if (x->flow != y->flow)
-        return x->flow < y->flow ? -1 : 1;
-    return x->conn < y->conn ? -1 : x->conn > y->conn;
-}
 
 /* Whether a failure is counted on the connection (its dedup key found). */
 static int attempt_counted(const sat_storms *s, const st_attempt *a)
@@ -683,11 +640,11 @@ static int attempt_counted(const sat_storms *s, const st_attempt *a)
         st_connkey k;
         memset(&k, 0, sizeof k);
         k.server = a->source;
-        k.epoch = a->flow;
-        k.conn = a->conn;
+        k.epoch = a->t.flow;
+        k.conn = a->t.conn;
         return sat_strtab_find(&s->ldap_dedup, &k, sizeof k) != NULL;
     }
-    uint32_t key[2] = {a->source, a->flow};
+    uint32_t key[2] = {a->source, a->t.flow};
     return sat_strtab_find(&s->wire_dedup, key, sizeof key) != NULL;
 }
 
@@ -698,34 +655,34 @@ static int attempt_counted(const sat_storms *s, const st_attempt *a)
  * its connections, many clients behind one address starting, is a burst,
  * not a rate): its connections outside those windows, one per second at
  * most, over the time outside them (at least ST_CALM_S of it). */
-static void chance_of_next(sat_storms *s, const st_attempt *a, size_t n, const st_gave_up *fail,
+static void chance_of_next(sat_storms *s, const st_attempt *a, size_t n, const sat_ts_ns *fail,
                            size_t nf)
 {
     sat_dur_ns win = s->opts.retry_window;
-    if (!nf || n < 2 || a[n - 1].syn_ts <= a[0].syn_ts || win <= 0)
+    if (!nf || n < 2 || a[n - 1].t.syn_ts <= a[0].t.syn_ts || win <= 0)
         return;
-    sat_ts_ns from = a[0].syn_ts + (sat_ts_ns)(ST_STARTUP_S * 1e9), to = a[n - 1].syn_ts;
+    sat_ts_ns from = a[0].t.syn_ts + (sat_ts_ns)(ST_STARTUP_S * 1e9), to = a[n - 1].t.syn_ts;
     if (to <= from)
         return;
     uint64_t seconds = 0;
     int64_t last_sec = INT64_MIN;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (a[i].syn_ts < from)
+        if (a[i].t.syn_ts < from)
             continue;
-        while (k < nf && fail[k].ts <= a[i].syn_ts)
+        while (k < nf && fail[k] <= a[i].t.syn_ts)
             k++;
-        if (k && a[i].syn_ts - fail[k - 1].ts <= win)
+        if (k && a[i].t.syn_ts - fail[k - 1] <= win)
             continue; /* just after a failure: a retry or not, not the rate */
-        int64_t sec = a[i].syn_ts / (sat_ts_ns)1000000000;
+        int64_t sec = a[i].t.syn_ts / (sat_ts_ns)1000000000;
         seconds += sec != last_sec;
         last_sec = sec;
     }
     /* the time outside the windows after failures, within the peer's span */
     sat_ts_ns covered = 0, reach = from;
     for (size_t f = 0; f < nf; f++) {
-        sat_ts_ns lo = fail[f].ts > reach ? fail[f].ts : reach;
-        sat_ts_ns hi = fail[f].ts + win < to ? fail[f].ts + win : to;
+        sat_ts_ns lo = fail[f] > reach ? fail[f] : reach;
+        sat_ts_ns hi = fail[f] + win < to ? fail[f] + win : to;
         if (hi > lo) {
             covered += hi - lo;
             reach = hi;
@@ -737,71 +694,41 @@ static void chance_of_next(sat_storms *s, const st_attempt *a, size_t n, const s
     double p = 1.0 - exp(-((double)seconds / outside) * ((double)win / 1e9));
     uint64_t u = (uint64_t)llround(p * 1e6);
     for (size_t i = 0; i < nf && u; i++)
-        FOR_EACH_WINDOW(s, fail[i].ts, w)
+        FOR_EACH_WINDOW(s, fail[i], w)
             w->sc.retries_chance_u += u;
+}
+
+static void on_retry(void *ctx, size_t i, size_t f)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    const st_attempt *cur = &s->attempts[i], *prev = &s->attempts[f];
+    s->t.f.retries++;
+    FOR_EACH_WINDOW(s, cur->t.syn_ts, w)
+        w->sc.retries++;
+    if (!prev->ldap && !attempt_counted(s, prev)) {
+        sat_str client;
+        client.ptr = sat_strtab_key(&s->peers, prev->client);
+        client.len = sat_strtab_len(&s->peers, prev->client);
+        count_wire(s, prev->source, prev->t.flow, prev->t.gave_up_ts, SAT_STORM_RETRIED, client);
+    }
+}
+
+static void on_peer(void *ctx, size_t first, size_t n, const sat_ts_ns *gave_up, size_t nf)
+{
+    sat_storms *s = (sat_storms *)ctx;
+    chance_of_next(s, &s->attempts[first], n, gave_up, nf);
 }
 
 void st_finish_retries(sat_storms *s)
 {
     if (!s->nattempts)
         return;
-    qsort(s->attempts, s->nattempts, sizeof *s->attempts, cmp_attempt);
-    /* which failed, and the most failures of one peer: the size of the lists
-     * below (most connections of a log never failed) */
-    size_t most = 0;
-    for (size_t g = 0, e; g < s->nattempts; g = e) {
-        size_t nf = 0;
-        for (e = g; e < s->nattempts && s->attempts[e].peer == s->attempts[g].peer; e++) {
-            st_attempt *a = &s->attempts[e];
-            a->failed = a->unanswered || attempt_counted(s, a);
-            nf += a->failed;
-        }
-        most = nf > most ? nf : most;
+    for (size_t i = 0; i < s->nattempts; i++) {
+        st_attempt *a = &s->attempts[i];
+        a->t.failed = a->unanswered || attempt_counted(s, a);
     }
-    st_gave_up *fail = malloc((most ? most : 1) * sizeof *fail);
-    uint8_t *retried = calloc(most ? most : 1, 1);
-    if (!fail || !retried) {
-        free(fail);
-        free(retried);
+    if (sat_try_match(s->attempts, s->nattempts, sizeof *s->attempts, s->opts.retry_window,
+                      on_retry, on_peer, s) != SAT_OK)
         s->nomem = 1;
-        s->nattempts = 0;
-        return;
-    }
-    for (size_t g = 0, e; g < s->nattempts; g = e) {
-        /* one peer: attempts[g, e) in SYN order; its failures by give-up */
-        size_t nf = 0;
-        for (e = g; e < s->nattempts && s->attempts[e].peer == s->attempts[g].peer; e++) {
-            const st_attempt *a = &s->attempts[e];
-            if (a->failed)
-                fail[nf++] = (st_gave_up){a->gave_up_ts, a->flow, a->conn, e};
-        }
-        qsort(fail, nf, sizeof *fail, cmp_gave_up);
-        size_t k = 0; /* failures given up at or before cur's SYN: fail[0, k) */
-        for (size_t i = g; i < e && nf; i++) {
-            const st_attempt *cur = &s->attempts[i];
-            while (k < nf && fail[k].ts <= cur->syn_ts)
-                k++;
-            if (!k || retried[k - 1])
-                continue;
-            const st_attempt *prev = &s->attempts[fail[k - 1].i];
-            if (prev == cur || cur->syn_ts - prev->gave_up_ts > s->opts.retry_window)
-                continue;
-            retried[k - 1] = 1;
-            s->t.f.retries++;
-            FOR_EACH_WINDOW(s, cur->syn_ts, w)
-                w->sc.retries++;
-            if (!prev->ldap && !attempt_counted(s, prev)) {
-                sat_str client;
-                client.ptr = sat_strtab_key(&s->peers, prev->client);
-                client.len = sat_strtab_len(&s->peers, prev->client);
-                count_wire(s, prev->source, prev->flow, prev->gave_up_ts, SAT_STORM_RETRIED,
-                           client);
-            }
-        }
-        chance_of_next(s, &s->attempts[g], e - g, fail, nf);
-        memset(retried, 0, nf);
-    }
-    free(fail);
-    free(retried);
     s->nattempts = 0; /* counted: a second finish must not count them again */
 }

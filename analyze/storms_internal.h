@@ -28,6 +28,7 @@
 
 #include "acc.h"
 #include "storms_found.h"
+#include "retry_rule.h"
 #include "strtab.h"
 #include "winseries.h"
 
@@ -145,17 +146,15 @@ typedef struct st_waiting { /* st_keep_closed_waiting */
 /* A connection, kept for the retry rule (sat_storms_opts.retry_window): a
  * TCP connection of a capture, or an LDAP connection of a log. */
 typedef struct st_attempt {
-    uint64_t peer;          /* hash of source, client, server address and port (TCP); of
-                               client and server (LDAP) */
-    sat_ts_ns syn_ts;
-    sat_ts_ns gave_up_ts;   /* when the client gave up on it: its FIN or RST, else its end
-                               (+1 s for a SYN never answered); LDAP: its close */
-    uint32_t source, flow;  /* TCP: the wire dedup key; LDAP: server, conn_epoch */
-    int64_t conn;           /* LDAP: the connection number (the LDAP dedup key) */
+    sat_try t;              /* the retry rule's (retry_rule.h): peer = hash of source, client,
+                               server address and port (TCP), of client and server (LDAP);
+                               gave_up_ts: its FIN or RST, else its end (+1 s for a SYN never
+                               answered), LDAP: its close; flow: TCP's wire dedup key with
+                               source, LDAP's conn_epoch; conn: LDAP's connection number */
+    uint32_t source;        /* TCP: the wire dedup key; LDAP: server */
     uint32_t client;        /* id in the peers table */
     uint8_t unanswered;     /* the client sent bytes, the server none */
     uint8_t ldap;           /* an LDAP connection of a log */
-    uint8_t failed;         /* set by the retry rule: unanswered, or a failure counted on it */
 } st_attempt;
 
 /* A client's failures in one window (struct sat_storms.cw), keyed by the
