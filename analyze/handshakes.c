@@ -14,7 +14,8 @@
  *
  * Bounded memory: windows widen (doubling) past HS_WINDOWS_MAX buckets; the
  * version and group tables are capped keyed tables (acc.h) whose overflow
- * goes to "(other)"; the retry table is capped (strtab max_keys).
+ * goes to "(other)"; the connections kept for the retry rule are capped (HS_TRIES_MAX, those
+ * past it counted as not looked at).
  *
  * Every count is a record described once (acc.h: its fields, merge and
  * result columns from one X-macro list), so sat_hs_merge is a walk over
@@ -22,10 +23,9 @@
  * parts cost exactly what one pass does. The result's sections:
  * handshakes_result.c; the handshakes an HTTP access log tells of:
  * handshakes_http.c; the TLS connections a directory server's log tells of
- * (not their resumption, which it does not log): handshakes_dirlog.c. Retries are found in the order rows arrive (a
- * connection's row is emitted when it ends, and a client gives up on one
- * connection before it opens the next), which is why a retry is looked for
- * only after its failure.
+ * (not their resumption, which it does not log): handshakes_dirlog.c. Retries
+ * follow the rule the storms analyzer counts by (retry_rule.h: the client's
+ * next connection after it gave up on the failed one), once every part is in.
  */
 #include <math.h>
 
@@ -33,17 +33,7 @@
 
 #define HS_VERSIONS_MAX 32
 #define HS_GROUP_KEYS_MAX 100000
-#define HS_PAIR_KEYS_MAX 1000000
-
-/* A client -> server pair, for retries: what a later part needs to go on
- * where this one stopped (the last failure not yet retried) and what an
- * earlier part needs to finish what it left open (this part's first
- * handshake of the pair). */
-typedef struct hs_pair {
-    sat_ts_ns fail_ts;        /* ClientHello of the last failed/incomplete one, 0 none */
-    sat_ts_ns first_ts;       /* the pair's first handshake in this part */
-    int any_failed;           /* a failed/incomplete one in this part */
-} hs_pair;
+#define HS_TRIES_MAX 2000000 /* connections kept for the retry rule (48 B each) */
 
 /* ---- the records, described once --------------------------------------------------- */
 
@@ -194,67 +184,109 @@ static size_t group_key(const sat_hs *h, const sat_tls_hs *r, char *buf, size_t 
     return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-/* A handshake at ts of a pair whose last failure is p->fail_ts: its retry
- * when within retry_window after it. */
-static void retry_of(sat_hs *h, hs_pair *p, sat_ts_ns ts)
+/* ---- retries (the rule: retry_rule.h) ----------------------------------------------------- */
+
+/* A failed or incomplete handshake: its connection, for the retry rule. */
+static void note_failed(sat_hs *h, const sat_tls_hs *r)
 {
-    if (p->fail_ts && ts > p->fail_ts && ts - p->fail_ts <= h->opts.retry_window) {
-        h->t.retries++;
-        h->t.retry_gap_ns += ts - p->fail_ts;
-        p->fail_ts = 0;
+    if (r->outcome != SAT_TLS_FAILED && r->outcome != SAT_TLS_INCOMPLETE)
+        return;
+    if (h->nfailed == h->failed_cap &&
+        (h->failed_cap >= HS_TRIES_MAX ||
+         SAT_GROW(h->failed, h->failed_cap, h->nfailed + 1) != SAT_OK)) {
+        h->nomem |= h->failed_cap < HS_TRIES_MAX;
+        h->tries_lost++;
+        return;
     }
+    h->failed[h->nfailed++] = (uint64_t)r->source << 32 | r->flow;
 }
 
-/* The pairs of a later part `from` go on from where into's stopped: a
- * pair's first handshake in from retries into's last failure as in one pass
- * (rows of a pair arriving in time order); the pair's state is then from's
- * when from had a failure of it or that retry happened, else into's. */
-static int merge_pairs(sat_hs *into, const sat_hs *from)
+/* A TCP connection with its SYN (one opened before the capture retries nothing). */
+static void note_try(sat_hs *h, const sat_tcp_conn *c)
 {
-    for (size_t i = 0; i < from->pairs.n; i++) {
-        const hs_pair *f = (const hs_pair *)sat_strtab_val(&from->pairs, i);
-        int capped;
-        hs_pair *p = (hs_pair *)sat_strtab_upsert(&into->pairs, sat_strtab_key(&from->pairs, i),
-                                                  sat_strtab_len(&from->pairs, i), NULL, &capped);
-        if (!p) {
-            if (!capped)
-                return SAT_E_NOMEM;
-            continue;
-        }
-        uint64_t before = into->t.retries;
-        if (!p->first_ts)
-            p->first_ts = f->first_ts;
-        retry_of(into, p, f->first_ts);
-        if (f->any_failed || into->t.retries != before)
-            p->fail_ts = f->fail_ts;
-        p->any_failed |= f->any_failed;
+    if ((c->flags & SAT_TCPF_NO_SYN) || c->syn_ts <= 0 || !c->client_ip.len)
+        return;
+    if (h->ntries == h->tries_cap &&
+        (h->tries_cap >= HS_TRIES_MAX ||
+         SAT_GROW(h->tries, h->tries_cap, h->ntries + 1) != SAT_OK)) {
+        h->nomem |= h->tries_cap < HS_TRIES_MAX;
+        h->tries_lost++;
+        return;
     }
+    hs_try *a = &h->tries[h->ntries++];
+    memset(a, 0, sizeof *a);
+    /* by address, as the storms analyzer keys it */
+    uint64_t k = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
+    k ^= sat_strtab_hash(c->server_ip.ptr, c->server_ip.len);
+    k ^= sat_hash_u64((uint64_t)c->source << 32 | c->server_port);
+    a->t.peer = k;
+    a->t.syn_ts = c->syn_ts;
+    a->t.gave_up_ts = sat_try_tcp_gave_up(c);
+    a->t.flow = c->flow;
+    a->source = c->source;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void on_retry(void *ctx, size_t i, size_t f)
+{
+    sat_hs *h = (sat_hs *)ctx;
+    h->t.retries++;
+    h->t.retry_gap_ns += h->tries[i].t.syn_ts - h->tries[f].t.gave_up_ts;
+}
+
+/* The retries, once every part is in: each connection whose handshake
+ * failed or was left incomplete, and the connection that retried it. */
+static void count_retries(sat_hs *h)
+{
+    qsort(h->failed, h->nfailed, sizeof *h->failed, cmp_u64);
+    for (size_t i = 0; i < h->ntries; i++) {
+        uint64_t key = (uint64_t)h->tries[i].source << 32 | h->tries[i].t.flow;
+        h->tries[i].t.failed =
+            h->nfailed && bsearch(&key, h->failed, h->nfailed, sizeof key, cmp_u64) != NULL;
+    }
+    if (sat_try_match(h->tries, h->ntries, sizeof *h->tries, h->opts.retry_window, on_retry, NULL,
+                      h) != SAT_OK)
+        h->nomem = 1;
+    h->ntries = h->nfailed = 0; /* counted: a second finish must not count them again */
+}
+
+static int append(void *dst, size_t *n, size_t *cap, const void *src, size_t m, size_t size)
+{
+    if (*n + m > HS_TRIES_MAX)
+        return 1;
+    char *p = *(char **)dst;
+    if (*n + m > *cap) {
+        size_t c = *cap ? *cap : 64;
+        while (c < *n + m)
+            c *= 2;
+        p = realloc(p, c * size);
+        if (!p)
+            return -1;
+        *(char **)dst = p;
+        *cap = c;
+    }
+    memcpy(p + *n * size, src, m * size);
+    *n += m;
+    return 0;
+}
+
+/* A later part's connections and failures join into's (the rule does not
+ * depend on the order they came in). */
+static int merge_tries(sat_hs *into, const sat_hs *from)
+{
+    int a = append(&into->tries, &into->ntries, &into->tries_cap, from->tries, from->ntries,
+                   sizeof *from->tries);
+    int b = append(&into->failed, &into->nfailed, &into->failed_cap, from->failed, from->nfailed,
+                   sizeof *from->failed);
+    if (a < 0 || b < 0)
+        return SAT_E_NOMEM;
+    into->tries_lost += from->tries_lost + (a ? from->ntries : 0) + (b ? from->nfailed : 0);
     return SAT_OK;
-}
-
-/* A failed or incomplete handshake is remembered per client and server; the
- * next handshake of the same pair within retry_window is its retry. */
-static void note_retry(sat_hs *h, const sat_tls_hs *r)
-{
-    char key[128];
-    int n = snprintf(key, sizeof key, "%.*s|%.*s:%u", (int)r->client_ip.len,
-                     r->client_ip.ptr ? r->client_ip.ptr : "", (int)r->server_ip.len,
-                     r->server_ip.ptr ? r->server_ip.ptr : "", r->server_port);
-    if (n <= 0)
-        return;
-    size_t len = (size_t)n < sizeof key ? (size_t)n : sizeof key - 1;
-    int failed = r->outcome == SAT_TLS_FAILED || r->outcome == SAT_TLS_INCOMPLETE;
-    int capped;
-    hs_pair *p = (hs_pair *)sat_strtab_upsert(&h->pairs, key, len, NULL, &capped);
-    if (!p)
-        return;
-    if (!p->first_ts)
-        p->first_ts = r->ts;
-    retry_of(h, p, r->ts);
-    if (failed) {
-        p->fail_ts = r->ts;
-        p->any_failed = 1;
-    }
 }
 
 /* The resumption a ClientHello offered. A hello that offers TLS 1.3 (or a
@@ -329,8 +361,7 @@ static int on_tls(void *ctx, const sat_tls_hs *r)
         else
             h->nomem = 1;
     }
-    if (r->ts > 0)
-        note_retry(h, r);
+    note_failed(h, r);
     return SAT_OK;
 }
 
@@ -348,6 +379,7 @@ static int on_tcp(void *ctx, const sat_tcp_conn *c)
         t->tcp_no_synack++;
     if (c->rtt >= 0)
         h->nomem |= sat_qsketch_add(&t->rtt, c->rtt) < 0;
+    note_try(h, c);
     return SAT_OK;
 }
 
@@ -387,7 +419,6 @@ sat_hs *sat_hs_create(const sat_hs_opts *opts)
     h->window = h->opts.window;
     sat_rec_init(&totals_desc, &h->t);
     sat_strtab_init(&h->windows, sizeof(hs_counts), 0);
-    sat_strtab_init(&h->pairs, sizeof(hs_pair), HS_PAIR_KEYS_MAX);
     if (sat_keyed_init(&h->versions, &vcount_desc, HS_VERSIONS_MAX) < 0 ||
         sat_keyed_init(&h->groups, &hs_counts_desc, HS_GROUP_KEYS_MAX) < 0 ||
         !(h->log = hs_log_create(h->opts.window)) || !(h->dir = hs_dir_create())) {
@@ -435,7 +466,7 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
 {
     if (!into || !from)
         return SAT_E_USAGE;
-    if (sat_rec_merge(&totals_desc, &into->t, &from->t) < 0 || merge_pairs(into, from) < 0 ||
+    if (sat_rec_merge(&totals_desc, &into->t, &from->t) < 0 || merge_tries(into, from) < 0 ||
         sat_keyed_merge(&into->versions, &from->versions) < 0 ||
         sat_keyed_merge(&into->groups, &from->groups) < 0 ||
         hs_log_merge(into->log, from->log) < 0 || hs_dir_merge(into->dir, from->dir) < 0)
@@ -454,6 +485,7 @@ int sat_hs_finish(sat_hs *h)
 {
     if (!h)
         return SAT_E_USAGE;
+    count_retries(h);
     return h->nomem ? SAT_E_NOMEM : SAT_OK;
 }
 
@@ -465,7 +497,8 @@ void sat_hs_free(sat_hs *h)
     sat_strtab_free(&h->windows);
     sat_keyed_free(&h->versions);
     sat_keyed_free(&h->groups);
-    sat_strtab_free(&h->pairs);
+    free(h->tries);
+    free(h->failed);
     hs_log_free(h->log);
     hs_dir_free(h->dir);
     free(h);

@@ -12,6 +12,7 @@
 #ifndef SAT_ANALYZE_HANDSHAKES_INT_H
 #define SAT_ANALYZE_HANDSHAKES_INT_H
 
+#include "retry_rule.h"
 #include "satscope/analyze.h"
 
 #include "acc.h"
@@ -58,7 +59,7 @@ typedef struct hs_totals {
     uint64_t resumed_by[3], offered[3]; /* session id, ticket, PSK */
     hs_flags flags;
     uint64_t retries;                   /* failed/incomplete followed by a retry */
-    int64_t retry_gap_ns;
+    int64_t retry_gap_ns;               /* from the give-up to the retry's SYN */
     uint64_t tcp_conns, tcp_no_tls, tcp_by_end[SAT_TCP_END__COUNT], tcp_syn_retrans,
         tcp_no_synack;
     sat_qsketch dur_full, dur_resumed, rtt; /* ns */
@@ -103,6 +104,12 @@ int hs_dir_merge(hs_dir *into, const hs_dir *from); /* SAT_OK or SAT_E_NOMEM */
 int hs_dir_any(const hs_dir *d);
 void hs_dir_result(const hs_dir *d, sat_rnode *root);
 
+/* A TCP connection for the retry rule. */
+typedef struct hs_try {
+    sat_try t;            /* first (retry_rule.h) */
+    uint32_t source;
+} hs_try;
+
 struct sat_hs {
     sat_hs_opts opts;
     sat_dur_ns window;   /* current step (>= opts.window) */
@@ -110,7 +117,11 @@ struct sat_hs {
     sat_strtab windows;  /* key int64 window index -> hs_counts */
     sat_keyed versions;  /* uint16 version -> hs_vcount, "(other)" past the cap */
     sat_keyed groups;    /* --by key -> hs_counts */
-    sat_strtab pairs;    /* key client|server -> hs_pair (retries) */
+    hs_try *tries;       /* the captures' TCP connections, for the retry rule (retry_rule.h) */
+    size_t ntries, tries_cap;
+    uint64_t *failed;    /* source << 32 | flow of each failed or incomplete handshake */
+    size_t nfailed, failed_cap;
+    uint64_t tries_lost; /* connections past HS_TRIES_MAX: not looked at for retries */
     hs_log *log;         /* handshakes read from HTTP access logs */
     hs_dir *dir;         /* TLS connections read from directory-server logs */
     int nomem;

@@ -134,12 +134,17 @@ static void retries(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     sec_fmt(c, a, sizeof a, root, "retry_gap_mean_s");
     if (n)
         sat_doc_para(s,
-                     "%llu failed or incomplete %s followed by the same client's new connection "
-                     "to the same server (mean gap %s)",
+                     "%llu failed or incomplete %s retried: the same client's next connection "
+                     "to the same server came after it gave up (%s later on average)",
                      (unsigned long long)n, sat_plural(n, "handshake was", "handshakes were"), a);
     else
-        sat_doc_para(s, "no failed or incomplete handshake was followed by the same client's new "
-                        "connection to the same server");
+        sat_doc_para(s, "no failed or incomplete handshake was retried: no client opened "
+                        "another connection to the same server after giving up on one");
+    uint64_t lost = sat_get_count(root, "retry_conns_not_examined", 0);
+    if (lost)
+        sat_doc_para(s, "%llu connections past the %s kept for this rule were not looked at: "
+                        "the retries are a lower bound",
+                     (unsigned long long)lost, "2,000,000");
     uint64_t hrr = sat_get_count(root, "hello_retry_requests", 0),
              reneg = sat_get_count(root, "renegotiated", 0),
              ssl2 = sat_get_count(root, "ssl2_client_hellos", 0),

@@ -65,6 +65,34 @@ static void feed(sat_hs *h, const sat_tls_hs *r)
     CHECK_EQ_INT(sat_sink_emit(&s, SAT_TABLE_TLS_HS, r), SAT_OK);
 }
 
+/* A handshake with its TCP connection (flow), which the client left
+ * `left_s` seconds after the handshake began: the retry rule's input. */
+static void feed_tcp(sat_hs *h, const sat_tls_hs *r, double left_s)
+{
+    sat_tcp_conn c;
+    memset(&c, 0, sizeof c);
+    c.syn_ts = r->ts;
+    c.end_ts = c.client_left_ts = r->ts + (sat_ts_ns)(left_s * 1e9);
+    c.flow = r->flow;
+    c.client_ip = r->client_ip;
+    c.server_ip = r->server_ip;
+    c.client_port = r->client_port;
+    c.server_port = r->server_port;
+    c.end = SAT_TCP_END_FIN_CLIENT;
+    c.flags = SAT_TCPF_SYNACK | SAT_TCPF_TLS;
+    c.rtt = SAT_ABSENT;
+    c.last_c2s_to_end = SAT_ABSENT;
+    sat_event_sink s = sat_hs_sink(h);
+    CHECK_EQ_INT(sat_sink_emit(&s, SAT_TABLE_TCP_CONN, &c), SAT_OK);
+}
+
+static void feed_conn(sat_hs *h, sat_tls_hs *r, uint32_t flow, double left_s)
+{
+    r->flow = flow;
+    feed(h, r);
+    feed_tcp(h, r, left_s);
+}
+
 static void test_counts_and_cost(void)
 {
     sat_hs_opts o;
@@ -85,14 +113,17 @@ static void test_counts_and_cost(void)
     }
     r = row(T0 + 25 * S, SAT_TLS_RESUMED, "10.0.0.6", 0x0304); /* 1 PSK */
     feed(h, &r);
-    r = row(T0 + 40 * S, SAT_TLS_INCOMPLETE, "10.0.0.7", 0); /* gave up ... */
-    feed(h, &r);
-    r = row(T0 + 43 * S, SAT_TLS_FULL, "10.0.0.7", 0x0304); /* ... retried 3 s later */
-    feed(h, &r);
+    r = row(T0 + 40 * S, SAT_TLS_INCOMPLETE, "10.0.0.7", 0); /* gave up 2 s later ... */
+    feed_conn(h, &r, 1, 2.0);
+    r = row(T0 + 41 * S, SAT_TLS_FULL, "10.0.0.7", 0x0304); /* (opened before: no retry; */
+    r.flow = 2;                                              /*  its TCP connection only) */
+    feed_tcp(h, &r, 0.5);
+    r = row(T0 + 45 * S, SAT_TLS_FULL, "10.0.0.7", 0x0304); /* ... retried 3 s after that */
+    feed_conn(h, &r, 3, 0.5);
     r = row(T0 + 50 * S, SAT_TLS_FAILED, "10.0.0.8", 0x0303); /* alert after SH */
-    feed(h, &r);
+    feed_conn(h, &r, 4, 0.1);
     r = row(T0 + 90 * S, SAT_TLS_FULL, "10.0.0.8", 0x0303); /* 40 s later: not a retry */
-    feed(h, &r);
+    feed_conn(h, &r, 5, 0.1);
     r = row(T0 + 91 * S, SAT_TLS_FAILED, "10.0.0.9", 0x0303); /* alert before any SH */
     r.server_hello_ts = 0;
     r.version = 0;
@@ -189,8 +220,8 @@ static void test_counts_and_cost(void)
     buf = render(h, AS_TEXT, NULL);
     CHECK(buf && strstr(buf, "satscope handshakes: 15 TLS connections, 2025-06-08T16:26:40Z"));
     CHECK(buf && strstr(buf, "Server CPU for these handshakes (estimate): 3.04 ms\n"));
-    CHECK(buf && strstr(buf, "  1 failed or incomplete handshake was followed by the same"));
-    CHECK(buf && strstr(buf, "(mean gap 3.00 s)"));
+    CHECK(buf && strstr(buf, "  1 failed or incomplete handshake was retried: the same client's next"));
+    CHECK(buf && strstr(buf, "(3.00 s later on average)"));
     for (const char *p = buf; p && *p;) {
         size_t n = strcspn(p, "\n");
         CHECK(n <= 100);
