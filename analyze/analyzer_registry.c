@@ -22,9 +22,14 @@ static int etime_result(const void *a, sat_result *r)
     return sat_etime_result((const sat_etime *)a, r);
 }
 
+static int etime_focus(void *a, const sat_span *spans, size_t n)
+{
+    return sat_etime_focus((sat_etime *)a, spans, n);
+}
+
 static const sat_analyzer sat_analyzer_etime = {
     "etime", "where the server's time went (etime = wtime + optime)",
-    etime_create, etime_sink, etime_finish, etime_merge, etime_free, etime_result};
+    etime_create, etime_sink, etime_finish, etime_merge, etime_free, etime_result, etime_focus};
 
 static void *hs_create(const void *opts) { return sat_hs_create((const sat_hs_opts *)opts); }
 static sat_event_sink hs_sink(void *a) { return sat_hs_sink((sat_hs *)a); }

@@ -208,7 +208,7 @@ size_t et_bytes(const sat_etime *e)
         }
     }
     b += e->spancap * sizeof(et_connspan) + e->scratch_cap + sat_iops_bytes(e->iops);
-    b += et_http_bytes(e);
+    b += et_http_bytes(e) + et_during_bytes(e);
     return b;
 }
 
@@ -316,6 +316,7 @@ sat_etime *sat_etime_create(const sat_etime_opts *opts)
     int st = accs_init(e);
     e->c.highest_fd = SAT_ABSENT;
     sat_strtab_init(&e->minutes, sizeof(et_group), 0);
+    sat_strtab_init(&e->during, ET_DSUM_SIZE, 0);
     e->mwidth = ET_MINUTE_NS;
     e->last_minute = INT64_MIN;
     sat_strtab_init(&e->ldapi, sizeof(et_ldapi), 0);
@@ -334,6 +335,7 @@ void sat_etime_free(sat_etime *e)
         return;
     accs_free(e);
     et_minutes_free(e);
+    et_during_free(e);
     et_conn_free(e);
     free(e->aband);
     et_inputs_free(e);
@@ -355,7 +357,8 @@ int sat_etime_merge(sat_etime *into, const sat_etime *from)
     into->last_peak = NULL;
     if (et_minutes_merge(into, from) != SAT_OK || et_conn_merge(into, from) != SAT_OK ||
         et_abandons_merge(into, from) != SAT_OK || et_inputs_merge(into, from) != SAT_OK ||
-        sat_iops_merge(into->iops, from->iops) != SAT_OK || et_http_merge(into, from) != SAT_OK)
+        sat_iops_merge(into->iops, from->iops) != SAT_OK || et_http_merge(into, from) != SAT_OK ||
+        et_during_merge(into, from) != SAT_OK)
         st = SAT_E_NOMEM;
     sat_fields_merge(&into->fields, &from->fields);
     sat_fields_merge(&into->http.fields, &from->http.fields);
@@ -554,18 +557,20 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (op->nentries > 0)
         c->entries += (uint64_t)op->nentries;
 
-    et_ktab_use_h(e, &e->clients, kc.ptr, kc.len, hc, op);
-    et_ktab_use_h(e, &e->users, ku.ptr, ku.len, hu, op);
+    /* the records of the usage tables: shapes, clients, users, bases */
+    const void *urec[4] = {NULL, NULL, NULL, NULL};
+    urec[1] = et_ktab_use_h(e, &e->clients, kc.ptr, kc.len, hc, op);
+    urec[2] = et_ktab_use_h(e, &e->users, ku.ptr, ku.len, hu, op);
 
     switch (t) {
     case SAT_OP_SRCH:
         if (kb.ptr)
-            et_ktab_use_h(e, &e->bases, kb.ptr, kb.len, hb, op);
+            urec[3] = et_ktab_use_h(e, &e->bases, kb.ptr, kb.len, hb, op);
         if (kf.ptr) {
             et_filt *fv = (et_filt *)et_ktab_at_h(e, &e->filters, kf.ptr, kf.len, hf);
             if (fv) {
                 et_kv_bump(&fv->v, op);
-                et_shape_add(e, fv, hf, op);
+                urec[0] = et_shape_add(e, fv, hf, op);
             }
         }
         /* logconv.pl's Entire Search Base Queries. It matches
@@ -602,6 +607,8 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     default:
         break;
     }
+    if (e->opts.during)
+        et_during_add(e, op, urec);
 
     if (c->ops >= e->mem_check_at) {
         e->mem_check_at = c->ops + (1u << 20);

@@ -19,7 +19,7 @@ static char *dup_str(sat_str s, const char *dflt)
     return p;
 }
 
-static int add_source(sat_etime *e, uint32_t id, sat_str path, sat_str format,
+static int add_source(sat_etime *e, uint32_t id, uint32_t server, sat_str path, sat_str format,
                       sat_str compression, uint64_t bytes, uint64_t lines,
                       uint64_t rejects, int truncated)
 {
@@ -28,6 +28,7 @@ static int add_source(sat_etime *e, uint32_t id, sat_str path, sat_str format,
     et_src *s = &e->srcs[e->nsrcs];
     memset(s, 0, sizeof *s);
     s->id = id;
+    s->server = server;
     s->path = dup_str(path, "?");
     s->format = dup_str(format, "?");
     s->compression = dup_str(compression, "none");
@@ -52,7 +53,7 @@ int et_on_source(void *ctx, const sat_source *s)
     e->finished = 0;
     /* which figures the inputs can hold: HTTP logs' apart, as their rows are */
     sat_fields_see((s->fields & SAT_FIELDS_HTTP_SOURCE) ? &e->http.fields : &e->fields, s);
-    return add_source(e, s->id, s->path, s->format, s->compression, s->bytes,
+    return add_source(e, s->id, s->server, s->path, s->format, s->compression, s->bytes,
                       s->lines, s->rejects, s->truncated);
 }
 
@@ -101,7 +102,7 @@ int et_inputs_merge(sat_etime *e, const sat_etime *from)
         off = max;
     for (size_t i = 0; i < from->nsrcs; i++) {
         const et_src *s = &from->srcs[i];
-        if (add_source(e, s->id + off, sat_str_cstr(s->path), sat_str_cstr(s->format),
+        if (add_source(e, s->id + off, s->server, sat_str_cstr(s->path), sat_str_cstr(s->format),
                        sat_str_cstr(s->compression), s->bytes, s->lines, s->rejects,
                        s->truncated) < 0)
             return SAT_E_NOMEM;

@@ -247,6 +247,7 @@ typedef struct et_connspan {
 
 typedef struct et_src {
     uint32_t id;
+    uint32_t server; /* its input set */
     char *path, *format, *compression;
     uint64_t bytes, lines, rejects;
     int truncated;
@@ -282,6 +283,17 @@ typedef struct et_http {
     sat_win_ns width;
     sat_fields_seen fields; /* of the HTTP inputs */
 } et_http;
+
+/* A span the result gives who used the server in (sat_etime_focus): its
+ * time and the input sets (servers) of its inputs, all when `all`. */
+typedef struct et_focus {
+    sat_ts_ns from, to;
+    uint32_t label;
+    int all;
+    uint32_t *servers;
+    size_t nservers;
+} et_focus;
+int et_result_during(sat_rnode *root, const sat_etime *e);
 
 struct sat_etime {
     sat_etime_opts opts;
@@ -338,6 +350,15 @@ struct sat_etime {
     /* which fields the inputs can carry (fields.h): OR over the inputs with
      * LDAP rows, and per field how many cannot and why (the first's format) */
     sat_fields_seen fields;
+
+    /* who used the server in each 10 s of each server (etime_during.c), when
+     * opts.during: key et_dkey, val et_dsum; the spans asked for */
+    sat_strtab during;
+    void *during_last;                 /* the summary of during_last_key */
+    struct { int64_t window; uint32_t server, pad; } during_last_key;
+    uint64_t during_lost;              /* rows of summaries past the cap */
+    et_focus *focus;
+    size_t nfocus;
 
     /* inputs */
     et_src *srcs;
@@ -499,12 +520,13 @@ static inline void et_ktab_add_h(sat_etime *e, et_ktab *k, const char *key, size
         et_kv_bump(v, op);
 }
 /* the same for a usage table (et_use rows) */
-static inline void et_ktab_use_h(sat_etime *e, et_ktab *k, const char *key, size_t len,
-                                 uint64_t h, const sat_ldap_op *op)
+static inline et_use *et_ktab_use_h(sat_etime *e, et_ktab *k, const char *key, size_t len,
+                                    uint64_t h, const sat_ldap_op *op)
 {
     et_use *u = (et_use *)et_ktab_at_h(e, k, key, len, h);
     if (u)
         et_use_bump(u, op);
+    return u;
 }
 static inline void et_ktab_add(sat_etime *e, et_ktab *k, const char *key, size_t len,
                                const sat_ldap_op *op)
@@ -525,10 +547,19 @@ int et_abandons_merge(sat_etime *into, const sat_etime *from);
  * empty table, *n = 0). */
 size_t *et_kv_top(const et_ktab *k, size_t top, size_t *n);
 
+/* etime_during.c: who used the server during a span (a storm) */
+#define ET_DURING_K 16 /* keys a 10 s summary holds per dimension */
+#define ET_DSUM_SIZE (4 * 8 + 8 + 4 * ET_DURING_K * 24) /* sizeof(et_dsum) (etime_during.c) */
+/* recs: the op's records in shapes, clients, users, bases (NULL: none) */
+void et_during_add(sat_etime *e, const sat_ldap_op *op, const void *const recs[4]);
+int et_during_merge(sat_etime *into, const sat_etime *from);
+void et_during_free(sat_etime *e);
+size_t et_during_bytes(const sat_etime *e);
+
 /* etime_usage.c: who used the server (work) and who waited */
 /* A search's filter record (of `filters`, or its "(other)") and the row:
  * the shape's record bumped too. */
-void et_shape_add(sat_etime *e, et_filt *fv, uint64_t filter_hash, const sat_ldap_op *op);
+et_use *et_shape_add(sat_etime *e, et_filt *fv, uint64_t filter_hash, const sat_ldap_op *op);
 int et_result_usage(sat_rnode *root, const sat_etime *e);
 
 /* etime_conn.c */

@@ -419,7 +419,7 @@ int sat_etime_result(const sat_etime *e, sat_result *r)
     operations(root, e, &f);
     if (connections(root, e, &f) != SAT_OK || et_result_codes(root, e) != SAT_OK ||
         et_result_unindexed(root, e) != SAT_OK || binds(root, e, &f) != SAT_OK ||
-        et_result_usage(root, e) != SAT_OK ||
+        et_result_usage(root, e) != SAT_OK || et_result_during(root, e) != SAT_OK ||
         windows(root, e, minute_groups) != SAT_OK)
         st = SAT_E_NOMEM;
     et_put_not_logged(root, &e->fields);

@@ -32,18 +32,18 @@
 
 /* ---- the row path: shapes --------------------------------------------------------------- */
 
-void et_shape_add(sat_etime *e, et_filt *fv, uint64_t filter_hash, const sat_ldap_op *op)
+et_use *et_shape_add(sat_etime *e, et_filt *fv, uint64_t filter_hash, const sat_ldap_op *op)
 {
     int cache = fv != (et_filt *)e->filters.k.other;
     if (cache && fv->shape) { /* the filter's shape is known: no lookup */
         et_use_bump(fv->shape, op);
-        return;
+        return fv->shape;
     }
     size_t slot = (size_t)(filter_hash >> 17) & (ET_SHAPE_MEMO - 1);
     if (!cache && e->shape_memo[slot].shape && e->shape_memo[slot].hash == filter_hash &&
         e->shape_memo[slot].len == op->filter.len) {
         et_use_bump(e->shape_memo[slot].shape, op);
-        return;
+        return e->shape_memo[slot].shape;
     }
     sat_str key = op->filter;
     if (op->filter_shape.ptr && op->filter_shape.len) {
@@ -53,22 +53,22 @@ void et_shape_add(sat_etime *e, et_filt *fv, uint64_t filter_hash, const sat_lda
         size_t cap = op->filter.len + 64, n = 0;
         for (int tries = 0; tries < 2; tries++) {
             if (!et_scratch(e, cap))
-                return;
+                return NULL;
             n = e->opts.filter_shape(op->filter.ptr, op->filter.len, e->scratch, e->scratch_cap);
             if (n < e->scratch_cap)
                 break;
             cap = n + 1;
         }
         if (n >= e->scratch_cap)
-            return;
+            return NULL;
         key = sat_str_make(e->scratch, n);
     }
     et_use *sv = (et_use *)et_ktab_at(e, &e->shapes, key.ptr, key.len);
     if (!sv)
-        return;
+        return NULL;
     et_use_bump(sv, op);
     if (sv == (et_use *)e->shapes.k.other)
-        return;
+        return sv;
     if (cache) {
         fv->shape = sv;
     } else {
@@ -76,6 +76,7 @@ void et_shape_add(sat_etime *e, et_filt *fv, uint64_t filter_hash, const sat_lda
         e->shape_memo[slot].len = op->filter.len;
         e->shape_memo[slot].shape = sv;
     }
+    return sv;
 }
 
 /* ---- the result ------------------------------------------------------------------------ */

@@ -123,6 +123,19 @@ int sat_multi_merge(sat_multi *into, const sat_multi *from)
     return rc;
 }
 
+int sat_multi_focus(sat_multi *m, const sat_span *spans, size_t n)
+{
+    int rc = SAT_OK;
+    for (size_t i = 0; m && i < m->n; i++) {
+        if (!m->members[i].a->focus)
+            continue;
+        int r = m->members[i].a->focus(m->objs[i], spans, n);
+        if (r < 0 && rc == SAT_OK)
+            rc = r;
+    }
+    return rc;
+}
+
 size_t sat_multi_count(const sat_multi *m) { return m ? m->n : 0; }
 
 void *sat_multi_member_obj(const sat_multi *m, size_t i)

@@ -53,19 +53,90 @@ static const sat_cli_opt report_opts[] = {
 
 #define MAX_MEMBERS 16
 
+static int kind_reads(const sat_report_kind *k, const char *analyzer)
+{
+    for (const char *const *name = k->analyzers; name && *name; name++)
+        if (!strcmp(*name, analyzer))
+            return 1;
+    return 0;
+}
+
 /* The analyzers of a kind found in the registry, with the options the
- * charts drawn from them want (else their defaults). */
-static size_t kind_members(const sat_report_kind *k, sat_cli_cache *cc, sat_multi_member *m)
+ * charts drawn from them want (else their defaults). A kind that reads the
+ * storms has etime keep who used the server every 10 s (*et, which must
+ * live as long as the set), to tell who did during each storm. */
+static size_t kind_members(const sat_report_kind *k, sat_cli_cache *cc, sat_multi_member *m,
+                           sat_etime_opts *et)
 {
     size_t n = 0;
     for (const char *const *name = k->analyzers; name && *name && n < MAX_MEMBERS; name++) {
         const sat_analyzer *a = sat_analyzer_find(*name);
-        if (a && a->result) /* as given (the cache options), else as the charts want
-                               them (the timeline's windows) */
-            m[n++] = (sat_multi_member){
-                a, sat_cli_member_opts(cc, a->name, sat_cli_chart_opts(a->name))};
+        if (!a || !a->result)
+            continue;
+        /* as given (the cache options), else as the charts want them (the
+         * timeline's windows) */
+        const void *o = sat_cli_member_opts(cc, a->name, sat_cli_chart_opts(a->name));
+        if (!strcmp(a->name, "etime") && kind_reads(k, "storms")) {
+            if (o)
+                *et = *(const sat_etime_opts *)o;
+            et->during = 1;
+            o = et;
+        }
+        m[n++] = (sat_multi_member){a, o};
     }
     return n;
+}
+
+/* The storms of a finished set, as spans for the members that take them:
+ * each storm's time and the inputs of its server. */
+static int focus_on_storms(sat_multi *m, const sat_multi_member *members, size_t n)
+{
+    size_t is = n;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(members[i].a->name, "storms"))
+            is = i;
+    if (is == n)
+        return SAT_OK;
+    sat_result *r = sat_result_new("storms");
+    if (!r || members[is].a->result(sat_multi_member_obj(m, is), r) != SAT_OK) {
+        sat_result_free(r);
+        return SAT_E_NOMEM;
+    }
+    const sat_rnode *root = sat_result_root(r);
+    const sat_rnode *storms = sat_get_table(root, "storms");
+    size_t ns = sat_rnode_count(storms), np = 0;
+    for (const sat_rnode *sv = sat_rnode_first(sat_get_table(root, "servers")); sv;
+         sv = sat_rnode_next(sv))
+        np += sat_rnode_count(sat_get_list(sv, "inputs"));
+    sat_span *spans = (sat_span *)calloc(ns ? ns : 1, sizeof *spans);
+    const char **paths = (const char **)calloc(np ? np : 1, sizeof *paths);
+    int rc = spans && paths ? SAT_OK : SAT_E_NOMEM;
+    size_t k = 0, used = 0;
+    for (const sat_rnode *st = sat_rnode_first(storms); st && rc == SAT_OK;
+         st = sat_rnode_next(st), k++) {
+        sat_span *s = &spans[k];
+        s->from = sat_get_time(st, "start_ts", 0);
+        s->to = sat_get_time(st, "end_ts", 0);
+        s->label = (uint32_t)sat_get_count(st, "storm", k + 1);
+        /* its server's inputs (a server the inputs cannot name: all of them) */
+        const char *addr = sat_get_text(st, "server_addr", NULL);
+        const sat_rnode *sv = addr ? sat_get_row(sat_get_table(root, "servers"), "server_addr", addr)
+                                   : NULL;
+        s->paths = paths + used;
+        for (const sat_rnode *p = sat_rnode_first(sat_get_list(sv, "inputs")); p;
+             p = sat_rnode_next(p)) {
+            const sat_value *v = sat_rnode_value(p);
+            if (v && v->unit == SAT_UNIT_TEXT && !v->absent && used < np)
+                paths[used++] = v->v.s;
+        }
+        s->npaths = (size_t)(paths + used - s->paths);
+    }
+    if (rc == SAT_OK)
+        rc = sat_multi_focus(m, spans, k);
+    free(spans);
+    free((void *)paths);
+    sat_result_free(r);
+    return rc;
 }
 
 typedef struct run_ctx {
@@ -80,7 +151,9 @@ typedef struct run_ctx {
 static int analyze_into(run_ctx *x, sat_report *rep, char *const *paths, size_t npaths)
 {
     sat_multi_member members[MAX_MEMBERS];
-    size_t n = kind_members(x->kind, x->cache, members);
+    sat_etime_opts et;
+    memset(&et, 0, sizeof et);
+    size_t n = kind_members(x->kind, x->cache, members, &et);
     sat_multi_opts mo = {members, n};
     sat_multi *m = sat_multi_create(&mo);
     if (!m) {
@@ -96,7 +169,7 @@ static int analyze_into(run_ctx *x, sat_report *rep, char *const *paths, size_t 
         sat_multi_free(m);
         return SAT_E_IO;
     }
-    if (sat_multi_finish(m) < 0)
+    if (sat_multi_finish(m) < 0 || focus_on_storms(m, members, n) < 0)
         fprintf(stderr, "satscope report: out of memory: the figures are incomplete\n");
     sat_result *res[MAX_MEMBERS] = {0};
     int rc = sat_multi_results(m, res);

@@ -18,6 +18,11 @@ issue-21 contract scores it:
              where truth.json has sustained_unobservable: no log can show the
              trigger's end, e.g. slow storage with nothing answered after it)
   mechanism  storm.mechanism == truth.mechanism (null == null)
+  who        where the truth's trigger is a client's work (a batch, a heavy
+             client: trigger.client) and the storm did not outlive it, the
+             client the post-mortem names as having used the server most during
+             the storm (its finding's clients_key, `satscope report -o X.json`)
+             is that client
 Keys satscope does not (yet) write count as null. Prints one row per incident
 and form, PASS/FAIL per column, and the totals; --json FILE writes the rows.
 
@@ -108,6 +113,35 @@ def run_storms(satscope, files, timeout):
         return json.loads(r.stdout), None
     except ValueError as e:
         return None, "bad JSON: %s" % e
+
+
+def run_report(satscope, files, timeout):
+    """The post-mortem's JSON document (satscope report FILES -o X.json)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "pm.json")
+        try:
+            r = subprocess.run([satscope, "report", "-q", *files, "-o", out],
+                               capture_output=True, text=True, timeout=timeout)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return None, str(e)
+        if r.returncode != 0 or not os.path.exists(out):
+            return None, "report exit %d" % r.returncode
+        with open(out) as fh:
+            try:
+                return json.load(fh), None
+            except ValueError as e:
+                return None, "bad JSON: %s" % e
+
+
+def who_used(doc):
+    """The client the post-mortem names as having used the server most during
+    its storm (the finding's clients_key), or None."""
+    for f in (doc or {}).get("findings") or []:
+        fig = f.get("figures") or {}
+        if "clients_key" in fig:
+            return fig["clients_key"]
+    return None
 
 
 def pick_storm(storms, truth):
@@ -220,10 +254,10 @@ def main():
     if not dirs:
         sys.exit("score.py: no incident directory (with truth.json) in %s" % " ".join(a.dirs))
     rows = []
-    cols = ("window", "trigger", "sustained", "mechanism")
-    hdr = "%-26s %-9s %-6s %-18s %-34s %-21s %-42s" % (
+    cols = ("window", "trigger", "sustained", "mechanism", "who")
+    hdr = "%-26s %-9s %-6s %-18s %-34s %-21s %-42s %s" % (
         "incident", "form", "storms", "window", "trigger got/expected",
-        "sustained", "mechanism got/expected")
+        "sustained", "mechanism got/expected", "who used it most")
     print("satscope: %s" % a.satscope)
     print(hdr)
     print("-" * len(hdr))
@@ -246,19 +280,31 @@ def main():
                 rows.append(row)
                 continue
             row.update(score(truth, rep, form))
+            # who used the server during the storm: the batch's or the heavy
+            # client's host, where the truth has one (the post-mortem's claim)
+            # (a storm that outlived its trigger was then someone else's work)
+            exp_who = (get(truth, "trigger", "client")
+                       if truth.get("storm") and not truth.get("sustained") else None)
+            row["who_exp"], row["who_got"] = exp_who, None
+            if exp_who:
+                doc, err = run_report(a.satscope, files, a.timeout)
+                row["who_got"] = who_used(doc) if doc else "error: %s" % err
+            row["who"] = row["who_got"] == exp_who if exp_who else True
             rows.append(row)
             pf = lambda c: "PASS" if row[c] else "FAIL"
-            print("%-26s %-9s %-6d %-18s %-34s %-21s %-42s" % (
+            print("%-26s %-9s %-6d %-18s %-34s %-21s %-42s %s" % (
                 row["incident"], form, row["storms"],
                 "%s %s" % (pf("window"), row["window_got"]),
                 "%s %s/%s" % (pf("trigger"), fmt(row["trigger_got"]), fmt(row["trigger_exp"])),
                 "%s %s/%s" % (pf("sustained"), fmt(row["sustained_got"]), fmt(row["sustained_exp"])),
-                "%s %s/%s" % (pf("mechanism"), fmt(row["mechanism_got"]), fmt(row["mechanism_exp"]))))
+                "%s %s/%s" % (pf("mechanism"), fmt(row["mechanism_got"]), fmt(row["mechanism_exp"])),
+                "%s %s/%s" % (pf("who"), fmt(row["who_got"]), fmt(row["who_exp"]))
+                if row["who_exp"] else "-"))
     n = len(rows)
     print("-" * len(hdr))
     print("totals over %d rows: " % n + ", ".join(
         "%s %d/%d" % (c, sum(1 for r in rows if r.get(c)), n) for c in cols) +
-        ", all four %d/%d" % (sum(1 for r in rows if all(r.get(c) for c in cols)), n))
+        ", all five %d/%d" % (sum(1 for r in rows if all(r.get(c) for c in cols)), n))
     for form in forms:
         fr = [r for r in rows if r["form"] == form]
         if fr:

@@ -199,6 +199,12 @@ int truth_write(const char *dir, const char *incident)
         rfc(f, ts);
         fprintf(f, ", \"end_ts\": ");
         rfc(f, te);
+        /* whose work the trigger is: the batch's or the heavy client's host */
+        if (P->kind == K_UNINDEXED || P->kind == K_HEAVY) {
+            uint32_t ip = S.hosts[P->kind == K_UNINDEXED ? S.batch_host : S.heavy_host].ip;
+            fprintf(f, ", \"client\": \"%u.%u.%u.%u\"", ip >> 24, (ip >> 16) & 255,
+                    (ip >> 8) & 255, ip & 255);
+        }
         fprintf(f, "}");
     } else {
         fprintf(f, "null");

@@ -14,6 +14,19 @@
 #ifndef SATSCOPE_ANALYZE_H
 #define SATSCOPE_ANALYZE_H
 
+#include "satscope/base.h"
+#include "satscope/event.h"
+
+/* A span of the inputs a report is about (a storm): its time [from, to),
+ * a label the result repeats (the storm's number), and the inputs of its
+ * server by path (npaths 0: every input). Borrowed by the callee. */
+typedef struct sat_span {
+    sat_ts_ns from, to;
+    uint32_t label;
+    const char *const *paths;
+    size_t npaths;
+} sat_span;
+
 #include "satscope/analyze_etime.h"
 #include "satscope/analyze_handshakes.h"
 #include "satscope/analyze_saturation.h"
@@ -37,6 +50,10 @@ typedef struct sat_analyzer {
      * which every form renders from (report.h: one JSON writer, one CSV
      * writer, the analyzer's text layout); SAT_OK or SAT_E_NOMEM. */
     int (*result)(const void *a, sat_result *r);
+    /* Optional (NULL: none): the spans a report is about (the storms), given
+     * after finish and before result, which then has figures for each
+     * (spans and their paths are copied). SAT_OK or SAT_E_NOMEM. */
+    int (*focus)(void *a, const sat_span *spans, size_t n);
 } sat_analyzer;
 
 const sat_analyzer *sat_analyzer_find(const char *name); /* NULL if none */
@@ -69,6 +86,9 @@ void sat_multi_free(sat_multi *m);                    /* NULL ok */
 /* The tables of every member; a row goes to each member that takes its table. */
 sat_event_sink sat_multi_sink(sat_multi *m);
 int sat_multi_finish(sat_multi *m);
+/* The spans the report is about, to every member with a focus (after
+ * finish, before sat_multi_results). SAT_OK or the first error. */
+int sat_multi_focus(sat_multi *m, const sat_span *spans, size_t n);
 /* Member by member; SAT_E_USAGE if the sets differ. */
 int sat_multi_merge(sat_multi *into, const sat_multi *from);
 size_t sat_multi_count(const sat_multi *m);

@@ -64,6 +64,10 @@ typedef struct sat_etime_opts {
      * over every filter, here one per distinct filter); NULL: such a search's
      * shape is its filter as logged. */
     size_t (*filter_shape)(const char *filter, size_t len, char *out, size_t cap);
+    /* Keep, per 10 s of each server, who used it (a summary of the work per
+     * filter shape, client, bind DN and base: analyze/etime_during.c), so
+     * that sat_etime_focus can ask for a span found later (a storm). */
+    int during;
 } sat_etime_opts;
 
 typedef struct sat_etime sat_etime; /* opaque */
@@ -84,6 +88,11 @@ int sat_etime_finish(sat_etime *e);
  * union). If `into` was finished, it is finished again. */
 int sat_etime_merge(sat_etime *into, const sat_etime *from);
 void sat_etime_free(sat_etime *e); /* NULL ok */
+/* After finish, with opts.during: the result then has, for each span, who
+ * used the server in it ("during": the work per key, at least and at most,
+ * and its share of the span's work). n = 0 drops them. SAT_OK or
+ * SAT_E_NOMEM. */
+int sat_etime_focus(sat_etime *e, const sat_span *spans, size_t n);
 
 /* The finished analyzer's result sections (analyze/etime_result.c) put into
  * r's root; SAT_OK, SAT_E_NOMEM, or SAT_E_USAGE before sat_etime_finish. */

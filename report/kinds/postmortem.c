@@ -83,12 +83,13 @@ static void head(pm_ctx *p)
  * (report/sections/) that answer "what happened", without what the report
  * says once for every input (the span, the inputs, the rows read). */
 static const char *const storms_parts[] = {"servers", "storm-*", "none", "failures", NULL};
-static const char *const etime_parts[] = {"ops",        "unindexed",   "top_filters",
-                                          "top_clients", "top_bind_dns", "top_bases", "http", NULL};
+/* (who used the server: by the work its operations took, and apart who
+ * waited, over the whole inputs; during the storm: the storms section) */
+static const char *const etime_parts[] = {"ops", "unindexed", "who_used", "who_waited", "http",
+                                          NULL};
 /* the same with the internal operations, when the inputs hold some */
 static const char *const etime_internal_parts[] = {
-    "ops", "internal", "unindexed", "top_filters", "top_clients", "top_bind_dns", "top_bases", "http",
-    NULL};
+    "ops", "internal", "unindexed", "who_used", "who_waited", "http", NULL};
 static const char *const etime_results_parts[] = {"result_codes", "failed_binds_by_dn",
                                                   "failed_binds_by_client", NULL};
 static const char *const etime_http_parts[] = {"http_groups", "http_methods", "http_statuses",
@@ -200,6 +201,14 @@ static void storms_section(pm_ctx *p, sat_rnode *page)
                        p->timeline, sat_get_time(p->storm, "start_ts", 0),
                        sat_get_time(p->storm, "end_ts", 0),
                        sat_get_time(p->storm, "trigger.onset_ts", 0));
+    }
+    /* who used the server during it: its work by filter shape, client, bind
+     * DN and base in the storm, not over the whole inputs */
+    if (p->storm && p->etime) {
+        char id[48];
+        snprintf(id, sizeof id, "during_storm_%.0f", sat_get_num(p->storm, "storm", NAN));
+        const char *const only[] = {id, NULL};
+        pm_embed(p, s, "etime", p->etime, only);
     }
 }
 

@@ -36,6 +36,9 @@ void pm_findings(pm_ctx *p);
 /* The findings the operations tell: failed binds, internal operations, the
  * throughput collapse (postmortem_findings_ops.c), after pm_findings'. */
 void pm_findings_ops(pm_ctx *p);
+/* Who used the server during the storm told (etime's "during"): a finding
+ * when one key of a dimension had a tenth of its work or more; 1 if given. */
+int pm_finding_who_used(const pm_ctx *p, sat_rnode *list);
 
 /* A failure kind of storms ("abandon", "close_B1") in words: its meaning in
  * storms' failures table. */

@@ -597,14 +597,19 @@ static void finding_http_offender(pm_ctx *p, sat_rnode *list)
 void pm_findings(pm_ctx *p)
 {
     sat_rnode *list = sat_doc_findings(p->rep, NULL);
+    int who = 0;
     if (p->storm) {
         finding_storm(p, list);
         finding_trigger(p, list);
         finding_amplification(p, list);
         finding_sustained(p, list);
+        who = pm_finding_who_used(p, list);
     }
     finding_crash(p, list);
-    finding_offender(p, list);
+    /* the costliest search over the whole inputs, when the storm's own work
+     * could not be told (its total etime holds the queue wait) */
+    if (!who)
+        finding_offender(p, list);
     if (p->http_etime) {
         finding_http_errors(p, list);
         finding_http_offender(p, list);

@@ -14,8 +14,13 @@
  *      during the storm fell by PM_TP_DROP or more from before it while the
  *      load offered (operations asked for, or connections opened) did not
  *      fall (within PM_TP_HELD): the figures of the throughput section
- *      (section_throughput.h).
+ *      (section_throughput.h);
+ *   4. who used the server during the storm (pm_finding_who_used, told
+ *      with the storm's findings): of each dimension (filter shape, client,
+ *      bind DN, base) the key with the most work in the storm, when it had
+ *      PM_WU_SHARE of it or more (etime's "during": its least work).
  */
+#include <math.h>
 #include <string.h>
 
 #include "postmortem.h"
@@ -31,6 +36,9 @@
 #define PM_TP_DROP (1.0 / 3)  /* answered per window, the fall */
 #define PM_TP_HELD 0.9        /* offered during / before, at least */
 #define PM_TP_MIN_BEFORE 3    /* windows before the storm, at least */
+#define PM_WU_SHARE 0.10      /* of the storm's work, a key named */
+#define PM_WU_BUSY 0.10       /* logged work / the storm's span, under which the log shows
+                                 too little of what the server did to name anyone */
 
 static void pct(char *buf, size_t n, double ratio)
 {
@@ -266,6 +274,88 @@ static void finding_throughput(const pm_ctx *p, sat_rnode *list)
     sat_put_num(fig, "opened_before", b->opened, 1);
     sat_put_num(fig, "opened_during", d->opened, 1);
     sat_put_ratio(fig, "answered_drop", drop, 4);
+}
+
+/* ---- who used the server during the storm ----------------------------------------------- */
+
+int pm_finding_who_used(const pm_ctx *p, sat_rnode *list)
+{
+    static const struct {
+        const char *dim, *what, *whole;
+    } dims[] = {{"filter_shapes", "the filter shape", "of the searches' work"},
+                {"clients", "the client", "of all work"},
+                {"bind_dns", "the bind DN", "of all work"},
+                {"bases", "the base", "of the searches' work"}};
+    uint64_t storm = sat_get_count(p->storm, "storm", 0);
+    const sat_rnode *t = sat_get_table(p->etime, "during.used");
+    const sat_rnode *top[4] = {NULL, NULL, NULL, NULL};
+    double logged = 0; /* every operation's work in the storm: the clients' rows */
+    int any = 0;
+    for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
+        if (sat_get_count(r, "storm", 0) != storm)
+            continue;
+        any = 1;
+        if (!strcmp(sat_get_text(r, "dimension", ""), "clients"))
+            logged += sat_get_dur(r, "work_s", 0);
+        if (!strcmp(sat_get_text(r, "key", ""), "(other)"))
+            continue;
+        for (int d = 0; d < 4; d++)
+            if (!strcmp(sat_get_text(r, "dimension", ""), dims[d].dim) && !top[d] &&
+                sat_get_num(r, "work_share", 0) >= PM_WU_SHARE)
+                top[d] = r; /* rows come by work, the heaviest first */
+    }
+    double span = sat_get_dur(p->storm, "span_s", NAN);
+    if (any && isfinite(span) && span > 0 && logged < PM_WU_BUSY * span) {
+        /* the workers were busy with what the log does not show */
+        char lw[64], sp[64];
+        pm_dur(lw, sizeof lw, logged);
+        pm_dur(sp, sizeof sp, span);
+        sat_rnode *fig = sat_doc_finding(
+            list, "warning", "storms",
+            "During it the log shows little work: %s of its operations' work in %s, a tenth of "
+            "one worker's time or less: what kept the server from answering is not in the log "
+            "(TLS handshakes and connections a capture would show, or the server itself).",
+            lw, sp);
+        sat_put_dur(fig, "logged_work_s", logged, 3);
+        return 0;
+    }
+    char parts[2048] = "";
+    size_t l = 0;
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        if (!top[d])
+            continue;
+        char w[64], s[64], key[96];
+        pm_dur(w, sizeof w, sat_get_dur(top[d], "work_s", NAN));
+        pct(s, sizeof s, sat_get_num(top[d], "work_share", NAN));
+        /* a generated filter can run to kilobytes: its start, and its length */
+        const char *kt = sat_get_text(top[d], "key", "?");
+        size_t kl = strlen(kt);
+        if (kl > 72)
+            snprintf(key, sizeof key, "%.56s... (%zu characters)", kt, kl);
+        else
+            snprintf(key, sizeof key, "%s", kt);
+        int k = snprintf(parts + l, sizeof parts - l, "%s%s %s %s (%s, %s)", n ? "; " : "",
+                         dims[d].what, key, s, dims[d].whole, w);
+        if (k > 0 && (size_t)k < sizeof parts - l)
+            l += (size_t)k;
+        n++;
+    }
+    if (!n)
+        return 0;
+    sat_rnode *fig = sat_doc_finding(list, "warning", "storms",
+                                     "Who used the server during it, by the work its operations "
+                                     "took (not their wait): %s.",
+                                     parts);
+    for (int d = 0; d < 4; d++)
+        if (top[d]) {
+            char k[64];
+            snprintf(k, sizeof k, "%s_key", dims[d].dim);
+            sat_put_copy(fig, k, top[d], "key");
+            snprintf(k, sizeof k, "%s_share", dims[d].dim);
+            sat_put_copy(fig, k, top[d], "work_share");
+        }
+    return 1;
 }
 
 void pm_findings_ops(pm_ctx *p)

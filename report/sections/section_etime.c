@@ -370,6 +370,7 @@ static void build(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
     }
     where(&x, parent);
     etb_usage(&x, parent);
+    etb_usage_during(&x, parent);
     etb_internal(&x, parent);
     operations(&x, parent);
     etb_connections(&x, parent);

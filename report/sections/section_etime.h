@@ -63,6 +63,9 @@ void etb_binds(const etb *x, sat_rnode *parent);
 void etb_tops(const etb *x, sat_rnode *parent);
 /* Who used the server (work) and who waited (section_etime_usage.c). */
 void etb_usage(const etb *x, sat_rnode *parent);
+/* Who used the server during each storm the result was focused on
+ * (sections during_storm_N). */
+void etb_usage_during(const etb *x, sat_rnode *parent);
 /* HTTP requests, from the object x->root: each part a section of parent. */
 void etb_http(const etb *x, sat_rnode *parent);
 

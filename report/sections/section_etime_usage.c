@@ -73,3 +73,58 @@ void etb_usage(const etb *x, sat_rnode *parent)
     else
         tables(x, w, u, 1);
 }
+
+/* ---- who used the server during each storm (the result's "during") ------------------------ */
+
+typedef struct during_sel {
+    uint64_t storm;
+    const char *dim;
+} during_sel;
+
+static int during_row(const sat_rnode *row, void *ctx)
+{
+    const during_sel *s = (const during_sel *)ctx;
+    return sat_get_count(row, "storm", 0) == s->storm &&
+           !strcmp(sat_get_text(row, "dimension", ""), s->dim);
+}
+
+void etb_usage_during(const etb *x, sat_rnode *parent)
+{
+    const sat_rnode *d = sat_get_obj(x->root, "during");
+    const sat_rnode *t = sat_get_table(d, "used");
+    uint64_t last = 0;
+    for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
+        uint64_t storm = sat_get_count(r, "storm", 0);
+        if (storm == last)
+            continue;
+        last = storm;
+        char id[48];
+        snprintf(id, sizeof id, "during_storm_%llu", (unsigned long long)storm);
+        sat_rnode *s = sec_section(x->c, parent, id, "Who used the server during storm %llu",
+                                   (unsigned long long)storm);
+        if (!s)
+            continue;
+        sat_doc_para(s,
+                     "The work of the operations in the storm (the %llu s windows it covers), of "
+                     "its server only: each key's least (\"work\", its share of the storm's) and "
+                     "most (\"at most\"), from a summary of the %llu heaviest keys of each %llu s "
+                     "(exact for a dimension with no more keys in them).",
+                     (unsigned long long)sat_get_count(d, "window_s", 10),
+                     (unsigned long long)sat_get_count(d, "keys_per_window", 16),
+                     (unsigned long long)sat_get_count(d, "window_s", 10));
+        for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+            during_sel sel = {storm, dims[i].dim};
+            char cols[160];
+            snprintf(cols, sizeof cols, "work_s,work_share=share,work_max_s,key=%s",
+                     dims[i].keytitle);
+            char sid[64];
+            snprintf(sid, sizeof sid, "during_%s", dims[i].dim);
+            sat_rnode *ts = sec_section(x->c, s, sid, "%s", dims[i].title);
+            sat_doc_table(ts, NULL, NULL, t, cols, 0, during_row, &sel);
+        }
+        uint64_t lost = sat_get_count(d, "rows_not_summarised", 0);
+        if (lost)
+            sat_doc_footnote(s, "%llu operations past the summaries' cap are in no table",
+                             (unsigned long long)lost);
+    }
+}

@@ -740,6 +740,105 @@ static void test_usage_merge(void)
     sat_etime_free(b);
 }
 
+/* Who used the server during a span (etime_during.c): per 10 s summaries
+ * of the 16 heaviest keys; a batch's 20 s searches (asked for 5 s apart, so
+ * each works over 2-3 windows) among 20 clients a window (more keys than a
+ * summary holds); another server's heavy client in the same time, left out
+ * of a span given the first server's input. Each figure within its bounds,
+ * the shares summing to 1, and a merge of the two servers' parts (one per
+ * input) equal to one pass. */
+static void feed_during(sat_etime *e, uint32_t server)
+{
+    sat_event_sink k = sat_etime_sink(e);
+    sat_source src;
+    memset(&src, 0, sizeof src);
+    src.id = server;
+    src.server = server;
+    src.path = sat_str_cstr(server ? "b.log" : "a.log");
+    src.kind = sat_str_cstr("389");
+    CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_SOURCE, &src), 0);
+    char ip[32];
+    for (int t = 0; t < 2400; t++)
+        for (int j = 0; j < 2; j++) {
+            sat_ldap_op o = mkop(SAT_OP_SRCH, 1, 2 * t + j, T0 + t * S + j * (S / 2), 0, 10000000);
+            snprintf(ip, sizeof ip, "10.1.%u.%d", server, (2 * t + j) % 40);
+            o.client_ip = sat_str_cstr(ip);
+            o.server = server;
+            o.optime = 10000000;
+            o.filter = sat_str_cstr("(uid=x)");
+            o.filter_shape = sat_str_cstr("(uid=*)");
+            o.dn = sat_str_cstr("ou=people,dc=example,dc=com");
+            CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), 0);
+        }
+    for (int i = 0; i < 10; i++) { /* the storm's work: [1800 s, 2100 s) */
+        sat_ldap_op o = mkop(SAT_OP_SRCH, 2, i, T0 + (1800 + 25 * i) * S, 0, 20 * S);
+        o.optime = 20 * S;
+        o.server = server;
+        o.client_ip = sat_str_cstr(server ? "10.0.0.77" : "10.0.0.9");
+        o.filter = sat_str_cstr("(description=*x*)");
+        o.filter_shape = sat_str_cstr("(description=*)");
+        o.dn = sat_str_cstr("dc=example,dc=com");
+        CHECK_EQ_INT(sat_sink_emit(&k, SAT_TABLE_LDAP_OP, &o), 0);
+    }
+}
+
+static void test_usage_during(void)
+{
+    sat_etime_opts o;
+    memset(&o, 0, sizeof o);
+    o.during = 1;
+    sat_etime *one = sat_etime_create(&o), *a = sat_etime_create(&o), *b = sat_etime_create(&o);
+    feed_during(one, 0);
+    feed_during(one, 1);
+    feed_during(a, 0);
+    feed_during(b, 1);
+    CHECK_EQ_INT(sat_etime_finish(one), 0);
+    CHECK_EQ_INT(sat_etime_merge(a, b), 0);
+    CHECK_EQ_INT(sat_etime_finish(a), 0);
+    const char *paths[] = {"a.log"};
+    sat_span sp = {T0 + 1800 * S, T0 + 2100 * S, 7, paths, 1};
+    CHECK_EQ_INT(sat_etime_focus(one, &sp, 1), 0);
+    CHECK_EQ_INT(sat_etime_focus(a, &sp, 1), 0);
+    sat_result *r1 = res_of(one), *r2 = res_of(a);
+    const sat_rnode *t = sat_get_table(sat_result_root(r1), "during.used");
+    CHECK(sat_rnode_count(t) > 0);
+    double sums[4] = {0, 0, 0, 0}, total = 0;
+    const char *dims[4] = {"filter_shapes", "clients", "bind_dns", "bases"};
+    int saw_batch = 0;
+    for (const sat_rnode *r = sat_rnode_first(t); r; r = sat_rnode_next(r)) {
+        CHECK_EQ_INT(cnt(r, "storm"), 7);
+        const char *key = sat_get_text(r, "key", "");
+        CHECK(strcmp(key, "10.0.0.77") != 0); /* the other server's */
+        for (int d = 0; d < 4; d++)
+            if (!strcmp(sat_get_text(r, "dimension", ""), dims[d]))
+                sums[d] += num(r, "work_share");
+        CHECK(num(r, "work_s") <= num(r, "work_max_s") + 1e-9);
+        if (!strcmp(key, "10.0.0.9")) {
+            saw_batch = 1;
+            /* 200 s of work, the first of the clients, within its bounds */
+            CHECK(num(r, "work_s") <= 200.0 + 1e-6 && num(r, "work_max_s") >= 200.0 - 1e-6);
+            CHECK(num(r, "work_s") > 199.0);
+        }
+        if (!strcmp(sat_get_text(r, "dimension", ""), "clients"))
+            total += num(r, "work_s");
+    }
+    CHECK(saw_batch);
+    for (int d = 0; d < 4; d++)
+        CHECK(fabs(sums[d] - 1.0) < 1e-3);
+    /* the span's every operation: 300 s x 2 x 10 ms + 200 s of the batch */
+    CHECK(fabs(total - 206.0) < 1e-3);
+    CHECK_EQ_STR(sat_get_text(rc_row(t, 0), "key", ""), "(description=*)");
+    char *j1 = rc_render(r1, AS_JSON, NULL), *j2 = rc_render(r2, AS_JSON, NULL);
+    CHECK(j1 && j2 && strcmp(j1, j2) == 0);
+    free(j1);
+    free(j2);
+    sat_result_free(r1);
+    sat_result_free(r2);
+    sat_etime_free(one);
+    sat_etime_free(a);
+    sat_etime_free(b);
+}
+
 static void test_by_parse(void)
 {
     CHECK_EQ_INT(sat_etime_by_parse("op"), SAT_ETIME_BY_OP);
@@ -1031,6 +1130,7 @@ int main(void)
     test_key_cap();
     test_usage_work_and_wait();
     test_usage_merge();
+    test_usage_during();
     test_rejects_and_sources();
     test_descriptors_cover_records();
     test_merge_real_inputs();
