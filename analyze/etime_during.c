@@ -35,23 +35,25 @@
 #include "etime_result_int.h"
 
 #define ET_DURING_STEP ((sat_ts_ns)10 * 1000000000LL)
-#define ET_DURING_MAX 40000
+#define ET_DURING_MAX 20000
 #define ET_DURING_TOP 10 /* keys a span's table names, before "(other)" */
 #define ET_DURING_MIN_SHARE 0.001 /* ... each with at least this share of the span's work */
 
 /* The dimensions, in the order of the summary's arrays. */
 enum { D_SHAPES, D_CLIENTS, D_USERS, D_BASES, D__COUNT };
 
+/* A dimension's keys, as arrays (the row path scans rec[] only). */
 typedef struct et_ss {
-    const void *rec; /* the key's record in its usage table (stable: strtab.h) */
-    int64_t work;    /* at most the truth by err */
-    int64_t err;
+    const void *rec[ET_DURING_K]; /* the key's record in its usage table (stable: strtab.h) */
+    int64_t work[ET_DURING_K];    /* at most the truth by err */
+    int64_t err[ET_DURING_K];
 } et_ss;
 
 typedef struct et_dsum {
     int64_t total[D__COUNT]; /* exact */
     uint8_t n[D__COUNT];
-    et_ss e[D__COUNT][ET_DURING_K];
+    uint8_t hint[D__COUNT];  /* the slot the dimension's last key went to */
+    et_ss e[D__COUNT];
 } et_dsum;
 
 typedef struct et_dkey {
@@ -66,29 +68,38 @@ static et_ktab *table_of(sat_etime *e, int d)
                                                                               : &e->bases;
 }
 
-/* One more weighted update; the slot it went to. */
+/* One more weighted update; the slot it went to. A run of operations of
+ * one key (a batch's searches, the one filter shape) finds it at the hint;
+ * the lightest is looked for only to make room. */
 static int ss_add(et_dsum *s, int d, const void *rec, int64_t work)
 {
     s->total[d] += work;
-    et_ss *e = s->e[d];
-    int n = s->n[d], min = 0;
-    for (int i = 0; i < n; i++) {
-        if (e[i].rec == rec) {
-            e[i].work += work;
-            return i;
-        }
-        if (e[i].work < e[min].work)
-            min = i;
+    et_ss *e = &s->e[d];
+    int n = s->n[d], i = s->hint[d];
+    if (i < n && e->rec[i] == rec) {
+        e->work[i] += work;
+        return i;
     }
-    if (n < ET_DURING_K) {
-        e[n] = (et_ss){rec, work, 0};
+    for (i = 0; i < n && e->rec[i] != rec; i++)
+        ;
+    if (i < n) {
+        e->work[i] += work;
+    } else if (n < ET_DURING_K) {
+        e->rec[n] = rec;
+        e->work[n] = work;
+        e->err[n] = 0;
         s->n[d] = (uint8_t)(n + 1);
-        return n;
+    } else {
+        i = 0;
+        for (int j = 1; j < ET_DURING_K; j++)
+            if (e->work[j] < e->work[i])
+                i = j;
+        e->err[i] = e->work[i];
+        e->rec[i] = rec;
+        e->work[i] += work;
     }
-    e[min].err = e[min].work;
-    e[min].rec = rec;
-    e[min].work += work;
-    return min;
+    s->hint[d] = (uint8_t)i;
+    return i;
 }
 
 /* The work of one operation in the summary of window w. */
@@ -215,7 +226,7 @@ int et_during_merge(sat_etime *into, const sat_etime *from)
             et_ktab *t = table_of(into, d);
             int64_t held = 0;
             for (int j = 0; j < f->n[d]; j++) {
-                const recidx *r = find_rec(idx[d], nidx[d], f->e[d][j].rec);
+                const recidx *r = find_rec(idx[d], nidx[d], f->e[d].rec[j]);
                 const void *rec = t->k.other;
                 if (r && r->i != SIZE_MAX) {
                     const et_ktab *ft = table_of((sat_etime *)from, d);
@@ -226,9 +237,9 @@ int et_during_merge(sat_etime *into, const sat_etime *from)
                 }
                 /* the work of a key one part summarised, added as one more
                  * weighted update of the other's summary, with its error */
-                int slot = ss_add(s, d, rec, f->e[d][j].work);
-                s->e[d][slot].err += f->e[d][j].err;
-                held += f->e[d][j].work;
+                int slot = ss_add(s, d, rec, f->e[d].work[j]);
+                s->e[d].err[slot] += f->e[d].err[j];
+                held += f->e[d].work[j];
             }
             /* the keys from held no more, counted in the total only */
             s->total[d] += f->total[d] - held;
@@ -368,13 +379,13 @@ static int span_dim(const sat_etime *e, sat_rnode *t, const et_focus *f, int d, 
         total += s->total[d];
         int64_t min = 0;
         if (s->n[d] == ET_DURING_K) {
-            min = s->e[d][0].work;
+            min = s->e[d].work[0];
             for (int j = 1; j < ET_DURING_K; j++)
-                min = s->e[d][j].work < min ? s->e[d][j].work : min;
+                min = s->e[d].work[j] < min ? s->e[d].work[j] : min;
             full_min += min;
         }
         for (int j = 0; j < s->n[d]; j++)
-            ks[n++] = (dkey_sum){s->e[d][j].rec, s->e[d][j].work, s->e[d][j].err, min, NULL, 0};
+            ks[n++] = (dkey_sum){s->e[d].rec[j], s->e[d].work[j], s->e[d].err[j], min, NULL, 0};
     }
     /* one row per record, then per key as written (bind DNs fold) */
     qsort(ks, n, sizeof *ks, cmp_rec);

@@ -303,7 +303,7 @@ static int on_source(void *ctx, const sat_source *src)
     return SAT_OK;
 }
 
-static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id);
+static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id, int bucket);
 static void keep_ldap_attempt(sat_storms *s, const sat_ldap_conn *c);
 
 static int on_op(void *ctx, const sat_ldap_op *op)
@@ -363,12 +363,14 @@ static int on_op(void *ctx, const sat_ldap_op *op)
         int capped;
         id = st_intern(&s->peers, op->client_ip.ptr, op->client_ip.len, &capped);
     }
+    int bucket = op->etime >= 0 ? st_hist_bucket(op->etime) : 0;
     FOR_EACH_WINDOW(s, op->ts_ns, w)
-        op_window(w, op, id);
+        op_window(w, op, id, bucket);
     return SAT_OK;
 }
 
-static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
+/* bucket: st_hist_bucket(op->etime), once for every series */
+static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id, int bucket)
 {
     w->ld.ops++;
     if (id)
@@ -380,7 +382,7 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id)
         w->hist[ST_HIST]++; /* never answered: the longest wait of all */
         w->ld.timed++;
     } else if (op->etime >= 0) {
-        w->hist[st_hist_bucket(op->etime)]++;
+        w->hist[bucket]++;
         w->ld.timed++;
     }
     if (op->wtime >= 0) {

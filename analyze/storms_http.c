@@ -77,13 +77,14 @@ void st_on_http(sat_storms *s, const sat_http_req *r)
         id = st_intern(&s->peers, r->client_ip.ptr, r->client_ip.len, &capped);
     }
     int first = r->conn_request == 1;
+    int bucket = has_rt ? st_hist_bucket(r->response_time) : 0;
     FOR_EACH_WINDOW(s, r->ts, w) {
         w->ld.ops++;
         w->ld.reqs++;
         if (id)
             st_mg_add(w, *id, 1);
         if (has_rt) {
-            w->hist[st_hist_bucket(r->response_time)]++;
+            w->hist[bucket]++;
             w->ld.timed++;
         }
         if (first) {

@@ -378,6 +378,9 @@ struct sat_storms {
     int router;               /* routes rows to subs; t holds its own counts only */
     sat_storms_opts opts_in;  /* the options as given: the subs' */
     sat_strtab subkeys;       /* server key -> uint32 index into subs */
+    sat_storms *last_log_sub; /* the sub of the last log row, of server last_log_server: rows
+                                 of one input come in runs */
+    uint32_t last_log_server;
     sat_storms **subs;
     size_t nsubs, subs_cap;
     sat_keyed src_ids;        /* id + path -> st_srcid: the inputs, in the order read */

@@ -125,9 +125,18 @@ static int route(void *ctx, int table, const void *row)
     switch (table) {
     case SAT_TABLE_SOURCE:
         return on_source(s, (const sat_source *)row);
-    case SAT_TABLE_LDAP_OP:
-        len = log_key(key, ((const sat_ldap_op *)row)->server);
-        break;
+    case SAT_TABLE_LDAP_OP: {
+        uint32_t server = ((const sat_ldap_op *)row)->server;
+        if (s->last_log_sub && server == s->last_log_server)
+            return st_on_row(s->last_log_sub, table, row);
+        len = log_key(key, server);
+        sat_storms *sub = sub_at(s, key, len);
+        if (!sub)
+            return SAT_OK;
+        s->last_log_sub = sub;
+        s->last_log_server = server;
+        return st_on_row(sub, table, row);
+    }
     case SAT_TABLE_LDAP_CONN:
         conn = (const sat_ldap_conn *)row;
         len = log_key(key, conn->server);
@@ -548,6 +557,7 @@ int sat_storms_finish(sat_storms *s)
         return SAT_E_USAGE;
     if (!s->router)
         return st_finish_plain(s);
+    s->last_log_sub = NULL; /* finish merges subs into servers */
     st_free_groups(s);
     st_found *fd = &s->found;
     sat_arena_free(&fd->arena);
@@ -595,6 +605,7 @@ int sat_storms_merge(sat_storms *into, const sat_storms *from)
         return SAT_E_USAGE;
     if (!into->router)
         return st_merge_plain(into, from);
+    into->last_log_sub = NULL;
     if (into->nser != from->nser || into->ser[0].base != from->ser[0].base ||
         into->opts.slow != from->opts.slow)
         return SAT_E_USAGE; /* made with other options */

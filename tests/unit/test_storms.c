@@ -20,6 +20,7 @@
 #include "satscope/analyze.h"
 #include "satscope/report.h"
 #include "result_check.h"
+#include "analyze/storms_internal.h"
 
 #define S ((sat_ts_ns)1000000000)
 static const sat_ts_ns T0 = 1749400000 * S;
@@ -1365,8 +1366,34 @@ static void test_servers_apart(void)
     sat_storms_free(same);
 }
 
+/* The histogram's buckets by table are the log rule's, to the nanosecond:
+ * every threshold and its neighbours, and a sweep of durations. */
+static int bucket_by_log(int64_t d)
+{
+    double us = (double)d / 1e3;
+    int b = us <= 10.0 ? 0 : 1 + (int)(log(us / 10.0) / log(1.25));
+    return b < 0 ? 0 : b >= ST_HIST ? ST_HIST - 1 : b;
+}
+
+static void test_hist_bucket(void)
+{
+    int bad = 0;
+    for (int64_t d = -5; d < 200000 && bad < 5; d += 7)
+        bad += st_hist_bucket(d) != bucket_by_log(d);
+    for (double x = 1e4; x < 1e15 && bad < 5; x *= 1.0137)
+        for (int k = -2; k <= 2; k++)
+            bad += st_hist_bucket((int64_t)x + k) != bucket_by_log((int64_t)x + k);
+    for (double t = 10000.0; t < 5e14 && bad < 5; t *= 1.25)
+        for (int k = -3; k <= 3; k++)
+            bad += st_hist_bucket((int64_t)t + k) != bucket_by_log((int64_t)t + k);
+    CHECK_EQ_INT(bad, 0);
+    CHECK_EQ_INT(st_hist_bucket(INT64_MAX), ST_HIST - 1);
+    CHECK_EQ_INT(st_hist_bucket(INT64_MIN), 0);
+}
+
 int main(void)
 {
+    test_hist_bucket();
     test_false_alarms();
     test_doubling();
     test_dozen_against_zero();
