@@ -338,16 +338,12 @@ static int cmp_name(const void *a, const void *b)
     return c ? c : x->len < y->len ? -1 : x->len > y->len;
 }
 
-static int64_t least(const dkey_sum *k, int64_t full_min)
-{
-    (void)full_min;
-    return k->most - k->err;
-}
+static int64_t least(const dkey_sum *k) { return k->most - k->err; }
 
 static int cmp_least(const void *a, const void *b)
 {
     const dkey_sum *x = a, *y = b;
-    int64_t lx = least(x, 0), ly = least(y, 0);
+    int64_t lx = least(x), ly = least(y);
     if (lx != ly)
         return lx > ly ? -1 : 1;
     return cmp_name(a, b);
@@ -362,7 +358,7 @@ static const struct {
 
 /* One span's table of one dimension: the keys by their least work. */
 static int span_dim(const sat_etime *e, sat_rnode *t, const et_focus *f, int d, const recidx *idx,
-                    size_t nidx, size_t top, char **nbuf, size_t *ncap)
+                    size_t nidx, size_t top)
 {
     size_t cap = 0, n = 0;
     for (size_t i = 0; i < e->during.n; i++)
@@ -399,44 +395,31 @@ static int span_dim(const sat_etime *e, sat_rnode *t, const et_focus *f, int d, 
             ks[m++] = ks[i];
         }
     }
+    /* each record's key; bind DNs as written (et_norm_dn: no longer than
+     * logged), into one buffer sized first */
     const et_ktab *tab = table_of((sat_etime *)e, d);
-    size_t used = 0;
+    size_t need = 0;
     for (size_t i = 0; i < m; i++) {
         const recidx *r = find_rec(idx, nidx, ks[i].rec);
-        if (!r || r->i == SIZE_MAX) {
-            ks[i].name = "(other)";
-            ks[i].len = 7;
-            continue;
-        }
-        const char *key = sat_keyed_key(&tab->k, r->i);
-        size_t len = sat_keyed_len(&tab->k, r->i);
-        if (d == D_USERS && key[0] != '(') {
-            if (used + len + 1 > *ncap) {
-                size_t c = *ncap ? *ncap : 4096;
-                while (c < used + len + 1)
-                    c *= 2;
-                /* names point into the buffer by offset until it stops moving */
-                char *nb = (char *)realloc(*nbuf, c);
-                if (!nb) {
-                    free(ks);
-                    return SAT_E_NOMEM;
-                }
-                *nbuf = nb;
-                *ncap = c;
-            }
-            len = et_norm_dn(key, len, *nbuf + used);
-            ks[i].name = (const char *)(uintptr_t)used; /* an offset, resolved below */
-            ks[i].len = len | ((size_t)1 << (sizeof(size_t) * 8 - 1));
-            used += len;
-        } else {
-            ks[i].name = key;
-            ks[i].len = len;
+        ks[i].name = "(other)";
+        ks[i].len = 7;
+        if (r && r->i != SIZE_MAX) {
+            ks[i].name = sat_keyed_key(&tab->k, r->i);
+            ks[i].len = sat_keyed_len(&tab->k, r->i);
+            need += ks[i].len;
         }
     }
-    for (size_t i = 0; i < m; i++)
-        if (ks[i].len >> (sizeof(size_t) * 8 - 1)) {
-            ks[i].len &= ~((size_t)1 << (sizeof(size_t) * 8 - 1));
-            ks[i].name = *nbuf + (uintptr_t)ks[i].name;
+    char *names = d == D_USERS ? (char *)malloc(need ? need : 1) : NULL;
+    if (d == D_USERS && !names) {
+        free(ks);
+        return SAT_E_NOMEM;
+    }
+    for (size_t i = 0, used = 0; names && i < m; i++)
+        if (ks[i].name[0] != '(') { /* "(anonymous)", "(unknown)": ours, kept */
+            size_t len = et_norm_dn(ks[i].name, ks[i].len, names + used);
+            ks[i].name = names + used;
+            ks[i].len = len;
+            used += len;
         }
     qsort(ks, m, sizeof *ks, cmp_name);
     size_t u = 0;
@@ -451,36 +434,27 @@ static int span_dim(const sat_etime *e, sat_rnode *t, const et_focus *f, int d, 
     }
     /* "(other)" (keys past the table's cap) is never a row of its own here */
     size_t w = 0;
-    int64_t other_least = 0;
-    for (size_t i = 0; i < u; i++) {
-        if (ks[i].len == 7 && !memcmp(ks[i].name, "(other)", 7))
-            other_least += least(&ks[i], full_min);
-        else
+    for (size_t i = 0; i < u; i++)
+        if (!(ks[i].len == 7 && !memcmp(ks[i].name, "(other)", 7)))
             ks[w++] = ks[i];
-    }
     qsort(ks, w, sizeof *ks, cmp_least);
     size_t show = w < top ? w : top;
     int64_t shown = 0;
     for (size_t i = 0; i < show; i++) {
-        int64_t lo = least(&ks[i], full_min);
+        int64_t lo = least(&ks[i]);
         /* a key a full summary did not hold may have had up to its lightest there */
-        int64_t hi = ks[i].most + (full_min - ks[i].absent_min);
+        int64_t hi = ks[i].most + (full_min > ks[i].absent_min ? full_min - ks[i].absent_min : 0);
         if (lo <= 0 || (double)lo < ET_DURING_MIN_SHARE * (double)total)
             break; /* the rest is "(other)": a table of who used the server, not of everyone */
         sat_rnode *o = sat_table_row(t);
         sat_put_count(o, "storm", f->label);
         sat_put_text(o, "dimension", dims[d].dim);
-        char key[1024];
-        size_t kl = ks[i].len < sizeof key - 1 ? ks[i].len : sizeof key - 1;
-        memcpy(key, ks[i].name, kl);
-        key[kl] = '\0';
-        sat_put_text(o, "key", key);
+        sat_put_textn(o, "key", ks[i].name, ks[i].len);
         sat_put_dur(o, "work_s", (double)lo / 1e9, ET_DUR);
         sat_put_ratio(o, "work_share", total > 0 ? (double)lo / (double)total : NAN, ET_FRAC);
         sat_put_dur(o, "work_max_s", (double)(hi < lo ? lo : hi) / 1e9, ET_DUR);
         shown += lo;
     }
-    (void)other_least;
     if (total > shown && total > 0) {
         sat_rnode *o = sat_table_row(t);
         sat_put_count(o, "storm", f->label);
@@ -491,6 +465,7 @@ static int span_dim(const sat_etime *e, sat_rnode *t, const et_focus *f, int d, 
         sat_put_dur(o, "work_max_s", (double)(total - shown) / 1e9, ET_DUR);
     }
     free(ks);
+    free(names);
     return SAT_OK;
 }
 
@@ -512,8 +487,6 @@ int et_result_during(sat_rnode *root, const sat_etime *e)
     sat_rnode *t = sat_table(u, "used", cols, sizeof cols / sizeof cols[0]);
     recidx *idx[D__COUNT] = {0};
     size_t nidx[D__COUNT] = {0};
-    char *nbuf = NULL;
-    size_t ncap = 0;
     int st = SAT_OK;
     for (int d = 0; d < D__COUNT && st == SAT_OK; d++)
         if (!(idx[d] = index_of(table_of((sat_etime *)e, d), &nidx[d])))
@@ -521,9 +494,8 @@ int et_result_during(sat_rnode *root, const sat_etime *e)
     for (size_t i = 0; i < e->nfocus && st == SAT_OK; i++)
         for (int d = 0; d < D__COUNT && st == SAT_OK; d++)
             st = span_dim(e, t, &e->focus[i], d, idx[d], nidx[d],
-                          e->opts.top < ET_DURING_TOP ? e->opts.top : ET_DURING_TOP, &nbuf, &ncap);
+                          e->opts.top < ET_DURING_TOP ? e->opts.top : ET_DURING_TOP);
     for (int d = 0; d < D__COUNT; d++)
         free(idx[d]);
-    free(nbuf);
     return st;
 }
