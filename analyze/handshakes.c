@@ -243,7 +243,12 @@ static void on_retry(void *ctx, size_t i, size_t f)
  * failed or was left incomplete, and the connection that retried it. */
 static void count_retries(sat_hs *h)
 {
-    qsort(h->failed, h->nfailed, sizeof *h->failed, cmp_u64);
+    if (!h->ntries) {
+        h->nfailed = 0;
+        return;
+    }
+    if (h->nfailed)
+        qsort(h->failed, h->nfailed, sizeof *h->failed, cmp_u64);
     for (size_t i = 0; i < h->ntries; i++) {
         uint64_t key = (uint64_t)h->tries[i].source << 32 | h->tries[i].t.flow;
         h->tries[i].t.failed =
@@ -257,6 +262,8 @@ static void count_retries(sat_hs *h)
 
 static int append(void *dst, size_t *n, size_t *cap, const void *src, size_t m, size_t size)
 {
+    if (!m)
+        return 0;
     if (*n + m > HS_TRIES_MAX)
         return 1;
     char *p = *(char **)dst;
