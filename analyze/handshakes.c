@@ -186,18 +186,27 @@ static size_t group_key(const sat_hs *h, const sat_tls_hs *r, char *buf, size_t 
 
 /* ---- retries (the rule: retry_rule.h) ----------------------------------------------------- */
 
+/* Room for one more in a list of the retry rule (n of cap, at most
+ * HS_TRIES_MAX); 0 when there is none: the row is counted as not looked at
+ * (or, out of memory, nomem). */
+static int hs_room(sat_hs *h, int ok, size_t cap)
+{
+    if (!ok) {
+        h->nomem |= cap < HS_TRIES_MAX;
+        h->tries_lost++;
+    }
+    return ok;
+}
+#define HS_ROOM(h, arr, n, cap)                                                                  \
+    hs_room(h, (n) < (cap) || ((cap) < HS_TRIES_MAX && SAT_GROW(arr, cap, (n) + 1) == SAT_OK), cap)
+
 /* A failed or incomplete handshake: its connection, for the retry rule. */
 static void note_failed(sat_hs *h, const sat_tls_hs *r)
 {
     if (r->outcome != SAT_TLS_FAILED && r->outcome != SAT_TLS_INCOMPLETE)
         return;
-    if (h->nfailed == h->failed_cap &&
-        (h->failed_cap >= HS_TRIES_MAX ||
-         SAT_GROW(h->failed, h->failed_cap, h->nfailed + 1) != SAT_OK)) {
-        h->nomem |= h->failed_cap < HS_TRIES_MAX;
-        h->tries_lost++;
+    if (!HS_ROOM(h, h->failed, h->nfailed, h->failed_cap))
         return;
-    }
     h->failed[h->nfailed++] = (uint64_t)r->source << 32 | r->flow;
 }
 
@@ -206,23 +215,10 @@ static void note_try(sat_hs *h, const sat_tcp_conn *c)
 {
     if ((c->flags & SAT_TCPF_NO_SYN) || c->syn_ts <= 0 || !c->client_ip.len)
         return;
-    if (h->ntries == h->tries_cap &&
-        (h->tries_cap >= HS_TRIES_MAX ||
-         SAT_GROW(h->tries, h->tries_cap, h->ntries + 1) != SAT_OK)) {
-        h->nomem |= h->tries_cap < HS_TRIES_MAX;
-        h->tries_lost++;
+    if (!HS_ROOM(h, h->tries, h->ntries, h->tries_cap))
         return;
-    }
     hs_try *a = &h->tries[h->ntries++];
-    memset(a, 0, sizeof *a);
-    /* by address, as the storms analyzer keys it */
-    uint64_t k = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
-    k ^= sat_strtab_hash(c->server_ip.ptr, c->server_ip.len);
-    k ^= sat_hash_u64((uint64_t)c->source << 32 | c->server_port);
-    a->t.peer = k;
-    a->t.syn_ts = c->syn_ts;
-    a->t.gave_up_ts = sat_try_tcp_gave_up(c);
-    a->t.flow = c->flow;
+    sat_try_of_tcp(&a->t, c);
     a->source = c->source;
 }
 

@@ -4,8 +4,25 @@
  * the time the client gave up on them, then one walk per peer.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "retry_rule.h"
+#include "strtab.h"
+
+void sat_try_of_tcp(sat_try *t, const sat_tcp_conn *c)
+{
+    uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
+    h ^= sat_strtab_hash(c->server_ip.ptr, c->server_ip.len);
+    h ^= sat_hash_u64((uint64_t)c->source << 32 | c->server_port);
+    sat_ts_ns end = c->end_ts > c->syn_ts ? c->end_ts : c->syn_ts;
+    memset(t, 0, sizeof *t);
+    t->peer = h;
+    t->syn_ts = c->syn_ts;
+    t->gave_up_ts = c->client_left_ts > 0                 ? c->client_left_ts
+                    : (c->flags & SAT_TCPF_SYN_GAVE_UP) ? end + (sat_dur_ns)1000000000
+                                                          : end;
+    t->flow = c->flow;
+}
 
 static int cmp_try(const void *a, const void *b)
 {

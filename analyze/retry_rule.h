@@ -44,16 +44,13 @@ typedef void (*sat_try_peer_fn)(void *ctx, size_t first, size_t n, const sat_ts_
 /* A retry: record `retry` retried record `failed` (indices after the sort). */
 typedef void (*sat_try_retry_fn)(void *ctx, size_t retry, size_t failed);
 
-/* When the client gave up on a TCP connection: when it left (its FIN or
- * RST), else at the connection's end; a SYN never answered, a second after
- * its last try (as the storms analyzer dates that failure). */
-static inline sat_ts_ns sat_try_tcp_gave_up(const sat_tcp_conn *c)
-{
-    sat_ts_ns end = c->end_ts > c->syn_ts ? c->end_ts : c->syn_ts;
-    return c->client_left_ts > 0                 ? c->client_left_ts
-           : (c->flags & SAT_TCPF_SYN_GAVE_UP) ? end + (sat_dur_ns)1000000000
-                                                 : end;
-}
+/* A TCP connection of a capture as the rule's record (t->failed left 0):
+ * its peer by address (client, server address and port, capture: ids
+ * differ between analyzers that merge), SYN, flow, and when the client gave
+ * up on it: when it left (its FIN or RST), else at the connection's end; a
+ * SYN never answered, a second after its last try (as the storms analyzer
+ * dates that failure). */
+void sat_try_of_tcp(sat_try *t, const sat_tcp_conn *c);
 
 /* Sorts the n records of `stride` bytes at base (each starting with a
  * sat_try) by peer, SYN, flow and conn, and calls on_retry for each retry,

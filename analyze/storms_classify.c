@@ -539,15 +539,8 @@ static void keep_attempt(sat_storms *s, const sat_tcp_conn *c)
     st_attempt *a = new_attempt(s, c->client_ip);
     if (!a)
         return;
-    /* by address, not id: ids differ between analyzers that merge */
-    uint64_t h = sat_strtab_hash(c->client_ip.ptr, c->client_ip.len) * 0x9e3779b97f4a7c15ULL;
-    h ^= sat_strtab_hash(c->server_ip.ptr, c->server_ip.len);
-    h ^= sat_hash_u64((uint64_t)c->source << 32 | c->server_port);
-    a->t.peer = h;
-    a->t.syn_ts = c->syn_ts;
-    a->t.gave_up_ts = sat_try_tcp_gave_up(c);
+    sat_try_of_tcp(&a->t, c);
     a->source = c->source;
-    a->t.flow = c->flow;
     a->unanswered = c->bytes_c2s > 0 && c->bytes_s2c == 0;
 }
 
