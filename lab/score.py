@@ -19,10 +19,11 @@ issue-21 contract scores it:
              trigger's end, e.g. slow storage with nothing answered after it)
   mechanism  storm.mechanism == truth.mechanism (null == null)
   who        where the truth's trigger is a client's work (a batch, a heavy
-             client: trigger.client) and the storm did not outlive it, the
-             client the post-mortem names as having used the server most during
-             the storm (its finding's clients_key, `satscope report -o X.json`)
-             is that client
+             client: trigger.client, trigger.binddn) and the storm did not
+             outlive it, the client and the bind DN the post-mortem names as
+             having used the server most during the storm (its finding's
+             clients_key and bind_dns_key, `satscope report -o X.json`) are
+             that client's
 Keys satscope does not (yet) write count as null. Prints one row per incident
 and form, PASS/FAIL per column, and the totals; --json FILE writes the rows.
 
@@ -135,12 +136,13 @@ def run_report(satscope, files, timeout):
 
 
 def who_used(doc):
-    """The client the post-mortem names as having used the server most during
-    its storm (the finding's clients_key), or None."""
+    """The client and the bind DN the post-mortem names as having used the
+    server most during its storm (the finding's clients_key, bind_dns_key),
+    as "client as DN", or None."""
     for f in (doc or {}).get("findings") or []:
         fig = f.get("figures") or {}
-        if "clients_key" in fig:
-            return fig["clients_key"]
+        if "clients_key" in fig or "bind_dns_key" in fig:
+            return "%s as %s" % (fig.get("clients_key"), fig.get("bind_dns_key"))
     return None
 
 
@@ -283,8 +285,9 @@ def main():
             # who used the server during the storm: the batch's or the heavy
             # client's host, where the truth has one (the post-mortem's claim)
             # (a storm that outlived its trigger was then someone else's work)
-            exp_who = (get(truth, "trigger", "client")
-                       if truth.get("storm") and not truth.get("sustained") else None)
+            exp_who = ("%s as %s" % (get(truth, "trigger", "client"), get(truth, "trigger", "binddn"))
+                       if get(truth, "trigger", "client") and truth.get("storm")
+                       and not truth.get("sustained") else None)
             row["who_exp"], row["who_got"] = exp_who, None
             if exp_who:
                 doc, err = run_report(a.satscope, files, a.timeout)

@@ -201,9 +201,10 @@ int truth_write(const char *dir, const char *incident)
         rfc(f, te);
         /* whose work the trigger is: the batch's or the heavy client's host */
         if (P->kind == K_UNINDEXED || P->kind == K_HEAVY) {
-            uint32_t ip = S.hosts[P->kind == K_UNINDEXED ? S.batch_host : S.heavy_host].ip;
-            fprintf(f, ", \"client\": \"%u.%u.%u.%u\"", ip >> 24, (ip >> 16) & 255,
-                    (ip >> 8) & 255, ip & 255);
+            char ip[16], dn[96];
+            const host *hh = &S.hosts[P->kind == K_UNINDEXED ? S.batch_host : S.heavy_host];
+            lab_user_dn(0, hh->role, dn, sizeof dn);
+            fprintf(f, ", \"client\": \"%s\", \"binddn\": \"%s\"", lab_ip(hh->ip, ip), dn);
         }
         fprintf(f, "}");
     } else {
