@@ -186,6 +186,12 @@ typedef struct st_series {
     int dropped;        /* a finer series past ST_WINDOWS_MAX windows: no longer counted
                            (whatever needs that many windows of it is long enough for a
                            coarser step; widened it would only copy the next series) */
+    /* the window the last row went to, at step last_step (payloads never move
+     * while the step stays: strtab.h; a widening changes the step): rows come
+     * in time order, most of them to the window of the row before */
+    st_win *last;
+    int64_t last_k;
+    sat_dur_ns last_step;
 } st_series;
 
 #define ST_SERIES_MAX 4

@@ -116,6 +116,8 @@ st_win *st_window_at(sat_storms *s, int i, sat_ts_ns ts)
     st_series *se = &s->ser[i];
     if (se->dropped || s->nomem)
         return NULL;
+    if (se->last && se->last_step == se->window && sat_win_index(ts, se->window) == se->last_k)
+        return se->last;
     int droppable = i < s->nser - 1;
     st_win *w = (st_win *)sat_win_at(&se->windows, &se->window, ts,
                                      droppable ? SIZE_MAX : ST_WINDOWS_MAX, sizeof(st_win),
@@ -124,6 +126,9 @@ st_win *st_window_at(sat_storms *s, int i, sat_ts_ns ts)
         s->nomem = 1;
     else if (droppable && se->windows.n > ST_WINDOWS_MAX)
         w = st_drop_series(se);
+    se->last = w;
+    se->last_k = w ? sat_win_index(ts, se->window) : 0;
+    se->last_step = se->window;
     return w;
 }
 
