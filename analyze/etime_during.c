@@ -190,6 +190,21 @@ static recidx *index_of(const et_ktab *t, size_t *n)
     return r;
 }
 
+/* The four usage tables' indexes (free_indexes frees them). */
+static int index_all(const sat_etime *e, recidx *idx[D__COUNT], size_t nidx[D__COUNT])
+{
+    for (int d = 0; d < D__COUNT; d++)
+        if (!(idx[d] = index_of(table_of((sat_etime *)e, d), &nidx[d])))
+            return SAT_E_NOMEM;
+    return SAT_OK;
+}
+
+static void free_indexes(recidx *idx[D__COUNT])
+{
+    for (int d = 0; d < D__COUNT; d++)
+        free(idx[d]);
+}
+
 static const recidx *find_rec(const recidx *idx, size_t n, const void *rec)
 {
     recidx k = {rec, 0};
@@ -205,10 +220,7 @@ int et_during_merge(sat_etime *into, const sat_etime *from)
     into->during_lost += from->during_lost;
     recidx *idx[D__COUNT] = {0};
     size_t nidx[D__COUNT] = {0};
-    int st = SAT_OK;
-    for (int d = 0; d < D__COUNT && st == SAT_OK; d++)
-        if (!(idx[d] = index_of(table_of((sat_etime *)from, d), &nidx[d])))
-            st = SAT_E_NOMEM;
+    int st = index_all(from, idx, nidx);
     for (size_t i = 0; i < from->during.n && st == SAT_OK; i++) {
         const et_dkey *k = (const et_dkey *)sat_strtab_key(&from->during, i);
         const et_dsum *f = (const et_dsum *)sat_strtab_val(&from->during, i);
@@ -246,8 +258,7 @@ int et_during_merge(sat_etime *into, const sat_etime *from)
         }
         into->during_last = NULL;
     }
-    for (int d = 0; d < D__COUNT; d++)
-        free(idx[d]);
+    free_indexes(idx);
     return st;
 }
 
@@ -487,15 +498,11 @@ int et_result_during(sat_rnode *root, const sat_etime *e)
     sat_rnode *t = sat_table(u, "used", cols, sizeof cols / sizeof cols[0]);
     recidx *idx[D__COUNT] = {0};
     size_t nidx[D__COUNT] = {0};
-    int st = SAT_OK;
-    for (int d = 0; d < D__COUNT && st == SAT_OK; d++)
-        if (!(idx[d] = index_of(table_of((sat_etime *)e, d), &nidx[d])))
-            st = SAT_E_NOMEM;
+    int st = index_all(e, idx, nidx);
     for (size_t i = 0; i < e->nfocus && st == SAT_OK; i++)
         for (int d = 0; d < D__COUNT && st == SAT_OK; d++)
             st = span_dim(e, t, &e->focus[i], d, idx[d], nidx[d],
                           e->opts.top < ET_DURING_TOP ? e->opts.top : ET_DURING_TOP);
-    for (int d = 0; d < D__COUNT; d++)
-        free(idx[d]);
+    free_indexes(idx);
     return st;
 }

@@ -713,6 +713,17 @@ static void test_usage_work_and_wait(void)
     sat_etime_free(e);
 }
 
+/* Two results render the same JSON; both freed. */
+static void check_same_json(sat_result *r1, sat_result *r2)
+{
+    char *j1 = rc_render(r1, AS_JSON, NULL), *j2 = rc_render(r2, AS_JSON, NULL);
+    CHECK(j1 && j2 && strcmp(j1, j2) == 0);
+    free(j1);
+    free(j2);
+    sat_result_free(r1);
+    sat_result_free(r2);
+}
+
 /* Merged parts give the usage tables of one pass, shape caches and all. */
 static void test_usage_merge(void)
 {
@@ -729,12 +740,7 @@ static void test_usage_merge(void)
     feed_storm(b, 0, 1); /* b's caches stay its own */
     CHECK_EQ_INT(sat_etime_finish(a), 0);
     sat_result *r1 = res_of(one), *r2 = res_of(a);
-    char *j1 = rc_render(r1, AS_JSON, NULL), *j2 = rc_render(r2, AS_JSON, NULL);
-    CHECK(j1 && j2 && strcmp(j1, j2) == 0);
-    free(j1);
-    free(j2);
-    sat_result_free(r1);
-    sat_result_free(r2);
+    check_same_json(r1, r2);
     sat_etime_free(one);
     sat_etime_free(a);
     sat_etime_free(b);
@@ -828,12 +834,7 @@ static void test_usage_during(void)
     /* the span's every operation: 300 s x 2 x 10 ms + 200 s of the batch */
     CHECK(fabs(total - 206.0) < 1e-3);
     CHECK_EQ_STR(sat_get_text(rc_row(t, 0), "key", ""), "(description=*)");
-    char *j1 = rc_render(r1, AS_JSON, NULL), *j2 = rc_render(r2, AS_JSON, NULL);
-    CHECK(j1 && j2 && strcmp(j1, j2) == 0);
-    free(j1);
-    free(j2);
-    sat_result_free(r1);
-    sat_result_free(r2);
+    check_same_json(r1, r2);
     sat_etime_free(one);
     sat_etime_free(a);
     sat_etime_free(b);
