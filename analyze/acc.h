@@ -209,6 +209,24 @@ static inline void *sat_keyed_at_h(sat_keyed *k, const void *key, size_t len, ui
     return p + SAT_KEYED_HDR;
 }
 
+/* One more row for rec, a key's own record (not "(other)") that an earlier
+ * sat_keyed_at returned: what sat_keyed_at would count, for a caller that
+ * remembers where a key's record is and skips the lookup. */
+static inline void sat_keyed_again(void *rec)
+{
+    unsigned char *p = (unsigned char *)rec - SAT_KEYED_HDR;
+    uint64_t n;
+    memcpy(&n, p, sizeof n);
+    n++;
+    memcpy(p, &n, sizeof n);
+}
+/* The key of the record the last sat_keyed_at returned, when that was the
+ * key's own record (not "(other)"): stable as long as the table. */
+static inline const char *sat_keyed_last_key(const sat_keyed *k)
+{
+    return sat_strtab_last_key(&k->tab);
+}
+
 /* Rows given to key i (sat_keyed_at calls, merged ones included). */
 uint64_t sat_keyed_rows(const sat_keyed *k, size_t i);
 /* Whether "(other)" holds any row. */

@@ -426,6 +426,44 @@ static void count_more(et_more *m, const sat_ldap_op *op, int t, int has_result)
 /* The next bucket width of the series: each divides the next, so buckets
  * merge whole, and all are aligned on the epoch (hours, UTC days). */
 
+/* op's connection's slot of the memo (et_conn_memo), emptied when another
+ * connection had it. */
+static et_conn_memo *conn_memo_of(sat_etime *e, const sat_ldap_op *op)
+{
+    uint64_t h = (uint64_t)op->conn * 0x9e3779b97f4a7c15ULL ^
+                 ((uint64_t)op->conn_epoch << 32 | op->server) * 0xc2b2ae3d27d4eb4fULL;
+    et_conn_memo *m = &e->conn_memo[(h >> 40) & (ET_CONN_MEMO - 1)];
+    if (m->conn != op->conn || m->server != op->server || m->epoch != op->conn_epoch)
+        *m = (et_conn_memo){.conn = op->conn, .server = op->server, .epoch = op->conn_epoch};
+    return m;
+}
+
+/* rec when the memo's key is key, else NULL */
+static inline et_use *memo_hit(et_use *rec, const char *mkey, uint32_t mlen, sat_str key)
+{
+    return rec && key.len == mlen && memcmp(key.ptr, mkey, mlen) == 0 ? rec : NULL;
+}
+
+/* The usage record of key in k with op counted: hit (the memo's) counted
+ * as a row of its key, else looked up by its hash h, and kept in the memo
+ * (*mrec, *mkey, *mlen) when it is the key's own record. */
+static et_use *memo_use(sat_etime *e, et_ktab *k, et_use *hit, sat_str key, uint64_t h,
+                        const sat_ldap_op *op, et_use **mrec, const char **mkey, uint32_t *mlen)
+{
+    if (hit) {
+        sat_keyed_again(hit);
+        et_use_bump(hit, op);
+        return hit;
+    }
+    et_use *u = et_ktab_use_h(e, k, key.ptr, key.len, h, op);
+    if (u && u != (et_use *)k->k.other && key.len <= UINT32_MAX) {
+        *mrec = u;
+        *mkey = sat_keyed_last_key(&k->k);
+        *mlen = (uint32_t)key.len;
+    }
+    return u;
+}
+
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_etime *e = (sat_etime *)ctx;
@@ -465,13 +503,21 @@ static int on_op(void *ctx, const sat_ldap_op *op)
      * instead of queueing (strtab.h). */
     sat_str kc = op->client_ip.ptr && op->client_ip.len ? op->client_ip
                                                         : sat_str_cstr("(unknown)");
-    uint64_t hc = sat_strtab_hash(kc.ptr, kc.len);
-    sat_strtab_prefetch(&e->clients.k.tab, hc);
     sat_str ku = !op->bind_dn.ptr ? sat_str_cstr("(unknown)")
                  : op->bind_dn.len ? op->bind_dn
                                    : sat_str_cstr("(anonymous)");
-    uint64_t hu = sat_strtab_hash(ku.ptr, ku.len);
-    sat_strtab_prefetch(&e->users.k.tab, hu);
+    et_conn_memo *cm = conn_memo_of(e, op);
+    et_use *cu = memo_hit(cm->client, cm->ckey, cm->clen, kc);
+    et_use *uu = memo_hit(cm->user, cm->ukey, cm->ulen, ku);
+    uint64_t hc = 0, hu = 0;
+    if (!cu) {
+        hc = sat_strtab_hash(kc.ptr, kc.len);
+        sat_strtab_prefetch(&e->clients.k.tab, hc);
+    }
+    if (!uu) {
+        hu = sat_strtab_hash(ku.ptr, ku.len);
+        sat_strtab_prefetch(&e->users.k.tab, hu);
+    }
     sat_str kb = SAT_STR_NONE, kf = SAT_STR_NONE;
     uint64_t hb = 0, hf = 0;
     if (t == SAT_OP_SRCH) {
@@ -530,8 +576,10 @@ static int on_op(void *ctx, const sat_ldap_op *op)
             et_minutes_bound(e);
     }
 
-    sat_strtab_prefetch_entry(&e->clients.k.tab, hc);
-    sat_strtab_prefetch_entry(&e->users.k.tab, hu);
+    if (!cu)
+        sat_strtab_prefetch_entry(&e->clients.k.tab, hc);
+    if (!uu)
+        sat_strtab_prefetch_entry(&e->users.k.tab, hu);
     if (kb.ptr)
         sat_strtab_prefetch_entry(&e->bases.k.tab, hb);
     if (kf.ptr)
@@ -559,8 +607,8 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 
     /* the records of the usage tables: shapes, clients, users, bases */
     const void *urec[4] = {NULL, NULL, NULL, NULL};
-    urec[1] = et_ktab_use_h(e, &e->clients, kc.ptr, kc.len, hc, op);
-    urec[2] = et_ktab_use_h(e, &e->users, ku.ptr, ku.len, hu, op);
+    urec[1] = memo_use(e, &e->clients, cu, kc, hc, op, &cm->client, &cm->ckey, &cm->clen);
+    urec[2] = memo_use(e, &e->users, uu, ku, hu, op, &cm->user, &cm->ukey, &cm->ulen);
 
     switch (t) {
     case SAT_OP_SRCH:

@@ -37,6 +37,7 @@
 #define ET_DEFAULT_TOP 20
 #define ET_DEFAULT_MAX_KEYS 100000
 #define ET_SHAPE_MEMO 1024 /* slots of sat_etime.shape_memo (a power of 2) */
+#define ET_CONN_MEMO 1024  /* slots of sat_etime.conn_memo (a power of 2) */
 #define ET_UNINDEXED_MAX 10000
 #define ET_REJECT_SAMPLES 10
 #define ET_ERR_FAST 128
@@ -116,6 +117,22 @@ typedef struct et_filt {
     et_use *shape;
 } et_filt;
 extern const sat_rec_desc et_filt_desc; /* et_kv's fields */
+
+/* A connection's client and bind DN records, left by its last operation.
+ * The operations of a connection share both until it binds again, so most
+ * rows find them here instead of hashing two keys and probing two tables
+ * that grow with the log (a day of 50,000 users: every operation's miss).
+ * Direct-mapped by (server, epoch, conn); the keys themselves are compared
+ * with the tables' stable copies, so a slot another connection took or a
+ * new BIND only misses. A record folded into "(other)" is never kept: it
+ * has no copy of its key to compare. */
+typedef struct et_conn_memo {
+    int64_t conn;
+    uint32_t server, epoch;
+    const char *ckey, *ukey; /* the tables' copies of the keys */
+    uint32_t clen, ulen;
+    et_use *client, *user; /* NULL: none kept */
+} et_conn_memo;
 
 /* One distinct unindexed search (key: base \x1f filter \x1f client \x1f
  * binddn \x1f). */
@@ -329,6 +346,7 @@ struct sat_etime {
         size_t len;
         et_use *shape;
     } shape_memo[ET_SHAPE_MEMO];
+    et_conn_memo conn_memo[ET_CONN_MEMO];
     /* SRCH attrs lists as logged: counted whole per search (one lookup) and
      * split into `attrs` only at finish - applications ask for the same few
      * lists, so this saves a lookup per attribute of every search. */

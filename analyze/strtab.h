@@ -96,6 +96,12 @@ static inline void *sat_strtab_val(const sat_strtab *t, size_t i)
     return t->entries[i] + off;
 }
 
+/* The key of the entry the last upsert hit or inserted (NULL before any):
+ * stable until free, like the payloads. */
+static inline const char *sat_strtab_last_key(const sat_strtab *t)
+{
+    return t->last ? (const char *)t->last + 8 : NULL;
+}
 /* Approximate heap bytes held (for the analyzers' memory bound). */
 size_t sat_strtab_bytes(const sat_strtab *t);
 
