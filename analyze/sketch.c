@@ -28,10 +28,19 @@ void sat_qsketch_free(sat_qsketch *s)
     s->exact_max = em;
 }
 
+/* The bucket of v > 0. An analyzer adds one operation's time to several
+ * sketches in a row (its type's, all operations', its minute's), so the
+ * last value's bucket is kept per thread: one log() per operation, not three. */
+static _Thread_local int64_t sk_last_v; /* 0: none yet (never a bucketed value) */
+static _Thread_local int32_t sk_last_i;
+
 static inline int32_t sk_index(int64_t v)
 {
-    double i = ceil(log((double)v) / sk_lngamma());
-    return (int32_t)i;
+    if (v == sk_last_v)
+        return sk_last_i;
+    sk_last_i = (int32_t)ceil(log((double)v) / sk_lngamma());
+    sk_last_v = v;
+    return sk_last_i;
 }
 
 /* Make bucket idx addressable, growing (or, past the cap, collapsing). */
