@@ -95,6 +95,10 @@ static int cr_merge(void *into, const void *from)
     return sat_crashes_merge((sat_crashes *)into, (const sat_crashes *)from);
 }
 static void cr_free(void *a) { sat_crashes_free((sat_crashes *)a); }
+static void cr_borrow(void *a, void *storms)
+{
+    sat_crashes_borrow_storms((sat_crashes *)a, (sat_storms *)storms);
+}
 static int cr_result(const void *a, sat_result *r)
 {
     return sat_crashes_result((const sat_crashes *)a, r);
@@ -102,7 +106,7 @@ static int cr_result(const void *a, sat_result *r)
 
 static const sat_analyzer sat_analyzer_crashes = {
     "crashes", "crashes from core files and logged backtraces: where, grouped, and the load before",
-    cr_create, cr_sink, cr_finish, cr_merge, cr_free, cr_result};
+    cr_create, cr_sink, cr_finish, cr_merge, cr_free, cr_result, NULL, "storms", cr_borrow};
 
 static void *cs_create(const void *opts) { return sat_cs_create((const sat_cs_opts *)opts); }
 static sat_event_sink cs_sink(void *a) { return sat_cs_sink((sat_cs *)a); }

@@ -122,11 +122,20 @@ static void load(sat_crashes *c, sat_ts_ns ts, unsigned kind)
     cr_load_put(&c->load, &c->t, ts, kind);
 }
 
+/* The row to the storms analyzer run on the same rows, when it is c's own
+ * (a borrowed one is fed by its set). */
+static void feed_storms(sat_crashes *c, int table, const void *row)
+{
+    if (c->storms_borrowed)
+        return;
+    sat_event_sink k = sat_storms_sink(c->storms);
+    sat_sink_emit(&k, table, row);
+}
+
 static int on_op(void *ctx, const sat_ldap_op *op)
 {
     sat_crashes *c = (sat_crashes *)ctx;
-    sat_event_sink k = sat_storms_sink(c->storms);
-    sat_sink_emit(&k, SAT_TABLE_LDAP_OP, op);
+    feed_storms(c, SAT_TABLE_LDAP_OP, op);
     if (op->internal_depth || op->type == SAT_OP_ABANDON || op->type == SAT_OP_UNBIND)
         return SAT_OK;
     load(c, op->ts_ns, op->err > 0 && op->err != 5 && op->err != 6 && op->err != 14 ? LK_OP_ERR
@@ -137,8 +146,7 @@ static int on_op(void *ctx, const sat_ldap_op *op)
 static int on_conn(void *ctx, const sat_ldap_conn *x)
 {
     sat_crashes *c = (sat_crashes *)ctx;
-    sat_event_sink k = sat_storms_sink(c->storms);
-    sat_sink_emit(&k, SAT_TABLE_LDAP_CONN, x);
+    feed_storms(c, SAT_TABLE_LDAP_CONN, x);
     load(c, x->open_ts, LK_OPEN);
     return SAT_OK;
 }
@@ -146,8 +154,7 @@ static int on_conn(void *ctx, const sat_ldap_conn *x)
 static int on_tls(void *ctx, const sat_tls_hs *h)
 {
     sat_crashes *c = (sat_crashes *)ctx;
-    sat_event_sink k = sat_storms_sink(c->storms);
-    sat_sink_emit(&k, SAT_TABLE_TLS_HS, h);
+    feed_storms(c, SAT_TABLE_TLS_HS, h);
     load(c, h->ts, h->outcome == SAT_TLS_FULL ? LK_HS_FULL : LK_HS);
     return SAT_OK;
 }
@@ -155,8 +162,7 @@ static int on_tls(void *ctx, const sat_tls_hs *h)
 static int on_tcp(void *ctx, const sat_tcp_conn *x)
 {
     sat_crashes *c = (sat_crashes *)ctx;
-    sat_event_sink k = sat_storms_sink(c->storms);
-    sat_sink_emit(&k, SAT_TABLE_TCP_CONN, x);
+    feed_storms(c, SAT_TABLE_TCP_CONN, x);
     if (!(x->flags & SAT_TCPF_NO_SYN))
         load(c, x->syn_ts, LK_OPEN);
     return SAT_OK;
@@ -195,6 +201,15 @@ sat_crashes *sat_crashes_create(const sat_crashes_opts *opts)
         return NULL;
     }
     return c;
+}
+
+void sat_crashes_borrow_storms(sat_crashes *c, sat_storms *s)
+{
+    if (!c || !s || c->storms_borrowed)
+        return;
+    sat_storms_free(c->storms);
+    c->storms = s;
+    c->storms_borrowed = 1;
 }
 
 static int on_row(void *ctx, int table, const void *row)
@@ -257,7 +272,7 @@ int sat_crashes_merge(sat_crashes *into, const sat_crashes *from)
     if (sat_rec_merge(&cr_tally_desc, &into->t, &from->t) < 0)
         into->nomem = 1;
     into->t.load_cut += appended.load_cut;
-    if (sat_storms_merge(into->storms, from->storms) < 0)
+    if (!into->storms_borrowed && sat_storms_merge(into->storms, from->storms) < 0)
         into->nomem = 1;
     return into->nomem ? SAT_E_NOMEM : SAT_OK;
 }
@@ -271,7 +286,8 @@ void sat_crashes_free(sat_crashes *c)
     free(c->entries);
     sat_strtab_free(&c->index);
     free(c->load.b);
-    sat_storms_free(c->storms);
+    if (!c->storms_borrowed)
+        sat_storms_free(c->storms);
     sat_arena_free(&c->arena);
     free(c);
 }

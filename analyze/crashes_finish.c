@@ -119,7 +119,7 @@ int sat_crashes_finish(sat_crashes *c)
         return SAT_E_USAGE;
     cr_found *v = &c->found;
     memset(v, 0, sizeof *v);
-    int rc = sat_storms_finish(c->storms);
+    int rc = c->storms_borrowed ? SAT_OK : sat_storms_finish(c->storms);
     const sat_storms_view *sv = c->t.have_load ? st_storms_found(c->storms) : NULL;
     v->storms = sv;
     v->have_load = c->t.have_load != 0;

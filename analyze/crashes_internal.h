@@ -125,6 +125,7 @@ struct sat_crashes {
     cr_tally t;
     cr_load load;
     sat_storms *storms;
+    int storms_borrowed; /* storms is a set's storms member's (sat_crashes_borrow_storms) */
     int nomem;
     cr_found found;
 };

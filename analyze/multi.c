@@ -51,6 +51,15 @@ sat_multi *sat_multi_create(const sat_multi_opts *o)
         }
         m->sinks[i] = m->members[i].a->sink(m->objs[i]);
     }
+    /* a member that reads another's finished instance borrows it (analyze.h) */
+    for (size_t i = 0; i < m->n; i++) {
+        const sat_analyzer *a = m->members[i].a;
+        for (size_t j = 0; a->reads && a->borrow && j < m->n; j++)
+            if (j != i && !strcmp(m->members[j].a->name, a->reads)) {
+                a->borrow(m->objs[i], m->objs[j]);
+                break;
+            }
+    }
     return m;
 }
 
@@ -97,14 +106,18 @@ sat_event_sink sat_multi_sink(sat_multi *m)
     return s;
 }
 
+/* Those that read another's instance last: what they read is finished. */
 int sat_multi_finish(sat_multi *m)
 {
     int rc = SAT_OK;
-    for (size_t i = 0; m && i < m->n; i++) {
-        int r = m->members[i].a->finish(m->objs[i]);
-        if (r < 0 && rc == SAT_OK)
-            rc = r;
-    }
+    for (int readers = 0; readers < 2; readers++)
+        for (size_t i = 0; m && i < m->n; i++) {
+            if ((m->members[i].a->reads != NULL) != readers)
+                continue;
+            int r = m->members[i].a->finish(m->objs[i]);
+            if (r < 0 && rc == SAT_OK)
+                rc = r;
+        }
     return rc;
 }
 

@@ -54,6 +54,14 @@ typedef struct sat_analyzer {
      * after finish and before result, which then has figures for each
      * (spans and their paths are copied). SAT_OK or SAT_E_NOMEM. */
     int (*focus)(void *a, const sat_span *spans, size_t n);
+    /* Optional (NULL: none): the analyzer whose finished instance this one
+     * reads instead of running its own on the same rows (crashes reads the
+     * storms found, which a report also shows). A set holding both hands
+     * the lender's instance over with `borrow` before the first row, feeds
+     * and merges it as its own member only, and finishes it first; without
+     * one the analyzer runs its own. */
+    const char *reads;
+    void (*borrow)(void *a, void *lender);
 } sat_analyzer;
 
 const sat_analyzer *sat_analyzer_find(const char *name); /* NULL if none */

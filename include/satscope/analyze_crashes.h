@@ -6,6 +6,7 @@
 #define SATSCOPE_ANALYZE_CRASHES_H
 
 #include "satscope/event.h"
+#include "satscope/analyze_storms.h"
 #include "satscope/result.h"
 
 /* ---- the crashes analyzer (analyze/crashes.c) --------------------------
@@ -24,6 +25,10 @@ sat_crashes *sat_crashes_create(const sat_crashes_opts *opts); /* NULL: out of m
 sat_event_sink sat_crashes_sink(sat_crashes *c); /* crash, frame; ldap_op, ldap_conn,
                                                     tls_hs, tcp_conn for the context */
 int sat_crashes_finish(sat_crashes *c);          /* SAT_OK or SAT_E_NOMEM */
+/* Reads s (a storms analyzer fed the same rows, finished before c, living
+ * as long as c) instead of running its own: called before the first row.
+ * c then neither feeds, merges, finishes nor frees it. */
+void sat_crashes_borrow_storms(sat_crashes *c, sat_storms *s);
 int sat_crashes_merge(sat_crashes *into, const sat_crashes *from);
 /* The finished analyzer's sections (crashes_result.c): a summary, the table
  * of crashes (each with its crashing thread's frames, its threads grouped by
