@@ -11,6 +11,7 @@
 #include "satscope/analyze.h"
 #include "satscope/collect.h"
 #include "satscope/report.h"
+#include "satscope/safe_out.h"
 
 enum sat_exit {
     SAT_EXIT_OK = 0,
@@ -121,6 +122,9 @@ struct sat_cli_collect {
     int no_filter_shapes;        /* the consumer never reads filter shapes */
     const char *csv_table;       /* --csv NAME: that CSV table (NULL: the main one) */
     const char *csv_dir;         /* --csv-dir DIR: every CSV table as DIR/NAME.csv */
+    char *const *inputs;         /* the inputs named (by sat_cli_analyze): what an
+                                    output must not replace (cli_output.c) */
+    size_t ninputs;
     int wide;                    /* --wide: text lines past 100 columns */
     const char *live_iface, *live_filter; /* collect --iface/--filter */
     sat_dur_ns live_duration;    /* --duration */
@@ -141,6 +145,28 @@ struct sat_cli_collect {
     size_t parallel_inputs;      /* by sat_cli_collect_into: the inputs it analysed
                                     apart and merged (0: one pass) */
 };
+
+/* What every output file of a run gets from its inputs (cli_output.c): the
+ * safe writer's options (safe_out.h) with the run's mode (0640 less the
+ * umask, 0600 when an input is not readable by others: private_input names
+ * it, private_why says why) and the input files' identities. `what` names
+ * the output in messages ("the trace"). free releases the identities. */
+typedef struct sat_cli_out {
+    sat_out_opts o;
+    sat_file_id *ids;
+    size_t nids, cap;
+    unsigned dflt; /* 0640 less the umask */
+    const char *private_input, *private_why;
+    char private_name[4096];
+} sat_cli_out;
+void sat_cli_out_init(sat_cli_out *co, char *const *inputs, size_t n, int live, const char *what);
+/* More inputs (a report's baseline). */
+void sat_cli_out_add(sat_cli_out *co, char *const *inputs, size_t n);
+void sat_cli_out_free(sat_cli_out *co);
+/* Says on stderr why a file got mode `got` when it is not the default: the
+ * regular file it replaced had old_mode, or an input is private. */
+void sat_cli_out_say_mode(const sat_cli_out *co, const char *cmd, const char *path, unsigned got,
+                          unsigned old_mode);
 
 /* SIGINT and SIGTERM (cli_interrupt.c): install returns the flag the first
  * of them sets (its signal number) for sat_cli_collect.stop; a second one
@@ -208,7 +234,8 @@ int sat_cli_render(const sat_cli_collect *c, const sat_analyzer *a, const void *
  * report.h): creates analyzer `name` with its opts, collects paths into it,
  * finishes it and renders it in fmt on stdout. Returns the exit code. */
 /* Renders a built result (res may be NULL: out of memory) in fmt: JSON and
- * CSV by the one writers, text by `text`. 0, or -1 after a message. */
+ * CSV by the one writers, text by `text`. 0, or a SAT_E_* code after a message
+ * (SAT_E_USAGE: an output refused, as --csv-dir naming a symlink). */
 int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
                           int (*text)(sat_result *res, sat_text *t));
 int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int fmt,

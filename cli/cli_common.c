@@ -451,7 +451,7 @@ int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
     const char *name = res ? sat_result_command(res) : "?";
     if (!res || sat_result_status(res) != SAT_OK) {
         fprintf(stderr, "satscope %s: out of memory\n", name);
-        return -1;
+        return SAT_E_NOMEM;
     }
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -459,8 +459,14 @@ int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
     if (fmt == SAT_REPORT_JSON) {
         rc = sat_result_json(res, stdout, &diag);
     } else if (fmt == SAT_REPORT_CSV) {
-        rc = c->csv_dir ? sat_result_csv_dir(res, c->csv_dir, &diag)
-                        : sat_result_csv(res, c->csv_table, stdout, &diag);
+        if (c->csv_dir) {
+            sat_cli_out co;
+            sat_cli_out_init(&co, c->inputs, c->ninputs, 0, "the CSV table");
+            rc = sat_result_csv_dir(res, c->csv_dir, &co.o, &diag);
+            sat_cli_out_free(&co);
+        } else {
+            rc = sat_result_csv(res, c->csv_table, stdout, &diag);
+        }
     } else {
         sat_text t;
         sat_text_init(&t, stdout, c->wide);
@@ -471,8 +477,8 @@ int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
             snprintf(diag.msg, sizeof diag.msg, "%s", sat_strerror(rc));
     }
     if (rc < 0) {
-        fprintf(stderr, "satscope %s: %s\n", name, diag.msg);
-        return -1;
+        sat_cli_path_error(name, NULL, diag.where, diag.msg);
+        return rc;
     }
     return 0;
 }
@@ -519,6 +525,8 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
         fprintf(stderr, "satscope %s: out of memory\n", name);
         return SAT_EXIT_UNREADABLE;
     }
+    c->inputs = paths;
+    c->ninputs = npaths;
     int code = sat_cli_collect_into(c, a, opts, obj, paths, npaths);
     /* an empty log is a valid input (an empty report); nothing readable is not */
     if (code == SAT_EXIT_UNREADABLE && c->stats.lines == 0 && c->stats.traces == 0 &&
@@ -533,8 +541,9 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
     }
     if (a->finish(obj) < 0)
         fprintf(stderr, "satscope %s: out of memory: the figures are incomplete\n", name);
-    if (sat_cli_render(c, a, obj, fmt) < 0)
-        code = SAT_EXIT_UNREADABLE;
+    int rr = sat_cli_render(c, a, obj, fmt);
+    if (rr < 0) /* an output refused (a symlink at --csv-dir): the user's to mend */
+        code = rr == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
     if (fflush(stdout) != 0)
         code = SAT_EXIT_UNREADABLE;
     a->free(obj);

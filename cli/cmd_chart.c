@@ -58,26 +58,27 @@ static int to_stdout(void *closure, const unsigned char *data, size_t len)
     return fwrite(data, 1, len, stdout) == len ? 0 : -1;
 }
 
-/* Writes the chart to out ("-.EXT": standard output). 0 or -1 after a message. */
-static int write_chart(sat_chart *chart, const char *out, int json)
+/* Writes the chart to out ("-.EXT": standard output) through the safe
+ * writer (safe_out.h). 0 or -1 after a message. */
+static int write_chart(sat_chart *chart, const char *out, int json, const sat_out_opts *oo)
 {
     sat_diag d;
     memset(&d, 0, sizeof d);
     int to_out = strncmp(out, "-.", 2) == 0;
     int rc;
     if (json) {
-        FILE *f = to_out ? stdout : fopen(out, "w");
-        if (!f) {
-            fprintf(stderr, "satscope chart: %s: %s\n", out, strerror(errno));
-            return -1;
-        }
-        rc = sat_chart_structure_json(chart, f, &d);
-        if (!to_out && fclose(f) != 0 && rc == SAT_OK)
-            rc = sat_diag_set(&d, SAT_E_IO, out, "writing: %s", strerror(errno));
+        sat_out *o = sat_out_open(to_out ? "-" : out, oo, &d);
+        FILE *f = o ? sat_out_stream(o) : NULL;
+        rc = !o ? d.code : !f ? sat_diag_set(&d, SAT_E_NOMEM, out, "out of memory")
+                         : sat_chart_structure_json(chart, f, &d);
+        if (rc == SAT_OK)
+            rc = sat_out_commit(o, &d);
+        else
+            sat_out_discard(o);
     } else if (to_out) {
         rc = sat_chart_write(chart, (sat_chart_format)sat_chart_format_of(out), to_stdout, NULL, &d);
     } else {
-        rc = sat_chart_write_file(chart, out, &d);
+        rc = sat_chart_write_file(chart, out, oo, &d);
     }
     if (rc == SAT_OK && to_out && fflush(stdout) != 0)
         rc = sat_diag_set(&d, SAT_E_IO, "standard output", "writing: %s", strerror(errno));
@@ -130,6 +131,17 @@ static int chart_run(int argc, char **argv, sat_cli_cache *ccp)
         return sat_cli_usage_error("chart", "no input given");
     char *const *paths = argv + optind + 1;
     size_t npaths = (size_t)(argc - optind - 1);
+    /* the output: refused now, not after the analysis (safe_out.h) */
+    sat_cli_out outs;
+    sat_cli_out_init(&outs, paths, npaths, 0, "the chart");
+    sat_diag od;
+    memset(&od, 0, sizeof od);
+    int refused = sat_out_check(!strncmp(out, "-.", 2) ? "-" : out, &outs.o, &od);
+    sat_cli_out_free(&outs);
+    if (refused != SAT_OK) {
+        sat_cli_path_error("chart", out, od.where, od.msg);
+        return od.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
+    }
 
     sat_multi_member members[MAX_MEMBERS];
     size_t nm = 0;
@@ -208,8 +220,10 @@ static int chart_run(int argc, char **argv, sat_cli_cache *ccp)
     } else {
         fprintf(stderr, "satscope chart: building the results: %s\n", sat_strerror(rc));
     }
-    if (!chart || write_chart(chart, out, json) < 0)
+    sat_cli_out_init(&outs, paths, npaths, 0, "the chart");
+    if (!chart || write_chart(chart, out, json, &outs.o) < 0)
         code = SAT_EXIT_UNREADABLE;
+    sat_cli_out_free(&outs);
     sat_chart_free(chart);
     sat_chart_release_fonts();
     for (size_t i = 0; i < nm; i++)

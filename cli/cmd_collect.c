@@ -57,48 +57,6 @@ static double now_s(void)
 /* Is input path not readable by others (no o+r)? "-" is standard input: a
  * pipe or a terminal counts as private. A directory counts by its own mode
  * and the files directly in it, a pattern by what it matches. */
-static int is_private_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && !(st.st_mode & S_IROTH);
-}
-
-static int input_private(const char *path)
-{
-    struct stat st;
-    if (!strcmp(path, "-"))
-        return fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode) ||
-               !(st.st_mode & S_IROTH);
-    if (stat(path, &st) != 0) {
-        glob_t g;
-        int priv = 0;
-        if (strpbrk(path, "*?[") && glob(path, 0, NULL, &g) == 0) {
-            for (size_t i = 0; i < g.gl_pathc && !priv; i++)
-                priv = input_private(g.gl_pathv[i]);
-            globfree(&g);
-        }
-        return priv;
-    }
-    if (!(st.st_mode & S_IROTH))
-        return 1;
-    if (!S_ISDIR(st.st_mode))
-        return 0;
-    DIR *d = opendir(path);
-    if (!d)
-        return 1;
-    struct dirent *e;
-    int priv = 0;
-    char p[4096];
-    while (!priv && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-        priv = is_private_file(p);
-    }
-    closedir(d);
-    return priv;
-}
-
 static int run_collect(int argc, char **argv)
 {
     sat_cli_collect c;
@@ -134,25 +92,15 @@ static int run_collect(int argc, char **argv)
         return sat_cli_usage_error("collect", "no input given");
     if ((c.live_filter || c.live_duration || c.live_count) && !c.live_iface)
         return sat_cli_usage_error("collect", "--filter, --duration and --count need --iface");
-    int streaming = !strcmp(output, "-");
+    int streaming = !strcmp(output, "-") || !strcmp(output, "/dev/stdout");
     if (streaming && isatty(STDOUT_FILENO))
         return sat_cli_usage_error("collect", "-o -: standard output is a terminal; "
                                    "redirect it to a file or a pipe");
 
-    /* The trace's mode (see the top of this file). */
-    mode_t um = umask(0);
-    umask(um);
-    unsigned dflt = 0640u & ~(unsigned)um, mode = dflt;
-    const char *private_input = NULL, *private_why = "is not readable by others";
-    for (int i = optind; i < argc && !private_input; i++)
-        if (input_private(argv[i]))
-            private_input = !strcmp(argv[i], "-") ? "standard input" : argv[i];
-    if (!private_input && c.live_iface) {
-        private_input = "a live capture";
-        private_why = "holds the packets of every user of the interface";
-    }
-    if (private_input)
-        mode = 0600u & ~(unsigned)um;
+    /* The trace's mode and the inputs it must not replace (cli_output.c). */
+    sat_cli_out co;
+    sat_cli_out_init(&co, argv + optind, (size_t)(argc - optind), c.live_iface != NULL,
+                     "the trace");
     struct stat old;
     unsigned old_mode = !streaming && lstat(output, &old) == 0 && S_ISREG(old.st_mode)
                             ? (unsigned)old.st_mode & 0777u : 0;
@@ -161,23 +109,19 @@ static int run_collect(int argc, char **argv)
     memset(&diag, 0, sizeof diag);
     sat_trace_write_opts wo;
     memset(&wo, 0, sizeof wo);
-    wo.mode = mode;
+    wo.mode = co.o.mode;
+    wo.inputs = co.o.inputs;
+    wo.ninputs = co.o.ninputs;
     sat_trace_writer *w = streaming
         ? sat_trace_writer_create_fd(STDOUT_FILENO, "standard output", &wo, &diag)
         : sat_trace_writer_create(output, &wo, &diag);
+    sat_cli_out_free(&co);
     if (!w) {
         sat_cli_path_error("collect", output, diag.where, diag.msg);
         return diag.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
     }
-    unsigned got = sat_trace_writer_mode(w);
-    if (!streaming && !c.quiet && got != dflt) {
-        if (old_mode && (got & ~old_mode) == 0 && (mode & ~old_mode) != 0)
-            fprintf(stderr, "satscope collect: %s: mode %04o, as the trace it replaces "
-                    "(not %04o)\n", output, got, dflt);
-        else if (private_input)
-            fprintf(stderr, "satscope collect: %s: mode %04o (not %04o): %s %s\n",
-                    output, got, dflt, private_input, private_why);
-    }
+    if (!streaming && !c.quiet)
+        sat_cli_out_say_mode(&co, "collect", output, sat_trace_writer_mode(w), old_mode);
     if (c.live_iface && !c.live_duration && !c.live_count && !c.quiet)
         fprintf(stderr, "satscope collect: capturing on %s until interrupted (Ctrl-C)\n",
                 c.live_iface);

@@ -272,82 +272,29 @@ static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t 
     return rc;
 }
 
-/* Writes the report to out_path through a temporary file in its directory
- * (or to standard output for "-"). 0, or -1 after a message. */
+/* Writes the report to out_path through the safe writer ("-" or "-.EXT":
+ * standard output). 0, or -1 after a message. */
 static int write_out(const sat_report_renderer *r, sat_report *rep,
-                     const sat_report_render_opts *ro, const char *out_path)
+                     const sat_report_render_opts *ro, const char *out_path,
+                     const sat_out_opts *oo)
 {
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
-    if (!strcmp(out_path, "-") || !strncmp(out_path, "-.", 2)) { /* "-.json": standard output */
-        int rc = r->render(rep, ro, stdout, &diag);
-        if (rc >= 0 && fflush(stdout) != 0)
-            rc = SAT_E_IO;
-        if (rc < 0)
-            fprintf(stderr, "satscope report: %s\n", diag.msg[0] ? diag.msg : sat_strerror(rc));
-        return rc < 0 ? -1 : 0;
-    }
-    /* Not a regular file (a device, a FIFO, a symlink): written through, as
-     * it is, never replaced by a file of ours; a directory is an error. */
-    struct stat st;
-    int exists = lstat(out_path, &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "satscope report: %s: is a directory\n", out_path);
-        return -1;
-    }
-    if (exists && !S_ISREG(st.st_mode)) {
-        FILE *f = fopen(out_path, "wb");
-        if (!f) {
-            fprintf(stderr, "satscope report: %s: %s\n", out_path, strerror(errno));
-            return -1;
-        }
-        int rc = r->render(rep, ro, f, &diag);
-        if (fclose(f) != 0 && rc >= 0)
-            rc = SAT_E_IO;
-        if (rc < 0)
-            fprintf(stderr, "satscope report: %s: %s\n", out_path,
-                    diag.msg[0] ? diag.msg : sat_strerror(rc));
-        return rc < 0 ? -1 : 0;
-    }
-    size_t pl = strlen(out_path);
-    char *tmp = malloc(pl + 16);
-    if (!tmp)
-        return -1;
-    snprintf(tmp, pl + 16, "%s.XXXXXX", out_path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "satscope report: %s: %s\n", out_path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    int rc = r->render(rep, ro, f, &diag);
-    if (fclose(f) != 0 && rc >= 0) {
-        rc = SAT_E_IO;
-        snprintf(diag.msg, sizeof diag.msg, "%s", strerror(errno));
-    }
-    /* the mode of the file it replaces, else the one a new file would get
-     * (mkstemp makes it 0600) */
-    mode_t um = umask(0);
-    umask(um);
-    if (rc >= 0 && chmod(tmp, exists ? st.st_mode & 07777 : 0666 & ~um) != 0)
-        rc = SAT_E_IO;
-    if (rc >= 0 && rename(tmp, out_path) != 0) {
-        rc = SAT_E_IO;
-        snprintf(diag.msg, sizeof diag.msg, "%s", strerror(errno));
-    }
-    if (rc < 0) {
-        unlink(tmp);
-        fprintf(stderr, "satscope report: %s: %s\n", out_path,
-                diag.msg[0] ? diag.msg : sat_strerror(rc));
-    }
-    free(tmp);
+    const char *target = !strncmp(out_path, "-.", 2) ? "-" : out_path;
+    sat_out *o = sat_out_open(target, oo, &diag);
+    int rc = o ? SAT_OK : diag.code;
+    FILE *f = o ? sat_out_stream(o) : NULL;
+    if (o && !f)
+        rc = sat_diag_set(&diag, SAT_E_NOMEM, out_path, "out of memory");
+    if (rc >= 0)
+        rc = r->render(rep, ro, f, &diag);
+    if (rc >= 0)
+        rc = sat_out_commit(o, &diag);
+    else
+        sat_out_discard(o);
+    if (rc < 0)
+        sat_cli_path_error("report", out_path, diag.where,
+                           diag.msg[0] ? diag.msg : sat_strerror(rc));
     return rc < 0 ? -1 : 0;
 }
 
@@ -355,6 +302,8 @@ static int run_report(int argc, char **argv)
 {
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
+    sat_cli_out co; /* the output's options, once the inputs are known */
+    memset(&co, 0, sizeof co);
     sat_cli_cache cc; /* what --db-dir read: borrowed by the analyzers until the end */
     sat_cli_cache_init(&cc);
     sat_cli_args a;
@@ -445,6 +394,19 @@ static int run_report(int argc, char **argv)
     ro.utc = utc;
     ro.wide = c.wide;
     ro.mail_to = mail_to;
+    /* the output: refused now, not after the analysis, when it must not be
+     * written (a symlink, a FIFO, one of the inputs: safe_out.h) */
+    sat_cli_out_init(&co, argv + optind, (size_t)(argc - optind), 0, "the report");
+    sat_cli_out_add(&co, baseline, nbaseline);
+    {
+        sat_diag od;
+        memset(&od, 0, sizeof od);
+        if (sat_out_check(!strncmp(out, "-.", 2) ? "-" : out, &co.o, &od) != SAT_OK) {
+            sat_cli_path_error("report", out, od.where, od.msg);
+            code = od.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
+            goto done;
+        }
+    }
 
     sat_report *rep = sat_report_new(kind->name);
     if (!rep) {
@@ -502,7 +464,7 @@ static int run_report(int argc, char **argv)
     if (rc < 0) {
         fprintf(stderr, "satscope report: %s\n", diag.msg[0] ? diag.msg : sat_strerror(rc));
         code = SAT_EXIT_UNREADABLE;
-    } else if (write_out(r, rep, &ro, out) < 0) {
+    } else if (write_out(r, rep, &ro, out, &co.o) < 0) {
         code = SAT_EXIT_UNREADABLE;
     }
     days_free(&days);
@@ -511,6 +473,7 @@ static int run_report(int argc, char **argv)
     if (code == SAT_EXIT_OK && cc.partial)
         code = SAT_EXIT_REJECTS;
 done:
+    sat_cli_out_free(&co);
     sat_cli_cache_clear(&cc);
     free(baseline);
     free(mail_to);

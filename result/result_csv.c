@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "satscope/result_out.h"
 
@@ -93,26 +94,55 @@ int sat_result_csv(sat_result *r, const char *name, FILE *out, sat_diag *diag)
     return SAT_OK;
 }
 
-int sat_result_csv_dir(sat_result *r, const char *dir, sat_diag *diag)
+int sat_result_csv_dir(sat_result *r, const char *dir, const sat_out_opts *oo, sat_diag *diag)
 {
     int st = sat_result_status(r);
     if (st != SAT_OK)
         return sat_diag_set(diag, st, NULL, "building the %s result: %s", sat_result_command(r),
                             sat_strerror(st));
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return sat_diag_set(diag, SAT_E_IO, dir, "%s: %s", dir, strerror(errno));
+    /* DIR: a directory of ours or the user's, never a symlink to elsewhere
+     * (planted in a shared directory), made with the files' mode plus the
+     * search bits of who may read them */
+    struct stat sb;
+    unsigned fmode = (oo && oo->mode ? oo->mode : 0600u) & 0777u;
+    if (lstat(dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode))
+            return sat_diag_set(diag, SAT_E_USAGE, dir, "is %s, not a directory: no CSV written",
+                                S_ISLNK(sb.st_mode) ? "a symbolic link" : "not a directory");
+    } else if (mkdir(dir, (mode_t)(fmode | ((fmode & 0444u) >> 2))) != 0) {
+        return sat_diag_set(diag, SAT_E_IO, dir, "cannot make the directory: %s", strerror(errno));
+    }
     const char *const *paths;
     size_t nt;
     const sat_rnode *const *tabs = sat_result_tables(r, &paths, &nt);
-    for (size_t i = 0; i < nt; i++) {
-        char path[4096];
+    sat_out_opts o = oo ? *oo : (sat_out_opts){0};
+    o.what = "the CSV table";
+    o.alt = NULL;
+    int rc = SAT_OK;
+    size_t written = 0;
+    char path[4096];
+    for (size_t i = 0; i < nt && rc == SAT_OK; i++) {
         snprintf(path, sizeof path, "%s/%s.csv", dir, paths[i]);
-        FILE *f = fopen(path, "w");
-        if (!f)
-            return sat_diag_set(diag, SAT_E_IO, path, "%s: %s", path, strerror(errno));
-        int rc = sat_result_csv_table(tabs[i], f);
-        if (fclose(f) != 0 || rc != SAT_OK)
-            return sat_diag_set(diag, SAT_E_IO, path, "%s: %s", path, strerror(errno));
+        sat_out *out = sat_out_open(path, &o, diag);
+        if (!out) {
+            rc = diag ? diag->code : SAT_E_IO;
+            break;
+        }
+        FILE *f = sat_out_stream(out);
+        int wr = f ? sat_result_csv_table(tabs[i], f) : SAT_E_NOMEM;
+        if (wr != SAT_OK) {
+            sat_out_discard(out);
+            rc = sat_diag_set(diag, wr, path, "%s", sat_strerror(wr));
+        } else if ((rc = sat_out_commit(out, diag)) == SAT_OK) {
+            written++;
+        }
     }
-    return SAT_OK;
+    /* a set of tables is whole or absent: the tables this call wrote before
+     * the one that failed are removed (never one it refused to replace) */
+    if (rc != SAT_OK)
+        while (written-- > 0) {
+            snprintf(path, sizeof path, "%s/%s.csv", dir, paths[written]);
+            unlink(path);
+        }
+    return rc;
 }

@@ -287,7 +287,9 @@ typedef struct wtable {
 
 struct sat_trace_writer {
     wtable tab[SAT_TABLE__COUNT];
-    char *path, *partial; /* partial NULL: streaming to a borrowed fd */
+    char *path;
+    sat_out *out;         /* the file (safe_out.h); NULL: streaming to a borrowed fd */
+    const char *partial;  /* its temporary file's name (the out's), NULL when streaming */
     int fd;
     unsigned mode;        /* permission bits the file was created with */
     uint32_t rows_per_block;
@@ -325,10 +327,5 @@ int sat_trace_write_block(sat_trace_writer *w, wblock *b);
 /* trace_output.c: the output file. */
 /* Writes all n bytes to fd (retrying on EINTR); -1 with errno on failure. */
 int sat_trace_write_all(int fd, const uint8_t *p, size_t n);
-/* Creates the temporary file beside path (w->path, w->partial, w->fd, w->mode). */
-int sat_trace_create_temp(sat_trace_writer *w, const char *path, unsigned mode,
-                          sat_diag *diag);
-/* close(): closes the complete temporary file and renames it to PATH. */
-int sat_trace_commit_output(sat_trace_writer *w, int rc, sat_diag *diag);
 
 #endif

@@ -301,8 +301,18 @@ static sat_trace_writer *writer_create(const char *path, int stream_fd,
             sat_diag_set(diag, SAT_E_NOMEM, path, "out of memory");
             goto fail;
         }
-    } else if (sat_trace_create_temp(w, path, opts ? opts->mode : 0, diag) != SAT_OK) {
-        goto fail;
+    } else {
+        sat_out_opts oo = {opts ? opts->mode : 0, opts ? opts->inputs : NULL,
+                           opts ? opts->ninputs : 0, "the trace",
+                           ", or to standard output with -o -"};
+        if (!(w->out = sat_out_open(path, &oo, diag)) || !(w->path = strdup(path))) {
+            if (w->out)
+                sat_diag_set(diag, SAT_E_NOMEM, path, "out of memory");
+            goto fail;
+        }
+        w->fd = sat_out_fd(w->out);
+        w->partial = sat_out_partial(w->out);
+        w->mode = sat_out_mode(w->out);
     }
     uint8_t hdr[SAT_FILE_HDR_LEN];
     memcpy(hdr, "SATSCOPE", 8);
@@ -329,13 +339,9 @@ static sat_trace_writer *writer_create(const char *path, int stream_fd,
     w->thr_started = 1;
     return w;
 fail:
-    if (w->fd >= 0 && w->partial) {
-        close(w->fd);
-        unlink(w->partial);
-    }
+    sat_out_discard(w->out);
     ZSTD_freeCCtx(w->cctx);
     free(w->path);
-    free(w->partial);
     free(w);
     return NULL;
 }
@@ -435,10 +441,8 @@ static void writer_teardown(sat_trace_writer *w)
 
 static void writer_free(sat_trace_writer *w)
 {
-    if (w->fd >= 0 && w->partial)
-        close(w->fd);
+    sat_out_discard(w->out); /* NULL once committed */
     free(w->path);
-    free(w->partial);
     free(w);
 }
 
@@ -489,21 +493,21 @@ int sat_trace_writer_close(sat_trace_writer *w, sat_diag *diag)
             sat_put_le64(q + 8, flen);
             sat_put_le32(q + 16, sat_trace_crc32(q, 16));
             memcpy(q + 20, "SATE", 4);
-            /* a stream (pipe, terminal) has nothing to fsync */
-            if (sat_trace_write_all(w->fd, f, flen + SAT_TRAILER_LEN) ||
-                (w->partial && fsync(w->fd) != 0))
+            if (sat_trace_write_all(w->fd, f, flen + SAT_TRAILER_LEN))
                 rc = sat_diag_set(diag, SAT_E_IO, w->partial ? w->partial : w->path,
                                   "write failed: %s", strerror(errno));
             free(f);
         }
     }
-    if (!w->partial) { /* streamed: the descriptor is the caller's */
-        w->fd = -1;
-        writer_teardown(w);
-        writer_free(w);
-        return rc;
-    }
-    rc = sat_trace_commit_output(w, rc, diag);
+    /* a file: fsync'd and renamed onto PATH when complete, else removed (a
+     * streamed one's descriptor is the caller's) */
+    if (w->out && rc == SAT_OK)
+        rc = sat_out_commit(w->out, diag);
+    else
+        sat_out_discard(w->out);
+    w->out = NULL;
+    w->partial = NULL;
+    w->fd = -1;
     writer_teardown(w);
     writer_free(w);
     return rc;
@@ -514,10 +518,8 @@ void sat_trace_writer_abort(sat_trace_writer *w)
     if (!w)
         return;
     writer_teardown(w);
-    if (w->fd >= 0 && w->partial) {
-        close(w->fd);
-        unlink(w->partial);
-    }
+    sat_out_discard(w->out);
+    w->out = NULL;
     w->fd = -1;
     writer_free(w);
 }

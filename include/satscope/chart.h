@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "satscope/base.h"
+#include "satscope/safe_out.h"
 #include "satscope/result.h"
 
 typedef struct sat_chart sat_chart;
@@ -122,7 +123,10 @@ int sat_chart_format_of(const char *path);
 typedef int (*sat_chart_write_fn)(void *closure, const unsigned char *data, size_t len);
 int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write, void *closure,
                     sat_diag *diag);
-int sat_chart_write_file(sat_chart *c, const char *path, sat_diag *diag); /* by extension */
+/* To path by its extension, through the safe writer (safe_out.h; oo may be
+ * NULL: mode 0600, no inputs): a cairo error or a write error leaves nothing
+ * under path. */
+int sat_chart_write_file(sat_chart *c, const char *path, const sat_out_opts *oo, sat_diag *diag);
 /* The chart written in fmt into a new buffer (*out, *len; the caller frees
  * *out). SAT_OK or < 0 with diag set. */
 int sat_chart_bytes(sat_chart *c, sat_chart_format fmt, unsigned char **out, size_t *len,

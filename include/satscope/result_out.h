@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "satscope/result.h"
+#include "satscope/safe_out.h"
 
 /* ---- JSON writer ----------------------------------------------------------------
  * Pretty-printed (two-space indent), one key per line; keys in the order
@@ -84,8 +85,9 @@ void sat_json_value(sat_json *j, const char *key, const sat_value *v);
  * a header of the column names, one line per row. SAT_E_USAGE naming the
  * tables there are when there is no such table. */
 int sat_result_csv(sat_result *r, const char *name, FILE *out, sat_diag *diag);
-/* Every table of r as DIR/PATH.csv (DIR made if missing). */
-int sat_result_csv_dir(sat_result *r, const char *dir, sat_diag *diag);
+/* Every table of r as DIR/PATH.csv (DIR made if missing, refused when it is not
+ * a directory: a symlink to elsewhere), each through the safe writer. */
+int sat_result_csv_dir(sat_result *r, const char *dir, const sat_out_opts *oo, sat_diag *diag);
 int sat_result_csv_table(const sat_rnode *table, FILE *out);
 
 /* Text: human units with three significant figures. buf >= 64. */

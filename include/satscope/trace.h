@@ -19,6 +19,7 @@
 #define SATSCOPE_TRACE_H
 
 #include "satscope/event.h"
+#include "satscope/safe_out.h"
 
 /* ---- schema ---------------------------------------------------------------------- */
 enum sat_col_type {
@@ -72,12 +73,17 @@ typedef struct sat_trace_write_opts {
                                  exactly (the caller applies its umask);
                                  0 -> 0600. Never looser than a regular file
                                  at PATH that it replaces; owner rw always. */
+    const sat_file_id *inputs;       /* the run's input files (safe_out.h): a PATH
+                                         that is one of them is refused */
+    size_t ninputs;
 } sat_trace_write_opts;
 
-/* Creates the temporary file in PATH's directory (an unpredictable name,
- * O_CREAT|O_EXCL|O_NOFOLLOW: a planted file or symlink is never opened).
+/* Creates the trace through the safe writer (safe_out.h): a temporary file
+ * in PATH's directory (an unpredictable name, O_CREAT|O_EXCL|O_NOFOLLOW: a
+ * planted file or symlink is never opened), renamed onto PATH by close.
  * NULL with SAT_E_USAGE when PATH exists and is not a regular file (device
- * node, FIFO, symlink, directory): it is never replaced. opts may be NULL. */
+ * node, FIFO, symlink, directory) or is an input: it is never replaced.
+ * opts may be NULL. */
 sat_trace_writer *sat_trace_writer_create(const char *path,
                                           const sat_trace_write_opts *opts,
                                           sat_diag *diag);

@@ -244,17 +244,21 @@ static int to_file(void *closure, const unsigned char *data, size_t len)
     return fwrite(data, 1, len, closure) == len ? 0 : -1;
 }
 
-int sat_chart_write_file(sat_chart *c, const char *path, sat_diag *diag)
+int sat_chart_write_file(sat_chart *c, const char *path, const sat_out_opts *oo, sat_diag *diag)
 {
     int fmt = sat_chart_format_of(path);
     if (fmt < 0)
         return sat_diag_set(diag, SAT_E_USAGE, path, "a chart is written as .png, .svg or .pdf");
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return sat_diag_set(diag, SAT_E_IO, path, "cannot create: %s", strerror(errno));
-    int st = sat_chart_write(c, (sat_chart_format)fmt, to_file, f, diag);
-    if (fclose(f) != 0 && st == SAT_OK)
-        st = sat_diag_set(diag, SAT_E_IO, path, "writing: %s", strerror(errno));
+    sat_out *o = sat_out_open(path, oo, diag);
+    if (!o)
+        return diag ? diag->code : SAT_E_IO;
+    FILE *f = sat_out_stream(o);
+    int st = f ? sat_chart_write(c, (sat_chart_format)fmt, to_file, f, diag)
+               : sat_diag_set(diag, SAT_E_NOMEM, path, "out of memory");
+    if (st == SAT_OK)
+        st = sat_out_commit(o, diag);
+    else
+        sat_out_discard(o);
     if (st != SAT_OK && diag)
         snprintf(diag->where, sizeof diag->where, "%s", path);
     return st;

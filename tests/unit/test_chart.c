@@ -425,11 +425,11 @@ int main(void)
         char path[512];
         sat_chart *c = crowded(700, 620);
         snprintf(path, sizeof path, "%s/crowded.png", dir);
-        sat_chart_write_file(c, path, NULL);
+        sat_chart_write_file(c, path, NULL, NULL);
         sat_chart_free(c);
         c = crowded(300, 260);
         snprintf(path, sizeof path, "%s/small.png", dir);
-        sat_chart_write_file(c, path, NULL);
+        sat_chart_write_file(c, path, NULL, NULL);
         sat_chart_free(c);
     }
     sat_chart_release_fonts();
