@@ -17,7 +17,8 @@ enum sat_exit {
     SAT_EXIT_OK = 0,
     SAT_EXIT_REJECTS = 1,
     SAT_EXIT_USAGE = 2,
-    SAT_EXIT_UNREADABLE = 3
+    SAT_EXIT_UNREADABLE = 3,
+    SAT_EXIT_FAILED = 3 /* satscope could not finish: out of memory (nothing written) */
 };
 
 /* One option of a command, the one table that drives getopt_long, --help,
@@ -122,6 +123,7 @@ struct sat_cli_collect {
     int no_filter_shapes;        /* the consumer never reads filter shapes */
     const char *csv_table;       /* --csv NAME: that CSV table (NULL: the main one) */
     const char *csv_dir;         /* --csv-dir DIR: every CSV table as DIR/NAME.csv */
+    const char *name;            /* the command (by sat_cli_analyze), for messages */
     char *const *inputs;         /* the inputs named (by sat_cli_analyze): what an
                                     output must not replace (cli_output.c) */
     size_t ninputs;
@@ -144,6 +146,9 @@ struct sat_cli_collect {
     unsigned jobs;               /* --jobs: inputs analysed at once; 0 = the online CPUs */
     size_t parallel_inputs;      /* by sat_cli_collect_into: the inputs it analysed
                                     apart and merged (0: one pass) */
+    int failed;                  /* an internal failure (SAT_E_NOMEM) in the collection,
+                                    the analysis or a merge: the figures cannot be
+                                    trusted (sat_cli_fail) */
 };
 
 /* What every output file of a run gets from its inputs (cli_output.c): the
@@ -304,6 +309,12 @@ int sat_cli_parse_time(const char *s, sat_ts_ns *out);
 /* RFC 3339: "2025-06-09T14:24:16.700Z", "2025-06-09 16:24:16+02:00" (a zone,
  * Z or +-HH:MM, is required; up to 9 digits of fraction); 0 and *out, or -1. */
 int sat_cli_parse_rfc3339(const char *s, sat_ts_ns *out);
+
+/* An internal failure ends the command: "satscope CMD: out of memory; nothing
+ * written" (what: "no report written", NULL: "nothing written") once on
+ * stderr, and SAT_EXIT_FAILED. Nothing of a run that failed is printed or
+ * published: a figure of it could be wrong without saying so. */
+int sat_cli_fail(const char *cmd, int err, const char *what);
 
 /* Prints "satscope CMD: msg" on stderr and returns SAT_EXIT_USAGE. */
 int sat_cli_usage_error(const char *cmd, const char *fmt, ...) SAT_PRINTF(2, 3);

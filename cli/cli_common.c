@@ -250,6 +250,8 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
         c->timed_sources += parts[p]->timed_sources;
         if (parts[p]->rc < 0 && rc >= 0)
             rc = parts[p]->rc;
+        if (parts[p]->rc == SAT_E_NOMEM)
+            c->failed = SAT_E_NOMEM;
     }
     c->stats = st;
     if (!c->quiet) {
@@ -268,11 +270,14 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
         /* Input problems were already warned about one by one. */
         for (size_t p = 0; p < nparts; p++) {
             const sat_cli_part *pt = parts[p];
-            if (pt->rc < 0 && pt->diag.msg[0] && pt->rc != SAT_E_STOP && pt->warnings == 0)
+            if (pt->rc < 0 && pt->diag.msg[0] && pt->rc != SAT_E_STOP && pt->rc != SAT_E_NOMEM &&
+                pt->warnings == 0)
                 fprintf(stderr, "satscope: %s%s%s\n", pt->diag.where,
                         pt->diag.where[0] ? ": " : "", pt->diag.msg);
         }
     }
+    if (c->failed)
+        return SAT_EXIT_FAILED;
     if (st.unreadable ||
         (rc < 0 && st.lines == 0 && st.traces == 0 && st.packets == 0 && st.cores == 0))
         return SAT_EXIT_UNREADABLE;
@@ -448,33 +453,51 @@ int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts,
 int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
                           int (*text)(sat_result *res, sat_text *t))
 {
-    const char *name = res ? sat_result_command(res) : "?";
-    if (!res || sat_result_status(res) != SAT_OK) {
-        fprintf(stderr, "satscope %s: out of memory\n", name);
-        return SAT_E_NOMEM;
-    }
+    const char *name = res ? sat_result_command(res) : c->name ? c->name : "?";
+    if (!res || sat_result_status(res) != SAT_OK)
+        return sat_cli_fail(name, SAT_E_NOMEM, NULL), SAT_E_NOMEM;
     sat_diag diag;
     memset(&diag, 0, sizeof diag);
+    if (fmt == SAT_REPORT_CSV && c->csv_dir) {
+        sat_cli_out co;
+        sat_cli_out_init(&co, c->inputs, c->ninputs, 0, "the CSV table");
+        int rc = sat_result_csv_dir(res, c->csv_dir, &co.o, &diag);
+        sat_cli_out_free(&co);
+        if (rc == SAT_E_NOMEM)
+            sat_cli_fail(name, rc, NULL);
+        else if (rc < 0)
+            sat_cli_path_error(name, NULL, diag.where, diag.msg);
+        return rc < 0 ? rc : 0;
+    }
+    /* Standard output gets the whole rendering or nothing: it is made in
+     * memory first, so a failure half way prints no figure. */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return sat_cli_fail(name, SAT_E_NOMEM, NULL), SAT_E_NOMEM;
     int rc;
     if (fmt == SAT_REPORT_JSON) {
-        rc = sat_result_json(res, stdout, &diag);
+        rc = sat_result_json(res, m, &diag);
     } else if (fmt == SAT_REPORT_CSV) {
-        if (c->csv_dir) {
-            sat_cli_out co;
-            sat_cli_out_init(&co, c->inputs, c->ninputs, 0, "the CSV table");
-            rc = sat_result_csv_dir(res, c->csv_dir, &co.o, &diag);
-            sat_cli_out_free(&co);
-        } else {
-            rc = sat_result_csv(res, c->csv_table, stdout, &diag);
-        }
+        rc = sat_result_csv(res, c->csv_table, m, &diag);
     } else {
         sat_text t;
-        sat_text_init(&t, stdout, c->wide);
+        sat_text_init(&t, m, c->wide);
         rc = text(res, &t);
         if (rc >= 0)
             rc = sat_text_finish(&t);
         if (rc < 0)
             snprintf(diag.msg, sizeof diag.msg, "%s", sat_strerror(rc));
+    }
+    if (fclose(m) != 0 && rc >= 0)
+        rc = SAT_E_NOMEM;
+    if (rc >= 0 && len && fwrite(buf, 1, len, stdout) != len)
+        rc = sat_diag_set(&diag, SAT_E_IO, "standard output", "writing failed: %s", strerror(errno));
+    free(buf);
+    if (rc == SAT_E_NOMEM) {
+        sat_cli_fail(name, rc, NULL);
+        return rc;
     }
     if (rc < 0) {
         sat_cli_path_error(name, NULL, diag.where, diag.msg);
@@ -521,13 +544,16 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
         return SAT_EXIT_USAGE;
     }
     void *obj = a->create(opts);
-    if (!obj) {
-        fprintf(stderr, "satscope %s: out of memory\n", name);
-        return SAT_EXIT_UNREADABLE;
-    }
+    if (!obj)
+        return sat_cli_fail(name, SAT_E_NOMEM, NULL);
     c->inputs = paths;
     c->ninputs = npaths;
+    c->name = name;
     int code = sat_cli_collect_into(c, a, opts, obj, paths, npaths);
+    if (c->failed) {
+        a->free(obj);
+        return sat_cli_fail(name, c->failed, NULL);
+    }
     /* an empty log is a valid input (an empty report); nothing readable is not */
     if (code == SAT_EXIT_UNREADABLE && c->stats.lines == 0 && c->stats.traces == 0 &&
         c->stats.cores == 0) {
@@ -539,15 +565,24 @@ int sat_cli_analyze(sat_cli_collect *c, const char *name, const void *opts, int 
         a->free(obj);
         return code;
     }
-    if (a->finish(obj) < 0)
-        fprintf(stderr, "satscope %s: out of memory: the figures are incomplete\n", name);
+    if (a->finish(obj) < 0) {
+        a->free(obj);
+        return sat_cli_fail(name, SAT_E_NOMEM, NULL);
+    }
     int rr = sat_cli_render(c, a, obj, fmt);
     if (rr < 0) /* an output refused (a symlink at --csv-dir): the user's to mend */
-        code = rr == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
+        code = rr == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_FAILED;
     if (fflush(stdout) != 0)
         code = SAT_EXIT_UNREADABLE;
     a->free(obj);
     return code;
+}
+
+int sat_cli_fail(const char *cmd, int err, const char *what)
+{
+    fprintf(stderr, "satscope %s: %s; %s\n", cmd, err == SAT_E_NOMEM ? "out of memory" : sat_strerror(err),
+            what ? what : "nothing written");
+    return SAT_EXIT_FAILED;
 }
 
 int sat_cli_no_events(const sat_cli_collect *c, const char *cmd, char *const *paths,

@@ -331,9 +331,10 @@ int sat_cli_collect_into(sat_cli_collect *c, const sat_analyzer *a, const void *
             parts[i] = &js[i].part;
     }
     if (!merged)
-        fprintf(stderr, "satscope %s: out of memory merging the inputs' results: the figures "
-                        "are incomplete\n", a->name);
-    code = parts ? sat_cli_collect_report(c, parts, nr) : SAT_EXIT_UNREADABLE;
+        c->failed = SAT_E_NOMEM; /* merging the inputs' results */
+    code = parts ? sat_cli_collect_report(c, parts, nr) : SAT_EXIT_FAILED;
+    if (!merged)
+        code = SAT_EXIT_FAILED;
     for (size_t i = 0; i < nr; i++) {
         a->free(js[i].obj);
         sat_cli_part_clear(&js[i].part);

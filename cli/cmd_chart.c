@@ -82,6 +82,10 @@ static int write_chart(sat_chart *chart, const char *out, int json, const sat_ou
     }
     if (rc == SAT_OK && to_out && fflush(stdout) != 0)
         rc = sat_diag_set(&d, SAT_E_IO, "standard output", "writing: %s", strerror(errno));
+    if (rc == SAT_E_NOMEM) {
+        sat_cli_fail("chart", rc, "no chart written");
+        return -1;
+    }
     if (rc != SAT_OK) {
         fprintf(stderr, "satscope chart: %s%s%s\n", d.where[0] ? d.where : "", d.where[0] ? ": " : "",
                 d.msg);
@@ -157,17 +161,14 @@ static int chart_run(int argc, char **argv, sat_cli_cache *ccp)
     }
     sat_multi_opts mo = {members, nm};
     sat_multi *m = sat_multi_create(&mo);
-    if (!m) {
-        fprintf(stderr, "satscope chart: out of memory\n");
-        return SAT_EXIT_UNREADABLE;
-    }
+    if (!m)
+        return sat_cli_fail("chart", SAT_E_NOMEM, "no chart written");
     /* CSVs of measured points go to the saturation analyzer, as
      * `satscope saturation` takes them; the other inputs to the collection */
     char **rest = calloc(npaths ? npaths : 1, sizeof *rest);
     if (!rest) {
         sat_multi_free(m);
-        fprintf(stderr, "satscope chart: out of memory\n");
-        return SAT_EXIT_UNREADABLE;
+        return sat_cli_fail("chart", SAT_E_NOMEM, "no chart written");
     }
     size_t nrest = 0, points = 0;
     int code = SAT_EXIT_OK;
@@ -187,6 +188,11 @@ static int chart_run(int argc, char **argv, sat_cli_cache *ccp)
     int nothing = 0;
     if (nrest) {
         int rc = sat_cli_collect_into(&c, &sat_multi_analyzer, &mo, m, rest, nrest);
+        if (c.failed) {
+            free(rest);
+            sat_multi_free(m);
+            return sat_cli_fail("chart", c.failed, "no chart written");
+        }
         if (rc == SAT_EXIT_UNREADABLE && c.stats.lines == 0 && c.stats.traces == 0 && c.stats.cores == 0 &&
             points == 0) {
             fprintf(stderr, "satscope chart: nothing could be read\n");
@@ -205,8 +211,10 @@ static int chart_run(int argc, char **argv, sat_cli_cache *ccp)
         sat_multi_free(m);
         return SAT_EXIT_UNREADABLE;
     }
-    if (sat_multi_finish(m) < 0)
-        fprintf(stderr, "satscope chart: out of memory: the figures are incomplete\n");
+    if (sat_multi_finish(m) < 0) {
+        sat_multi_free(m);
+        return sat_cli_fail("chart", SAT_E_NOMEM, "no chart written");
+    }
     sat_result *res[MAX_MEMBERS] = {NULL};
     int rc = sat_multi_results(m, res);
     sat_chart *chart = NULL;
@@ -215,14 +223,16 @@ static int chart_run(int argc, char **argv, sat_cli_cache *ccp)
         sat_diag d;
         memset(&d, 0, sizeof d);
         chart = kind->build(&set, &co, &d);
-        if (!chart)
-            fprintf(stderr, "satscope chart: %s; no chart written\n", d.msg[0] ? d.msg : "out of memory");
+        if (!chart && (!d.msg[0] || d.code == SAT_E_NOMEM))
+            code = sat_cli_fail("chart", SAT_E_NOMEM, "no chart written");
+        else if (!chart)
+            fprintf(stderr, "satscope chart: %s; no chart written\n", d.msg);
     } else {
-        fprintf(stderr, "satscope chart: building the results: %s\n", sat_strerror(rc));
+        code = sat_cli_fail("chart", rc, "no chart written");
     }
     sat_cli_out_init(&outs, paths, npaths, 0, "the chart");
     if (!chart || write_chart(chart, out, json, &outs.o) < 0)
-        code = SAT_EXIT_UNREADABLE;
+        code = SAT_EXIT_FAILED;
     sat_cli_out_free(&outs);
     sat_chart_free(chart);
     sat_chart_release_fonts();

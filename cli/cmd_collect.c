@@ -117,6 +117,8 @@ static int run_collect(int argc, char **argv)
         : sat_trace_writer_create(output, &wo, &diag);
     sat_cli_out_free(&co);
     if (!w) {
+        if (diag.code == SAT_E_NOMEM)
+            return sat_cli_fail("collect", diag.code, "no trace written");
         sat_cli_path_error("collect", output, diag.where, diag.msg);
         return diag.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
     }
@@ -133,6 +135,11 @@ static int run_collect(int argc, char **argv)
     /* a signal after the last input was read still exits 128 + it: the
      * trace is then whole, and the message says no input was left */
     int sig = sat_cli_interrupt_signal();
+    if (c.failed) { /* a trace of a run that failed inside is never published */
+        sat_cli_interrupt_restore();
+        sat_trace_writer_abort(w);
+        return sat_cli_fail("collect", c.failed, "no trace written");
+    }
     if (!sig && code == SAT_EXIT_UNREADABLE && st->lines == 0 && st->traces == 0 &&
         st->packets == 0 && st->cores == 0) {
         sat_cli_interrupt_restore();
@@ -143,9 +150,11 @@ static int run_collect(int argc, char **argv)
     memset(&diag, 0, sizeof diag);
     int crc = sat_trace_writer_close(w, &diag);
     sat_cli_interrupt_restore();
+    if (crc == SAT_E_NOMEM)
+        return sat_cli_fail("collect", crc, "no trace written");
     if (crc < 0) {
         sat_cli_path_error("collect", output, diag.where, diag.msg);
-        return diag.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
+        return diag.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_FAILED;
     }
     if (sig) {
         /* said even with -q: the exit code alone would not say the trace is whole */

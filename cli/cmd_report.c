@@ -157,27 +157,31 @@ static int analyze_into(run_ctx *x, sat_report *rep, char *const *paths, size_t 
     sat_multi_opts mo = {members, n};
     sat_multi *m = sat_multi_create(&mo);
     if (!m) {
-        fprintf(stderr, "satscope report: out of memory\n");
+        sat_cli_fail("report", SAT_E_NOMEM, "no report written");
         return SAT_E_NOMEM;
     }
     int code = sat_cli_collect_into(x->c, &sat_multi_analyzer, &mo, m, paths, npaths);
     if (code > x->code)
         x->code = code;
+    /* an internal failure: no figure of this run is trusted, no report written */
+    if (x->c->failed || sat_multi_finish(m) < 0 || focus_on_storms(m, members, n) < 0) {
+        sat_multi_free(m);
+        sat_cli_fail("report", SAT_E_NOMEM, "no report written");
+        return SAT_E_NOMEM;
+    }
     if (code == SAT_EXIT_UNREADABLE && x->c->stats.lines == 0 && x->c->stats.traces == 0 &&
         x->c->stats.cores == 0 && x->c->stats.packets == 0) {
         fprintf(stderr, "satscope report: nothing could be read\n");
         sat_multi_free(m);
         return SAT_E_IO;
     }
-    if (sat_multi_finish(m) < 0 || focus_on_storms(m, members, n) < 0)
-        fprintf(stderr, "satscope report: out of memory: the figures are incomplete\n");
     sat_result *res[MAX_MEMBERS] = {0};
     int rc = sat_multi_results(m, res);
     sat_multi_free(m);
     if (rc < 0) {
         for (size_t i = 0; i < n; i++)
             sat_result_free(res[i]);
-        fprintf(stderr, "satscope report: out of memory\n");
+        sat_cli_fail("report", rc, "no report written");
         return rc;
     }
     return sat_report_add_set(rep, res, n);
@@ -232,13 +236,13 @@ static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t 
     sat_digest_plan_init(&plan, given_opts_cb, x);
     sat_split *sp = sat_split_create(&plan.split);
     if (!sp) {
-        fprintf(stderr, "satscope report: out of memory\n");
+        sat_cli_fail("report", SAT_E_NOMEM, "no report written");
         return SAT_E_NOMEM;
     }
     int code = sat_cli_collect_into(x->c, &sat_split_analyzer, &plan.split, sp, paths, npaths);
     if (code > x->code)
         x->code = code;
-    int rc = sat_split_finish(sp);
+    int rc = x->c->failed ? SAT_E_NOMEM : sat_split_finish(sp);
     size_t n = sat_split_days(sp);
     out->d = calloc(n ? n : 1, sizeof *out->d);
     out->names = calloc(n ? n : 1, sizeof *out->names);
@@ -268,7 +272,7 @@ static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t 
     }
     sat_split_free(sp);
     if (rc < 0)
-        fprintf(stderr, "satscope report: %s\n", sat_strerror(rc));
+        sat_cli_fail("report", rc, "no report written");
     return rc;
 }
 
@@ -292,7 +296,9 @@ static int write_out(const sat_report_renderer *r, sat_report *rep,
         rc = sat_out_commit(o, &diag);
     else
         sat_out_discard(o);
-    if (rc < 0)
+    if (rc == SAT_E_NOMEM)
+        sat_cli_fail("report", rc, "no report written");
+    else if (rc < 0)
         sat_cli_path_error("report", out_path, diag.where,
                            diag.msg[0] ? diag.msg : sat_strerror(rc));
     return rc < 0 ? -1 : 0;
@@ -410,8 +416,7 @@ static int run_report(int argc, char **argv)
 
     sat_report *rep = sat_report_new(kind->name);
     if (!rep) {
-        fprintf(stderr, "satscope report: out of memory\n");
-        code = SAT_EXIT_UNREADABLE;
+        code = sat_cli_fail("report", SAT_E_NOMEM, "no report written");
         goto done;
     }
     run_ctx x = {&c, &cc, kind, SAT_EXIT_OK};
@@ -461,11 +466,13 @@ static int run_report(int argc, char **argv)
     int rc = kind->build(rep, &in, &diag);
     if (x.code > code)
         code = x.code;
-    if (rc < 0) {
+    if (rc == SAT_E_NOMEM) {
+        code = sat_cli_fail("report", rc, "no report written");
+    } else if (rc < 0) {
         fprintf(stderr, "satscope report: %s\n", diag.msg[0] ? diag.msg : sat_strerror(rc));
         code = SAT_EXIT_UNREADABLE;
     } else if (write_out(r, rep, &ro, out, &co.o) < 0) {
-        code = SAT_EXIT_UNREADABLE;
+        code = SAT_EXIT_FAILED;
     }
     days_free(&days);
     days_free(&base_days);

@@ -239,18 +239,15 @@ static int run_saturation(int argc, char **argv)
         return sat_cli_usage_error("saturation", "no input given");
 
     sat_saturation *s = sat_saturation_create(&so);
-    if (!s) {
-        fprintf(stderr, "satscope saturation: out of memory\n");
-        return SAT_EXIT_UNREADABLE;
-    }
+    if (!s)
+        return sat_cli_fail("saturation", SAT_E_NOMEM, NULL);
     /* CSVs of points are read here; the other inputs go to the collection,
      * in their order */
     size_t nin = (size_t)(argc - optind), nrest = 0, points = 0;
     char **rest = (char **)calloc(nin, sizeof *rest);
     if (!rest) {
         sat_saturation_free(s);
-        fprintf(stderr, "satscope saturation: out of memory\n");
-        return SAT_EXIT_UNREADABLE;
+        return sat_cli_fail("saturation", SAT_E_NOMEM, NULL);
     }
     int code = SAT_EXIT_OK;
     for (size_t i = 0; i < nin; i++) {
@@ -263,6 +260,11 @@ static int run_saturation(int argc, char **argv)
     }
     if (nrest) {
         int rc = sat_cli_collect_into(&c, sat_analyzer_find("saturation"), &so, s, rest, nrest);
+        if (c.failed) {
+            free(rest);
+            sat_saturation_free(s);
+            return sat_cli_fail("saturation", c.failed, NULL);
+        }
         if (rc == SAT_EXIT_UNREADABLE && c.stats.bytes == 0 && c.stats.traces == 0 &&
             points == 0) {
             free(rest);
@@ -283,12 +285,16 @@ static int run_saturation(int argc, char **argv)
         return SAT_EXIT_UNREADABLE;
     }
     free(rest);
-    if (sat_saturation_finish(s) < 0)
-        fprintf(stderr, "satscope saturation: out of memory: the figures are incomplete\n");
-    if (sat_cli_render(&c, sat_analyzer_find("saturation"), s, fmt) < 0)
-        code = SAT_EXIT_UNREADABLE;
+    if (sat_saturation_finish(s) < 0) {
+        sat_saturation_free(s);
+        return sat_cli_fail("saturation", SAT_E_NOMEM, NULL);
+    }
+    c.name = "saturation";
+    int rr = sat_cli_render(&c, sat_analyzer_find("saturation"), s, fmt);
+    if (rr < 0)
+        code = rr == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_FAILED;
     if (fflush(stdout) != 0)
-        code = SAT_EXIT_UNREADABLE;
+        code = SAT_EXIT_FAILED;
     sat_saturation_free(s);
     return code;
 }

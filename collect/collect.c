@@ -150,6 +150,8 @@ int sat_collect_run(const char *const *paths, size_t npaths,
     }
     free(r.groups);
 
+    if (rc >= 0 && r.nomem)
+        rc = SAT_E_NOMEM;
     if (rc < 0) {
         if (rc == SAT_E_NOMEM)
             sat_diag_set(diag, rc, "collect", "out of memory");

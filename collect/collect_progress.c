@@ -50,6 +50,10 @@ void sat_run_warn(run *r, const char *where, const char *fmt, ...)
 
 void sat_run_problem(run *r, int code, const char *where, const char *msg)
 {
+    /* an input that could not be opened or read for want of memory is not
+     * an unreadable input: the run failed (sat_collect returns SAT_E_NOMEM) */
+    if (code == SAT_E_NOMEM)
+        r->nomem = 1;
     if (!r->first_problem.code)
         sat_diag_set(&r->first_problem, code, where, "%s", msg);
 }

@@ -62,6 +62,7 @@ typedef struct run {
     const sat_event_sink *sink;
     sat_collect_stats *stats;
     sat_diag first_problem; /* the first unreadable/truncated input, for the caller */
+    int nomem;              /* an input failed for want of memory (sat_run_problem) */
 
     item *items;
     size_t nitems, cap;

@@ -306,7 +306,7 @@ static int worker_fail(sat_trace_writer *w, int code, const char *fmt, int e)
     pthread_mutex_lock(&w->mu);
     if (!w->err) {
         w->err = code;
-        sat_diag_set(&w->diag, code, w->partial ? w->partial : w->path, fmt, strerror(e));
+        sat_diag_set(&w->diag, code, w->partial ? w->partial : w->path, fmt, e ? strerror(e) : "");
     }
     pthread_mutex_unlock(&w->mu);
     return code;
