@@ -100,7 +100,7 @@ int sat_rec_merge(const sat_rec_desc *d, void *into, const void *from)
             memcpy(&x, p, 8);
             memcpy(&y, q, 8);
             if (f->kind == SAT_ACC_SUM)
-                x = (int64_t)((uint64_t)x + (uint64_t)y);
+                sat_sum_add(&x, y);
             else if (f->kind == SAT_ACC_MAX ? y > x : y < x)
                 x = y;
             memcpy(p, &x, 8);
@@ -166,6 +166,10 @@ static void put_field(const sat_acc_field *f, sat_rnode *o, const void *rec, con
     int none = (f->kind == SAT_ACC_MAX && i == SAT_ACC_NONE_MAX) ||
                (f->kind == SAT_ACC_MIN && i == SAT_ACC_NONE_MIN);
     const char *k = f->out.key;
+    if (f->kind == SAT_ACC_SUM && i == SAT_SUM_SATURATED) {
+        sat_put_absent(o, k, (sat_unit)unit); /* past the range (acc.h) */
+        return;
+    }
     switch (unit) {
     case SAT_UNIT_COUNT: sat_put_count(o, k, u); break;
     case SAT_UNIT_BYTES: sat_put_bytes(o, k, u); break;

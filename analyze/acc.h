@@ -35,19 +35,49 @@
  * made from the record's fields at output (a ratio, an estimate) is a
  * DERIVED field of the same list: no storage, its derive function. Adding a
  * counter is one line in its list and the line that counts it.
+ *
+ * Sums cannot wrap: SUM fields merge, and every sum of durations or bytes an
+ * analyzer keeps adds, with sat_sum_add (below), which saturates.
  */
 #ifndef SAT_ANALYZE_ACC_H
 #define SAT_ANALYZE_ACC_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "satscope/result.h"
 #include "sketch.h"
 #include "strtab.h"
 
+/* ---- sums that saturate ------------------------------------------------------
+ * A row's duration is at most a week (event.h SAT_DUR_PLAUSIBLE_MAX_NS), but
+ * some 15,000 of them in one group or window pass what an int64 of ns holds
+ * (292 years): a sum that would pass it stays at SAT_SUM_SATURATED instead of
+ * wrapping to a negative number, and stays there. Such a sum is no longer a
+ * measurement: read through sat_sum_d it is NAN, so the sum and every figure
+ * made from it (a total, a mean, a share, a concurrency) are absent in every
+ * form (docs/output.md), never a wrapped or a pinned number. Added values are
+ * not negative, so saturating stays associative: a merge of parts still equals
+ * one pass. */
+#define SAT_SUM_SATURATED INT64_MAX
+static inline void sat_sum_add(int64_t *sum, int64_t v)
+{
+    int64_t r;
+    if (*sum == SAT_SUM_SATURATED)
+        return;
+    if (__builtin_add_overflow(*sum, v, &r))
+        r = SAT_SUM_SATURATED;
+    *sum = r;
+}
+/* A sum as a double (ns, bytes as they are): NAN once saturated. */
+static inline double sat_sum_d(int64_t sum)
+{
+    return sum == SAT_SUM_SATURATED ? NAN : (double)sum;
+}
+
 typedef enum sat_acc_kind {
     SAT_ACC_COUNT, /* uint64_t, added */
-    SAT_ACC_SUM,   /* int64_t, added (ns, bytes: exact) */
+    SAT_ACC_SUM,   /* int64_t, added (ns, bytes: exact), saturating (sat_sum_add) */
     SAT_ACC_DSUM,  /* double, added (not exact across merges: see above) */
     SAT_ACC_MAX,   /* int64_t, the larger; INT64_MIN = none (sat_rec_init) */
     SAT_ACC_MIN,   /* int64_t, the smaller; INT64_MAX = none */

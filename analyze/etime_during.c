@@ -76,18 +76,18 @@ static et_ktab *table_of(sat_etime *e, int d)
  * mispredict and vectorise. */
 static int ss_add(et_dsum *s, int d, const void *rec, int64_t work)
 {
-    s->total[d] += work;
+    sat_sum_add(&s->total[d], work); /* saturating (acc.h), as every sum here */
     et_ss *e = &s->e[d];
     int n = s->n[d], i = s->hint[d];
     if (i < n && e->rec[i] == rec) {
-        e->work[i] += work;
+        sat_sum_add(&e->work[i], work);
         return i;
     }
     i = -1;
     for (int j = 0; j < ET_DURING_K; j++)
         i = e->rec[j] == rec ? j : i;
     if (i >= 0) {
-        e->work[i] += work;
+        sat_sum_add(&e->work[i], work);
     } else if (n < ET_DURING_K) {
         i = n;
         e->rec[i] = rec;
@@ -103,7 +103,7 @@ static int ss_add(et_dsum *s, int d, const void *rec, int64_t work)
             i = e->work[j] == least ? j : i;
         e->err[i] = e->work[i];
         e->rec[i] = rec;
-        e->work[i] += work;
+        sat_sum_add(&e->work[i], work);
     }
     s->hint[d] = (uint8_t)i;
     return i;
@@ -257,11 +257,13 @@ int et_during_merge(sat_etime *into, const sat_etime *from)
                 /* the work of a key one part summarised, added as one more
                  * weighted update of the other's summary, with its error */
                 int slot = ss_add(s, d, rec, f->e[d].work[j]);
-                s->e[d].err[slot] += f->e[d].err[j];
-                held += f->e[d].work[j];
+                sat_sum_add(&s->e[d].err[slot], f->e[d].err[j]);
+                sat_sum_add(&held, f->e[d].work[j]);
             }
-            /* the keys from held no more, counted in the total only */
-            s->total[d] += f->total[d] - held;
+            /* the keys from held no more, counted in the total only (held is
+             * part of the total, unless that saturated) */
+            sat_sum_add(&s->total[d], f->total[d] == SAT_SUM_SATURATED ? SAT_SUM_SATURATED
+                                                                      : f->total[d] - held);
         }
         into->during_last = NULL;
     }
@@ -390,25 +392,29 @@ static int span_dim(const sat_etime *e, sat_rnode *t, const et_focus *f, int d, 
         if (!in_span(f, (const et_dkey *)sat_strtab_key(&e->during, i)))
             continue;
         const et_dsum *s = (const et_dsum *)sat_strtab_val(&e->during, i);
-        total += s->total[d];
+        sat_sum_add(&total, s->total[d]);
         int64_t min = 0;
         if (s->n[d] == ET_DURING_K) {
             min = s->e[d].work[0];
             for (int j = 1; j < ET_DURING_K; j++)
                 min = s->e[d].work[j] < min ? s->e[d].work[j] : min;
-            full_min += min;
+            sat_sum_add(&full_min, min);
         }
         for (int j = 0; j < s->n[d]; j++)
             ks[n++] = (dkey_sum){s->e[d].rec[j], s->e[d].work[j], s->e[d].err[j], min, NULL, 0};
+    }
+    if (total == SAT_SUM_SATURATED) {
+        free(ks); /* the span's work is past the range (acc.h): no share is known */
+        return SAT_OK;
     }
     /* one row per record, then per key as written (bind DNs fold) */
     qsort(ks, n, sizeof *ks, cmp_rec);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (m && ks[m - 1].rec == ks[i].rec) {
-            ks[m - 1].most += ks[i].most;
-            ks[m - 1].err += ks[i].err;
-            ks[m - 1].absent_min += ks[i].absent_min;
+            sat_sum_add(&ks[m - 1].most, ks[i].most);
+            sat_sum_add(&ks[m - 1].err, ks[i].err);
+            sat_sum_add(&ks[m - 1].absent_min, ks[i].absent_min);
         } else {
             ks[m++] = ks[i];
         }
@@ -443,9 +449,9 @@ static int span_dim(const sat_etime *e, sat_rnode *t, const et_focus *f, int d, 
     size_t u = 0;
     for (size_t i = 0; i < m; i++) {
         if (u && ks[u - 1].len == ks[i].len && !memcmp(ks[u - 1].name, ks[i].name, ks[i].len)) {
-            ks[u - 1].most += ks[i].most;
-            ks[u - 1].err += ks[i].err;
-            ks[u - 1].absent_min += ks[i].absent_min;
+            sat_sum_add(&ks[u - 1].most, ks[i].most);
+            sat_sum_add(&ks[u - 1].err, ks[i].err);
+            sat_sum_add(&ks[u - 1].absent_min, ks[i].absent_min);
         } else {
             ks[u++] = ks[i];
         }

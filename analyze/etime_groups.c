@@ -15,7 +15,7 @@
 
 static const et_group *grp(const void *rec) { return (const et_group *)rec; }
 static const et_row_ctx *rctx(const void *ctx) { return (const et_row_ctx *)ctx; }
-static double ns_mean(int64_t sum, uint64_t n) { return n ? (double)sum / (double)n / 1e9 : NAN; }
+static double ns_mean(int64_t sum, uint64_t n) { return n ? sat_sum_d(sum) / (double)n / 1e9 : NAN; }
 /* (the sketch sorts its exact values on first use: a change of order only,
  * which no figure and no later add or merge depends on) */
 static double quantile(const et_group *g, double q)
@@ -44,11 +44,11 @@ static double d_max(const void *r, const void *c)
 static double d_total(const void *r, const void *c)
 {
     (void)c;
-    return grp(r)->timed ? (double)grp(r)->esum / 1e9 : NAN;
+    return grp(r)->timed ? sat_sum_d(grp(r)->esum) / 1e9 : NAN;
 }
 static double d_share(const void *r, const void *c)
 {
-    return grp(r)->timed && rctx(c)->all_ns > 0 ? (double)grp(r)->esum / rctx(c)->all_ns : NAN;
+    return grp(r)->timed && rctx(c)->all_ns > 0 ? sat_sum_d(grp(r)->esum) / rctx(c)->all_ns : NAN;
 }
 static double d_wtime(const void *r, const void *c)
 {

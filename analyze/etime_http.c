@@ -165,13 +165,13 @@ static void hgrp_add(sat_etime *e, et_group *g, const sat_http_req *r)
     }
     if (r->response_time >= 0) {
         g->timed++;
-        g->esum += r->response_time;
+        sat_sum_add(&g->esum, r->response_time);
         if (sat_qsketch_add(&g->q, r->response_time) < 0)
             e->nomem = 1;
     }
     if (r->upstream_time >= 0) {
         g->un++;
-        g->usum += r->upstream_time;
+        sat_sum_add(&g->usum, r->upstream_time);
     }
 }
 
@@ -224,7 +224,7 @@ int et_on_http(void *ctx, const sat_http_req *r)
     }
     if (r->bytes >= 0) {
         c->bytes_rows++;
-        c->bytes += r->bytes;
+        sat_sum_add(&c->bytes, r->bytes);
     }
     hgrp_add(e, &h->all, r);
     sat_str m = or_str(r->method, "(no request line)");
@@ -244,7 +244,7 @@ int et_on_http(void *ctx, const sat_http_req *r)
         kv->count++;
         if (r->response_time >= 0) {
             kv->timed++;
-            kv->esum += r->response_time;
+            sat_sum_add(&kv->esum, r->response_time);
         }
     }
     if (r->ts > 0 && (g = hwindow(e, r->ts)))

@@ -125,16 +125,19 @@ static void put_stats(sat_rnode *p, const sat_etime *e)
     else
         sat_put_absent(o, "first_requests", SAT_UNIT_COUNT);
     sat_put_note(o, "a connection's first request: connections opened");
-    sat_put_bytes(o, "response_bytes", h->bytes > 0 ? (uint64_t)h->bytes : 0);
+    if (h->bytes == SAT_SUM_SATURATED) /* past the range (acc.h) */
+        sat_put_absent(o, "response_bytes", SAT_UNIT_BYTES);
+    else
+        sat_put_bytes(o, "response_bytes", h->bytes > 0 ? (uint64_t)h->bytes : 0);
     sat_put_count(o, "with_bytes", h->bytes_rows);
     sat_put_dur(o, "response_time_mean_s",
                 hknown(e, SAT_FIELD_ETIME) && all->timed
-                    ? (double)all->esum / (double)all->timed / 1e9
+                    ? sat_sum_d(all->esum) / (double)all->timed / 1e9
                     : NAN,
                 DUR);
     sat_put_dur(o, "upstream_mean_s",
                 hknown(e, SAT_FIELD_UPSTREAM) && all->un
-                    ? (double)all->usum / (double)all->un / 1e9
+                    ? sat_sum_d(all->usum) / (double)all->un / 1e9
                     : NAN,
                 DUR);
 }
@@ -222,7 +225,7 @@ static int put_windows(sat_rnode *p, const sat_etime *e, sat_rnode *minute_group
     sat_rnode *t = et_group_table(p, "windows", "start_ts", SAT_UNIT_TIME, "minute (UTC)",
                                   &et_window_out, "requests");
     sat_table_set_window(t, h->width);
-    hwin w = {t, minute_groups, h->width, {(double)h->all.esum, (double)h->width / 1e9}};
+    hwin w = {t, minute_groups, h->width, {sat_sum_d(h->all.esum), (double)h->width / 1e9}};
     return et_series_walk(&h->series, hwin_row, &w);
 }
 
@@ -231,7 +234,7 @@ const sat_rnode *et_http_result(sat_rnode *p, const sat_etime *e, int *status)
     const et_http *h = &e->http;
     int by = et_http_by(e->opts.by);
     double span = h->c.first_ts ? (double)(h->c.last_ts - h->c.first_ts) / 1e9 : 0;
-    et_row_ctx ctx = {(double)h->all.esum, span};
+    et_row_ctx ctx = {sat_sum_d(h->all.esum), span};
     int st = SAT_OK;
     sat_put_text(p, "by", by == SAT_ETIME_BY_MINUTE ? "minute" : key_col(by));
     sat_put_count(p, "requests", h->c.requests);

@@ -429,17 +429,17 @@ static inline void et_grp_add(sat_etime *e, et_group *g, const sat_ldap_op *op, 
     }
     if (op->etime >= 0) {
         g->timed++;
-        g->esum += op->etime;
+        sat_sum_add(&g->esum, op->etime);
         if (sat_qsketch_add(&g->q, op->etime) < 0)
             e->nomem = 1;
     }
     if (op->wtime >= 0) {
         g->wn++;
-        g->wsum += op->wtime;
+        sat_sum_add(&g->wsum, op->wtime);
     }
     if (op->optime >= 0) {
         g->on++;
-        g->osum += op->optime;
+        sat_sum_add(&g->osum, op->optime);
     }
 }
 
@@ -461,7 +461,7 @@ static inline void et_kv_bump(et_kv *v, const sat_ldap_op *op)
     v->count++;
     if (op && op->etime >= 0) {
         v->timed++;
-        v->esum += op->etime;
+        sat_sum_add(&v->esum, op->etime);
     }
 }
 
@@ -471,10 +471,10 @@ static inline void et_use_bump(et_use *u, const sat_ldap_op *op)
     int fe;
     int64_t w = et_work_of(op, &fe);
     if (w >= 0)
-        u->work += w;
+        sat_sum_add(&u->work, w);
     if (op->wtime >= 0) {
         u->waited++;
-        u->wait += op->wtime;
+        sat_sum_add(&u->wait, op->wtime);
     }
 }
 

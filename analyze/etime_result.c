@@ -172,7 +172,7 @@ static const sat_rnode *groups(sat_rnode *root, const sat_etime *e, int by, doub
                                sat_rnode **minute_groups)
 {
     *minute_groups = NULL;
-    et_row_ctx ctx = {(double)e->all.esum, span};
+    et_row_ctx ctx = {sat_sum_d(e->all.esum), span};
     sat_rnode *ops = et_group_table(root, "ops", "op", SAT_UNIT_TEXT, NULL, &et_group_desc, NULL);
     for (int t = 1; t <= SAT_OP__COUNT; t++) {
         int tt = t % SAT_OP__COUNT;
@@ -208,7 +208,7 @@ static int windows(sat_rnode *root, const sat_etime *e, sat_rnode *minute_groups
     sat_rnode *t = et_group_table(root, "windows", "start_ts", SAT_UNIT_TIME, "minute (UTC)",
                                   &et_window_out, NULL);
     sat_table_set_window(t, e->mwidth);
-    minute_walk mw = {minute_groups, t, {(double)e->all.esum, 60.0 * (double)bucket_min},
+    minute_walk mw = {minute_groups, t, {sat_sum_d(e->all.esum), 60.0 * (double)bucket_min},
                       e->mwidth};
     return et_series_walk(&e->minutes, minute_row, &mw);
 }
@@ -254,15 +254,15 @@ static void operations(sat_rnode *root, const sat_etime *e, const et_conn_figs *
     const et_group *all = &e->all;
     sat_put_dur(o, "etime_mean_s",
                 fknown(e, SAT_FIELD_ETIME) && all->timed
-                    ? (double)all->esum / (double)all->timed / 1e9
+                    ? sat_sum_d(all->esum) / (double)all->timed / 1e9
                     : NAN,
                 DUR);
     sat_put_dur(o, "wtime_mean_s",
-                fknown(e, SAT_FIELD_WTIME) && all->wn ? (double)all->wsum / (double)all->wn / 1e9
+                fknown(e, SAT_FIELD_WTIME) && all->wn ? sat_sum_d(all->wsum) / (double)all->wn / 1e9
                                                       : NAN,
                 DUR);
     sat_put_dur(o, "optime_mean_s",
-                fknown(e, SAT_FIELD_WTIME) && all->on ? (double)all->osum / (double)all->on / 1e9
+                fknown(e, SAT_FIELD_WTIME) && all->on ? sat_sum_d(all->osum) / (double)all->on / 1e9
                                                       : NAN,
                 DUR);
 }

@@ -166,7 +166,7 @@ int et_result_unindexed(sat_rnode *root, const sat_etime *e)
         for (int p = 0; p < 4; p++)
             sat_put_textn(o, parts[p], refs[i].part[p], s->klen[p]);
         sat_put_dur(o, "max_s", s->timed ? (double)s->emax / 1e9 : NAN, ET_DUR);
-        sat_put_dur(o, "total_s", s->timed ? (double)s->esum / 1e9 : NAN, ET_DUR);
+        sat_put_dur(o, "total_s", s->timed ? sat_sum_d(s->esum) / 1e9 : NAN, ET_DUR);
         if (s->nentries_max >= 0)
             sat_put_int(o, "nentries_max", s->nentries_max);
         else

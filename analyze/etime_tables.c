@@ -12,7 +12,7 @@ static double kv_total(const void *rec, const void *ctx)
 {
     const et_kv *v = (const et_kv *)rec;
     (void)ctx;
-    return v->timed ? (double)v->esum / 1e9 : NAN;
+    return v->timed ? sat_sum_d(v->esum) / 1e9 : NAN;
 }
 
 /* A top-N list's row after its key: count, total_s (etime_result_tables.c);
@@ -138,7 +138,7 @@ void et_on_unindexed(sat_etime *e, const sat_ldap_op *op)
     u->notes |= op->notes;
     if (op->etime >= 0) {
         u->timed++;
-        u->esum += op->etime;
+        sat_sum_add(&u->esum, op->etime);
         sat_acc_max(&u->emax, op->etime);
     }
     sat_acc_max(&u->nentries_max, op->nentries);

@@ -100,11 +100,13 @@ static int cmp_urow(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
-/* A sum of ns as seconds: absent when none of the n operations had one. */
-static double secs(int64_t ns, uint64_t n) { return n ? (double)ns / 1e9 : NAN; }
+/* A sum of ns as seconds: absent when none of the n operations had one, or
+ * when it saturated (acc.h), and so is a share of it or of a saturated whole. */
+static double secs(int64_t ns, uint64_t n) { return n ? sat_sum_d(ns) / 1e9 : NAN; }
 static double share(int64_t ns, uint64_t n, int64_t whole)
 {
-    return n && whole > 0 ? (double)ns / (double)whole : NAN;
+    double w = sat_sum_d(whole);
+    return n && w > 0 ? sat_sum_d(ns) / w : NAN;
 }
 
 static void put_row(sat_rnode *t, const char *keycol, const char *key, const et_use *v,

@@ -232,7 +232,7 @@ static void on_retry(void *ctx, size_t i, size_t f)
 {
     sat_hs *h = (sat_hs *)ctx;
     h->t.retries++;
-    h->t.retry_gap_ns += h->tries[i].t.syn_ts - h->tries[f].t.gave_up_ts;
+    sat_sum_add(&h->t.retry_gap_ns, h->tries[i].t.syn_ts - h->tries[f].t.gave_up_ts);
 }
 
 /* The retries, once every part is in: each connection whose handshake

@@ -295,7 +295,7 @@ int sat_hs_result(const sat_hs *h, sat_result *r)
     put_durations(t, root);
     sat_put_count(root, "retries", t->retries);
     sat_put_dur(root, "retry_gap_mean_s",
-                t->retries ? (double)t->retry_gap_ns / 1e9 / (double)t->retries : NAN, 6);
+                t->retries ? sat_sum_d(t->retry_gap_ns) / 1e9 / (double)t->retries : NAN, 6);
     /* connections past the rule's cap: their retries are not in the count */
     sat_put_count(root, "retry_conns_not_examined", h->tries_lost);
     sat_rec_put(&hs_flags_desc, root, &t->flags, NULL);

@@ -14,6 +14,7 @@
 #ifndef SAT_ANALYZE_INTERNAL_OPS_INT_H
 #define SAT_ANALYZE_INTERNAL_OPS_INT_H
 
+#include "acc.h"
 #include "internal_ops.h"
 #include "strtab.h"
 
@@ -72,7 +73,8 @@ typedef struct ihead {
 
 typedef struct irow_acc {
     uint64_t count, timed, errors, parents_with, last_serial;
-    uint64_t esum, esum_tp, emax; /* ns; esum_tp: of parents with an etime */
+    int64_t esum, esum_tp; /* ns, saturating (acc.h); esum_tp: of parents with an etime */
+    uint64_t emax;         /* ns */
     /* the error codes seen: bit c of codes 0..IOPS_ERR_BITS-1, err_other any other */
     uint64_t err_bits[2], err_other;
     int32_t first, last, next, idx; /* the tree, built at finish */
@@ -80,7 +82,7 @@ typedef struct irow_acc {
 
 typedef struct ipar_acc {
     uint64_t parents, parents_timed, internal;
-    uint64_t pe_sum, d1_sum, d1_sum_tp; /* ns */
+    int64_t pe_sum, d1_sum, d1_sum_tp; /* ns, saturating (acc.h) */
     int32_t first, last;
 } ipar_acc;
 

@@ -85,7 +85,7 @@ int sat_iop_resolve(sat_iops *dst, const sat_iops *src, int32_t pi, const char *
         g->parents++;
         if (timed) {
             g->parents_timed++;
-            g->pe_sum += (uint64_t)parent->etime;
+            sat_sum_add(&g->pe_sum, parent->etime);
         }
     }
     dst->serial++;
@@ -114,15 +114,15 @@ int sat_iop_resolve(sat_iops *dst, const sat_iops *src, int32_t pi, const char *
         if (ch->etime >= 0) {
             uint64_t e = (uint64_t)ch->etime;
             r->timed++;
-            r->esum += e;
+            sat_sum_add(&r->esum, ch->etime);
             if (timed)
-                r->esum_tp += e;
+                sat_sum_add(&r->esum_tp, ch->etime);
             if (e > r->emax)
                 r->emax = e;
             if (dst->encl[i] == NIL && !late) { /* late ones ran after its etime */
-                g->d1_sum += e;
+                sat_sum_add(&g->d1_sum, ch->etime);
                 if (timed)
-                    g->d1_sum_tp += e;
+                    sat_sum_add(&g->d1_sum_tp, ch->etime);
             }
         }
     }

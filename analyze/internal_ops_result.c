@@ -35,7 +35,8 @@ static int cmp_isort(const void *x, const void *y)
     return c ? c : (a->len < b->len ? -1 : a->len > b->len);
 }
 
-static double ns_s(uint64_t ns) { return (double)ns / 1e9; }
+/* ns as seconds; a saturated sum (acc.h) is NAN: absent */
+static double ns_s(int64_t ns) { return sat_sum_d(ns) / 1e9; }
 
 static const char *ptype_name(int t)
 {
@@ -253,7 +254,7 @@ static void put_groups_rows(const sat_iops *a, const iorder *o, sat_rnode *io)
         sat_put_dur(r, "operations_etime_s", g->parents_timed ? ns_s(g->pe_sum) : NAN, DUR);
         sat_put_dur(r, "internal_s", ns_s(g->d1_sum), DUR);
         sat_put_ratio(r, "share",
-                      g->parents_timed && g->pe_sum ? (double)g->d1_sum_tp / (double)g->pe_sum
+                      g->parents_timed && g->pe_sum ? sat_sum_d(g->d1_sum_tp) / sat_sum_d(g->pe_sum)
                                                     : NAN,
                       FRAC);
     }
@@ -301,12 +302,12 @@ static void put_groups_rows(const sat_iops *a, const iorder *o, sat_rnode *io)
             sat_put_text(w, "error_codes", error_codes(r, codes, sizeof codes));
             sat_put_dur(w, "total_s", r->timed ? ns_s(r->esum) : NAN, DUR);
             sat_put_dur(w, "mean_s", r->timed ? ns_s(r->esum) / (double)r->timed : NAN, DUR);
-            sat_put_dur(w, "max_s", r->timed ? ns_s(r->emax) : NAN, DUR);
+            sat_put_dur(w, "max_s", r->timed ? (double)r->emax / 1e9 : NAN, DUR);
             /* none of its time inside a timed client operation (ran after the
              * RESULT, or under an operation without etime): no share */
             sat_put_ratio(w, "share",
                           g->parents_timed && g->pe_sum && r->timed && (r->esum_tp || !r->esum)
-                              ? (double)r->esum_tp / (double)g->pe_sum
+                              ? sat_sum_d(r->esum_tp) / sat_sum_d(g->pe_sum)
                               : NAN,
                           FRAC);
         }

@@ -141,19 +141,19 @@ static int on_op(void *ctx, const sat_ldap_op *op)
     if (et >= 0) {
         s->t.n.timed++;
         w->n.timed++;
-        w->etime_ns += et;
+        sat_sum_add(&w->etime_ns, et);
     }
     if (op->wtime >= 0) {
         w->n.wt_n++;
-        w->wtime_ns += op->wtime;
+        sat_sum_add(&w->wtime_ns, op->wtime);
         s->t.n.wt_n++;
-        s->t.wtime_ns += op->wtime;
+        sat_sum_add(&s->t.wtime_ns, op->wtime);
     }
     if (op->optime >= 0) {
         w->n.ot_n++;
-        w->optime_ns += op->optime;
+        sat_sum_add(&w->optime_ns, op->optime);
         s->t.n.ot_n++;
-        s->t.optime_ns += op->optime;
+        sat_sum_add(&s->t.optime_ns, op->optime);
     }
     return SAT_OK;
 }
@@ -178,7 +178,7 @@ static int on_http(void *ctx, const sat_http_req *r)
     if (has_rt) {
         s->t.n.timed++;
         w->n.timed++;
-        w->etime_ns += r->response_time;
+        sat_sum_add(&w->etime_ns, r->response_time);
     }
     if (r->conn_request == 1 && r->tls_session == SAT_HTTP_SESSION_NEW) {
         w->n.hs_full++;

@@ -41,7 +41,7 @@ typedef struct sat_fitted {
 
 static double mean_s(int64_t sum_ns, uint64_t n)
 {
-    return n ? (double)sum_ns / 1e9 / (double)n : NAN;
+    return n ? sat_sum_d(sum_ns) / 1e9 / (double)n : NAN;
 }
 
 /* The windows in time order (only those with answered operations or
@@ -72,7 +72,7 @@ static int make_points(const sat_saturation *s, sat_point **pts, size_t *nwin)
         p->used = hi - lo >= s->window / 2;
         p->x = (double)w->n.ops / p->length_s;
         /* operations without a latency are taken at the window's mean one */
-        p->n = w->n.timed ? (double)w->etime_ns / 1e9 * ((double)w->n.ops / (double)w->n.timed) /
+        p->n = w->n.timed ? sat_sum_d(w->etime_ns) / 1e9 * ((double)w->n.ops / (double)w->n.timed) /
                                 p->length_s
                           : NAN;
         p->wtime_mean_s = mean_s(w->wtime_ns, w->n.wt_n);

@@ -54,7 +54,7 @@ static double signal_of(const st_win *w, int sig, uint32_t heavy)
                    : NAN;
     case SAT_SIG_ETIME_P90: return hist_p90_s(w->hist, ST_HIST + 1, w->ld.timed);
     case SAT_SIG_WTIME_MEAN:
-        return w->ld.wtime_n ? (double)w->wtime_sum_ns / 1e9 / (double)w->ld.wtime_n : NAN;
+        return w->ld.wtime_n ? sat_sum_d(w->wtime_sum_ns) / 1e9 / (double)w->ld.wtime_n : NAN;
     case SAT_SIG_CONN_OPENS: return (double)w->sc.opens;
     case SAT_SIG_HS_ANSWER_P90: return hist_p90_s(w->ans_hist, ST_HIST + 1, w->ld.answered);
     case SAT_SIG_HEAVY_CLIENT:
@@ -62,7 +62,7 @@ static double signal_of(const st_win *w, int sig, uint32_t heavy)
     case SAT_SIG_LONG_SEARCHES: /* a count of the operations the log holds */
         return w->ld.ops ? (double)w->ld.long_searches : NAN;
     case SAT_SIG_SERVICE_TIME:
-        return w->ld.optime_n ? (double)w->optime_sum_ns / 1e9 / (double)w->ld.optime_n : NAN;
+        return w->ld.optime_n ? sat_sum_d(w->optime_sum_ns) / 1e9 / (double)w->ld.optime_n : NAN;
     default: return NAN;
     }
 }

@@ -386,7 +386,7 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id, int 
         w->ld.timed++;
     }
     if (op->wtime >= 0) {
-        w->wtime_sum_ns += op->wtime;
+        sat_sum_add(&w->wtime_sum_ns, op->wtime);
         w->ld.wtime_n++;
     }
     /* the work of an operation, without its wait: optime, or etime - wtime;
@@ -405,7 +405,7 @@ static void op_window(st_win *w, const sat_ldap_op *op, const uint32_t *id, int 
         if (work >= ST_LONG_SEARCH_NS) {
             w->ld.long_searches++;
         } else {
-            w->optime_sum_ns += work;
+            sat_sum_add(&w->optime_sum_ns, work);
             w->ld.optime_n++;
         }
     }

@@ -253,7 +253,7 @@ static void add_op(tl_win *w, const sat_ldap_op *op, int t, int err, int64_t et,
     w->ops[t]++;
     if (et >= 0) {
         w->timed++;
-        w->etime_ns += et;
+        sat_sum_add(&w->etime_ns, et);
         w->hist[sat_tl_bin(et)]++;
         sat_acc_max(&w->et_max, et);
         sat_acc_max(&w->et_min_inv, INT64_MAX - et);
@@ -262,11 +262,11 @@ static void add_op(tl_win *w, const sat_ldap_op *op, int t, int err, int64_t et,
         return;
     if (op->wtime >= 0 && t != SAT_OP_ABANDON && t != SAT_OP_UNBIND && t != SAT_OP_AUTOBIND) {
         w->wt_n++;
-        w->wtime_ns += op->wtime;
+        sat_sum_add(&w->wtime_ns, op->wtime);
     }
     if (op->optime >= 0 && t != SAT_OP_ABANDON && t != SAT_OP_UNBIND && t != SAT_OP_AUTOBIND) {
         w->ot_n++;
-        w->optime_ns += op->optime;
+        sat_sum_add(&w->optime_ns, op->optime);
     }
 }
 
@@ -335,7 +335,7 @@ static void add_req(tl_win *w, int m, int cls, int err, int64_t rt)
     w->classes[cls]++;
     if (rt >= 0) {
         w->timed++;
-        w->etime_ns += rt;
+        sat_sum_add(&w->etime_ns, rt);
         w->hist[sat_tl_bin(rt)]++;
         sat_acc_max(&w->et_max, rt);
         sat_acc_max(&w->et_min_inv, INT64_MAX - rt);

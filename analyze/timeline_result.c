@@ -58,7 +58,7 @@ static void put_pcts(sat_rnode *row, const uint64_t *hist, uint64_t n, int64_t m
     sat_put_dur(row, "p99_s", tl_percentile(hist, n, mx, mn_inv, 0.99), 6);
 }
 
-static double mean_s(int64_t sum_ns, uint64_t n) { return n ? (double)sum_ns / (double)n / NS : NAN; }
+static double mean_s(int64_t sum_ns, uint64_t n) { return n ? sat_sum_d(sum_ns) / (double)n / NS : NAN; }
 
 /* Column names made at run time ("ops.BIND"), kept until the table has copied them. */
 typedef struct colset {
@@ -197,7 +197,7 @@ static void put_windows(sat_rnode *root, const sat_timeline *t, sat_rnode **main
         sat_put_dur(row, "wtime_mean_s", mean_s(w->wtime_ns, w->wt_n), 6);
         sat_put_dur(row, "optime_mean_s", mean_s(w->optime_ns, w->ot_n), 6);
         /* Little's law: the time spent in operations over the window's length */
-        sat_put_num(row, "concurrency", (double)w->etime_ns / (double)t->step, 3);
+        sat_put_num(row, "concurrency", sat_sum_d(w->etime_ns) / (double)t->step, 3);
         sat_put_count(row, "conns.open", open > 0 ? (uint64_t)open : 0);
         sat_put_count(row, "conns.opened", w->opened);
         sat_put_count(row, "conns.closed", w->closed);
@@ -256,7 +256,7 @@ static void put_busiest(sat_rnode *root, const sat_timeline *t)
                     6);
         sat_put_dur(row, "p99_s",
                     tl_percentile(w->hist, w->timed, w->et_max, w->et_min_inv, 0.99), 6);
-        sat_put_num(row, "concurrency", (double)w->etime_ns / (double)t->step, 3);
+        sat_put_num(row, "concurrency", sat_sum_d(w->etime_ns) / (double)t->step, 3);
     }
 }
 

@@ -1,8 +1,11 @@
 /*
  * reject.c - how a format reports a line it cannot use: every rejected line is
  * counted in its source, the first few are kept (file, line number, reason,
- * excerpt) in the reject table, and the rest of the input goes on.
+ * excerpt) in the reject table, and the rest of the input goes on; and the
+ * one rule every format applies to the durations it reads (their bound).
  */
+#include <inttypes.h>
+
 #include "satscope/parse.h"
 
 #define EXCERPT_MAX 160
@@ -44,4 +47,25 @@ int sat_parse_reject(sat_parse_ctx *ctx, uint64_t line_no, const char *reason,
     r.reason = sat_str_cstr(reason);
     r.excerpt = sat_str_make(excerpt, o);
     return sat_sink_emit(ctx->sink, SAT_TABLE_REJECT, &r);
+}
+
+int sat_parse_dur_check(sat_dur_ns ns, const char *field, char *buf, size_t n)
+{
+    if (ns <= SAT_DUR_PLAUSIBLE_MAX_NS)
+        return 0;
+    /* the value as the line gave it: seconds, the fraction without its
+     * trailing zeros */
+    int64_t s = ns / 1000000000, f = ns % 1000000000;
+    char frac[12] = "";
+    if (f) {
+        int w = 9;
+        while (f % 10 == 0) {
+            f /= 10;
+            w--;
+        }
+        snprintf(frac, sizeof frac, ".%0*" PRId64, w, f);
+    }
+    snprintf(buf, n, "%s %" PRId64 "%s s is past the plausible bound of %" PRId64 " d", field, s,
+             frac, (int64_t)(SAT_DUR_PLAUSIBLE_MAX_NS / (86400 * 1000000000LL)));
+    return -1;
 }

@@ -24,6 +24,14 @@ typedef int64_t sat_ts_ns;
 typedef int64_t sat_dur_ns;
 #define SAT_ABSENT (-1)
 
+/* The longest duration a row may carry: one operation's etime, wtime or optime,
+ * one HTTP request's response or upstream time. Nothing a server answers takes
+ * a week; a value past it is a corrupt line (a bit flipped in a compressed log,
+ * a clock that jumped), not a measurement, and added up it would pass what an
+ * int64 of ns holds after some 15,000 rows. The parsers reject a line with
+ * such a value (sat_parse_dur_check), so a row never carries one. */
+#define SAT_DUR_PLAUSIBLE_MAX_NS ((sat_dur_ns)7 * 86400 * 1000000000)
+
 /* ---- tables ------------------------------------------------------------------ */
 enum sat_table {
     SAT_TABLE_SOURCE = 0,

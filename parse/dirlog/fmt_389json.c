@@ -107,6 +107,27 @@ static uint8_t close_code_of(const char *p, size_t n)
     return SAT_CLOSE_OTHER;
 }
 
+/* A duration (etime, wtime, optime): kept when it reads as seconds (one that
+ * does not is left absent, as ever); the first past the plausible bound is
+ * remembered, and the object is rejected for it (sat_parse_dur_check). */
+typedef struct dur_past {
+    const char *field;
+    sat_dur_ns ns;
+} dur_past;
+
+static void dur_field(const sat_json_value *v, const char *name, sat_dur_ns *out, dur_past *past)
+{
+    int64_t ns;
+    if (sat_json_seconds_to_ns(v, &ns))
+        return;
+    if (ns > SAT_DUR_PLAUSIBLE_MAX_NS) {
+        if (!past->field)
+            *past = (dur_past){name, ns};
+        return;
+    }
+    *out = ns;
+}
+
 static void update_source_ts(sat_parse_ctx *ctx, sat_ts_ns ts, int32_t off)
 {
     sat_source *src = ctx->source;
@@ -143,6 +164,7 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
     sat_json_value f_target = {0}, f_msgid = {0}, f_reqctl = {0};
     int64_t keysize = -1, scope = -1, fd = -1, deloldrdn = -1, pr = 0, version = -1;
     int tls = 0, psearch = 0, internal = 0;
+    dur_past past = {NULL, 0};
     int r;
     while ((r = sat_json_object_next(&it, &k, &v)) == 1) {
         int64_t n = 0;
@@ -173,7 +195,7 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
             break;
         case 'e':
             if (sat_json_key_is(&k, "err") && isnum) o->err = (int32_t)n;
-            else if (sat_json_key_is(&k, "etime")) { int64_t ns; if (!sat_json_seconds_to_ns(&v, &ns)) o->etime = ns; }
+            else if (sat_json_key_is(&k, "etime")) dur_field(&v, "etime", &o->etime, &past);
             break;
         case 'f':
             if (sat_json_key_is(&k, "filter")) f_filter = v;
@@ -209,7 +231,7 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
                 rec.internal_depth = (uint8_t)(n < 0 ? 0 : n > 255 ? 255 : n);
             else if (sat_json_key_is(&k, "oid")) f_oid = v;
             else if (sat_json_key_is(&k, "oid_name")) f_oidname = v;
-            else if (sat_json_key_is(&k, "optime")) { int64_t ns; if (!sat_json_seconds_to_ns(&v, &ns)) o->optime = ns; }
+            else if (sat_json_key_is(&k, "optime")) dur_field(&v, "optime", &o->optime, &past);
             break;
         case 'p':
             if (sat_json_key_is(&k, "psearch")) psearch = v.type == SAT_JSON_TRUE;
@@ -237,7 +259,7 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
                 version = n;
             break;
         case 'w':
-            if (sat_json_key_is(&k, "wtime")) { int64_t ns; if (!sat_json_seconds_to_ns(&v, &ns)) o->wtime = ns; }
+            if (sat_json_key_is(&k, "wtime")) dur_field(&v, "wtime", &o->wtime, &past);
             break;
         default:
             break;
@@ -245,6 +267,11 @@ static int decode(sat_parse_ctx *ctx, const char *obj, size_t len, uint64_t line
     }
     if (r < 0)
         return sat_parse_reject(ctx, line_no, "malformed JSON object", obj, len);
+    if (past.field) {
+        char why[96];
+        sat_parse_dur_check(past.ns, past.field, why, sizeof why);
+        return sat_parse_reject(ctx, line_no, why, obj, len);
+    }
     if (op_name.type != SAT_JSON_STRING)
         return sat_parse_reject(ctx, line_no, "JSON object without \"operation\"", obj, len);
     if (ltime.type != SAT_JSON_STRING)

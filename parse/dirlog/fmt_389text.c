@@ -227,9 +227,12 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
         case V_RESULT: {
             const char *bad = NULL;
             rec->kind = SAT_REC_RESULT;
-            if (sat_t389_parse_result_fields(p, end, o, &bad)) {
+            st->reason[0] = '\0';
+            if (sat_t389_parse_result_fields(p, end, o, &bad, st->reason, sizeof st->reason)) {
                 return reject(st, line_no,
-                              reason_with(st, "bad RESULT field ", bad, strlen(bad), "", 1),
+                              st->reason[0] ? st->reason
+                                            : reason_with(st, "bad RESULT field ", bad,
+                                                          strlen(bad), "", 1),
                               line, len);
             }
             break;
@@ -237,9 +240,12 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
         case V_REQ:
             rec->kind = SAT_REC_REQUEST;
             o->type = v->type;
-            if (sat_t389_parse_request(p, end, v->type, o))
+            st->reason[0] = '\0';
+            if (sat_t389_parse_request(p, end, v->type, o, st->reason, sizeof st->reason))
                 return reject(st, line_no,
-                              reason_with(st, "bad ", v->name, v->len, " line", 0), line, len);
+                              st->reason[0] ? st->reason
+                                            : reason_with(st, "bad ", v->name, v->len, " line", 0),
+                              line, len);
             break;
         case V_DETAIL:
             rec->kind = SAT_REC_DETAIL;

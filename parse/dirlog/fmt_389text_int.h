@@ -125,10 +125,14 @@ const char *sat_t389_parse_ts(const char *p, const char *end, t389 *cache, sat_t
                               int32_t *off_out);
 int sat_t389_kv_next(const char **pp, const char *end, kv *t, sat_str *text);
 
-/* ---- fmt_389text_op.c: the fields of RESULT and request lines ------------------- */
+/* ---- fmt_389text_op.c: the fields of RESULT and request lines -------------------
+ * Both return 0, or -1 for a line to reject; when the reason is a duration
+ * past the plausible bound (sat_parse_dur_check), it is written into why
+ * (why[0] stays '\0' otherwise). */
 int sat_t389_parse_result_fields(const char *p, const char *end, sat_ldap_op *o,
-                                 const char **bad);
-int sat_t389_parse_request(const char *p, const char *end, int type, sat_ldap_op *o);
+                                 const char **bad, char *why, size_t nwhy);
+int sat_t389_parse_request(const char *p, const char *end, int type, sat_ldap_op *o,
+                           char *why, size_t nwhy);
 
 /* ---- fmt_389text_conn.c: connection, close and TLS lines ------------------------ */
 sat_str sat_t389_trim(const char *s, const char *e);

@@ -36,10 +36,22 @@ static size_t num_len(const kv *t, const char *end, sat_str *text, const char **
     return t->vlen;
 }
 
+/* A duration field: well formed (parse_dur) and within the plausible bound;
+ * -1 with *bad naming it (and why, past the bound) otherwise. */
+static int dur_field(const kv *t, size_t n, const char *name, int64_t *ns, int *coarse,
+                     const char **bad, char *why, size_t nwhy)
+{
+    if (parse_dur(t->v, n, ns, coarse) || sat_parse_dur_check(*ns, name, why, nwhy)) {
+        *bad = name;
+        return -1;
+    }
+    return 0;
+}
+
 /* Fields of a RESULT (also the trailing numbers of newer ABANDON lines).
- * Returns 0, or -1 with *bad naming the field. */
+ * Returns 0, or -1 with *bad naming the field (and why, fmt_389text_int.h). */
 int sat_t389_parse_result_fields(const char *p, const char *end, sat_ldap_op *o,
-                                 const char **bad)
+                                 const char **bad, char *why, size_t nwhy)
 {
     kv t;
     int r;
@@ -64,22 +76,24 @@ int sat_t389_parse_result_fields(const char *p, const char *end, sat_ldap_op *o,
             o->nentries = x;
         } else if (KEY(&t, "etime")) {
             n = num_len(&t, end, &o->text, &p);
-            if (parse_dur(t.v, n, &x, &coarse)) { *bad = "etime"; return -1; }
+            if (dur_field(&t, n, "etime", &x, &coarse, bad, why, nwhy)) return -1;
             o->etime = x;
             if (coarse)
                 o->flags |= SAT_OPF_ETIME_COARSE;
         } else if (KEY(&t, "wtime")) {
             n = num_len(&t, end, &o->text, &p);
-            if (parse_dur(t.v, n, &x, &coarse)) { *bad = "wtime"; return -1; }
+            if (dur_field(&t, n, "wtime", &x, &coarse, bad, why, nwhy)) return -1;
             o->wtime = x;
         } else if (KEY(&t, "optime")) {
             n = num_len(&t, end, &o->text, &p);
-            if (parse_dur(t.v, n, &x, &coarse)) { *bad = "optime"; return -1; }
+            if (dur_field(&t, n, "optime", &x, &coarse, bad, why, nwhy)) return -1;
             o->optime = x;
         } else if (KEY(&t, "wqtime") || KEY(&t, "writetime")) {
             /* logged by some builds; no column yet, but must be well formed */
             n = num_len(&t, end, &o->text, &p);
-            if (parse_dur(t.v, n, &x, &coarse)) { *bad = KEY(&t, "wqtime") ? "wqtime" : "writetime"; return -1; }
+            if (dur_field(&t, n, KEY(&t, "wqtime") ? "wqtime" : "writetime", &x, &coarse, bad, why,
+                          nwhy))
+                return -1;
         } else if (KEY(&t, "wbusy")) {
             const char *slash = memchr(t.v, '/', t.vlen);
             int64_t a, b;
@@ -121,7 +135,8 @@ int sat_t389_parse_result_fields(const char *p, const char *end, sat_ldap_op *o,
     return 0;
 }
 
-int sat_t389_parse_request(const char *p, const char *end, int type, sat_ldap_op *o)
+int sat_t389_parse_request(const char *p, const char *end, int type, sat_ldap_op *o,
+                           char *why, size_t nwhy)
 {
     kv t;
     int r;
@@ -180,7 +195,7 @@ int sat_t389_parse_request(const char *p, const char *end, int type, sat_ldap_op
                    KEY(&t, "optime")) {
             /* newer ABANDON lines carry their own timing */
             const char *bad = NULL;
-            if (sat_t389_parse_result_fields(t.start, t.stop, o, &bad))
+            if (sat_t389_parse_result_fields(t.start, t.stop, o, &bad, why, nwhy))
                 return -1;
         }
     }

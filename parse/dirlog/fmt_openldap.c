@@ -103,6 +103,7 @@ static int ol_line(void *state, const char *line, size_t len, uint64_t line_no)
         rec.op_fields.conn = conn;
         p = r + 1;
         int rc, known = 0;
+        char why[96] = "";
         if (starts(p, end, "fd=")) {
             rc = sat_ol_fd_line(p + 3, end, &rec, &known);
         } else if (starts(p, end, "op=")) {
@@ -112,13 +113,14 @@ static int ol_line(void *state, const char *line, size_t len, uint64_t line_no)
                 return sat_parse_reject(ctx, line_no, "malformed op= line", line, len);
             rec.op = op;
             rec.op_fields.op = op;
-            rc = sat_ol_op_line(r + 1, end, &rec);
+            rc = sat_ol_op_line(r + 1, end, &rec, why, sizeof why);
         } else {
             rc = 0;
             rec.kind = 0;
         }
         if (rc < 0)
-            return sat_parse_reject(ctx, line_no, "malformed stats line", line, len);
+            return sat_parse_reject(ctx, line_no, why[0] ? why : "malformed stats line", line,
+                                    len);
         if (!rec.kind)
             return SAT_OK;
         return sat_parse_emit(ctx, &rec);

@@ -117,6 +117,10 @@ sat_ts_ns sat_ol_bsd_ts(int year, const prefix *px);
 
 /* ---- fmt_openldap_conn.c / fmt_openldap_op.c: the message after "conn=N " ------- */
 int sat_ol_fd_line(const char *p, const char *end, sat_ldap_record *rec, int *known);
-int sat_ol_op_line(const char *p, const char *end, sat_ldap_record *rec);
+/* -1 for a line to reject; when the reason is a duration past the plausible
+ * bound (sat_parse_dur_check), it is written into why (why[0] stays '\0'
+ * otherwise). */
+int sat_ol_op_line(const char *p, const char *end, sat_ldap_record *rec, char *why,
+                   size_t nwhy);
 
 #endif

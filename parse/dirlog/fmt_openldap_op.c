@@ -40,8 +40,10 @@ static int quoted(const char *p, const char *end, const char *next, sat_str *out
     return 0;
 }
 
-/* key=value tokens of a RESULT line; text= takes the rest of the line. */
-static int result_fields(const char *p, const char *end, sat_ldap_op *o)
+/* key=value tokens of a RESULT line; text= takes the rest of the line. A
+ * time past the plausible bound rejects the line (why: fmt_openldap_int.h). */
+static int result_fields(const char *p, const char *end, sat_ldap_op *o, char *why,
+                         size_t nwhy)
 {
     int64_t qtime = SAT_ABSENT;
     while (p < end) {
@@ -76,9 +78,11 @@ static int result_fields(const char *p, const char *end, sat_ldap_op *o)
             o->nentries = n;
         } else if (KEY("qtime")) {
             if (!(r = parse_secs(v, ve, &n)) || r != ve) return -1;
+            if (sat_parse_dur_check(n, "qtime", why, nwhy)) return -1;
             qtime = n;
         } else if (KEY("etime")) {
             if (!(r = parse_secs(v, ve, &n)) || r != ve) return -1;
+            if (sat_parse_dur_check(n, "etime", why, nwhy)) return -1;
             o->etime = n;
         } else if (KEY("oid")) {
             if (ve > v)
@@ -97,7 +101,7 @@ static int result_fields(const char *p, const char *end, sat_ldap_op *o)
     return 0;
 }
 
-int sat_ol_op_line(const char *p, const char *end, sat_ldap_record *rec)
+int sat_ol_op_line(const char *p, const char *end, sat_ldap_record *rec, char *why, size_t nwhy)
 {
     sat_ldap_op *o = &rec->op_fields;
     const char *r;
@@ -158,11 +162,11 @@ int sat_ol_op_line(const char *p, const char *end, sat_ldap_record *rec)
     if (starts(p, end, "SEARCH RESULT ")) {
         rec->kind = SAT_REC_RESULT;
         o->type = SAT_OP_UNKNOWN;
-        return result_fields(p + 14, end, o);
+        return result_fields(p + 14, end, o, why, nwhy);
     }
     if (starts(p, end, "RESULT ")) {
         rec->kind = SAT_REC_RESULT;
-        return result_fields(p + 7, end, o);
+        return result_fields(p + 7, end, o, why, nwhy);
     }
     static const struct { const char *verb; int type; } dnops[] = {
         {"ADD dn=", SAT_OP_ADD}, {"MOD dn=", SAT_OP_MOD}, {"DEL dn=", SAT_OP_DEL},

@@ -124,12 +124,14 @@ uint32_t sat_http_source_fields(const sat_http_facts *f);
 #define SAT_HTTP_TEMPLATE_MAX 1024
 typedef struct sat_http_scratch {
     char tmpl[SAT_HTTP_TEMPLATE_MAX];
+    char why[96]; /* a reason that names a value (a time past the plausible bound) */
 } sat_http_scratch;
 
 /* Builds *out from the captures: every field of sat_http_req but source and
  * server (the caller's), absent ones as event.h spells them. Returns SAT_OK, or
  * SAT_E_FORMAT with *why set to a short stable reason ("bad status", "bad
- * time", "no time") for a line to reject. A row without a usable time is
+ * time", "no time"), or to one in scratch->why naming a response or upstream
+ * time past the plausible bound (sat_parse_dur_check), for a line to reject. A row without a usable time is
  * rejected: every analysis needs it. */
 int sat_http_row_build(const sat_http_caps *caps, const sat_http_facts *facts,
                        sat_http_scratch *scratch, sat_http_req *out, const char **why);

@@ -15,7 +15,9 @@
  *     %{ms}T milliseconds, %T whole seconds (SAT_HTTPF_RT_COARSE);
  *     $upstream_response_time is a list "0.010, 0.020 : 0.005" (',' between
  *     servers tried, ':' between upstream groups, nginx's ngx_http_upstream
- *     docs): summed, its "-" entries skipped, all "-" = not known;
+ *     docs): summed, its "-" entries skipped, all "-" = not known; a response
+ *     or (summed) upstream time past the plausible bound (event.h) rejects the
+ *     line, naming it;
  *   - "-" is "not known" for every field (SAT_ABSENT, SAT_STR_NONE), but CLF's
  *     bytes (%b), where "-" means none were sent: 0;
  *   - the request line "GET /a?b HTTP/1.1" is split at its blanks; "-", or one
@@ -346,10 +348,21 @@ int sat_http_row_build(const sat_http_caps *caps, const sat_http_facts *facts,
         *why = "bad response time";
         return SAT_E_FORMAT;
     }
+    if (out->response_time != SAT_ABSENT &&
+        sat_parse_dur_check(out->response_time, "response time", scratch->why,
+                            sizeof scratch->why)) {
+        *why = scratch->why;
+        return SAT_E_FORMAT;
+    }
     if (v[SAT_HF_UPSTREAM_S].ptr) {
         int u = upstream_sum(v[SAT_HF_UPSTREAM_S].ptr, v[SAT_HF_UPSTREAM_S].len, &x);
         if (u < 0) {
             *why = "bad upstream time";
+            return SAT_E_FORMAT;
+        }
+        /* the bound is the request's: the sum of the upstreams it tried */
+        if (u > 0 && sat_parse_dur_check(x, "upstream time", scratch->why, sizeof scratch->why)) {
+            *why = scratch->why;
             return SAT_E_FORMAT;
         }
         if (u > 0)
