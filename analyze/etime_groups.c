@@ -346,44 +346,27 @@ void et_minutes_free(sat_etime *e)
 
 /* ---- the series and groups in the result's order ---------------------------------------- */
 
-static int cmp_i64_idx(const void *a, const void *b)
+/* et_series_walk's adapter: a window without rows as an empty group */
+typedef struct series_ctx {
+    void (*fn)(void *ctx, int64_t w, const et_group *g);
+    void *ctx;
+    et_group empty;
+} series_ctx;
+
+static void series_row(void *ctx, int64_t w, const void *payload)
 {
-    const int64_t *x = (const int64_t *)a, *y = (const int64_t *)b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
+    series_ctx *x = (series_ctx *)ctx;
+    x->fn(x->ctx, w, payload ? (const et_group *)payload : &x->empty);
 }
 
 int et_series_walk(const sat_strtab *series, void (*fn)(void *ctx, int64_t w, const et_group *g),
                    void *ctx)
 {
-    size_t n = series->n;
-    if (!n)
-        return SAT_OK;
-    int64_t *wk = (int64_t *)malloc(n * 2 * sizeof *wk);
-    if (!wk)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(&wk[2 * i], sat_strtab_key(series, i), sizeof(int64_t));
-        wk[2 * i + 1] = (int64_t)i;
-    }
-    qsort(wk, n, 2 * sizeof *wk, cmp_i64_idx);
+    series_ctx x = {fn, ctx, {0}};
+    memset(&x.empty, 0, sizeof x.empty);
     /* every window while that stays as bounded as the series, else only the
      * busy ones (they are far apart) */
-    uint64_t want = (uint64_t)(wk[2 * (n - 1)] - wk[0]) + 1;
-    int dense = want <= 16u * ET_BUCKETS_MAX;
-    size_t nrows = dense ? (size_t)want : n;
-    et_group empty;
-    memset(&empty, 0, sizeof empty);
-    for (size_t r = 0, k = 0; r < nrows; r++) {
-        int64_t w = dense ? wk[0] + (int64_t)r : wk[2 * r];
-        const et_group *g = &empty;
-        if (!dense)
-            g = (const et_group *)sat_strtab_val(series, (size_t)wk[2 * r + 1]);
-        else if (k < n && wk[2 * k] == w)
-            g = (const et_group *)sat_strtab_val(series, (size_t)wk[2 * k++ + 1]);
-        fn(ctx, w, g);
-    }
-    free(wk);
-    return SAT_OK;
+    return sat_win_walk(series, 16u * ET_BUCKETS_MAX, series_row, &x);
 }
 
 typedef struct grp_sort {

@@ -253,7 +253,23 @@ static void peak_of(const sat_hs *h, double *rate, int64_t *at)
     }
 }
 
-static void put_windows(const sat_hs *h, sat_result *r, sat_rnode *root)
+typedef struct win_rows {
+    const sat_hs *h;
+    sat_rnode *t;
+} win_rows;
+
+static void window_row(void *ctx, int64_t k, const void *payload)
+{
+    static const hs_counts none;
+    const win_rows *x = (const win_rows *)ctx;
+    sat_rnode *row = sat_table_row(x->t);
+    sat_put_time(row, "start_ts", k * x->h->window);
+    sat_rec_row(&hs_counts_desc, row, payload ? (const hs_counts *)payload : &none, &x->h->opts);
+}
+
+/* Every window from the first to the last (gaps read as zeros), or only
+ * those with rows when they are far apart (winseries.h). */
+static int put_windows(const sat_hs *h, sat_result *r, sat_rnode *root)
 {
     static const sat_col start = {"start_ts", SAT_UNIT_TIME, 0, "start"};
     sat_put_dur(root, "window_s", (double)h->window / 1e9, 3);
@@ -261,22 +277,8 @@ static void put_windows(const sat_hs *h, sat_result *r, sat_rnode *root)
     sat_table_set_window(t, h->window);
     if (h->opts.by == SAT_HS_BY_NONE)
         sat_result_set_main(r, t);
-    if (!h->windows.n)
-        return;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
-    for (size_t i = 0; i < h->windows.n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(&h->windows, i), sizeof k);
-        lo = k < lo ? k : lo;
-        hi = k > hi ? k : hi;
-    }
-    static const hs_counts none;
-    for (int64_t k = lo; k <= hi; k++) {
-        const hs_counts *c = (const hs_counts *)sat_strtab_find(&h->windows, &k, sizeof k);
-        sat_rnode *row = sat_table_row(t);
-        sat_put_time(row, "start_ts", k * h->window);
-        sat_rec_row(&hs_counts_desc, row, c ? c : &none, &h->opts);
-    }
+    win_rows x = {h, t};
+    return sat_win_walk(&h->windows, 4u * HS_WINDOWS_MAX, window_row, &x);
 }
 
 int sat_hs_result(const sat_hs *h, sat_result *r)
@@ -302,7 +304,8 @@ int sat_hs_result(const sat_hs *h, sat_result *r)
     put_tcp(t, root);
     if (h->opts.by != SAT_HS_BY_NONE && put_groups(h, r, root) < 0)
         return SAT_E_NOMEM;
-    put_windows(h, r, root);
+    if (put_windows(h, r, root) < 0)
+        return SAT_E_NOMEM;
     if (hs_log_any(h->log) &&
         hs_log_result(h->log, &h->opts, r, root,
                       !t->all.connections && !t->tcp_conns && h->opts.by == SAT_HS_BY_NONE) < 0)

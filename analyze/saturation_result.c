@@ -291,6 +291,22 @@ static void put_whatif(sat_rnode *root, const sat_saturation *s, const sat_usl_f
     sat_put_num(w, "whatif_x_max", whatif_x_max, 3);
 }
 
+typedef struct cap_rows {
+    const sat_saturation *s;
+    sat_rnode *tab;
+    sat_hs_sec none;
+} cap_rows;
+
+static void capacity_row(void *ctx, int64_t k, const void *payload)
+{
+    const cap_rows *x = (const cap_rows *)ctx;
+    const sat_hs_sec *w = payload ? (const sat_hs_sec *)payload : &x->none;
+    sat_rnode *row = sat_table_row(x->tab);
+    sat_put_time(row, "start_ts", k * x->s->hs_step);
+    sat_rec_row(&sat_sec_desc, row, w, NULL);
+    sat_put_bool(row, "saturated", w->gave_up || w->hello_unanswered);
+}
+
 /* The TLS capacity of a capture (saturation.c's opening comment): the
  * totals of its seconds, the busiest, those that turned attempts away and
  * the rates then, then every second from the first to the last (gaps read
@@ -363,29 +379,11 @@ static int put_capacity(sat_rnode *root, const sat_saturation *s)
     cols[nc++] = (sat_col){"saturated", SAT_UNIT_BOOL, 0, NULL};
     sat_rnode *tab = sat_table(o, "windows", cols, nc);
     sat_table_set_window(tab, s->hs_step);
-    if (!secs->n)
-        return SAT_OK;
-    /* dense: each second's record, or none (zeros) */
-    size_t n = (size_t)(hi - lo + 1);
-    const sat_hs_sec **at = (const sat_hs_sec **)calloc(n, sizeof *at);
-    if (!at)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < secs->n; i++) {
-        int64_t k;
-        memcpy(&k, sat_strtab_key(secs, i), sizeof k);
-        at[k - lo] = (const sat_hs_sec *)sat_strtab_val(secs, i);
-    }
-    sat_hs_sec none;
-    sat_rec_init(&sat_sec_desc, &none);
-    for (size_t i = 0; i < n; i++) {
-        const sat_hs_sec *w = at[i] ? at[i] : &none;
-        sat_rnode *row = sat_table_row(tab);
-        sat_put_time(row, "start_ts", (lo + (int64_t)i) * s->hs_step);
-        sat_rec_row(&sat_sec_desc, row, w, NULL);
-        sat_put_bool(row, "saturated", w->gave_up || w->hello_unanswered);
-    }
-    free(at);
-    return SAT_OK;
+    /* each second from the first to the last (gaps as zeros), or only those
+     * with handshakes when they are far apart (winseries.h) */
+    cap_rows x = {s, tab, {0}};
+    sat_rec_init(&sat_sec_desc, &x.none);
+    return sat_win_walk(secs, 4u * SAT_WINDOWS_MAX, capacity_row, &x);
 }
 
 /* A window's point has its start, its operations and handshakes; a measured

@@ -63,3 +63,39 @@ int sat_win_merge(sat_strtab *tab, sat_win_ns *width, const sat_strtab *from,
             return SAT_E_NOMEM;
     return SAT_OK;
 }
+
+static int cmp_key_idx(const void *a, const void *b)
+{
+    const int64_t *x = (const int64_t *)a, *y = (const int64_t *)b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+int sat_win_walk(const sat_strtab *tab, uint64_t dense_max,
+                 void (*fn)(void *ctx, int64_t w, const void *payload), void *ctx)
+{
+    size_t n = tab->n;
+    if (!n)
+        return SAT_OK;
+    int64_t *wk = (int64_t *)malloc(n * 2 * sizeof *wk); /* (window, entry index) */
+    if (!wk)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&wk[2 * i], sat_strtab_key(tab, i), sizeof(int64_t));
+        wk[2 * i + 1] = (int64_t)i;
+    }
+    qsort(wk, n, 2 * sizeof *wk, cmp_key_idx);
+    uint64_t span = (uint64_t)wk[2 * (n - 1)] - (uint64_t)wk[0] + 1;
+    int dense = span <= dense_max;
+    uint64_t rows = dense ? span : n;
+    for (uint64_t r = 0, k = 0; r < rows; r++) {
+        int64_t w = dense ? wk[0] + (int64_t)r : wk[2 * r];
+        const void *payload = NULL;
+        if (!dense)
+            payload = sat_strtab_val(tab, (size_t)wk[2 * r + 1]);
+        else if (k < n && wk[2 * k] == w)
+            payload = sat_strtab_val(tab, (size_t)wk[2 * k++ + 1]);
+        fn(ctx, w, payload);
+    }
+    free(wk);
+    return SAT_OK;
+}

@@ -37,4 +37,13 @@ void *sat_win_at(sat_strtab *tab, sat_win_ns *width, sat_win_ns ts, size_t max,
 int sat_win_merge(sat_strtab *tab, sat_win_ns *width, const sat_strtab *from,
                   sat_win_ns from_width, size_t max, size_t val_size, sat_win_add_fn add);
 
+/* The windows of tab in time order, each once: fn(ctx, index, payload) for
+ * every window from the first to the last (payload NULL for one without
+ * rows: a gap reads as zeros) while there are at most dense_max of them,
+ * else only the windows with rows (they are far apart: two days of a
+ * capture ten years apart are two windows, not 315 million). A result is
+ * then as bounded as the series itself. SAT_OK or SAT_E_NOMEM. */
+int sat_win_walk(const sat_strtab *tab, uint64_t dense_max,
+                 void (*fn)(void *ctx, int64_t w, const void *payload), void *ctx);
+
 #endif
