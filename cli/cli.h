@@ -132,6 +132,8 @@ struct sat_cli_collect {
     sat_dur_ns live_duration;    /* --duration */
     uint64_t live_count;         /* --count */
     uint16_t ldap_port;          /* --ldap-port: LDAP on this port whatever the bytes */
+    size_t max_open, max_pending;/* --max-open, --max-pending: the joiner's bounds
+                                    (0: parse.h's defaults) */
     const char *exe;             /* --exe: cores: the executable that crashed */
     const char *debuginfo_path;  /* --debuginfo-path: cores: debug files, modules */
     const char *sysroot;         /* --sysroot: cores: the paths they name, below it */
@@ -265,7 +267,8 @@ int sat_cli_parse_top(const char *cmd, const char *arg, size_t *out);
 enum { SAT_OPT_EXE = 0x1c0, SAT_OPT_DEBUGINFO_PATH, SAT_OPT_SYSROOT, SAT_OPT_CRASH_TIME,
        SAT_OPT_NO_SOURCE_LINES, SAT_OPT_FORMAT, SAT_OPT_FROM, SAT_OPT_TO, SAT_OPT_YEAR,
        SAT_OPT_LDAP_PORT, SAT_OPT_QUIET = 'q', SAT_OPT_JOBS = 'j' };
-enum { SAT_OPT_LOG_FORMAT = 0x1e0, SAT_OPT_LOG_FORMAT_FILE, SAT_OPT_PATTERN };
+enum { SAT_OPT_LOG_FORMAT = 0x1e0, SAT_OPT_LOG_FORMAT_FILE, SAT_OPT_PATTERN, SAT_OPT_MAX_OPEN,
+       SAT_OPT_MAX_PENDING };
 
 /* Settles --log-format, --log-format-file and --pattern once every option is
  * read (cli_http.c, docs/http.md): c->log_format becomes the one definition

@@ -157,6 +157,8 @@ int sat_cli_collect_part(const sat_cli_collect *c, char *const *paths, size_t np
     opts.to_ns = c->to_ns;
     opts.year = c->year;
     opts.no_filter_shapes = c->no_filter_shapes;
+    opts.max_open = c->max_open;
+    opts.max_pending = c->max_pending;
     opts.live_iface = c->live_iface;
     opts.live_filter = c->live_filter;
     opts.live_duration = c->live_duration;
@@ -262,6 +264,18 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
                         s->path ? s->path : "?", (unsigned long long)s->line_no,
                         s->reason ? s->reason : "", s->excerpt ? s->excerpt : "");
             }
+        if (st.conns_evicted)
+            fprintf(stderr,
+                    "satscope: %llu connection%s ended before their close line: more than %zu "
+                    "held at once (closes missing from the log?); raise --max-open\n",
+                    (unsigned long long)st.conns_evicted, st.conns_evicted == 1 ? "" : "s",
+                    c->max_open ? c->max_open : (size_t)SAT_JOIN_MAX_OPEN_DEFAULT);
+        if (st.ops_evicted)
+            fprintf(stderr,
+                    "satscope: %llu request%s ended unanswered: more than %zu awaiting their "
+                    "RESULT at once (RESULTs missing from the log?); raise --max-pending\n",
+                    (unsigned long long)st.ops_evicted, st.ops_evicted == 1 ? "" : "s",
+                    c->max_pending ? c->max_pending : (size_t)SAT_JOIN_MAX_PENDING_DEFAULT);
         if (st.rejects)
             fprintf(stderr,
                     "satscope: %llu of %llu lines rejected%s; the rest was analysed\n",
@@ -350,6 +364,14 @@ const sat_cli_opt sat_cli_collect_opts[] = {
      "cores: no file:line for frames (a C library's\n"
      "compressed debug info, libc6-dbg's, costs ~50 ms to\n"
      "inflate per run)", NULL},
+    {"max-open", SAT_OPT_MAX_OPEN, 0, "N",
+     "LDAP logs: connections held at most per server\n"
+     "(default 131072, ~1 KB each); past it the oldest is\n"
+     "ended as unclosed, and the count said", NULL},
+    {"max-pending", SAT_OPT_MAX_PENDING, 0, "N",
+     "LDAP logs: requests awaiting their RESULT held at most\n"
+     "per server (default 65536, ~2 KB each); past it the\n"
+     "oldest is ended as unanswered, and the count said", NULL},
     {"quiet", SAT_OPT_QUIET, 'q', NULL, "no summary or warnings on stderr", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
@@ -406,6 +428,15 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
         if (*end || port < 1 || port > 65535)
             return sat_cli_usage_error(cmd, "bad --ldap-port '%s'", arg);
         c->ldap_port = (uint16_t)port;
+        return 1;
+    }
+    case SAT_OPT_MAX_OPEN:
+    case SAT_OPT_MAX_PENDING: {
+        double n;
+        if (sat_cli_parse_number(arg, 16, 1e8, &n) || n != (double)(size_t)n)
+            return sat_cli_usage_error(cmd, "bad --%s '%s' (a whole number, 16 to 100000000)",
+                                       opt == SAT_OPT_MAX_OPEN ? "max-open" : "max-pending", arg);
+        *(opt == SAT_OPT_MAX_OPEN ? &c->max_open : &c->max_pending) = (size_t)n;
         return 1;
     }
     case SAT_OPT_QUIET:

@@ -271,10 +271,11 @@ int sat_run_log_set(run *r, group *g)
     }
     counted cnt = {&windowed, &r->stats->http_requests};
     sat_event_sink rows = {&cnt, windowed.tables | SAT_TABLE_BIT(SAT_TABLE_HTTP_REQ), count_row};
-    sat_ldap_join *join = sat_ldap_join_create(server, &windowed, 0);
+    sat_ldap_join *join = sat_ldap_join_create(server, &windowed, r->opts->max_pending);
     if (!join)
         return SAT_E_NOMEM;
     sat_ldap_join_set_filter_shapes(join, !r->opts->no_filter_shapes);
+    sat_ldap_join_set_max_open(join, r->opts->max_open);
     int rc = SAT_OK;
     for (size_t i = 0; i < g->nitems && rc >= 0; i++) {
         if (r->opts->stop && *r->opts->stop) { /* interrupted: the rest of the set waits */
@@ -291,6 +292,8 @@ int sat_run_log_set(run *r, group *g)
     r->stats->ops += js.ops;
     r->stats->conns += js.conns;
     r->stats->unfinished += js.unfinished;
+    r->stats->conns_evicted += js.conns_evicted;
+    r->stats->ops_evicted += js.evicted;
     sat_ldap_join_free(join);
     return rc;
 }

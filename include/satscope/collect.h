@@ -89,6 +89,9 @@ typedef struct sat_collect_opts {
                                   read whole (a request before the window may be
                                   answered inside it); rows are kept by their time */
     int no_filter_shapes;      /* the sink never reads ldap_op.filter_shape */
+    size_t max_open;           /* connections a server's joiner holds; 0 = default
+                                  (SAT_JOIN_MAX_OPEN_DEFAULT, parse.h) */
+    size_t max_pending;        /* requests awaiting a RESULT it holds; 0 = default */
     int year;                  /* year of timestamps written without one (syslog);
                                   0 = each file's modification year */
     int parse_threads;         /* 2: a log in a line-independent format is parsed
@@ -143,6 +146,8 @@ typedef struct sat_collect_stats {
     /* captures (pcap/pcapng files and live interfaces) */
     uint64_t captures, packets, not_tcp, unsupported_link;
     uint64_t flows, evicted, expired;
+    uint64_t conns_evicted;        /* LDAP connections ended at opts.max_open */
+    uint64_t ops_evicted;          /* requests ended unanswered at opts.max_pending */
     /* core files */
     uint64_t cores, crashes, frames;
     uint64_t damaged_blocks;       /* blocks of .sat inputs skipped as damaged

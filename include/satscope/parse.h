@@ -64,6 +64,7 @@ typedef struct sat_join_stats {
     uint64_t results_without_request;
     uint64_t restarts;            /* server restarts detected */
     uint64_t evicted;             /* pending ops evicted at the capacity bound */
+    uint64_t conns_evicted;       /* connections ended at their bound (max_open) */
     /* what was taken for each restart: the server's start line, or an open
      * line whose number was opened already or lies below the window */
     uint64_t restarts_by_start_line, restarts_by_number;
@@ -71,10 +72,18 @@ typedef struct sat_join_stats {
     uint64_t opens_after_lines;   /* open lines after their connection's own */
 } sat_join_stats;
 
+/* The joiner's memory bounds: requests awaiting a RESULT (~2 KB each) and
+ * connections held (open, or closed and awaiting late RESULTs: ~1 KB each).
+ * A log whose close lines or RESULTs are missing would otherwise grow them
+ * without end. */
+#define SAT_JOIN_MAX_PENDING_DEFAULT 65536
+#define SAT_JOIN_MAX_OPEN_DEFAULT 131072
+
 /* Creates a joiner that stamps `server` on every row and emits into `sink`
  * (borrowed: must outlive the joiner). max_pending bounds the table of
- * requests awaiting a RESULT (0 = default 1,000,000); past it the oldest is
- * emitted as unfinished and counted in `evicted`. NULL on allocation failure. */
+ * requests awaiting a RESULT (0 = SAT_JOIN_MAX_PENDING_DEFAULT); past it the
+ * oldest is emitted as unfinished and counted in `evicted`. NULL on
+ * allocation failure. */
 sat_ldap_join *sat_ldap_join_create(uint32_t server, const sat_event_sink *sink,
                                     size_t max_pending);
 /* Feeds one record. Returns SAT_OK or the sink's negative status. */
@@ -87,6 +96,10 @@ void sat_ldap_join_stats(const sat_ldap_join *j, sat_join_stats *out);
  * looks at shapes (etime not grouped by filter) turns them off: computing
  * one per search is work on the parsing thread's hot path. */
 void sat_ldap_join_set_filter_shapes(sat_ldap_join *j, int on);
+/* The connections held at most (0 = SAT_JOIN_MAX_OPEN_DEFAULT): past it the
+ * oldest is ended as if the input ended for it (its row unclosed, its
+ * pending requests unfinished) and counted in conns_evicted. */
+void sat_ldap_join_set_max_open(sat_ldap_join *j, size_t max_open);
 /* Whether a CONNECT whose number was opened already in this epoch, or lies far
  * below the highest (ldap_join.c says how far), means the server restarted
  * (default: yes: log connection numbers only grow, give or take the disorder

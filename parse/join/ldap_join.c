@@ -38,7 +38,9 @@ sat_ldap_join *sat_ldap_join_create(uint32_t server, const sat_event_sink *sink,
         return NULL;
     j->server = server;
     j->sink = sink;
-    j->max_pending = max_pending ? max_pending : 1000000;
+    j->max_pending = max_pending ? max_pending : SAT_JOIN_MAX_PENDING_DEFAULT;
+    j->max_conns = SAT_JOIN_MAX_OPEN_DEFAULT;
+    j->ohead = j->otail = NIL;
     j->max_conn_opened = -1;
     j->pfree = j->cfree = NIL;
     j->fhead = j->ftail = NIL;
@@ -83,6 +85,12 @@ void sat_ldap_join_set_filter_shapes(sat_ldap_join *j, int on)
 {
     if (j)
         j->no_shapes = !on;
+}
+
+void sat_ldap_join_set_max_open(sat_ldap_join *j, size_t max_open)
+{
+    if (j)
+        j->max_conns = max_open ? max_open : SAT_JOIN_MAX_OPEN_DEFAULT;
 }
 
 void sat_ldap_join_set_restart_detection(sat_ldap_join *j, int on)

@@ -41,6 +41,11 @@ int32_t sat_lj_conn_find_awaiting(const sat_ldap_join *j, int64_t conn)
 
 int32_t sat_lj_conn_new(sat_ldap_join *j, int64_t conn)
 {
+    /* at the bound, the oldest slots make room (an awaiting one may first
+     * become a closed one: the loop takes it again) */
+    while (j->ccount >= j->max_conns && j->ohead != NIL)
+        if (sat_lj_conn_evict(j, j->ohead) < 0)
+            return NIL;
     if (j->cfree == NIL) {
         /* the new slots go on the free list lowest first, so that which slot
          * a connection gets does not depend on the capacity */
@@ -76,6 +81,10 @@ int32_t sat_lj_conn_new(sat_ldap_join *j, int64_t conn)
     size_t b = sat_hash_u64((uint64_t)conn) & (j->cnb - 1);
     c->hnext = j->cbucket[b];
     j->cbucket[b] = i;
+    c->oprev = j->otail;
+    c->onext = NIL;
+    if (j->otail != NIL) j->cv[j->otail].onext = i; else j->ohead = i;
+    j->otail = i;
     j->ccount++;
     return i;
 }
@@ -88,6 +97,8 @@ void sat_lj_conn_unlink(sat_ldap_join *j, int32_t ci)
         pp = &j->cv[*pp].hnext;
     if (*pp == ci)
         *pp = c->hnext;
+    if (c->oprev != NIL) j->cv[c->oprev].onext = c->onext; else j->ohead = c->onext;
+    if (c->onext != NIL) j->cv[c->onext].oprev = c->oprev; else j->otail = c->oprev;
     c->in_use = 0;
     c->hnext = j->cfree;
     j->cfree = ci;

@@ -179,6 +179,18 @@ static int await_expire(sat_ldap_join *j, int32_t ci)
     return sat_lj_conn_emit_ex(j, ci, 1);
 }
 
+int sat_lj_conn_evict(sat_ldap_join *j, int32_t ci)
+{
+    jconn *c = &j->cv[ci];
+    if (c->closed) /* its row is out: only its late RESULTs are given up */
+        return zombie_expire(j, ci);
+    j->st.conns_evicted++;
+    if (c->await_open)
+        return await_expire(j, ci);
+    c->row.flags |= SAT_CONNF_UNCLOSED;
+    return sat_lj_conn_emit(j, ci);
+}
+
 int sat_lj_expire_awaiting(sat_ldap_join *j, sat_ts_ns now, int all)
 {
     int rc = 0, r;

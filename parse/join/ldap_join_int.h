@@ -118,6 +118,7 @@ typedef struct jconn {
     int32_t zprev, znext;     /* closed-connection list (or the awaiting
                                  one), in close order */
     int32_t phead, ptail;     /* pending requests of this connection */
+    int32_t oprev, onext;     /* every slot in use, oldest first (eviction order) */
     sat_ldap_conn row;
     jstr s[CS__COUNT];
 } jconn;
@@ -153,6 +154,8 @@ struct sat_ldap_join {
 
     jconn *cv;
     size_t ccap, ccount;
+    size_t max_conns;     /* slots in use at most; past it the oldest is evicted */
+    int32_t ohead, otail; /* the slots in use, oldest first */
     int32_t cfree;
     int32_t *cbucket;
     size_t cnb;
@@ -198,6 +201,9 @@ void sat_lj_zombie_release(sat_ldap_join *j, int32_t ci);
 int sat_lj_conn_emit_ex(sat_ldap_join *j, int32_t ci, int keep_pending);
 int sat_lj_conn_emit(sat_ldap_join *j, int32_t ci);
 int sat_lj_expire_zombies(sat_ldap_join *j, sat_ts_ns now);
+/* Ends connection ci before its time, to make room (max_conns): its row as
+ * unclosed, its pending requests unfinished; counted in conns_evicted. */
+int sat_lj_conn_evict(sat_ldap_join *j, int32_t ci);
 void sat_lj_await_unlink(sat_ldap_join *j, int32_t ci);
 int sat_lj_expire_awaiting(sat_ldap_join *j, sat_ts_ns now, int all);
 int sat_lj_flush_all(sat_ldap_join *j, uint8_t conn_flags);
