@@ -28,6 +28,7 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   gdb               (fixtures/crashtext/make-fixture.sh)
 #   util-linux elfutils (fixtures/cores/make-extra-cores.sh: setarch, dmesg, eu-readelf)
 #   slapd ldap-utils elfutils  (bench/make_slapd_core.sh, the large core of bench/run_cores.sh)
+#   wireshark-common  (fixtures/adversarial: editcap, mergecap)
 #   slapd ldap-utils python3-ldap rsyslog faketime util-linux zstd
 #                     (fixtures/slapd-load/make-fixture.sh: concurrent clients, the
 #                      syslog copy, the run across midnight of fixtures/slapd-midnight)
