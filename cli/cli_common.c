@@ -260,10 +260,11 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
                         s->path ? s->path : "?", (unsigned long long)s->line_no,
                         s->reason ? s->reason : "", s->excerpt ? s->excerpt : "");
             }
+        /* a capture's lines are its packets (sat_source.lines) */
         if (st.rejects)
             fprintf(stderr,
                     "satscope: %llu of %llu lines rejected%s; the rest was analysed\n",
-                    (unsigned long long)st.rejects, (unsigned long long)st.lines,
+                    (unsigned long long)st.rejects, (unsigned long long)(st.lines + st.packets),
                     st.rejects > nshown ? " (the first shown above)" : "");
         /* Input problems were already warned about one by one. */
         for (size_t p = 0; p < nparts; p++) {
