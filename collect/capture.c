@@ -26,7 +26,8 @@
  * rejected under its packet number, a malformed block of another kind is
  * rejected under its block number; the excerpt names the block and its byte
  * offset. A block whose length cannot be trusted, or a file that ends inside a
- * block, ends the reading: said, the source marked truncated. Blocks of kinds
+ * block, ends the reading: a reject under its block number (not a packet read),
+ * said, the source marked truncated. Blocks of kinds
  * not read (statistics, name resolution, secrets, custom) are counted
  * (stats->pcapng_skipped), simple packet blocks (no time of their own) are
  * dated with the packet before them, and said so once.
