@@ -38,6 +38,8 @@ PACKAGES=(build-essential clang cmake pkg-config
 #   nginx curl httperf openssl tcpdump iproute2 zstd  (fixtures/http-nginx/make-fixture.sh)
 #   apache2 curl openssl tcpdump iproute2 zstd  (fixtures/http-apache/make-fixture.sh)
 #   tomcat10 openssl curl httperf  (fixtures/http-tomcat/make-fixture.sh)
+#   tcpdump openssl iproute2 wireshark-common  (fixtures/pcapng/make-fixtures.sh: editcap,
+#                     mergecap; the tests read the files it made, never the tools)
 
 install_missing() {
     local missing=()

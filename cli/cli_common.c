@@ -276,10 +276,11 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
                     "RESULT at once (RESULTs missing from the log?); raise --max-pending\n",
                     (unsigned long long)st.ops_evicted, st.ops_evicted == 1 ? "" : "s",
                     c->max_pending ? c->max_pending : (size_t)SAT_JOIN_MAX_PENDING_DEFAULT);
+        /* a capture's lines are its packets (sat_source.lines) */
         if (st.rejects)
             fprintf(stderr,
                     "satscope: %llu of %llu lines rejected%s; the rest was analysed\n",
-                    (unsigned long long)st.rejects, (unsigned long long)st.lines,
+                    (unsigned long long)st.rejects, (unsigned long long)(st.lines + st.packets),
                     st.rejects > nshown ? " (the first shown above)" : "");
         /* Input problems were already warned about one by one. */
         for (size_t p = 0; p < nparts; p++) {

@@ -188,13 +188,17 @@ static int run_collect(int argc, char **argv)
                 (unsigned long long)st->lines, (unsigned long long)st->rejects, dt,
                 dt > 0 ? st->bytes / 1e6 / dt : 0.0);
     }
+    char skipped[64] = "";
+    if (st->pcapng_skipped)
+        snprintf(skipped, sizeof skipped, "; %llu pcapng block%s of other kinds skipped",
+                 (unsigned long long)st->pcapng_skipped, st->pcapng_skipped == 1 ? "" : "s");
     if (!c.quiet && st->captures)
         fprintf(stderr,
                 "satscope collect: %llu capture(s): %llu packets (%llu not TCP), %llu TCP "
-                "connections (%llu expired idle, %llu evicted)\n",
+                "connections (%llu expired idle, %llu evicted)%s\n",
                 (unsigned long long)st->captures, (unsigned long long)st->packets,
                 (unsigned long long)st->not_tcp, (unsigned long long)st->flows,
-                (unsigned long long)st->expired, (unsigned long long)st->evicted);
+                (unsigned long long)st->expired, (unsigned long long)st->evicted, skipped);
     if (!c.quiet && st->cores)
         fprintf(stderr, "satscope collect: %llu core file(s): %llu crash(es), %llu frames\n",
                 (unsigned long long)st->cores, (unsigned long long)st->crashes,

@@ -1,18 +1,36 @@
 /*
  * capture.c - packet captures into rows: pcap and pcapng files (plain or
- * compressed: the sat_input decompresses, libpcap reads a FILE* made over it
- * with fopencookie) and live interfaces, both through libpcap with nanosecond
- * timestamps. Each frame goes through sat_pkt_decode and the flow table
+ * compressed: the sat_input decompresses) and live interfaces. Each frame goes
+ * through sat_pkt_decode with its interface's link type and then the flow table
  * (parse/tcp_flow.c), whose stream dissectors write tls_hs rows and LDAP
  * records (into a per-capture joiner: the capture is one "server", the flow
  * number is the connection number).
  *
+ * Which reader reads what:
+ *  - pcapng files (draft-ietf-opsawg-pcapng) are read here, block by block, by
+ *    parse/wire/pcapng.c over the input's bytes: libpcap takes one link type for a
+ *    whole file, refusing a file whose interfaces have different ones (tcpdump -i
+ *    any on some versions, Wireshark's multi-interface captures, mergecap) and a
+ *    later section of another link type; here every interface of every section
+ *    keeps its own.
+ *  - classic pcap files (tcpdump.org/manpages/pcap-savefile.5: one link type per
+ *    file) are read by libpcap's offline reader, through a FILE* made with
+ *    fopencookie over the sat_input, with nanosecond timestamps.
+ *  - live interfaces are libpcap's.
+ *
  * Accounting, as for logs: one sat_source per capture (kind "pcap", format
  * "pcap"/"pcapng"/"live", lines = packets read); a frame that does not decode
  * is a reject naming its packet number; frames that are not TCP are counted;
- * a link type the decoder does not know is said once, its packets counted.
- * Formats: pcap (tcpdump.org/manpages/pcap-savefile.5), pcapng
- * (draft-ietf-opsawg-pcapng), both read by libpcap.
+ * a link type the decoder does not know is said once (per link type), its
+ * packets counted. pcapng only: a malformed packet block is a packet read and
+ * rejected under its packet number, a malformed block of another kind is
+ * rejected under its block number; the excerpt names the block and its byte
+ * offset. A block whose length cannot be trusted, or a file that ends inside a
+ * block, ends the reading: a reject under its block number (not a packet read),
+ * said, the source marked truncated. Blocks of kinds
+ * not read (statistics, name resolution, secrets, custom) are counted
+ * (stats->pcapng_skipped), simple packet blocks (no time of their own) are
+ * dated with the packet before them, and said so once.
  */
 #define _GNU_SOURCE /* fopencookie */
 #include <pcap/pcap.h>
@@ -74,23 +92,30 @@ typedef struct cap_run {
     sat_wire_ctx wctx;
     uint32_t reject_max;
     uint64_t emitted_rejects;
-    int linktype;
-    int unsupported_said;
+    int linktype;           /* of a pcap file or a live interface */
+    int said_lt[16];        /* link types said to be unknown (said once each) */
+    int nsaid;
 } cap_run;
 
 #define say(job, ...) sat_collect_warnf((job)->warn, (job)->warn_ctx, (job)->path, __VA_ARGS__)
 
-static int reject(cap_run *c, uint64_t number, const char *why, const uint8_t *frame,
-                  size_t caplen)
+static int reject_hex(cap_run *c, uint64_t number, const char *why, const char *prefix,
+                      const uint8_t *bytes, size_t n)
 {
     c->src.rejects++;
     if (c->emitted_rejects >= c->reject_max)
         return SAT_OK;
     c->emitted_rejects++;
-    char hex[3 * 24 + 1];
-    size_t n = caplen < 24 ? caplen : 24, o = 0;
+    char hex[96 + 3 * 24 + 1];
+    size_t o = 0;
+    if (prefix)
+        o = (size_t)snprintf(hex, 96, "%s", prefix);
+    if (o >= 96)
+        o = 95;
+    if (n > 24)
+        n = 24;
     for (size_t i = 0; i < n; i++)
-        o += (size_t)snprintf(hex + o, sizeof hex - o, "%s%02x", i ? " " : "", frame[i]);
+        o += (size_t)snprintf(hex + o, sizeof hex - o, "%s%02x", i ? " " : "", bytes[i]);
     hex[o] = '\0';
     sat_reject r;
     r.source = c->src.id;
@@ -100,16 +125,41 @@ static int reject(cap_run *c, uint64_t number, const char *why, const uint8_t *f
     return sat_sink_emit(c->job->rows, SAT_TABLE_REJECT, &r);
 }
 
-static int one_packet(cap_run *c, const struct pcap_pkthdr *h, const uint8_t *data)
+static int reject(cap_run *c, uint64_t number, const char *why, const uint8_t *frame,
+                  size_t caplen)
+{
+    return reject_hex(c, number, why, NULL, frame, caplen);
+}
+
+/* Link type not known to the decoder: said once per link type, its packets counted. */
+static void unsupported(cap_run *c, int linktype)
+{
+    c->job->stats->unsupported_link++;
+    for (int i = 0; i < c->nsaid; i++)
+        if (c->said_lt[i] == linktype)
+            return;
+    if (c->nsaid < (int)(sizeof c->said_lt / sizeof c->said_lt[0]))
+        c->said_lt[c->nsaid++] = linktype;
+    else
+        return; /* so many unknown link types: the count says the rest */
+    const char *name = pcap_datalink_val_to_name(linktype);
+    say(c->job, "link type %d (%s) is not supported: its packets are counted, "
+                "not decoded", linktype, name ? name : "unknown");
+}
+
+/* One frame of link type linktype: ts in ns, caplen bytes at data. */
+static int one_frame(cap_run *c, int linktype, sat_ts_ns ts, const uint8_t *data,
+                     size_t caplen)
 {
     sat_packet p;
     p.number = ++c->src.lines;
-    p.ts = (sat_ts_ns)h->ts.tv_sec * 1000000000LL + (sat_ts_ns)h->ts.tv_usec; /* ns */
+    p.ts = ts;
     if (!c->src.first_ts)
         c->src.first_ts = p.ts;
-    c->src.last_ts = p.ts;
+    if (p.ts)
+        c->src.last_ts = p.ts;
     const char *why = NULL;
-    int rc = sat_pkt_decode(c->linktype, data, h->caplen, &p, &why);
+    int rc = sat_pkt_decode(linktype, data, caplen, &p, &why);
     if (rc == SAT_OK)
         return sat_flow_packet(c->flows, &p);
     if (rc == SAT_PKT_NOT_TCP) {
@@ -117,16 +167,35 @@ static int one_packet(cap_run *c, const struct pcap_pkthdr *h, const uint8_t *da
         return SAT_OK;
     }
     if (rc == SAT_E_UNSUPPORTED) {
-        c->job->stats->unsupported_link++;
-        if (!c->unsupported_said) {
-            c->unsupported_said = 1;
-            const char *name = pcap_datalink_val_to_name(c->linktype);
-            say(c->job, "link type %d (%s) is not supported: its packets are counted, "
-                        "not decoded", c->linktype, name ? name : "unknown");
-        }
+        unsupported(c, linktype);
         return SAT_OK;
     }
-    return reject(c, p.number, why, data, h->caplen);
+    return reject(c, p.number, why, data, caplen);
+}
+
+static int one_packet(cap_run *c, const struct pcap_pkthdr *h, const uint8_t *data)
+{
+    /* ts.tv_usec holds nanoseconds: the file was opened with nanosecond precision */
+    sat_ts_ns ts = (sat_ts_ns)h->ts.tv_sec * 1000000000LL + (sat_ts_ns)h->ts.tv_usec;
+    return one_frame(c, c->linktype, ts, data, h->caplen);
+}
+
+/* *o->stop set: the packets read so far make the rows. 1 when the loop must end. */
+static int interrupted(cap_run *c, int live)
+{
+    const sat_collect_opts *o = c->job->opts;
+    if (!(o->stop && *o->stop))
+        return 0;
+    c->job->stats->interrupted = 1;
+    if (live)
+        say(c->job, "capture stopped by the interrupt after %llu packets",
+            (unsigned long long)c->src.lines);
+    else
+        say(c->job, "interrupted after %llu packets: the rest of this capture "
+            "was not read", (unsigned long long)c->src.lines);
+    if (!live)
+        c->src.truncated = 1;
+    return 1;
 }
 
 static int drive(cap_run *c, pcap_t *pc, int live, sat_diag *err)
@@ -138,19 +207,8 @@ static int drive(cap_run *c, pcap_t *pc, int live, sat_diag *err)
     const sat_collect_opts *o = c->job->opts;
     int r, rc = SAT_OK;
     for (;;) {
-        if (o->stop && *o->stop) {
-            /* interrupted: the packets read so far make the rows */
-            c->job->stats->interrupted = 1;
-            if (live)
-                say(c->job, "capture stopped by the interrupt after %llu packets",
-                    (unsigned long long)c->src.lines);
-            else
-                say(c->job, "interrupted after %llu packets: the rest of this capture "
-                    "was not read", (unsigned long long)c->src.lines);
-            if (!live)
-                c->src.truncated = 1;
+        if (interrupted(c, live))
             break;
-        }
         if (live) {
             clock_gettime(CLOCK_MONOTONIC, &now);
             sat_dur_ns el = (sat_dur_ns)(now.tv_sec - t0.tv_sec) * 1000000000LL +
@@ -181,6 +239,118 @@ static int drive(cap_run *c, pcap_t *pc, int live, sat_diag *err)
             break;
         }
     }
+    return rc;
+}
+
+/* ---- pcapng, read here (parse/wire/pcapng.c) ------------------------------------------ */
+typedef struct ng_read {
+    sat_input *in;
+    uint8_t *buf;
+    size_t cap, start, end;
+    int eof;
+    int input_failed;   /* the input ended early: its diag says why */
+    sat_diag input_diag;
+} ng_read;
+
+/* Makes buf[start..end) hold at least need bytes (or all that is left). */
+static int ng_fill(ng_read *g, size_t need)
+{
+    if (g->start) {
+        memmove(g->buf, g->buf + g->start, g->end - g->start);
+        g->end -= g->start;
+        g->start = 0;
+    }
+    if (need > g->cap) {
+        size_t nc = g->cap ? g->cap : 256 * 1024;
+        while (nc < need)
+            nc *= 2;
+        uint8_t *nb = realloc(g->buf, nc);
+        if (!nb)
+            return SAT_E_NOMEM;
+        g->buf = nb;
+        g->cap = nc;
+    }
+    while (g->end < need && !g->eof) {
+        ssize_t n = sat_input_read(g->in, g->buf + g->end, g->cap - g->end, &g->input_diag);
+        if (n < 0) {
+            g->input_failed = 1;
+            g->eof = 1;
+        } else if (n == 0) {
+            g->eof = 1;
+        } else {
+            g->end += (size_t)n;
+        }
+    }
+    return SAT_OK;
+}
+
+/* "block 7 at byte 1234 (interface description): " */
+static void ng_where(char *dst, size_t cap, const sat_pcapng_step *s)
+{
+    snprintf(dst, cap, "block %llu at byte %llu (%s): ", (unsigned long long)s->block,
+             (unsigned long long)s->offset, s->kind ? s->kind : "?");
+}
+
+static int drive_pcapng(cap_run *c, sat_input *in, sat_diag *err)
+{
+    sat_pcapng *r = sat_pcapng_create();
+    ng_read g;
+    memset(&g, 0, sizeof g);
+    g.in = in;
+    int rc = r ? SAT_OK : SAT_E_NOMEM;
+    char where[128];
+    while (rc >= 0) {
+        if (interrupted(c, 0))
+            break;
+        sat_pcapng_step s;
+        size_t used = 0;
+        int w = sat_pcapng_next(r, g.buf ? g.buf + g.start : NULL, g.end - g.start, g.eof,
+                                &used, &s);
+        if (w < 0) {
+            rc = w;
+            break;
+        }
+        g.start += used;
+        if (w == SAT_PCAPNG_MORE) {
+            rc = ng_fill(&g, s.need);
+        } else if (w == SAT_PCAPNG_PACKET) {
+            rc = one_frame(c, s.linktype, s.ts, s.data, s.caplen);
+        } else if (w == SAT_PCAPNG_REJECT) {
+            uint64_t number = s.block;
+            if (s.packet_block)
+                number = ++c->src.lines; /* a packet read, and rejected */
+            ng_where(where, sizeof where, &s);
+            rc = reject_hex(c, number, s.why, where, s.head, s.head_len);
+        } else if (w == SAT_PCAPNG_STOP) {
+            if (c->job->opts->stop && *c->job->opts->stop) {
+                (void)interrupted(c, 0); /* the input ended there because of it */
+            } else if (g.input_failed) {
+                *err = g.input_diag; /* the input was cut: it says why */
+            } else {
+                ng_where(where, sizeof where, &s);
+                rc = reject_hex(c, s.block, s.why, where, s.head, s.head_len);
+                sat_diag_set(err, SAT_E_TRUNCATED, c->job->path,
+                             "%s%s: the rest of the capture was not read", where, s.why);
+            }
+            break;
+        } else if (w == SAT_PCAPNG_END) {
+            if (c->job->opts->stop && *c->job->opts->stop)
+                (void)interrupted(c, 0);
+            else if (g.input_failed)
+                *err = g.input_diag;
+            break;
+        }
+    }
+    if (r) {
+        sat_pcapng_counts n;
+        sat_pcapng_get_counts(r, &n);
+        c->job->stats->pcapng_skipped += n.skipped;
+        if (n.undated)
+            say(c->job, "%llu simple packet block%s carry no time: each is dated with the "
+                "packet before it", (unsigned long long)n.undated, n.undated == 1 ? "" : "s");
+    }
+    sat_pcapng_free(r);
+    free(g.buf);
     return rc;
 }
 
@@ -224,6 +394,48 @@ static pcap_t *open_live(sat_capture_job *job, sat_diag *err)
     return pc;
 }
 
+/* A classic pcap file opened by libpcap over the input (*pc NULL and *d set if not). */
+static void pcap_over_input(sat_capture_job *job, sat_input *in, cookie *ck, pcap_t **pc,
+                            sat_diag *d)
+{
+    ck->in = in;
+    cookie_io_functions_t io = {cookie_read, NULL, NULL, cookie_close};
+    FILE *fp = fopencookie(ck, "r", io);
+    if (!fp) {
+        sat_diag_set(d, SAT_E_NOMEM, job->path, "out of memory");
+        return;
+    }
+    char eb[PCAP_ERRBUF_SIZE] = "";
+    *pc = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
+    if (!*pc) {
+        fclose(fp);
+        if (ck->failed)
+            *d = ck->diag;
+        else
+            sat_diag_set(d, SAT_E_FORMAT, job->path, "not a readable capture: %s", eb);
+    } /* else pcap_close closes fp */
+}
+
+/* 1 when the first block of a pcapng file (in its first bytes, head) can be read, else 0
+ * with *d set: the file is not a readable capture. */
+static int ng_first_block(const char *path, const char *head, size_t n, sat_diag *d)
+{
+    sat_pcapng *r = sat_pcapng_create();
+    if (!r) {
+        sat_diag_set(d, SAT_E_NOMEM, path, "out of memory");
+        return 0;
+    }
+    sat_pcapng_step s;
+    size_t used;
+    int w = sat_pcapng_next(r, (const uint8_t *)head, n, 0, &used, &s);
+    sat_pcapng_free(r);
+    if (w == SAT_PCAPNG_STOP) {
+        sat_diag_set(d, SAT_E_FORMAT, path, "not a readable capture: %s", s.why);
+        return 0;
+    }
+    return 1;
+}
+
 int sat_capture_collect(sat_capture_job *job)
 {
     sat_diag d;
@@ -237,8 +449,8 @@ int sat_capture_collect(sat_capture_job *job)
     cookie ck;
     memset(&ck, 0, sizeof ck);
     sat_input *in = job->in;
-    FILE *fp = NULL;
     pcap_t *pc = NULL;
+    int ng = 0; /* a pcapng file, read here */
     const char *fmt = live ? "live" : "pcap";
     if (live) {
         pc = open_live(job, &d);
@@ -248,30 +460,15 @@ int sat_capture_collect(sat_capture_job *job)
         if (in) {
             size_t pl = 0;
             const char *peek = sat_input_peek(in, &pl);
-            if (sat_capture_sniff(peek, pl) == 2)
+            if (sat_capture_sniff(peek, pl) == 2) {
                 fmt = "pcapng";
-            ck.in = in;
-            cookie_io_functions_t io = {cookie_read, NULL, NULL, cookie_close};
-            fp = fopencookie(&ck, "r", io);
-            if (!fp) {
-                sat_diag_set(&d, SAT_E_NOMEM, job->path, "out of memory");
+                ng = ng_first_block(job->path, peek, pl, &d);
             } else {
-                char eb[PCAP_ERRBUF_SIZE] = "";
-                pc = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO,
-                                                              eb);
-                if (!pc) {
-                    fclose(fp);
-                    if (ck.failed)
-                        d = ck.diag;
-                    else
-                        sat_diag_set(&d, SAT_E_FORMAT, job->path, "not a readable capture: %s",
-                                     eb);
-                }
-                fp = NULL; /* pcap_close closes it */
+                pcap_over_input(job, in, &ck, &pc, &d);
             }
         }
     }
-    if (!pc) {
+    if (!pc && !ng) {
         job->unreadable = 1;
         job->problem = d;
         say(job, "%s", d.msg);
@@ -283,7 +480,7 @@ int sat_capture_collect(sat_capture_job *job)
     cap_run c;
     memset(&c, 0, sizeof c);
     c.job = job;
-    c.linktype = pcap_datalink(pc);
+    c.linktype = pc ? pcap_datalink(pc) : 0;
     c.reject_max = job->opts->reject_sample_max ? job->opts->reject_sample_max : 100;
     c.src.id = job->source_id;
     c.src.server = job->server;
@@ -313,7 +510,7 @@ int sat_capture_collect(sat_capture_job *job)
     sat_diag err;
     memset(&err, 0, sizeof err);
     if (rc == SAT_OK)
-        rc = drive(&c, pc, live, &err);
+        rc = ng ? drive_pcapng(&c, in, &err) : drive(&c, pc, live, &err);
     if (rc >= 0)
         rc = sat_flow_finish(c.flows, c.src.last_ts);
     if (rc >= 0)
@@ -354,7 +551,8 @@ int sat_capture_collect(sat_capture_job *job)
         rc = sat_sink_emit(job->sink, SAT_TABLE_SOURCE, &c.src);
     sat_flow_table_free(c.flows); /* after the last rows: they borrow its strings */
     sat_ldap_join_free(c.join);
-    pcap_close(pc);
+    if (pc)
+        pcap_close(pc);
     if (in && in != job->in)
         sat_input_close(in);
     return rc;

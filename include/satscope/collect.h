@@ -145,6 +145,8 @@ typedef struct sat_collect_stats {
     uint64_t traces;               /* .sat inputs replayed */
     /* captures (pcap/pcapng files and live interfaces) */
     uint64_t captures, packets, not_tcp, unsupported_link;
+    uint64_t pcapng_skipped;       /* pcapng blocks of kinds not read (statistics, name
+                                      resolution, secrets, custom): skipped, not errors */
     uint64_t flows, evicted, expired;
     uint64_t conns_evicted;        /* LDAP connections ended at opts.max_open */
     uint64_t ops_evicted;          /* requests ended unanswered at opts.max_pending */

@@ -137,4 +137,65 @@ int sat_flow_finish(sat_flow_table *t, sat_ts_ns end_ts);
 void sat_flow_get_stats(const sat_flow_table *t, sat_flow_stats *out);
 void sat_flow_table_free(sat_flow_table *t); /* NULL is fine */
 
+/* ---- pcapng files, block by block (parse/wire/pcapng.c) ------------------------------
+ * draft-ietf-opsawg-pcapng. The reader is fed the file's bytes as they come (no I/O
+ * here): each step looks at the bytes from the current position, consumes some and says
+ * what it found. Every interface keeps its own link type, so one file may mix them;
+ * a new section header starts a new list of interfaces. Bounds: at most
+ * SAT_PCAPNG_MAX_IFACES interfaces per section, blocks read whole (section headers,
+ * interface descriptions, packets) at most SAT_PCAPNG_MAX_BLOCK bytes (a longer one is
+ * rejected and skipped); blocks of other kinds are skipped as they stream, whatever
+ * their length. */
+#define SAT_PCAPNG_MAX_IFACES 65536u
+#define SAT_PCAPNG_MAX_BLOCK (16u << 20)
+
+enum sat_pcapng_what {
+    SAT_PCAPNG_MORE = 0, /* give at least `need` bytes from the current position (or eof) */
+    SAT_PCAPNG_PACKET,   /* a packet: data..caplen views the caller's bytes */
+    SAT_PCAPNG_READ,     /* a section header or interface taken, or part of a skip done */
+    SAT_PCAPNG_SKIPPED,  /* a whole block of a kind not read (statistics, names, ...) */
+    SAT_PCAPNG_REJECT,   /* a malformed block: rejected; reading goes on at the next */
+    SAT_PCAPNG_STOP,     /* the rest of the file cannot be read (why says why); sticky */
+    SAT_PCAPNG_END       /* the end of the file, at a block boundary */
+};
+
+typedef struct sat_pcapng_step {
+    int what;              /* enum sat_pcapng_what (also the return value) */
+    size_t need;           /* MORE: bytes wanted from the current position */
+    /* the block the step was about (PACKET, SKIPPED, REJECT, STOP) */
+    uint64_t block;        /* 1-based number of the block in the file */
+    uint64_t offset;       /* its first byte's offset in the file */
+    uint32_t type;         /* its block type */
+    const char *kind;      /* "enhanced packet", "interface description", ... */
+    int packet_block;      /* 1: an enhanced, simple or obsolete packet block */
+    const uint8_t *head;   /* its first head_len bytes (for an excerpt) */
+    size_t head_len;
+    const char *why;       /* REJECT, STOP: a short sentence, the same for the same fault */
+    /* PACKET */
+    const uint8_t *data;
+    uint32_t caplen, origlen;
+    int linktype;          /* LINKTYPE_ value of its interface */
+    uint32_t iface, section; /* interface id in its section; section number, 1-based */
+    sat_ts_ns ts;
+    int dated;             /* 0: a simple packet block, which carries no time: ts is the
+                              packet before it in the file (0 before any) */
+} sat_pcapng_step;
+
+typedef struct sat_pcapng_counts {
+    uint64_t blocks, sections, interfaces, packets, rejects;
+    uint64_t skipped;      /* blocks of kinds not read */
+    uint64_t undated;      /* simple packet blocks (dated by the packet before them) */
+} sat_pcapng_counts;
+
+typedef struct sat_pcapng sat_pcapng;
+sat_pcapng *sat_pcapng_create(void);  /* NULL: no memory */
+void sat_pcapng_free(sat_pcapng *r);  /* NULL is fine */
+/* One step over buf[0..avail), the file's bytes from the current position; eof: no more
+ * follow. Sets *used (bytes consumed: the caller drops them before the next step) and *s.
+ * Returns s->what, or SAT_E_NOMEM (the interface list could not grow). A PACKET's views
+ * are valid until the caller drops or moves its bytes. */
+int sat_pcapng_next(sat_pcapng *r, const uint8_t *buf, size_t avail, int eof, size_t *used,
+                    sat_pcapng_step *s);
+void sat_pcapng_get_counts(const sat_pcapng *r, sat_pcapng_counts *out);
+
 #endif /* SATSCOPE_WIRE_H */
