@@ -238,6 +238,16 @@ static void stats_add(sat_collect_stats *into, const sat_collect_stats *from)
     into->next_server = from->next_server;
 }
 
+/* What a bound of the joiner cost: "N requests ended unanswered: more than
+ * M awaiting their RESULT at once (...); raise --max-pending". */
+static void say_bound(uint64_t n, const char *noun, const char *what, size_t bound,
+                      const char *held, const char *option)
+{
+    if (n)
+        fprintf(stderr, "satscope: %llu %s%s %s: more than %zu %s; raise --%s\n",
+                (unsigned long long)n, noun, n == 1 ? "" : "s", what, bound, held, option);
+}
+
 int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_t nparts)
 {
     sat_collect_stats st;
@@ -264,18 +274,12 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
                         s->path ? s->path : "?", (unsigned long long)s->line_no,
                         s->reason ? s->reason : "", s->excerpt ? s->excerpt : "");
             }
-        if (st.conns_evicted)
-            fprintf(stderr,
-                    "satscope: %llu connection%s ended before their close line: more than %zu "
-                    "held at once (closes missing from the log?); raise --max-open\n",
-                    (unsigned long long)st.conns_evicted, st.conns_evicted == 1 ? "" : "s",
-                    c->max_open ? c->max_open : (size_t)SAT_JOIN_MAX_OPEN_DEFAULT);
-        if (st.ops_evicted)
-            fprintf(stderr,
-                    "satscope: %llu request%s ended unanswered: more than %zu awaiting their "
-                    "RESULT at once (RESULTs missing from the log?); raise --max-pending\n",
-                    (unsigned long long)st.ops_evicted, st.ops_evicted == 1 ? "" : "s",
-                    c->max_pending ? c->max_pending : (size_t)SAT_JOIN_MAX_PENDING_DEFAULT);
+        say_bound(st.conns_evicted, "connection", "ended before their close line",
+                  c->max_open ? c->max_open : (size_t)SAT_JOIN_MAX_OPEN_DEFAULT,
+                  "held at once (closes missing from the log?)", "max-open");
+        say_bound(st.ops_evicted, "request", "ended unanswered",
+                  c->max_pending ? c->max_pending : (size_t)SAT_JOIN_MAX_PENDING_DEFAULT,
+                  "awaiting their RESULT at once (RESULTs missing from the log?)", "max-pending");
         /* a capture's lines are its packets (sat_source.lines) */
         if (st.rejects)
             fprintf(stderr,
