@@ -483,7 +483,9 @@ static sat_str anon_file_path(sat_anon *a, sat_str p)
         size_t e = i;
         while (e < dn && p.ptr[e] != '/')
             e++;
-        if (e > i)
+        if ((e - i == 1 && p.ptr[i] == '.') || (e - i == 2 && !memcmp(p.ptr + i, "..", 2)))
+            sb_put(&b, p.ptr + i, e - i); /* "." and ".." say nothing */
+        else if (e > i)
             sb_token(a, &b, p.ptr + i, e - i, 0);
         sb_putc(&b, '/');
         i = e + 1;
