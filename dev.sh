@@ -15,6 +15,7 @@ cd "$(dirname "$0")"
 PACKAGES=(build-essential clang cmake pkg-config
           libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libpcre2-dev libpcap-dev
           libdw-dev libelf-dev
+          libsodium-dev  # keyed BLAKE2b of the pseudonymiser (collect/anonymize.c)
           zstd gzip bzip2 xz-utils time tcpdump elfutils
           python3   # tests/cli/json_schema.py (ctest cli_json_schema)
           libcairo2-dev fonts-dejavu-core  # charts (report/chart*.c): cairo, DejaVu Sans

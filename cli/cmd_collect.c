@@ -11,6 +11,9 @@
  * replaces. A mode tighter than 0640-less-umask is said once, with why.
  * SIGINT and SIGTERM end the collection where it is: the trace of what was
  * read is closed (valid), and the exit is 128 + the signal (130, 143).
+ * --anonymize-key KEYFILE puts the pseudonymiser (collect/anonymize.c) in
+ * front of the trace writer: every row, from every input, goes through it,
+ * and the trace's file header says it is pseudonymised.
  */
 #include <dirent.h>
 #include <glob.h>
@@ -24,9 +27,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "satscope/anonymize.h"
 #include "satscope/trace.h"
 
-enum { OPT_OUTPUT = 'o', OPT_IFACE = 0x100, OPT_FILTER, OPT_DURATION, OPT_COUNT };
+enum { OPT_OUTPUT = 'o', OPT_IFACE = 0x100, OPT_FILTER, OPT_DURATION, OPT_COUNT, OPT_ANON_KEY };
 
 static const sat_cli_opt collect_opts[] = {
     {"output", OPT_OUTPUT, 'o', "FILE",
@@ -43,6 +47,15 @@ static const sat_cli_opt collect_opts[] = {
      NULL},
     {"count", OPT_COUNT, 0, "N", "stop after N packets", NULL},
     {"filter", OPT_FILTER, 0, "BPF", "capture filter, e.g. 'tcp port 636'", NULL},
+    {"anonymize-key", OPT_ANON_KEY, 0, "KEYFILE",
+     "pseudonymise the trace: DN and filter values, client\n"
+     "and server addresses (prefix-preserving), names, HTTP\n"
+     "users, agents and path ids become keyed pseudonyms\n"
+     "(the same for one key: groups and subnets survive);\n"
+     "rejected lines keep their reason only. KEYFILE: 32\n"
+     "bytes or more, not readable by others\n"
+     "(head -c 32 /dev/urandom > KEYFILE; chmod 600 KEYFILE).\n"
+     "What is kept: docs/privacy.md", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 extern const sat_command sat_cmd_collect;
@@ -61,7 +74,7 @@ static int run_collect(int argc, char **argv)
 {
     sat_cli_collect c;
     memset(&c, 0, sizeof c);
-    const char *output = NULL;
+    const char *output = NULL, *anon_key = NULL;
     sat_cli_args a;
     sat_cli_args_init(&a, &sat_cmd_collect, &c);
     int opt;
@@ -70,6 +83,7 @@ static int run_collect(int argc, char **argv)
         case OPT_OUTPUT: output = optarg; break;
         case OPT_IFACE: c.live_iface = optarg; break;
         case OPT_FILTER: c.live_filter = optarg; break;
+        case OPT_ANON_KEY: anon_key = optarg; break;
         case OPT_DURATION:
             if ((c.live_duration = sat_cli_parse_duration(optarg)) < 0)
                 return sat_cli_usage_error("collect", "bad --duration '%s'", optarg);
@@ -97,6 +111,22 @@ static int run_collect(int argc, char **argv)
         return sat_cli_usage_error("collect", "-o -: standard output is a terminal; "
                                    "redirect it to a file or a pipe");
 
+    /* The key first: a key refused writes nothing. */
+    sat_anon *anon = NULL;
+    if (anon_key) {
+        sat_diag kd;
+        memset(&kd, 0, sizeof kd);
+        if (!(anon = sat_anon_open_keyfile(anon_key, &kd))) {
+            if (kd.code == SAT_E_NOMEM)
+                return sat_cli_fail("collect", kd.code, "no trace written");
+            if (kd.code == SAT_E_USAGE)
+                return sat_cli_usage_error("collect", "--anonymize-key %s: %s", kd.where,
+                                           kd.msg);
+            sat_cli_path_error("collect", kd.where, NULL, kd.msg);
+            return SAT_EXIT_UNREADABLE;
+        }
+    }
+
     /* The trace's mode and the inputs it must not replace (cli_output.c). */
     sat_cli_out co;
     sat_cli_out_init(&co, argv + optind, (size_t)(argc - optind), c.live_iface != NULL,
@@ -112,11 +142,13 @@ static int run_collect(int argc, char **argv)
     wo.mode = co.o.mode;
     wo.inputs = co.o.inputs;
     wo.ninputs = co.o.ninputs;
+    wo.flags = anon ? SAT_TRACE_F_PSEUDONYMISED : 0;
     sat_trace_writer *w = streaming
         ? sat_trace_writer_create_fd(STDOUT_FILENO, "standard output", &wo, &diag)
         : sat_trace_writer_create(output, &wo, &diag);
     sat_cli_out_free(&co);
     if (!w) {
+        sat_anon_free(anon);
         if (diag.code == SAT_E_NOMEM)
             return sat_cli_fail("collect", diag.code, "no trace written");
         sat_cli_path_error("collect", output, diag.where, diag.msg);
@@ -128,9 +160,13 @@ static int run_collect(int argc, char **argv)
         fprintf(stderr, "satscope collect: capturing on %s until interrupted (Ctrl-C)\n",
                 c.live_iface);
     sat_event_sink sink = sat_trace_writer_sink(w);
+    sat_event_sink writer_sink = sink;
+    if (anon) /* every row reaches the writer through the pseudonymiser */
+        sink = sat_anon_sink(anon, &writer_sink);
     c.stop = sat_cli_interrupt_install();
     double t0 = now_s();
     int code = sat_cli_collect_run(&c, argv + optind, (size_t)(argc - optind), &sink);
+    sat_anon_free(anon);
     const sat_collect_stats *st = &c.stats;
     /* a signal after the last input was read still exits 128 + it: the
      * trace is then whole, and the message says no input was left */

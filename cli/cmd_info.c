@@ -171,6 +171,9 @@ static void build_result(sat_result *res, const char *path, const sat_trace_stat
     snprintf(ver, sizeof ver, "%u.%u", st->format_version >> 16, st->format_version & 0xffff);
     sat_put_text(root, "format_version", ver);
     sat_put_bool(root, "complete", st->complete);
+    /* said only of a pseudonymised trace, so the others' output is unchanged */
+    if (st->flags & SAT_TRACE_F_PSEUDONYMISED)
+        sat_put_bool(root, "pseudonymised", 1);
     sat_put_text(root, "warning", warning);
     sat_put_bytes(root, "file_bytes", st->file_bytes);
     sat_ts_ns lo = 0, hi = 0;
@@ -276,6 +279,10 @@ static int print_text(sat_result *res, sat_text *t)
     sat_text_line(t, "format     %s, %s%s, %s", text_of(root, "format_version", b, sizeof b),
                   complete && complete->v.i ? "complete" : "INCOMPLETE", dm,
                   text_of(root, "file_bytes", c, sizeof c));
+    const sat_value *ps = sat_rnode_val(root, "pseudonymised");
+    if (ps && !ps->absent && ps->v.i)
+        sat_text_line(t, "privacy    pseudonymised (collect --anonymize-key): DN and filter "
+                      "values, addresses and names are keyed pseudonyms (docs/privacy.md)");
     const sat_value *w = sat_rnode_val(root, "warning");
     if (w && !w->absent)
         sat_text_line(t, "warning    %s", w->v.s);

@@ -165,6 +165,7 @@ struct sat_trace_reader {
     const uint8_t *mem;
     uint64_t size;
     uint16_t major, minor;
+    uint32_t flags; /* the file header's */
     int complete;
     rblock *blocks;
     size_t nblocks;

@@ -474,6 +474,7 @@ done:
         r->tstats[i].columns = r->cstats[i];
     free(ccap);
     out->format_version = ((uint32_t)r->major << 16) | r->minor;
+    out->flags = r->flags;
     out->file_bytes = r->size;
     out->complete = r->complete;
     out->ntables = r->ntstats;

@@ -145,7 +145,7 @@ int sat_trace_check_header(sat_trace_reader *r, sat_diag *diag)
     const uint8_t *magic = sat_cursor_bytes(&c, 8);
     r->major = sat_cursor_le16(&c);
     r->minor = sat_cursor_le16(&c);
-    (void)sat_cursor_le32(&c);
+    r->flags = sat_cursor_le32(&c);
     uint32_t crc = sat_cursor_le32(&c);
     if (memcmp(magic, "SATSCOPE", 8) != 0)
         return sat_diag_set(diag, SAT_E_FORMAT, where,

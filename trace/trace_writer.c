@@ -318,7 +318,7 @@ static sat_trace_writer *writer_create(const char *path, int stream_fd,
     memcpy(hdr, "SATSCOPE", 8);
     sat_put_le16(hdr + 8, SAT_FMT_MAJOR);
     sat_put_le16(hdr + 10, SAT_FMT_MINOR);
-    sat_put_le32(hdr + 12, 0);
+    sat_put_le32(hdr + 12, opts ? opts->flags : 0);
     sat_put_le32(hdr + 16, sat_trace_crc32(hdr, 16));
     if (sat_trace_write_all(w->fd, hdr, sizeof hdr)) {
         sat_diag_set(diag, SAT_E_IO, w->partial ? w->partial : w->path, "write failed: %s",

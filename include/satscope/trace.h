@@ -76,7 +76,14 @@ typedef struct sat_trace_write_opts {
     const sat_file_id *inputs;       /* the run's input files (safe_out.h): a PATH
                                          that is one of them is refused */
     size_t ninputs;
+    uint32_t flags;           /* SAT_TRACE_F_* bits of the file header */
 } sat_trace_write_opts;
+
+/* Flags of the file header (FORMAT.md "File header"). */
+enum sat_trace_flags {
+    SAT_TRACE_F_PSEUDONYMISED = 1u << 0 /* written through the pseudonymiser
+                                           (collect --anonymize-key: docs/privacy.md) */
+};
 
 /* Creates the trace through the safe writer (safe_out.h): a temporary file
  * in PATH's directory (an unpredictable name, O_CREAT|O_EXCL|O_NOFOLLOW: a
@@ -196,6 +203,7 @@ typedef struct sat_table_stat {
 
 typedef struct sat_trace_stat {
     uint32_t format_version;
+    uint32_t flags;     /* the file header's SAT_TRACE_F_* bits */
     uint64_t file_bytes;
     int complete;       /* footer present and valid */
     size_t ntables;

@@ -25,6 +25,7 @@ PUBLIC = {
     "parse.h": "parse", "core.h": "parse", "crash.h": "parse", "wire.h": "parse",
     "http_conf.h": "parse",
     "collect.h": "collect",
+    "anonymize.h": "collect",
     "result.h": "result", "result_out.h": "result",
     "analyze.h": "analyze", "analyze_cachesize.h": "analyze", "analyze_crashes.h": "analyze",
     "analyze_etime.h": "analyze", "analyze_handshakes.h": "analyze",
