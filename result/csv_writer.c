@@ -7,6 +7,13 @@
  * written so far; RFC 4180's CRLF is accepted by every reader of LF files).
  * Times share sat_fmt_ts with sat_json_ts, so a CSV column and the JSON
  * key of the same name hold the same string.
+ *
+ * A text field that a spreadsheet would take for a formula (OWASP's CSV
+ * injection list: it starts with '=', '+', '-', '@', TAB or CR) is written
+ * after a single quote, which makes it text there. A field of that one
+ * character alone holds no formula and is left as it is (the "-" a table
+ * writes for none). Only text fields: the numbers satscope writes itself
+ * (-3, -0.5) go through their own writers and stay numbers.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -20,17 +27,26 @@ void sat_csv_init(sat_csv *c, FILE *out)
     c->nfield = 0;
 }
 
+/* Whether a spreadsheet would run a text field starting with c as a formula. */
+static int formula_start(char c)
+{
+    return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r';
+}
+
 static void field_n(FILE *out, const char *s, size_t n)
 {
     size_t len = strnlen(s, n);
     int quote = 0;
+    const char *lead = len > 1 && formula_start(s[0]) ? "'" : "";
     for (size_t i = 0; i < len && !quote; i++)
         quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
     if (!quote) {
+        fputs(lead, out);
         fwrite(s, 1, len, out);
         return;
     }
     putc('"', out);
+    fputs(lead, out);
     for (size_t i = 0; i < len; i++) {
         if (s[i] == '"')
             putc('"', out);
