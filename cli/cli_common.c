@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "satscope/escape.h"
 #include "satscope/analyze.h"
 #include "satscope/chart.h"
 #include "satscope/report_doc.h"
@@ -236,6 +237,14 @@ static void stats_add(sat_collect_stats *into, const sat_collect_stats *from)
     into->next_server = from->next_server;
 }
 
+/* Text from the inputs (a path, a reason, a rejected line) on standard error,
+ * its controls escaped (satscope/escape.h). */
+static void put_escaped(const char *s)
+{
+    if (s)
+        sat_escape_write(stderr, s, strlen(s), 0);
+}
+
 int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_t nparts)
 {
     sat_collect_stats st;
@@ -258,9 +267,15 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
         for (size_t p = 0; p < nparts; p++)
             for (size_t i = 0; i < parts[p]->nshown && nshown < SHOWN_REJECTS; i++, nshown++) {
                 const sat_cli_shown_reject *s = &parts[p]->shown[i];
-                fprintf(stderr, "satscope: %s:%llu: rejected: %s: %s\n",
-                        s->path ? s->path : "?", (unsigned long long)s->line_no,
-                        s->reason ? s->reason : "", s->excerpt ? s->excerpt : "");
+                /* the path, the reason and the line hold the input's bytes:
+                 * shown escaped, never a control on the terminal */
+                fputs("satscope: ", stderr);
+                put_escaped(s->path ? s->path : "?");
+                fprintf(stderr, ":%llu: rejected: ", (unsigned long long)s->line_no);
+                put_escaped(s->reason);
+                fputs(": ", stderr);
+                put_escaped(s->excerpt);
+                fputc('\n', stderr);
             }
         if (st.rejects)
             fprintf(stderr,
@@ -271,9 +286,13 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
         for (size_t p = 0; p < nparts; p++) {
             const sat_cli_part *pt = parts[p];
             if (pt->rc < 0 && pt->diag.msg[0] && pt->rc != SAT_E_STOP && pt->rc != SAT_E_NOMEM &&
-                pt->warnings == 0)
-                fprintf(stderr, "satscope: %s%s%s\n", pt->diag.where,
-                        pt->diag.where[0] ? ": " : "", pt->diag.msg);
+                pt->warnings == 0) {
+                fputs("satscope: ", stderr);
+                put_escaped(pt->diag.where);
+                fputs(pt->diag.where[0] ? ": " : "", stderr);
+                put_escaped(pt->diag.msg);
+                fputc('\n', stderr);
+            }
         }
     }
     if (c->failed)

@@ -149,7 +149,8 @@ int sat_text_finish(sat_text *t);
 
 /* ---- CSV writer (RFC 4180) ------------------------------------------------------
  * Fields separated by ',', rows ended by LF, a field quoted only when it holds
- * ',', '"', CR or LF, quotes doubled inside. A text field starting with '=',
+ * ',', '"' or LF, quotes doubled inside; controls other than TAB and LF, and
+ * bytes that are not UTF-8, escaped (satscope/escape.h). A text field starting with '=',
  * '+', '-', '@', TAB or CR (and more than that character) gets a single
  * quote before it (a spreadsheet runs it as a formula otherwise); numbers
  * written by the number writers never do.
@@ -180,7 +181,8 @@ void sat_csv_end_row(sat_csv *c);
 
 /* ---- aligned text tables ---------------------------------------------------------
  * Columns left- or right-aligned (numbers), widths from the widest cell (UTF-8
- * aware), control bytes shown as '?', no trailing blanks. A row too wide for
+ * aware), controls and bytes that are not UTF-8 escaped (satscope/escape.h),
+ * no trailing blanks. A row too wide for
  * the width narrows its widest text columns: their cells are cut ("...") or,
  * in a column that wraps, go on under themselves on further lines, broken
  * after a blank or a '/' and never inside a word. */

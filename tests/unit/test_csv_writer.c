@@ -1,6 +1,6 @@
 /*
- * test_csv_writer.c - the CSV writer (report/csv_writer.c): RFC 4180 quoting
- * (a DN with commas and quotes, a newline, a CR), absent values as empty
+ * test_csv_writer.c - the CSV writer (result/csv_writer.c): RFC 4180 quoting
+ * (a DN with commas and quotes, a newline; a CR escaped), absent values as empty
  * fields, times in the same RFC 3339 form as the JSON; a text field a
  * spreadsheet would run as a formula made text with a leading quote, the
  * negative numbers satscope writes left numbers (through a result table too).
@@ -114,7 +114,7 @@ int main(void)
 {
     char *fm = written(row_formula);
     CHECK_EQ_STR(fm, "\"'=HYPERLINK(\"\"http://x\"\")\",'+cmd|' /C calc'!A0,'-2+3,'@SUM(1+1),"
-                     "'\tdc=tab,\"'\rcr\",'=1+2,a=1-2,-,-3,-0.5\n");
+                     "'\tdc=tab,'\\x0dcr,'=1+2,a=1-2,-,-3,-0.5\n");
     free(fm);
     char *tc = table_csv();
     CHECK_EQ_STR(tc, "base,delta,skew_s,ratio\n'-3,-3,-0.5,-0.25\n");
@@ -127,7 +127,7 @@ int main(void)
     char *s = written(row_quoting);
     CHECK_EQ_STR(s, "dn,filter,note\n"
                     "\"cn=\"\"Doe, John\"\",ou=People,dc=example,dc=com\",(cn=plain),"
-                    "\"two\nlines\r\"\n");
+                    "\"two\nlines\\x0d\"\n");
     free(s);
 
     s = written(row_absent);
