@@ -42,8 +42,11 @@ sat_input *sat_input_open(const char *path, sat_diag *diag);
  * instead of waiting on (a FIFO, a terminal, a pipe that stays open). Set by
  * sat_collect_run from its opts for the time of the run. */
 void sat_input_set_interrupt(const volatile sig_atomic_t *flag);
-/* 1 when in ended because of that flag (the rest of it was not read). */
+/* 1 when in ended because of that flag (the rest of it was not read). The
+ * line it ended inside, whose end was never read, is not given as a line:
+ * sat_input_cut_by_interrupt says how many bytes of it were dropped. */
 int sat_input_interrupted(const sat_input *in);
+size_t sat_input_cut_by_interrupt(const sat_input *in);
 /* First decompressed bytes (up to 64 KiB) without consuming them; valid until
  * the next call on the input. */
 const char *sat_input_peek(sat_input *in, size_t *len);
