@@ -300,7 +300,7 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
     if (st.unreadable ||
         (rc < 0 && st.lines == 0 && st.traces == 0 && st.packets == 0 && st.cores == 0))
         return SAT_EXIT_UNREADABLE;
-    if (st.rejects || st.truncated || st.damaged_blocks || rc < 0)
+    if (st.rejects || st.truncated || st.damaged_blocks || st.damaged_headers || rc < 0)
         return SAT_EXIT_REJECTS;
     return SAT_EXIT_OK;
 }

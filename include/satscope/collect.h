@@ -150,6 +150,8 @@ typedef struct sat_collect_stats {
     uint64_t cores, crashes, frames;
     uint64_t damaged_blocks;       /* blocks of .sat inputs skipped as damaged
                                       (warned one by one; the others read) */
+    uint64_t damaged_headers;      /* .sat inputs read despite a damaged file header
+                                      (warned; their blocks found all the same) */
     uint64_t interrupted;          /* 1: *opts->stop ended the run early */
     uint64_t not_started;          /* inputs left unread because of it */
     uint64_t next_source, next_server; /* the first source id and server number the
