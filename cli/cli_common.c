@@ -39,6 +39,28 @@ const sat_command *const sat_commands[] = {
     NULL,
 };
 
+static int stdout_said; /* the failure to write standard output was said */
+
+void sat_cli_stdout_failed(const char *cmd, int err)
+{
+    if (stdout_said)
+        return;
+    stdout_said = 1;
+    fprintf(stderr, "satscope%s%s: standard output: writing failed: %s\n", cmd ? " " : "",
+            cmd ? cmd : "", strerror(err ? err : EIO));
+}
+
+int sat_cli_finish_stdout(const char *cmd, int code)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0;
+    int err = errno;
+    if ((!failed && !ferror(stdout)) || (code != SAT_EXIT_OK && code != SAT_EXIT_REJECTS))
+        return code; /* written, or the command failed and said why itself */
+    sat_cli_stdout_failed(cmd, err);
+    return SAT_EXIT_FAILED;
+}
+
 int sat_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -511,8 +533,11 @@ int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
     }
     if (fclose(m) != 0 && rc >= 0)
         rc = SAT_E_NOMEM;
-    if (rc >= 0 && len && fwrite(buf, 1, len, stdout) != len)
-        rc = sat_diag_set(&diag, SAT_E_IO, "standard output", "writing failed: %s", strerror(errno));
+    if (rc >= 0 && len && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
+        sat_cli_stdout_failed(name, errno);
+        free(buf);
+        return SAT_E_IO;
+    }
     free(buf);
     if (rc == SAT_E_NOMEM) {
         sat_cli_fail(name, rc, NULL);
