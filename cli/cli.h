@@ -100,6 +100,14 @@ void sat_cli_print_completion(FILE *out);
 /* The one line naming a path whatever the library put in `where` (which
  * often starts with the path already): "satscope CMD: PATH: WHERE: MSG". */
 void sat_cli_path_error(const char *cmd, const char *path, const char *where, const char *msg);
+/* Standard output could not be written (errno err): said once a run,
+ * "satscope CMD: standard output: writing failed: ..." (cmd NULL: none). */
+void sat_cli_stdout_failed(const char *cmd, int err);
+/* The end of every run (satscope.c): standard output flushed; when it or any
+ * write before failed (a full disk, /dev/full) a run that thought it did its
+ * work (code 0 or 1) says so and exits SAT_EXIT_FAILED, never 0; a failed run
+ * (code 2 and up) has said why already and keeps its code. */
+int sat_cli_finish_stdout(const char *cmd, int code);
 
 /* NULL-terminated, in the order `satscope --help` lists them. */
 extern const sat_command *const sat_commands[];

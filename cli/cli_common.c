@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "satscope/escape.h"
 #include "satscope/analyze.h"
 #include "satscope/chart.h"
 #include "satscope/report_doc.h"
@@ -37,6 +38,28 @@ const sat_command *const sat_commands[] = {
     &sat_cmd_report,
     NULL,
 };
+
+static int stdout_said; /* the failure to write standard output was said */
+
+void sat_cli_stdout_failed(const char *cmd, int err)
+{
+    if (stdout_said)
+        return;
+    stdout_said = 1;
+    fprintf(stderr, "satscope%s%s: standard output: writing failed: %s\n", cmd ? " " : "",
+            cmd ? cmd : "", strerror(err ? err : EIO));
+}
+
+int sat_cli_finish_stdout(const char *cmd, int code)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0;
+    int err = errno;
+    if ((!failed && !ferror(stdout)) || (code != SAT_EXIT_OK && code != SAT_EXIT_REJECTS))
+        return code; /* written, or the command failed and said why itself */
+    sat_cli_stdout_failed(cmd, err);
+    return SAT_EXIT_FAILED;
+}
 
 int sat_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -248,6 +271,14 @@ static void say_bound(uint64_t n, const char *noun, const char *what, size_t bou
                 (unsigned long long)n, noun, n == 1 ? "" : "s", what, bound, held, option);
 }
 
+/* Text from the inputs (a path, a reason, a rejected line) on standard error,
+ * its controls escaped (satscope/escape.h). */
+static void put_escaped(const char *s)
+{
+    if (s)
+        sat_escape_write(stderr, s, strlen(s), 0);
+}
+
 int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_t nparts)
 {
     sat_collect_stats st;
@@ -270,9 +301,15 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
         for (size_t p = 0; p < nparts; p++)
             for (size_t i = 0; i < parts[p]->nshown && nshown < SHOWN_REJECTS; i++, nshown++) {
                 const sat_cli_shown_reject *s = &parts[p]->shown[i];
-                fprintf(stderr, "satscope: %s:%llu: rejected: %s: %s\n",
-                        s->path ? s->path : "?", (unsigned long long)s->line_no,
-                        s->reason ? s->reason : "", s->excerpt ? s->excerpt : "");
+                /* the path, the reason and the line hold the input's bytes:
+                 * shown escaped, never a control on the terminal */
+                fputs("satscope: ", stderr);
+                put_escaped(s->path ? s->path : "?");
+                fprintf(stderr, ":%llu: rejected: ", (unsigned long long)s->line_no);
+                put_escaped(s->reason);
+                fputs(": ", stderr);
+                put_escaped(s->excerpt);
+                fputc('\n', stderr);
             }
         say_bound(st.conns_evicted, "connection", "ended before their close line",
                   c->max_open ? c->max_open : (size_t)SAT_JOIN_MAX_OPEN_DEFAULT,
@@ -290,9 +327,13 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
         for (size_t p = 0; p < nparts; p++) {
             const sat_cli_part *pt = parts[p];
             if (pt->rc < 0 && pt->diag.msg[0] && pt->rc != SAT_E_STOP && pt->rc != SAT_E_NOMEM &&
-                pt->warnings == 0)
-                fprintf(stderr, "satscope: %s%s%s\n", pt->diag.where,
-                        pt->diag.where[0] ? ": " : "", pt->diag.msg);
+                pt->warnings == 0) {
+                fputs("satscope: ", stderr);
+                put_escaped(pt->diag.where);
+                fputs(pt->diag.where[0] ? ": " : "", stderr);
+                put_escaped(pt->diag.msg);
+                fputc('\n', stderr);
+            }
         }
     }
     if (c->failed)
@@ -300,7 +341,7 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
     if (st.unreadable ||
         (rc < 0 && st.lines == 0 && st.traces == 0 && st.packets == 0 && st.cores == 0))
         return SAT_EXIT_UNREADABLE;
-    if (st.rejects || st.truncated || st.damaged_blocks || rc < 0)
+    if (st.rejects || st.truncated || st.damaged_blocks || st.damaged_headers || rc < 0)
         return SAT_EXIT_REJECTS;
     return SAT_EXIT_OK;
 }
@@ -528,8 +569,11 @@ int sat_cli_render_result(const sat_cli_collect *c, sat_result *res, int fmt,
     }
     if (fclose(m) != 0 && rc >= 0)
         rc = SAT_E_NOMEM;
-    if (rc >= 0 && len && fwrite(buf, 1, len, stdout) != len)
-        rc = sat_diag_set(&diag, SAT_E_IO, "standard output", "writing failed: %s", strerror(errno));
+    if (rc >= 0 && len && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
+        sat_cli_stdout_failed(name, errno);
+        free(buf);
+        return SAT_E_IO;
+    }
     free(buf);
     if (rc == SAT_E_NOMEM) {
         sat_cli_fail(name, rc, NULL);

@@ -372,7 +372,8 @@ static int run_info(int argc, char **argv)
         return SAT_EXIT_UNREADABLE;
     }
     char warning[sizeof diag.msg];
-    int partial = diag.code == SAT_E_TRUNCATED;
+    /* read with a warning: a partial trace, a damaged file header */
+    int partial = diag.code == SAT_E_TRUNCATED || diag.code == SAT_E_CORRUPT;
     snprintf(warning, sizeof warning, "%s", diag.msg);
 
     int code = partial ? SAT_EXIT_REJECTS : SAT_EXIT_OK;

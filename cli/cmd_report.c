@@ -397,6 +397,28 @@ static int run_report(int argc, char **argv)
         code = sat_cli_usage_error("report", "no input given");
         goto done;
     }
+    if (!strcmp(r->ext, ".eml")) {
+        /* what goes into a header is checked whole before the analysis: a CR
+         * or LF there would start a header of its own (report_doc.h) */
+        struct {
+            const char *opt, *val;
+            int addr;
+        } hdr[] = {{"--mail-to", mail_to, 1},
+                   {"--mail-from", ro.mail_from, 1},
+                   {"--subject", ro.subject, 0},
+                   {"--title", ro.subject ? NULL : title, 0}};
+        for (size_t i = 0; i < sizeof hdr / sizeof hdr[0]; i++) {
+            char why[256];
+            if (hdr[i].val && (hdr[i].addr ? sat_mail_addr_check(hdr[i].val, why, sizeof why)
+                                           : sat_mail_text_check(hdr[i].val, why, sizeof why)) !=
+                                  SAT_OK) {
+                code = sat_cli_usage_error("report", "%s %s: refused, it goes into the e-mail's %s header",
+                                           hdr[i].opt, why,
+                                           i == 0 ? "To:" : i == 1 ? "From:" : "Subject:");
+                goto done;
+            }
+        }
+    }
     ro.utc = utc;
     ro.wide = c.wide;
     ro.mail_to = mail_to;

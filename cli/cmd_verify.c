@@ -49,7 +49,9 @@ static int run_verify(int argc, char **argv)
             if (v.problems == 0)
                 printf("%s: %s\n", diag.where[0] ? diag.where : argv[i],
                        diag.msg[0] ? diag.msg : sat_strerror(rc));
-            printf("%s: DAMAGED\n", argv[i]);
+            /* a partial trace with nothing else wrong is not damaged: its
+             * writer stopped before the footer */
+            printf("%s: %s\n", argv[i], rc == SAT_E_TRUNCATED ? "PARTIAL" : "DAMAGED");
             if (code == SAT_EXIT_OK)
                 code = SAT_EXIT_REJECTS;
         }
@@ -62,5 +64,6 @@ const sat_command sat_cmd_verify = {
     "TRACE.sat...",
     "Checks every block checksum and the footer index of each trace.",
     NULL, 0,
-    "exit: 0 every trace intact and complete, 1 damaged or incomplete,\n"
+    "exit: 0 every trace intact and complete, 1 damaged (DAMAGED) or partial\n"
+    "      (PARTIAL: a collect that did not finish; its complete blocks read),\n"
     "      2 usage, 3 a file could not be read"};

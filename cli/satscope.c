@@ -77,20 +77,20 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (!strcmp(name, "--help") || !strcmp(name, "-h") || (!strcmp(name, "help") && argc == 2)) {
         print_help(stdout);
-        return SAT_EXIT_OK;
+        return sat_cli_finish_stdout(NULL, SAT_EXIT_OK);
     }
     if (!strcmp(name, "--version")) {
         printf("satscope %s\n", SAT_VERSION);
-        return SAT_EXIT_OK;
+        return sat_cli_finish_stdout(NULL, SAT_EXIT_OK);
     }
     /* hidden: what the build installs, made from the commands' option tables */
     if (!strcmp(name, "--man")) {
         sat_cli_print_man(stdout);
-        return fflush(stdout) ? SAT_EXIT_UNREADABLE : SAT_EXIT_OK;
+        return sat_cli_finish_stdout(NULL, SAT_EXIT_OK);
     }
     if (!strcmp(name, "--completion")) {
         sat_cli_print_completion(stdout);
-        return fflush(stdout) ? SAT_EXIT_UNREADABLE : SAT_EXIT_OK;
+        return sat_cli_finish_stdout(NULL, SAT_EXIT_OK);
     }
     int help = !strcmp(name, "help"); /* `satscope help CMD` = `satscope CMD --help` */
     if (help) {
@@ -104,9 +104,10 @@ int main(int argc, char **argv)
         if (!strcmp((*c)->name, name)) {
             if (help) {
                 sat_cli_print_help(*c, stdout);
-                return SAT_EXIT_OK;
+                return sat_cli_finish_stdout("help", SAT_EXIT_OK);
             }
-            return (*c)->run(argc - 1, argv + 1);
+            /* whatever the command wrote, a write error is never exit 0 */
+            return sat_cli_finish_stdout((*c)->name, (*c)->run(argc - 1, argv + 1));
         }
     fprintf(stderr, "satscope: unknown command '%s' (see satscope --help)\n", name);
     return SAT_EXIT_USAGE;

@@ -157,10 +157,12 @@ int sat_collect_run(const char *const *paths, size_t npaths,
             sat_diag_set(diag, rc, "collect", "out of memory");
         return rc; /* a sink's status or an allocation failure */
     }
-    if (stats->unreadable || stats->truncated || stats->damaged_blocks) {
+    if (stats->unreadable || stats->truncated || stats->damaged_blocks ||
+        stats->damaged_headers) {
         int code = stats->unreadable ? SAT_E_IO
                    : stats->truncated ? SAT_E_TRUNCATED : SAT_E_CORRUPT;
-        uint64_t nprob = stats->unreadable + stats->truncated + stats->damaged_blocks;
+        uint64_t nprob = stats->unreadable + stats->truncated + stats->damaged_blocks +
+                         stats->damaged_headers;
         if (diag) {
             *diag = r.first_problem;
             if (nprob > 1) {

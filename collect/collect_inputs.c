@@ -194,7 +194,7 @@ void sat_run_look(run *r, item *it)
         /* A trace is told by its own magic, before any decompression. */
         int fd = open(it->path, O_RDONLY | O_CLOEXEC);
         if (fd >= 0) {
-            char head[16];
+            char head[64]; /* a damaged trace header is known by the block after it */
             ssize_t n = read(fd, head, sizeof head);
             if (fstat(fd, &st) == 0) {
                 it->raw_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;

@@ -193,8 +193,16 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
          * two parser threads' chunks included; the rest is not read. */
         src.truncated = 1;
         r->stats->interrupted = 1;
-        sat_run_warn(r, it->path, "interrupted after %llu lines: the rest of this input was not read",
-             (unsigned long long)line_no);
+        size_t cut = sat_input_cut_by_interrupt(in);
+        if (cut)
+            sat_run_warn(r, it->path,
+                         "interrupted after %llu lines: the rest of this input was not read "
+                         "(nor the %zu bytes of the line it stopped inside)",
+                         (unsigned long long)line_no, cut);
+        else
+            sat_run_warn(r, it->path,
+                         "interrupted after %llu lines: the rest of this input was not read",
+                         (unsigned long long)line_no);
     }
     if (rc >= 0 && irc < 0) {
         /* Everything decodable was parsed; say what was lost. */

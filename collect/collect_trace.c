@@ -154,10 +154,14 @@ int sat_run_trace(run *r, item *it)
         return SAT_OK;
     }
     r->stats->traces++;
-    if (d.code == SAT_E_TRUNCATED) {
-        r->stats->truncated++;
+    if (d.code == SAT_E_TRUNCATED || d.code == SAT_E_CORRUPT) {
+        /* read with a warning: a partial trace, a damaged file header */
+        if (d.code == SAT_E_TRUNCATED)
+            r->stats->truncated++;
+        else
+            r->stats->damaged_headers++;
         sat_run_warn(r, it->path, "%s", d.msg);
-        sat_run_problem(r, SAT_E_TRUNCATED, it->path, d.msg);
+        sat_run_problem(r, d.code, it->path, d.msg);
     }
     n.r = r;
     n.server_base = r->next_server;

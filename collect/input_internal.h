@@ -71,6 +71,7 @@ struct sat_input {
     uint64_t cut_lines;      /* lines longer than LINE_MAX that were cut */
     int regular;             /* a regular file (reads never wait) */
     int interrupted;         /* ended by the interrupt flag */
+    size_t cut_by_interrupt; /* bytes of the line it ended inside, dropped */
     size_t fill_cap;         /* fill stops at buf[fill_cap]: the peek only
                                 decodes what it shows, not a whole buffer */
 

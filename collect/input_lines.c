@@ -3,9 +3,15 @@
  * buffer (no per-line allocation), a line across a refill moved to the front,
  * one longer than SAT_INPUT_LINE_MAX returned cut and the rest skipped; or
  * many whole lines at once into the caller's chunk (the parallel parser's),
- * a plain file read straight into it when nothing is pending.
+ * a plain file read straight into it when nothing is pending. The bytes after
+ * the last line end when an interrupt ended the input are not a line.
  */
 #include "input_internal.h"
+
+size_t sat_input_cut_by_interrupt(const sat_input *in)
+{
+    return in ? in->cut_by_interrupt : 0;
+}
 
 const char *sat_input_peek(sat_input *in, size_t *len)
 {
@@ -65,6 +71,14 @@ int sat_input_next_line(sat_input *in, const char **line, size_t *len,
                 else
                     sat_diag_set(diag, in->err, in->path, "%s", in->errmsg);
                 return in->err;
+            }
+            if (in->start < in->end && !in->skipping && in->interrupted) {
+                /* the interrupt ended the input inside this line: the rest
+                 * of it was never read, so it is no line of the input (parsed,
+                 * it would be rejected); dropped, its length kept */
+                in->cut_by_interrupt = in->end - in->start;
+                in->start = in->end;
+                return 0;
             }
             if (in->start < in->end && !in->skipping) {
                 *line = in->buf + in->start;

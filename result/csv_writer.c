@@ -2,16 +2,28 @@
  * csv_writer.c - the CSV writer behind every --csv (RFC 4180; satscope/result_out.h).
  *
  * Quoting is the minimal one RFC 4180 allows: a field is quoted only when it
- * holds a comma, a double quote, CR or LF, and a double quote inside a quoted
- * field is doubled. Rows end with LF (the line end of every CSV satscope has
- * written so far; RFC 4180's CRLF is accepted by every reader of LF files).
+ * holds a comma, a double quote or LF, and a double quote inside a quoted
+ * field is doubled. Bytes from the inputs are shown by satscope/escape.h's
+ * rule: TAB and LF kept, every other control (CR, ESC, C1) and every byte
+ * that is not UTF-8 escaped (\x1b, \u009b), so a field never carries a
+ * control to the terminal that shows the file. Rows end with LF (the line end
+ * of every CSV satscope has written so far; RFC 4180's CRLF is accepted by
+ * every reader of LF files).
  * Times share sat_fmt_ts with sat_json_ts, so a CSV column and the JSON
  * key of the same name hold the same string.
+ *
+ * A text field that a spreadsheet would take for a formula (OWASP's CSV
+ * injection list: it starts with '=', '+', '-', '@', TAB or CR) is written
+ * after a single quote, which makes it text there. A field of that one
+ * character alone holds no formula and is left as it is (the "-" a table
+ * writes for none). Only text fields: the numbers satscope writes itself
+ * (-3, -0.5) go through their own writers and stay numbers.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
+#include "satscope/escape.h"
 #include "satscope/result_out.h"
 
 void sat_csv_init(sat_csv *c, FILE *out)
@@ -20,23 +32,40 @@ void sat_csv_init(sat_csv *c, FILE *out)
     c->nfield = 0;
 }
 
+/* A field keeps TAB and LF (quoted); every other control is escaped
+ * (satscope/escape.h). */
+#define CSV_KEEP (SAT_ESC_KEEP_TAB | SAT_ESC_KEEP_LF)
+
+/* Whether a spreadsheet would run a text field starting with c as a formula. */
+static int formula_start(char c)
+{
+    return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r';
+}
+
 static void field_n(FILE *out, const char *s, size_t n)
 {
     size_t len = strnlen(s, n);
     int quote = 0;
+    const char *lead = len > 1 && formula_start(s[0]) ? "'" : "";
+    /* an escape is never ',', '"' or LF: the raw bytes say whether to quote */
     for (size_t i = 0; i < len && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
-    if (!quote) {
-        fwrite(s, 1, len, out);
-        return;
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n';
+    if (quote)
+        putc('"', out);
+    fputs(lead, out);
+    for (size_t i = 0; i < len;) {
+        if (s[i] == '"') {
+            fputs("\"\"", out);
+            i++;
+            continue;
+        }
+        char u[8];
+        size_t used, k = sat_escape_unit(s + i, len - i, CSV_KEEP, u, &used);
+        fwrite(u, 1, k, out);
+        i += used;
     }
-    putc('"', out);
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '"')
-            putc('"', out);
-        putc(s[i], out);
-    }
-    putc('"', out);
+    if (quote)
+        putc('"', out);
 }
 
 void sat_csv_field(FILE *out, const char *s) { field_n(out, s, strlen(s)); }

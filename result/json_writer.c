@@ -2,10 +2,12 @@
  * json_writer.c - the JSON writer behind every --json (RFC 8259).
  *
  * Escaping: '"' and '\\' are escaped, control bytes < 0x20 become \n \r \t
- * \b \f or \u00XX, DEL is escaped as \u007f, bytes that are not well-formed
- * UTF-8 (overlongs, surrogates, > U+10FFFF, truncated sequences) are replaced
- * by U+FFFD one byte at a time, so any input (log text is untrusted) yields
- * valid JSON. Numbers never go through the locale: %.*f with the "C" decimal
+ * \b \f or \u00XX, DEL is escaped as \u007f and the C1 controls (U+0080 -
+ * U+009F) as \u0080 - \u009f, bytes that are not well-formed UTF-8
+ * (overlongs, surrogates, > U+10FFFF, truncated sequences) are replaced by
+ * U+FFFD one byte at a time, so any input (log text is untrusted) yields
+ * valid JSON that puts no control on a terminal (satscope/escape.h's rule in
+ * JSON's escapes). Numbers never go through the locale: %.*f with the "C" decimal
  * point is what printf does in the default locale, which library code never
  * changes. Every point in time goes through sat_json_ts (RFC 3339 UTC, the
  * fraction trimmed) and every document opens with sat_json_document (the
@@ -14,6 +16,7 @@
 #include <math.h>
 #include <time.h>
 
+#include "satscope/escape.h"
 #include "satscope/result_out.h"
 
 void sat_fmt_fixed(char *buf, size_t n, double v, int decimals)
@@ -59,41 +62,6 @@ void sat_fmt_ts(char *buf, size_t n, int64_t ts_ns)
     }
 }
 
-/* Length of the well-formed UTF-8 sequence at p (1..4), 0 if ill-formed
- * (RFC 3629 table 3-7). */
-static size_t utf8_len(const unsigned char *p, size_t left)
-{
-    unsigned char c = p[0];
-    if (c < 0x80)
-        return 1;
-    size_t need;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        need = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        need = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        if (c == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if (left < need)
-        return 0;
-    if (p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t i = 2; i < need; i++)
-        if (p[i] < 0x80 || p[i] > 0xBF)
-            return 0;
-    return need;
-}
-
 int sat_json_write_string(FILE *out, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -125,10 +93,13 @@ int sat_json_write_string(FILE *out, const char *s, size_t n)
             i++;
             continue;
         }
-        size_t l = utf8_len(p + i, n - i);
+        size_t l = sat_utf8_len(p + i, n - i);
         if (l == 0) {
             fputs("\\ufffd", out);
             i++;
+        } else if (sat_utf8_is_c1(p + i, l)) {
+            fprintf(out, "\\u%04x", p[i + 1]);
+            i += l;
         } else {
             fwrite(p + i, 1, l, out);
             i += l;

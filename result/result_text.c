@@ -11,8 +11,10 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "satscope/escape.h"
 #include "satscope/result_out.h"
 
 const char *sat_plural(uint64_t n, const char *one, const char *many)
@@ -207,10 +209,12 @@ void sat_text_title(sat_text *t, const char *fmt, ...)
 {
     if (t->lines)
         fputc('\n', t->out);
+    char buf[4096];
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(t->out, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    sat_escape_write(t->out, buf, strlen(buf), 0);
     fputc('\n', t->out);
     t->lines++;
 }
@@ -229,11 +233,17 @@ static int unit_word(const char *w, size_t n)
     return 0;
 }
 
-/* Writes buf from column `col` (the caller wrote what comes before it),
+/* Writes text from column `col` (the caller wrote what comes before it),
  * wrapped at blanks to the width; continuation lines start at column `cont`.
- * A figure takes its unit along. Control bytes show as '?'. Ends the line. */
-static void wrap_from(sat_text *t, const char *buf, size_t col, size_t cont)
+ * A figure takes its unit along. A LF is a line break; every other control
+ * is shown escaped (satscope/escape.h). Ends the line. */
+static void wrap_from(sat_text *t, const char *text, size_t col, size_t cont)
 {
+    char *buf = sat_escape_dup(text, strlen(text), SAT_ESC_KEEP_LF);
+    if (!buf) {
+        t->err = SAT_E_NOMEM;
+        return;
+    }
     const char *p = buf;
     size_t limit = t->width ? t->width : (size_t)-1;
     int first = 1;
@@ -262,14 +272,14 @@ static void wrap_from(sat_text *t, const char *buf, size_t col, size_t cont)
             p = sp;
             need = wl;
         }
-        for (size_t i = 0; i < need; i++)
-            fputc((unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i], t->out);
+        fwrite(p, 1, need, t->out);
         col += display_width(p, need);
         p += need;
         first = 0;
     }
     fputc('\n', t->out);
     t->lines++;
+    free(buf);
 }
 
 void sat_text_line(sat_text *t, const char *fmt, ...)
@@ -286,10 +296,20 @@ void sat_text_line(sat_text *t, const char *fmt, ...)
 void sat_text_pre(sat_text *t, const char *indent, const char *line)
 {
     fputs(indent ? indent : "", t->out);
-    for (const char *p = line ? line : ""; *p; p++)
-        fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, t->out);
+    sat_escape_write(t->out, line ? line : "", line ? strlen(line) : 0, 0);
     fputc('\n', t->out);
     t->lines++;
+}
+
+/* The label of a value as shown: its own, else its key as words; escaped. */
+static void value_label(const sat_rnode *c, char *lab, size_t n)
+{
+    char raw[128];
+    if (sat_rnode_label(c))
+        snprintf(raw, sizeof raw, "%s", sat_rnode_label(c));
+    else
+        sat_key_label(raw, sizeof raw, sat_rnode_key(c));
+    sat_escape(lab, n, raw, strlen(raw), 0);
 }
 
 void sat_text_values(sat_text *t, const sat_rnode *obj, const char *indent)
@@ -300,10 +320,7 @@ void sat_text_values(sat_text *t, const sat_rnode *obj, const char *indent)
         const sat_value *v = sat_rnode_value(c);
         if (!v)
             continue;
-        if (sat_rnode_label(c))
-            snprintf(lab, sizeof lab, "%s", sat_rnode_label(c));
-        else
-            sat_key_label(lab, sizeof lab, sat_rnode_key(c));
+        value_label(c, lab, sizeof lab);
         size_t l = display_width(lab, strlen(lab));
         lw = l > lw ? l : lw;
         if (sat_unit_right(v->unit)) {
@@ -319,10 +336,7 @@ void sat_text_values(sat_text *t, const sat_rnode *obj, const char *indent)
         const sat_value *v = sat_rnode_value(c);
         if (!v)
             continue;
-        if (sat_rnode_label(c))
-            snprintf(lab, sizeof lab, "%s", sat_rnode_label(c));
-        else
-            sat_key_label(lab, sizeof lab, sat_rnode_key(c));
+        value_label(c, lab, sizeof lab);
         sat_text_value(t, val, sizeof val, v);
         size_t l = display_width(lab, strlen(lab)), w = display_width(val, strlen(val));
         fputs(indent, t->out);

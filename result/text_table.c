@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "satscope/escape.h"
 #include "satscope/result_out.h"
 
 void sat_tbl_init(sat_tbl *t, const char *spec)
@@ -32,18 +33,15 @@ void sat_tbl_row(sat_tbl *t, const char *const *vals)
     }
     for (int c = 0; c < t->ncol; c++) {
         const char *v = vals[c] ? vals[c] : "";
-        /* keep tables on one line per row: control bytes become '?' */
-        size_t l = strlen(v);
-        char *p = (char *)malloc(l + 1);
+        /* one line per row, no control reaching the terminal: every control
+         * (TAB and LF too) and every byte that is not UTF-8 escaped */
+        char *p = sat_escape_dup(v, strlen(v), 0);
         if (!p) {
             t->err = 1;
             for (int k = 0; k < c; k++)
                 free(t->cells[t->nrows * (size_t)t->ncol + (size_t)k]);
             return;
         }
-        for (size_t i = 0; i < l; i++)
-            p[i] = ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) ? '?' : v[i];
-        p[l] = '\0';
         t->cells[t->nrows * (size_t)t->ncol + (size_t)c] = p;
     }
     t->nrows++;

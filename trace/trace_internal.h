@@ -167,6 +167,10 @@ struct sat_trace_reader {
     uint16_t major, minor;
     uint32_t flags; /* the file header's */
     int complete;
+    int hdr_damaged;      /* the file header failed its magic or checksum, the
+                             blocks (or the trailer) say it is a trace: read as
+                             SAT_FMT_MAJOR.SAT_FMT_MINOR (FORMAT.md "File header") */
+    char hdr_why[64];     /* what failed: "no SATSCOPE magic", "checksum mismatch" */
     rblock *blocks;
     size_t nblocks;
     ZSTD_DCtx *dctx;

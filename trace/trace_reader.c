@@ -64,8 +64,16 @@ static sat_trace_reader *reader_index(sat_trace_reader *r, sat_diag *diag)
     }
     sat_diag why = {0};
     uint64_t foff = 0;
+    const char *where = r->path ? r->path : "<memory>";
+    char hdr[128] = "";
+    if (r->hdr_damaged)
+        snprintf(hdr, sizeof hdr, "file header damaged (%s), read as format %d.%d; ",
+                 r->hdr_why, SAT_FMT_MAJOR, SAT_FMT_MINOR);
     if (sat_trace_read_footer(r, &why, &foff) == SAT_OK) {
         r->complete = 1;
+        if (r->hdr_damaged)
+            sat_diag_set(diag, SAT_E_CORRUPT, where, "%s%zu block%s found by the footer's index",
+                         hdr, r->nblocks, r->nblocks == 1 ? "" : "s");
         return r;
     }
     sat_diag stopd = {0};
@@ -83,8 +91,9 @@ static sat_trace_reader *reader_index(sat_trace_reader *r, sat_diag *diag)
     if (r->scan_dmg.n)
         snprintf(dmg, sizeof dmg, "; %zu damaged block%s skipped", r->scan_dmg.n,
                  r->scan_dmg.n == 1 ? "" : "s");
-    sat_diag_set(diag, SAT_E_TRUNCATED, r->path ? r->path : "<memory>",
-                 "partial trace (%.100s): %zu complete block%s used%s%s", why.msg,
+    sat_diag_set(diag, r->hdr_damaged ? SAT_E_CORRUPT : SAT_E_TRUNCATED, where,
+                 "%s%s (%.100s): %zu complete block%s used%s%s", hdr,
+                 r->hdr_damaged ? "blocks found by scanning" : "partial trace", why.msg,
                  r->nblocks, r->nblocks == 1 ? "" : "s", dmg, tail);
     return r;
 }
@@ -162,7 +171,21 @@ void sat_trace_reader_close(sat_trace_reader *r)
 
 int sat_trace_sniff(const void *buf, size_t len)
 {
-    return buf && len >= 8 && memcmp(buf, "SATSCOPE", 8) == 0;
+    if (!buf || len < 8)
+        return 0;
+    if (memcmp(buf, "SATSCOPE", 8) == 0)
+        return 1;
+    /* a damaged file header: a plausible block header right after it (the
+     * reader checks its checksum, FORMAT.md "File header") */
+    if (len < SAT_FILE_HDR_LEN + SAT_BLOCK_HDR_LEN)
+        return 0;
+    sat_cursor c = sat_cursor_make((const uint8_t *)buf + SAT_FILE_HDR_LEN, SAT_BLOCK_HDR_LEN);
+    const uint8_t *magic = sat_cursor_bytes(&c, 4);
+    (void)sat_cursor_le16(&c);
+    uint16_t ncols = sat_cursor_le16(&c);
+    uint32_t nrows = sat_cursor_le32(&c), dir_len = sat_cursor_le32(&c);
+    return !c.err && memcmp(magic, "SATB", 4) == 0 && ncols >= 1 && ncols <= SAT_MAX_COLS &&
+           nrows >= 1 && nrows <= SAT_MAX_ROWS && dir_len <= SAT_MAX_DIR;
 }
 
 /* ---- reading rows ------------------------------------------------------------ */
@@ -507,18 +530,29 @@ static int verify_reader(sat_trace_reader *r, sat_report_fn report, void *ctx,
         REPORT(d);
         return d.code;
     }
+    size_t recovered = 0; /* blocks that hold, for a damaged file header */
     uint64_t foff = 0;
     int complete = sat_trace_read_footer(r, &d, &foff) == SAT_OK;
     if (!complete) {
         char why[sizeof d.msg];
         snprintf(why, sizeof why, "%s", d.msg); /* d.msg is rewritten below */
-        sat_diag_set(&d, d.code, where, "%s: the trace is not complete "
-                     "(footer missing or invalid)", why);
-        REPORT(d);
         uint64_t stop = 0;
         sat_diag sd = {0};
         if (sat_trace_scan_blocks(r, &stop, &sd) != SAT_OK)
             return sat_diag_set(diag, SAT_E_NOMEM, where, "out of memory");
+        recovered = r->nblocks;
+        /* a writer that never finished (a killed collect): its complete
+         * blocks are there, its footer is not, and the bytes after the last
+         * valid block are the start of one it did not finish (not damage:
+         * FORMAT.md "Damaged blocks") */
+        char tail[300] = "";
+        if (stop < r->size && sd.code)
+            snprintf(tail, sizeof tail, "; the %" PRIu64 " bytes from offset %" PRIu64
+                     " on are no complete block (%.200s)", r->size - stop, stop, sd.msg);
+        sat_diag_set(&d, SAT_E_TRUNCATED, where, "partial trace (%s): %zu complete block%s, "
+                     "no footer: the writer did not finish%s", why, r->nblocks,
+                     r->nblocks == 1 ? "" : "s", tail);
+        REPORT(d);
         for (size_t i = 0; i < r->scan_dmg.n; i++) {
             const sat_trace_damage *dm = &r->scan_dmg.v[i];
             char w[512], what[512];
@@ -528,8 +562,6 @@ static int verify_reader(sat_trace_reader *r, sat_report_fn report, void *ctx,
             sat_diag_set(&d, SAT_E_CORRUPT, w, "%s", what);
             REPORT(d);
         }
-        if (stop < r->size && sd.code)
-            REPORT(sd);
     } else {
         uint64_t expect = SAT_FILE_HDR_LEN;
         for (size_t bi = 0; bi < r->nblocks; bi++) {
@@ -562,6 +594,8 @@ static int verify_reader(sat_trace_reader *r, sat_report_fn report, void *ctx,
                 sat_diag_set(&d, SAT_E_CORRUPT, w,
                              "block header does not match the footer index");
                 REPORT(d);
+            } else {
+                recovered++;
             }
         }
         if (expect != foff) {
@@ -570,8 +604,15 @@ static int verify_reader(sat_trace_reader *r, sat_report_fn report, void *ctx,
             REPORT(d);
         }
     }
+    if (r->hdr_damaged) {
+        sat_diag_set(&d, SAT_E_CORRUPT, where, "file header damaged (%s): %zu block%s recovered "
+                     "(found by %s)", r->hdr_why, recovered, recovered == 1 ? "" : "s",
+                     complete ? "the footer's index" : "scanning");
+        REPORT(d);
+    }
     if (problems == 0)
         return SAT_OK;
+    /* SAT_E_TRUNCATED: partial and nothing else wrong */
     return complete || problems > 1 ? SAT_E_CORRUPT : SAT_E_TRUNCATED;
 #undef REPORT
 }

@@ -134,6 +134,27 @@ static int add_block(sat_trace_reader *r, size_t *cap, const rblock *b)
     return SAT_OK;
 }
 
+/* Whether a file whose header is damaged is a trace all the same: a block
+ * whose header checksum holds right after the file header, or a trailer
+ * whose checksum holds at the end. */
+static int trace_despite_header(sat_trace_reader *r)
+{
+    bhdr h;
+    sat_diag d = {0};
+    if (sat_trace_load_block_dir(r, 0, SAT_FILE_HDR_LEN, &h, &d) == SAT_OK)
+        return 1;
+    if (r->size < SAT_FILE_HDR_LEN + SAT_TRAILER_LEN)
+        return 0;
+    const uint8_t *p = sat_trace_src_get(r, r->size - SAT_TRAILER_LEN, SAT_TRAILER_LEN, &r->hdr);
+    if (!p)
+        return 0;
+    sat_cursor c = sat_cursor_make(p, SAT_TRAILER_LEN);
+    sat_cursor_skip(&c, 16);
+    uint32_t crc = sat_cursor_le32(&c);
+    const uint8_t *magic = sat_cursor_bytes(&c, 4);
+    return !c.err && memcmp(magic, "SATE", 4) == 0 && sat_trace_crc32(p, 16) == crc;
+}
+
 int sat_trace_check_header(sat_trace_reader *r, sat_diag *diag)
 {
     const char *where = r->path ? r->path : "<memory>";
@@ -147,12 +168,24 @@ int sat_trace_check_header(sat_trace_reader *r, sat_diag *diag)
     r->minor = sat_cursor_le16(&c);
     r->flags = sat_cursor_le32(&c);
     uint32_t crc = sat_cursor_le32(&c);
-    if (memcmp(magic, "SATSCOPE", 8) != 0)
-        return sat_diag_set(diag, SAT_E_FORMAT, where,
-                            "not a satscope trace (no SATSCOPE magic)");
-    if (sat_trace_crc32(p, 16) != crc)
-        return sat_diag_set(diag, SAT_E_CORRUPT, where,
-                            "file header checksum mismatch");
+    int magic_ok = memcmp(magic, "SATSCOPE", 8) == 0;
+    r->hdr_damaged = 0;
+    if (!magic_ok || sat_trace_crc32(p, 16) != crc) {
+        /* one flipped byte of 20 must not cost every block that checksums
+         * on its own: the header is taken as this version's and the blocks
+         * are found as in a partial trace (FORMAT.md "File header") */
+        if (!trace_despite_header(r))
+            return magic_ok ? sat_diag_set(diag, SAT_E_CORRUPT, where,
+                                           "file header checksum mismatch")
+                            : sat_diag_set(diag, SAT_E_FORMAT, where,
+                                           "not a satscope trace (no SATSCOPE magic)");
+        r->hdr_damaged = 1;
+        snprintf(r->hdr_why, sizeof r->hdr_why, "%s",
+                 magic_ok ? "checksum mismatch" : "no SATSCOPE magic");
+        r->major = SAT_FMT_MAJOR;
+        r->minor = SAT_FMT_MINOR;
+        return SAT_OK;
+    }
     if (r->major > SAT_FMT_MAJOR || r->major == 0)
         return sat_diag_set(diag, SAT_E_UNSUPPORTED, where,
                             "trace format %u.%u is newer than this satscope reads "

@@ -42,8 +42,11 @@ sat_input *sat_input_open(const char *path, sat_diag *diag);
  * instead of waiting on (a FIFO, a terminal, a pipe that stays open). Set by
  * sat_collect_run from its opts for the time of the run. */
 void sat_input_set_interrupt(const volatile sig_atomic_t *flag);
-/* 1 when in ended because of that flag (the rest of it was not read). */
+/* 1 when in ended because of that flag (the rest of it was not read). The
+ * line it ended inside, whose end was never read, is not given as a line:
+ * sat_input_cut_by_interrupt says how many bytes of it were dropped. */
 int sat_input_interrupted(const sat_input *in);
+size_t sat_input_cut_by_interrupt(const sat_input *in);
 /* First decompressed bytes (up to 64 KiB) without consuming them; valid until
  * the next call on the input. */
 const char *sat_input_peek(sat_input *in, size_t *len);
@@ -154,6 +157,8 @@ typedef struct sat_collect_stats {
     uint64_t cores, crashes, frames;
     uint64_t damaged_blocks;       /* blocks of .sat inputs skipped as damaged
                                       (warned one by one; the others read) */
+    uint64_t damaged_headers;      /* .sat inputs read despite a damaged file header
+                                      (warned; their blocks found all the same) */
     uint64_t interrupted;          /* 1: *opts->stop ended the run early */
     uint64_t not_started;          /* inputs left unread because of it */
     uint64_t next_source, next_server; /* the first source id and server number the

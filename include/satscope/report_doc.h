@@ -253,6 +253,15 @@ typedef struct sat_report_render_opts {
     const char *subject;   /* NULL: the report's title */
 } sat_report_render_opts;
 
+/* What an e-mail report's headers may hold (report/render/mail_header.c):
+ * sat_mail_addr_check takes a From: or To: value, comma-separated mailboxes
+ * (local@domain, Name <local@domain>, "Doe, John" <j@x>); sat_mail_text_check
+ * a header's text (a subject): UTF-8 with no control character (a CR or LF
+ * would end the header and start another). SAT_OK, or SAT_E_USAGE with why
+ * ("holds a control character (\x0d)", "has 'x', not an address ..."). */
+int sat_mail_addr_check(const char *list, char *why, size_t n);
+int sat_mail_text_check(const char *s, char *why, size_t n);
+
 typedef struct sat_report_renderer {
     const char *ext;     /* ".html"; "-" is standard output (text) */
     const char *name;    /* "HTML" */

@@ -149,15 +149,20 @@ int sat_text_finish(sat_text *t);
 
 /* ---- CSV writer (RFC 4180) ------------------------------------------------------
  * Fields separated by ',', rows ended by LF, a field quoted only when it holds
- * ',', '"', CR or LF, quotes doubled inside. Points in time are RFC 3339 UTC
- * like the JSON (sat_fmt_ts); an absent value is an empty field. */
+ * ',', '"' or LF, quotes doubled inside; controls other than TAB and LF, and
+ * bytes that are not UTF-8, escaped (satscope/escape.h). A text field starting with '=',
+ * '+', '-', '@', TAB or CR (and more than that character) gets a single
+ * quote before it (a spreadsheet runs it as a formula otherwise); numbers
+ * written by the number writers never do.
+ * Points in time are RFC 3339 UTC like the JSON (sat_fmt_ts); an absent
+ * value is an empty field. */
 typedef struct sat_csv {
     FILE *out;  /* borrowed */
     int nfield; /* fields written in the current row */
 } sat_csv;
 
 void sat_csv_init(sat_csv *c, FILE *out);
-/* One CSV field (RFC 4180) written as is, no separator. */
+/* One CSV text field (RFC 4180, a formula made text), no separator. */
 void sat_csv_field(FILE *out, const char *s);
 /* The next field of the row: text (NULL: empty), integers, a number with at
  * most `decimals` decimals, trailing zeros trimmed (not finite: empty), a
@@ -176,7 +181,8 @@ void sat_csv_end_row(sat_csv *c);
 
 /* ---- aligned text tables ---------------------------------------------------------
  * Columns left- or right-aligned (numbers), widths from the widest cell (UTF-8
- * aware), control bytes shown as '?', no trailing blanks. A row too wide for
+ * aware), controls and bytes that are not UTF-8 escaped (satscope/escape.h),
+ * no trailing blanks. A row too wide for
  * the width narrows its widest text columns: their cells are cut ("...") or,
  * in a column that wraps, go on under themselves on further lines, broken
  * after a blank or a '/' and never inside a word. */

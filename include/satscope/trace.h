@@ -126,13 +126,16 @@ void sat_trace_writer_abort(sat_trace_writer *w);
 /* ---- reader ---------------------------------------------------------------------- */
 typedef struct sat_trace_reader sat_trace_reader;
 
-/* Does buf (first bytes of a file) start like a .sat trace? */
+/* Does buf (first bytes of a file: 56 or more to see a trace whose file
+ * header is damaged) start like a .sat trace? */
 int sat_trace_sniff(const void *buf, size_t len);
 
 /* Opens and indexes a trace. A trace without a valid footer (a partial one) is
  * indexed by scanning its blocks; the reader is returned with diag->code set
- * to SAT_E_TRUNCATED and a warning in diag->msg. NULL (diag set) if nothing is
- * usable. */
+ * to SAT_E_TRUNCATED and a warning in diag->msg. A trace whose file header is
+ * damaged but whose blocks or trailer hold (FORMAT.md "File header") is
+ * indexed by its footer or by scanning, and returned with SAT_E_CORRUPT and a
+ * warning. NULL (diag set) if nothing is usable. */
 sat_trace_reader *sat_trace_reader_open(const char *path, sat_diag *diag);
 void sat_trace_reader_close(sat_trace_reader *r); /* NULL is fine */
 /* Same as sat_trace_reader_open on the bytes buf[0..len) (fuzzing, tests);

@@ -6,6 +6,8 @@
  * Content-ID and shown by <img src="cid:..."> (RFC 2392): mail readers show
  * PNG where few show inline SVG. Headers From, To (--mail-from, --mail-to),
  * Subject (--subject, else the title; RFC 2047-encoded when not ASCII),
+ * addresses and a subject with no control in them (mail_header.c: refused
+ * otherwise, a title's controls escaped),
  * Date and Message-ID, both from the report's last_ts so that the same
  * inputs give the same message; lines end in CRLF, bodies are base64 in
  * lines of 76.
@@ -16,6 +18,7 @@
 #include <time.h>
 
 #include "doc_int.h"
+#include "satscope/escape.h"
 
 typedef struct png_part {
     unsigned char *data;
@@ -98,9 +101,16 @@ static uint64_t doc_tag(sat_report *rep)
     return h;
 }
 
-/* A header's text: as is when printable ASCII, else RFC 2047 base64 words. */
-static void header_text(FILE *f, const char *name, const char *s)
+/* A header's text: as is when printable ASCII, else RFC 2047 base64 words;
+ * a control in it (a title made from an input's bytes) shown escaped, so the
+ * header never ends early. */
+static void header_text(FILE *f, const char *name, const char *text)
 {
+    char *s = sat_escape_dup(text, strlen(text), 0);
+    if (!s) {
+        fprintf(f, "%s: satscope report\r\n", name);
+        return;
+    }
     int ascii = 1;
     for (const char *p = s; *p; p++)
         if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
@@ -108,6 +118,7 @@ static void header_text(FILE *f, const char *name, const char *s)
     fprintf(f, "%s: ", name);
     if (ascii) {
         fprintf(f, "%s\r\n", s);
+        free(s);
         return;
     }
     /* encoded words of at most 45 bytes (60 base64 characters), cut at
@@ -121,7 +132,7 @@ static void header_text(FILE *f, const char *name, const char *s)
         size_t tl = 0;
         FILE *m = open_memstream(&tmp, &tl);
         if (!m)
-            return;
+            break;
         b64(m, (const unsigned char *)s + i, k);
         fclose(m);
         while (tl && (tmp[tl - 1] == '\n' || tmp[tl - 1] == '\r'))
@@ -131,10 +142,18 @@ static void header_text(FILE *f, const char *name, const char *s)
         i += k;
     }
     fputs("\r\n", f);
+    free(s);
 }
 
 static int render_eml(sat_report *rep, const sat_report_render_opts *o, FILE *out, sat_diag *diag)
 {
+    char why[256];
+    if (o->mail_to && sat_mail_addr_check(o->mail_to, why, sizeof why) != SAT_OK)
+        return sat_diag_set(diag, SAT_E_USAGE, NULL, "the To: addresses %s", why);
+    if (o->mail_from && sat_mail_addr_check(o->mail_from, why, sizeof why) != SAT_OK)
+        return sat_diag_set(diag, SAT_E_USAGE, NULL, "the From: address %s", why);
+    if (o->subject && sat_mail_text_check(o->subject, why, sizeof why) != SAT_OK)
+        return sat_diag_set(diag, SAT_E_USAGE, NULL, "the subject %s", why);
     eml_ctx e;
     memset(&e, 0, sizeof e);
     e.tag = doc_tag(rep);

@@ -7,6 +7,11 @@
 #   gzfifo SIGINT, the log gzipped on the FIFO (read by the decoding thread)
 #   files  a.log read, the FIFO after it interrupted, c.log not started
 #   rotated the older file of a rotated set on a FIFO interrupted, the newer not started
+#   partial SIGINT while the FIFO holds the start of a line whose end never came:
+#          that line is not stored as a rejected line (nor counted), it is said
+#   killed SIGKILL (no handler runs): the PATH.XXXXXX.partial left holds the header and
+#          the blocks written so far (the log 12 times: one full ldap_op block); info and
+#          etime read them with a warning (exit 1), verify says PARTIAL (exit 1)
 #   iface  --iface lo without --duration/--count, until SIGINT (needs the right
 #          to capture: skipped, visibly, without it)
 # The signal is sent once the whole log was written into the FIFO and the
@@ -58,6 +63,43 @@ fifo_case() { # signal, env, exit, feeder command
 }
 
 case $CASE in
+killed)
+  mkfifo f
+  ( for _ in $(seq 12); do cat "$LOG"; done; touch sent; sleep 60 ) > f & feeder=$!
+  "$S" collect f -o t.sat 2>err & pid=$!
+  wait_drained $pid
+  kill -KILL $pid; wait $pid; code=$?
+  kill $feeder 2>/dev/null; feeder=
+  check "exit" "$code" 137
+  p=$(ls t.sat.*.partial 2>/dev/null | head -1)
+  check "a .partial left" "$(ls t.sat.*.partial 2>/dev/null | wc -l)" 1
+  check "no t.sat" "$(ls t.sat 2>/dev/null | wc -l)" 0
+  [ -n "$p" ] || { echo "FAIL: no .partial file"; exit 1; }
+  "$S" info "$p" >info.out 2>&1; check "info exit" "$?" 1
+  check "info warns" "$(grep -c 'partial trace (no trailer): 1 complete block used' info.out)" 1
+  check "ldap_op rows (one block)" "$(rows "$p" ldap_op)" 65536
+  "$S" etime "$p" >etime.out 2>&1; check "etime exit" "$?" 1
+  check "etime read the block" "$(grep -c 'satscope etime: 65536 operations' etime.out)" 1
+  "$S" verify "$p" >verify.out; check "verify exit" "$?" 1
+  check "verify says partial" "$(tail -1 verify.out)" "$p: PARTIAL"
+  ;;
+partial)
+  # the log, then half a line (a search whose end the writer never sent)
+  mkfifo f
+  ( cat "$LOG"; printf '[09/Jun/2025:14:30:00.000000001 +0000] conn=9 op=1 SRCH base="dc=exa'
+    touch sent; sleep 60 ) > f & feeder=$!
+  "$S" collect f -o t.sat 2>err & pid=$!
+  wait_drained $pid
+  kill -INT $pid; wait $pid; code=$?
+  kill $feeder 2>/dev/null; feeder=
+  "$S" collect -q "$LOG" -o ref.sat
+  check "exit" "$code" 130
+  check "verify" "$("$S" verify t.sat)" "t.sat: ok"
+  check "reject rows (the cut line is none)" "$(rows t.sat reject)" 0
+  check "ldap_op rows" "$(rows t.sat ldap_op)" "$(rows ref.sat ldap_op)"
+  check "no line said rejected" "$(grep -c 'rejected:' err)" 0
+  check "the cut line said" "$(grep -c 'nor the 68 bytes of the line it stopped inside' err)" 1
+  ;;
 fifo) fifo_case INT "" 130 ;;
 term) fifo_case TERM "SAT_THREADS=1" 143 ;;
 gzfifo) fifo_case INT "" 130 "gzip -c" ;; # decoded on the input's own thread

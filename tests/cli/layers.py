@@ -19,7 +19,7 @@ from collections import defaultdict
 
 # The public headers (include/satscope/) by the module they belong to.
 PUBLIC = {
-    "base.h": "base", "signals.h": "base", "safe_out.h": "base",
+    "base.h": "base", "signals.h": "base", "safe_out.h": "base", "escape.h": "base",
     "event.h": "schema", "fields.h": "schema",
     "trace.h": "trace",
     "parse.h": "parse", "core.h": "parse", "crash.h": "parse", "wire.h": "parse",

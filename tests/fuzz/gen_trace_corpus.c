@@ -183,6 +183,15 @@ int main(int argc, char **argv)
     write_file(dir, "partial_no_footer.sat", b, n - 200);
     write_file(dir, "partial_mid_block.sat", b, n / 2);
     write_file(dir, "header_only.sat", b, 20);
+    /* a damaged file header (one flipped byte): the blocks are found all the
+     * same, by the footer or, without one, by scanning */
+    b[3] ^= 0x04; /* SATSCOPE -> SATWCOPE */
+    write_file(dir, "damaged_header_magic.sat", b, n);
+    write_file(dir, "damaged_header_partial.sat", b, n - 200);
+    b[3] ^= 0x04;
+    b[17] ^= 0x01; /* the header's checksum */
+    write_file(dir, "damaged_header_crc.sat", b, n);
+    b[17] ^= 0x01;
     b[n / 3] ^= 0x20;
     write_file(dir, "corrupt_block.sat", b, n);
     b[n / 3] ^= 0x20;

@@ -1,7 +1,9 @@
 /*
- * test_csv_writer.c - the CSV writer (report/csv_writer.c): RFC 4180 quoting
- * (a DN with commas and quotes, a newline, a CR), absent values as empty
- * fields, times in the same RFC 3339 form as the JSON.
+ * test_csv_writer.c - the CSV writer (result/csv_writer.c): RFC 4180 quoting
+ * (a DN with commas and quotes, a newline; a CR escaped), absent values as empty
+ * fields, times in the same RFC 3339 form as the JSON; a text field a
+ * spreadsheet would run as a formula made text with a leading quote, the
+ * negative numbers satscope writes left numbers (through a result table too).
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <math.h>
@@ -66,8 +68,58 @@ static void row_strn(sat_csv *c)
     sat_csv_end_row(c);
 }
 
+static void row_formula(sat_csv *c)
+{
+    sat_csv_str(c, "=HYPERLINK(\"http://x\")");
+    sat_csv_str(c, "+cmd|' /C calc'!A0");
+    sat_csv_str(c, "-2+3");
+    sat_csv_str(c, "@SUM(1+1)");
+    sat_csv_str(c, "\tdc=tab");
+    sat_csv_str(c, "\rcr");
+    sat_csv_strn(c, "=1+2xyz", 4);
+    sat_csv_str(c, "a=1-2"); /* only the first character counts */
+    sat_csv_str(c, "-");     /* alone, no formula: the "-" of none */
+    sat_csv_i64(c, -3);
+    sat_csv_num(c, -0.5, 3);
+    sat_csv_end_row(c);
+}
+
+/* A result table whose text column holds a number-looking "-3" and whose
+ * number columns hold negative figures: only the text is protected. */
+static char *table_csv(void)
+{
+    static const sat_col cols[] = {{"base", SAT_UNIT_TEXT, 0, NULL},
+                                   {"delta", SAT_UNIT_INT, 0, NULL},
+                                   {"skew_s", SAT_UNIT_DURATION, 3, NULL},
+                                   {"ratio", SAT_UNIT_RATIO, 2, NULL}};
+    sat_result *r = sat_result_new("t");
+    sat_rnode *t = sat_table(sat_result_root(r), "rows", cols, 4);
+    sat_rnode *row = sat_table_row(t);
+    sat_put_text(row, "base", "-3");
+    sat_put_int(row, "delta", -3);
+    sat_put_dur(row, "skew_s", -0.5, 3);
+    sat_put_ratio(row, "ratio", -0.25, 2);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f) {
+        CHECK(sat_result_csv_table(t, f) == SAT_OK);
+        fclose(f);
+    }
+    sat_result_free(r);
+    return buf;
+}
+
 int main(void)
 {
+    char *fm = written(row_formula);
+    CHECK_EQ_STR(fm, "\"'=HYPERLINK(\"\"http://x\"\")\",'+cmd|' /C calc'!A0,'-2+3,'@SUM(1+1),"
+                     "'\tdc=tab,'\\x0dcr,'=1+2,a=1-2,-,-3,-0.5\n");
+    free(fm);
+    char *tc = table_csv();
+    CHECK_EQ_STR(tc, "base,delta,skew_s,ratio\n'-3,-3,-0.5,-0.25\n");
+    free(tc);
+
     char *n = written(row_strn);
     CHECK_EQ_STR(n, "\"a,b\",,x\n");
     free(n);
@@ -75,7 +127,7 @@ int main(void)
     char *s = written(row_quoting);
     CHECK_EQ_STR(s, "dn,filter,note\n"
                     "\"cn=\"\"Doe, John\"\",ou=People,dc=example,dc=com\",(cn=plain),"
-                    "\"two\nlines\r\"\n");
+                    "\"two\nlines\\x0d\"\n");
     free(s);
 
     s = written(row_absent);

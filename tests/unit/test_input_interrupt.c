@@ -3,7 +3,10 @@
  * a FIFO whose writer stays open ends when the flag is set (the lines read
  * before it are given, then an end of input, sat_input_interrupted), for a
  * plain and a gzip stream (decoded on the input's own thread: not reported as
- * cut short); sat_collect_run with the flag already set starts no input.
+ * cut short); the line the interrupt cut in the middle (its end never
+ * read) is not given as a line, through either reader (next_line, read_lines:
+ * it would be parsed and rejected); sat_collect_run with the flag already set
+ * starts no input.
  */
 #include "check.h"
 #include "satscope/collect.h"
@@ -49,7 +52,9 @@ static void *feed(void *arg)
     return NULL;
 }
 
-static void one(const unsigned char *bytes, size_t n, const char *what)
+/* want: the lines given before the end; chunked: read through
+ * sat_input_read_lines (the parallel parser's reader) */
+static void one_of(const unsigned char *bytes, size_t n, const char *what, int want, int chunked)
 {
     unlink(fifo);
     CHECK_EQ_INT(mkfifo(fifo, 0600), 0);
@@ -62,14 +67,21 @@ static void one(const unsigned char *bytes, size_t n, const char *what)
     sat_diag d = {0};
     sat_input *in = sat_input_open(fifo, &d);
     CHECK(in != NULL);
-    int got = 0, rc;
+    int got = 0, rc = -1;
     const char *l;
     size_t len;
-    while (in && (rc = sat_input_next_line(in, &l, &len, &d)) == 1)
-        got++;
+    if (!chunked) {
+        while (in && (rc = sat_input_next_line(in, &l, &len, &d)) == 1)
+            got++;
+    } else {
+        static char chunk[((size_t)1 << 20) + 64]; /* want + 1 MiB + 1 at least */
+        while (in && (rc = sat_input_read_lines(in, chunk, sizeof chunk, 16, &len, &d)) == 1)
+            for (size_t i = 0; i < len; i++)
+                got += chunk[i] == '\n';
+    }
     double el = now() - t0;
     fprintf(stderr, "%s: %d lines, ended after %.2f s\n", what, got, el);
-    CHECK_EQ_INT(got, 3);
+    CHECK_EQ_INT(got, want);
     CHECK_EQ_INT(rc, 0); /* an end of input, not an error (a gzip stream left open) */
     CHECK_EQ_INT(sat_input_interrupted(in), 1);
     CHECK(el < 2.5); /* the flag ended the wait, not the writer's close */
@@ -79,9 +91,18 @@ static void one(const unsigned char *bytes, size_t n, const char *what)
     unlink(fifo);
 }
 
+static void one(const unsigned char *bytes, size_t n, const char *what)
+{
+    one_of(bytes, n, what, 3, 0);
+}
+
 static void test_fifo(void)
 {
     one((const unsigned char *)lines, sizeof lines - 1, "plain");
+    /* the interrupt in the middle of the third line: two lines, never "line th" */
+    static const char cut[] = "line one\nline two\nline th";
+    one_of((const unsigned char *)cut, sizeof cut - 1, "cut line", 2, 0);
+    one_of((const unsigned char *)cut, sizeof cut - 1, "cut line, chunks", 2, 1);
     /* gzip, flushed but not finished: the writer would go on */
     unsigned char gz[256];
     z_stream z;

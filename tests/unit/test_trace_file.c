@@ -146,13 +146,28 @@ static void test_newer_version(void)
         CHECK_EQ_INT(st.tables[SAT_TABLE_CRASH].rows, 0);
         sat_trace_reader_close(r);
     }
-    /* not a trace at all */
+    /* the magic damaged, the blocks intact: read, with a warning
+     * (FORMAT.md "File header") */
     memcpy(buf, "NOTATRAC", 8);
     spit(path, buf, n);
+    memset(&d, 0, sizeof d);
+    r = sat_trace_reader_open(path, &d);
+    CHECK(r != NULL);
+    CHECK_EQ_INT(d.code, SAT_E_CORRUPT);
+    CHECK(sat_trace_sniff(buf, n));
+    if (r) {
+        sat_trace_stat st;
+        CHECK_EQ_INT(sat_trace_reader_stat(r, &st, &d), 0);
+        CHECK_EQ_INT(st.tables[SAT_TABLE_LDAP_OP].rows, 3);
+        sat_trace_reader_close(r);
+    }
+    /* not a trace at all: no header, no block after it, no trailer */
+    static const char text[] = "NOTATRACE: a text file of some length, no block in it at all\n";
+    spit(path, (const uint8_t *)text, sizeof text - 1);
     r = sat_trace_reader_open(path, &d);
     CHECK(r == NULL);
     CHECK_EQ_INT(d.code, SAT_E_FORMAT);
-    CHECK(!sat_trace_sniff(buf, n));
+    CHECK(!sat_trace_sniff(text, sizeof text - 1));
     free(buf);
 }
 
