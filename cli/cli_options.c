@@ -402,7 +402,9 @@ void sat_cli_print_man(FILE *out)
     fputs(".SH EXIT STATUS\n", out);
     roff_text("0 success; 1 the input was read but some of it was rejected (the count is "
               "reported, the rest is analysed); 2 usage error (one line on stderr naming "
-              "the command); 3 an input could not be read at all.",
+              "the command); 3 an input could not be read at all, or satscope could not "
+              "finish (out of memory, an output that could not be written): nothing of that run "
+              "is then printed or published.",
               out);
     fputs(".SH FILES\n", out);
     roff_text("The bash completion is installed as "

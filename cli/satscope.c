@@ -30,7 +30,9 @@ static void print_help(FILE *out)
             "command has --help and --version. Inputs may be logs (plain, .gz, .bz2,\n"
             ".xz, .zst, '-' for stdin; kinds detected by content) or .sat traces.\n"
             "exit codes: 0 ok, 1 some input was rejected (the rest analysed),\n"
-            "            2 usage error, 3 an input could not be read at all\n");
+            "            2 usage error, 3 an input could not be read at all, or\n"
+            "            satscope could not finish (out of memory, an output not\n"
+            "            written): nothing is then printed or published\n");
 }
 
 /* glibc's malloc, as tuned here: the heap grows in 32 MiB steps backed by
