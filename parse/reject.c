@@ -49,7 +49,7 @@ int sat_parse_reject(sat_parse_ctx *ctx, uint64_t line_no, const char *reason,
     return sat_sink_emit(ctx->sink, SAT_TABLE_REJECT, &r);
 }
 
-int sat_parse_dur_check(sat_dur_ns ns, const char *field, char *buf, size_t n)
+int sat_parse_dur_past(sat_dur_ns ns, const char *field, char *buf, size_t n)
 {
     if (ns <= SAT_DUR_PLAUSIBLE_MAX_NS)
         return 0;
