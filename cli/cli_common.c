@@ -19,7 +19,7 @@
 #include "satscope/parse.h"
 #include "satscope/report.h"
 
-extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_etime,
+extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_export, sat_cmd_etime,
     sat_cmd_handshakes, sat_cmd_saturation, sat_cmd_storms, sat_cmd_crashes, sat_cmd_cachesize,
     sat_cmd_timeline, sat_cmd_chart, sat_cmd_report;
 
@@ -27,6 +27,7 @@ const sat_command *const sat_commands[] = {
     &sat_cmd_collect,
     &sat_cmd_info,
     &sat_cmd_verify,
+    &sat_cmd_export,
     &sat_cmd_etime,
     &sat_cmd_handshakes,
     &sat_cmd_saturation,

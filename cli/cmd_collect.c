@@ -67,9 +67,6 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Is input path not readable by others (no o+r)? "-" is standard input: a
- * pipe or a terminal counts as private. A directory counts by its own mode
- * and the files directly in it, a pattern by what it matches. */
 static int run_collect(int argc, char **argv)
 {
     sat_cli_collect c;

@@ -6,7 +6,8 @@
 #     (exit 2) and writes no trace;
 #   - `info` says the trace is pseudonymised (and not of the plain one);
 #   - what satscope shows of the pseudonymised trace (info, etime by client,
-#     binddn, filter and base in JSON, the HTML report) holds none of the bind
+#     binddn, filter and base in JSON, the HTML report, `export` of the trace
+#     and `export --anonymize-key` of the log) holds none of the bind
 #     DNs, client addresses and filter values of the log;
 #   - etime --by client, --by binddn, --by filter give as many groups with the
 #     same counts on both traces;
@@ -48,6 +49,9 @@ done
 {
     "$S" info --json anon.sat || true
     for by in client binddn filter base; do "$S" etime --by $by --json anon.sat || true; done
+    # every row of the trace, its rejects included, and an export pseudonymised on the way
+    "$S" export anon.sat || true
+    "$S" export --anonymize-key key in.log || true
 } 2>&1 | grep -v '"root_dn_name":' > dump.txt # the --root-dn option's value, not the trace's
 "$S" report anon.sat -o r.html >/dev/null 2>&1 || true
 [ -s r.html ] || fail "no report of the pseudonymised trace"
