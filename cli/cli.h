@@ -175,6 +175,11 @@ typedef struct sat_cli_out {
     char private_name[4096];
 } sat_cli_out;
 void sat_cli_out_init(sat_cli_out *co, char *const *inputs, size_t n, int live, const char *what);
+/* The pseudonymiser of --anonymize-key PATH (NULL: none, *out NULL): 0, or
+ * the exit code after saying why (a key file missing, short or readable by
+ * others: a usage error). */
+struct sat_anon;
+int sat_cli_open_anon_key(const char *cmd, const char *path, struct sat_anon **out);
 /* More inputs (a report's baseline). */
 void sat_cli_out_add(sat_cli_out *co, char *const *inputs, size_t n);
 void sat_cli_out_free(sat_cli_out *co);

@@ -7,7 +7,9 @@
  *     file in an input directory or matched by an input pattern without it,
  *     standard input that is not such a file, a live capture);
  *   - the identities of the input files, so that an output naming one of
- *     them is refused instead of replacing it.
+ *     them is refused instead of replacing it;
+ *   - the pseudonymiser of --anonymize-key (collect/anonymize.c), its key
+ *     file read and refused the same way for every command that takes it.
  * Inputs are walked as collect reads them: a file, a directory's files (one
  * level, names not starting with '.'), a glob pattern's matches.
  */
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "satscope/anonymize.h"
 
 static void add_id(sat_cli_out *co, const struct stat *st)
 {
@@ -145,4 +148,21 @@ void sat_cli_out_say_mode(const sat_cli_out *co, const char *cmd, const char *pa
     else if (co->private_input)
         fprintf(stderr, "satscope %s: %s: mode %04o (not %04o): %s %s\n", cmd, path, got,
                 co->dflt, co->private_input, co->private_why);
+}
+
+int sat_cli_open_anon_key(const char *cmd, const char *path, struct sat_anon **out)
+{
+    *out = NULL;
+    if (!path)
+        return 0;
+    sat_diag kd;
+    memset(&kd, 0, sizeof kd);
+    if ((*out = sat_anon_open_keyfile(path, &kd)) != NULL)
+        return 0;
+    if (kd.code == SAT_E_NOMEM)
+        return sat_cli_fail(cmd, kd.code, NULL);
+    if (kd.code == SAT_E_USAGE)
+        return sat_cli_usage_error(cmd, "--anonymize-key %s: %s", kd.where, kd.msg);
+    sat_cli_path_error(cmd, kd.where, NULL, kd.msg);
+    return SAT_EXIT_UNREADABLE;
 }

@@ -110,19 +110,9 @@ static int run_collect(int argc, char **argv)
 
     /* The key first: a key refused writes nothing. */
     sat_anon *anon = NULL;
-    if (anon_key) {
-        sat_diag kd;
-        memset(&kd, 0, sizeof kd);
-        if (!(anon = sat_anon_open_keyfile(anon_key, &kd))) {
-            if (kd.code == SAT_E_NOMEM)
-                return sat_cli_fail("collect", kd.code, "no trace written");
-            if (kd.code == SAT_E_USAGE)
-                return sat_cli_usage_error("collect", "--anonymize-key %s: %s", kd.where,
-                                           kd.msg);
-            sat_cli_path_error("collect", kd.where, NULL, kd.msg);
-            return SAT_EXIT_UNREADABLE;
-        }
-    }
+    int kcode = sat_cli_open_anon_key("collect", anon_key, &anon);
+    if (kcode)
+        return kcode;
 
     /* The trace's mode and the inputs it must not replace (cli_output.c). */
     sat_cli_out co;

@@ -125,15 +125,9 @@ static int run_export(int argc, char **argv)
     if (optind >= argc)
         return sat_cli_usage_error("export", "no input given");
     sat_anon *anon = NULL;
-    if (anon_key) {
-        sat_diag kd;
-        memset(&kd, 0, sizeof kd);
-        if (!(anon = sat_anon_open_keyfile(anon_key, &kd))) {
-            if (kd.code == SAT_E_NOMEM)
-                return sat_cli_fail("export", kd.code, NULL);
-            return sat_cli_usage_error("export", "--anonymize-key %s: %s", kd.where, kd.msg);
-        }
-    }
+    int kcode = sat_cli_open_anon_key("export", anon_key, &anon);
+    if (kcode)
+        return kcode;
     char *const *paths = argv + optind;
     size_t npaths = (size_t)(argc - optind);
     sat_cli_out co;
