@@ -49,6 +49,15 @@ int sat_parse_reject(sat_parse_ctx *ctx, uint64_t line_no, const char *reason,
     return sat_sink_emit(ctx->sink, SAT_TABLE_REJECT, &r);
 }
 
+int sat_parse_reject_nul_(sat_parse_ctx *ctx, uint64_t line_no, const char *line, size_t len,
+                          const char *nul, int *rc)
+{
+    char why[64];
+    snprintf(why, sizeof why, "a NUL byte at byte %zu", (size_t)(nul - line) + 1);
+    *rc = sat_parse_reject(ctx, line_no, why, line, len);
+    return 1;
+}
+
 int sat_parse_dur_past(sat_dur_ns ns, const char *field, char *buf, size_t n)
 {
     if (ns <= SAT_DUR_PLAUSIBLE_MAX_NS)

@@ -210,6 +210,19 @@ static inline int sat_parse_emit(sat_parse_ctx *ctx, const sat_ldap_record *rec)
 int sat_parse_reject(sat_parse_ctx *ctx, uint64_t line_no, const char *reason,
                      const char *line, size_t len);
 
+/* A line holding a NUL byte is bad input: every output would end its field
+ * at the NUL (keys and texts are C strings) without saying so. 0 when the
+ * line holds none; else the line is rejected ("a NUL byte at byte N"), the
+ * sink's status goes to *rc, and 1. Every format's line function asks first. */
+int sat_parse_reject_nul_(sat_parse_ctx *ctx, uint64_t line_no, const char *line, size_t len,
+                          const char *nul, int *rc);
+static inline int sat_parse_nul_rejected(sat_parse_ctx *ctx, uint64_t line_no, const char *line,
+                                         size_t len, int *rc)
+{
+    const char *nul = (const char *)memchr(line, '\0', len);
+    return nul ? sat_parse_reject_nul_(ctx, line_no, line, len, nul, rc) : 0;
+}
+
 /* A duration a line gave for `field` ("wtime", "response time"): 0 when it
  * is within SAT_DUR_PLAUSIBLE_MAX_NS (event.h), else -1 with the reject's
  * reason written into buf ("wtime 6000000000 s is past the plausible bound

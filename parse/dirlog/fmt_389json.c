@@ -569,6 +569,9 @@ static int j_line(void *state, const char *line, size_t len, uint64_t line_no)
     sat_parse_ctx *ctx = s->ctx;
     if (ctx->source)
         ctx->source->lines++;
+    int nrc;
+    if (sat_parse_nul_rejected(ctx, line_no, line, len, &nrc))
+        return nrc;
 
     size_t i = 0;
     for (;;) {

@@ -111,6 +111,9 @@ static int t389_line(void *state, const char *line, size_t len, uint64_t line_no
     const char *p = line, *end = line + len;
     if (len == 0)
         return SAT_OK;
+    int nrc;
+    if (sat_parse_nul_rejected(st->ctx, line_no, line, len, &nrc))
+        return nrc;
     if (*p == '{')
         return sat_389json_object(st->ctx, line, len, line_no);
     if (*p != '[') {

@@ -52,6 +52,9 @@ static int ol_line(void *state, const char *line, size_t len, uint64_t line_no)
         end--;
     if (p == end)
         return SAT_OK;
+    int nrc;
+    if (sat_parse_nul_rejected(ctx, line_no, line, (size_t)(end - line), &nrc))
+        return nrc;
     if (*p == '\t' || *p == ' ') {
         /* the banner's continuation ("\tDebian OpenLDAP Maintainers ...") */
         if (s->prev_banner)

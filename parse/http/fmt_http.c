@@ -133,6 +133,9 @@ static int http_line(void *state, const char *line, size_t len, uint64_t line_no
         len--;
     if (!len)
         return SAT_OK;
+    int nrc;
+    if (sat_parse_nul_rejected(ctx, line_no, line, len, &nrc))
+        return nrc;
     const char *why = "does not match the log format";
     const sat_http_facts *facts = match(s, line, len, &why);
     if (!facts)
