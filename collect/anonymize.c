@@ -35,12 +35,14 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sodium.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "satscope/anonymize.h"
+#include "satscope/trace.h"
 
 #define TOKEN_CHARS 12
 #define ADDR_CACHE 4096 /* direct-mapped: an address hashes 32 or 128 times */
@@ -619,81 +621,77 @@ typedef union any_row {
     sat_http_req http;
 } any_row;
 
-#define REPL(field, fn)                         \
-    do {                                        \
-        if ((field).ptr && (field).len) {       \
-            (field) = fn(a, (field));           \
-            a->replaced++;                      \
-        }                                       \
-    } while (0)
+/* What becomes of each string a row carries, one line per field: the
+ * replacement by its kind. Strings not listed (attribute names, filter
+ * shapes, TLS versions, close reasons, ...) are kept: docs/privacy.md. */
+typedef sat_str (*anon_fn)(sat_anon *a, sat_str s);
+static sat_str anon_drop(sat_anon *a, sat_str s)
+{
+    (void)a;
+    (void)s;
+    return sat_str_cstr(""); /* a rejected line's raw text: see docs/privacy.md */
+}
+
+typedef struct anon_rule {
+    int table;
+    uint16_t off;   /* the sat_str field's offset in the row */
+    anon_fn fn;     /* NULL: the HTTP path, rewritten beside its template */
+    uint8_t modrdn; /* only in a MODRDN operation's row (ldap_op.extra) */
+} anon_rule;
+
+#define RULE(t, type, field, fn) {t, (uint16_t)offsetof(type, field), fn, 0}
+static const anon_rule anon_rules[] = {
+    RULE(SAT_TABLE_SOURCE, sat_source, path, anon_file_path),
+    RULE(SAT_TABLE_SOURCE, sat_source, server_name, sat_anon_host),
+    RULE(SAT_TABLE_REJECT, sat_reject, excerpt, anon_drop),
+    RULE(SAT_TABLE_LDAP_OP, sat_ldap_op, dn, sat_anon_dn),
+    RULE(SAT_TABLE_LDAP_OP, sat_ldap_op, filter, sat_anon_filter),
+    RULE(SAT_TABLE_LDAP_OP, sat_ldap_op, bind_dn, sat_anon_dn),
+    RULE(SAT_TABLE_LDAP_OP, sat_ldap_op, client_ip, sat_anon_addr),
+    RULE(SAT_TABLE_LDAP_OP, sat_ldap_op, text, sat_anon_token),
+    RULE(SAT_TABLE_LDAP_OP, sat_ldap_op, entry_dns, anon_dn_lines),
+    {SAT_TABLE_LDAP_OP, (uint16_t)offsetof(sat_ldap_op, extra), anon_modrdn, 1},
+    RULE(SAT_TABLE_LDAP_CONN, sat_ldap_conn, client_ip, sat_anon_addr),
+    RULE(SAT_TABLE_LDAP_CONN, sat_ldap_conn, server_addr, sat_anon_addr),
+    RULE(SAT_TABLE_LDAP_CONN, sat_ldap_conn, client_cert, sat_anon_dn),
+    RULE(SAT_TABLE_LDAP_CONN, sat_ldap_conn, bind_dn, sat_anon_dn),
+    RULE(SAT_TABLE_TCP_CONN, sat_tcp_conn, client_ip, sat_anon_addr),
+    RULE(SAT_TABLE_TCP_CONN, sat_tcp_conn, server_ip, sat_anon_addr),
+    RULE(SAT_TABLE_TLS_HS, sat_tls_hs, client_ip, sat_anon_addr),
+    RULE(SAT_TABLE_TLS_HS, sat_tls_hs, server_ip, sat_anon_addr),
+    RULE(SAT_TABLE_TLS_HS, sat_tls_hs, sni, sat_anon_host),
+    RULE(SAT_TABLE_CRASH, sat_crash, host, sat_anon_host),
+    RULE(SAT_TABLE_CRASH, sat_crash, command, anon_command),
+    RULE(SAT_TABLE_HTTP_REQ, sat_http_req, client_ip, sat_anon_addr),
+    RULE(SAT_TABLE_HTTP_REQ, sat_http_req, path, NULL),
+    RULE(SAT_TABLE_HTTP_REQ, sat_http_req, vhost, sat_anon_host),
+    RULE(SAT_TABLE_HTTP_REQ, sat_http_req, user, sat_anon_token),
+    RULE(SAT_TABLE_HTTP_REQ, sat_http_req, user_agent, sat_anon_token),
+};
+#undef RULE
 
 static int anon_row(void *ctx, int table, const void *row)
 {
     sat_anon *a = ctx;
+    const sat_table_def *d = sat_table_get(table);
     any_row u;
+    if (!d || d->row_size > sizeof u)
+        return sat_sink_emit(&a->next, table, row);
     pthread_mutex_lock(&a->mu);
     sat_anon_reset(a);
-    switch (table) {
-    case SAT_TABLE_SOURCE:
-        u.source = *(const sat_source *)row;
-        REPL(u.source.path, anon_file_path);
-        REPL(u.source.server_name, sat_anon_host);
-        break;
-    case SAT_TABLE_REJECT:
-        u.reject = *(const sat_reject *)row;
-        if (u.reject.excerpt.ptr) {
-            u.reject.excerpt = sat_str_cstr(""); /* dropped: see docs/privacy.md */
-            a->replaced++;
-        }
-        break;
-    case SAT_TABLE_LDAP_OP:
-        u.op = *(const sat_ldap_op *)row;
-        REPL(u.op.dn, sat_anon_dn);
-        REPL(u.op.filter, sat_anon_filter);
-        REPL(u.op.bind_dn, sat_anon_dn);
-        REPL(u.op.client_ip, sat_anon_addr);
-        REPL(u.op.text, sat_anon_token);
-        REPL(u.op.entry_dns, anon_dn_lines);
-        if (u.op.type == SAT_OP_MODRDN)
-            REPL(u.op.extra, anon_modrdn);
-        break;
-    case SAT_TABLE_LDAP_CONN:
-        u.conn = *(const sat_ldap_conn *)row;
-        REPL(u.conn.client_ip, sat_anon_addr);
-        REPL(u.conn.server_addr, sat_anon_addr);
-        REPL(u.conn.client_cert, sat_anon_dn);
-        REPL(u.conn.bind_dn, sat_anon_dn);
-        break;
-    case SAT_TABLE_TCP_CONN:
-        u.tcp = *(const sat_tcp_conn *)row;
-        REPL(u.tcp.client_ip, sat_anon_addr);
-        REPL(u.tcp.server_ip, sat_anon_addr);
-        break;
-    case SAT_TABLE_TLS_HS:
-        u.tls = *(const sat_tls_hs *)row;
-        REPL(u.tls.client_ip, sat_anon_addr);
-        REPL(u.tls.server_ip, sat_anon_addr);
-        REPL(u.tls.sni, sat_anon_host);
-        break;
-    case SAT_TABLE_CRASH:
-        u.crash = *(const sat_crash *)row;
-        REPL(u.crash.host, sat_anon_host);
-        REPL(u.crash.command, anon_command);
-        break;
-    case SAT_TABLE_HTTP_REQ:
-        u.http = *(const sat_http_req *)row;
-        REPL(u.http.client_ip, sat_anon_addr);
-        if (u.http.path.ptr && u.http.path.len) {
-            u.http.path = sat_anon_http_path(a, u.http.path, u.http.path_template);
-            a->replaced++;
-        }
-        REPL(u.http.vhost, sat_anon_host);
-        REPL(u.http.user, sat_anon_token);
-        REPL(u.http.user_agent, sat_anon_token);
-        break;
-    default: /* frames, and tables with nothing to replace */
-        pthread_mutex_unlock(&a->mu);
-        return sat_sink_emit(&a->next, table, row);
+    memcpy(&u, row, d->row_size);
+    unsigned char *base = (unsigned char *)&u;
+    for (size_t i = 0; i < sizeof anon_rules / sizeof anon_rules[0]; i++) {
+        const anon_rule *r = &anon_rules[i];
+        if (r->table != table || (r->modrdn && u.op.type != SAT_OP_MODRDN))
+            continue;
+        sat_str v;
+        memcpy(&v, base + r->off, sizeof v);
+        if (!v.ptr || !v.len)
+            continue;
+        v = r->fn ? r->fn(a, v) : sat_anon_http_path(a, v, u.http.path_template);
+        memcpy(base + r->off, &v, sizeof v);
+        a->replaced++;
     }
     int rc = a->oom ? SAT_E_NOMEM : sat_sink_emit(&a->next, table, &u);
     pthread_mutex_unlock(&a->mu);
