@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -30,7 +31,7 @@
 extern const sat_command sat_cmd_report;
 
 enum { OPT_OUT = 'o', OPT_KIND = 0x100, OPT_BASELINE, OPT_UTC, OPT_MAIL_TO, OPT_MAIL_FROM,
-       OPT_SUBJECT, OPT_TITLE };
+       OPT_SUBJECT, OPT_TITLE, OPT_MAIL_DATE };
 
 static const sat_cli_opt report_opts[] = {
     {"output", OPT_OUT, 'o', "OUT",
@@ -48,7 +49,12 @@ static const sat_cli_opt report_opts[] = {
     {"title", OPT_TITLE, 0, "TEXT", "the report's title", NULL},
     {"mail-to", OPT_MAIL_TO, 0, "ADDR", ".eml: the To: header (repeat for several)", NULL},
     {"mail-from", OPT_MAIL_FROM, 0, "ADDR", ".eml: the From: header", NULL},
-    {"subject", OPT_SUBJECT, 0, "TEXT", ".eml: the Subject: (default: the title)", NULL},
+    {"subject", OPT_SUBJECT, 0, "TEXT",
+     ".eml: the Subject: (default: the title and how\n"
+     "many findings of each severity)", NULL},
+    {"mail-date", OPT_MAIL_DATE, 0, "T",
+     ".eml: the Date: header, RFC 3339 (default: now;\n"
+     "also SOURCE_DATE_EPOCH, seconds)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 #define MAX_MEMBERS 16
@@ -364,6 +370,14 @@ static int run_report(int argc, char **argv)
         case OPT_SUBJECT:
             ro.subject = optarg;
             break;
+        case OPT_MAIL_DATE:
+            if (sat_cli_parse_rfc3339(optarg, &ro.mail_date_ns) < 0) {
+                code = sat_cli_usage_error("report", "bad --mail-date '%s' (RFC 3339, with a "
+                                                     "zone: 2026-11-04T06:00:00Z)",
+                                           optarg);
+                goto done;
+            }
+            break;
         }
     }
     if (a.exit >= 0) {
@@ -422,6 +436,24 @@ static int run_report(int argc, char **argv)
     ro.utc = utc;
     ro.wide = c.wide;
     ro.mail_to = mail_to;
+    if (!ro.mail_date_ns && !strcmp(r->ext, ".eml")) {
+        /* an e-mail is dated when it is made, so that today's report sorts
+         * first whatever period it covers; SOURCE_DATE_EPOCH (the
+         * reproducible-builds convention) fixes it */
+        const char *sde = getenv("SOURCE_DATE_EPOCH");
+        char *end = NULL;
+        long long sec = sde && *sde ? strtoll(sde, &end, 10) : -1;
+        if (sde && *sde && (*end || sec < 0 || sec > 253402300799LL)) {
+            code = sat_cli_usage_error("report", "SOURCE_DATE_EPOCH '%s' is not a count of "
+                                                 "seconds since 1970",
+                                       sde);
+            goto done;
+        }
+        struct timespec now;
+        if (sec < 0 && clock_gettime(CLOCK_REALTIME, &now) == 0)
+            sec = now.tv_sec;
+        ro.mail_date_ns = sec > 0 ? (int64_t)sec * 1000000000 : 0;
+    }
     /* the output: refused now, not after the analysis, when it must not be
      * written (a symlink, a FIFO, one of the inputs: safe_out.h) */
     sat_cli_out_init(&co, argv + optind, (size_t)(argc - optind), 0, "the report");

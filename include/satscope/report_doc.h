@@ -250,7 +250,9 @@ typedef struct sat_report_render_opts {
                               SIZE_MAX: all (a command's own sections) */
     const char *mail_to;   /* .eml headers (--mail-to, --mail-from, --subject) */
     const char *mail_from;
-    const char *subject;   /* NULL: the report's title */
+    const char *subject;   /* NULL: the report's title and its count of findings */
+    int64_t mail_date_ns;  /* .eml Date: (--mail-date; the CLI gives the time the
+                              report is made); 0: the time it is rendered */
 } sat_report_render_opts;
 
 /* What an e-mail report's headers may hold (report/render/mail_header.c):

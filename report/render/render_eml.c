@@ -1,16 +1,16 @@
 /*
  * report_render_eml.c - a report as an e-mail (`-o report.eml`), ready for
  * `sendmail -t < report.eml`: a MIME message (RFC 5322, RFC 2045-2047) of
- * type multipart/related (RFC 2387) whose first part is the HTML form and
- * whose other parts are the charts as PNG images, each named by its
- * Content-ID and shown by <img src="cid:..."> (RFC 2392): mail readers show
- * PNG where few show inline SVG. Headers From, To (--mail-from, --mail-to),
- * Subject (--subject, else the title; RFC 2047-encoded when not ASCII),
- * addresses and a subject with no control in them (mail_header.c: refused
- * otherwise, a title's controls escaped),
- * Date and Message-ID, both from the report's last_ts so that the same
- * inputs give the same message; lines end in CRLF, bodies are base64 in
- * lines of 76.
+ * type multipart/alternative (RFC 2046 5.1.4): the text form first, then the
+ * HTML form in a multipart/related (RFC 2387) with the charts as PNG images,
+ * each named by its Content-ID and shown by <img src="cid:..."> (RFC 2392):
+ * mail readers show PNG where few show inline SVG. Headers From, To
+ * (--mail-from, --mail-to), Subject (--subject, else the title and how many
+ * findings of each severity; RFC 2047-encoded when not ASCII), addresses and a
+ * subject with no control in them (mail_header.c: refused otherwise, a
+ * title's controls escaped), Date (when the report is made: --mail-date or
+ * SOURCE_DATE_EPOCH fix it) and Message-ID; lines end in CRLF, bodies are
+ * base64 in lines of 76.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream, gmtime_r */
 #include <stdlib.h>
@@ -19,6 +19,8 @@
 
 #include "doc_int.h"
 #include "satscope/escape.h"
+
+extern const sat_report_renderer sat_render_text;
 
 typedef struct png_part {
     unsigned char *data;
@@ -145,6 +147,64 @@ static void header_text(FILE *f, const char *name, const char *text)
     free(s);
 }
 
+/* "Nightly digest: 2 servers, 2026-11-03: 7 findings (5 warnings, 2 notices)":
+ * the title and how many findings of each severity, so that a mailbox of
+ * digests shows which night needs reading. */
+static void default_subject(char *buf, size_t n, const sat_rnode *root)
+{
+    static const char *const sev[] = {"critical", "warning", "notice"};
+    static const char *const sev_plural[] = {"critical", "warnings", "notices"};
+    uint64_t count[3] = {0, 0, 0}, all = 0;
+    const sat_rnode *fl = sat_get_list(root, "findings");
+    for (const sat_rnode *f = fl ? sat_rnode_first(fl) : NULL; f; f = sat_rnode_next(f)) {
+        const char *s = sat_get_text(f, "severity", "notice");
+        for (size_t k = 0; k < 3; k++)
+            if (!strcmp(s, sev[k]))
+                count[k]++;
+        all++;
+    }
+    const char *title = sat_get_text(root, "title", "satscope report");
+    if (!all) {
+        snprintf(buf, n, "%s: no finding", title);
+        return;
+    }
+    size_t len = (size_t)snprintf(buf, n, "%s: %llu %s (", title, (unsigned long long)all,
+                                  sat_plural(all, "finding", "findings"));
+    int first = 1;
+    for (size_t k = 0; k < 3 && len < n; k++) {
+        if (!count[k])
+            continue;
+        len += (size_t)snprintf(buf + len, n - len, "%s%llu %s", first ? "" : ", ",
+                                (unsigned long long)count[k],
+                                count[k] == 1 ? sev[k] : sev_plural[k]);
+        first = 0;
+    }
+    if (len < n)
+        snprintf(buf + len, n - len, ")");
+}
+
+/* RFC 5322's date, in English whatever the locale. */
+static void mail_date(char *buf, size_t n, int64_t ns)
+{
+    static const char *const wd[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static const char *const mo[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    time_t t = (time_t)(ns > 0 ? ns / 1000000000 : 0);
+    struct tm tm;
+    snprintf(buf, n, "Thu, 01 Jan 1970 00:00:00 +0000");
+    if (gmtime_r(&t, &tm))
+        snprintf(buf, n, "%s, %02d %s %04d %02d:%02d:%02d +0000", wd[tm.tm_wday], tm.tm_mday,
+                 mo[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* A body part: its headers, then its bytes in base64. */
+static void part(FILE *out, uint64_t tag, const char *boundary, const char *headers,
+                 const unsigned char *p, size_t n)
+{
+    fprintf(out, "--=_%s_%016llx\r\n%s\r\n", boundary, (unsigned long long)tag, headers);
+    b64(out, p, n);
+}
+
 static int render_eml(sat_report *rep, const sat_report_render_opts *o, FILE *out, sat_diag *diag)
 {
     char why[256];
@@ -157,8 +217,8 @@ static int render_eml(sat_report *rep, const sat_report_render_opts *o, FILE *ou
     eml_ctx e;
     memset(&e, 0, sizeof e);
     e.tag = doc_tag(rep);
-    char *html = NULL;
-    size_t hlen = 0;
+    char *html = NULL, *text = NULL;
+    size_t hlen = 0, tlen = 0;
     FILE *hf = open_memstream(&html, &hlen);
     if (!hf)
         return sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
@@ -166,47 +226,61 @@ static int render_eml(sat_report *rep, const sat_report_render_opts *o, FILE *ou
     fclose(hf);
     if (rc >= 0 && e.err)
         rc = sat_diag_set(diag, e.err, NULL, "out of memory");
+    /* the text form beside it: what a reader that shows no HTML (or a
+     * person who prefers plain text) reads, the same document */
+    if (rc >= 0) {
+        FILE *tf = open_memstream(&text, &tlen);
+        rc = tf ? sat_render_text.render(rep, o, tf, diag)
+                : sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
+        if (tf && fclose(tf) != 0 && rc >= 0)
+            rc = sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
+    }
     if (rc >= 0) {
         const sat_rnode *root = sat_result_root(sat_report_doc(rep));
-        int64_t last = sat_get_time(root, "last_ts", 0);
-        time_t t = (time_t)(last > 0 ? last / 1000000000 : 0);
-        struct tm tm;
-        char date[64] = "Thu, 01 Jan 1970 00:00:00 +0000";
-        static const char *const wd[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
-        static const char *const mo[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                         "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-        if (gmtime_r(&t, &tm)) /* RFC 5322 date, in English whatever the locale */
-            snprintf(date, sizeof date, "%s, %02d %s %04d %02d:%02d:%02d +0000", wd[tm.tm_wday],
-                     tm.tm_mday, mo[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
-                     tm.tm_sec);
-        const char *title = sat_get_text(root, "title", NULL);
+        int64_t made = o->mail_date_ns;
+        if (!made) {
+            struct timespec now;
+            made = clock_gettime(CLOCK_REALTIME, &now) == 0 ? (int64_t)now.tv_sec * 1000000000 : 0;
+        }
+        char date[64], subject[600];
+        mail_date(date, sizeof date, made);
+        default_subject(subject, sizeof subject, root);
         const char *kind = sat_get_text(root, "kind", NULL);
+        unsigned long long tag = (unsigned long long)e.tag;
         fprintf(out, "From: %s\r\n", o->mail_from ? o->mail_from : "satscope <satscope@localhost>");
         fprintf(out, "To: %s\r\n", o->mail_to ? o->mail_to : "undisclosed-recipients:;");
-        header_text(out, "Subject", o->subject ? o->subject : title ? title : "satscope report");
+        header_text(out, "Subject", o->subject ? o->subject : subject);
         fprintf(out, "Date: %s\r\n", date);
         fprintf(out, "Message-ID: <%s.%lld.%016llx@satscope>\r\n", kind ? kind : "report",
-                (long long)last, (unsigned long long)e.tag);
+                (long long)made, tag);
         fputs("MIME-Version: 1.0\r\n", out);
+        /* multipart/alternative (RFC 2046 5.1.4): the plain text first, the
+         * richest form last; the HTML with its charts is multipart/related */
+        fprintf(out, "Content-Type: multipart/alternative;\r\n boundary=\"=_alt_%016llx\"\r\n\r\n",
+                tag);
+        fputs("This is a MIME message: a report as text and as HTML with its charts.\r\n\r\n",
+              out);
+        part(out, e.tag, "alt",
+             "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n",
+             (const unsigned char *)text, tlen);
+        fprintf(out, "--=_alt_%016llx\r\n", tag);
         fprintf(out,
                 "Content-Type: multipart/related; type=\"text/html\";\r\n"
-                " boundary=\"=_satscope_%016llx\"\r\n\r\n",
-                (unsigned long long)e.tag);
-        fputs("This is a MIME message: an HTML report with its charts.\r\n\r\n", out);
-        fprintf(out, "--=_satscope_%016llx\r\n", (unsigned long long)e.tag);
-        fputs("Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n",
-              out);
-        b64(out, (const unsigned char *)html, hlen);
+                " boundary=\"=_rel_%016llx\"\r\n\r\n",
+                tag);
+        part(out, e.tag, "rel",
+             "Content-Type: text/html; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n",
+             (const unsigned char *)html, hlen);
         for (size_t i = 0; i < e.n; i++) {
-            fprintf(out, "--=_satscope_%016llx\r\n", (unsigned long long)e.tag);
-            fprintf(out,
-                    "Content-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n"
-                    "Content-ID: <chart%zu.%016llx@satscope>\r\n"
-                    "Content-Disposition: inline; filename=\"%s.png\"\r\n\r\n",
-                    i + 1, (unsigned long long)e.tag, e.parts[i].kind);
-            b64(out, e.parts[i].data, e.parts[i].len);
+            char h[256];
+            snprintf(h, sizeof h,
+                     "Content-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n"
+                     "Content-ID: <chart%zu.%016llx@satscope>\r\n"
+                     "Content-Disposition: inline; filename=\"%s.png\"\r\n",
+                     i + 1, tag, e.parts[i].kind);
+            part(out, e.tag, "rel", h, e.parts[i].data, e.parts[i].len);
         }
-        fprintf(out, "--=_satscope_%016llx--\r\n", (unsigned long long)e.tag);
+        fprintf(out, "--=_rel_%016llx--\r\n\r\n--=_alt_%016llx--\r\n", tag, tag);
         if (ferror(out))
             rc = sat_diag_set(diag, SAT_E_IO, NULL, "writing the e-mail failed");
     }
@@ -214,6 +288,7 @@ static int render_eml(sat_report *rep, const sat_report_render_opts *o, FILE *ou
         free(e.parts[i].data);
     free(e.parts);
     free(html);
+    free(text);
     return rc;
 }
 
