@@ -75,7 +75,13 @@
  *                          wrap its long text cells on further lines rather
  *                          than cut them (sat_doc_wrap); wide_only: list of
  *                          TEXT (may be absent), the columns a narrow form
- *                          (text within 100 columns, PDF) leaves out
+ *                          (text within 100 columns, PDF) leaves out;
+ *                          highlight TEXT (may be absent): a column whose
+ *                          true or positive value marks its row
+ *                          (sat_doc_highlight); detail_pages: list of
+ *                          INT (may be absent), one per body row: the page
+ *                          (1 the first of pages, 0 none) that details the
+ *                          row, which HTML links its first cell to
  *     sparklines    list of sparkline objects (text forms only; HTML and
  *                          PDF draw charts instead): {title TEXT, unit TEXT
  *                          (a sat_unit name: "count", "duration"),
@@ -164,6 +170,14 @@ void sat_doc_footnote(sat_rnode *section, const char *fmt, ...) SAT_PRINTF(2, 3)
  * forms wrap them on further lines rather than cut them to fit the width
  * (names a reader needs whole: a backtrace's functions and source lines). */
 void sat_doc_wrap(sat_rnode *section);
+/* The section's last table block marks the rows whose column `col` is true
+ * or above zero (a regression count, a `new` flag): the forms that can
+ * (HTML, PDF) show those rows and that cell emphasised, so that what changed
+ * is seen before it is read. */
+void sat_doc_highlight(sat_rnode *section, const char *col);
+/* The section's last table block: row i is detailed on page pages[i] (1 the
+ * first of the document's pages; 0: on none); HTML links the row to it. */
+void sat_doc_link_rows(sat_rnode *section, const int *pages, size_t n);
 /* A chart kind name at the end of the section's charts. */
 void sat_doc_chart(sat_rnode *section, const char *kind);
 /* The section's values object (created on first call). */

@@ -227,6 +227,21 @@ void sat_doc_wrap(sat_rnode *section)
         sat_put_bool(last, "wrap", 1);
 }
 
+void sat_doc_highlight(sat_rnode *section, const char *col)
+{
+    sat_rnode *last = last_table_block(section);
+    if (last)
+        sat_put_text(last, "highlight", col);
+}
+
+void sat_doc_link_rows(sat_rnode *section, const int *pages, size_t n)
+{
+    sat_rnode *last = last_table_block(section);
+    sat_rnode *l = last ? sat_list(last, "detail_pages") : NULL;
+    for (size_t i = 0; l && i < n; i++)
+        sat_put_int(l, NULL, pages[i]);
+}
+
 void sat_doc_chart(sat_rnode *section, const char *kind)
 {
     sat_put_text(child(section, "charts", sat_list), NULL, kind);

@@ -80,6 +80,10 @@ const sat_rnode *rd_block_rows(const sat_rnode *block, uint64_t *total);
  * but those the builder marked wide_only. Returns how many. */
 size_t rd_block_cols(const sat_rnode *block, int narrow, sat_col *out, size_t max);
 
+/* The column a row of a table block is marked by (sat_doc_highlight: its
+ * value true or above zero), NULL when it is not. */
+const char *rd_block_highlight(const sat_rnode *block, const sat_rnode *row);
+
 /* The chart of kind `name` from set (NULL when the kind is unknown or has
  * nothing to draw; why is left in diag). width/height 0: the kind's size. */
 sat_chart *rd_chart(const char *name, const sat_result_set *set, int utc, double width_pt,

@@ -32,6 +32,18 @@ size_t rd_block_cols(const sat_rnode *block, int narrow, sat_col *out, size_t ma
     return n;
 }
 
+const char *rd_block_highlight(const sat_rnode *block, const sat_rnode *row)
+{
+    const char *col = sat_get_text(block, "highlight", NULL);
+    if (!col || !row)
+        return NULL;
+    const sat_value *v = sat_row_get(row, col);
+    if (!v || v->absent)
+        return NULL;
+    int on = v->unit == SAT_UNIT_BOOL ? v->v.u != 0 : sat_get_num(row, col, 0) > 0;
+    return on ? col : NULL;
+}
+
 /* ---- the clock ------------------------------------------------------------------ */
 
 static int same_day(int64_t a, int64_t b, int32_t off)

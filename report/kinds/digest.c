@@ -155,6 +155,8 @@ static void keyed_table(sat_rnode *sec, const char *title, const char *note, con
     if (w->nbase)
         all[n++] = (sat_col){"new", SAT_UNIT_BOOL, 0, "new"};
     sat_rnode *t = sat_doc_new_table(sec, title, note, all, n);
+    if (w->nbase)
+        sat_doc_highlight(sec, "new");
     uint64_t total = 0;
     for (const sat_rnode *row = sat_rnode_first(src); row; row = sat_rnode_next(row), total++) {
         if (total >= max_rows)
@@ -300,9 +302,27 @@ static void http_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_day 
     }
 }
 
+static void cache_section(sat_rnode *page, const sat_dg_day *d);
+
+/* What a day page looked for and did not find, said in one closing line
+ * rather than a section each ("No storm", "No crash", "none"): a reader of a
+ * fleet's pages sees what happened, not every check that came out empty. */
+typedef struct nothing_found {
+    char text[768];
+    size_t n;
+} nothing_found;
+
+static void nothing_add(nothing_found *nf, const char *what)
+{
+    size_t len = strlen(nf->text);
+    snprintf(nf->text + len, sizeof nf->text - len, "%s%s", nf->n ? "; " : "", what);
+    nf->n++;
+}
+
 static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                      const sat_dg_day *const *b, size_t nb)
 {
+    nothing_found nf = {"", 0};
     const char *http = sat_dg_http_prefix(d, SAT_DG_ETIME);
     /* what ran */
     sat_rnode *sec = sat_doc_section(page, "summary", "What ran");
@@ -385,7 +405,6 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
         keyed_table(sec, "Results by code", NULL, sat_dg_get(d, SAT_DG_ETIME, "result_codes"),
                     cols, 3, &w, 40);
     }
-    sec = sat_doc_section(page, "unindexed", "Unindexed searches by filter shape");
     {
         static const sat_col cols[] = {{"filter", SAT_UNIT_TEXT, 0, "filter shape"},
                                        {"count", SAT_UNIT_COUNT, 0, "searches"},
@@ -403,19 +422,25 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
             if (f && !strcmp(f, "notes"))
                 why = r;
         }
-        if (!sat_get_has(et, "unindexed.total"))
-            sat_doc_para(sec, "Not marked by this log format%s%s.", why ? ": " : "",
-                         why ? sat_get_text(why, "why", "") : "");
-        else if (!g || !sat_rnode_first(g))
-            sat_doc_para(sec, "No unindexed search (notes=A or U).");
-        else
-            keyed_table(sec, "notes=A and notes=U searches", NULL, g, cols, 4, &w, 20);
-        if (sat_get_has(et, "unindexed.total") && why)
-            sat_doc_para(sec, "%llu of %llu inputs do not mark them (%s): their searches are not "
-                              "counted here.",
-                         (unsigned long long)sat_get_count(why, "inputs_without", 0),
-                         (unsigned long long)sat_get_count(why, "of_inputs", 0),
-                         sat_get_text(why, "why", "not logged"));
+        int marked = sat_get_has(et, "unindexed.total"), any = g && sat_rnode_first(g);
+        if (marked && !any && !why)
+            nothing_add(&nf, "no unindexed search (notes=A or U)");
+        else {
+            sec = sat_doc_section(page, "unindexed", "Unindexed searches by filter shape");
+            if (!marked)
+                sat_doc_para(sec, "Not marked by this log format%s%s.", why ? ": " : "",
+                             why ? sat_get_text(why, "why", "") : "");
+            else if (!any)
+                sat_doc_para(sec, "No unindexed search (notes=A or U).");
+            else
+                keyed_table(sec, "notes=A and notes=U searches", NULL, g, cols, 4, &w, 20);
+            if (marked && why)
+                sat_doc_para(sec, "%llu of %llu inputs do not mark them (%s): their searches "
+                                  "are not counted here.",
+                             (unsigned long long)sat_get_count(why, "inputs_without", 0),
+                             (unsigned long long)sat_get_count(why, "of_inputs", 0),
+                             sat_get_text(why, "why", "not logged"));
+        }
     }
     sec = sat_doc_section(page, "clients", "Top clients");
     {
@@ -426,24 +451,39 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
         keyed_table(sec, "Clients by total time", "new: in no baseline day",
                     sat_dg_get(d, SAT_DG_CLIENTS, "groups"), cols, 3, &w, 10);
     }
-    sec = sat_doc_section(page, "binds", "Failed binds");
     {
         static const sat_col cols[] = {{"binddn", SAT_UNIT_TEXT, 0, "bind DN"},
                                        {"count", SAT_UNIT_COUNT, 0, "failures"}};
         newness w = {b, nb, SAT_DG_ETIME, "binds.failed_by_dn", "binddn"};
-        sat_rnode *bv = sat_doc_values(sec);
-        sat_put_copy(bv, "total_binds", sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.total");
-        sat_put_copy(bv, "failed_binds", sat_dg_get(d, SAT_DG_ETIME, NULL), "binds.failed");
-        keyed_table(sec, "Failed binds by DN", "new: failing in no baseline day",
-                    sat_dg_get(d, SAT_DG_ETIME, "binds.failed_by_dn"), cols, 2, &w, 10);
+        const sat_rnode *et = sat_dg_get(d, SAT_DG_ETIME, NULL);
+        if (sat_get_has(et, "binds.failed") && sat_get_count(et, "binds.failed", 0) == 0) {
+            char what[96];
+            uint64_t nbinds = sat_get_count(et, "binds.total", 0);
+            snprintf(what, sizeof what, "no failed bind (of %llu %s)", (unsigned long long)nbinds,
+                     sat_plural(nbinds, "bind", "binds"));
+            nothing_add(&nf, what);
+        } else {
+            sec = sat_doc_section(page, "binds", "Failed binds");
+            sat_rnode *bv = sat_doc_values(sec);
+            sat_put_copy(bv, "total_binds", et, "binds.total");
+            sat_put_copy(bv, "failed_binds", et, "binds.failed");
+            keyed_table(sec, "Failed binds by DN", "new: failing in no baseline day",
+                        sat_dg_get(d, SAT_DG_ETIME, "binds.failed_by_dn"), cols, 2, &w, 10);
+        }
     }
     if (http)
         http_section(page, d, b, nb);
 wire:
-    sec = sat_doc_section(page, "tls", "TLS versions");
     {
         const sat_rnode *tv = sat_dg_get(d, SAT_DG_ETIME, "connection_stats.tls_versions");
         const sat_rnode *hv = sat_dg_get(d, SAT_DG_HANDSHAKES, "versions");
+        const sat_rnode *lg0 = sat_get_obj(sat_dg_get(d, SAT_DG_HANDSHAKES, NULL), "logs");
+        if (!(tv && sat_rnode_first(tv)) && !(hv && sat_rnode_first(hv)) &&
+            !sat_get_has(lg0, "full") && !sat_get_has(lg0, "on_new_session")) {
+            nothing_add(&nf, "no TLS connection logged or captured");
+            goto storms;
+        }
+        sec = sat_doc_section(page, "tls", "TLS versions");
         if (tv && sat_rnode_first(tv))
             sat_doc_table(sec, "TLS connections (log)", NULL, tv, "version,count=connections", 0,
                           NULL, NULL);
@@ -473,31 +513,44 @@ wire:
         if (tv && sat_rnode_first(tv) && !(hv && sat_rnode_first(hv)))
             sat_doc_para(sec, "Whether these TLS sessions were resumed is not logged by this "
                               "format (a capture of the same period gives it).");
-        if (!(tv && sat_rnode_first(tv)) && !(hv && sat_rnode_first(hv)) && !logged)
-            sat_doc_para(sec, "No TLS connection logged or captured.");
+        (void)logged;
     }
-    sec = sat_doc_section(page, "storms", "Storms of client failures");
-    {
+storms: {
         const sat_rnode *st = sat_dg_get(d, SAT_DG_STORMS, "storms");
-        if (st && sat_rnode_first(st))
+        if (st && sat_rnode_first(st)) {
+            sec = sat_doc_section(page, "storms", "Storms of client failures");
             sat_doc_table(sec, "Storms", NULL, st,
                           "storm,start_ts=from,end_ts=to,peak_ts=peak,events,trigger.signal_name="
                           "trigger,sustained",
                           0, NULL, NULL);
-        else
-            sat_doc_para(sec, "No storm: client failures stayed at their baseline.");
+        } else {
+            nothing_add(&nf, "no storm (client failures stayed at their baseline)");
+        }
     }
-    sec = sat_doc_section(page, "crashes", "Crashes");
     {
         const sat_rnode *cr = sat_dg_get(d, SAT_DG_CRASHES, "crashes");
-        if (cr && sat_rnode_first(cr))
-            sat_doc_table(sec, "Crashes", NULL, cr, "ts,signal_name=signal,executable,fingerprint", 0, NULL,
-                          NULL);
-        else
-            sat_doc_para(sec, "No crash.");
+        if (cr && sat_rnode_first(cr)) {
+            sec = sat_doc_section(page, "crashes", "Crashes");
+            sat_doc_table(sec, "Crashes", NULL, cr, "ts,signal_name=signal,executable,fingerprint",
+                          0, NULL, NULL);
+        } else {
+            nothing_add(&nf, "no crash");
+        }
     }
-    if (http && !(nops0 > 0))
-        return; /* an access log names no directory entry */
+    if (!(http && !(nops0 > 0))) /* an access log names no directory entry */
+        cache_section(page, d);
+    if (nf.n) {
+        sec = sat_doc_section(page, "checked", "Also checked");
+        sat_doc_para(sec, "Nothing to report: %s.", nf.text);
+    }
+    (void)rep;
+}
+
+/* The entry cache's working set of the day against the cache the server has,
+ * when its logs or --monitor data say. */
+static void cache_section(sat_rnode *page, const sat_dg_day *d)
+{
+    sat_rnode *sec;
     sec = sat_doc_section(page, "cache", "Entry cache working set");
     {
         const sat_rnode *cs = sat_dg_get(d, SAT_DG_CACHESIZE, NULL);
@@ -532,7 +585,6 @@ wire:
             sat_doc_para(sec, "The configured cache is not in the logs: give cachesize's "
                               "--monitor data to compare (satscope cachesize --help).");
     }
-    (void)rep;
 }
 
 /* A finding of a page, again in the report's list: "server day: text". */
@@ -549,6 +601,36 @@ static void copy_finding(sat_rnode *to, const sat_rnode *f, const sat_dg_day *d)
         if (sat_rnode_value(c))
             if (sat_rnode_value(c))
                 sat_put_value(fig, sat_rnode_key(c), sat_rnode_value(c));
+}
+
+/* A server-day's line of the fleet table: its volumes, each common type's p90,
+ * its errors, regressions, storms and crashes. */
+static void fleet_row(sat_rnode *ft, const sat_dg_day *d, int any_http, const int *used,
+                      char (*names)[32], unsigned regressions)
+{
+    sat_rnode *row = sat_table_row(ft);
+    sat_put_text(row, "server_name", d->server);
+    sat_put_text(row, "day", d->date);
+    sat_put_copy(row, "operations", sat_dg_get(d, SAT_DG_ETIME, NULL), "operations");
+    const char *hp = sat_dg_http_prefix(d, SAT_DG_ETIME);
+    if (any_http) {
+        char mp[64];
+        snprintf(mp, sizeof mp, "%smethods", hp ? hp : "");
+        const sat_rnode *all =
+            hp ? sat_get_row(sat_dg_get(d, SAT_DG_ETIME, mp), "method", "all") : NULL;
+        sat_put_count(row, "requests", all ? (uint64_t)sat_get_num(all, "count", NAN) : 0);
+        sat_put_dur(row, "request_p90_s", all ? sat_get_num(all, "p90_s", NAN) : NAN, 9);
+    }
+    for (size_t k = 0; k < NOPS; k++) {
+        if (!used[k])
+            continue;
+        const sat_rnode *r = sat_get_row(sat_dg_get(d, SAT_DG_ETIME, "ops"), "op", op_types[k]);
+        sat_put_dur(row, names[k], r ? sat_get_num(r, "p90_s", NAN) : NAN, 9);
+    }
+    sat_put_count(row, "errors", fleet_errors(d));
+    sat_put_count(row, "regressions", regressions);
+    sat_put_count(row, "storm_count", count_rows(d, SAT_DG_STORMS, "storms"));
+    sat_put_count(row, "crash_count", count_rows(d, SAT_DG_CRASHES, "crashes"));
 }
 
 int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
@@ -666,6 +748,67 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
                                                  "regressions: findings of the regression "
                                                  "rules",
                                       cols, nc);
+    sat_doc_highlight(fsec, "regressions");
+    sat_doc_wrap(fsec); /* a server named whole, over two lines if it must */
+    size_t nquiet = 0;
+    size_t nrules;
+    const sat_digest_rule *rules = sat_digest_rules(&nrules);
+    sat_rnode **pages = calloc(ndays ? ndays : 1, sizeof *pages);
+    int *links = calloc(ndays ? ndays : 1, sizeof *links);
+    if (!pages || !links) {
+        free(pages);
+        free(links);
+        return SAT_E_NOMEM;
+    }
+    /* a quiet server-day (no finding: no regression, nothing new, no storm,
+     * no crash) gets no page of its own when there are several: its line
+     * of the fleet table is its summary */
+    int npages = 1; /* the fleet summary */
+    for (size_t i = 0; i < ndays; i++) {
+        const sat_dg_day *d = &days[i];
+        const sat_dg_day *b[64];
+        size_t nb = baseline_of(d, base, nbase, b, 64);
+        sat_dg_ctx c = {d, b, nb, NULL, 0};
+        if (ndays > 1) { /* the rules tried on a scratch list first */
+            sat_result *scratch = sat_result_new("digest");
+            sat_rnode *trial = scratch ? sat_list(sat_result_root(scratch), "findings") : NULL;
+            c.findings = trial;
+            for (size_t k = 0; trial && k < nrules; k++)
+                rules[k].check(&rules[k], &c);
+            int quiet = trial && !sat_rnode_first(trial);
+            sat_result_free(scratch);
+            if (quiet) {
+                nquiet++;
+                fleet_row(ft, d, any_http, used, names, 0);
+                continue;
+            }
+        }
+        char pt[512], sub[128];
+        snprintf(pt, sizeof pt, "%s, %s", d->server, d->date);
+        int off = d->utc_offset_s;
+        snprintf(sub, sizeof sub, "local day at UTC%c%02d:%02d", off < 0 ? '-' : '+',
+                 abs(off) / 3600, abs(off) % 3600 / 60);
+        sat_rnode *page = sat_doc_page(rep, pt, sub, d->set);
+        pages[i] = page;
+        c.findings = sat_doc_findings(rep, page);
+        for (size_t k = 0; k < nrules; k++) {
+            int n = rules[k].check(&rules[k], &c);
+            if (rules[k].regression && n > 0)
+                c.regressions += (unsigned)n;
+        }
+        day_page(rep, page, d, b, nb);
+        fleet_row(ft, d, any_http, used, names, c.regressions);
+        links[i] = ++npages;
+    }
+    sat_doc_link_rows(fsec, links, ndays);
+    free(links);
+    if (nquiet)
+        sat_doc_footnote(fsec, "%zu quiet server-%s (no finding: nothing regressed or new, no "
+                               "storm, no crash) %s no page of %s own: %s line above %s %s "
+                               "summary.",
+                         nquiet, nquiet == 1 ? "day" : "days", nquiet == 1 ? "has" : "have",
+                         nquiet == 1 ? "its" : "their", nquiet == 1 ? "its" : "their",
+                         nquiet == 1 ? "is" : "are", nquiet == 1 ? "its" : "their");
     if (nbase) {
         static const sat_col bcols[] = {{"server_name", SAT_UNIT_TEXT, 0, "server"},
                                         {"day", SAT_UNIT_TEXT, 0, "day"},
@@ -687,58 +830,11 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
             sat_put_bool(row, "matched", matched);
         }
     }
-    size_t nrules;
-    const sat_digest_rule *rules = sat_digest_rules(&nrules);
-    sat_rnode **pages = calloc(ndays ? ndays : 1, sizeof *pages);
-    if (!pages)
-        return SAT_E_NOMEM;
-    for (size_t i = 0; i < ndays; i++) {
-        const sat_dg_day *d = &days[i];
-        const sat_dg_day *b[64];
-        size_t nb = baseline_of(d, base, nbase, b, 64);
-        char pt[512], sub[128];
-        snprintf(pt, sizeof pt, "%s, %s", d->server, d->date);
-        int off = d->utc_offset_s;
-        snprintf(sub, sizeof sub, "local day at UTC%c%02d:%02d", off < 0 ? '-' : '+',
-                 abs(off) / 3600, abs(off) % 3600 / 60);
-        sat_rnode *page = sat_doc_page(rep, pt, sub, d->set);
-        pages[i] = page;
-        sat_rnode *pf = sat_doc_findings(rep, page);
-        sat_dg_ctx c = {d, b, nb, pf, 0};
-        for (size_t k = 0; k < nrules; k++) {
-            int n = rules[k].check(&rules[k], &c);
-            if (rules[k].regression && n > 0)
-                c.regressions += (unsigned)n;
-        }
-        day_page(rep, page, d, b, nb);
-        sat_rnode *row = sat_table_row(ft);
-        sat_put_text(row, "server_name", d->server);
-        sat_put_text(row, "day", d->date);
-        sat_put_copy(row, "operations", sat_dg_get(d, SAT_DG_ETIME, NULL), "operations");
-        const char *hp = sat_dg_http_prefix(d, SAT_DG_ETIME);
-        if (any_http) {
-            char mp[64];
-            snprintf(mp, sizeof mp, "%smethods", hp ? hp : "");
-            const sat_rnode *all = hp ? sat_get_row(sat_dg_get(d, SAT_DG_ETIME, mp), "method", "all") : NULL;
-            sat_put_count(row, "requests", all ? (uint64_t)sat_get_num(all, "count", NAN) : 0);
-            sat_put_dur(row, "request_p90_s", all ? sat_get_num(all, "p90_s", NAN) : NAN, 9);
-        }
-        for (size_t k = 0; k < NOPS; k++) {
-            if (!used[k])
-                continue;
-            const sat_rnode *r = sat_get_row(sat_dg_get(d, SAT_DG_ETIME, "ops"), "op", op_types[k]);
-            sat_put_dur(row, names[k], r ? sat_get_num(r, "p90_s", NAN) : NAN, 9);
-        }
-        sat_put_count(row, "errors", fleet_errors(d));
-        sat_put_count(row, "regressions", c.regressions);
-        sat_put_count(row, "storm_count", count_rows(d, SAT_DG_STORMS, "storms"));
-        sat_put_count(row, "crash_count", count_rows(d, SAT_DG_CRASHES, "crashes"));
-    }
     /* the report's findings: every page's, most severe first */
     static const char *const sevs[] = {"critical", "warning", "notice"};
     for (size_t s = 0; s < 3; s++)
         for (size_t i = 0; i < ndays; i++) {
-            const sat_rnode *pf = sat_rnode_get(pages[i], "findings");
+            const sat_rnode *pf = pages[i] ? sat_rnode_get(pages[i], "findings") : NULL;
             for (const sat_rnode *f = pf ? sat_rnode_first(pf) : NULL; f; f = sat_rnode_next(f)) {
                 const sat_value *sv = sat_rnode_val(f, "severity");
                 if (sv && !strcmp(sv->v.s, sevs[s]))

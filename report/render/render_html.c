@@ -25,9 +25,10 @@ typedef struct html_ctx {
     void *chart_ctx;
 } html_ctx;
 
-static void esc(FILE *f, const char *s)
+/* The first n bytes of s (or to its end), escaped. */
+static void escn(FILE *f, const char *s, size_t n)
 {
-    for (; s && *s; s++) {
+    for (; s && *s && n; s++, n--) {
         switch (*s) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
@@ -38,9 +39,54 @@ static void esc(FILE *f, const char *s)
     }
 }
 
+static void esc(FILE *f, const char *s) { escn(f, s, (size_t)-1); }
+
+/* Prose (a title, a finding, a paragraph), escaped, a word that holds a
+ * hyphen kept on one line: a browser breaks after a hyphen, which would
+ * split a date (2026-|11-03), a zone (UTC-|05:00) or a DN's RDN
+ * (uid=svc-|batch) where a reader sees one token. */
+static void esc_prose(FILE *f, const char *s)
+{
+    while (s && *s) {
+        size_t n = strcspn(s, " ");
+        int hyphen = memchr(s, '-', n) && n < 48;
+        if (hyphen)
+            fputs("<span class=\"nw\">", f);
+        escn(f, s, n);
+        if (hyphen)
+            fputs("</span>", f);
+        s += n;
+        while (*s == ' ')
+            fputc(*s++, f);
+    }
+}
+
+/* A table cell's text, escaped, with a break opportunity (<wbr>) after the
+ * joints of a long name: a DN's commas between RDNs, a path's slashes, a
+ * filter's closing parentheses. A cell then wraps there and never inside an
+ * address, a number or an RDN (the stylesheet breaks nowhere else). */
+static void esc_joints(FILE *f, const char *s, int unit)
+{
+    if (unit != SAT_UNIT_TEXT || !s || strlen(s) <= 24 || strchr(s, ' ')) {
+        esc_prose(f, s);
+        return;
+    }
+    /* each piece between joints on one line (uid=svc-batch, an IP) */
+    while (*s) {
+        size_t n = 1 + strcspn(s + 1, ",/)");
+        n += s[n] != '\0'; /* the joint ends its piece */
+        fputs("<span class=\"nw\">", f);
+        escn(f, s, n);
+        fputs(s[n] ? "</span><wbr>" : "</span>", f);
+        s += n;
+    }
+}
+
 static const char css[] =
     ":root{--ink:#1d2430;--mute:#5b6573;--line:#d8dde4;--bg:#ffffff;--band:#f4f6f9;"
-    "--crit:#b4341b;--warn:#b86e00;--note:#0a6aa1}"
+    "--crit:#b4341b;--warn:#b86e00;--note:#0a6aa1;--hl:#fff3d6}"
+    "@media (prefers-color-scheme:dark){:root{--ink:#e4e8ee;--mute:#a3adba;--line:#3b4452;"
+    "--bg:#15191f;--band:#1e242c;--crit:#f07a62;--warn:#f0b04a;--note:#5fb4e8;--hl:#3a2f14}}"
     "*{box-sizing:border-box}"
     "body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.5 'DejaVu Sans',"
     "'Helvetica Neue',Arial,sans-serif}"
@@ -72,7 +118,12 @@ static const char css[] =
     "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
     "td.t{white-space:nowrap;font-variant-numeric:tabular-nums}"
     "tbody tr:nth-child(even){background:var(--band)}"
-    "td{max-width:420px;overflow-wrap:anywhere}"
+    /* a cell breaks only between words and at a name's own joints (<wbr>
+     * after a DN's comma, a path's slash): never inside an address or a
+     * number; a table wider than the page scrolls in its .wide box */
+    "td{max-width:420px;overflow-wrap:normal;word-break:normal}"
+    "tr.hl{background:var(--hl)!important}td.hl{font-weight:bold;color:var(--warn)}"
+    "td a{color:inherit}.nw{white-space:nowrap}"
     "table.values td{padding:2px 16px 2px 0}"
     "table.values td.k{color:var(--mute)}"
     ".wide{overflow-x:auto}"
@@ -98,7 +149,7 @@ static void findings(void *ctx, const sat_rnode *list, const char *title, int pa
         fputs("\"><span class=\"sev\">", x->out);
         esc(x->out, sev);
         fputs("</span>", x->out);
-        esc(x->out, sat_get_text(f, "text", NULL));
+        esc_prose(x->out, sat_get_text(f, "text", NULL));
         if (sec) /* the anchor of a page's section (doc_walk.c) */
             fprintf(x->out, " <a href=\"#p%d-%s\">details</a>", page, sec);
         fputs("</li>\n", x->out);
@@ -131,9 +182,9 @@ static void values(void *ctx, const sat_rnode *obj, int level)
         esc(x->out, lab);
         fprintf(x->out, "</td><td%s>",
                 sat_unit_right(sat_rnode_value(c)->unit) && !long_text ? " class=\"n\"" : "");
-        esc(x->out, val);
+        esc_prose(x->out, val);
         fputs("</td><td class=\"note\">", x->out);
-        esc(x->out, sat_rnode_note(c));
+        esc_prose(x->out, sat_rnode_note(c));
         fputs("</td></tr>\n", x->out);
     }
     fputs("</tbody></table>\n", x->out);
@@ -163,7 +214,7 @@ static void table(void *ctx, const sat_rnode *block, int level)
         esc(x->out, title);
         if (note) {
             fputs(" <small>(", x->out);
-            esc(x->out, note);
+            esc_prose(x->out, note);
             fputs(")</small>", x->out);
         }
         fprintf(x->out, "</h%d>\n", h);
@@ -182,15 +233,25 @@ static void table(void *ctx, const sat_rnode *block, int level)
     }
     fputs("</tr></thead><tbody>\n", x->out);
     size_t shown = 0;
+    const sat_rnode *link = sat_rnode_first(sat_get_list(block, "detail_pages"));
     for (const sat_rnode *r = sat_rnode_first(rows); r && shown < x->rows;
          r = sat_rnode_next(r), shown++) {
-        fputs("<tr>", x->out);
+        const char *mark = rd_block_highlight(block, r);
+        double page = sat_get_num(link, NULL, NAN);
+        link = link ? sat_rnode_next(link) : NULL;
+        fputs(mark ? "<tr class=\"hl\">" : "<tr>", x->out);
         for (size_t i = 0; i < ncols; i++) {
             char v[1024];
             rd_fmt_value(v, sizeof v, &x->clock, sat_row_get(r, cols[i].name));
-            fprintf(x->out, "<td%s>", cell_class(cols[i].unit));
-            esc(x->out, v);
-            fputs("</td>", x->out);
+            int hl = mark && !strcmp(mark, cols[i].name);
+            if (hl)
+                fprintf(x->out, "<td class=\"hl%s\">", sat_unit_right(cols[i].unit) ? " n" : "");
+            else
+                fprintf(x->out, "<td%s>", cell_class(cols[i].unit));
+            if (i == 0 && page >= 1)
+                fprintf(x->out, "<a href=\"#page-%.0f\">", page);
+            esc_joints(x->out, v, cols[i].unit);
+            fputs(i == 0 && page >= 1 ? "</a></td>" : "</td>", x->out);
         }
         fputs("</tr>\n", x->out);
     }
@@ -201,7 +262,7 @@ static void table(void *ctx, const sat_rnode *block, int level)
     const char *foot = sat_get_text(block, "footnote", NULL);
     if (foot) {
         fputs("<p class=\"note\">", x->out);
-        esc(x->out, foot);
+        esc_prose(x->out, foot);
         fputs("</p>\n", x->out);
     }
 }
@@ -301,7 +362,7 @@ static void paragraph(void *ctx, const char *text, int level)
     html_ctx *x = ctx;
     (void)level;
     fputs("<p>", x->out);
-    esc(x->out, text);
+    esc_prose(x->out, text);
     fputs("</p>\n", x->out);
 }
 
@@ -326,14 +387,17 @@ static void head(void *ctx, const sat_rnode *root)
           x->out);
     esc(x->out, title);
     fprintf(x->out, "</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n<header><h1>", css);
-    esc(x->out, title);
+    esc_prose(x->out, title);
     char a[64], b[64], zone[32];
     rd_fmt_datetime(a, sizeof a, &x->clock, sat_get_time(root, "first_ts", 0));
     rd_fmt_datetime(b, sizeof b, &x->clock, sat_get_time(root, "last_ts", 0));
     rd_fmt_zone(zone, sizeof zone, &x->clock);
     size_t nin = sat_rnode_count(sat_get_table(root, "inputs"));
     fputs("</h1><p>", x->out);
-    fprintf(x->out, "%s to %s (times in %s), %zu %s</p></header>\n", a, b, zone, nin,
+    fprintf(x->out,
+            "<span class=\"nw\">%s</span> to <span class=\"nw\">%s</span> (times in "
+            "<span class=\"nw\">%s</span>), %zu %s</p></header>\n",
+            a, b, zone, nin,
             sat_plural(nin, "input", "inputs"));
 }
 
@@ -344,10 +408,10 @@ static void page_begin(void *ctx, const sat_rnode *pg, int no, int npages)
     if (npages > 1) {
         const char *sub = sat_get_text(pg, "subtitle", NULL);
         fputs("<h2 class=\"pagehead\">", x->out);
-        esc(x->out, sat_get_text(pg, "title", NULL));
+        esc_prose(x->out, sat_get_text(pg, "title", NULL));
         if (sub) {
             fputs(" <small>", x->out);
-            esc(x->out, sub);
+            esc_prose(x->out, sub);
             fputs("</small>", x->out);
         }
         fputs("</h2>\n", x->out);
