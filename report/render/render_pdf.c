@@ -348,8 +348,14 @@ static void table(void *ctx, const sat_rnode *block, int level)
     size_t k = 0;
     for (const sat_rnode *r = sat_rnode_first(rows); r && k < nshow; r = sat_rnode_next(r), k++) {
         need(x, lead);
-        if (k % 2) {
-            ink(x, 0.96, 0.965, 0.975);
+        /* a marked row (sat_doc_highlight): tinted, its mark in bold, so
+         * that it shows in black and white too */
+        const char *mark = rd_block_highlight(block, r);
+        if (mark || k % 2) {
+            if (mark)
+                ink(x, 1.0, 0.95, 0.84);
+            else
+                ink(x, 0.96, 0.965, 0.975);
             cairo_rectangle(x->cr, x0 - 2, x->y, cx - gap - x0 + 4, lead);
             cairo_fill(x->cr);
         }
@@ -358,6 +364,7 @@ static void table(void *ctx, const sat_rnode *block, int level)
         for (size_t i = 0; i < ncols; i++) {
             char v[512];
             rd_fmt_value(v, sizeof v, &x->clock, sat_row_get(r, cols[i].name));
+            font(x, size, mark && !strcmp(mark, cols[i].name));
             fit(x, v, w[i]);
             double off = sat_unit_right(cols[i].unit) ? w[i] - text_w(x, v) : 0;
             cairo_move_to(x->cr, cx + off, x->y + size);
@@ -478,12 +485,23 @@ static void page_begin(void *ctx, const sat_rnode *pg, int no, int npages)
     pdf_ctx *x = ctx;
     if (npages <= 1)
         return;
-    if (no > 1 || x->y > MARGIN + 200)
+    /* each page of the document on a sheet of its own, but the first (a
+     * digest's fleet summary) below the findings when a third of the sheet
+     * is left: no sheet holding a short list of findings alone */
+    if (no > 1 || x->y > BOTTOM - (BOTTOM - MARGIN) / 3)
         new_sheet(x);
-    char t[512];
+    else
+        x->y += 10;
+    heading(x, sat_get_text(pg, "title", ""), 17, 0, MARGIN);
+    /* the subtitle on a line of its own, smaller: a wrapped title never
+     * leaves a word of it ("UTC+01:00") alone on a line */
     const char *sub = sat_get_text(pg, "subtitle", NULL);
-    snprintf(t, sizeof t, "%s%s%s", sat_get_text(pg, "title", ""), sub ? " - " : "", sub ? sub : "");
-    heading(x, t, 17, 0, MARGIN);
+    if (sub) {
+        x->y -= 4;
+        ink(x, 0.36, 0.4, 0.45);
+        para(x, sub, MARGIN, CONTENT_W, 10, 0, 13);
+        x->y += 4;
+    }
 }
 
 static const rd_visitor pdf_visitor = {
