@@ -91,7 +91,7 @@ static const char css[] =
     "body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.5 'DejaVu Sans',"
     "'Helvetica Neue',Arial,sans-serif}"
     "main{max-width:1100px;margin:0 auto;padding:24px 28px 48px}"
-    "header h1{font-size:28px;margin:0 0 4px}"
+    "header h1{font-size:28px;margin:0 0 4px}h1,h2,h3{text-wrap:balance}"
     "header p{margin:0;color:var(--mute)}"
     "h2{font-size:21px;margin:34px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}"
     "h3{font-size:17px;margin:24px 0 8px;color:var(--ink)}"

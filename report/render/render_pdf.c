@@ -152,12 +152,58 @@ static int para(pdf_ctx *x, const char *text, double x0, double width, double si
     return lines;
 }
 
+/* How many lines greedy wrapping at blanks (as para) makes of text. */
+static int lines_at(pdf_ctx *x, const char *text, double width)
+{
+    char line[2048] = "";
+    int lines = 0;
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        size_t wl = strcspn(p, " "), ll = strlen(line);
+        if (!wl)
+            break;
+        if (ll + 1 + wl >= sizeof line)
+            return lines + 1;
+        char save[2048];
+        memcpy(save, line, ll + 1);
+        snprintf(line + ll, sizeof line - ll, "%s%.*s", ll ? " " : "", (int)wl, p);
+        if (ll && text_w(x, line) > width) { /* the word starts a new line */
+            lines++;
+            snprintf(line, sizeof line, "%.*s", (int)wl, p);
+        }
+        p += wl;
+    }
+    return lines + (line[0] != '\0');
+}
+
+/* The narrowest width that wraps a title of `size` into as many lines as the
+ * full width does: lines of like length, never a full line and a word alone
+ * ("UTC") under it. */
+static double balanced_width(pdf_ctx *x, const char *text, double width, double size)
+{
+    font(x, size, 1);
+    if (!text || text_w(x, text) <= width)
+        return width;
+    int n = lines_at(x, text, width);
+    double lo = width / 4, hi = width;
+    for (int i = 0; i < 14; i++) {
+        double mid = (lo + hi) / 2;
+        if (lines_at(x, text, mid) > n)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi + 0.5;
+}
+
 static void heading(pdf_ctx *x, const char *text, double size, double before, double x0)
 {
     need(x, before + size * 3.2); /* a heading keeps a few lines below it */
     x->y += before;
     ink(x, 0.11, 0.14, 0.19);
-    para(x, text, x0, MARGIN + CONTENT_W - x0, size, 1, size * 1.35);
+    para(x, text, x0, balanced_width(x, text, MARGIN + CONTENT_W - x0, size), size, 1,
+         size * 1.35);
     if (size >= 13) {
         cairo_set_line_width(x->cr, 0.8);
         ink(x, 0.85, 0.87, 0.9);
@@ -468,7 +514,8 @@ static void head(void *ctx, const sat_rnode *root)
     pdf_ctx *x = ctx;
     new_sheet(x);
     ink(x, 0.11, 0.14, 0.19);
-    para(x, x->title ? x->title : "Report", MARGIN, CONTENT_W, 20, 1, 26);
+    const char *t = x->title ? x->title : "Report";
+    para(x, t, MARGIN, balanced_width(x, t, CONTENT_W, 20), 20, 1, 26);
     char a[64], b[64], zone[32], line[256];
     rd_fmt_datetime(a, sizeof a, &x->clock, sat_get_time(root, "first_ts", 0));
     rd_fmt_datetime(b, sizeof b, &x->clock, sat_get_time(root, "last_ts", 0));
