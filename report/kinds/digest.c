@@ -760,16 +760,17 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         free(links);
         return SAT_E_NOMEM;
     }
-    /* a quiet server-day (no finding: no regression, nothing new, no storm,
-     * no crash) gets no page of its own when there are several: its line
-     * of the fleet table is its summary */
+    /* a quiet server-day (compared with a baseline, no finding: no
+     * regression, nothing new, no storm, no crash) gets no page of its own
+     * when there are several: its line of the fleet table is its summary. A
+     * day with no baseline is not quiet, only not compared: it keeps its page */
     int npages = 1; /* the fleet summary */
     for (size_t i = 0; i < ndays; i++) {
         const sat_dg_day *d = &days[i];
         const sat_dg_day *b[64];
         size_t nb = baseline_of(d, base, nbase, b, 64);
         sat_dg_ctx c = {d, b, nb, NULL, 0};
-        if (ndays > 1) { /* the rules tried on a scratch list first */
+        if (ndays > 1 && nb) { /* the rules tried on a scratch list first */
             sat_result *scratch = sat_result_new("digest");
             sat_rnode *trial = scratch ? sat_list(sat_result_root(scratch), "findings") : NULL;
             c.findings = trial;
@@ -803,10 +804,11 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
     sat_doc_link_rows(fsec, links, ndays);
     free(links);
     if (nquiet)
-        sat_doc_footnote(fsec, "%zu quiet server-%s (no finding: nothing regressed or new, no "
-                               "storm, no crash) %s no page of %s own: %s line above %s %s "
+        sat_doc_footnote(fsec, "%zu quiet server-%s (against %s baseline, no finding: nothing "
+                               "regressed or new, no storm, no crash) %s no page of %s own: %s line above %s %s "
                                "summary.",
-                         nquiet, nquiet == 1 ? "day" : "days", nquiet == 1 ? "has" : "have",
+                         nquiet, nquiet == 1 ? "day" : "days", nquiet == 1 ? "its" : "their",
+                         nquiet == 1 ? "has" : "have",
                          nquiet == 1 ? "its" : "their", nquiet == 1 ? "its" : "their",
                          nquiet == 1 ? "is" : "are", nquiet == 1 ? "its" : "their");
     if (nbase) {
