@@ -38,6 +38,9 @@
  *   page object
  *     title         TEXT
  *     subtitle      TEXT   (may be absent)
+ *     utc_offset_s  INT    (may be absent) the offset the page's times are
+ *                          shown at (a digest's server-day: its local day),
+ *                          else the document's
  *     set           INT    index of the result set its charts draw from
  *                          (sat_report_set; 0 = the inputs' results)
  *     findings      list   findings of this page only (digest: per server

@@ -66,8 +66,10 @@ typedef struct rd_visitor {
     void (*table)(void *x, const sat_rnode *block, int level);
     void (*tail)(void *x, const sat_rnode *root);
 } rd_visitor;
-/* Walks rep's document; SAT_OK or SAT_E_NOMEM. */
-int rd_walk(sat_report *rep, const rd_visitor *v, void *x);
+/* Walks rep's document; SAT_OK or SAT_E_NOMEM. clock (may be NULL): the
+ * visitor's clock, set to a page's own offset (utc_offset_s) while the walk
+ * is in that page, and back to the document's after. */
+int rd_walk(sat_report *rep, const rd_visitor *v, void *x, rd_clock *clock);
 /* The most rows a form shows of a table block: opts' table_rows, else
  * SAT_DOC_TABLE_ROWS. */
 size_t rd_table_rows(const sat_report_render_opts *o);

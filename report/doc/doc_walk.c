@@ -73,8 +73,9 @@ static int inputs(walk *w, const sat_rnode *root)
     return tmp ? rc : SAT_E_NOMEM;
 }
 
-int rd_walk(sat_report *rep, const rd_visitor *v, void *x)
+int rd_walk(sat_report *rep, const rd_visitor *v, void *x, rd_clock *clock)
 {
+    const rd_clock doc_clock = clock ? *clock : (rd_clock){0};
     walk w = {rep, v, x, NULL};
     const sat_rnode *root = sat_result_root(sat_report_doc(rep));
     if (v->head)
@@ -86,6 +87,14 @@ int rd_walk(sat_report *rep, const rd_visitor *v, void *x)
     for (const sat_rnode *pg = sat_rnode_first(pages); pg; pg = sat_rnode_next(pg)) {
         no++;
         w.set = sat_report_page_set(rep, pg);
+        /* a page of its own offset (a digest's server-day) shows its times
+         * at that offset, as its subtitle says; the rest at the document's */
+        double off = sat_get_num(pg, "utc_offset_s", NAN);
+        if (clock) {
+            *clock = doc_clock;
+            if (isfinite(off) && !clock->utc && !clock->rfc3339)
+                clock->offset_s = (int32_t)off;
+        }
         if (v->page_begin)
             v->page_begin(x, pg, no, npages);
         if (v->findings && sat_rnode_first(sat_get_list(pg, "findings")))
@@ -98,6 +107,8 @@ int rd_walk(sat_report *rep, const rd_visitor *v, void *x)
         if (v->page_end)
             v->page_end(x, pg);
     }
+    if (clock)
+        *clock = doc_clock;
     int rc = inputs(&w, root);
     if (v->tail)
         v->tail(x, root);

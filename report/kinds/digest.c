@@ -790,6 +790,7 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         snprintf(sub, sizeof sub, "local day at UTC%c%02d:%02d", off < 0 ? '-' : '+',
                  abs(off) / 3600, abs(off) % 3600 / 60);
         sat_rnode *page = sat_doc_page(rep, pt, sub, d->set);
+        sat_put_int(page, "utc_offset_s", off);
         pages[i] = page;
         c.findings = sat_doc_findings(rep, page);
         for (size_t k = 0; k < nrules; k++) {

@@ -458,7 +458,7 @@ int rd_html(sat_report *rep, const sat_report_render_opts *o, FILE *out, rd_html
     x.rows = rd_table_rows(o);
     x.chart_fn = fn;
     x.chart_ctx = ctx;
-    int rc = rd_walk(rep, &html_visitor, &x);
+    int rc = rd_walk(rep, &html_visitor, &x, &x.clock);
     if (rc < 0)
         return sat_diag_set(diag, rc, NULL, "writing the HTML report: %s", sat_strerror(rc));
     if (ferror(out))

@@ -599,7 +599,7 @@ static int render_pdf(sat_report *rep, const sat_report_render_opts *o, FILE *ou
         cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, x.title);
     cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "satscope report");
 
-    int rc = rd_walk(rep, &pdf_visitor, &x);
+    int rc = rd_walk(rep, &pdf_visitor, &x, &x.clock);
     footer(&x);
     cairo_show_page(x.cr);
     cairo_status_t st = cairo_status(x.cr);

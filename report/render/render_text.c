@@ -239,7 +239,7 @@ static int render_text(sat_report *rep, const sat_report_render_opts *o, FILE *o
     text_ctx x = {&t, rd_clock_of(root, o->utc), rd_table_rows(o), !strcmp(kind, "command"), 0};
     t.fmt = fmt_on_clock;
     t.fmt_ctx = &x.clock;
-    int rc = rd_walk(rep, &text_visitor, &x);
+    int rc = rd_walk(rep, &text_visitor, &x, &x.clock);
     if (rc == SAT_OK)
         rc = sat_text_finish(&t);
     if (rc < 0)
