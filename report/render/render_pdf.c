@@ -392,8 +392,11 @@ static void table(void *ctx, const sat_rnode *block, int level)
     cairo_line_to(x->cr, cx - gap, x->y - 1.5);
     cairo_stroke(x->cr);
     size_t k = 0;
-    for (const sat_rnode *r = sat_rnode_first(rows); r && k < nshow; r = sat_rnode_next(r), k++) {
+    const sat_rnode *link = sat_rnode_first(sat_get_list(block, "detail_pages"));
+    for (const sat_rnode *r = sat_rnode_first(rows); r && k < nshow;
+         r = sat_rnode_next(r), k++, link = link ? sat_rnode_next(link) : NULL) {
         need(x, lead);
+        double page = sat_get_num(link, NULL, NAN);
         /* a marked row (sat_doc_highlight): tinted, its mark in bold, so
          * that it shows in black and white too */
         const char *mark = rd_block_highlight(block, r);
@@ -413,8 +416,14 @@ static void table(void *ctx, const sat_rnode *block, int level)
             font(x, size, mark && !strcmp(mark, cols[i].name));
             fit(x, v, w[i]);
             double off = sat_unit_right(cols[i].unit) ? w[i] - text_w(x, v) : 0;
+            char dest[48];
+            snprintf(dest, sizeof dest, "dest='page-%.0f'", page);
+            if (i == 0 && page >= 1)
+                cairo_tag_begin(x->cr, CAIRO_TAG_LINK, dest);
             cairo_move_to(x->cr, cx + off, x->y + size);
             cairo_show_text(x->cr, v);
+            if (i == 0 && page >= 1)
+                cairo_tag_end(x->cr, CAIRO_TAG_LINK);
             cx += w[i] + gap;
         }
         x->y += lead;
@@ -539,7 +548,13 @@ static void page_begin(void *ctx, const sat_rnode *pg, int no, int npages)
         new_sheet(x);
     else
         x->y += 10;
+    /* the page's name, where a table row that details on it links
+     * (detail_pages) */
+    char dest[48];
+    snprintf(dest, sizeof dest, "name='page-%d'", no);
+    cairo_tag_begin(x->cr, CAIRO_TAG_DEST, dest);
     heading(x, sat_get_text(pg, "title", ""), 17, 0, MARGIN);
+    cairo_tag_end(x->cr, CAIRO_TAG_DEST);
     /* the subtitle on a line of its own, smaller: a wrapped title never
      * leaves a word of it ("UTC+01:00") alone on a line */
     const char *sub = sat_get_text(pg, "subtitle", NULL);
