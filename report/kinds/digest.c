@@ -176,6 +176,18 @@ static void keyed_table(sat_rnode *sec, const char *title, const char *note, con
     sat_put_count((sat_rnode *)last, "rows_total", total);
 }
 
+/* Whether the page has a latency finding (a rule "latency.*") for op. */
+static int latency_regressed(const sat_rnode *page, const char *op)
+{
+    const sat_rnode *fl = sat_rnode_get(page, "findings");
+    for (const sat_rnode *f = fl ? sat_rnode_first(fl) : NULL; f; f = sat_rnode_next(f)) {
+        const char *rule = sat_get_text(f, "figures.rule", ""), *fop = sat_get_text(f, "figures.op", "");
+        if (!strncmp(rule, "latency.", 8) && !strcmp(fop, op))
+            return 1;
+    }
+    return 0;
+}
+
 static void latency_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_day *const *b,
                             size_t nb)
 {
@@ -190,12 +202,16 @@ static void latency_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_d
         {"baseline.p90_s", SAT_UNIT_DURATION, 9, "base p90"},
         {"baseline.p90_low_s", SAT_UNIT_DURATION, 9, "base low"},
         {"baseline.p90_high_s", SAT_UNIT_DURATION, 9, "base high"},
-        {"p90_change", SAT_UNIT_NUMBER, 2, "change"}};
+        {"p90_change", SAT_UNIT_NUMBER, 2, "change"},
+        {"regressed", SAT_UNIT_BOOL, 0, "regressed"}};
     sat_rnode *t = sat_doc_new_table(sec, "etime by operation type",
                                      nb ? "base: the baseline days' median p90, low-high their "
-                                          "range (one day: its hours')"
+                                          "range (one day: its hours'); regressed: a p50, p90 "
+                                          "or p99 finding"
                                         : "no baseline day of this server",
-                                     cols, nb ? 9 : 5);
+                                     cols, nb ? 10 : 5);
+    if (nb)
+        sat_doc_highlight(sec, "regressed");
     for (const sat_rnode *row = ops ? sat_rnode_first(ops) : NULL; row; row = sat_rnode_next(row)) {
         const char *op = sat_get_text(row, "op", NULL);
         double p90 = sat_get_num(row, "p90_s", NAN);
@@ -217,6 +233,7 @@ static void latency_section(sat_rnode *page, const sat_dg_day *d, const sat_dg_d
         sat_put_dur(r, "baseline.p90_low_s", lo, 9);
         sat_put_dur(r, "baseline.p90_high_s", hi, 9);
         sat_put_num(r, "p90_change", isfinite(med) && med > 0 ? p90 / med : NAN, 2);
+        sat_put_bool(r, "regressed", latency_regressed(page, op));
     }
 }
 
