@@ -9,6 +9,10 @@
  * combined, nginx-main, apache-vhost_combined, common. The first that matched
  * names the source.
  *
+ * A standard format's line may go on with key=value fields (` rt=0.012
+ * urt="0.010" cs=HIT`: http_extras.c); a line that one of them reads exactly
+ * is still read by it first.
+ *
  * Source rows (sat_source.format), a stable naming:
  *   http-combined, http-common      the NCSA formats, server unknown (the
  *                                   detected ones and --log-format combined/common)
@@ -17,6 +21,8 @@
  *   nginx-custom, apache-custom, tomcat-custom, tomcat9-custom   a definition
  *   pattern                         a --pattern
  *   http                            a file no line of which matched
+ *   any of the above + "+KEYS"      with the keys of the extra fields
+ *                                   ("http-combined+rt,urt,reused,cs")
  * and fields (fields.h) = SAT_FIELDS_DECLARED | SAT_FIELDS_HTTP_SOURCE | what
  * the format logs: response time, TLS session, request number on the
  * connection, upstream time.
@@ -43,6 +49,9 @@ typedef struct http_state {
     void (*owner_free)(void *owner);
     sat_http_format *autos[NAUTO]; /* the standard formats, without --log-format */
     size_t last;                  /* the auto format that matched the last line */
+    int last_tail;                /* ... with key=value fields after it */
+    char why[112];                /* the reason of the auto format that got furthest */
+    char name[128];               /* the source's format with its extra fields' keys */
     sat_http_caps caps;
     sat_http_scratch scratch;
 } http_state;
@@ -105,21 +114,61 @@ static void *http_create(sat_parse_ctx *ctx)
 }
 
 /* The facts of the format the line matches: the given one, or the auto
- * format that matched the line before, then the others in order. NULL with
- * *why if none. */
+ * format that matched the line before (as it did: exactly, or with key=value
+ * fields after it), else the first that matches it exactly, else the first
+ * that reads it with such fields after it (a combined line is no common line
+ * with extras). NULL with *why if none: the reason of the format that read
+ * furthest into the line. */
 static const sat_http_facts *match(http_state *s, const char *line, size_t len,
                                    const char **why)
 {
     if (s->given.match)
         return s->given.match(s->given.self, line, len, &s->caps, why) ? &s->given.facts : NULL;
-    if (sat_http_format_match(s->autos[s->last], line, len, &s->caps, why))
+    if (sat_http_format_match(s->autos[s->last], line, len, &s->caps, why) &&
+        sat_str_present(s->caps.tail) == s->last_tail)
         return sat_http_format_facts(s->autos[s->last]);
-    for (size_t i = 0; i < NAUTO; i++)
-        if (i != s->last && sat_http_format_match(s->autos[i], line, len, &s->caps, why)) {
-            s->last = i;
-            return sat_http_format_facts(s->autos[i]);
+    size_t with_tail = NAUTO, far = 0;
+    int failed = 0;
+    for (size_t i = 0; i < NAUTO; i++) {
+        if (sat_http_format_match(s->autos[i], line, len, &s->caps, why)) {
+            if (!sat_str_present(s->caps.tail)) {
+                s->last = i;
+                s->last_tail = 0;
+                return sat_http_format_facts(s->autos[i]);
+            }
+            if (with_tail == NAUTO)
+                with_tail = i;
+        } else if (!failed || s->caps.fail_at > far) {
+            failed = 1;
+            far = s->caps.fail_at;
+            snprintf(s->why, sizeof s->why, "%s", s->caps.why);
         }
+    }
+    if (with_tail < NAUTO &&
+        sat_http_format_match(s->autos[with_tail], line, len, &s->caps, why)) {
+        s->last = with_tail;
+        s->last_tail = 1;
+        return sat_http_format_facts(s->autos[with_tail]);
+    }
+    *why = s->why;
     return NULL;
+}
+
+/* The first row's source: its format's name, with the keys of the extra
+ * fields the line held ("http-combined+rt,urt,cs"), and what it can carry. */
+static void name_source(http_state *s, const sat_http_facts *facts, sat_source *src)
+{
+    sat_http_facts with = *facts;
+    with.present |= s->caps.extra_present;
+    src->fields = sat_http_source_fields(&with);
+    char keys[96];
+    if (sat_str_present(s->caps.tail) &&
+        sat_http_extras_names(s->caps.tail, keys, sizeof keys) > 0) {
+        snprintf(s->name, sizeof s->name, "%s+%s", facts->name, keys);
+        src->format = sat_str_cstr(s->name);
+    } else {
+        src->format = sat_str_cstr(facts->name);
+    }
 }
 
 static int http_line(void *state, const char *line, size_t len, uint64_t line_no)
@@ -147,10 +196,8 @@ static int http_line(void *state, const char *line, size_t len, uint64_t line_no
         row.source = src->id;
         row.server = src->server;
         /* the first format that matched names the source */
-        if (!src->fields) {
-            src->format = sat_str_cstr(facts->name);
-            src->fields = sat_http_source_fields(facts);
-        }
+        if (!src->fields)
+            name_source(s, facts, src);
         if (src->first_ts == 0 || row.ts < src->first_ts)
             src->first_ts = row.ts;
         if (row.ts > src->last_ts)

@@ -30,7 +30,9 @@
  *   apache-common, apache-combined, apache-vhost_combined (Debian's default for
  *   other_vhosts_access.log), tomcat-common, tomcat-combined.
  * Custom definitions give the source formats "nginx-custom", "apache-custom",
- * "tomcat-custom" and "tomcat9-custom".
+ * "tomcat-custom" and "tomcat9-custom". A preset's lines may go on with
+ * key=value fields (` rt=0.012 urt="0.010"`, http_extras.c); a custom
+ * definition's are read as defined.
  *
  * The back end: of several time fields the most precise is read (microseconds,
  * then milliseconds, then seconds; the request's start before its end) and the
@@ -199,6 +201,7 @@ static int finish(hf_build *b)
         it->scan = (uint8_t)t->scan;
         it->lit_off = b->lit_off[i + 1];
         it->lit_len = (uint16_t)b->lit_len[i + 1];
+        snprintf(it->name, sizeof it->name, "%s", t->name);
         if (t->field != SAT_HF_IGNORE)
             f->facts.present |= SAT_HF_BIT(t->field);
         if (it->lit_len || i + 1 == b->ntok)
@@ -406,6 +409,7 @@ sat_http_format *sat_http_format_compile(const char *def, sat_diag *diag)
                  : tomcat9                          ? "tomcat9-custom"
                                                     : "tomcat-custom";
     snprintf(f->facts.name, sizeof f->facts.name, "%s", source);
+    f->facts.extras = pdef != NULL; /* the presets' lines are often extended */
     free(buf);
     free(b);
     return f;
