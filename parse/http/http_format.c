@@ -11,9 +11,11 @@
  *     the directives only Tomcat has (%F, %{...}r, %{...}s, %{...}c, a
  *     SimpleDateFormat %{...}t) or only Apache has (%>s, %k, %{...}x, %{...}e,
  *     %{...}n, %{...}C, %O, ...); a pattern with neither is read as Apache's
- *     (every directive they share means the same in both but Tomcat 9's %D and
- *     %T: "tomcat9:" for those). The words "common" and "combined" alone are
- *     the presets.
+ *     and marked as having two readings (facts.two_readings): %I is bytes
+ *     received in Apache's and the thread's name in Tomcat's, %S bytes
+ *     transferred or the session id, and Tomcat 9's %D and %T are in other
+ *     units ("tomcat9:" for those); fmt_http.c tries both readings on the
+ *     lines. The words "common" and "combined" alone are the presets.
  * A definition given as in the configuration file, in quotes ('...' parts on
  * lines of their own as nginx writes a long one, "..." with \" inside as
  * Apache does), is taken with its quotes removed; XML entities (&quot; ...) of
@@ -383,8 +385,11 @@ sat_http_format *sat_http_format_compile(const char *def, sat_diag *diag)
     if (!syntax) {
         if (has_dollar_var(buf) && !has_pct_directive(buf))
             syntax = SAT_HTTP_SYNTAX_NGINX;
-        else if (has_pct_directive(buf))
-            syntax = sat_hf_pct_flavour(buf) == 1 ? SAT_HTTP_SYNTAX_TOMCAT : SAT_HTTP_SYNTAX_APACHE;
+        else if (has_pct_directive(buf)) {
+            int flavour = sat_hf_pct_flavour(buf);
+            syntax = flavour == 1 ? SAT_HTTP_SYNTAX_TOMCAT : SAT_HTTP_SYNTAX_APACHE;
+            f->facts.two_readings = flavour == 0;
+        }
         else if (has_dollar_var(buf))
             syntax = SAT_HTTP_SYNTAX_NGINX;
         else {

@@ -121,6 +121,9 @@ typedef struct sat_http_facts {
                             $time_local/$msec/$time_iso8601, Apache %{end:..}t):
                             ts = time - response time (event.h) */
     uint64_t present;    /* SAT_HF_BIT()s of the fields a line can hold */
+    int two_readings;    /* %-directives that Apache and Tomcat both write (no
+                            directive only one of them has), read as Apache's:
+                            "tomcat:" + the definition is the other reading */
     int extras;          /* a preset: key=value fields after its last one are read
                             (http_extras.c), not a reason to reject the line */
     char strf[SAT_HTTP_STRF_MAX]; /* SAT_HF_TIME_STRF: the strftime format ("" none) */
