@@ -136,7 +136,13 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
             sat_input_close(in);
             return sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
         }
-        if (it->empty) {
+        if (it->companion) {
+            /* however it was named (`access*` takes access.rotationinfo), it
+             * is no log to analyse: said, counted, not an error */
+            src.format = sat_str_cstr("unknown");
+            r->stats->skipped++;
+            sat_run_warn(r, NULL, "skipped: %s (%s)", it->path, it->companion);
+        } else if (it->empty) {
             src.format = sat_str_cstr("empty");
             /* A compressed file cut before its first line decodes to nothing:
              * that is a damaged input, not an empty one. */

@@ -40,13 +40,16 @@ static const char *find_lit(const char *p, const char *end, const char *lit, siz
     return NULL;
 }
 
+/* A number or "-"; NULL for none (a number field never logs nothing: "%I"
+ * read where Tomcat wrote a thread's name fails there, not at the line's end). */
 static const char *scan_number(const char *p, const char *end)
 {
+    const char *s = p;
     if (p < end && *p == '-')
         return p + 1;
     while (p < end && (hx_digit(*p) || *p == '.'))
         p++;
-    return p;
+    return p > s ? p : NULL;
 }
 
 static const char *scan_clf(const char *p, const char *end)
