@@ -162,6 +162,9 @@ int sat_http_row_build(const sat_http_caps *caps, const sat_http_facts *facts,
  * digits with enough decimal digits: http_path.c) -> {hex}, a digit-heavy
  * mixed id -> {id}. */
 size_t sat_http_path_template(const char *path, size_t len, char *out, size_t cap);
+/* 1 when a path's last segment ends in a static file's extension (the one
+ * list, http_path.c: .css .js .png .woff2 ...; any case), the query aside. */
+int sat_http_path_is_static(const char *path, size_t len);
 
 /* http_time.c: the time spans -> UTC ns and the offset written (seconds east).
  * Each returns 0, or -1 when the span is not such a time. */

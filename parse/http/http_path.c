@@ -25,8 +25,41 @@
  * "app.{hex}.css", "jquery-3.6.0.min.js" -> "jquery-3.{n}.{n}.min.js", but not
  * inside a version segment ("v1.3"). Without it a build-numbered static file
  * is a template of one request per build and vanishes from the tables.
+ *
+ * Static or dynamic: a request for a file the server sends as it is, told by
+ * its extension (the list below, said once; GoAccess's is alike): stylesheets,
+ * scripts, images, fonts, media, documents and archives. A page (.html) or a
+ * path without an extension is dynamic: it may be made per request.
  */
+#include <strings.h>
+
 #include "http_int.h"
+
+static const char *const static_exts[] = {
+    "css", "js", "mjs", "map", "png", "jpg", "jpeg", "gif", "ico", "svg", "webp", "avif",
+    "bmp", "tif", "tiff", "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4", "webm", "ogg",
+    "avi", "mpeg", "mpg", "flv", "swf", "pdf", "txt", "csv", "xls", "xlsx", "doc", "docx",
+    "ppt", "pptx", "zip", "gz", "tgz", "tar", "rar", "7z", "iso", "exe", "wasm", NULL};
+
+int sat_http_path_is_static(const char *path, size_t len)
+{
+    const char *end = path, *stop = path + len;
+    while (end < stop && *end != '?' && *end != '#')
+        end++;
+    const char *seg = end;
+    while (seg > path && seg[-1] != '/')
+        seg--;
+    const char *dot = end;
+    while (dot > seg && dot[-1] != '.')
+        dot--;
+    if (dot <= seg + 1) /* no extension, or a dot file */
+        return 0;
+    size_t n = (size_t)(end - dot);
+    for (const char *const *x = static_exts; *x; x++)
+        if (strlen(*x) == n && !strncasecmp(*x, dot, n))
+            return 1;
+    return 0;
+}
 
 static int is_hex(char c)
 {
