@@ -89,7 +89,7 @@ static void nothing_read(run *r, const char *path, const sat_source *src,
     snprintf(where, sizeof where, "%s:%llu", path, (unsigned long long)first->line_no);
     r->stats->unreadable++;
     sat_run_warn(r, first->line_no ? where : path,
-                 "nothing analysed: all %llu lines rejected, the first as: %s",
+                 "nothing analysed, all %llu lines rejected, this first: %s",
                  (unsigned long long)src->rejects, first->line_no ? first->reason : "?");
     sat_run_problem(r, SAT_E_FORMAT, path, "no line of it was read");
 }
