@@ -155,9 +155,14 @@ static void put_field(const sat_acc_field *f, sat_rnode *o, const void *rec, con
     uint64_t u = 0;
     int64_t i = 0;
     double x = NAN;
-    if (f->kind == SAT_ACC_DERIVED)
+    if (f->kind == SAT_ACC_DERIVED) {
         x = f->out.derive ? f->out.derive(rec, ctx) : NAN;
-    else if (f->kind == SAT_ACC_DSUM)
+        if ((unit == SAT_UNIT_COUNT || unit == SAT_UNIT_BYTES) && !(x >= 0)) {
+            sat_put_absent(o, f->out.key, (sat_unit)unit); /* a derived count: none */
+            return;
+        }
+        u = x >= 0 ? (uint64_t)x : 0; /* a derived count or byte figure */
+    } else if (f->kind == SAT_ACC_DSUM)
         memcpy(&x, p, sizeof x);
     else if (f->kind != SAT_ACC_SKETCH) {
         memcpy(&u, p, 8);

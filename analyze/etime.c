@@ -101,6 +101,7 @@ static const et_acc et_accs[] = {
     KTAB(http.methods, et_group_desc),
     KTAB(http.groups, et_group_desc),
     KTAB(http.clients, et_kv_desc),
+    KTAB(http.not_found, et_kv_desc),
 };
 #undef REC
 #undef KEYED

@@ -65,6 +65,11 @@ static double d_upstream(const void *r, const void *c)
     (void)c;
     return ns_mean(grp(r)->usum, grp(r)->un);
 }
+static double d_bytes(const void *r, const void *c)
+{
+    (void)c;
+    return grp(r)->bn ? sat_sum_d(grp(r)->bsum) : NAN;
+}
 
 /* A row's times after its counts: rate, percentiles, max, total, share. */
 #define ROW_TIMES                                                                             \
@@ -101,6 +106,7 @@ static const sat_acc_field hrow_fields[] = {
     OUT_COUNT(errors, "errors", NULL),
     ROW_TIMES,
     SAT_ACC_DERIVE("upstream_mean_s", SAT_UNIT_DURATION, DUR, "upstream", NULL, d_upstream),
+    SAT_ACC_DERIVE("bytes", SAT_UNIT_BYTES, 0, "bytes", NULL, d_bytes),
 };
 const sat_rec_desc et_hrow_out = {sizeof(et_group), hrow_fields,
                                   sizeof hrow_fields / sizeof hrow_fields[0], NULL};

@@ -12,6 +12,9 @@
  *   - the groups are path templates by default (parse/http_path.c: query
  *     dropped, ids collapsed, so /item/1234?x=1 and /item/99 are one row),
  *     or the --by key: status, client, method (also "op"), minute;
+ *   - bytes sent are summed per group and in all; a request is static or
+ *     dynamic by its path's extension (SAT_HTTPF_STATIC, parse/http_path.c),
+ *     and the paths of 404s are counted (query dropped: what was asked for);
  *   - requests are not operations: their counts, groups and series are
  *     their own, so a post-mortem over a directory's log and its web
  *     front's keeps both apart.
@@ -27,6 +30,8 @@
 static const sat_acc_field hcounts_fields[] = {
     ET_HTTP_COUNTS(CNT, RUN)
     SAT_ACC(SAT_ACC_SUM, et_hcounts, bytes),
+    SAT_ACC(SAT_ACC_SUM, et_hcounts, static_esum),
+    SAT_ACC(SAT_ACC_SUM, et_hcounts, dynamic_esum),
     SAT_ACC(SAT_ACC_FIRST, et_hcounts, first_ts),
     SAT_ACC(SAT_ACC_LAST, et_hcounts, last_ts),
 };
@@ -173,6 +178,19 @@ static void hgrp_add(sat_etime *e, et_group *g, const sat_http_req *r)
         g->un++;
         sat_sum_add(&g->usum, r->upstream_time);
     }
+    if (r->bytes >= 0) {
+        g->bn++;
+        sat_sum_add(&g->bsum, r->bytes);
+    }
+}
+
+/* The path of a request without its query: what a 404 was asked for. */
+static sat_str path_only(const sat_http_req *r)
+{
+    if (!r->path.ptr || !r->path.len)
+        return sat_str_cstr("(no request line)");
+    const char *q = memchr(r->path.ptr, '?', r->path.len);
+    return sat_str_make(r->path.ptr, q ? (size_t)(q - r->path.ptr) : r->path.len);
 }
 
 static sat_str or_str(sat_str s, const char *dflt)
@@ -226,6 +244,12 @@ int et_on_http(void *ctx, const sat_http_req *r)
         c->bytes_rows++;
         sat_sum_add(&c->bytes, r->bytes);
     }
+    int is_static = (r->flags & SAT_HTTPF_STATIC) != 0;
+    c->static_requests += is_static;
+    if (r->response_time >= 0) {
+        *(is_static ? &c->static_timed : &c->dynamic_timed) += 1;
+        sat_sum_add(is_static ? &c->static_esum : &c->dynamic_esum, r->response_time);
+    }
     hgrp_add(e, &h->all, r);
     sat_str m = or_str(r->method, "(no request line)");
     et_group *g = (et_group *)et_ktab_at(e, &h->methods, m.ptr, m.len);
@@ -245,6 +269,16 @@ int et_on_http(void *ctx, const sat_http_req *r)
         if (r->response_time >= 0) {
             kv->timed++;
             sat_sum_add(&kv->esum, r->response_time);
+        }
+    }
+    if (r->status == 404) {
+        sat_str nf = path_only(r);
+        if ((kv = (et_kv *)et_ktab_at(e, &h->not_found, nf.ptr, nf.len))) {
+            kv->count++;
+            if (r->response_time >= 0) {
+                kv->timed++;
+                sat_sum_add(&kv->esum, r->response_time);
+            }
         }
     }
     if (r->ts > 0 && (g = hwindow(e, r->ts)))

@@ -4,7 +4,8 @@
  * state (etime_int.h et_http): the requests per method ("all", every
  * request, last), the groups of the --by key (path templates by default;
  * the key column named after it: path, status, client, method, start_ts),
- * the request counts, every status by code, the top clients, the series and
+ * the request counts (bytes sent, static and dynamic requests), every status
+ * by code, the top clients and 404 paths, the series and
  * the fields the HTTP inputs cannot carry. Times in *_s are response times.
  *
  * On input of HTTP logs only these are the result, with the inputs (the
@@ -130,6 +131,21 @@ static void put_stats(sat_rnode *p, const sat_etime *e)
     else
         sat_put_bytes(o, "response_bytes", h->bytes > 0 ? (uint64_t)h->bytes : 0);
     sat_put_count(o, "with_bytes", h->bytes_rows);
+    /* static files by their extension (event.h SAT_HTTPF_STATIC), and how much
+     * of the response time they took */
+    uint64_t with_path = h->requests - h->no_request_line;
+    uint64_t stat = h->static_requests;
+    sat_put_count(o, "static_requests", stat);
+    sat_put_note(o, "a static file's extension: .css .js .png ...");
+    sat_put_count(o, "dynamic_requests", with_path > stat ? with_path - stat : 0);
+    double st_ns = sat_sum_d(h->static_esum), dy_ns = sat_sum_d(h->dynamic_esum);
+    sat_put_ratio(o, "static_time_share",
+                  hknown(e, SAT_FIELD_ETIME) && h->static_timed + h->dynamic_timed &&
+                          st_ns + dy_ns > 0
+                      ? st_ns / (st_ns + dy_ns)
+                      : NAN,
+                  FRAC);
+    sat_put_note(o, "the static requests' share of the total response time");
     sat_put_dur(o, "response_time_mean_s",
                 hknown(e, SAT_FIELD_ETIME) && all->timed
                     ? sat_sum_d(all->esum) / (double)all->timed / 1e9
@@ -168,34 +184,49 @@ static void put_statuses(sat_rnode *p, const sat_etime *e)
     }
 }
 
-/* The top clients by requests, "(other)" last. */
-static int put_clients(sat_rnode *p, const sat_etime *e)
+/* A top table of a capped et_kv table (key column `col`) by requests,
+ * "(other)" last; its keys' count (folded ones estimated) as NAME_distinct
+ * and NAME_folded. */
+static int put_top(sat_rnode *top, const sat_etime *e, const et_ktab *k, const char *name,
+                   const char *col)
 {
-    const et_ktab *k = &e->http.clients;
-    sat_col cols[3] = {{"client", SAT_UNIT_TEXT, 0, NULL}};
+    sat_col cols[3] = {{col, SAT_UNIT_TEXT, 0, NULL}};
     sat_rec_cols(&et_kv_desc, cols + 1, 2);
     cols[1].title = "requests";
     cols[2].title = "response time total";
-    sat_rnode *top = sat_obj(p, "top");
-    sat_rnode *t = sat_table(top, "clients", cols, 3);
+    sat_rnode *t = sat_table(top, name, cols, 3);
     size_t n;
     size_t *idx = et_kv_top(k, e->opts.top, &n);
     int st = idx || !sat_keyed_n(&k->k) ? SAT_OK : SAT_E_NOMEM;
     for (size_t i = 0; i < n; i++) {
         sat_rnode *o = sat_table_row(t);
-        sat_put_text(o, "client", sat_keyed_key(&k->k, idx[i]));
+        sat_put_text(o, col, sat_keyed_key(&k->k, idx[i]));
         sat_rec_row(&et_kv_desc, o, sat_keyed_rec(&k->k, idx[i]), NULL);
     }
     free(idx);
     const et_kv *other = (const et_kv *)k->k.other;
     if (other->count) {
         sat_rnode *o = sat_table_row(t);
-        sat_put_text(o, "client", "(other)");
+        sat_put_text(o, col, "(other)");
         sat_rec_row(&et_kv_desc, o, other, NULL);
     }
     uint64_t folded = et_ktab_folded_keys(k);
-    sat_put_count(top, "clients_distinct", sat_keyed_n(&k->k) + folded);
-    sat_put_count(top, "clients_folded", folded);
+    char key[48];
+    snprintf(key, sizeof key, "%s_distinct", name);
+    sat_put_count(top, key, sat_keyed_n(&k->k) + folded);
+    snprintf(key, sizeof key, "%s_folded", name);
+    sat_put_count(top, key, folded);
+    return st;
+}
+
+/* The top clients by requests, and the paths most asked for that were not
+ * found (404, the query dropped). */
+static int put_clients(sat_rnode *p, const sat_etime *e)
+{
+    sat_rnode *top = sat_obj(p, "top");
+    int st = put_top(top, e, &e->http.clients, "clients", "client");
+    if (put_top(top, e, &e->http.not_found, "not_found", "path") != SAT_OK)
+        st = SAT_E_NOMEM;
     return st;
 }
 

@@ -69,7 +69,9 @@
     C(wn, NULL) C(on, NULL) /* operations with a wtime, an optime */                         \
     K(q)                                                                                     \
     S(usum)   /* HTTP upstream times */                                                      \
-    C(un, NULL) /* requests with an upstream time */
+    C(un, NULL) /* requests with an upstream time */                                         \
+    S(bsum)   /* HTTP response bytes (not ns) */                                             \
+    C(bn, NULL) /* requests with a byte count */
 #define ET_GROUP_COUNT_FIELD(f, key) uint64_t f;
 #define ET_GROUP_SUM_FIELD(f) int64_t f;
 #define ET_GROUP_SKETCH_FIELD(f) sat_qsketch f;
@@ -241,10 +243,13 @@ extern const sat_rec_desc et_counts_desc;
 #define ET_HTTP_COUNTS(X, A)                                                                 \
     X(requests) X(with_status) X(status_absent) X(status_other) X(no_request_line) X(tls)   \
     X(first_requests) X(conn_request_rows) X(bytes_rows)                                    \
+    X(static_requests) X(static_timed) X(dynamic_timed)                                     \
     A(status, ET_HTTP_STATUS_MAX)
 typedef struct et_hcounts {
     ET_HTTP_COUNTS(ET_COUNT_FIELD, ET_COUNT_RUN_FIELD)
     int64_t bytes;
+    int64_t static_esum, dynamic_esum; /* response times (ns) of static files' requests
+                                          (SAT_HTTPF_STATIC) and of the others */
     sat_ts_ns first_ts, last_ts;
 } et_hcounts;
 extern const sat_rec_desc et_hcounts_desc;
@@ -296,6 +301,7 @@ typedef struct et_http {
     et_ktab methods; /* method -> et_group */
     et_ktab groups;  /* --by key (path template, status, client, method) -> et_group */
     et_ktab clients; /* client -> et_kv */
+    et_ktab not_found; /* path (query dropped) of a 404 -> et_kv */
     sat_strtab series; /* window index -> et_group (winseries.h) */
     sat_win_ns width;
     sat_fields_seen fields; /* of the HTTP inputs */

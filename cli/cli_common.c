@@ -320,10 +320,10 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
                   "awaiting their RESULT at once (RESULTs missing from the log?)", "max-pending");
         /* a capture's lines are its packets (sat_source.lines) */
         if (st.rejects)
-            fprintf(stderr,
-                    "satscope: %llu of %llu lines rejected%s; the rest was analysed\n",
+            fprintf(stderr, "satscope: %llu of %llu lines rejected%s; %s\n",
                     (unsigned long long)st.rejects, (unsigned long long)(st.lines + st.packets),
-                    st.rejects > nshown ? " (the first shown above)" : "");
+                    st.rejects > nshown ? " (the first shown above)" : "",
+                    c->events ? "the rest was analysed" : "nothing was analysed");
         /* Input problems were already warned about one by one. */
         for (size_t p = 0; p < nparts; p++) {
             const sat_cli_part *pt = parts[p];

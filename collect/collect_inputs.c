@@ -5,7 +5,9 @@
  * shell did not expand; the same file named twice is read once. Then the
  * first look at each: a .sat trace by its magic before any decompression, a
  * core or a capture by their first bytes after it, else a log whose format is
- * sniffed (or given) and whose first timestamp and year are read.
+ * sniffed (or given) and whose first timestamp and year are read, or the
+ * companion of a log (389's access.rotationinfo, errors, audit), not read as
+ * one.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -252,6 +254,11 @@ void sat_run_look(run *r, item *it)
     }
     it->kind = ITEM_LOG;
     it->empty = plen == 0;
+    it->companion = is_stdin ? NULL : sat_collect_companion(it->path);
+    if (it->companion) { /* read for crash text only, whatever --format says */
+        sat_input_close(in);
+        return;
+    }
     if (r->opts->log_format) {
         it->fmt = sat_log_format_by_name("http"); /* the user said what these logs are */
     } else if (r->opts->format) {

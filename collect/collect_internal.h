@@ -18,6 +18,13 @@ int sat_collect_rotation_index(const char *path);
  * bookkeeping, not logs (389's access.rotationinfo). */
 int sat_collect_skip_name(const char *base);
 
+/* Why the file at path is a companion of a server's access log, not a log to
+ * analyse (389's access.rotationinfo, errors, audit and their rotations:
+ * "389's rotation bookkeeping, not a log"), or NULL. Such an input, however
+ * it was named, is skipped with that said (collect_log.c), not an error; a
+ * crash report written in it as text is still found. */
+const char *sat_collect_companion(const char *path);
+
 /* A warning about one input: to warn(ctx, path, msg) when set, else to
  * stderr as "satscope: PATH: MSG" (collect_progress.c). */
 typedef void (*sat_collect_warn_fn)(void *ctx, const char *where, const char *msg);

@@ -58,6 +58,42 @@ static int64_t scan_for_crashes(run *r, item *it, sat_input *in, sat_source *src
 }
 
 /* ---- one log file ----------------------------------------------------------------------- */
+/* The first line of a file that its format rejected, noted on the rejects' way
+ * to the sink (one thread's or parse_parallel.c's replay alike): a file not
+ * one line of which was read is said with it. */
+typedef struct first_reject {
+    const sat_event_sink *inner;
+    uint64_t line_no; /* 0: none yet */
+    char reason[160];
+} first_reject;
+
+static int note_reject(void *ctx, int table, const void *row)
+{
+    first_reject *f = ctx;
+    if (table == SAT_TABLE_REJECT && !f->line_no) {
+        const sat_reject *x = row;
+        f->line_no = x->line_no;
+        snprintf(f->reason, sizeof f->reason, "%.*s", (int)x->reason.len,
+                 x->reason.ptr ? x->reason.ptr : "");
+    }
+    return sat_sink_emit(f->inner, table, row);
+}
+
+/* A file whose every line its format rejected: nothing of it was analysed,
+ * an unreadable input, said at its first line with why that line was not read
+ * (for a --log-format, the format's field where the line stopped matching). */
+static void nothing_read(run *r, const char *path, const sat_source *src,
+                         const first_reject *first)
+{
+    char where[1200];
+    snprintf(where, sizeof where, "%s:%llu", path, (unsigned long long)first->line_no);
+    r->stats->unreadable++;
+    sat_run_warn(r, first->line_no ? where : path,
+                 "nothing analysed, all %llu lines rejected, this first: %s",
+                 (unsigned long long)src->rejects, first->line_no ? first->reason : "?");
+    sat_run_problem(r, SAT_E_FORMAT, path, "no line of it was read");
+}
+
 static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
                         const sat_event_sink *rows)
 {
@@ -100,7 +136,13 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
             sat_input_close(in);
             return sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
         }
-        if (it->empty) {
+        if (it->companion) {
+            /* however it was named (`access*` takes access.rotationinfo), it
+             * is no log to analyse: said, counted, not an error */
+            src.format = sat_str_cstr("unknown");
+            r->stats->skipped++;
+            sat_run_warn(r, NULL, "skipped: %s (%s)", it->path, it->companion);
+        } else if (it->empty) {
             src.format = sat_str_cstr("empty");
             /* A compressed file cut before its first line decodes to nothing:
              * that is a damaged input, not an empty one. */
@@ -143,7 +185,10 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
     sat_parse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.join = join;
-    ctx.sink = r->sink;
+    first_reject first = {r->sink, 0, ""};
+    sat_event_sink noted = {&first, r->sink->tables | SAT_TABLE_BIT(SAT_TABLE_REJECT),
+                            note_reject};
+    ctx.sink = &noted;
     ctx.rows = rows; /* rows a format emits itself (http_req), behind the window */
     ctx.log_format = r->opts->log_format;
     ctx.source = &src;
@@ -228,6 +273,10 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
         else if (crashes > 0)
             sat_run_warn(r, it->path, "no line was %s; %lld crash report%s written as text found in it",
                  it->fmt->name, (long long)crashes, crashes == 1 ? "" : "s");
+        else
+            nothing_read(r, it->path, &src, &first);
+    } else if (rc >= 0 && src.rejects && !src.first_ts && !src.last_ts) {
+        nothing_read(r, it->path, &src, &first); /* blank lines aside, none was read */
     }
     uint64_t cut = sat_input_cut_lines(in) + cut_here;
     if (cut)

@@ -47,6 +47,8 @@ typedef struct item {
     int yearless;               /* its first timestamp had no year */
     const char *year_why;       /* where year came from, for the note */
     int expanded;               /* found by expanding a directory or a pattern */
+    const char *companion;      /* why it is a companion of a log, not a log to read
+                                   (sat_collect_companion; static), or NULL */
     sat_ts_ns mtime;            /* modification time (a core's crash time), 0 unknown */
 } item;
 

@@ -93,6 +93,37 @@ int sat_collect_skip_name(const char *base)
     return ends_with(base, n, ".rotationinfo");
 }
 
+/* The files 389 DS writes beside its access log (in /var/log/dirsrv/slapd-X/)
+ * that are no access log, by the name of their rotated set. */
+static const struct {
+    const char *set; /* the set's name; NULL: any name with the suffix below */
+    const char *why;
+} companions[] = {
+    {"errors", "389's error log, not an access log"},
+    {"audit", "389's audit log of changes, not an access log"},
+    {"auditfail", "389's audit log of failed changes, not an access log"},
+    {"security", "389's security log, not an access log"},
+};
+
+const char *sat_collect_companion(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (sat_collect_skip_name(base))
+        return "389's rotation bookkeeping, not a log";
+    char *key = sat_collect_group_key(path);
+    if (!key)
+        return NULL;
+    const char *ks = strrchr(key, '/');
+    ks = ks ? ks + 1 : key;
+    const char *why = NULL;
+    for (size_t i = 0; i < sizeof companions / sizeof companions[0] && !why; i++)
+        if (!strcmp(ks, companions[i].set))
+            why = companions[i].why;
+    free(key);
+    return why;
+}
+
 int sat_collect_rotation_index(const char *path)
 {
     const char *slash = strrchr(path, '/');

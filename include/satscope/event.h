@@ -493,8 +493,11 @@ enum sat_http_req_flags {
     SAT_HTTPF_RT_COARSE = 1 << 2,   /* response time logged in whole seconds (%T) */
     SAT_HTTPF_TLS = 1 << 3,         /* the request came over TLS (a TLS protocol or
                                        session flag was logged for it) */
-    SAT_HTTPF_NO_REQUEST_LINE = 1 << 4 /* the request line was "-" or unparsable
+    SAT_HTTPF_NO_REQUEST_LINE = 1 << 4, /* the request line was "-" or unparsable
                                        (a client that sent nothing: 400/408) */
+    SAT_HTTPF_STATIC = 1 << 5       /* a static file's request: its path ends in an
+                                       extension of the one list (parse/http/http_path.c:
+                                       .css .js .png ...); the others are dynamic */
 };
 typedef struct sat_http_req {
     sat_ts_ns ts;             /* request start (see above) */

@@ -9,6 +9,10 @@
  * combined, nginx-main, apache-vhost_combined, common. The first that matched
  * names the source.
  *
+ * A standard format's line may go on with key=value fields (` rt=0.012
+ * urt="0.010" cs=HIT`: http_extras.c); a line that one of them reads exactly
+ * is still read by it first.
+ *
  * Source rows (sat_source.format), a stable naming:
  *   http-combined, http-common      the NCSA formats, server unknown (the
  *                                   detected ones and --log-format combined/common)
@@ -17,6 +21,8 @@
  *   nginx-custom, apache-custom, tomcat-custom, tomcat9-custom   a definition
  *   pattern                         a --pattern
  *   http                            a file no line of which matched
+ *   any of the above + "+KEYS"      with the keys of the extra fields
+ *                                   ("http-combined+rt,urt,reused,cs")
  * and fields (fields.h) = SAT_FIELDS_DECLARED | SAT_FIELDS_HTTP_SOURCE | what
  * the format logs: response time, TLS session, request number on the
  * connection, upstream time.
@@ -36,26 +42,33 @@ static const char *const auto_presets[] = {"combined", "nginx-main", "apache-vho
 typedef struct http_state {
     sat_parse_ctx *ctx;
     /* what the user gave (--log-format: a compiled format; any other matcher of
-     * http_int.h, a PCRE2 pattern, alike); given.match NULL: none. `owner` is
-     * what the matcher reads from (freed with owner_free after it) */
-    sat_http_matcher given;
-    void *owner;
-    void (*owner_free)(void *owner);
+     * http_int.h, a PCRE2 pattern, alike), in one or two readings (a
+     * %-definition both Apache and Tomcat could have written: Apache's, then
+     * Tomcat's); ngiven 0: none. `cur` is the reading that read the last line */
+    sat_http_matcher given[2];
+    size_t ngiven, cur;
     sat_http_format *autos[NAUTO]; /* the standard formats, without --log-format */
     size_t last;                  /* the auto format that matched the last line */
+    int last_tail;                /* ... with key=value fields after it */
+    char why[112];                /* the reason of the format that got furthest */
+    char name[128];               /* the source's format with its extra fields' keys */
     sat_http_caps caps;
     sat_http_scratch scratch;
 } http_state;
+
+static void free_given(http_state *s)
+{
+    for (size_t i = 0; i < s->ngiven; i++)
+        s->given[i].free(s->given[i].self);
+    s->ngiven = 0;
+}
 
 static void http_destroy(void *state)
 {
     http_state *s = state;
     if (!s)
         return;
-    if (s->given.free)
-        s->given.free(s->given.self);
-    if (s->owner_free)
-        s->owner_free(s->owner);
+    free_given(s);
     for (size_t i = 0; i < NAUTO; i++)
         sat_http_format_free(s->autos[i]);
     free(s);
@@ -73,14 +86,31 @@ static int compile_autos(sat_http_format **out)
     return 0;
 }
 
-/* The matcher of the user's definition: a "pcre2:" one is a --pattern
- * (http_pattern.c), any other a format (http_format.c). */
-static int user_matcher(const char *def, sat_http_matcher *m, sat_diag *d)
+/* The matchers of the user's definition into s->given: a "pcre2:" one is a
+ * --pattern (http_pattern.c), any other a format (http_format.c), and its
+ * Tomcat reading after it when it has two. SAT_OK, or the first one's error. */
+static int user_matchers(const char *def, http_state *s, sat_diag *d)
 {
     size_t pl = strlen(SAT_HTTP_PATTERN_PREFIX);
-    if (!strncmp(def, SAT_HTTP_PATTERN_PREFIX, pl))
-        return sat_http_pattern_matcher_own(def + pl, strlen(def + pl), m, d);
-    return sat_http_format_matcher(def, m, d);
+    int rc = !strncmp(def, SAT_HTTP_PATTERN_PREFIX, pl)
+                 ? sat_http_pattern_matcher_own(def + pl, strlen(def + pl), &s->given[0], d)
+                 : sat_http_format_matcher(def, &s->given[0], d);
+    if (rc < 0)
+        return rc;
+    s->ngiven = 1;
+    if (s->given[0].facts.two_readings) {
+        size_t n = strlen(def) + sizeof "tomcat:";
+        char *tdef = malloc(n);
+        sat_diag d2;
+        memset(&d2, 0, sizeof d2);
+        if (!tdef)
+            return SAT_E_NOMEM;
+        snprintf(tdef, n, "tomcat:%s", def);
+        if (sat_http_format_matcher(tdef, &s->given[1], &d2) == SAT_OK)
+            s->ngiven = 2; /* one Tomcat does not read is not a reading */
+        free(tdef);
+    }
+    return SAT_OK;
 }
 
 static void *http_create(sat_parse_ctx *ctx)
@@ -92,7 +122,7 @@ static void *http_create(sat_parse_ctx *ctx)
     if (ctx->log_format) {
         sat_diag d;
         memset(&d, 0, sizeof d);
-        if (user_matcher(ctx->log_format, &s->given, &d) < 0) {
+        if (user_matchers(ctx->log_format, s, &d) < 0) {
             /* the caller checked it compiles: out of memory */
             http_destroy(s);
             return NULL;
@@ -104,22 +134,74 @@ static void *http_create(sat_parse_ctx *ctx)
     return s;
 }
 
-/* The facts of the format the line matches: the given one, or the auto
- * format that matched the line before, then the others in order. NULL with
- * *why if none. */
+/* The facts of the format the line matches: the given one (the reading that
+ * read the line before, else the other), or the auto
+ * format that matched the line before (as it did: exactly, or with key=value
+ * fields after it), else the first that matches it exactly, else the first
+ * that reads it with such fields after it (a combined line is no common line
+ * with extras). NULL with *why if none: the reason of the format that read
+ * furthest into the line. */
 static const sat_http_facts *match(http_state *s, const char *line, size_t len,
                                    const char **why)
 {
-    if (s->given.match)
-        return s->given.match(s->given.self, line, len, &s->caps, why) ? &s->given.facts : NULL;
-    if (sat_http_format_match(s->autos[s->last], line, len, &s->caps, why))
+    if (s->ngiven) {
+        sat_http_matcher *m = &s->given[s->cur];
+        if (m->match(m->self, line, len, &s->caps, why))
+            return &m->facts;
+        snprintf(s->why, sizeof s->why, "%s", *why);
+        for (size_t i = 0; i < s->ngiven; i++)
+            if (i != s->cur && s->given[i].match(s->given[i].self, line, len, &s->caps, why)) {
+                s->cur = i; /* the other reading reads these lines */
+                return &s->given[i].facts;
+            }
+        *why = s->why;
+        return NULL;
+    }
+    if (sat_http_format_match(s->autos[s->last], line, len, &s->caps, why) &&
+        sat_str_present(s->caps.tail) == s->last_tail)
         return sat_http_format_facts(s->autos[s->last]);
-    for (size_t i = 0; i < NAUTO; i++)
-        if (i != s->last && sat_http_format_match(s->autos[i], line, len, &s->caps, why)) {
-            s->last = i;
-            return sat_http_format_facts(s->autos[i]);
+    size_t with_tail = NAUTO, far = 0;
+    int failed = 0;
+    for (size_t i = 0; i < NAUTO; i++) {
+        if (sat_http_format_match(s->autos[i], line, len, &s->caps, why)) {
+            if (!sat_str_present(s->caps.tail)) {
+                s->last = i;
+                s->last_tail = 0;
+                return sat_http_format_facts(s->autos[i]);
+            }
+            if (with_tail == NAUTO)
+                with_tail = i;
+        } else if (!failed || s->caps.fail_at > far) {
+            failed = 1;
+            far = s->caps.fail_at;
+            snprintf(s->why, sizeof s->why, "%s", s->caps.why);
         }
+    }
+    if (with_tail < NAUTO &&
+        sat_http_format_match(s->autos[with_tail], line, len, &s->caps, why)) {
+        s->last = with_tail;
+        s->last_tail = 1;
+        return sat_http_format_facts(s->autos[with_tail]);
+    }
+    *why = s->why;
     return NULL;
+}
+
+/* The first row's source: its format's name, with the keys of the extra
+ * fields the line held ("http-combined+rt,urt,cs"), and what it can carry. */
+static void name_source(http_state *s, const sat_http_facts *facts, sat_source *src)
+{
+    sat_http_facts with = *facts;
+    with.present |= s->caps.extra_present;
+    src->fields = sat_http_source_fields(&with);
+    char keys[96];
+    if (sat_str_present(s->caps.tail) &&
+        sat_http_extras_names(s->caps.tail, keys, sizeof keys) > 0) {
+        snprintf(s->name, sizeof s->name, "%s+%s", facts->name, keys);
+        src->format = sat_str_cstr(s->name);
+    } else {
+        src->format = sat_str_cstr(facts->name);
+    }
 }
 
 static int http_line(void *state, const char *line, size_t len, uint64_t line_no)
@@ -147,10 +229,8 @@ static int http_line(void *state, const char *line, size_t len, uint64_t line_no
         row.source = src->id;
         row.server = src->server;
         /* the first format that matched names the source */
-        if (!src->fields) {
-            src->format = sat_str_cstr(facts->name);
-            src->fields = sat_http_source_fields(facts);
-        }
+        if (!src->fields)
+            name_source(s, facts, src);
         if (src->first_ts == 0 || row.ts < src->first_ts)
             src->first_ts = row.ts;
         if (row.ts > src->last_ts)
@@ -179,7 +259,7 @@ static void sample(const char *def, const char *buf, size_t len, int *lines, int
     *lines = *read = 0;
     http_state s;
     memset(&s, 0, sizeof s);
-    int ok = def ? user_matcher(def, &s.given, &d) == SAT_OK
+    int ok = def ? user_matchers(def, &s, &d) == SAT_OK
                  : compile_autos(autos) == 0;
     if (ok) {
         memcpy(s.autos, autos, sizeof autos);
@@ -210,8 +290,7 @@ static void sample(const char *def, const char *buf, size_t len, int *lines, int
     }
     for (size_t i = 0; i < NAUTO; i++)
         sat_http_format_free(autos[i]);
-    if (s.given.free)
-        s.given.free(s.given.self);
+    free_given(&s);
 }
 
 static int http_sniff(const char *buf, size_t len)
@@ -239,11 +318,12 @@ int sat_http_log_first_ts(const char *def, const char *buf, size_t len, sat_ts_n
 
 int sat_http_log_format_check(const char *def, sat_diag *diag)
 {
-    sat_http_matcher m;
-    int rc = user_matcher(def, &m, diag);
+    http_state s;
+    memset(&s, 0, sizeof s);
+    int rc = user_matchers(def, &s, diag);
+    free_given(&s);
     if (rc < 0)
         return diag && diag->code ? diag->code : SAT_E_USAGE;
-    m.free(m.self);
     return SAT_OK;
 }
 

@@ -11,9 +11,11 @@
  *     the directives only Tomcat has (%F, %{...}r, %{...}s, %{...}c, a
  *     SimpleDateFormat %{...}t) or only Apache has (%>s, %k, %{...}x, %{...}e,
  *     %{...}n, %{...}C, %O, ...); a pattern with neither is read as Apache's
- *     (every directive they share means the same in both but Tomcat 9's %D and
- *     %T: "tomcat9:" for those). The words "common" and "combined" alone are
- *     the presets.
+ *     and marked as having two readings (facts.two_readings): %I is bytes
+ *     received in Apache's and the thread's name in Tomcat's, %S bytes
+ *     transferred or the session id, and Tomcat 9's %D and %T are in other
+ *     units ("tomcat9:" for those); fmt_http.c tries both readings on the
+ *     lines. The words "common" and "combined" alone are the presets.
  * A definition given as in the configuration file, in quotes ('...' parts on
  * lines of their own as nginx writes a long one, "..." with \" inside as
  * Apache does), is taken with its quotes removed; XML entities (&quot; ...) of
@@ -30,7 +32,9 @@
  *   apache-common, apache-combined, apache-vhost_combined (Debian's default for
  *   other_vhosts_access.log), tomcat-common, tomcat-combined.
  * Custom definitions give the source formats "nginx-custom", "apache-custom",
- * "tomcat-custom" and "tomcat9-custom".
+ * "tomcat-custom" and "tomcat9-custom". A preset's lines may go on with
+ * key=value fields (` rt=0.012 urt="0.010"`, http_extras.c); a custom
+ * definition's are read as defined.
  *
  * The back end: of several time fields the most precise is read (microseconds,
  * then milliseconds, then seconds; the request's start before its end) and the
@@ -199,6 +203,7 @@ static int finish(hf_build *b)
         it->scan = (uint8_t)t->scan;
         it->lit_off = b->lit_off[i + 1];
         it->lit_len = (uint16_t)b->lit_len[i + 1];
+        snprintf(it->name, sizeof it->name, "%s", t->name);
         if (t->field != SAT_HF_IGNORE)
             f->facts.present |= SAT_HF_BIT(t->field);
         if (it->lit_len || i + 1 == b->ntok)
@@ -380,8 +385,11 @@ sat_http_format *sat_http_format_compile(const char *def, sat_diag *diag)
     if (!syntax) {
         if (has_dollar_var(buf) && !has_pct_directive(buf))
             syntax = SAT_HTTP_SYNTAX_NGINX;
-        else if (has_pct_directive(buf))
-            syntax = sat_hf_pct_flavour(buf) == 1 ? SAT_HTTP_SYNTAX_TOMCAT : SAT_HTTP_SYNTAX_APACHE;
+        else if (has_pct_directive(buf)) {
+            int flavour = sat_hf_pct_flavour(buf);
+            syntax = flavour == 1 ? SAT_HTTP_SYNTAX_TOMCAT : SAT_HTTP_SYNTAX_APACHE;
+            f->facts.two_readings = flavour == 0;
+        }
         else if (has_dollar_var(buf))
             syntax = SAT_HTTP_SYNTAX_NGINX;
         else {
@@ -406,6 +414,7 @@ sat_http_format *sat_http_format_compile(const char *def, sat_diag *diag)
                  : tomcat9                          ? "tomcat9-custom"
                                                     : "tomcat-custom";
     snprintf(f->facts.name, sizeof f->facts.name, "%s", source);
+    f->facts.extras = pdef != NULL; /* the presets' lines are often extended */
     free(buf);
     free(b);
     return f;

@@ -36,6 +36,8 @@ typedef struct hf_item {
     uint8_t scan;     /* enum hf_scan */
     uint16_t lit_len; /* the literal after the field (0: none) */
     uint32_t lit_off; /* into lits */
+    char name[24];    /* as written ("%I", "$request_time"), for the reason of a
+                         line that does not match */
 } hf_item;
 
 struct sat_http_format {

@@ -11,6 +11,7 @@
  *                    (times, units, the request line, upstream lists, flags);
  *   http_path.c      the path template ("/item/1234?x=1" -> "/item/{n}");
  *   http_time.c      the timestamps (CLF, ISO 8601, epoch, strftime subsets);
+ *   http_extras.c    the key=value fields appended to a preset (` rt=0.012 cs=HIT`);
  *   fmt_http.c       the sat_log_format entry "http" (sniff, create, line);
  *   http_pattern.c   a user's PCRE2 pattern with named groups (another matcher
  *                    of the same captures).
@@ -86,11 +87,23 @@ const char *sat_http_field_name(int f);
 /* ---- captures: one span per field ------------------------------------------------ */
 typedef struct sat_http_caps {
     sat_str v[SAT_HF__COUNT]; /* SAT_STR_NONE: the line did not hold the field */
+    /* what a preset read after its last field (http_extras.c): the tail, and the
+     * SAT_HF_BIT()s of the fields its keys gave; SAT_STR_NONE / 0 without one */
+    sat_str tail;
+    uint64_t extra_present;
+    /* a line not matched: how far the matcher got (bytes), and the reason naming
+     * the format's field where it stopped ("... at field 10 of 12 (%I)") */
+    size_t fail_at;
+    char why[112];
 } sat_http_caps;
 
 static inline void sat_http_caps_clear(sat_http_caps *c)
 {
-    memset(c, 0, sizeof *c);
+    memset(c->v, 0, sizeof c->v);
+    c->tail = SAT_STR_NONE;
+    c->extra_present = 0;
+    c->fail_at = 0;
+    c->why[0] = '\0';
 }
 
 /* ---- what a format says about its lines ------------------------------------------ */
@@ -108,6 +121,11 @@ typedef struct sat_http_facts {
                             $time_local/$msec/$time_iso8601, Apache %{end:..}t):
                             ts = time - response time (event.h) */
     uint64_t present;    /* SAT_HF_BIT()s of the fields a line can hold */
+    int two_readings;    /* %-directives that Apache and Tomcat both write (no
+                            directive only one of them has), read as Apache's:
+                            "tomcat:" + the definition is the other reading */
+    int extras;          /* a preset: key=value fields after its last one are read
+                            (http_extras.c), not a reason to reject the line */
     char strf[SAT_HTTP_STRF_MAX]; /* SAT_HF_TIME_STRF: the strftime format ("" none) */
     char name[32];       /* the source row's format: "http-combined", "nginx-custom",
                             ... (fmt_http.c's opening comment lists them) */
@@ -144,6 +162,9 @@ int sat_http_row_build(const sat_http_caps *caps, const sat_http_facts *facts,
  * digits with enough decimal digits: http_path.c) -> {hex}, a digit-heavy
  * mixed id -> {id}. */
 size_t sat_http_path_template(const char *path, size_t len, char *out, size_t cap);
+/* 1 when a path's last segment ends in a static file's extension (the one
+ * list, http_path.c: .css .js .png .woff2 ...; any case), the query aside. */
+int sat_http_path_is_static(const char *path, size_t len);
 
 /* http_time.c: the time spans -> UTC ns and the offset written (seconds east).
  * Each returns 0, or -1 when the span is not such a time. */
@@ -152,6 +173,15 @@ int sat_http_time_iso(const char *p, size_t n, sat_ts_ns *ts, int32_t *off);
 int sat_http_time_strf(const char *fmt, const char *p, size_t n, sat_ts_ns *ts, int32_t *off);
 /* 1 when every conversion of fmt is one sat_http_time_strf reads. */
 int sat_http_strf_supported(const char *fmt);
+
+/* http_extras.c: the tail [p, end) of a line a preset matched up to p, read
+ * into caps (caps->tail, the fields of its known keys that `present`, the
+ * format's own, lacks: caps->extra_present). 0, or -1 when the tail is not
+ * blank-separated tokens (an unclosed quote). */
+int sat_http_extras_read(const char *p, const char *end, uint64_t present, sat_http_caps *caps);
+/* The keys of a tail's key=value tokens, ','-joined into out ("rt,urt,cs"; the
+ * whole keys that fit in cap-1 bytes). Returns the length written. */
+size_t sat_http_extras_names(sat_str tail, char *out, size_t cap);
 
 /* ---- a matcher: what fills the captures of one line ------------------------------
  * A compiled format (http_match.c) or a PCRE2 pattern (http_pattern.c). match

@@ -8,7 +8,11 @@
  * Free text ends at the first occurrence of the literal that follows it. When
  * that literal opens with '"', a quote escaped by a backslash (Apache writes
  * \" and \\ in %r, %{...}i; nginx's escape=json writes \") is not the end.
- * Trailing blanks and a '\r' after the last literal are allowed.
+ * Trailing blanks and a '\r' after the last literal are allowed; after a
+ * preset's, so are key=value fields (http_extras.c).
+ *
+ * A line that does not match gets a reason naming the format's field where
+ * the match stopped (its name as the definition wrote it).
  */
 #include "http_format_int.h"
 
@@ -36,13 +40,16 @@ static const char *find_lit(const char *p, const char *end, const char *lit, siz
     return NULL;
 }
 
+/* A number or "-"; NULL for none (a number field never logs nothing: "%I"
+ * read where Tomcat wrote a thread's name fails there, not at the line's end). */
 static const char *scan_number(const char *p, const char *end)
 {
+    const char *s = p;
     if (p < end && *p == '-')
         return p + 1;
     while (p < end && (hx_digit(*p) || *p == '.'))
         p++;
-    return p;
+    return p > s ? p : NULL;
 }
 
 static const char *scan_clf(const char *p, const char *end)
@@ -98,6 +105,25 @@ static const char *scan_list(const char *p, const char *end, char stop)
     }
 }
 
+/* Why the line does not match, into caps: where the matcher stopped (item i of
+ * f, f->n for text after the last one, -1 for the text before the first). */
+static int nomatch(const sat_http_format *f, long i, const char *line, const char *at,
+                   sat_http_caps *caps, const char **why)
+{
+    caps->fail_at = (size_t)(at - line);
+    if (i < 0)
+        snprintf(caps->why, sizeof caps->why, "does not match the log format at its start");
+    else if ((size_t)i >= f->n)
+        snprintf(caps->why, sizeof caps->why,
+                 "does not match the log format: text after its last field");
+    else
+        snprintf(caps->why, sizeof caps->why,
+                 "does not match the log format at field %ld of %zu (%s)", i + 1, f->n,
+                 f->items[i].name);
+    *why = caps->why;
+    return 0;
+}
+
 int sat_http_format_match(const sat_http_format *f, const char *line, size_t len,
                           sat_http_caps *caps, const char **why)
 {
@@ -105,7 +131,7 @@ int sat_http_format_match(const sat_http_format *f, const char *line, size_t len
     const char *lits = f->lits;
     sat_http_caps_clear(caps);
     if ((size_t)(end - p) < f->lead_len || memcmp(p, lits + f->lead_off, f->lead_len) != 0)
-        goto nomatch;
+        return nomatch(f, -1, line, p, caps, why);
     p += f->lead_len;
     for (size_t i = 0; i < f->n; i++) {
         const hf_item *it = &f->items[i];
@@ -147,24 +173,22 @@ int sat_http_format_match(const sat_http_format *f, const char *line, size_t len
             break;
         }
         if (!e)
-            goto nomatch;
+            return nomatch(f, (long)i, line, p, caps, why);
         if (it->field != SAT_HF_IGNORE)
             caps->v[it->field] = sat_str_make(p, (size_t)(e - p));
-        p = e;
-        if (ln) {
-            if ((size_t)(end - p) < ln || memcmp(p, lit, ln) != 0)
-                goto nomatch;
-            p += ln;
-        }
+        if (ln && ((size_t)(end - e) < ln || memcmp(e, lit, ln) != 0))
+            return nomatch(f, (long)i, line, p, caps, why);
+        p = e + ln;
     }
+    const char *last = p;
     while (p < end && (*p == ' ' || *p == '\r'))
         p++;
-    if (p != end)
-        goto nomatch;
-    return 1;
-nomatch:
-    *why = "does not match the log format";
-    return 0;
+    if (p == end)
+        return 1;
+    /* a preset followed by key=value fields: after a blank, never glued on */
+    if (f->facts.extras && p > last && sat_http_extras_read(p, end, f->facts.present, caps) == 0)
+        return 1;
+    return nomatch(f, (long)f->n, line, last, caps, why);
 }
 
 /* ---- a compiled format as a matcher (http_int.h) ------------------------------------- */

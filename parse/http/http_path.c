@@ -19,9 +19,47 @@
  *     version ("v2", "v1.3")                         -> {id}
  *   - otherwise the segment is kept as logged.
  * A segment with an extension ("12345.jpg") is judged on its stem and keeps
- * the extension ("{n}.jpg").
+ * the extension ("{n}.jpg"); each dot-separated part after the stem that is a
+ * number or a hash (8 or more hex digits, a decimal one among them) is
+ * templated on its own: "app.72526.js" -> "app.{n}.js", "app.3f9a1c2b.css" ->
+ * "app.{hex}.css", "jquery-3.6.0.min.js" -> "jquery-3.{n}.{n}.min.js", but not
+ * inside a version segment ("v1.3"). Without it a build-numbered static file
+ * is a template of one request per build and vanishes from the tables.
+ *
+ * Static or dynamic: a request for a file the server sends as it is, told by
+ * its extension (the list below, said once; GoAccess's is alike): stylesheets,
+ * scripts, images, fonts, media, documents and archives. A page (.html) or a
+ * path without an extension is dynamic: it may be made per request.
  */
+#include <strings.h>
+
 #include "http_int.h"
+
+static const char *const static_exts[] = {
+    "css", "js", "mjs", "map", "png", "jpg", "jpeg", "gif", "ico", "svg", "webp", "avif",
+    "bmp", "tif", "tiff", "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4", "webm", "ogg",
+    "avi", "mpeg", "mpg", "flv", "swf", "pdf", "txt", "csv", "xls", "xlsx", "doc", "docx",
+    "ppt", "pptx", "zip", "gz", "tgz", "tar", "rar", "7z", "iso", "exe", "wasm", NULL};
+
+int sat_http_path_is_static(const char *path, size_t len)
+{
+    const char *end = path, *stop = path + len;
+    while (end < stop && *end != '?' && *end != '#')
+        end++;
+    const char *seg = end;
+    while (seg > path && seg[-1] != '/')
+        seg--;
+    const char *dot = end;
+    while (dot > seg && dot[-1] != '.')
+        dot--;
+    if (dot <= seg + 1) /* no extension, or a dot file */
+        return 0;
+    size_t n = (size_t)(end - dot);
+    for (const char *const *x = static_exts; *x; x++)
+        if (strlen(*x) == n && !strncasecmp(*x, dot, n))
+            return 1;
+    return 0;
+}
 
 static int is_hex(char c)
 {
@@ -122,6 +160,40 @@ static int put(char *out, size_t cap, size_t *o, const char *s, size_t n)
     return 1;
 }
 
+/* A dot-separated part after a segment's stem: a build number or a content
+ * hash ("app.72526.js", "app.3f9a1c2b.css", "access.log.1") or a word. */
+static const char *part_placeholder(const char *p, size_t n)
+{
+    size_t digits = 0, hexes = 0;
+    for (size_t i = 0; i < n; i++) {
+        digits += hx_digit(p[i]) != 0;
+        hexes += is_hex(p[i]) != 0;
+    }
+    if (n && digits == n)
+        return "{n}";
+    if (n >= 8 && hexes == n && digits)
+        return "{hex}";
+    return NULL;
+}
+
+/* The rest of a segment after its stem, [p, e) (empty, or '.' first), part by
+ * part: numbers and hashes inside a segment are templated too. 0 if it does
+ * not fit. */
+static int put_parts(char *out, size_t cap, size_t *o, const char *p, const char *e)
+{
+    while (p < e) {
+        const char *q = p + 1; /* p is at a '.' */
+        while (q < e && *q != '.')
+            q++;
+        const char *ph = part_placeholder(p + 1, (size_t)(q - p - 1));
+        if (!(ph ? put(out, cap, o, ".", 1) && put(out, cap, o, ph, strlen(ph))
+                 : put(out, cap, o, p, (size_t)(q - p))))
+            return 0;
+        p = q;
+    }
+    return 1;
+}
+
 size_t sat_http_path_template(const char *path, size_t len, char *out, size_t cap)
 {
     const char *p = path, *end = path + len;
@@ -172,10 +244,13 @@ size_t sat_http_path_template(const char *path, size_t len, char *out, size_t ca
             else
                 ph = classify(s, (size_t)(stem_end - s));
             if (ph)
-                ok = put(out, cap, &o, ph, strlen(ph)) &&
-                     put(out, cap, &o, stem_end, (size_t)(e - stem_end));
+                ok = put(out, cap, &o, ph, strlen(ph));
             else
-                ok = put(out, cap, &o, s, (size_t)(e - s));
+                ok = put(out, cap, &o, s, (size_t)(stem_end - s));
+            if (ok && is_version(s, (size_t)(e - s)))
+                ok = put(out, cap, &o, stem_end, (size_t)(e - stem_end)); /* "v1.3" */
+            else if (ok)
+                ok = put_parts(out, cap, &o, stem_end, e);
         }
         if (!ok) {
             /* cut at the last whole segment, said by "/..." */

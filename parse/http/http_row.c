@@ -415,6 +415,8 @@ int sat_http_row_build(const sat_http_caps *caps, const sat_http_facts *facts,
         size_t n = sat_http_path_template(out->path.ptr, out->path.len, scratch->tmpl,
                                           sizeof scratch->tmpl);
         out->path_template = sat_str_make(scratch->tmpl, n);
+        if (sat_http_path_is_static(scratch->tmpl, n))
+            out->flags |= SAT_HTTPF_STATIC;
     }
 
     /* TLS */

@@ -430,10 +430,12 @@ static const char *const csv_tables[] = {"ops",
                                          /* HTTP requests (the main one: groups) */
                                          "methods",
                                          "statuses",
+                                         "top.not_found",
                                          "http.methods",
                                          "http.groups",
                                          "http.statuses",
                                          "http.top.clients",
+                                         "http.top.not_found",
                                          "http.windows",
                                          "http.not_logged",
                                          NULL};

@@ -1,8 +1,9 @@
 /*
  * section_etime_http.c - the sections of the etime result's HTTP requests
  * (analyze/etime_http_result.c): where the time went by path template (or
- * the --by key) and by method, the request counts, the statuses, the top
- * clients and the series. x->root is the object that holds them: the
+ * the --by key) and by method with the bytes sent, the request counts (bytes,
+ * distinct clients, static files and dynamic requests), the statuses, the top
+ * clients, the paths not found (404) and the series. x->root is the object that holds them: the
  * result's root on HTTP logs alone, its "http" object beside a directory's
  * logs (then these are parts of the "http" section). A figure of a field no
  * input logs says so and why (the not_logged table beside them).
@@ -22,11 +23,11 @@ static const char *dim_title(const char *dim)
 static void time_cols(const etb *x, char *out, size_t n)
 {
     if (etb_not_logged(x, "etime"))
-        snprintf(out, n, "count,rate_per_s,errors");
+        snprintf(out, n, "count,rate_per_s,errors,bytes");
     else
         snprintf(out, n,
                  "count,+rate_per_s,mean_s,p50_s,p90_s,p99_s,+p999_s,max_s,total_s,share%s,"
-                 "errors",
+                 "errors,+bytes",
                  sat_get_has(x->root, "request_stats.upstream_mean_s") ? ",upstream_mean_s" : "");
 }
 
@@ -84,7 +85,17 @@ static void requests(const etb *x, sat_rnode *parent)
               "(a TLS protocol or session flag logged)");
     etb_value(x, v, o, "first_requests", "first_requests", "Connections opened", "conn_request",
               "(first requests)");
-    etb_value(x, v, o, "response_bytes", "response_bytes", "Response bytes", NULL, NULL);
+    etb_value(x, v, o, "response_bytes", "response_bytes", "Bytes sent", NULL,
+              "(response bytes as logged)");
+    const sat_rnode *top = sat_get_obj(x->root, "top");
+    etb_value(x, v, top, "clients_distinct", "clients_distinct", "Distinct clients", NULL, NULL);
+    char share[96] = "";
+    double sh = sat_get_num(o, "static_time_share", -1);
+    if (sh >= 0)
+        snprintf(share, sizeof share, "(%.1f%% of the response time)", sh * 100);
+    etb_value(x, v, o, "static_requests", "static_requests", "Static files", NULL,
+              share[0] ? share : "(by extension: .css .js .png ...)");
+    etb_value(x, v, o, "dynamic_requests", "dynamic_requests", "Dynamic requests", NULL, NULL);
     etb_value(x, v, o, "response_time_mean_s", "response_time_mean_s", "Average response time",
               "etime", NULL);
     etb_value(x, v, o, "upstream_mean_s", "upstream_mean_s", "Average upstream time", "upstream",
@@ -104,5 +115,7 @@ void etb_http(const etb *x, sat_rnode *parent)
                       "status,count,share,meaning", 0, NULL, NULL);
     etb_top(x, parent, "http_top_clients", "Top clients", sat_get_obj(x->root, "top"), "clients",
             "client", "client", 1);
+    etb_top(x, parent, "http_not_found", "Not found (404), by path",
+            sat_get_obj(x->root, "top"), "not_found", "path", "path", 1);
     etb_series(x, parent, "http_windows", "Requests per");
 }

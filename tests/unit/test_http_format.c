@@ -132,10 +132,19 @@ static void test_lines(void)
                      &r, &why),
                  0);
     CHECK_EQ_STR(why, "bad time");
-    CHECK_EQ_INT(one("common", "1.2.3.4 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 200 1 x",
+    /* text after the last field: a custom definition's line is read as defined */
+    CHECK_EQ_INT(one("apache:%h %l %u %t \"%r\" %>s %b",
+                     "1.2.3.4 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 200 1 x", &r, &why),
+                 0);
+    CHECK_EQ_STR(why, "does not match the log format: text after its last field");
+    /* the reason names the field where the match stopped */
+    CHECK_EQ_INT(one("apache:%h %l %u %t \"%r\" %>s %b %I",
+                     "1.2.3.4 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 200 1 exec-1 x",
                      &r, &why),
                  0);
-    CHECK_EQ_STR(why, "does not match the log format");
+    CHECK_EQ_STR(why, "does not match the log format at field 8 of 8 (%I)");
+    CHECK_EQ_INT(one("apache:x %t", "[01/Dec/2026:16:45:44 +0000]", &r, &why), 0);
+    CHECK_EQ_STR(why, "does not match the log format at its start");
     CHECK_EQ_INT(one("common", "", &r, &why), 0);
     CHECK_EQ_INT(one("common", "1.2.3.4 - - [01/Dec/2026:16:45", &r, &why), 0);
 
@@ -234,6 +243,52 @@ static void test_lines(void)
     CHECK_EQ_INT(r.response_time, 500000000);
 }
 
+/* A preset's line followed by key=value fields (http_extras.c). */
+static void test_extras(void)
+{
+    sat_http_req r;
+    const char *why = NULL;
+    const char *ncsa = "1.2.3.4 - - [01/Dec/2026:16:45:44 +0000] \"GET /a HTTP/1.1\" 200 10 "
+                       "\"-\" \"curl/8\"";
+    char line[512];
+    snprintf(line, sizeof line, "%s rt=0.250 uct=\"0.000\" urt=\"0.100, 0.040\" reused=r cs=HIT",
+             ncsa);
+    CHECK_EQ_INT(one("combined", line, &r, &why), 1);
+    CHECK_EQ_INT(r.response_time, 250000000);
+    CHECK_EQ_INT(r.upstream_time, 140000000); /* the list summed */
+    CHECK_EQ_INT(r.tls_session, SAT_HTTP_SESSION_RESUMED);
+    CHECK(streq(r.user_agent, "curl/8"));
+    /* Amplify's ut=, a quoted value with blanks, bare words and quoted strings skipped */
+    snprintf(line, sizeof line, "%s \"10.0.0.9\" sn=\"a b\" rt=0.5 ua=\"10.1.1.1:80\" ut=\"0.4\" -",
+             ncsa);
+    CHECK_EQ_INT(one("combined", line, &r, &why), 1);
+    CHECK_EQ_INT(r.response_time, 500000000);
+    CHECK_EQ_INT(r.upstream_time, 400000000);
+    CHECK(streq(r.vhost, "a b"));
+    CHECK(streq(r.user_agent, "curl/8")); /* ua= is the upstream's address */
+    /* common, and a preset whose fields the tail does not override */
+    CHECK_EQ_INT(one("common",
+                     "1.2.3.4 - - [01/Dec/2026:16:45:44 +0000] \"GET / HTTP/1.1\" 200 1 rt=0.001",
+                     &r, &why),
+                 1);
+    CHECK_EQ_INT(r.response_time, 1000000);
+    /* glued on, an unclosed quote: not a tail */
+    snprintf(line, sizeof line, "%srt=0.1", ncsa);
+    CHECK_EQ_INT(one("combined", line, &r, &why), 0);
+    snprintf(line, sizeof line, "%s rt=\"0.1", ncsa);
+    CHECK_EQ_INT(one("combined", line, &r, &why), 0);
+    snprintf(line, sizeof line, "%s rt=\"0.1\"x", ncsa);
+    CHECK_EQ_INT(one("combined", line, &r, &why), 0);
+    /* a bad value is a bad line, as in the server's own format */
+    snprintf(line, sizeof line, "%s rt=fast", ncsa);
+    CHECK_EQ_INT(one("combined", line, &r, &why), 0);
+    /* the keys, for the source's name */
+    char keys[16];
+    const char *tail = "rt=1 \"x y\" urt=\"2\" bare cs=- verylongkey=1";
+    CHECK_EQ_INT((long long)sat_http_extras_names(sat_str_cstr(tail), keys, sizeof keys), 9);
+    CHECK_EQ_STR(keys, "rt,urt,cs");
+}
+
 static void test_templates(void)
 {
     static const char *const cases[][2] = {
@@ -248,7 +303,15 @@ static void test_templates(void)
         {"/nothere/1.2", "/nothere/{n}"},          /* one dotted number, no extension */
         {"/host/10.0.0.7/up", "/host/{n}/up"},
         {"/d/2024.01.05.log", "/d/{n}.log"},
-        {"/a/1..2", "/a/{n}..2"},
+        {"/a/1..2", "/a/{n}..{n}"},
+        /* numbers and hashes inside a segment, after its stem */
+        {"/static/app.72526.js", "/static/app.{n}.js"},
+        {"/static/app.3f9a1c2b.css", "/static/app.{hex}.css"},
+        {"/js/jquery-3.6.0.min.js", "/js/jquery-3.{n}.{n}.min.js"},
+        {"/js/app.min.js", "/js/app.min.js"},
+        {"/js/index.deadbeef.js", "/js/index.deadbeef.js"}, /* hex letters: a word */
+        {"/logs/access.log.1", "/logs/access.log.{n}"},
+        {"/img/12345.678.jpg", "/img/{n}.jpg"},
         {"/u/550E8400-E29B-41D4-A716-446655440000/x", "/u/{uuid}/x"},
         {"/c/deadbeef", "/c/deadbeef"},            /* a word of hex letters */
         {"/c/accepted", "/c/accepted"},
@@ -315,6 +378,7 @@ int main(void)
 {
     test_syntaxes();
     test_lines();
+    test_extras();
     test_templates();
     test_sniff();
     return CHECK_DONE();
