@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dev.sh - set up, build and run satscope on a Debian 12 machine (as root).
 #   ./dev.sh demo   install what is missing, build, write the post-mortem of the bundled
-#                   incident (logs, TLS capture, a core) as HTML and PDF
+#                   incident (logs, TLS capture, a core) as HTML and PDF, a nightly digest
+#                   as PDF, and the README's gallery (build/gallery/)
 #   ./dev.sh test   install what is missing, build with gcc and with clang
 #                   (ASan+UBSan, fuzz targets), run every test in both builds
 #   ./dev.sh build  install what is missing and build (build/cli/satscope)
@@ -19,7 +20,8 @@ PACKAGES=(build-essential clang cmake pkg-config
           zstd gzip bzip2 xz-utils time tcpdump elfutils
           python3   # tests/cli/json_schema.py (ctest cli_json_schema)
           libcairo2-dev fonts-dejavu-core  # charts (report/chart*.c): cairo, DejaVu Sans
-          chromium poppler-utils)  # the report's HTML in a browser, its PDF's text (ctest cli_report_*)
+          chromium poppler-utils)  # the report's HTML in a browser, its PDF's text (ctest cli_report_*),
+                                 # the gallery's pages (demo: pdftoppm)
 # Only to remake fixtures (not needed by the build or the tests):
 #   python3           (fixtures/tls/make-fixtures.sh: split-relay.py for tls-split)
 #   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh,
@@ -84,8 +86,25 @@ demo)
     build/cli/satscope report -q "${INCIDENT[@]}" -o build/postmortem.pdf
     # its findings as text (the whole report: -o - or -o x.txt)
     build/cli/satscope report -q "${INCIDENT[@]}" -o - | sed '/^The inputs at a glance$/,$d'
+    # The README's gallery: the timeline, the post-mortem's first page, and the first page of
+    # the nightly digest of fixtures/digest (two servers' day against three baseline days;
+    # tests/golden/digest.list digest_fleet). docs/img/ holds copies (docs/img/README.md).
+    DIGEST=(fixtures/digest/ldap01/access-20261103.zst fixtures/digest/ldap02/access.zst
+            --baseline fixtures/digest/ldap01/ldap01-20261101.sat
+            --baseline fixtures/digest/ldap01/access-20261102.zst
+            --baseline fixtures/digest/ldap02/access-20261101.zst)
+    build/cli/satscope report --kind digest -q "${DIGEST[@]}" -o build/digest.pdf
+    mkdir -p build/gallery
+    build/cli/satscope report -q "${INCIDENT[@]}" -o build/gallery/incident-timeline.png
+    pdftoppm -r 70 -png -f 1 -l 1 -singlefile build/postmortem.pdf build/gallery/postmortem-page1
+    pdftoppm -r 70 -png -f 1 -l 1 -singlefile build/digest.pdf build/gallery/digest-page1
     echo "the post-mortem:  $PWD/build/postmortem.html"
     echo "            and   $PWD/build/postmortem.pdf"
+    echo "a nightly digest: $PWD/build/digest.pdf"
+    echo "the README's gallery (docs/img/ holds copies):"
+    for g in incident-timeline postmortem-page1 digest-page1; do
+        echo "                  $PWD/build/gallery/$g.png"
+    done
     echo "each analyzer alone: satscope etime|storms|handshakes|crashes|saturation|cachesize|timeline INPUT..."
     ;;
 build)

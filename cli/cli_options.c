@@ -327,6 +327,41 @@ static void roff_opts(const sat_cli_opt *t, FILE *out)
     }
 }
 
+/* EXAMPLES: the six everyday commands the README shows on the fixtures, here on a server's
+ * own files (tests/cli/readme_examples.sh holds the two lists to the same commands and
+ * options, in the same order). */
+static const struct man_example {
+    const char *what;
+    const char *command;
+} man_examples[] = {
+    {"The post-mortem of an incident from its access logs, a capture and a core: what happened, "
+     "when, the likely chain (-o x.pdf, x.eml, x.txt or - for the other forms).",
+     "satscope report access* incident.pcap --crash-time 2025-06-09T14:24:10Z \\\n"
+     "    --exe /usr/sbin/ns-slapd core.12345.zst -o postmortem.html"},
+    {"Where the server's time went, by operation type (--by filter, client, binddn, base...).",
+     "satscope etime /var/log/dirsrv/slapd-ex/access*"},
+    {"Storms of client failures: when, how big, what rose before them, whether they outlived it.",
+     "satscope storms /var/log/dirsrv/slapd-ex/access*"},
+    {"TLS handshakes in a capture: full, resumed, failed, incomplete, and their CPU.",
+     "satscope handshakes incident.pcap"},
+    {"The nightly digest: each server's day against its baseline days.",
+     "satscope report --kind digest ldap*/access* --baseline yesterday.sat \\\n"
+     "    --baseline monday.sat -o today.html"},
+    {"Entry, DN and DB cache sizes for target hit ratios, as an LDIF for ldapmodify.",
+     "satscope cachesize access* --monitor before.ldif --monitor after.ldif \\\n"
+     "    --target 0.95,0.99"},
+};
+
+/* A command as roff no-fill text: every '-' a minus sign (so that it can be copied), a
+ * backslash escaped. */
+static void roff_command(const char *s, FILE *out)
+{
+    fputs(".PP\n.RS 4\n.nf\n", out);
+    for (const char *p = s; *p; p++)
+        fputs(*p == '-' ? "\\-" : *p == '\\' ? "\\e" : (char[2]){*p, 0}, out);
+    fputs("\n.fi\n.RE\n", out);
+}
+
 void sat_cli_print_man(FILE *out)
 {
     fprintf(out,
@@ -410,6 +445,13 @@ void sat_cli_print_man(FILE *out)
     roff_text("The bash completion is installed as "
               "share/bash-completion/completions/satscope.",
               out);
+    fputs(".SH EXAMPLES\n", out);
+    for (size_t i = 0; i < sizeof man_examples / sizeof man_examples[0]; i++) {
+        if (i)
+            fputs(".PP\n", out);
+        roff_text(man_examples[i].what, out);
+        roff_command(man_examples[i].command, out);
+    }
 }
 
 /* ---- bash completion ------------------------------------------------------------ */

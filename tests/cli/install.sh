@@ -1,7 +1,7 @@
 #!/bin/bash
 # install.sh BUILD_DIR: `cmake --install` into a temporary prefix puts the
 # binary, the man page satscope(1) and the bash completion in their places;
-# the man page renders and documents every option --help lists; the
+# the man page renders, has its EXAMPLES and documents every option --help lists; the
 # completion offers the commands, each command's options and --by's values.
 build=$1
 tmp=$(mktemp -d) || exit 1
@@ -17,7 +17,7 @@ comp=$tmp/p/share/bash-completion/completions/satscope
 "$bin" --version | grep -q '^satscope [0-9]' || fail "installed binary: --version"
 
 # the man page: rendered by man or groff when there is one, else its roff structure
-for s in '^\.TH SATSCOPE 1' '^\.SH NAME' '^\.SH SYNOPSIS' '^\.SH DESCRIPTION' '^\.SH COMMANDS' '^\.SH EXIT STATUS'; do
+for s in '^\.TH SATSCOPE 1' '^\.SH NAME' '^\.SH SYNOPSIS' '^\.SH DESCRIPTION' '^\.SH COMMANDS' '^\.SH EXIT STATUS' '^\.SH EXAMPLES'; do
   grep -q "$s" "$man1" || fail "satscope.1 lacks $s"
 done
 if command -v man >/dev/null && MANWIDTH=100 man -l "$man1" >"$tmp/man.txt" 2>"$tmp/man.err"; then
