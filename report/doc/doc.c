@@ -423,3 +423,14 @@ void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *s
     sat_put_num(s, "min", lo, 6);
     sat_put_num(s, "max", hi, 6);
 }
+
+const sat_rnode *sat_doc_spark_series(const sat_rnode *timeline, const char **step)
+{
+    const sat_rnode *m = sat_get_table(timeline, "minutes");
+    if (m && sat_rnode_first(m)) {
+        *step = "minute";
+        return m;
+    }
+    *step = "hour";
+    return sat_get_table(timeline, "hours");
+}

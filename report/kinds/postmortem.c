@@ -163,15 +163,18 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
     }
     sat_doc_chart(s, "timeline");
     /* the timeline's counts are of operations and requests alike */
-    const sat_rnode *hours = sat_get_table(p->timeline, "hours");
-    static const char *const spark[3][3] = {
-        {"operations per hour", "errors per hour", "etime p99 per hour"},
-        {"requests per hour", "errors per hour", "response p99 per hour"},
-        {"ops+reqs per hour", "errors per hour", "etime/response p99"}};
+    const char *step;
+    const sat_rnode *series = sat_doc_spark_series(p->timeline, &step);
+    static const char *const spark[3][3] = {{"operations", "errors", "etime p99"},
+                                            {"requests", "errors", "response p99"},
+                                            {"ops+reqs", "errors", "etime/resp. p99"}};
+    static const char *const cols[3] = {"count", "errors", "p99_s"};
     int kind = !p->http ? 0 : p->ldap ? 2 : 1;
-    sat_doc_sparkline(s, spark[kind][0], hours, "count", 1);
-    sat_doc_sparkline(s, spark[kind][1], hours, "errors", 1);
-    sat_doc_sparkline(s, spark[kind][2], hours, "p99_s", 1);
+    for (int i = 0; i < 3; i++) {
+        char title[64];
+        snprintf(title, sizeof title, "%s per %s", spark[kind][i], step);
+        sat_doc_sparkline(s, title, series, cols[i], 1);
+    }
     pm_embed(p, s, "timeline", p->timeline, timeline_parts);
 }
 
