@@ -130,19 +130,27 @@ static void summary_section(pm_ctx *p, sat_rnode *page)
     }
     sat_put_copy(v, "client_failures", p->storms, "events");
     sat_put_count(v, "storm_count", sat_rnode_count(sat_get_table(p->storms, "storms")));
+    sat_put_label(v, "storms");
     /* handshakes as the handshakes section counts them: a capture's, else
      * what the access logs tell; none said when no input can tell */
     if (sat_get_count(p->handshakes, "connections", 0))
         sat_put_copy(v, "tls_handshakes", p->handshakes, "connections");
+    if (sat_get_count(p->handshakes, "connections", 0))
+        sat_put_label(v, "TLS handshakes");
     if (sat_get_has(p->handshakes, "logs.full") && sat_get_has(p->handshakes, "logs.resumed"))
         sat_put_count(v, "tls_handshakes_in_logs", sat_get_count(p->handshakes, "logs.full", 0) +
                                                       sat_get_count(p->handshakes, "logs.resumed", 0));
+    if (sat_get_has(p->handshakes, "logs.full") && sat_get_has(p->handshakes, "logs.resumed"))
+        sat_put_label(v, "TLS handshakes in logs");
     /* a directory server's log counts its TLS connections, not their resumption */
     if (sat_get_count(p->handshakes, "dirlogs.tls_connections", 0)) {
         sat_put_copy(v, "tls_connections_in_logs", p->handshakes, "dirlogs.tls_connections");
+        sat_put_label(v, "TLS connections in logs");
         sat_put_note(v, "resumption not logged by this format");
     }
     sat_put_copy(v, "crash_count", p->crashes, "count");
+    if (sat_get_has(p->crashes, "count"))
+        sat_put_label(v, "crashes");
 }
 
 static void timeline_section(pm_ctx *p, sat_rnode *page)

@@ -35,15 +35,6 @@ static void fmt_on_clock(char *buf, size_t n, const sat_value *v, const void *ct
     rd_fmt_value(buf, n, ctx, v);
 }
 
-static const char *sev_mark(const char *sev)
-{
-    if (sev && !strcmp(sev, "critical"))
-        return "!!";
-    if (sev && !strcmp(sev, "warning"))
-        return " !";
-    return " -";
-}
-
 static void head(void *ctx, const sat_rnode *root)
 {
     text_ctx *x = ctx;
@@ -69,7 +60,7 @@ static void findings(void *ctx, const sat_rnode *list, const char *title, int pa
     (void)page;
     sat_text_title(x->t, "%s", title);
     for (const sat_rnode *f = sat_rnode_first(list); f; f = sat_rnode_next(f))
-        sat_text_line(x->t, "%s %s", sev_mark(sat_get_text(f, "severity", NULL)),
+        sat_text_line(x->t, "%s: %s", rd_severity_word(sat_get_text(f, "severity", NULL)),
                       sat_get_text(f, "text", ""));
 }
 
