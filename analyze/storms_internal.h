@@ -73,6 +73,7 @@ const char *st_signal_meaning(int s, int words);
 typedef struct st_kind_info {
     const char *name;    /* "close_B1" */
     const char *meaning; /* "unclean client closes (B1)" */
+    const char *one;     /* the same of one failure: "unclean client close (B1)" */
     const char *group;   /* the few groups a chart stacks: "abrupt closes" (the result's
                             failures table, column kind_group) */
 } st_kind_info;

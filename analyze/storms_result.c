@@ -88,9 +88,10 @@ static void put_kinds_table(sat_rnode *root, const sat_storms *s)
                                    {"events", SAT_UNIT_COUNT, 0, "failures"},
                                    {"share", SAT_UNIT_RATIO, 4, NULL},
                                    {"meaning", SAT_UNIT_TEXT, 0, NULL},
+                                   {"meaning_one", SAT_UNIT_TEXT, 0, "meaning of one"},
                                    {"kind_group", SAT_UNIT_TEXT, 0, NULL}};
     const st_totals *T = ST_TOTALS(s);
-    sat_rnode *t = sat_table(root, "failures", cols, 5);
+    sat_rnode *t = sat_table(root, "failures", cols, 6);
     int order[SAT_STORM_KIND__COUNT], n = 0;
     for (int k = 0; k < SAT_STORM_KIND__COUNT; k++)
         if (T->kinds[k])
@@ -107,6 +108,7 @@ static void put_kinds_table(sat_rnode *root, const sat_storms *s)
         sat_put_count(row, "events", T->kinds[order[i]]);
         sat_put_ratio(row, "share", (double)T->kinds[order[i]] / (double)T->f.events, 4);
         sat_put_text(row, "meaning", st_kinds[order[i]].meaning);
+        sat_put_text(row, "meaning_one", st_kinds[order[i]].one);
         sat_put_text(row, "kind_group", st_kinds[order[i]].group);
     }
 }

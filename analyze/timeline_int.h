@@ -126,6 +126,8 @@ struct sat_timeline {
 };
 
 #define SAT_TL_HOUR_BUCKETS_MAX 8000
+/* The longest span with a minute series (timeline_result.c put_minutes). */
+#define SAT_TL_MINUTES_SPAN (3 * 3600 * 1000000000LL)
 
 /* The windows [first, last] spans at step (both indices inclusive). */
 int64_t tl_nwin(sat_ts_ns first, sat_ts_ns last, int64_t step);

@@ -15,6 +15,9 @@
  *   busiest          the windows with the most operations (at most 10)
  *   hours            per hour of local time (utc_offset_s): start_ts, count,
  *                    errors, p50_s, p90_s, p99_s, ops.<TYPE>...
+ *   minutes          the same per minute, when the span is under three hours
+ *                    (SAT_TL_MINUTES_SPAN; a report's sparklines then show
+ *                    minutes: a half-hour incident is more than one hour's mark)
  *   etime_histogram  per operation type, the bins from its first to its last
  *                    nonzero one: op, lo_s, hi_s, count
  *   sources          every input: path, kind, format, first_ts, last_ts, span_s, lines,
@@ -260,15 +263,14 @@ static void put_busiest(sat_rnode *root, const sat_timeline *t)
     }
 }
 
-/* The hour series: quarter hours grouped into hours of local time (a quarter
- * hour whose start is in a local hour is in it: exact for every offset that
- * is a whole number of quarter hours); past SAT_TL_HOUR_BUCKETS_MAX quarter
- * hours the series is kept in UTC hours, then days, and the table's window
- * says so. */
-static int put_hours(sat_rnode *root, const sat_timeline *t, int32_t off_s)
+/* A series of buckets `width` wide (shifted by `off`: local hours) from the
+ * records of src, each `step` wide and aligned on the epoch: a record whose
+ * start is in a bucket is in it, merged exactly (counts, histograms), so a
+ * bucket's percentiles are those of every operation it holds, whatever the
+ * series it was read from. */
+static int put_series(sat_rnode *root, const sat_timeline *t, const char *name,
+                      const sat_strtab *src, int64_t step, int64_t width, int64_t off)
 {
-    int64_t width = t->hstep < 3600 * (int64_t)NS ? 3600 * (int64_t)NS : t->hstep;
-    int64_t off = t->hstep < 3600 * (int64_t)NS ? (int64_t)off_s * (int64_t)NS : 0;
     colset c;
     c.n = 0;
     col(&c, "start_ts", SAT_UNIT_TIME, 0, "start");
@@ -278,7 +280,7 @@ static int put_hours(sat_rnode *root, const sat_timeline *t, int32_t off_s)
     col(&c, "p90_s", SAT_UNIT_DURATION, 6, "p90");
     col(&c, "p99_s", SAT_UNIT_DURATION, 6, "p99");
     col_types(&c, t);
-    sat_rnode *tab = sat_table(root, "hours", c.cols, c.n);
+    sat_rnode *tab = sat_table(root, name, c.cols, c.n);
     sat_table_set_window(tab, width);
     if (t->t.first_ts <= 0 || t->t.last_ts < t->t.first_ts)
         return SAT_OK;
@@ -288,15 +290,15 @@ static int put_hours(sat_rnode *root, const sat_timeline *t, int32_t off_s)
     tl_win *g = (tl_win *)calloc(n, sizeof *g);
     if (!g)
         return SAT_E_NOMEM;
-    for (size_t i = 0; i < t->hrs.n; i++) {
+    for (size_t i = 0; i < src->n; i++) {
         int64_t k;
-        memcpy(&k, sat_strtab_key(&t->hrs, i), sizeof k);
-        int64_t gi = sat_win_index(k * t->hstep + off, width) - g0;
+        memcpy(&k, sat_strtab_key(src, i), sizeof k);
+        int64_t gi = sat_win_index(k * step + off, width) - g0;
         if (gi < 0)
             gi = 0;
         if (gi >= (int64_t)n)
             gi = (int64_t)n - 1;
-        (void)sat_rec_merge(&tl_win_desc, &g[gi], sat_strtab_val(&t->hrs, i));
+        (void)sat_rec_merge(&tl_win_desc, &g[gi], sat_strtab_val(src, i));
     }
     for (size_t i = 0; i < n; i++) {
         const tl_win *w = &g[i];
@@ -309,6 +311,29 @@ static int put_hours(sat_rnode *root, const sat_timeline *t, int32_t off_s)
     }
     free(g);
     return SAT_OK;
+}
+
+/* The hour series: quarter hours grouped into hours of local time (exact
+ * for every offset that is a whole number of quarter hours); past
+ * SAT_TL_HOUR_BUCKETS_MAX quarter hours the series is kept in UTC hours,
+ * then days, and the table's window says so. */
+static int put_hours(sat_rnode *root, const sat_timeline *t, int32_t off_s)
+{
+    int64_t width = t->hstep < 3600 * (int64_t)NS ? 3600 * (int64_t)NS : t->hstep;
+    int64_t off = t->hstep < 3600 * (int64_t)NS ? (int64_t)off_s * (int64_t)NS : 0;
+    return put_series(root, t, "hours", &t->hrs, t->hstep, width, off);
+}
+
+/* The minute series of a short span (under SAT_TL_MINUTES_SPAN: an incident
+ * of half an hour is thirty minutes, not one hour), the windows grouped into
+ * minutes; absent for a longer span, or windows wider than a minute. */
+static int put_minutes(sat_rnode *root, const sat_timeline *t)
+{
+    const int64_t minute = 60 * (int64_t)NS;
+    if (t->t.first_ts <= 0 || t->t.last_ts - t->t.first_ts >= SAT_TL_MINUTES_SPAN ||
+        t->step > minute || minute % t->step)
+        return SAT_OK;
+    return put_series(root, t, "minutes", &t->win, t->step, minute, 0);
 }
 
 static void put_histogram(sat_rnode *root, const sat_timeline *t)
@@ -472,6 +497,8 @@ int sat_timeline_result(const sat_timeline *t, sat_result *r)
     put_windows(root, t, &main);
     put_busiest(root, t);
     int rc = put_hours(root, t, off);
+    if (rc == SAT_OK)
+        rc = put_minutes(root, t);
     put_histogram(root, t);
     if (rc == SAT_OK)
         rc = put_sources(root, t);

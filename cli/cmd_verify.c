@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "satscope/result_out.h"
 #include "satscope/trace.h"
 
 extern const sat_command sat_cmd_verify;
@@ -14,6 +15,7 @@ extern const sat_command sat_cmd_verify;
 typedef struct verify_ctx {
     const char *path;
     unsigned long problems;
+    sat_text *t; /* standard output, within 100 columns: a problem wraps */
 } verify_ctx;
 
 static void report_problem(void *vctx, const char *where, const char *msg)
@@ -21,7 +23,7 @@ static void report_problem(void *vctx, const char *where, const char *msg)
     verify_ctx *v = vctx;
     v->problems++;
     /* The trace library names the file in `where` ("t.sat: block 3 ..."). */
-    printf("%s: %s\n", where && *where ? where : v->path, msg);
+    sat_text_line(v->t, "%s: %s", where && *where ? where : v->path, msg);
 }
 
 static int run_verify(int argc, char **argv)
@@ -35,23 +37,25 @@ static int run_verify(int argc, char **argv)
     if (optind >= argc)
         return sat_cli_usage_error("verify", "no trace given");
     int code = SAT_EXIT_OK;
+    sat_text t;
+    sat_text_init(&t, stdout, 0);
     for (int i = optind; i < argc; i++) {
-        verify_ctx v = {argv[i], 0};
+        verify_ctx v = {argv[i], 0, &t};
         sat_diag diag;
         memset(&diag, 0, sizeof diag);
         int rc = sat_trace_verify(argv[i], report_problem, &v, &diag);
         if (rc == SAT_OK) {
-            printf("%s: ok\n", argv[i]);
+            sat_text_line(&t, "%s: ok", argv[i]);
         } else if (rc == SAT_E_IO) {
             sat_cli_path_error("verify", argv[i], diag.where, diag.msg);
             code = SAT_EXIT_UNREADABLE;
         } else {
             if (v.problems == 0)
-                printf("%s: %s\n", diag.where[0] ? diag.where : argv[i],
-                       diag.msg[0] ? diag.msg : sat_strerror(rc));
+                sat_text_line(&t, "%s: %s", diag.where[0] ? diag.where : argv[i],
+                              diag.msg[0] ? diag.msg : sat_strerror(rc));
             /* a partial trace with nothing else wrong is not damaged: its
              * writer stopped before the footer */
-            printf("%s: %s\n", argv[i], rc == SAT_E_TRUNCATED ? "PARTIAL" : "DAMAGED");
+            sat_text_line(&t, "%s: %s", argv[i], rc == SAT_E_TRUNCATED ? "PARTIAL" : "DAMAGED");
             if (code == SAT_EXIT_OK)
                 code = SAT_EXIT_REJECTS;
         }

@@ -205,19 +205,6 @@ void sat_text_value(const sat_text *t, char *buf, size_t n, const sat_value *v)
         sat_fmt_value(buf, n, v);
 }
 
-void sat_text_title(sat_text *t, const char *fmt, ...)
-{
-    if (t->lines)
-        fputc('\n', t->out);
-    char buf[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    sat_escape_write(t->out, buf, strlen(buf), 0);
-    fputc('\n', t->out);
-    t->lines++;
-}
 
 /* A figure and its unit stay on one line: no break before a unit word
  * ("330 us", "2.50 ms", "48.9 %") that follows a word ending in a digit. */
@@ -272,6 +259,22 @@ static void wrap_from(sat_text *t, const char *text, size_t col, size_t cont)
             p = sp;
             need = wl;
         }
+        /* a word longer than the line (a filter, a DN): cut where the line
+         * ends and carried on the next, whole */
+        while (t->width && col + display_width(p, need) > limit && col < limit) {
+            size_t take = 0;
+            for (size_t w = 0; take < need && col + w < limit; w++)
+                do
+                    take++;
+                while (take < need && ((unsigned char)p[take] & 0xC0) == 0x80);
+            fwrite(p, 1, take, t->out);
+            fputc('\n', t->out);
+            t->lines++;
+            fprintf(t->out, "%*s", (int)cont, "");
+            col = cont;
+            p += take;
+            need -= take;
+        }
         fwrite(p, 1, need, t->out);
         col += display_width(p, need);
         p += need;
@@ -280,6 +283,27 @@ static void wrap_from(sat_text *t, const char *text, size_t col, size_t cont)
     fputc('\n', t->out);
     t->lines++;
     free(buf);
+}
+
+/* A title longer than the width (a sentence: "No scalability fit: ...")
+ * wraps like prose, under its own first word. */
+void sat_text_title(sat_text *t, const char *fmt, ...)
+{
+    if (t->lines)
+        fputc('\n', t->out);
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    /* escaped first, LF too: a title breaks only where the width makes it */
+    char *shown = sat_escape_dup(buf, strlen(buf), 0);
+    if (!shown) {
+        t->err = SAT_E_NOMEM;
+        return;
+    }
+    wrap_from(t, shown, 0, strspn(shown, " ") + 2);
+    free(shown);
 }
 
 void sat_text_line(sat_text *t, const char *fmt, ...)

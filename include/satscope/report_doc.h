@@ -90,7 +90,8 @@
  *                          (a sat_unit name: "count", "duration"),
  *                          first_ts TIME, step_s DURATION, points: list of
  *                          NUMBER (absent = no data in that step), min, max
- *                          NUMBER}; per-hour series from timeline `hours`
+ *                          NUMBER}; per-minute or per-hour series from
+ *                          timeline `minutes` or `hours` (sat_doc_spark_series)
  *     sections      list of section objects: its parts, a level deeper
  *
  *   Key names follow docs/output.md across every command (tests/cli/
@@ -209,6 +210,12 @@ sat_rnode *sat_doc_new_table(sat_rnode *section, const char *title, const char *
  * Nothing when the table or the column is missing. */
 void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *series,
                        const char *col, double per);
+/* The series a report's sparklines show of a timeline result: its minutes
+ * when the span is short (the timeline writes them under three hours: a
+ * half-hour incident is thirty marks, not one), else its hours; *step is
+ * "minute" or "hour", for the sparklines' titles ("operations per minute").
+ * NULL when the timeline has neither. */
+const sat_rnode *sat_doc_spark_series(const sat_rnode *timeline, const char **step);
 
 /* ---- report kinds (report/report_kinds.c: one const table) ---------------------
  * A builder reads the inputs' results and writes the document. It runs no

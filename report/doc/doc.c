@@ -438,3 +438,27 @@ void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *s
     sat_put_num(s, "min", lo, 6);
     sat_put_num(s, "max", hi, 6);
 }
+
+const sat_rnode *sat_doc_spark_series(const sat_rnode *timeline, const char **step)
+{
+    const sat_rnode *m = sat_get_table(timeline, "minutes");
+    if (m && sat_rnode_first(m)) {
+        *step = "minute";
+        return m;
+    }
+    *step = "hour";
+    return sat_get_table(timeline, "hours");
+}
+
+/* The severities of a finding (report_doc.h) and the word each form prints. */
+static const struct {
+    const char *severity, *word;
+} severities[] = {{"critical", "critical"}, {"warning", "warning"}, {"notice", "note"}};
+
+const char *rd_severity_word(const char *severity)
+{
+    for (size_t i = 0; severity && i < sizeof severities / sizeof severities[0]; i++)
+        if (!strcmp(severity, severities[i].severity))
+            return severities[i].word;
+    return "note";
+}

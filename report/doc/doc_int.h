@@ -37,6 +37,11 @@ void rd_fmt_zone(char *buf, size_t n, const rd_clock *c);
 /* A value for a person: times on the clock, the rest as sat_fmt_value
  * (161 us, 45.5%, 1.23 MiB, yes/no); "-" when absent. */
 void rd_fmt_value(char *buf, size_t n, const rd_clock *c, const sat_value *v);
+/* The word every form prints for a finding's severity (its `severity`:
+ * "critical", "warning", "notice"): "critical", "warning", "note"; so that
+ * a page printed in black and white, or read aloud, still says it. An
+ * unknown or absent severity reads "note". */
+const char *rd_severity_word(const char *severity);
 /* A column's heading: its title, else its name as words (sat_key_label). */
 void rd_col_title(char *buf, size_t n, const sat_col *col);
 

@@ -130,19 +130,27 @@ static void summary_section(pm_ctx *p, sat_rnode *page)
     }
     sat_put_copy(v, "client_failures", p->storms, "events");
     sat_put_count(v, "storm_count", sat_rnode_count(sat_get_table(p->storms, "storms")));
+    sat_put_label(v, "storms");
     /* handshakes as the handshakes section counts them: a capture's, else
      * what the access logs tell; none said when no input can tell */
     if (sat_get_count(p->handshakes, "connections", 0))
         sat_put_copy(v, "tls_handshakes", p->handshakes, "connections");
+    if (sat_get_count(p->handshakes, "connections", 0))
+        sat_put_label(v, "TLS handshakes");
     if (sat_get_has(p->handshakes, "logs.full") && sat_get_has(p->handshakes, "logs.resumed"))
         sat_put_count(v, "tls_handshakes_in_logs", sat_get_count(p->handshakes, "logs.full", 0) +
                                                       sat_get_count(p->handshakes, "logs.resumed", 0));
+    if (sat_get_has(p->handshakes, "logs.full") && sat_get_has(p->handshakes, "logs.resumed"))
+        sat_put_label(v, "TLS handshakes in logs");
     /* a directory server's log counts its TLS connections, not their resumption */
     if (sat_get_count(p->handshakes, "dirlogs.tls_connections", 0)) {
         sat_put_copy(v, "tls_connections_in_logs", p->handshakes, "dirlogs.tls_connections");
+        sat_put_label(v, "TLS connections in logs");
         sat_put_note(v, "resumption not logged by this format");
     }
     sat_put_copy(v, "crash_count", p->crashes, "count");
+    if (sat_get_has(p->crashes, "count"))
+        sat_put_label(v, "crashes");
 }
 
 static void timeline_section(pm_ctx *p, sat_rnode *page)
@@ -163,15 +171,18 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
     }
     sat_doc_chart(s, "timeline");
     /* the timeline's counts are of operations and requests alike */
-    const sat_rnode *hours = sat_get_table(p->timeline, "hours");
-    static const char *const spark[3][3] = {
-        {"operations per hour", "errors per hour", "etime p99 per hour"},
-        {"requests per hour", "errors per hour", "response p99 per hour"},
-        {"ops+reqs per hour", "errors per hour", "etime/response p99"}};
+    const char *step;
+    const sat_rnode *series = sat_doc_spark_series(p->timeline, &step);
+    static const char *const spark[3][3] = {{"operations", "errors", "etime p99"},
+                                            {"requests", "errors", "response p99"},
+                                            {"ops+reqs", "errors", "etime/resp. p99"}};
+    static const char *const cols[3] = {"count", "errors", "p99_s"};
     int kind = !p->http ? 0 : p->ldap ? 2 : 1;
-    sat_doc_sparkline(s, spark[kind][0], hours, "count", 1);
-    sat_doc_sparkline(s, spark[kind][1], hours, "errors", 1);
-    sat_doc_sparkline(s, spark[kind][2], hours, "p99_s", 1);
+    for (int i = 0; i < 3; i++) {
+        char title[64];
+        snprintf(title, sizeof title, "%s per %s", spark[kind][i], step);
+        sat_doc_sparkline(s, title, series, cols[i], 1);
+    }
     pm_embed(p, s, "timeline", p->timeline, timeline_parts);
 }
 

@@ -42,7 +42,8 @@ int pm_finding_who_used(const pm_ctx *p, sat_rnode *list);
 
 /* A failure kind of storms ("abandon", "close_B1") in words: its meaning in
  * storms' failures table. */
-const char *pm_kind_words(const pm_ctx *p, const char *kind);
+/* a kind of failure in words, of n failures ("1 busy answer", "2 busy answers") */
+const char *pm_kind_words(const pm_ctx *p, const char *kind, double n);
 /* A signal of storms ("unindexed", "wtime_mean_s") in words, as storms'
  * signals table says it (in the words of what the inputs hold: operations,
  * requests, or both). */

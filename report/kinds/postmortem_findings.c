@@ -23,11 +23,11 @@
 /* The words of storms' signals and kinds of failure are its result's
  * (analyze/storms_signals.c says them once): read from its tables. */
 
-const char *pm_kind_words(const pm_ctx *p, const char *kind)
+const char *pm_kind_words(const pm_ctx *p, const char *kind, double n)
 {
     const sat_rnode *t = sat_get_table(p->storms, "failures");
     const sat_rnode *r = kind ? sat_get_row(t, "kind", kind) : NULL;
-    const char *w = sat_get_text(r, "meaning", NULL);
+    const char *w = sat_get_text(r, n == 1 ? "meaning_one" : "meaning", NULL);
     return w ? w : kind ? kind : "?";
 }
 
@@ -136,9 +136,10 @@ static void copy_same(sat_rnode *fig, const sat_rnode *src, ...)
     va_end(ap);
 }
 
+/* sat_plural of a count held as a number (a result's figure) */
 static const char *plural(double n, const char *one, const char *many)
 {
-    return n == 1 ? one : many;
+    return sat_plural(n == 1 ? 1 : 0, one, many);
 }
 
 /* ---- the findings ------------------------------------------------------------------ */
@@ -168,11 +169,11 @@ static void storm_kinds(const pm_ctx *p, const sat_rnode *st, char *buf, size_t 
     buf[0] = '\0';
     for (int i = 0; i < shown; i++) {
         const char *sep = i == 0 ? "" : i == shown - 1 && !others ? " and " : ", ";
-        snprintf(buf + l, n - l, "%s%.0f %s", sep, val[i], pm_kind_words(p, name[i]));
+        snprintf(buf + l, n - l, "%s%.0f %s", sep, val[i], pm_kind_words(p, name[i], val[i]));
         l = strlen(buf);
     }
     if (others)
-        snprintf(buf + l, n - l, " and %d other %s", others, others == 1 ? "kind" : "kinds");
+        snprintf(buf + l, n - l, " and %d other %s", others, sat_plural((uint64_t)others, "kind", "kinds"));
 }
 
 static void finding_storm(pm_ctx *p, sat_rnode *list)
@@ -194,7 +195,7 @@ static void finding_storm(pm_ctx *p, sat_rnode *list)
     sat_rnode *fig = sat_doc_finding(
         list, "critical", "storms",
         "From %s to %s (%s) clients failed %.0f times%s, %.0f in the worst %s window against "
-        "a usual %s: %s, from %.0f %s.",
+        "a usual %s per window: %s, from %.0f %s.",
         a, b, span, ev, more, sat_get_num(st, "peak_events", NAN), win, base, kinds, cl,
         plural(cl, "client", "clients"));
     copy_same(fig, st, "storm", "start_ts", "end_ts", "span_s", "events", "peak_events",

@@ -147,8 +147,8 @@ static void findings(void *ctx, const sat_rnode *list, const char *title, int pa
         fputs("<li class=\"", x->out);
         esc(x->out, sev);
         fputs("\"><span class=\"sev\">", x->out);
-        esc(x->out, sev);
-        fputs("</span>", x->out);
+        esc(x->out, rd_severity_word(sev));
+        fputs("</span> ", x->out);
         esc_prose(x->out, sat_get_text(f, "text", NULL));
         if (sec) /* the anchor of a page's section (doc_walk.c) */
             fprintf(x->out, " <a href=\"#p%d-%s\">details</a>", page, sec);

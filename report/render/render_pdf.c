@@ -229,7 +229,10 @@ static void findings(void *ctx, const sat_rnode *list, const char *title, int pa
         need(x, 14);
         double top = x->y;
         ink(x, 0.11, 0.14, 0.19);
-        int n = para(x, sat_get_text(f, "text", NULL), MARGIN + 10, CONTENT_W - 10, 9.5, 0, 12.5);
+        /* its severity in words too: the bar's colour is lost in black and white */
+        char line[4096];
+        snprintf(line, sizeof line, "%s: %s", rd_severity_word(sev), sat_get_text(f, "text", ""));
+        int n = para(x, line, MARGIN + 10, CONTENT_W - 10, 9.5, 0, 12.5);
         (void)n;
         /* the severity bar beside it (on the sheet the finding ended on) */
         if (x->y > top) {

@@ -5,7 +5,7 @@
  * unless --wide, aligned values and tables, whose long cells are cut or, when
  * the block asks, wrapped): the findings first, then each
  * page's sections, a part of a section two columns further in than the
- * section, per-hour sparklines of Unicode block characters in place of the
+ * section, per-minute or per-hour sparklines of block characters in place of the
  * charts, then the inputs with their spans. Times are on the document's
  * clock (local at the inputs' offset, or UTC; a command's in RFC 3339 UTC).
  */
@@ -35,15 +35,6 @@ static void fmt_on_clock(char *buf, size_t n, const sat_value *v, const void *ct
     rd_fmt_value(buf, n, ctx, v);
 }
 
-static const char *sev_mark(const char *sev)
-{
-    if (sev && !strcmp(sev, "critical"))
-        return "!!";
-    if (sev && !strcmp(sev, "warning"))
-        return " !";
-    return " -";
-}
-
 static void head(void *ctx, const sat_rnode *root)
 {
     text_ctx *x = ctx;
@@ -69,7 +60,7 @@ static void findings(void *ctx, const sat_rnode *list, const char *title, int pa
     (void)page;
     sat_text_title(x->t, "%s", title);
     for (const sat_rnode *f = sat_rnode_first(list); f; f = sat_rnode_next(f))
-        sat_text_line(x->t, "%s %s", sev_mark(sat_get_text(f, "severity", NULL)),
+        sat_text_line(x->t, "%s: %s", rd_severity_word(sat_get_text(f, "severity", NULL)),
                       sat_get_text(f, "text", ""));
 }
 
@@ -165,7 +156,9 @@ static void table(void *ctx, const sat_rnode *block, int level)
 
 /* The eight block characters, lowest to highest; a step without data is a
  * blank. The scale runs from 0 (or the least value, when it is negative)
- * to the largest. */
+ * to the largest. The line keeps to the width: when the steps outnumber the
+ * room, each mark is the largest of the steps it stands for, and the line
+ * says how many. */
 static void sparkline(void *ctx, const sat_rnode *s, int level)
 {
     text_ctx *x = ctx;
@@ -177,14 +170,40 @@ static void sparkline(void *ctx, const sat_rnode *s, int level)
         return;
     if (lo > 0)
         lo = 0;
-    size_t n = sat_rnode_count(pts);
-    size_t width = x->t->width ? x->t->width : 1000;
-    size_t room = width > 40 ? width - 40 : 20;
-    /* more steps than room: each character the largest of the steps it takes */
-    size_t per = (n + room - 1) / room;
-    if (per < 1)
-        per = 1;
-    char line[8192];
+    /* the range in the series' unit: a count is a whole number */
+    const char *unit = sat_get_text(s, "unit", NULL);
+    sat_value vlo = {SAT_UNIT_NUMBER, 0, 3, {.d = lo}}, vhi = {SAT_UNIT_NUMBER, 0, 3, {.d = hi}};
+    if (unit && !strcmp(unit, "duration"))
+        vlo.unit = vhi.unit = SAT_UNIT_DURATION;
+    else if (unit && !strcmp(unit, "rate"))
+        vlo.unit = vhi.unit = SAT_UNIT_RATE;
+    else if (unit && !strcmp(unit, "count") && lo >= 0) {
+        vlo.unit = vhi.unit = SAT_UNIT_COUNT;
+        vlo.v.u = (uint64_t)llround(lo);
+        vhi.v.u = (uint64_t)llround(hi);
+    }
+    char a[64], b[64], from[64], step[64] = "", tail[256], line[4096], text[4800];
+    sat_fmt_value(a, sizeof a, &vlo);
+    sat_fmt_value(b, sizeof b, &vhi);
+    rd_fmt_time(from, sizeof from, &x->clock, sat_get_time(s, "first_ts", 0));
+    size_t n = sat_rnode_count(pts), per = 1;
+    size_t width = x->t->width ? x->t->width : (size_t)-1 / 2;
+    size_t lead = strlen(indent(level, 1)) + 24 + 2; /* title column, two blanks */
+    for (int pass = 0; pass < 2; pass++) { /* the note of `per` takes room too */
+        double mark_s = sat_get_dur(s, "step_s", NAN) * (double)per;
+        if (per > 1 && fmod(mark_s, 3600) == 0)
+            snprintf(step, sizeof step, "%.0f h", mark_s / 3600);
+        else if (per > 1 && fmod(mark_s, 60) == 0)
+            snprintf(step, sizeof step, "%.0f min", mark_s / 60);
+        else if (per > 1)
+            sat_fmt_duration(step, sizeof step, mark_s);
+        snprintf(tail, sizeof tail, "%s..%s from %s%s%s%s", a, b, from, per > 1 ? " (a mark: " : "",
+                 step, per > 1 ? ")" : "");
+        size_t room = width > lead + strlen(tail) + 12 ? width - lead - strlen(tail) : 10;
+        per = (n + room - 1) / room;
+        if (per < 1)
+            per = 1;
+    }
     size_t l = 0;
     const sat_rnode *p = sat_rnode_first(pts);
     while (p && l + 8 < sizeof line) {
@@ -198,23 +217,14 @@ static void sparkline(void *ctx, const sat_rnode *s, int level)
             line[l++] = ' ';
             continue;
         }
-        int b = hi > lo ? (int)((v - lo) / (hi - lo) * 7 + 0.5) : 0;
-        b = b < 0 ? 0 : b > 7 ? 7 : b;
-        memcpy(line + l, bars[b], 3);
+        int bi = hi > lo ? (int)((v - lo) / (hi - lo) * 7 + 0.5) : 0;
+        bi = bi < 0 ? 0 : bi > 7 ? 7 : bi;
+        memcpy(line + l, bars[bi], 3);
         l += 3;
     }
     line[l] = '\0';
-    const char *unit = sat_get_text(s, "unit", NULL);
-    sat_value vlo = {SAT_UNIT_NUMBER, 0, 3, {.d = lo}}, vhi = {SAT_UNIT_NUMBER, 0, 3, {.d = hi}};
-    if (unit && !strcmp(unit, "duration"))
-        vlo.unit = vhi.unit = SAT_UNIT_DURATION;
-    char a[64], b[64], from[64], text[8800];
-    sat_fmt_value(a, sizeof a, &vlo);
-    sat_fmt_value(b, sizeof b, &vhi);
-    rd_fmt_time(from, sizeof from, &x->clock, sat_get_time(s, "first_ts", 0));
     /* the line itself is never wrapped: written as is */
-    snprintf(text, sizeof text, "%-22s %s  %s..%s from %s", sat_get_text(s, "title", ""), line, a,
-             b, from);
+    snprintf(text, sizeof text, "%-24s%s  %s", sat_get_text(s, "title", ""), line, tail);
     sat_text_pre(x->t, indent(level, 1), text);
 }
 

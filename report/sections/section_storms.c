@@ -371,10 +371,13 @@ static void trigger(const sec_ctx *c, sat_rnode *v, const sat_rnode *root, const
     sustained(v, s, back, ut);
 }
 
-/* "abandon 57, time_limit 46": a storm row's kinds.* columns, most first
- * (ties in the columns' order). */
-static void storm_kinds(const sat_rnode *storms, const sat_rnode *s, char *b, size_t n)
+/* "57 abandoned operations, 46 time limits (err=3)": a storm row's kinds.*
+ * columns, most first (ties in the columns' order), in the words of the
+ * failures table (the storms analyzer says each kind once, of one and of
+ * several). */
+static void storm_kinds(const sat_rnode *root, const sat_rnode *s, char *b, size_t n)
 {
+    const sat_rnode *storms = sat_get_table(root, "storms"), *kinds = sat_get_table(root, "failures");
     size_t ncols, l = 0;
     const sat_col *cols = sat_table_cols(storms, &ncols);
     b[0] = '\0';
@@ -389,9 +392,12 @@ static void storm_kinds(const sat_rnode *storms, const sat_rnode *s, char *b, si
         if (!best)
             break;
         for (size_t i = 0; i < ncols; i++)
-            if (!strncmp(cols[i].name, "kinds.", 6) && sat_get_count(s, cols[i].name, 0) == best)
-                l = add(b, n, l, "%s%s %llu", l ? ", " : "", cols[i].name + 6,
-                        (unsigned long long)best);
+            if (!strncmp(cols[i].name, "kinds.", 6) && sat_get_count(s, cols[i].name, 0) == best) {
+                const char *kind = cols[i].name + 6;
+                const sat_rnode *row = sat_get_row(kinds, "kind", kind);
+                const char *words = sat_get_text(row, best == 1 ? "meaning_one" : "meaning", kind);
+                l = add(b, n, l, "%s%llu %s", l ? ", " : "", (unsigned long long)best, words);
+            }
         prev = best;
     }
     if (!l)
@@ -433,7 +439,7 @@ static void storm(const sec_ctx *c, const sat_rnode *root, const sat_rnode *s, s
     chain(v, root, s, no);
 
     char line[2048];
-    storm_kinds(sat_get_table(root, "storms"), s, line, sizeof line);
+    storm_kinds(root, s, line, sizeof line);
     item(v, "kinds_text", "kinds", "%s", line);
 
     size_t ntop = 0, l = 0;

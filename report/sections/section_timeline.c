@@ -172,7 +172,7 @@ static void build(const sec_ctx *c, const sat_rnode *root, sat_rnode *parent)
                   NULL);
 }
 
-static const char *const csv_tables[] = {"windows", "busiest", "hours", "etime_histogram",
-                                         "sources", NULL};
+static const char *const csv_tables[] = {"windows", "busiest",         "hours",
+                                         "minutes", "etime_histogram", "sources", NULL};
 
 const sec_builder sec_timeline = {"timeline", lead, build, csv_tables};

@@ -262,7 +262,8 @@ static void test_postmortem(void)
     char *j = postmortem(res, 2);
     CHECK(j != NULL);
     if (j) {
-        CHECK(strstr(j, "clients failed 300 times, 40 in the worst 10.0 s window against a usual 2.00: "
+        CHECK(strstr(j, "clients failed 300 times, 40 in the worst 10.0 s window against a usual 2.00 "
+                        "per window: "
                         "200 client aborts (A1) and 100 abandoned operations, from 1 client.") != NULL);
         CHECK(strstr(j, "The likely trigger: the share of full TLS handshakes, which rose at 14:19:40, "
                         "20.0 s before the first failures (from a usual 5.00% per window to 60.0% just "
