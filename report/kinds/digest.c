@@ -387,16 +387,21 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                                       : "read from its inputs (all of their days)");
         }
     }
-    const sat_rnode *hours = sat_dg_get(d, SAT_DG_TIMELINE, "hours");
     sat_doc_chart(sec, "timeline");
-    /* the timeline's hours count operations and requests alike */
+    /* the timeline's minutes (a short day) or hours count operations and
+     * requests alike */
+    const char *step;
+    const sat_rnode *series = sat_doc_spark_series(sat_dg_get(d, SAT_DG_TIMELINE, NULL), &step);
     int words = !http ? 0 : nops0 > 0 ? 2 : 1;
-    static const char *const spark[3][2] = {{"operations per hour", "etime p90 per hour"},
-                                            {"requests per hour", "response p90 per hour"},
-                                            {"ops+reqs per hour", "etime/response p90"}};
-    sat_doc_sparkline(sec, spark[words][0], hours, "count", 1);
-    sat_doc_sparkline(sec, spark[words][1], hours, "p90_s", 1);
-    sat_doc_sparkline(sec, "errors per hour", hours, "errors", 1);
+    static const char *const spark[3][3] = {{"operations", "etime p90", "errors"},
+                                            {"requests", "response p90", "errors"},
+                                            {"ops+reqs", "etime/response p90", "errors"}};
+    static const char *const spark_cols[3] = {"count", "p90_s", "errors"};
+    for (int k = 0; k < 3; k++) {
+        char title[64];
+        snprintf(title, sizeof title, "%s per %s", spark[words][k], step ? step : "hour");
+        sat_doc_sparkline(sec, title, series, spark_cols[k], 1);
+    }
     const sat_rnode *ops_t = sat_dg_get(d, SAT_DG_ETIME, "ops");
     if (nops0 > 0)
         sat_doc_table(sec, "Operations by type", NULL, ops_t,

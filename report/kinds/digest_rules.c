@@ -166,11 +166,17 @@ static int check_latency(const sat_digest_rule *r, sat_dg_ctx *c)
         dur(lo, sizeof lo, x.lo);
         dur(hi, sizeof hi, x.hi);
         sat_dg_fmt_count(n, sizeof n, (double)x.cur_n);
-        char range[160];
+        char range[200];
+        /* a range whose ends read alike is said as one value */
+        char span[140];
+        if (!strcmp(lo, hi))
+            snprintf(span, sizeof span, "all %s", lo);
+        else
+            snprintf(span, sizeof span, "%s-%s", lo, hi);
         if (!one_day)
-            snprintf(range, sizeof range, "baseline days %s-%s", lo, hi);
+            snprintf(range, sizeof range, "baseline days %s", span);
         else if (isfinite(x.hi))
-            snprintf(range, sizeof range, "baseline day's hours %s-%s", lo, hi);
+            snprintf(range, sizeof range, "baseline day's hours %s", span);
         else
             snprintf(range, sizeof range, "one baseline day");
         sat_rnode *f = sat_doc_finding(c->findings, r->severity, r->section,
