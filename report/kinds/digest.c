@@ -408,6 +408,15 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                       "op=op,count=operations,errors,rate_per_s=per second,total_s=total time,"
                       "share=share of time",
                       0, NULL, NULL);
+    if (nops0 > 0) {
+        /* "all" is etime's: the answered operations, beside a total that
+         * counts every one */
+        const sat_rnode *all = sat_get_row(ops_t, "op", "all");
+        sat_doc_footnote(sec, "all: the %llu operations answered with a RESULT, of the %llu above "
+                              "(UNBIND, AUTOBIND and ABANDON get none: counted, not timed)",
+                         (unsigned long long)sat_get_count(all, "count", 0),
+                         (unsigned long long)nops0);
+    }
     double nops = sat_get_num(sat_dg_get(d, SAT_DG_ETIME, NULL), "operations", NAN);
     if (!(nops > 0)) {
         if (http)
