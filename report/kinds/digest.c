@@ -516,8 +516,8 @@ wire:
         }
         sec = sat_doc_section(page, "tls", "TLS versions");
         if (tv && sat_rnode_first(tv))
-            sat_doc_table(sec, "TLS connections (log)", NULL, tv, "version,count=connections", 0,
-                          NULL, NULL);
+            sat_doc_table(sec, "TLS connections (log)", NULL, tv,
+                          "version,cipher,count=connections", 0, NULL, NULL);
         if (hv && sat_rnode_first(hv))
             sat_doc_table(sec, "TLS handshakes (wire)", NULL, hv, NULL, 0, NULL, NULL);
         /* what a log tells of resumption, or that it does not: never a 0 */

@@ -64,7 +64,7 @@ void etb_connections(const etb *x, sat_rnode *parent)
     }
     const sat_rnode *tls = sat_get_table(c, "tls_versions");
     if (sat_rnode_first(tls))
-        sat_doc_table(s, "Secure protocol versions", NULL, tls, "count,version", 0, NULL, NULL);
+        sat_doc_table(s, "Secure protocol versions", NULL, tls, "count,version,cipher", 0, NULL, NULL);
 }
 
 void etb_codes(const etb *x, sat_rnode *parent)

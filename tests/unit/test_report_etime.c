@@ -284,7 +284,7 @@ static void test_json(void)
                           "\"root_dn\": 1", "\"failed\": 1", "\"unindexed\": {",
                           "\"window_s\": 60", "\"windows\": [",
                           "{\"start_ts\": \"2025-06-08T07:00:00Z\", \"count\": 52, \"errors\": 2,",
-                          "{\"version\": \"TLS1.3\", \"count\": 1}",
+                          "{\"version\": \"TLS1.3\", \"cipher\": null, \"count\": 1}",
                           "{\"path\": \"access\", \"format\": \"389-text\"",
                           /* escaping */
                           "(uid=\\\"quoted\\\"\\\\back)", "(cn=a\\tb\\u001b\\ufffd\xc3\xa9)"};
