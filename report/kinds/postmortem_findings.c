@@ -500,15 +500,21 @@ static void finding_offender(pm_ctx *p, sat_rnode *list)
     pm_dur(tot, sizeof tot, t);
     pm_dur(mx, sizeof mx, sat_get_num(best, "max_s", NAN));
     sat_fmt_sig3(share, sizeof share, 100 * t / all);
+    /* an empty bind DN is an anonymous bind, an empty client one the log
+     * does not name, an empty base the root DSE: never "for  under" */
     const char *who = sat_get_text(best, "binddn", NULL);
     const char *client = sat_get_text(best, "client", NULL);
+    const char *base = sat_get_text(best, "base", NULL);
+    who = who && *who ? who : NULL;
+    client = client && *client ? client : NULL;
+    base = !base ? "?" : *base ? base : "the root DSE";
     double cnt = sat_get_num(best, "count", NAN);
     sat_rnode *fig = sat_doc_finding(
         list, "warning", "offenders",
         "The costliest search: %.0f unindexed %s of %s for %s under %s%s%s took %s in all (%s%% of "
         "the server's time, the longest %s).",
         cnt, plural(cnt, "search", "searches"), sat_get_text(best, "filter", NULL) ? sat_get_text(best, "filter", NULL) : "?",
-        who ? who : "an anonymous client", sat_get_text(best, "base", NULL) ? sat_get_text(best, "base", NULL) : "?",
+        who ? who : "an anonymous client", base,
         client ? " from " : "", client ? client : "", tot, share, mx);
     copy_same(fig, best, "count", "filter", "base", "client", "binddn", "total_s", "max_s", NULL);
     sat_put_ratio(fig, "share", t / all, 4);
