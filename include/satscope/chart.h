@@ -58,8 +58,16 @@ enum { SAT_COLOR_AUTO = -1, SAT_COLOR_ORANGE = 0, SAT_COLOR_SKY_BLUE, SAT_COLOR_
        SAT_COLOR_BLACK, SAT_COLOR__COUNT };
 
 /* A chart of width x height points (1 pt = 1/72 in; PNGs are drawn at 2 px
- * per point for crisp text). title may be NULL. */
+ * per point for crisp text). title may be NULL. Height 0: as tall as its
+ * panels need (rows of bars, frames by weight; sat_chart_height says). */
 sat_chart *sat_chart_new(const char *title, double width_pt, double height_pt);
+/* Its height in points, laid out (0 when it cannot be). */
+double sat_chart_height(sat_chart *c);
+/* The width the chart will be shown at, when not its own (a PNG scaled in a
+ * page): the structure dump gives each text's size at that width (size_pt),
+ * what a reader sees. Texts are laid out at 9 pt or more at the chart's own
+ * size, so an embedding shows it at its size, never smaller. */
+void sat_chart_show_width(sat_chart *c, double width_pt);
 void sat_chart_free(sat_chart *c); /* NULL ok */
 int sat_chart_status(const sat_chart *c); /* SAT_OK or SAT_E_NOMEM (sticky) */
 
@@ -156,7 +164,8 @@ void sat_chart_release_fonts(void);
 typedef struct sat_chart_opts {
     int utc;             /* --utc */
     double width_pt;     /* 0: the kind's default */
-    double height_pt;
+    double height_pt;    /* 0: the kind's default (some: as tall as their panels need) */
+    int part;            /* 0: the whole chart; k >= 1: its k-th part (sat_chart_kind.parts) */
 } sat_chart_opts;
 
 typedef struct sat_chart_kind {
@@ -166,6 +175,9 @@ typedef struct sat_chart_kind {
     /* Builds the chart from the set; NULL when out of memory or the set lacks
      * everything it draws (diag says what). */
     sat_chart *(*build)(const sat_result_set *set, const sat_chart_opts *opts, sat_diag *diag);
+    /* How many parts a page shows it in, one page region each (NULL: 1,
+     * the whole); a report draws parts 1..n, `satscope chart` the whole. */
+    size_t (*parts)(const sat_result_set *set);
 } sat_chart_kind;
 const sat_chart_kind *sat_chart_kind_find(const char *name);
 /* The most windows a chart's time series is drawn in: as many as a page

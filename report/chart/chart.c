@@ -98,6 +98,7 @@ static void axis_free(ch_axis *a)
     for (size_t i = 0; i < a->ncats; i++)
         free(a->cats[i]);
     free(a->cats);
+    free(a->cat_text);
 }
 
 static void axis_set(sat_chart *c, ch_axis *a, sat_axis_scale scale, const char *label, sat_unit unit)
@@ -123,6 +124,10 @@ sat_chart *sat_chart_new(const char *title, double width_pt, double height_pt)
     /* 50 pt to 20000 pt (a PNG of 40000 pixels a side at most) */
     c->w = width_pt > 50 ? (width_pt < 20000 ? width_pt : 20000) : 50;
     c->h = height_pt > 50 ? (height_pt < 20000 ? height_pt : 20000) : 50;
+    if (height_pt == 0) { /* as tall as its panels need (the layout says) */
+        c->auto_h = 1;
+        c->h = 20000;
+    }
     c->title = ch_strdup(c, title);
     if (c->status != SAT_OK) {
         sat_chart_free(c);
@@ -150,6 +155,7 @@ void sat_chart_free(sat_chart *c)
             free(s->y);
             free(s->base);
             free(s->row);
+            free(s->vtext);
             if (s->cat)
                 for (size_t j = 0; j < s->n; j++)
                     free(s->cat[j]);
@@ -439,6 +445,17 @@ void sat_chart_panel_label(sat_chart_panel *p, double x, double y, const char *l
 {
     if (p && isfinite(x) && isfinite(y))
         annot_add(p->chart, &p->annots, &p->nannots, &p->capannots, CH_A_LABEL, x, x, y, label);
+}
+
+void sat_chart_show_width(sat_chart *c, double width_pt)
+{
+    if (c && width_pt > 0 && isfinite(width_pt))
+        c->shown_w = width_pt;
+}
+
+double sat_chart_height(sat_chart *c)
+{
+    return c && ch_layout(c) == SAT_OK ? c->h : 0;
 }
 
 void sat_chart_svg_id_prefix(sat_chart *c, const char *prefix)

@@ -224,7 +224,7 @@ static void draw_text(cairo_t *cr, const ch_text *t)
     cairo_select_font_face(cr, CH_FONT, t->italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
                            t->bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, t->size);
-    grey(cr, t->grey ? 0.3 : 0.1);
+    grey(cr, t->grey == 2 ? 1 : t->grey ? 0.3 : 0.1);
     cairo_save(cr);
     cairo_move_to(cr, t->x, t->y);
     if (t->vertical)

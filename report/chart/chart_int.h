@@ -51,7 +51,7 @@ typedef struct ch_text {
     ch_role role;
     double size;
     int bold, italic, vertical;
-    int grey; /* drawn in grey rather than near-black */
+    int grey; /* drawn in grey rather than near-black; 2: white, on a bar */
     double x, y;
     ch_rect box;
     int panel; /* index, or -1 for the chart's own */
@@ -77,6 +77,7 @@ typedef struct ch_axis {
     /* CATEGORY: the categories, top to bottom */
     char **cats;
     size_t ncats;
+    int *cat_text; /* laid out: each category's label, an index into the texts (-1: none) */
 } ch_axis;
 
 typedef enum ch_annot_kind { CH_A_SPAN, CH_A_MARKER, CH_A_BAND, CH_A_VLINE, CH_A_HLINE, CH_A_LABEL } ch_annot_kind;
@@ -90,6 +91,12 @@ typedef struct ch_annot {
     int text;    /* index into the chart's texts, -1 if none drawn */
     ch_rect rect; /* BAND: its bar */
 } ch_annot;
+
+/* How a series' values over windows merge into a longer window (ch_rebin):
+ * counts add up; a rate or a level is averaged over the time; a latency
+ * keeps the largest (a storm's peak stays seen); a ratio is averaged over
+ * its points. */
+typedef enum ch_merge { CH_MERGE_SUM, CH_MERGE_TIME_MEAN, CH_MERGE_MAX, CH_MERGE_MEAN } ch_merge;
 
 struct sat_chart_series {
     sat_chart_panel *panel;
@@ -105,6 +112,8 @@ struct sat_chart_series {
     /* laid out */
     double *base;   /* STACKED: the top of the earlier stacks at each point */
     size_t *row;    /* HBARS: the category row of each bar */
+    int *vtext;     /* HBARS: the text of each bar's value (-1: none) */
+    ch_merge merge; /* how windows merge into longer ones (ch_rebin) */
     double bar_w;   /* STACKED/BARS/STEP: the width used (x units) */
     ch_rect swatch; /* its legend entry's sample */
     int in_legend;
@@ -131,6 +140,8 @@ struct sat_chart_panel {
 struct sat_chart {
     char *title;
     double w, h;
+    int auto_h;     /* height 0 given: as tall as the panels need */
+    double shown_w; /* the width it is shown at (0: its own) */
     int status;
     int shared;
     ch_axis x;
@@ -255,6 +266,18 @@ double ch_bar_right(const sat_chart_series *s, const ch_axis *xa, size_t i);
 
 /* ---- chart_layout.c ------------------------------------------------------------ */
 int ch_layout(sat_chart *c);
+/* A text's size at the size the chart is shown, in points. */
+double ch_shown_pt(const sat_chart *c, double size);
+
+/* ---- chart_rebin.c: windows chosen for the reader ------------------------------- */
+/* The window length (seconds) for a time axis over span seconds whose data
+ * comes in windows of src seconds (the longest of its tables'): the shortest
+ * round length, a multiple of src, giving at most max windows. */
+double ch_window_for(double span, double src, size_t max);
+/* Merges the points of every series of the chart's panels into windows of
+ * w seconds from origin (a multiple of w), by each series' rule; a window
+ * the inputs end inside (end: the last time read) is left out, see there. */
+void ch_rebin(sat_chart *c, double w, double end);
 
 /* ---- chart_draw.c -------------------------------------------------------------- */
 void ch_draw(sat_chart *c, void *cr);

@@ -20,22 +20,28 @@
 
 #include "chart_int.h"
 
-/* Sizes in points. */
+/* Sizes in points, at the size the chart is shown (every embedding shows
+ * it at its own size: chart.h, sat_chart_show_width): no text under 9 pt,
+ * the least a reader reads without effort on paper or on a screen (12 px). */
 #define M_OUT 8.0      /* outer margin */
-#define SZ_TITLE 12.0
-#define SZ_PANEL 9.0
-#define SZ_TICK 7.5
-#define SZ_AXIS 7.5
-#define SZ_LEGEND 7.5
-#define SZ_NOTE 8.5
-#define SZ_ANNOT 7.0
-#define SZ_BAND 6.5
+#define SZ_TITLE 13.0
+#define SZ_PANEL 10.5
+#define SZ_TICK 9.0
+#define SZ_AXIS 9.0
+#define SZ_LEGEND 9.0
+#define SZ_NOTE 9.5
+#define SZ_ANNOT 9.0
+#define SZ_BAND 9.0
 #define TICK_LEN 3.0
 #define GAP 4.0
-#define PANEL_GAP 8.0
-#define BAND_ROW 11.0
+#define PANEL_GAP 12.0
+#define BAND_ROW 13.0
 #define STRIP_ROWS 3
 #define SWATCH_W 12.0
+/* An auto-height chart (height 0): a row of horizontal bars, and a value
+ * panel's frame per unit of its weight. */
+#define ROW_H 19.0
+#define FRAME_H 150.0
 
 /* ---- ticks fitted to the room ----------------------------------------------------- */
 
@@ -121,6 +127,8 @@ static int panel_categories(ch_lay *l, sat_chart_panel *p, double maxw)
     free(a->cats);
     a->cats = NULL;
     a->ncats = 0;
+    free(a->cat_text);
+    a->cat_text = NULL;
     size_t cap = 0;
     for (size_t k = 0; k < p->nseries; k++) {
         sat_chart_series *s = p->series[k];
@@ -151,6 +159,11 @@ static int panel_categories(ch_lay *l, sat_chart_panel *p, double maxw)
             a->cats[a->ncats++] = fitted;
         }
     }
+    a->cat_text = malloc((a->ncats ? a->ncats : 1) * sizeof *a->cat_text);
+    if (!a->cat_text)
+        return l->c->status = SAT_E_NOMEM;
+    for (size_t j = 0; j < a->ncats; j++)
+        a->cat_text[j] = -1;
     return SAT_OK;
 }
 
@@ -394,7 +407,9 @@ static void place_y(ch_lay *l, sat_chart_panel *p)
         double rowh = p->y.ncats ? f->h / (double)p->y.ncats : f->h;
         for (size_t i = 0; i < p->y.ncats; i++) {
             ch_tspec t = {p->y.cats[i], CH_T_TICK, SZ_TICK, 0, 0, 0, 1, (int)p->index};
-            ch_place1(l, &t, f->x - TICK_LEN - 2, f->y + rowh * (i + 0.5) + mid, 2);
+            int k = ch_place1(l, &t, f->x - TICK_LEN - 2, f->y + rowh * (i + 0.5) + mid, 2);
+            if (p->y.cat_text)
+                p->y.cat_text[i] = k;
         }
         return;
     }
@@ -512,8 +527,8 @@ static void place_panel_annots(ch_lay *l, sat_chart_panel *p)
     }
 }
 
-/* The value at the end of each horizontal bar, in the axis's unit, when it
- * fits inside the frame beside the bar (else inside the bar's end). */
+/* The value at the end of each horizontal bar, in the axis's unit: beside
+ * the bar when it fits in the frame, else in white inside the bar's end. */
 static void place_bar_values(ch_lay *l, sat_chart_panel *p)
 {
     if (p->y.scale != SAT_AXIS_CATEGORY || !p->y.ncats)
@@ -529,7 +544,14 @@ static void place_bar_values(ch_lay *l, sat_chart_panel *p)
         if (s->style != SAT_SERIES_HBARS || !s->row)
             continue;
         double th = rowh * 0.72 / (double)nh;
+        free(s->vtext);
+        s->vtext = malloc((s->n ? s->n : 1) * sizeof *s->vtext);
+        if (!s->vtext) {
+            l->c->status = SAT_E_NOMEM;
+            return;
+        }
         for (size_t i = 0; i < s->n; i++) {
+            s->vtext[i] = -1;
             if (!isfinite(s->y[i]))
                 continue;
             char v[64];
@@ -538,13 +560,25 @@ static void place_bar_values(ch_lay *l, sat_chart_panel *p)
             double x = ch_map(xa, s->y[i], f->x, f->w);
             double y = f->y + rowh * (double)s->row[i] + rowh * 0.14 + th * ((double)me + 0.5) + mid;
             double w = ch_measure(l, v, SZ_ANNOT, 0, 0, NULL, NULL);
-            if (x + 3 + w <= f->x + f->w)
-                ch_place1(l, &t, x + 3, y, 0);
-            else
+            double x0 = ch_map(xa, xa->scale == SAT_AXIS_LOG ? xa->lo : fmax(xa->lo, 0), f->x, f->w);
+            if (x + 3 + w <= f->x + f->w) {
+                s->vtext[i] = ch_place1(l, &t, x + 3, y, 0);
+            } else if (x - 3 - w >= x0) {
+                t.grey = 2;
+                s->vtext[i] = ch_place1(l, &t, x - 3, y, 2);
+            } else {
                 ch_drop(l, &t, x + 3, y, 0);
+            }
         }
         me++;
     }
+}
+
+/* Where a panel's header starts: over its frame, but over its labels too
+ * for bars (their frame starts far right of long category labels). */
+static double header_x(const sat_chart *c, const sat_chart_panel *p)
+{
+    return p->y.scale == SAT_AXIS_CATEGORY && !c->shared ? M_OUT : p->frame.x;
 }
 
 /* A panel with nothing to draw takes a third of its share of the height:
@@ -672,11 +706,26 @@ static int layout(ch_lay *l)
             fixed += strip_used * (ch_line_h(l, SZ_ANNOT) + 1) + (strip_used ? 2 : 0);
             fixed += nbands ? nbands * BAND_ROW + 4 : 0;
         }
-        /* the headers take at most 40% of what is left, shared alike */
-        max_lines = (int)((c->h - fixed) * 0.4 / np / hl);
+        /* a header has the lines it needs: every series is named */
+        max_lines = 1;
+        for (size_t i = 0; i < np; i++)
+            if ((int)c->panels[i]->nseries + 2 > max_lines)
+                max_lines = (int)c->panels[i]->nseries + 2;
         for (size_t i = 0; i < np; i++) {
             sat_chart_panel *p = c->panels[i];
-            fixed += header_flow(l, p, p->frame.x, p->frame.w, 0, max_lines, 0) * hl + 2;
+            fixed += header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), 0, max_lines, 0) * hl + 2;
+        }
+        if (c->auto_h) {
+            double sum = 0;
+            for (size_t i = 0; i < np; i++) {
+                sat_chart_panel *p = c->panels[i];
+                heights[i] = p->y.scale == SAT_AXIS_CATEGORY && p->has_data
+                                 ? (double)(p->y.ncats ? p->y.ncats : 1) * ROW_H
+                                 : eff_weight(p) * FRAME_H;
+                sum += heights[i];
+            }
+            c->h = ceil(fixed + sum);
+            continue;
         }
         double avail = fmax(c->h - fixed, 10.0 * np);
         for (size_t i = 0; i < np; i++)
@@ -696,7 +745,8 @@ static int layout(ch_lay *l)
     double bottom = y;
     for (size_t i = 0; i < np; i++) {
         sat_chart_panel *p = c->panels[i];
-        int lines = header_flow(l, p, p->frame.x, p->frame.w, y + ch_ascent(l, SZ_PANEL), max_lines, 1);
+        int lines = header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), y + ch_ascent(l, SZ_PANEL),
+                                max_lines, 1);
         y += lines * hl + 2;
         if (i == 0 && c->shared) {
             double alh = ch_line_h(l, SZ_ANNOT) + 1;
@@ -782,6 +832,11 @@ static int layout(ch_lay *l)
         }
     }
     return c->status;
+}
+
+double ch_shown_pt(const sat_chart *c, double size)
+{
+    return c->shown_w > 0 ? size * c->shown_w / c->w : size;
 }
 
 int ch_layout(sat_chart *c)
