@@ -275,9 +275,10 @@ double ch_shown_pt(const sat_chart *c, double size);
  * round length, a multiple of src, giving at most max windows. */
 double ch_window_for(double span, double src, size_t max);
 /* Merges the points of every series of the chart's panels into windows of
- * w seconds from origin (a multiple of w), by each series' rule; a window
- * the inputs end inside (end: the last time read) is left out, see there. */
-void ch_rebin(sat_chart *c, double w, double end);
+ * w seconds (from a multiple of w), by each series' rule, leaving out those
+ * before `from` (NAN: none); a window the inputs end inside (end: the last
+ * time read) is left out, see there. */
+void ch_rebin(sat_chart *c, double w, double from, double end);
 
 /* ---- chart_draw.c -------------------------------------------------------------- */
 void ch_draw(sat_chart *c, void *cr);
@@ -294,6 +295,6 @@ double ch_window_s(const sat_rnode *table);
 void ch_local_minute(char *buf, size_t n, double t, int32_t utc_offset_s);
 
 /* The kinds (one file each). */
-extern const sat_chart_kind ch_kind_timeline, ch_kind_distributions, ch_kind_capacity;
+extern const sat_chart_kind ch_kind_timeline, ch_kind_storm, ch_kind_distributions, ch_kind_capacity;
 
 #endif /* SAT_CHART_INT_H */

@@ -41,7 +41,7 @@ void rd_chart_size(const char *name, double width, double *w, double *h)
     if (!strcmp(name, "timeline"))
         *h = fmax(width * 1.15, 640);
     else if (!strcmp(name, "storm"))
-        *h = fmax(width * 0.9, 520);
+        *h = fmax(width * 1.15, 640);
     else
         *h = 0;
 }
