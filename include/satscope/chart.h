@@ -139,11 +139,14 @@ int sat_chart_write_file(sat_chart *c, const char *path, const sat_out_opts *oo,
  * *out). SAT_OK or < 0 with diag set. */
 int sat_chart_bytes(sat_chart *c, sat_chart_format fmt, unsigned char **out, size_t *len,
                     sat_diag *diag);
-/* The SVG's ids (cairo names its glyphs and clips "glyph0-1", "clip1") are
- * written with a prefix, so that several SVGs inlined in one HTML page never
- * share one: this prefix (letters, digits, '-', '_'), or by default "c" and
- * a hash of the chart's structure followed by '-'. */
+/* The SVG's ids (its title, description and clips) are written with a
+ * prefix, so that several SVGs inlined in one HTML page never share one:
+ * this prefix (letters, digits, '-', '_'), or by default "c" and a hash of
+ * the chart's texts followed by '-'. */
 void sat_chart_svg_id_prefix(sat_chart *c, const char *prefix);
+/* What the chart shows in a few sentences with its key figures (each
+ * panel's peak or largest bar): an image's alt text, the SVG's <desc>. */
+void sat_chart_summary(sat_chart *c, char *buf, size_t n);
 
 /* Draws the chart into an existing cairo context (a page of a PDF report) with
  * its top-left corner at (x, y), at its own size. cr is a cairo_t *. */

@@ -280,10 +280,56 @@ double ch_window_for(double span, double src, size_t max);
  * time read) is left out, see there. */
 void ch_rebin(sat_chart *c, double w, double from, double end);
 
-/* ---- chart_draw.c -------------------------------------------------------------- */
+/* ---- chart_draw.c: what is drawn, through a painter ------------------------------
+ * ch_paint walks the layout once and says what to draw in a few calls a
+ * painter turns into marks: cairo's (chart_draw.c: PNG, PDF, a report's
+ * page) or the SVG writer's (chart_svg.c: text as text, a hover title per
+ * window or bar). A path is built (move, line, rect, circle) and then
+ * filled or stroked, as in cairo. Colours are inks, not values, so the SVG
+ * can give them classes (a dark scheme) and cairo its light ones. */
+typedef enum ch_ink {
+    /* 0 .. SAT_COLOR__COUNT-1: the palette's colours */
+    CH_INK_PAGE = SAT_COLOR__COUNT, /* the ground */
+    CH_INK_GRID,                    /* grid lines */
+    CH_INK_FRAME,                   /* frames and ticks */
+    CH_INK_FAINT,                   /* an empty panel's frame */
+    CH_INK_MARK,                    /* markers and a panel's lines */
+    CH_INK_TEXT,
+    CH_INK_TEXT_GREY,
+    CH_INK_TEXT_ON_BAR, /* a value written inside its bar */
+    CH_INK__COUNT
+} ch_ink;
+/* The colour of an ink on a light ground, 0..1. */
+void ch_ink_rgb(int ink, double rgb[3]);
+
+typedef struct ch_painter {
+    void *x;
+    void (*move)(void *x, double px, double py);
+    void (*line)(void *x, double px, double py);
+    void (*rect)(void *x, double rx, double ry, double w, double h);
+    void (*circle)(void *x, double cx, double cy, double r);
+    void (*fill)(void *x, int ink, double alpha);
+    /* dash: {on, off} or NULL */
+    void (*stroke)(void *x, int ink, double alpha, double width, const double *dash);
+    void (*clip)(void *x, const ch_rect *r); /* NULL: the clip ends */
+    void (*text)(void *x, const ch_text *t);
+    /* A region whose value a pointer over it shows (SVG <title>); NULL: none. */
+    void (*hover)(void *x, const ch_rect *r, const char *title);
+} ch_painter;
+void ch_paint(sat_chart *c, const ch_painter *p);
+/* The cairo painter over cr. */
 void ch_draw(sat_chart *c, void *cr);
 /* The font options every context uses, so measured and drawn extents agree. */
 void ch_font_setup(void *cr);
+
+/* ---- chart_svg.c ------------------------------------------------------------------ */
+/* The chart as an SVG document (laid out), written to write(closure, ...);
+ * SAT_OK or SAT_E_IO / SAT_E_NOMEM. */
+int ch_svg(sat_chart *c, int (*write)(void *closure, const unsigned char *data, size_t len),
+           void *closure);
+/* What the chart shows in a sentence or two, with its key figures (an SVG's
+ * <desc>, an image's alt text); NUL-terminated in buf. */
+void ch_summary(sat_chart *c, char *buf, size_t n);
 
 /* ---- chart_kinds.c: results as coordinates -------------------------------------
  * Results are read with the typed readers (satscope/result.h); a point in time

@@ -36,7 +36,7 @@
 #define GAP 4.0
 #define PANEL_GAP 12.0
 #define BAND_ROW 13.0
-#define STRIP_ROWS 3
+#define STRIP_ROWS 4
 #define SWATCH_W 12.0
 /* An auto-height chart (height 0): a row of horizontal bars, and a value
  * panel's frame per unit of its weight. */
@@ -333,13 +333,25 @@ static int strip_rows(ch_lay *l, const ch_rect *f, int *row)
             x0 = f->x;
         if (x0 + w > f->x + f->w)
             x0 = f->x + f->w - w;
+        /* a marker's line runs down from its label through the rows under
+         * it (row 0 is next to the frame): it crosses no label there, and
+         * labels placed later keep off it */
+        int marker = a->kind == CH_A_MARKER;
         for (int r = 0; r < STRIP_ROWS; r++) {
             int clash = 0;
             for (size_t i = 0; i < nin[r] && !clash; i++)
                 clash = x0 < ends[r][i] + 4 && starts[r][i] < x0 + w + 4;
+            for (int b = 0; marker && b < r && !clash; b++)
+                for (size_t i = 0; i < nin[b] && !clash; i++)
+                    clash = cx > starts[b][i] - 3 && cx < ends[b][i] + 3;
             if (!clash && nin[r] < 64) {
                 starts[r][nin[r]] = x0;
                 ends[r][nin[r]++] = x0 + w;
+                for (int b = 0; marker && b < r; b++)
+                    if (nin[b] < 64) {
+                        starts[b][nin[b]] = cx - 1;
+                        ends[b][nin[b]++] = cx + 1;
+                    }
                 row[k] = r;
                 if (r + 1 > used)
                     used = r + 1;
