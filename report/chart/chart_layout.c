@@ -718,11 +718,18 @@ static int layout(ch_lay *l)
             fixed += strip_used * (ch_line_h(l, SZ_ANNOT) + 1) + (strip_used ? 2 : 0);
             fixed += nbands ? nbands * BAND_ROW + 4 : 0;
         }
-        /* a header has the lines it needs: every series is named */
+        /* a header has the lines it needs, every series named, but on a
+         * page too small for that at most half of what is left, shared
+         * alike (then "+N more" says what is not named) */
         max_lines = 1;
         for (size_t i = 0; i < np; i++)
             if ((int)c->panels[i]->nseries + 2 > max_lines)
                 max_lines = (int)c->panels[i]->nseries + 2;
+        if (!c->auto_h) {
+            int fit = (int)((c->h - fixed) * 0.5 / (double)np / hl);
+            if (fit < max_lines)
+                max_lines = fit > 1 ? fit : 1;
+        }
         for (size_t i = 0; i < np; i++) {
             sat_chart_panel *p = c->panels[i];
             fixed += header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), 0, max_lines, 0) * hl + 2;
