@@ -473,9 +473,18 @@ static sat_chart *timeline(const sat_result_set *set, const sat_chart_opts *o, d
     double first = ch_time(sat_get_time(sat_result_root(tl), "first_ts", 0)), last = ch_time(sat_get_time(sat_result_root(tl), "last_ts", 0));
     if (isfinite(from) && isfinite(to))
         first = from, last = to;
-    /* one window for every panel: a multiple of the longest the data comes in */
-    double src = fmax(w > 0 ? w : 0, fmax(ch_window_s(sat_get_table(sat_result_root(storms), "windows")),
-                                          ch_window_s(hw)));
+    /* one window for every panel: a multiple of the longest the data drawn
+     * comes in (the storms' windows when there is a failure to draw) */
+    const sat_rnode *sw = sat_get_table(sat_result_root(storms), "windows");
+    colsum kinds[64];
+    size_t nk = sw ? prefixed_cols(sw, "kinds.", kinds, 64) : 0;
+    double failures = 0;
+    for (size_t i = 0; i < nk; i++)
+        failures += kinds[i].sum;
+    if (holds(tl) != HOLD_LDAP && sw && any_nonzero(sw, "conn_opens"))
+        failures += 1; /* an access log's connections: from its first requests, in these windows */
+    double src = fmax(w > 0 ? w : 0, fmax(failures > 0 ? ch_window_s(sw) : 0,
+                                          hw && sat_rnode_count(hw) ? ch_window_s(hw) : 0));
     double chosen = ch_window_for(isfinite(first) && isfinite(last) ? last - first : NAN, src,
                                   CHART_WINDOWS_MAX);
     ch_zone_name(zone, sizeof zone, tz, o && o->utc);
