@@ -64,7 +64,8 @@ static void stroke_series(const ch_painter *p, const sat_chart_series *s, double
 }
 
 /* A stack too dense for bars: its top edge stepped over each window and
- * back along its bottom (the earlier stacks' top), one filled area. */
+ * back along its bottom (the earlier stacks' top), one filled area per run
+ * of windows in time order without a gap. */
 static void stacked_area(const ch_painter *p, const sat_chart_series *s, const ch_axis *xa,
                          const ch_axis *ya, const ch_rect *f)
 {
@@ -72,7 +73,8 @@ static void stacked_area(const ch_painter *p, const sat_chart_series *s, const c
     while (i < s->n) {
         size_t j = i;
         /* a run of windows without a gap */
-        while (j + 1 < s->n && isfinite(s->y[j + 1]) && s->x[j + 1] <= s->x[j] + s->bar_w * 1.001)
+        while (j + 1 < s->n && isfinite(s->y[j + 1]) && s->x[j + 1] > s->x[j] &&
+               s->x[j + 1] <= s->x[j] + s->bar_w * 1.001)
             j++;
         if (!isfinite(s->y[i])) {
             i = j + 1;

@@ -33,9 +33,45 @@ double ch_window_for(double span, double src, size_t max)
     return src * ceil(span / (src * (double)max)); /* past a day: whole data windows */
 }
 
+typedef struct xy {
+    double x, y;
+    size_t i;
+} xy;
+
+static int by_x(const void *a, const void *b)
+{
+    const xy *p = a, *q = b;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* The points in time order: a table may hold a window once per server (the
+ * storms' windows), whose values then merge into the one window drawn. */
+static int sort_points(sat_chart *c, sat_chart_series *s)
+{
+    int sorted = 1;
+    for (size_t i = 1; i < s->n && sorted; i++)
+        sorted = !(s->x[i] < s->x[i - 1]);
+    if (sorted)
+        return SAT_OK;
+    xy *v = malloc(s->n * sizeof *v);
+    if (!v)
+        return c->status = SAT_E_NOMEM;
+    for (size_t i = 0; i < s->n; i++)
+        v[i] = (xy){s->x[i], s->y[i], i};
+    qsort(v, s->n, sizeof *v, by_x);
+    for (size_t i = 0; i < s->n; i++)
+        s->x[i] = v[i].x, s->y[i] = v[i].y;
+    free(v);
+    return SAT_OK;
+}
+
 /* Merges s in place; a window is [k w, (k + 1) w). */
 static void rebin_series(sat_chart_series *s, double w, double from, double end)
 {
+    if (sort_points(s->panel->chart, s) != SAT_OK)
+        return;
     double src = s->width;
     size_t out = 0, i = 0;
     size_t nbins = 0;

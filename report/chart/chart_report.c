@@ -38,10 +38,8 @@ void rd_chart_size(const char *name, double width, double *w, double *h)
     *w = width;
     /* the timeline's six panels share a tall page; the others are as tall
      * as their panels need */
-    if (!strcmp(name, "timeline"))
-        *h = fmax(width * 1.15, 640);
-    else if (!strcmp(name, "storm"))
-        *h = fmax(width * 1.15, 640);
+    if (!strcmp(name, "timeline") || !strcmp(name, "storm"))
+        *h = fmax(width * 1.15, 720); /* on A4: a sheet's whole text height */
     else
         *h = 0;
 }

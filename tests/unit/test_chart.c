@@ -456,6 +456,21 @@ static void test_rebin(void)
     CHECK(sum == 2 * 1790);
     CHECK(peak == 9);
     sat_chart_free(c);
+    /* a table with a window per server (the storms'): the servers' counts of
+     * one window add up into it, in time order */
+    c = sat_chart_new("t", 600, 400);
+    sat_chart_share_x(c, SAT_AXIS_TIME, "time", SAT_UNIT_TIME);
+    p = sat_chart_panel_add(c, "p", 1);
+    count = sat_chart_series_add(p, "count", SAT_SERIES_STACKED, SAT_COLOR_AUTO);
+    sat_chart_series_width(count, 10);
+    for (int server = 0; server < 2; server++)
+        for (int i = 0; i < 6; i++)
+            sat_chart_point(count, t0 + i * 10, server + 1);
+    ch_rebin(c, 10, NAN, t0 + 60);
+    CHECK(count->n == 6);
+    for (size_t i = 0; i < count->n; i++)
+        CHECK(count->y[i] == 3 && count->x[i] == t0 + (double)i * 10);
+    sat_chart_free(c);
 }
 
 int main(void)
