@@ -264,6 +264,41 @@ double ch_map(const ch_axis *a, double v, double from, double len);
  * width, or on a log axis (histogram bins) the next point's x. */
 double ch_bar_right(const sat_chart_series *s, const ch_axis *xa, size_t i);
 
+/* ---- sizes (chart_layout.c, chart_header.c) ---------------------------------------
+ * Sizes in points, at the size the chart is shown (every embedding shows
+ * it at its own size: chart.h, sat_chart_show_width): no text under 9 pt,
+ * the least a reader reads without effort on paper or on a screen (12 px). */
+#define M_OUT 8.0      /* outer margin */
+#define SZ_TITLE 13.0
+#define SZ_PANEL 10.5
+#define SZ_TICK 9.0
+#define SZ_AXIS 9.0
+#define SZ_LEGEND 9.0
+#define SZ_NOTE 9.5
+#define SZ_ANNOT 9.0
+#define SZ_BAND 9.0
+#define TICK_LEN 3.0
+#define GAP 4.0
+#define PANEL_GAP 12.0
+#define BAND_ROW 13.0
+#define STRIP_ROWS 4
+#define SWATCH_W 12.0
+/* An auto-height chart (height 0): a row of horizontal bars, and a value
+ * panel's frame per unit of its weight. */
+#define ROW_H 19.0
+#define FRAME_H 150.0
+
+/* ---- chart_header.c --------------------------------------------------------------- */
+/* Flows panel p's header from x0 over width fw at baseline y, on at most
+ * max_lines lines; returns the lines used; with commit, places the texts. */
+int ch_header_flow(ch_lay *l, sat_chart_panel *p, double x0, double fw, double y, int max_lines,
+                   int commit);
+/* A span or marker with a label: in the strip. */
+int ch_is_strip(const ch_annot *a);
+/* The strip row of each of the chart's annotations (-1: dropped) over frame
+ * f; returns the rows used. */
+int ch_strip_rows(ch_lay *l, const ch_rect *f, int *row);
+
 /* ---- chart_layout.c ------------------------------------------------------------ */
 int ch_layout(sat_chart *c);
 /* A text's size at the size the chart is shown, in points. */

@@ -11,7 +11,7 @@
  * between the first panel's header and its frame (rows of labels, a label
  * moved down a row when it would overlap one before it), the x ticks under
  * the bottom panel only, and the bands (sources) under the x axis, one row
- * each.
+ * each. The headers and the strip are flowed by chart_header.c.
  */
 #include <cairo.h>
 #include <math.h>
@@ -20,28 +20,6 @@
 
 #include "chart_int.h"
 
-/* Sizes in points, at the size the chart is shown (every embedding shows
- * it at its own size: chart.h, sat_chart_show_width): no text under 9 pt,
- * the least a reader reads without effort on paper or on a screen (12 px). */
-#define M_OUT 8.0      /* outer margin */
-#define SZ_TITLE 13.0
-#define SZ_PANEL 10.5
-#define SZ_TICK 9.0
-#define SZ_AXIS 9.0
-#define SZ_LEGEND 9.0
-#define SZ_NOTE 9.5
-#define SZ_ANNOT 9.0
-#define SZ_BAND 9.0
-#define TICK_LEN 3.0
-#define GAP 4.0
-#define PANEL_GAP 12.0
-#define BAND_ROW 13.0
-#define STRIP_ROWS 4
-#define SWATCH_W 12.0
-/* An auto-height chart (height 0): a row of horizontal bars, and a value
- * panel's frame per unit of its weight. */
-#define ROW_H 19.0
-#define FRAME_H 150.0
 
 /* ---- ticks fitted to the room ----------------------------------------------------- */
 
@@ -187,179 +165,6 @@ static hroom panel_hroom(ch_lay *l, sat_chart_panel *p)
             r.right += lh + GAP;
     }
     return r;
-}
-
-/* ---- the header of a panel: title, legend entries, note ------------------------------ */
-
-/* A series is named in the legend when it has something drawn. */
-static int in_legend(const sat_chart_series *s)
-{
-    if (!s->name || !s->name[0])
-        return 0;
-    for (size_t i = 0; i < s->n; i++)
-        if (isfinite(s->y[i]))
-            return 1;
-    return 0;
-}
-
-static char *legend_name(sat_chart *c, const sat_chart_series *s)
-{
-    if (!s->right)
-        return ch_strdup(c, s->name);
-    size_t n = strlen(s->name);
-    char *d = malloc(n + 16);
-    if (!d) {
-        c->status = SAT_E_NOMEM;
-        return NULL;
-    }
-    snprintf(d, n + 16, "%s (right)", s->name);
-    return d;
-}
-
-/* Flows the header's items from x0 over width fw starting at baseline y,
- * wrapping, on at most max_lines lines: the legend entries that do not fit
- * are summed up as "+N more" (each entry is cut to half the width first).
- * Returns the lines used. With commit, places the texts. */
-static int header_flow(ch_lay *l, sat_chart_panel *p, double x0, double fw, double y, int max_lines, int commit)
-{
-    sat_chart *c = l->c;
-    double lh = ch_line_h(l, SZ_PANEL) + 2, asc = ch_ascent(l, SZ_LEGEND);
-    double x = x0;
-    int lines = 1;
-    if (max_lines < 1)
-        max_lines = 1;
-    if (p->title) {
-        char *title = ch_fit_text(l, p->title, SZ_PANEL, 1, fw);
-        if (!title)
-            return lines;
-        double w = ch_measure(l, title, SZ_PANEL, 1, 0, NULL, NULL);
-        if (commit) {
-            ch_tspec t = {title, CH_T_PANEL_TITLE, SZ_PANEL, 1, 0, 0, 0, (int)p->index};
-            ch_place1(l, &t, x, y, 0);
-        }
-        free(title);
-        x += w + 14;
-    }
-    size_t left = 0;
-    for (size_t k = 0; k < p->nseries; k++)
-        left += in_legend(p->series[k]);
-    double more_w = ch_measure(l, "+99 more", SZ_LEGEND, 0, 1, NULL, NULL);
-    for (size_t k = 0; k < p->nseries; k++) {
-        sat_chart_series *s = p->series[k];
-        s->in_legend = 0;
-        if (!in_legend(s))
-            continue;
-        char *full = legend_name(c, s);
-        char *name = full ? ch_fit_text(l, full, SZ_LEGEND, 0, fw / 2) : NULL;
-        free(full);
-        if (!name)
-            return lines;
-        double w = SWATCH_W + 3 + ch_measure(l, name, SZ_LEGEND, 0, 0, NULL, NULL);
-        if (x + w > x0 + fw && x > x0) {
-            if (lines == max_lines) {
-                free(name);
-                break;
-            }
-            lines++;
-            x = x0;
-            y += lh;
-        }
-        /* on the last line an entry leaves room for the "+N more" after it */
-        if (lines == max_lines && left > 1 && x + w + 10 + more_w > x0 + fw && x > x0) {
-            free(name);
-            break;
-        }
-        if (commit) {
-            s->in_legend = 1;
-            s->swatch = (ch_rect){x, y - asc * 0.8, SWATCH_W, asc * 0.8};
-            ch_tspec t = {name, CH_T_LEGEND, SZ_LEGEND, 0, 0, 0, 0, (int)p->index};
-            if (ch_place1(l, &t, x + SWATCH_W + 3, y, 0) < 0)
-                s->in_legend = 0;
-        }
-        free(name);
-        x += w + 10;
-        left--;
-    }
-    if (left) {
-        char more[32];
-        snprintf(more, sizeof more, "+%zu more", left);
-        if (commit) {
-            ch_tspec t = {more, CH_T_LEGEND, SZ_LEGEND, 0, 1, 0, 1, (int)p->index};
-            ch_place1(l, &t, x, y, 0);
-        }
-        x += more_w + 10;
-    }
-    if (p->note && p->has_data) {
-        double w = ch_measure(l, p->note, SZ_LEGEND, 0, 1, NULL, NULL);
-        if (x + w > x0 + fw && x > x0 && lines < max_lines) {
-            lines++;
-            x = x0;
-            y += lh;
-        }
-        if (commit) {
-            ch_tspec t = {p->note, CH_T_NOTE, SZ_LEGEND, 0, 1, 0, 1, (int)p->index};
-            ch_place1(l, &t, x, y, 0);
-        }
-    }
-    return lines;
-}
-
-/* ---- the strip of span and marker labels ------------------------------------------------ */
-
-static int is_strip(const ch_annot *a)
-{
-    return (a->kind == CH_A_SPAN || a->kind == CH_A_MARKER) && a->label && a->label[0];
-}
-
-/* The row of each strip label (-1: dropped), by intervals over the frame;
- * returns the rows used. */
-static int strip_rows(ch_lay *l, const ch_rect *f, int *row)
-{
-    sat_chart *c = l->c;
-    double ends[STRIP_ROWS][64];
-    double starts[STRIP_ROWS][64];
-    size_t nin[STRIP_ROWS] = {0};
-    int used = 0;
-    for (size_t k = 0; k < c->nannots; k++) {
-        ch_annot *a = &c->annots[k];
-        row[k] = -1;
-        if (!is_strip(a))
-            continue;
-        double w = ch_measure(l, a->label, SZ_ANNOT, 0, 0, NULL, NULL);
-        double cx = a->kind == CH_A_SPAN ? (ch_map(&c->x, a->x0, f->x, f->w) + ch_map(&c->x, a->x1, f->x, f->w)) / 2
-                                          : ch_map(&c->x, a->x0, f->x, f->w);
-        double x0 = cx - w / 2;
-        if (x0 < f->x)
-            x0 = f->x;
-        if (x0 + w > f->x + f->w)
-            x0 = f->x + f->w - w;
-        /* a marker's line runs down from its label through the rows under
-         * it (row 0 is next to the frame): it crosses no label there, and
-         * labels placed later keep off it */
-        int marker = a->kind == CH_A_MARKER;
-        for (int r = 0; r < STRIP_ROWS; r++) {
-            int clash = 0;
-            for (size_t i = 0; i < nin[r] && !clash; i++)
-                clash = x0 < ends[r][i] + 4 && starts[r][i] < x0 + w + 4;
-            for (int b = 0; marker && b < r && !clash; b++)
-                for (size_t i = 0; i < nin[b] && !clash; i++)
-                    clash = cx > starts[b][i] - 3 && cx < ends[b][i] + 3;
-            if (!clash && nin[r] < 64) {
-                starts[r][nin[r]] = x0;
-                ends[r][nin[r]++] = x0 + w;
-                for (int b = 0; marker && b < r; b++)
-                    if (nin[b] < 64) {
-                        starts[b][nin[b]] = cx - 1;
-                        ends[b][nin[b]++] = cx + 1;
-                    }
-                row[k] = r;
-                if (r + 1 > used)
-                    used = r + 1;
-                break;
-            }
-        }
-    }
-    return used;
 }
 
 /* ---- the whole page -------------------------------------------------------------------------- */
@@ -714,7 +519,7 @@ static int layout(ch_lay *l)
             wsum += eff_weight(p);
         }
         if (c->shared) {
-            strip_used = strip_rows(l, &c->panels[0]->frame, rows);
+            strip_used = ch_strip_rows(l, &c->panels[0]->frame, rows);
             fixed += strip_used * (ch_line_h(l, SZ_ANNOT) + 1) + (strip_used ? 2 : 0);
             fixed += nbands ? nbands * BAND_ROW + 4 : 0;
         }
@@ -732,7 +537,7 @@ static int layout(ch_lay *l)
         }
         for (size_t i = 0; i < np; i++) {
             sat_chart_panel *p = c->panels[i];
-            fixed += header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), 0, max_lines, 0) * hl + 2;
+            fixed += ch_header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), 0, max_lines, 0) * hl + 2;
         }
         if (c->auto_h) {
             double sum = 0;
@@ -764,7 +569,7 @@ static int layout(ch_lay *l)
     double bottom = y;
     for (size_t i = 0; i < np; i++) {
         sat_chart_panel *p = c->panels[i];
-        int lines = header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), y + ch_ascent(l, SZ_PANEL),
+        int lines = ch_header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), y + ch_ascent(l, SZ_PANEL),
                                 max_lines, 1);
         y += lines * hl + 2;
         if (i == 0 && c->shared) {
@@ -772,7 +577,7 @@ static int layout(ch_lay *l)
             c->strip = (ch_rect){p->frame.x, y, p->frame.w, strip_used * alh};
             for (size_t k = 0; k < c->nannots; k++) {
                 ch_annot *a = &c->annots[k];
-                if (!is_strip(a))
+                if (!ch_is_strip(a))
                     continue;
                 ch_tspec t = {a->label, a->kind == CH_A_SPAN ? CH_T_SPAN : CH_T_MARKER, SZ_ANNOT, 0, 0, 0, 0, -1};
                 double w = ch_measure(l, a->label, SZ_ANNOT, 0, 0, NULL, NULL);
