@@ -3,7 +3,8 @@
  * sat_chart_structure_json): what the structural golden tests compare
  * instead of pixels, read from the one layout the drawing reads.
  *
- *   schema, command "chart", title, width_pt, height_pt, time_zone (a time
+ *   schema, command "chart", title, width_pt, height_pt, shown_width_pt (the
+ *   width it is shown at: its own unless sat_chart_show_width), time_zone (a time
  *   axis), x_axis (a shared axis), panels [ {title, weight, frame {x y w h},
  *   x_axis (its own axis), y_axis, y2_axis, note, has_data, series [ {name,
  *   style, color, axis "left"|"right", dashed, width, in_legend, points

@@ -92,7 +92,9 @@ static const char css[] =
 static const char chart_css[] =
     "figure.chart{overflow-x:auto;max-width:100%}"
     "figure.chart svg{display:block;max-width:none;height:auto}"
-    "@media print{figure.chart{overflow:visible}}";
+    /* on paper a sideways scroll is lost: the chart fits the sheet (the PDF
+     * form draws charts for A4) */
+    "@media print{figure.chart{overflow:visible}figure.chart svg{width:100%;height:auto}}";
 
 static void findings(void *ctx, const sat_rnode *list, const char *title, int page)
 {
