@@ -10,7 +10,6 @@
  * (the end of the chart's time axis when it has one, else the epoch).
  */
 #include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
 #include <fontconfig/fontconfig.h>
@@ -53,7 +52,7 @@ static cairo_status_t to_sink(void *closure, const unsigned char *data, unsigned
     return CAIRO_STATUS_SUCCESS;
 }
 
-/* A growing buffer (the SVG, before its ids are prefixed). */
+/* A growing buffer (sat_chart_bytes). */
 typedef struct membuf {
     unsigned char *p;
     size_t n, cap;
@@ -102,7 +101,6 @@ int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write
         return sat_diag_set(diag, st, NULL, "laying out the chart: %s", sat_strerror(st));
     sink s = {write, closure, 0};
     cairo_surface_t *surf = NULL;
-    membuf m = {0};
     switch (fmt) {
     case SAT_CHART_PNG:
         /* 4 bytes a pixel, 4 pixels a square point */
@@ -138,7 +136,6 @@ int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write
         return sat_diag_set(diag, SAT_E_USAGE, NULL, "unknown chart format %d", (int)fmt);
     }
     cairo_surface_destroy(surf);
-    free(m.p);
     if (st != SAT_OK)
         return sat_diag_set(diag, st, NULL, st == SAT_E_IO ? "writing the chart failed" : "drawing the chart: %s",
                             sat_strerror(st));
