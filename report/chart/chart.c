@@ -61,13 +61,47 @@ const char *ch_scale_name(sat_axis_scale s)
 
 const char *const ch_annot_names[] = {"span", "marker", "band", "vline", "hline", "label"};
 
+/* The length of the valid UTF-8 sequence at p (1..4), 0 if none is. */
+static size_t utf8_len(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t n = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 && p[0] < 0xF0 ? 3 : p[0] >= 0xC2 && p[0] < 0xE0 ? 2 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* Every text the chart keeps is copied here, and cleaned: a word from the
+ * inputs (a filter, a DN, a file's name) may hold a control character or
+ * bytes that are no UTF-8, which would put cairo's context in an error for
+ * good (no text measured or drawn after it) and break the SVG's XML; each
+ * becomes "?". */
 char *ch_strdup(sat_chart *c, const char *s)
 {
     if (!s)
         return NULL;
-    char *d = strdup(s);
-    if (!d)
+    size_t len = strlen(s);
+    char *d = malloc(len + 1);
+    if (!d) {
         c->status = SAT_E_NOMEM;
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)s;
+    size_t k = 0;
+    while (*p) {
+        size_t n = utf8_len(p);
+        if (n == 0 || *p < 0x20 || *p == 0x7F) {
+            d[k++] = '?';
+            p++;
+            continue;
+        }
+        memcpy(d + k, p, n);
+        k += n;
+        p += n;
+    }
+    d[k] = '\0';
     return d;
 }
 

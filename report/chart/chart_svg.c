@@ -52,7 +52,8 @@ static void outf(svg *s, const char *fmt, ...)
         out(s, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-/* Text escaped for element content and attribute values. */
+/* Text escaped for element content and attribute values (the chart's texts
+ * are UTF-8 without control characters: ch_strdup). */
 static void esc(svg *s, const char *t)
 {
     for (const char *p = t ? t : ""; *p; p++) {

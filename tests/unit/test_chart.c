@@ -357,6 +357,26 @@ static void test_outputs(void)
     mem d = render(SAT_CHART_SVG, NULL);
     CHECK(contains(&d, "id=\"c") && !contains(&d, "id=\"glyph"));
     free(d.p);
+    /* words from the inputs: a control character and bytes that are no
+     * UTF-8 become "?" (cairo's context would stop measuring and drawing
+     * at them), markup is escaped in the SVG, UTF-8 kept */
+    sat_chart *x = sat_chart_new("t", 400, 0);
+    sat_chart_panel *xp = sat_chart_panel_add(x, "bars", 1);
+    sat_chart_panel_y(xp, SAT_AXIS_CATEGORY, NULL, SAT_UNIT_TEXT);
+    sat_chart_series *xs = sat_chart_series_add(xp, NULL, SAT_SERIES_HBARS, SAT_COLOR_BLUE);
+    sat_chart_bar(xs, "a\x01" "b\xff<c>&\xc3\xa9", 1);
+    sat_chart_bar(xs, "after", 0.5);
+    mem xm = {0};
+    sat_diag xd = {0};
+    CHECK_EQ_INT(sat_chart_write(x, SAT_CHART_SVG, to_mem, &xm, &xd), SAT_OK);
+    CHECK(contains(&xm, ">a?b?&lt;c&gt;&amp;\xc3\xa9</text>"));
+    CHECK(contains(&xm, "<title>a?b?&lt;c&gt;&amp;\xc3\xa9: 1</title>"));
+    CHECK(x->ntexts > 3 && x->texts[x->ntexts - 1].box.w > 0); /* still measured */
+    free(xm.p);
+    mem xp_png = {0};
+    CHECK_EQ_INT(sat_chart_write(x, SAT_CHART_PNG, to_mem, &xp_png, &xd), SAT_OK);
+    free(xp_png.p);
+    sat_chart_free(x);
     /* a failing writer is an I/O error, said */
     sat_chart *c = crowded(200, 200);
     sat_diag diag = {0};
