@@ -136,7 +136,7 @@ int ch_is_strip(const ch_annot *a)
 
 /* The row of each strip label (-1: dropped), by intervals over the frame;
  * returns the rows used. */
-int ch_strip_rows(ch_lay *l, const ch_rect *f, int *row)
+int ch_strip_rows(ch_lay *l, const ch_rect *f, int *row, double *xs)
 {
     sat_chart *c = l->c;
     double ends[STRIP_ROWS][64];
@@ -144,30 +144,39 @@ int ch_strip_rows(ch_lay *l, const ch_rect *f, int *row)
     size_t nin[STRIP_ROWS] = {0};
     int used = 0;
     for (size_t k = 0; k < c->nannots; k++) {
-        ch_annot *a = &c->annots[k];
         row[k] = -1;
-        if (!ch_is_strip(a))
+        xs[k] = f->x;
+    }
+    /* markers first, next to the frame (their lines are short and cross
+     * nothing), then the spans' labels round them */
+    for (size_t n = 0; n < 2 * c->nannots; n++) {
+        size_t k = n % c->nannots;
+        ch_annot *a = &c->annots[k];
+        if (!ch_is_strip(a) || (a->kind == CH_A_MARKER) != (n < c->nannots))
             continue;
         double w = ch_measure(l, a->label, SZ_ANNOT, 0, 0, NULL, NULL);
-        double cx = a->kind == CH_A_SPAN ? (ch_map(&c->x, a->x0, f->x, f->w) + ch_map(&c->x, a->x1, f->x, f->w)) / 2
-                                          : ch_map(&c->x, a->x0, f->x, f->w);
-        double x0 = cx - w / 2;
-        if (x0 < f->x)
-            x0 = f->x;
-        if (x0 + w > f->x + f->w)
-            x0 = f->x + f->w - w;
+        double lo = ch_map(&c->x, a->x0, f->x, f->w), hi = ch_map(&c->x, a->x1, f->x, f->w);
+        double cx = a->kind == CH_A_SPAN ? (lo + hi) / 2 : lo;
         /* a marker's line runs down from its label through the rows under
          * it (row 0 is next to the frame): it crosses no label there, and
-         * labels placed later keep off it */
+         * labels placed later keep off it. A span's label is centred over
+         * it, else just left or right of it; a marker's beside its line
+         * first, so that the line's neighbours find room too. */
         int marker = a->kind == CH_A_MARKER;
-        for (int r = 0; r < STRIP_ROWS; r++) {
-            int clash = 0;
-            for (size_t i = 0; i < nin[r] && !clash; i++)
-                clash = x0 < ends[r][i] + 4 && starts[r][i] < x0 + w + 4;
-            for (int b = 0; marker && b < r && !clash; b++)
-                for (size_t i = 0; i < nin[b] && !clash; i++)
-                    clash = cx > starts[b][i] - 3 && cx < ends[b][i] + 3;
-            if (!clash && nin[r] < 64) {
+        double cand[3] = {cx - w / 2, lo - 3 - w, hi + 3};
+        if (marker)
+            cand[0] = lo - 3 - w, cand[1] = hi + 3, cand[2] = cx - w / 2;
+        for (int r = 0; r < STRIP_ROWS && row[k] < 0; r++) {
+            for (int q = 0; q < 3 && row[k] < 0; q++) {
+                double x0 = fmin(fmax(cand[q], f->x), f->x + f->w - w);
+                int clash = 0;
+                for (size_t i = 0; i < nin[r] && !clash; i++)
+                    clash = x0 < ends[r][i] + 4 && starts[r][i] < x0 + w + 4;
+                for (int b = 0; marker && b < r && !clash; b++)
+                    for (size_t i = 0; i < nin[b] && !clash; i++)
+                        clash = cx > starts[b][i] - 3 && cx < ends[b][i] + 3;
+                if (clash || nin[r] >= 64)
+                    continue;
                 starts[r][nin[r]] = x0;
                 ends[r][nin[r]++] = x0 + w;
                 for (int b = 0; marker && b < r; b++)
@@ -176,9 +185,9 @@ int ch_strip_rows(ch_lay *l, const ch_rect *f, int *row)
                         ends[b][nin[b]++] = cx + 1;
                     }
                 row[k] = r;
+                xs[k] = x0;
                 if (r + 1 > used)
                     used = r + 1;
-                break;
             }
         }
     }

@@ -296,8 +296,8 @@ int ch_header_flow(ch_lay *l, sat_chart_panel *p, double x0, double fw, double y
 /* A span or marker with a label: in the strip. */
 int ch_is_strip(const ch_annot *a);
 /* The strip row of each of the chart's annotations (-1: dropped) over frame
- * f; returns the rows used. */
-int ch_strip_rows(ch_lay *l, const ch_rect *f, int *row);
+ * f, and the left end of its label in xs; returns the rows used. */
+int ch_strip_rows(ch_lay *l, const ch_rect *f, int *row, double *xs);
 
 /* ---- chart_layout.c ------------------------------------------------------------ */
 int ch_layout(sat_chart *c);

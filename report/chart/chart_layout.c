@@ -454,6 +454,7 @@ static int layout(ch_lay *l)
         heights[i] = est_h;
     int strip_used = 0, max_lines = 1;
     int rows[c->nannots > 0 ? c->nannots : 1];
+    double strip_x[c->nannots > 0 ? c->nannots : 1];
     hroom room[np > 0 ? np : 1];
     hroom common = {M_OUT, M_OUT};
     /* two passes: the first from estimated heights, the second from the real ones */
@@ -519,20 +520,26 @@ static int layout(ch_lay *l)
             wsum += eff_weight(p);
         }
         if (c->shared) {
-            strip_used = ch_strip_rows(l, &c->panels[0]->frame, rows);
+            strip_used = ch_strip_rows(l, &c->panels[0]->frame, rows, strip_x);
             fixed += strip_used * (ch_line_h(l, SZ_ANNOT) + 1) + (strip_used ? 2 : 0);
             fixed += nbands ? nbands * BAND_ROW + 4 : 0;
         }
-        /* a header has the lines it needs, every series named, but on a
-         * page too small for that at most half of what is left, shared
-         * alike (then "+N more" says what is not named) */
+        /* a header has the lines it needs, every series named, while the
+         * headers take at most half of what is left; on a page too small
+         * for that, each has its share (and "+N more" says what is not
+         * named) */
         max_lines = 1;
         for (size_t i = 0; i < np; i++)
             if ((int)c->panels[i]->nseries + 2 > max_lines)
                 max_lines = (int)c->panels[i]->nseries + 2;
         if (!c->auto_h) {
+            double need = 0;
+            for (size_t i = 0; i < np; i++) {
+                sat_chart_panel *p = c->panels[i];
+                need += ch_header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), 0, max_lines, 0) * hl;
+            }
             int fit = (int)((c->h - fixed) * 0.5 / (double)np / hl);
-            if (fit < max_lines)
+            if (need > (c->h - fixed) * 0.5 && fit < max_lines)
                 max_lines = fit > 1 ? fit : 1;
         }
         for (size_t i = 0; i < np; i++) {
@@ -580,12 +587,7 @@ static int layout(ch_lay *l)
                 if (!ch_is_strip(a))
                     continue;
                 ch_tspec t = {a->label, a->kind == CH_A_SPAN ? CH_T_SPAN : CH_T_MARKER, SZ_ANNOT, 0, 0, 0, 0, -1};
-                double w = ch_measure(l, a->label, SZ_ANNOT, 0, 0, NULL, NULL);
-                const ch_rect *f = &p->frame;
-                double cx = a->kind == CH_A_SPAN
-                                ? (ch_map(&c->x, a->x0, f->x, f->w) + ch_map(&c->x, a->x1, f->x, f->w)) / 2
-                                : ch_map(&c->x, a->x0, f->x, f->w);
-                double x0 = fmin(fmax(cx - w / 2, f->x), f->x + f->w - w);
+                double x0 = strip_x[k];
                 if (rows[k] < 0) { /* no row had room: listed where the top one is */
                     ch_drop(l, &t, x0, y + ch_ascent(l, SZ_ANNOT), 0);
                     continue;
