@@ -252,7 +252,7 @@ static int run_chart(int argc, char **argv)
 }
 
 const sat_command sat_cmd_chart = {
-    "chart", "charts of the analyzers' results: timeline, distributions, capacity",
+    "chart", "charts of the analyzers' results: timeline, storm, distributions, capacity",
     run_chart, "KIND INPUT... -o FILE.png|svg|pdf|json [--utc] [--width PT --height PT]",
     "A chart of the inputs, drawn from the results of the analyzers it reads,\n"
     "run together in one pass over the inputs:\n"
@@ -265,6 +265,8 @@ const sat_command sat_cmd_chart = {
     "                 Storms shaded and labelled, their trigger's onset and every\n"
     "                 crash marked, every input a band under the axis.\n"
     "                 (timeline, storms, handshakes, crashes)\n"
+    "  storm          the timeline over the storm with the most failures and\n"
+    "                 three minutes around it, in finer windows. (as timeline)\n"
     "  distributions  the etime distribution of each operation type, and the\n"
     "                 share of all operation time spent by the top filters,\n"
     "                 search bases, clients and bind DNs. (timeline, etime)\n"

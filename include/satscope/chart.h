@@ -58,8 +58,16 @@ enum { SAT_COLOR_AUTO = -1, SAT_COLOR_ORANGE = 0, SAT_COLOR_SKY_BLUE, SAT_COLOR_
        SAT_COLOR_BLACK, SAT_COLOR__COUNT };
 
 /* A chart of width x height points (1 pt = 1/72 in; PNGs are drawn at 2 px
- * per point for crisp text). title may be NULL. */
+ * per point for crisp text). title may be NULL. Height 0: as tall as its
+ * panels need (rows of bars, frames by weight; sat_chart_height says). */
 sat_chart *sat_chart_new(const char *title, double width_pt, double height_pt);
+/* Its height in points, laid out (0 when it cannot be). */
+double sat_chart_height(sat_chart *c);
+/* The width the chart will be shown at, when not its own (a PNG scaled in a
+ * page): the structure dump gives each text's size at that width (size_pt),
+ * what a reader sees. Texts are laid out at 9 pt or more at the chart's own
+ * size, so an embedding shows it at its size, never smaller. */
+void sat_chart_show_width(sat_chart *c, double width_pt);
 void sat_chart_free(sat_chart *c); /* NULL ok */
 int sat_chart_status(const sat_chart *c); /* SAT_OK or SAT_E_NOMEM (sticky) */
 
@@ -131,11 +139,14 @@ int sat_chart_write_file(sat_chart *c, const char *path, const sat_out_opts *oo,
  * *out). SAT_OK or < 0 with diag set. */
 int sat_chart_bytes(sat_chart *c, sat_chart_format fmt, unsigned char **out, size_t *len,
                     sat_diag *diag);
-/* The SVG's ids (cairo names its glyphs and clips "glyph0-1", "clip1") are
- * written with a prefix, so that several SVGs inlined in one HTML page never
- * share one: this prefix (letters, digits, '-', '_'), or by default "c" and
- * a hash of the chart's structure followed by '-'. */
+/* The SVG's ids (its title, description and clips) are written with a
+ * prefix, so that several SVGs inlined in one HTML page never share one:
+ * this prefix (letters, digits, '-', '_'), or by default "c" and a hash of
+ * the chart's texts followed by '-'. */
 void sat_chart_svg_id_prefix(sat_chart *c, const char *prefix);
+/* What the chart shows in a few sentences with its key figures (each
+ * panel's peak or largest bar): an image's alt text, the SVG's <desc>. */
+void sat_chart_summary(sat_chart *c, char *buf, size_t n);
 
 /* Draws the chart into an existing cairo context (a page of a PDF report) with
  * its top-left corner at (x, y), at its own size. cr is a cairo_t *. */
@@ -156,7 +167,8 @@ void sat_chart_release_fonts(void);
 typedef struct sat_chart_opts {
     int utc;             /* --utc */
     double width_pt;     /* 0: the kind's default */
-    double height_pt;
+    double height_pt;    /* 0: the kind's default (some: as tall as their panels need) */
+    int part;            /* 0: the whole chart; k >= 1: its k-th part (sat_chart_kind.parts) */
 } sat_chart_opts;
 
 typedef struct sat_chart_kind {
@@ -166,6 +178,9 @@ typedef struct sat_chart_kind {
     /* Builds the chart from the set; NULL when out of memory or the set lacks
      * everything it draws (diag says what). */
     sat_chart *(*build)(const sat_result_set *set, const sat_chart_opts *opts, sat_diag *diag);
+    /* How many parts a page shows it in, one page region each (NULL: 1,
+     * the whole); a report draws parts 1..n, `satscope chart` the whole. */
+    size_t (*parts)(const sat_result_set *set);
 } sat_chart_kind;
 const sat_chart_kind *sat_chart_kind_find(const char *name);
 /* The most windows a chart's time series is drawn in: as many as a page

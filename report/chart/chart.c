@@ -61,13 +61,47 @@ const char *ch_scale_name(sat_axis_scale s)
 
 const char *const ch_annot_names[] = {"span", "marker", "band", "vline", "hline", "label"};
 
+/* The length of the valid UTF-8 sequence at p (1..4), 0 if none is. */
+static size_t utf8_len(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 1;
+    size_t n = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 && p[0] < 0xF0 ? 3 : p[0] >= 0xC2 && p[0] < 0xE0 ? 2 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* Every text the chart keeps is copied here, and cleaned: a word from the
+ * inputs (a filter, a DN, a file's name) may hold a control character or
+ * bytes that are no UTF-8, which would put cairo's context in an error for
+ * good (no text measured or drawn after it) and break the SVG's XML; each
+ * becomes "?". */
 char *ch_strdup(sat_chart *c, const char *s)
 {
     if (!s)
         return NULL;
-    char *d = strdup(s);
-    if (!d)
+    size_t len = strlen(s);
+    char *d = malloc(len + 1);
+    if (!d) {
         c->status = SAT_E_NOMEM;
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)s;
+    size_t k = 0;
+    while (*p) {
+        size_t n = utf8_len(p);
+        if (n == 0 || *p < 0x20 || *p == 0x7F) {
+            d[k++] = '?';
+            p++;
+            continue;
+        }
+        memcpy(d + k, p, n);
+        k += n;
+        p += n;
+    }
+    d[k] = '\0';
     return d;
 }
 
@@ -98,6 +132,7 @@ static void axis_free(ch_axis *a)
     for (size_t i = 0; i < a->ncats; i++)
         free(a->cats[i]);
     free(a->cats);
+    free(a->cat_text);
 }
 
 static void axis_set(sat_chart *c, ch_axis *a, sat_axis_scale scale, const char *label, sat_unit unit)
@@ -123,6 +158,10 @@ sat_chart *sat_chart_new(const char *title, double width_pt, double height_pt)
     /* 50 pt to 20000 pt (a PNG of 40000 pixels a side at most) */
     c->w = width_pt > 50 ? (width_pt < 20000 ? width_pt : 20000) : 50;
     c->h = height_pt > 50 ? (height_pt < 20000 ? height_pt : 20000) : 50;
+    if (height_pt == 0) { /* as tall as its panels need (the layout says) */
+        c->auto_h = 1;
+        c->h = 20000;
+    }
     c->title = ch_strdup(c, title);
     if (c->status != SAT_OK) {
         sat_chart_free(c);
@@ -150,6 +189,7 @@ void sat_chart_free(sat_chart *c)
             free(s->y);
             free(s->base);
             free(s->row);
+            free(s->vtext);
             if (s->cat)
                 for (size_t j = 0; j < s->n; j++)
                     free(s->cat[j]);
@@ -439,6 +479,17 @@ void sat_chart_panel_label(sat_chart_panel *p, double x, double y, const char *l
 {
     if (p && isfinite(x) && isfinite(y))
         annot_add(p->chart, &p->annots, &p->nannots, &p->capannots, CH_A_LABEL, x, x, y, label);
+}
+
+void sat_chart_show_width(sat_chart *c, double width_pt)
+{
+    if (c && width_pt > 0 && isfinite(width_pt))
+        c->shown_w = width_pt;
+}
+
+double sat_chart_height(sat_chart *c)
+{
+    return c && ch_layout(c) == SAT_OK ? c->h : 0;
 }
 
 void sat_chart_svg_id_prefix(sat_chart *c, const char *prefix)

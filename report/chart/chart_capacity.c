@@ -158,7 +158,7 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
         return NULL;
     }
     sat_chart *c = sat_chart_new("Capacity: cache size and load", o && o->width_pt > 0 ? o->width_pt : 640,
-                                 o && o->height_pt > 0 ? o->height_pt : 720);
+                                 o && o->height_pt > 0 ? o->height_pt : 0 /* as tall as its panels need */);
     if (!c) {
         sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
         return NULL;

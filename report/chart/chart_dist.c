@@ -25,7 +25,7 @@
 #include "chart_int.h"
 
 #define HIST_TYPES 6
-#define TOP_BARS 8
+#define TOP_BARS 8 /* rows of bars a panel draws, the last "(other)" when more */
 
 typedef struct opcount {
     const char *op;
@@ -140,12 +140,15 @@ static void panel_top_of(sat_chart *c, sat_result *et, const char *path, const c
     const sat_rnode *t = sat_get_table(sat_result_root(et), path);
     bar bars[512];
     size_t n = 0;
-    for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r && n < 512; r = sat_rnode_next(r)) {
+    double rest = 0; /* what the table itself sums up as "(other)", and rows past 512 */
+    for (const sat_rnode *r = t ? sat_rnode_first(t) : NULL; r; r = sat_rnode_next(r)) {
         const char *name = sat_get_text(r, col, NULL);
         double v = sat_get_num(r, share_col ? share_col : "total_s", NAN);
-        if (share_col && name && !strcmp(name, "(other)"))
-            continue; /* the rest, not a key */
-        if (name && isfinite(v) && v > 0 && !(http && !strcmp(name, "all"))) /* "all": every request */
+        if (!name || !isfinite(v) || !(v > 0) || (http && !strcmp(name, "all"))) /* "all": every request */
+            continue;
+        if ((share_col && !strcmp(name, "(other)")) || n == 512)
+            rest += v; /* the rest, not a key */
+        else
             bars[n++] = (bar){name, v};
     }
     if (!n || !(share_col || all > 0)) {
@@ -157,8 +160,22 @@ static void panel_top_of(sat_chart *c, sat_result *et, const char *path, const c
     }
     qsort(bars, n, sizeof *bars, by_total_desc);
     sat_chart_series *s = sat_chart_series_add(p, NULL, SAT_SERIES_HBARS, SAT_COLOR_BLUE);
-    for (size_t i = 0; i < n && i < TOP_BARS; i++)
+    /* a few bars tall enough to read, every one labelled; the rest folded
+     * into one "(other)" bar, so the shares still add up */
+    size_t shown = n + (rest > 0) > TOP_BARS ? TOP_BARS - 1 : n;
+    for (size_t i = shown; i < n; i++)
+        rest += bars[i].total;
+    for (size_t i = 0; i < shown; i++)
         sat_chart_bar(s, bars[i].name, share_col ? bars[i].total : bars[i].total / all);
+    if (rest > 0)
+        sat_chart_bar(s, "(other)", share_col ? rest : rest / all);
+    /* a share over half: the axis ends at 100%, not at a tick past it */
+    double top = shown ? (share_col ? bars[0].total : bars[0].total / all) : 0;
+    if (top > 0.5 && top <= 1) {
+        p->x.fixed = 1;
+        p->x.flo = 0;
+        p->x.fhi = 1;
+    }
 }
 
 /* Who used the server by dim (usage.<dim>_used), else the top list `path`
@@ -200,6 +217,70 @@ static double http_all(sat_result *et, const char *pre)
     return NAN;
 }
 
+/* Which panels a part draws (sat_chart_opts.part): 0 every one; 1 the
+ * histogram; 2, 3, ... two panels of bars each, so that each part is a
+ * chart of a size a page region holds. part -1 only counts the panels. */
+typedef struct pick {
+    int part, next;
+} pick;
+
+static int take(pick *k)
+{
+    int i = k->next++;
+    return k->part == 0 || k->part == (i == 0 ? 1 : 2 + (i - 1) / 2);
+}
+
+/* Adds the panels (c NULL: counts them in k, the builders do nothing). */
+static void panels(sat_chart *c, const sat_result_set *set, pick *k)
+{
+    sat_result *tl = sat_result_set_get(set, "timeline"), *et = sat_result_set_get(set, "etime");
+    const sat_rnode *ops = sat_get_table(sat_result_root(et), "ops");
+    double all = sat_get_num(sat_get_row(ops, "op", "all"), "total_s", NAN);
+    if (!isfinite(all))
+        all = 0;
+    const char *hp = http_prefix(et);
+    int http_only = hp && !(ops && sat_rnode_first(ops));
+    if (take(k))
+        panel_hist(c, tl, http_only);
+    char path[64];
+    if (http_only) {
+        double hall = http_all(et, hp);
+        snprintf(path, sizeof path, "%sgroups", hp);
+        if (take(k))
+            panel_top_of(c, et, path, "path", "path template", "requests ", hall, 1, NULL);
+        snprintf(path, sizeof path, "%smethods", hp);
+        if (take(k))
+            panel_top_of(c, et, path, "method", "method", "requests ", hall, 1, NULL);
+        snprintf(path, sizeof path, "%stop.clients", hp);
+        if (take(k))
+            panel_top_of(c, et, path, "client", "client", "requests ", hall, 1, NULL);
+        return;
+    }
+    if (take(k))
+        panel_top(c, et, "filter_shapes", "filter_shape", "top.filters", "filter", "filter shape",
+                  "searches ", all);
+    if (take(k))
+        panel_top(c, et, "bases", "base", "top.bases", "base", "search base", "searches ", all);
+    if (take(k))
+        panel_top(c, et, "clients", "client", "top.clients", "client", "client", "", all);
+    /* usage: every operation under the DN it ran as; the top list: a
+     * bind DN's own binds */
+    if (take(k))
+        panel_top(c, et, "bind_dns", "binddn", "top.bind_dns", "binddn", "bind DN", "", all);
+    if (hp && take(k)) {
+        snprintf(path, sizeof path, "%sgroups", hp);
+        panel_top_of(c, et, path, "path", "path template", "HTTP requests ", http_all(et, hp), 1,
+                     NULL);
+    }
+}
+
+static size_t parts(const sat_result_set *set)
+{
+    pick k = {-1, 0};
+    panels(NULL, set, &k);
+    return k.next > 1 ? 1 + (size_t)(k.next - 1 + 1) / 2 : 1;
+}
+
 static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_diag *diag)
 {
     sat_result *tl = sat_result_set_get(set, "timeline"), *et = sat_result_set_get(set, "etime");
@@ -207,47 +288,32 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
     /* the whole: the "all" row (every operation with a RESULT), never the
      * sum of the rows, which holds every operation twice */
     double all = sat_get_num(sat_get_row(ops, "op", "all"), "total_s", NAN);
-    if (!isfinite(all))
-        all = 0;
     if (!(all > 0) && (!h || !sat_rnode_count(h))) {
         sat_diag_set(diag, SAT_E_USAGE, NULL,
                      "the distributions have nothing to draw: no operation with an etime in the inputs");
         return NULL;
     }
+    int part = o ? o->part : 0;
+    size_t np = parts(set);
     const char *hp = http_prefix(et);
     int http_only = hp && !(ops && sat_rnode_first(ops));
-    sat_chart *c = sat_chart_new(http_only ? "Distributions: how long requests took, and where the time went"
-                                           : "Distributions: how long operations took, and where the time went",
-                                 o && o->width_pt > 0 ? o->width_pt : 760,
-                                 o && o->height_pt > 0 ? o->height_pt : 1000);
+    char title[128];
+    if (part == 0)
+        snprintf(title, sizeof title, "Distributions: how long %s took, and where the time went",
+                 http_only ? "requests" : "operations");
+    else if (part == 1)
+        snprintf(title, sizeof title, "How long %s took", http_only ? "requests" : "operations");
+    else
+        snprintf(title, sizeof title, "Where the time went (%d of %zu)", part - 1, np - 1);
+    /* as tall as its panels need: rows of bars a reader can tell apart */
+    sat_chart *c = sat_chart_new(title, o && o->width_pt > 0 ? o->width_pt : 760,
+                                 o && o->height_pt > 0 ? o->height_pt : 0);
     if (!c) {
         sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
         return NULL;
     }
-    panel_hist(c, tl, http_only);
-    char path[64];
-    if (http_only) {
-        double hall = http_all(et, hp);
-        snprintf(path, sizeof path, "%sgroups", hp);
-        panel_top_of(c, et, path, "path", "path template", "requests ", hall, 1, NULL);
-        snprintf(path, sizeof path, "%smethods", hp);
-        panel_top_of(c, et, path, "method", "method", "requests ", hall, 1, NULL);
-        snprintf(path, sizeof path, "%stop.clients", hp);
-        panel_top_of(c, et, path, "client", "client", "requests ", hall, 1, NULL);
-    } else {
-        panel_top(c, et, "filter_shapes", "filter_shape", "top.filters", "filter",
-                  "filter shape", "searches ", all);
-        panel_top(c, et, "bases", "base", "top.bases", "base", "search base", "searches ", all);
-        panel_top(c, et, "clients", "client", "top.clients", "client", "client", "", all);
-        /* usage: every operation under the DN it ran as; the top list: a
-         * bind DN's own binds */
-        panel_top(c, et, "bind_dns", "binddn", "top.bind_dns", "binddn", "bind DN", "", all);
-        if (hp) {
-            snprintf(path, sizeof path, "%sgroups", hp);
-            panel_top_of(c, et, path, "path", "path template", "HTTP requests ",
-                         http_all(et, hp), 1, NULL);
-        }
-    }
+    pick k = {part, 0};
+    panels(c, set, &k);
     if (sat_chart_status(c) != SAT_OK) {
         sat_chart_free(c);
         sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
@@ -259,4 +325,5 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
 static const char *const analyzers[] = {"timeline", "etime", NULL};
 
 const sat_chart_kind ch_kind_distributions = {
-    "distributions", "how long operations took (etime per type) and where the time went", analyzers, build};
+    "distributions", "how long operations took (etime per type) and where the time went", analyzers, build,
+    parts};

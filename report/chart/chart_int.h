@@ -51,7 +51,7 @@ typedef struct ch_text {
     ch_role role;
     double size;
     int bold, italic, vertical;
-    int grey; /* drawn in grey rather than near-black */
+    int grey; /* drawn in grey rather than near-black; 2: white, on a bar */
     double x, y;
     ch_rect box;
     int panel; /* index, or -1 for the chart's own */
@@ -77,6 +77,7 @@ typedef struct ch_axis {
     /* CATEGORY: the categories, top to bottom */
     char **cats;
     size_t ncats;
+    int *cat_text; /* laid out: each category's label, an index into the texts (-1: none) */
 } ch_axis;
 
 typedef enum ch_annot_kind { CH_A_SPAN, CH_A_MARKER, CH_A_BAND, CH_A_VLINE, CH_A_HLINE, CH_A_LABEL } ch_annot_kind;
@@ -90,6 +91,12 @@ typedef struct ch_annot {
     int text;    /* index into the chart's texts, -1 if none drawn */
     ch_rect rect; /* BAND: its bar */
 } ch_annot;
+
+/* How a series' values over windows merge into a longer window (ch_rebin):
+ * counts add up; a rate or a level is averaged over the time; a latency
+ * keeps the largest (a storm's peak stays seen); a ratio is averaged over
+ * its points. */
+typedef enum ch_merge { CH_MERGE_SUM, CH_MERGE_TIME_MEAN, CH_MERGE_MAX, CH_MERGE_MEAN } ch_merge;
 
 struct sat_chart_series {
     sat_chart_panel *panel;
@@ -105,6 +112,8 @@ struct sat_chart_series {
     /* laid out */
     double *base;   /* STACKED: the top of the earlier stacks at each point */
     size_t *row;    /* HBARS: the category row of each bar */
+    int *vtext;     /* HBARS: the text of each bar's value (-1: none) */
+    ch_merge merge; /* how windows merge into longer ones (ch_rebin) */
     double bar_w;   /* STACKED/BARS/STEP: the width used (x units) */
     ch_rect swatch; /* its legend entry's sample */
     int in_legend;
@@ -131,6 +140,8 @@ struct sat_chart_panel {
 struct sat_chart {
     char *title;
     double w, h;
+    int auto_h;     /* height 0 given: as tall as the panels need */
+    double shown_w; /* the width it is shown at (0: its own) */
     int status;
     int shared;
     ch_axis x;
@@ -253,13 +264,107 @@ double ch_map(const ch_axis *a, double v, double from, double len);
  * width, or on a log axis (histogram bins) the next point's x. */
 double ch_bar_right(const sat_chart_series *s, const ch_axis *xa, size_t i);
 
+/* ---- sizes (chart_layout.c, chart_header.c) ---------------------------------------
+ * Sizes in points, at the size the chart is shown (every embedding shows
+ * it at its own size: chart.h, sat_chart_show_width): no text under 9 pt,
+ * the least a reader reads without effort on paper or on a screen (12 px). */
+#define M_OUT 8.0      /* outer margin */
+#define SZ_TITLE 13.0
+#define SZ_PANEL 10.5
+#define SZ_TICK 9.0
+#define SZ_AXIS 9.0
+#define SZ_LEGEND 9.0
+#define SZ_NOTE 9.5
+#define SZ_ANNOT 9.0
+#define SZ_BAND 9.0
+#define TICK_LEN 3.0
+#define GAP 4.0
+#define PANEL_GAP 12.0
+#define BAND_ROW 13.0
+#define STRIP_ROWS 4
+#define SWATCH_W 12.0
+/* An auto-height chart (height 0): a row of horizontal bars, and a value
+ * panel's frame per unit of its weight. */
+#define ROW_H 19.0
+#define FRAME_H 150.0
+
+/* ---- chart_header.c --------------------------------------------------------------- */
+/* Flows panel p's header from x0 over width fw at baseline y, on at most
+ * max_lines lines; returns the lines used; with commit, places the texts. */
+int ch_header_flow(ch_lay *l, sat_chart_panel *p, double x0, double fw, double y, int max_lines,
+                   int commit);
+/* A span or marker with a label: in the strip. */
+int ch_is_strip(const ch_annot *a);
+/* The strip row of each of the chart's annotations (-1: dropped) over frame
+ * f, and the left end of its label in xs; returns the rows used. */
+int ch_strip_rows(ch_lay *l, const ch_rect *f, int *row, double *xs);
+
 /* ---- chart_layout.c ------------------------------------------------------------ */
 int ch_layout(sat_chart *c);
+/* A text's size at the size the chart is shown, in points. */
+double ch_shown_pt(const sat_chart *c, double size);
 
-/* ---- chart_draw.c -------------------------------------------------------------- */
+/* ---- chart_rebin.c: windows chosen for the reader ------------------------------- */
+/* The window length (seconds) for a time axis over span seconds whose data
+ * comes in windows of src seconds (the longest of its tables'): the shortest
+ * round length, a multiple of src, giving at most max windows. */
+double ch_window_for(double span, double src, size_t max);
+/* Merges the points of every series of the chart's panels into windows of
+ * w seconds (from a multiple of w), by each series' rule, leaving out those
+ * before `from` (NAN: none); a window the inputs end inside (end: the last
+ * time read) is left out, see there. */
+void ch_rebin(sat_chart *c, double w, double from, double end);
+
+/* ---- chart_draw.c: what is drawn, through a painter ------------------------------
+ * ch_paint walks the layout once and says what to draw in a few calls a
+ * painter turns into marks: cairo's (chart_draw.c: PNG, PDF, a report's
+ * page) or the SVG writer's (chart_svg.c: text as text, a hover title per
+ * window or bar). A path is built (move, line, rect, circle) and then
+ * filled or stroked, as in cairo. Colours are inks, not values, so the SVG
+ * can give them classes (a dark scheme) and cairo its light ones. */
+typedef enum ch_ink {
+    /* 0 .. SAT_COLOR__COUNT-1: the palette's colours */
+    CH_INK_PAGE = SAT_COLOR__COUNT, /* the ground */
+    CH_INK_GRID,                    /* grid lines */
+    CH_INK_FRAME,                   /* frames and ticks */
+    CH_INK_FAINT,                   /* an empty panel's frame */
+    CH_INK_MARK,                    /* markers and a panel's lines */
+    CH_INK_TEXT,
+    CH_INK_TEXT_GREY,
+    CH_INK_TEXT_ON_BAR, /* a value written inside its bar */
+    CH_INK__COUNT
+} ch_ink;
+/* The colour of an ink on a light ground, 0..1. */
+void ch_ink_rgb(int ink, double rgb[3]);
+
+typedef struct ch_painter {
+    void *x;
+    void (*move)(void *x, double px, double py);
+    void (*line)(void *x, double px, double py);
+    void (*rect)(void *x, double rx, double ry, double w, double h);
+    void (*circle)(void *x, double cx, double cy, double r);
+    void (*fill)(void *x, int ink, double alpha);
+    /* dash: {on, off} or NULL */
+    void (*stroke)(void *x, int ink, double alpha, double width, const double *dash);
+    void (*clip)(void *x, const ch_rect *r); /* NULL: the clip ends */
+    void (*text)(void *x, const ch_text *t);
+    /* A region whose value a pointer over it shows (SVG <title>); NULL: none. */
+    void (*hover)(void *x, const ch_rect *r, const char *title);
+} ch_painter;
+void ch_paint(sat_chart *c, const ch_painter *p);
+/* The cairo painter over cr. */
 void ch_draw(sat_chart *c, void *cr);
 /* The font options every context uses, so measured and drawn extents agree. */
 void ch_font_setup(void *cr);
+
+/* ---- chart_svg.c ------------------------------------------------------------------ */
+/* The chart as an SVG document (laid out), written to write(closure, ...);
+ * SAT_OK or SAT_E_IO / SAT_E_NOMEM. */
+int ch_svg(sat_chart *c, int (*write)(void *closure, const unsigned char *data, size_t len),
+           void *closure);
+/* What the chart shows in a sentence or two, with its key figures (an SVG's
+ * <desc>, an image's alt text); NUL-terminated in buf. */
+void ch_summary(sat_chart *c, char *buf, size_t n);
 
 /* ---- chart_kinds.c: results as coordinates -------------------------------------
  * Results are read with the typed readers (satscope/result.h); a point in time
@@ -271,6 +376,6 @@ double ch_window_s(const sat_rnode *table);
 void ch_local_minute(char *buf, size_t n, double t, int32_t utc_offset_s);
 
 /* The kinds (one file each). */
-extern const sat_chart_kind ch_kind_timeline, ch_kind_distributions, ch_kind_capacity;
+extern const sat_chart_kind ch_kind_timeline, ch_kind_storm, ch_kind_distributions, ch_kind_capacity;
 
 #endif /* SAT_CHART_INT_H */

@@ -3,15 +3,17 @@
  * sat_chart_structure_json): what the structural golden tests compare
  * instead of pixels, read from the one layout the drawing reads.
  *
- *   schema, command "chart", title, width_pt, height_pt, time_zone (a time
+ *   schema, command "chart", title, width_pt, height_pt, shown_width_pt (the
+ *   width it is shown at: its own unless sat_chart_show_width), time_zone (a time
  *   axis), x_axis (a shared axis), panels [ {title, weight, frame {x y w h},
  *   x_axis (its own axis), y_axis, y2_axis, note, has_data, series [ {name,
  *   style, color, axis "left"|"right", dashed, width, in_legend, points
  *   [{x (ts on a time axis), y, y0 (a stacked bar's bottom)}], or bars [{category, value,
- *   row}]} ],
+ *   row, label (its category's text as drawn, null when none is), value_label}]} ],
  *   annotations [ {kind, x, y, label, drawn} ]} ], annotations (the chart's
  *   spans, markers, bands: kind, x0, x1, label, drawn), texts [ {text, role,
- *   panel, size, box [x y w h]} ], dropped (labels with no free place).
+ *   panel, size, size_pt (at the width it is shown: shown_width_pt), box [x y w h]} ],
+ *   dropped (labels with no free place).
  *
  * An axis: scale, label, unit, lo, hi, ticks [ {value, label, date} ]; a
  * time axis writes its values as RFC 3339 UTC strings in keys ending _ts
@@ -106,6 +108,15 @@ static void axis(sat_json *j, const char *key, const ch_axis *a)
     sat_json_end(j);
 }
 
+/* The text of index k, or null. */
+static void text_ref(sat_json *j, const char *key, const sat_chart *c, int k)
+{
+    if (k >= 0 && (size_t)k < c->ntexts)
+        sat_json_str(j, key, c->texts[k].s);
+    else
+        sat_json_null(j, key);
+}
+
 static void series(sat_json *j, sat_chart_panel *p, const sat_chart_series *s)
 {
     const ch_axis *xa = ch_panel_xaxis(p);
@@ -125,8 +136,12 @@ static void series(sat_json *j, sat_chart_panel *p, const sat_chart_series *s)
             sat_json_object(j, NULL);
             sat_json_str(j, "category", s->cat[i]);
             sat_json_num(j, "value", s->y[i], 6);
-            if (s->row)
+            if (s->row) {
                 sat_json_u64(j, "row", s->row[i]);
+                text_ref(j, "label", p->chart, p->y.cat_text && s->row[i] < p->y.ncats ? p->y.cat_text[s->row[i]] : -1);
+            }
+            if (s->vtext)
+                text_ref(j, "value_label", p->chart, s->vtext[i]);
             sat_json_end(j);
             j->compact_from = (unsigned char)saved;
         }
@@ -171,7 +186,7 @@ static void annots(sat_json *j, const char *key, const ch_annot *a, size_t n, co
     sat_json_end(j);
 }
 
-static void texts(sat_json *j, const char *key, const ch_text *t, size_t n)
+static void texts(sat_json *j, const char *key, const sat_chart *c, const ch_text *t, size_t n)
 {
     sat_json_array(j, key);
     for (size_t i = 0; i < n; i++) {
@@ -184,6 +199,7 @@ static void texts(sat_json *j, const char *key, const ch_text *t, size_t n)
         else
             sat_json_null(j, "panel");
         sat_json_num(j, "size", t[i].size, 2);
+        sat_json_num(j, "size_pt", ch_shown_pt(c, t[i].size), 2);
         if (t[i].vertical)
             sat_json_bool(j, "vertical", 1);
         sat_json_array(j, "box");
@@ -211,6 +227,7 @@ int sat_chart_structure_json(sat_chart *c, FILE *out, sat_diag *diag)
     sat_json_str(&j, "title", c->title);
     sat_json_num(&j, "width_pt", c->w, 2);
     sat_json_num(&j, "height_pt", c->h, 2);
+    sat_json_num(&j, "shown_width_pt", c->shown_w > 0 ? c->shown_w : c->w, 2);
     if (c->shared) {
         if (c->x.scale == SAT_AXIS_TIME) {
             char zone[32];
@@ -242,8 +259,8 @@ int sat_chart_structure_json(sat_chart *c, FILE *out, sat_diag *diag)
     }
     sat_json_end(&j);
     annots(&j, "annotations", c->annots, c->nannots, &c->x);
-    texts(&j, "texts", c->texts, c->ntexts);
-    texts(&j, "dropped", c->dropped, c->ndropped);
+    texts(&j, "texts", c, c->texts, c->ntexts);
+    texts(&j, "dropped", c, c->dropped, c->ndropped);
     sat_json_end(&j);
     st = sat_json_finish(&j);
     if (st != SAT_OK)

@@ -12,7 +12,7 @@
 
 #include "chart_int.h"
 
-static const sat_chart_kind *const kinds[] = {&ch_kind_timeline, &ch_kind_distributions,
+static const sat_chart_kind *const kinds[] = {&ch_kind_timeline, &ch_kind_storm, &ch_kind_distributions,
                                               &ch_kind_capacity, NULL};
 
 const sat_chart_kind *sat_chart_kind_find(const char *name)

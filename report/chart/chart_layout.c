@@ -11,7 +11,7 @@
  * between the first panel's header and its frame (rows of labels, a label
  * moved down a row when it would overlap one before it), the x ticks under
  * the bottom panel only, and the bands (sources) under the x axis, one row
- * each.
+ * each. The headers and the strip are flowed by chart_header.c.
  */
 #include <cairo.h>
 #include <math.h>
@@ -20,22 +20,6 @@
 
 #include "chart_int.h"
 
-/* Sizes in points. */
-#define M_OUT 8.0      /* outer margin */
-#define SZ_TITLE 12.0
-#define SZ_PANEL 9.0
-#define SZ_TICK 7.5
-#define SZ_AXIS 7.5
-#define SZ_LEGEND 7.5
-#define SZ_NOTE 8.5
-#define SZ_ANNOT 7.0
-#define SZ_BAND 6.5
-#define TICK_LEN 3.0
-#define GAP 4.0
-#define PANEL_GAP 8.0
-#define BAND_ROW 11.0
-#define STRIP_ROWS 3
-#define SWATCH_W 12.0
 
 /* ---- ticks fitted to the room ----------------------------------------------------- */
 
@@ -121,6 +105,8 @@ static int panel_categories(ch_lay *l, sat_chart_panel *p, double maxw)
     free(a->cats);
     a->cats = NULL;
     a->ncats = 0;
+    free(a->cat_text);
+    a->cat_text = NULL;
     size_t cap = 0;
     for (size_t k = 0; k < p->nseries; k++) {
         sat_chart_series *s = p->series[k];
@@ -151,6 +137,11 @@ static int panel_categories(ch_lay *l, sat_chart_panel *p, double maxw)
             a->cats[a->ncats++] = fitted;
         }
     }
+    a->cat_text = malloc((a->ncats ? a->ncats : 1) * sizeof *a->cat_text);
+    if (!a->cat_text)
+        return l->c->status = SAT_E_NOMEM;
+    for (size_t j = 0; j < a->ncats; j++)
+        a->cat_text[j] = -1;
     return SAT_OK;
 }
 
@@ -174,167 +165,6 @@ static hroom panel_hroom(ch_lay *l, sat_chart_panel *p)
             r.right += lh + GAP;
     }
     return r;
-}
-
-/* ---- the header of a panel: title, legend entries, note ------------------------------ */
-
-/* A series is named in the legend when it has something drawn. */
-static int in_legend(const sat_chart_series *s)
-{
-    if (!s->name || !s->name[0])
-        return 0;
-    for (size_t i = 0; i < s->n; i++)
-        if (isfinite(s->y[i]))
-            return 1;
-    return 0;
-}
-
-static char *legend_name(sat_chart *c, const sat_chart_series *s)
-{
-    if (!s->right)
-        return ch_strdup(c, s->name);
-    size_t n = strlen(s->name);
-    char *d = malloc(n + 16);
-    if (!d) {
-        c->status = SAT_E_NOMEM;
-        return NULL;
-    }
-    snprintf(d, n + 16, "%s (right)", s->name);
-    return d;
-}
-
-/* Flows the header's items from x0 over width fw starting at baseline y,
- * wrapping, on at most max_lines lines: the legend entries that do not fit
- * are summed up as "+N more" (each entry is cut to half the width first).
- * Returns the lines used. With commit, places the texts. */
-static int header_flow(ch_lay *l, sat_chart_panel *p, double x0, double fw, double y, int max_lines, int commit)
-{
-    sat_chart *c = l->c;
-    double lh = ch_line_h(l, SZ_PANEL) + 2, asc = ch_ascent(l, SZ_LEGEND);
-    double x = x0;
-    int lines = 1;
-    if (max_lines < 1)
-        max_lines = 1;
-    if (p->title) {
-        char *title = ch_fit_text(l, p->title, SZ_PANEL, 1, fw);
-        if (!title)
-            return lines;
-        double w = ch_measure(l, title, SZ_PANEL, 1, 0, NULL, NULL);
-        if (commit) {
-            ch_tspec t = {title, CH_T_PANEL_TITLE, SZ_PANEL, 1, 0, 0, 0, (int)p->index};
-            ch_place1(l, &t, x, y, 0);
-        }
-        free(title);
-        x += w + 14;
-    }
-    size_t left = 0;
-    for (size_t k = 0; k < p->nseries; k++)
-        left += in_legend(p->series[k]);
-    double more_w = ch_measure(l, "+99 more", SZ_LEGEND, 0, 1, NULL, NULL);
-    for (size_t k = 0; k < p->nseries; k++) {
-        sat_chart_series *s = p->series[k];
-        s->in_legend = 0;
-        if (!in_legend(s))
-            continue;
-        char *full = legend_name(c, s);
-        char *name = full ? ch_fit_text(l, full, SZ_LEGEND, 0, fw / 2) : NULL;
-        free(full);
-        if (!name)
-            return lines;
-        double w = SWATCH_W + 3 + ch_measure(l, name, SZ_LEGEND, 0, 0, NULL, NULL);
-        if (x + w > x0 + fw && x > x0) {
-            if (lines == max_lines) {
-                free(name);
-                break;
-            }
-            lines++;
-            x = x0;
-            y += lh;
-        }
-        /* on the last line an entry leaves room for the "+N more" after it */
-        if (lines == max_lines && left > 1 && x + w + 10 + more_w > x0 + fw && x > x0) {
-            free(name);
-            break;
-        }
-        if (commit) {
-            s->in_legend = 1;
-            s->swatch = (ch_rect){x, y - asc * 0.8, SWATCH_W, asc * 0.8};
-            ch_tspec t = {name, CH_T_LEGEND, SZ_LEGEND, 0, 0, 0, 0, (int)p->index};
-            if (ch_place1(l, &t, x + SWATCH_W + 3, y, 0) < 0)
-                s->in_legend = 0;
-        }
-        free(name);
-        x += w + 10;
-        left--;
-    }
-    if (left) {
-        char more[32];
-        snprintf(more, sizeof more, "+%zu more", left);
-        if (commit) {
-            ch_tspec t = {more, CH_T_LEGEND, SZ_LEGEND, 0, 1, 0, 1, (int)p->index};
-            ch_place1(l, &t, x, y, 0);
-        }
-        x += more_w + 10;
-    }
-    if (p->note && p->has_data) {
-        double w = ch_measure(l, p->note, SZ_LEGEND, 0, 1, NULL, NULL);
-        if (x + w > x0 + fw && x > x0 && lines < max_lines) {
-            lines++;
-            x = x0;
-            y += lh;
-        }
-        if (commit) {
-            ch_tspec t = {p->note, CH_T_NOTE, SZ_LEGEND, 0, 1, 0, 1, (int)p->index};
-            ch_place1(l, &t, x, y, 0);
-        }
-    }
-    return lines;
-}
-
-/* ---- the strip of span and marker labels ------------------------------------------------ */
-
-static int is_strip(const ch_annot *a)
-{
-    return (a->kind == CH_A_SPAN || a->kind == CH_A_MARKER) && a->label && a->label[0];
-}
-
-/* The row of each strip label (-1: dropped), by intervals over the frame;
- * returns the rows used. */
-static int strip_rows(ch_lay *l, const ch_rect *f, int *row)
-{
-    sat_chart *c = l->c;
-    double ends[STRIP_ROWS][64];
-    double starts[STRIP_ROWS][64];
-    size_t nin[STRIP_ROWS] = {0};
-    int used = 0;
-    for (size_t k = 0; k < c->nannots; k++) {
-        ch_annot *a = &c->annots[k];
-        row[k] = -1;
-        if (!is_strip(a))
-            continue;
-        double w = ch_measure(l, a->label, SZ_ANNOT, 0, 0, NULL, NULL);
-        double cx = a->kind == CH_A_SPAN ? (ch_map(&c->x, a->x0, f->x, f->w) + ch_map(&c->x, a->x1, f->x, f->w)) / 2
-                                          : ch_map(&c->x, a->x0, f->x, f->w);
-        double x0 = cx - w / 2;
-        if (x0 < f->x)
-            x0 = f->x;
-        if (x0 + w > f->x + f->w)
-            x0 = f->x + f->w - w;
-        for (int r = 0; r < STRIP_ROWS; r++) {
-            int clash = 0;
-            for (size_t i = 0; i < nin[r] && !clash; i++)
-                clash = x0 < ends[r][i] + 4 && starts[r][i] < x0 + w + 4;
-            if (!clash && nin[r] < 64) {
-                starts[r][nin[r]] = x0;
-                ends[r][nin[r]++] = x0 + w;
-                row[k] = r;
-                if (r + 1 > used)
-                    used = r + 1;
-                break;
-            }
-        }
-    }
-    return used;
 }
 
 /* ---- the whole page -------------------------------------------------------------------------- */
@@ -394,7 +224,9 @@ static void place_y(ch_lay *l, sat_chart_panel *p)
         double rowh = p->y.ncats ? f->h / (double)p->y.ncats : f->h;
         for (size_t i = 0; i < p->y.ncats; i++) {
             ch_tspec t = {p->y.cats[i], CH_T_TICK, SZ_TICK, 0, 0, 0, 1, (int)p->index};
-            ch_place1(l, &t, f->x - TICK_LEN - 2, f->y + rowh * (i + 0.5) + mid, 2);
+            int k = ch_place1(l, &t, f->x - TICK_LEN - 2, f->y + rowh * (i + 0.5) + mid, 2);
+            if (p->y.cat_text)
+                p->y.cat_text[i] = k;
         }
         return;
     }
@@ -512,8 +344,8 @@ static void place_panel_annots(ch_lay *l, sat_chart_panel *p)
     }
 }
 
-/* The value at the end of each horizontal bar, in the axis's unit, when it
- * fits inside the frame beside the bar (else inside the bar's end). */
+/* The value at the end of each horizontal bar, in the axis's unit: beside
+ * the bar when it fits in the frame, else in white inside the bar's end. */
 static void place_bar_values(ch_lay *l, sat_chart_panel *p)
 {
     if (p->y.scale != SAT_AXIS_CATEGORY || !p->y.ncats)
@@ -529,7 +361,14 @@ static void place_bar_values(ch_lay *l, sat_chart_panel *p)
         if (s->style != SAT_SERIES_HBARS || !s->row)
             continue;
         double th = rowh * 0.72 / (double)nh;
+        free(s->vtext);
+        s->vtext = malloc((s->n ? s->n : 1) * sizeof *s->vtext);
+        if (!s->vtext) {
+            l->c->status = SAT_E_NOMEM;
+            return;
+        }
         for (size_t i = 0; i < s->n; i++) {
+            s->vtext[i] = -1;
             if (!isfinite(s->y[i]))
                 continue;
             char v[64];
@@ -538,13 +377,25 @@ static void place_bar_values(ch_lay *l, sat_chart_panel *p)
             double x = ch_map(xa, s->y[i], f->x, f->w);
             double y = f->y + rowh * (double)s->row[i] + rowh * 0.14 + th * ((double)me + 0.5) + mid;
             double w = ch_measure(l, v, SZ_ANNOT, 0, 0, NULL, NULL);
-            if (x + 3 + w <= f->x + f->w)
-                ch_place1(l, &t, x + 3, y, 0);
-            else
+            double x0 = ch_map(xa, xa->scale == SAT_AXIS_LOG ? xa->lo : fmax(xa->lo, 0), f->x, f->w);
+            if (x + 3 + w <= f->x + f->w) {
+                s->vtext[i] = ch_place1(l, &t, x + 3, y, 0);
+            } else if (x - 3 - w >= x0) {
+                t.grey = 2;
+                s->vtext[i] = ch_place1(l, &t, x - 3, y, 2);
+            } else {
                 ch_drop(l, &t, x + 3, y, 0);
+            }
         }
         me++;
     }
+}
+
+/* Where a panel's header starts: over its frame, but over its labels too
+ * for bars (their frame starts far right of long category labels). */
+static double header_x(const sat_chart *c, const sat_chart_panel *p)
+{
+    return p->y.scale == SAT_AXIS_CATEGORY && !c->shared ? M_OUT : p->frame.x;
 }
 
 /* A panel with nothing to draw takes a third of its share of the height:
@@ -603,6 +454,7 @@ static int layout(ch_lay *l)
         heights[i] = est_h;
     int strip_used = 0, max_lines = 1;
     int rows[c->nannots > 0 ? c->nannots : 1];
+    double strip_x[c->nannots > 0 ? c->nannots : 1];
     hroom room[np > 0 ? np : 1];
     hroom common = {M_OUT, M_OUT};
     /* two passes: the first from estimated heights, the second from the real ones */
@@ -668,15 +520,43 @@ static int layout(ch_lay *l)
             wsum += eff_weight(p);
         }
         if (c->shared) {
-            strip_used = strip_rows(l, &c->panels[0]->frame, rows);
+            strip_used = ch_strip_rows(l, &c->panels[0]->frame, rows, strip_x);
             fixed += strip_used * (ch_line_h(l, SZ_ANNOT) + 1) + (strip_used ? 2 : 0);
             fixed += nbands ? nbands * BAND_ROW + 4 : 0;
         }
-        /* the headers take at most 40% of what is left, shared alike */
-        max_lines = (int)((c->h - fixed) * 0.4 / np / hl);
+        /* a header has the lines it needs, every series named, while the
+         * headers take at most half of what is left; on a page too small
+         * for that, each has its share (and "+N more" says what is not
+         * named) */
+        max_lines = 1;
+        for (size_t i = 0; i < np; i++)
+            if ((int)c->panels[i]->nseries + 2 > max_lines)
+                max_lines = (int)c->panels[i]->nseries + 2;
+        if (!c->auto_h) {
+            double need = 0;
+            for (size_t i = 0; i < np; i++) {
+                sat_chart_panel *p = c->panels[i];
+                need += ch_header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), 0, max_lines, 0) * hl;
+            }
+            int fit = (int)((c->h - fixed) * 0.5 / (double)np / hl);
+            if (need > (c->h - fixed) * 0.5 && fit < max_lines)
+                max_lines = fit > 1 ? fit : 1;
+        }
         for (size_t i = 0; i < np; i++) {
             sat_chart_panel *p = c->panels[i];
-            fixed += header_flow(l, p, p->frame.x, p->frame.w, 0, max_lines, 0) * hl + 2;
+            fixed += ch_header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), 0, max_lines, 0) * hl + 2;
+        }
+        if (c->auto_h) {
+            double sum = 0;
+            for (size_t i = 0; i < np; i++) {
+                sat_chart_panel *p = c->panels[i];
+                heights[i] = p->y.scale == SAT_AXIS_CATEGORY && p->has_data
+                                 ? (double)(p->y.ncats ? p->y.ncats : 1) * ROW_H
+                                 : eff_weight(p) * FRAME_H;
+                sum += heights[i];
+            }
+            c->h = ceil(fixed + sum);
+            continue;
         }
         double avail = fmax(c->h - fixed, 10.0 * np);
         for (size_t i = 0; i < np; i++)
@@ -696,22 +576,18 @@ static int layout(ch_lay *l)
     double bottom = y;
     for (size_t i = 0; i < np; i++) {
         sat_chart_panel *p = c->panels[i];
-        int lines = header_flow(l, p, p->frame.x, p->frame.w, y + ch_ascent(l, SZ_PANEL), max_lines, 1);
+        int lines = ch_header_flow(l, p, header_x(c, p), c->w - M_OUT - header_x(c, p), y + ch_ascent(l, SZ_PANEL),
+                                max_lines, 1);
         y += lines * hl + 2;
         if (i == 0 && c->shared) {
             double alh = ch_line_h(l, SZ_ANNOT) + 1;
             c->strip = (ch_rect){p->frame.x, y, p->frame.w, strip_used * alh};
             for (size_t k = 0; k < c->nannots; k++) {
                 ch_annot *a = &c->annots[k];
-                if (!is_strip(a))
+                if (!ch_is_strip(a))
                     continue;
                 ch_tspec t = {a->label, a->kind == CH_A_SPAN ? CH_T_SPAN : CH_T_MARKER, SZ_ANNOT, 0, 0, 0, 0, -1};
-                double w = ch_measure(l, a->label, SZ_ANNOT, 0, 0, NULL, NULL);
-                const ch_rect *f = &p->frame;
-                double cx = a->kind == CH_A_SPAN
-                                ? (ch_map(&c->x, a->x0, f->x, f->w) + ch_map(&c->x, a->x1, f->x, f->w)) / 2
-                                : ch_map(&c->x, a->x0, f->x, f->w);
-                double x0 = fmin(fmax(cx - w / 2, f->x), f->x + f->w - w);
+                double x0 = strip_x[k];
                 if (rows[k] < 0) { /* no row had room: listed where the top one is */
                     ch_drop(l, &t, x0, y + ch_ascent(l, SZ_ANNOT), 0);
                     continue;
@@ -782,6 +658,11 @@ static int layout(ch_lay *l)
         }
     }
     return c->status;
+}
+
+double ch_shown_pt(const sat_chart *c, double size)
+{
+    return c->shown_w > 0 ? size * c->shown_w / c->w : size;
 }
 
 int ch_layout(sat_chart *c)

@@ -1,19 +1,15 @@
 /*
  * chart_out.c - a chart's files: PNG (drawn at 2 pixels per point, so text
- * stays crisp on screens that double), SVG and PDF (cairo's vector
- * surfaces, written through a stream), and a chart drawn into someone
- * else's cairo context (a page of a PDF report).
+ * stays crisp on screens that double) and PDF (cairo's surfaces, written
+ * through a stream), SVG (the chart's own writer, chart_svg.c: its words
+ * are text), and a chart drawn into someone else's cairo context (a page of
+ * a PDF report).
  *
  * Deterministic output: PNG and SVG are the same bytes for the same chart;
  * a PDF would carry the time of day as its creation date, so it is fixed
- * (the end of the chart's time axis when it has one, else the epoch). SVG
- * ids (cairo's "glyph0-1", "clip1", ...) get a prefix (sat_chart_svg_id_prefix;
- * by default one made from a hash of the SVG itself), so that two charts
- * inlined in one HTML page never share an id; every id and every reference
- * to one (href="#..", url(#..)) is rewritten alike.
+ * (the end of the chart's time axis when it has one, else the epoch).
  */
 #include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
 #include <fontconfig/fontconfig.h>
@@ -56,7 +52,7 @@ static cairo_status_t to_sink(void *closure, const unsigned char *data, unsigned
     return CAIRO_STATUS_SUCCESS;
 }
 
-/* A growing buffer (the SVG, before its ids are prefixed). */
+/* A growing buffer (sat_chart_bytes). */
 typedef struct membuf {
     unsigned char *p;
     size_t n, cap;
@@ -85,93 +81,6 @@ static int draw_on(sat_chart *c, cairo_surface_t *surf, double scale)
     return st == CAIRO_STATUS_SUCCESS ? SAT_OK : SAT_E_NOMEM;
 }
 
-/* The SVG's ids renumbered: cairo names a group after the surface's serial
- * number in the process ("surface323"), which differs from run to run, so
- * every id (and every reference to one) becomes prefix + "i" + the order of
- * its first appearance, the same for the same drawing. */
-typedef struct idmap {
-    char **names;
-    size_t n, cap;
-} idmap;
-
-static long id_index(idmap *ids, const unsigned char *s, size_t len)
-{
-    for (size_t i = 0; i < ids->n; i++)
-        if (strlen(ids->names[i]) == len && memcmp(ids->names[i], s, len) == 0)
-            return (long)i;
-    if (SAT_GROW(ids->names, ids->cap, ids->n + 1) < 0)
-        return -1;
-    char *d = malloc(len + 1);
-    if (!d)
-        return -1;
-    memcpy(d, s, len);
-    d[len] = '\0';
-    ids->names[ids->n] = d;
-    return (long)ids->n++;
-}
-
-static int put(membuf *o, const void *p, size_t n)
-{
-    return to_mem(o, p, (unsigned)n) == CAIRO_STATUS_SUCCESS ? 0 : -1;
-}
-
-static int svg_renumber(const membuf *m, const char *prefix, membuf *o)
-{
-    static const char *const pats[] = {"id=\"", "href=\"#", "url(#"};
-    idmap ids = {0};
-    int rc = 0;
-    size_t from = 0;
-    for (size_t i = 0; i < m->n && !rc; i++) {
-        for (size_t k = 0; k < 3; k++) {
-            size_t n = strlen(pats[k]);
-            if (i + n > m->n || memcmp(m->p + i, pats[k], n) != 0)
-                continue;
-            size_t e = i + n;
-            while (e < m->n && m->p[e] != '"' && m->p[e] != ')' && m->p[e] != ' ')
-                e++;
-            long idx = id_index(&ids, m->p + i + n, e - i - n);
-            char num[48];
-            snprintf(num, sizeof num, "%si%ld", prefix, idx);
-            if (idx < 0 || put(o, m->p + from, i + n - from) || put(o, num, strlen(num)))
-                rc = -1;
-            from = e;
-            i = e - 1;
-            break;
-        }
-    }
-    if (!rc && from < m->n && put(o, m->p + from, m->n - from))
-        rc = -1;
-    for (size_t i = 0; i < ids.n; i++)
-        free(ids.names[i]);
-    free(ids.names);
-    return rc;
-}
-
-/* Writes the SVG in m with every id renumbered and prefixed. */
-static int svg_prefixed(sat_chart *c, const membuf *m, sink *s)
-{
-    char prefix[32];
-    membuf o = {0};
-    if (c->id_prefix[0]) {
-        snprintf(prefix, sizeof prefix, "%s", c->id_prefix);
-    } else { /* FNV-1a of the renumbered document: distinct charts, distinct ids */
-        if (svg_renumber(m, "", &o)) {
-            free(o.p);
-            return SAT_E_NOMEM;
-        }
-        uint32_t h = 2166136261u;
-        for (size_t i = 0; i < o.n; i++)
-            h = (h ^ o.p[i]) * 16777619u;
-        snprintf(prefix, sizeof prefix, "c%08x-", (unsigned)h);
-        o.n = 0;
-    }
-    int st = svg_renumber(m, prefix, &o) ? SAT_E_NOMEM : SAT_OK;
-    if (st == SAT_OK && to_sink(s, o.p, (unsigned)o.n) != CAIRO_STATUS_SUCCESS)
-        st = SAT_E_IO;
-    free(o.p);
-    return st;
-}
-
 /* The PDF's creation date: the end of the time axis, else the epoch. */
 static void pdf_date(const sat_chart *c, char *buf, size_t n)
 {
@@ -192,7 +101,6 @@ int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write
         return sat_diag_set(diag, st, NULL, "laying out the chart: %s", sat_strerror(st));
     sink s = {write, closure, 0};
     cairo_surface_t *surf = NULL;
-    membuf m = {0};
     switch (fmt) {
     case SAT_CHART_PNG:
         /* 4 bytes a pixel, 4 pixels a square point */
@@ -204,16 +112,12 @@ int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write
         if (st == SAT_OK && cairo_surface_write_to_png_stream(surf, to_sink, &s) != CAIRO_STATUS_SUCCESS)
             st = s.failed ? SAT_E_IO : SAT_E_NOMEM;
         break;
-    case SAT_CHART_SVG:
-        surf = cairo_svg_surface_create_for_stream(to_mem, &m, c->w, c->h);
-        cairo_svg_surface_restrict_to_version(surf, CAIRO_SVG_VERSION_1_1);
-        st = draw_on(c, surf, 1);
-        cairo_surface_finish(surf);
-        if (st == SAT_OK && (m.failed || cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS))
-            st = SAT_E_NOMEM;
-        if (st == SAT_OK)
-            st = svg_prefixed(c, &m, &s);
-        break;
+    case SAT_CHART_SVG: /* the chart's own writer: text as text (chart_svg.c) */
+        st = ch_svg(c, write, closure);
+        if (st != SAT_OK)
+            return sat_diag_set(diag, st, NULL, st == SAT_E_IO ? "writing the chart failed" : "drawing the chart: %s",
+                                sat_strerror(st));
+        return SAT_OK;
     case SAT_CHART_PDF: {
         surf = cairo_pdf_surface_create_for_stream(to_sink, &s, c->w, c->h);
         char date[32];
@@ -232,7 +136,6 @@ int sat_chart_write(sat_chart *c, sat_chart_format fmt, sat_chart_write_fn write
         return sat_diag_set(diag, SAT_E_USAGE, NULL, "unknown chart format %d", (int)fmt);
     }
     cairo_surface_destroy(surf);
-    free(m.p);
     if (st != SAT_OK)
         return sat_diag_set(diag, st, NULL, st == SAT_E_IO ? "writing the chart failed" : "drawing the chart: %s",
                             sat_strerror(st));

@@ -98,6 +98,12 @@ static int any_nonzero(const sat_rnode *t, const char *col)
     return 0;
 }
 
+static void merge_by(sat_chart_series *s, ch_merge m)
+{
+    if (s)
+        s->merge = m;
+}
+
 /* 1. operations per second by type, the most frequent apart */
 static void panel_ops(sat_chart *c, const sat_rnode *win, double w, int hold)
 {
@@ -128,11 +134,13 @@ static void panel_ops(sat_chart *c, const sat_rnode *win, double w, int hold)
                  hold == HOLD_BOTH && !strncmp(cols[i].name, "methods.", 8) ? "HTTP " : "", dot);
         sat_chart_series *s = sat_chart_series_add(p, name, SAT_SERIES_STACKED, SAT_COLOR_AUTO);
         sat_chart_series_width(s, w);
+        merge_by(s, CH_MERGE_TIME_MEAN); /* a rate */
         series_of(s, win, cols[i].name, 1 / w);
     }
     if (shown < n) {
         sat_chart_series *s = sat_chart_series_add(p, "other", SAT_SERIES_STACKED, SAT_COLOR_YELLOW);
         sat_chart_series_width(s, w);
+        merge_by(s, CH_MERGE_TIME_MEAN);
         for (const sat_rnode *r = sat_rnode_first(win); r; r = sat_rnode_next(r)) {
             double sum = 0;
             for (size_t i = shown; i < n; i++) {
@@ -147,9 +155,10 @@ static void panel_ops(sat_chart *c, const sat_rnode *win, double w, int hold)
 /* 2. etime percentiles, and where it went: queue wait against service */
 static void panel_etime(sat_chart *c, const sat_rnode *win, double w, int hold)
 {
-    static const char *const title[] = {"Operation time (etime), per window",
-                                        "Response time, per window",
-                                        "Operation time (etime) and response time, per window"};
+    /* merged windows keep the largest of theirs (chart_rebin.c) */
+    static const char *const title[] = {"Operation time (etime), the highest window's",
+                                        "Response time, the highest window's",
+                                        "Operation time (etime) and response time, the highest window's"};
     static const char *const unit[] = {"etime", "response time", "time"};
     static const char *const none[] = {"no operation with an etime in the inputs",
                                        "no request with a response time in the inputs",
@@ -173,6 +182,7 @@ static void panel_etime(sat_chart *c, const sat_rnode *win, double w, int hold)
             continue;
         sat_chart_series *s = sat_chart_series_add(p, lines[i].name, SAT_SERIES_STEP, lines[i].color);
         sat_chart_series_width(s, w);
+        merge_by(s, CH_MERGE_MAX);
         if (lines[i].dashed)
             sat_chart_series_dashed(s);
         series_of(s, win, lines[i].col, 1);
@@ -194,11 +204,13 @@ static void panel_concurrency(sat_chart *c, const sat_rnode *win, double w, int 
     }
     sat_chart_series *s = sat_chart_series_add(p, what[hold], SAT_SERIES_STEP, SAT_COLOR_BLUE);
     sat_chart_series_width(s, w);
+    merge_by(s, CH_MERGE_TIME_MEAN); /* a level */
     series_of(s, win, "concurrency", 1);
     if (hold == HOLD_LDAP ? any_value(win, "conns.open") : any_nonzero(win, "conns.open")) {
         sat_chart_panel_y2(p, SAT_AXIS_LINEAR, "open", SAT_UNIT_COUNT, 0, 0);
         sat_chart_series *o = sat_chart_series_right(p, "connections open", SAT_SERIES_STEP, SAT_COLOR_ORANGE);
         sat_chart_series_width(o, w);
+        merge_by(o, CH_MERGE_TIME_MEAN);
         series_of(o, win, "conns.open", 1);
     }
 }
@@ -237,11 +249,8 @@ static void panel_failures(sat_chart *c, sat_result *storms)
 {
     const sat_rnode *win = sat_get_table(sat_result_root(storms), "windows");
     double w = ch_window_s(win);
-    char title[160];
-    char wbuf[64];
-    ch_tick_label(wbuf, sizeof wbuf, SAT_UNIT_DURATION, w > 0 ? w : 10);
-    snprintf(title, sizeof title, "Client failures by kind, per %s", wbuf);
-    sat_chart_panel *p = sat_chart_panel_add(c, title, 1);
+    /* counts per window: the chart's window, said in its title */
+    sat_chart_panel *p = sat_chart_panel_add(c, "Client failures by kind", 1);
     sat_chart_panel_y(p, SAT_AXIS_LINEAR, "failures", SAT_UNIT_COUNT);
     colsum cols[64];
     size_t n = win ? prefixed_cols(win, "kinds.", cols, 64) : 0;
@@ -316,6 +325,8 @@ static void panel_tls(sat_chart *c, sat_result *hs, int hold)
     }
     sat_chart_panel_y2(p, SAT_AXIS_LINEAR, "resumed", SAT_UNIT_RATIO, 0, 1);
     sat_chart_series *r = sat_chart_series_right(p, "resumed share", SAT_SERIES_POINTS, SAT_COLOR_BLACK);
+    sat_chart_series_width(r, w);
+    merge_by(r, CH_MERGE_MEAN);
     for (const sat_rnode *row = sat_rnode_first(win); row; row = sat_rnode_next(row))
         sat_chart_point(r, ch_time(sat_get_time(row, "start_ts", 0)) + w / 2, sat_get_num(row, "resumed_ratio", NAN));
 }
@@ -331,10 +342,7 @@ static const struct {
 static void panel_conns(sat_chart *c, const sat_rnode *win, double w, sat_result *storms,
                         int hold)
 {
-    char title[160], wbuf[64];
-    ch_tick_label(wbuf, sizeof wbuf, SAT_UNIT_DURATION, w > 0 ? w : 10);
-    snprintf(title, sizeof title, "Connections opened, and closed by code, per %s", wbuf);
-    sat_chart_panel *p = sat_chart_panel_add(c, title, 0.9);
+    sat_chart_panel *p = sat_chart_panel_add(c, "Connections opened, and closed by code", 0.9);
     sat_chart_panel_y(p, SAT_AXIS_LINEAR, "connections", SAT_UNIT_COUNT);
     colsum cols[64];
     size_t n = win ? prefixed_cols(win, "closes.", cols, 64) : 0;
@@ -421,7 +429,31 @@ static void annotations(sat_chart *c, sat_result *tl, sat_result *storms, sat_re
     }
 }
 
-static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_diag *diag)
+/* The most windows a panel draws: bars a reader tells apart on a page. */
+#define CHART_WINDOWS_MAX 300
+
+/* Annotations outside [from, to] left out, spans cut to it: a detail chart
+ * marks only what it shows. */
+static void annots_within(sat_chart *c, double from, double to)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < c->nannots; k++) {
+        ch_annot a = c->annots[k];
+        if (a.x1 < from || a.x0 > to) {
+            free(a.label);
+            continue;
+        }
+        a.x0 = fmax(a.x0, from);
+        a.x1 = fmin(a.x1, to);
+        c->annots[n++] = a;
+    }
+    c->nannots = n;
+}
+
+/* The timeline over [from, to] (NAN: the inputs' whole span), titled
+ * `what` ("Timeline"), in windows of the one length chosen for the span. */
+static sat_chart *timeline(const sat_result_set *set, const sat_chart_opts *o, double from, double to,
+                           const char *what, sat_diag *diag)
 {
     sat_result *tl = sat_result_set_get(set, "timeline"), *storms = sat_result_set_get(set, "storms"),
                *hs = sat_result_set_get(set, "handshakes"), *crashes = sat_result_set_get(set, "crashes");
@@ -437,16 +469,34 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
         w = ch_window_s(win);
     double off = sat_get_num(sat_result_root(tl), "utc_offset_s", NAN);
     int32_t tz = isfinite(off) && fabs(off) <= 86400 ? (int32_t)off : 0;
-    char title[160], a[32], b[32], zone[32];
+    char title[200], a[32], b[32], zone[32], wlen[32];
     double first = ch_time(sat_get_time(sat_result_root(tl), "first_ts", 0)), last = ch_time(sat_get_time(sat_result_root(tl), "last_ts", 0));
+    if (isfinite(from) && isfinite(to))
+        first = from, last = to;
+    /* one window for every panel: a multiple of the longest the data drawn
+     * comes in (the storms' windows when there is a failure to draw) */
+    const sat_rnode *sw = sat_get_table(sat_result_root(storms), "windows");
+    colsum kinds[64];
+    size_t nk = sw ? prefixed_cols(sw, "kinds.", kinds, 64) : 0;
+    double failures = 0;
+    for (size_t i = 0; i < nk; i++)
+        failures += kinds[i].sum;
+    if (holds(tl) != HOLD_LDAP && sw && any_nonzero(sw, "conn_opens"))
+        failures += 1; /* an access log's connections: from its first requests, in these windows */
+    double src = fmax(w > 0 ? w : 0, fmax(failures > 0 ? ch_window_s(sw) : 0,
+                                          hw && sat_rnode_count(hw) ? ch_window_s(hw) : 0));
+    double chosen = ch_window_for(isfinite(first) && isfinite(last) ? last - first : NAN, src,
+                                  CHART_WINDOWS_MAX);
     ch_zone_name(zone, sizeof zone, tz, o && o->utc);
+    ch_tick_label(wlen, sizeof wlen, SAT_UNIT_DURATION, chosen);
     if (isfinite(first) && isfinite(last)) {
         ch_local_minute(a, sizeof a, first, o && o->utc ? 0 : tz);
         ch_local_minute(b, sizeof b, last, o && o->utc ? 0 : tz);
         /* the second date only when it differs */
-        snprintf(title, sizeof title, "Timeline, %s to %s %s", a, strncmp(a, b, 10) == 0 ? b + 11 : b, zone);
+        snprintf(title, sizeof title, "%s, %s to %s %s%s%s%s", what, a, strncmp(a, b, 10) == 0 ? b + 11 : b,
+                 zone, chosen > 0 ? ", in " : "", chosen > 0 ? wlen : "", chosen > 0 ? " windows" : "");
     } else {
-        snprintf(title, sizeof title, "Timeline");
+        snprintf(title, sizeof title, "%s", what);
     }
     sat_chart *c = sat_chart_new(title, o && o->width_pt > 0 ? o->width_pt : 760,
                                  o && o->height_pt > 0 ? o->height_pt : 1040);
@@ -464,6 +514,13 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
     panel_tls(c, hs, hold);
     panel_conns(c, win, w, storms, hold);
     annotations(c, tl, storms, crashes);
+    double end = ch_time(sat_get_time(sat_result_root(tl), "last_ts", 0));
+    if (isfinite(from) && isfinite(to)) {
+        annots_within(c, from, to);
+        sat_chart_set_x_range(c, from, to);
+        end = isfinite(end) ? fmin(end, to) : to;
+    }
+    ch_rebin(c, chosen, from, end);
     if (sat_chart_status(c) != SAT_OK) {
         sat_chart_free(c);
         sat_diag_set(diag, SAT_E_NOMEM, NULL, "out of memory");
@@ -472,8 +529,42 @@ static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_
     return c;
 }
 
+static sat_chart *build(const sat_result_set *set, const sat_chart_opts *o, sat_diag *diag)
+{
+    return timeline(set, o, NAN, NAN, "Timeline", diag);
+}
+
+/* The storm in detail: the storm with the most events, from a few minutes
+ * before it to a few after, in the finest windows the data has (within
+ * CHART_WINDOWS_MAX). */
+#define STORM_MARGIN_S 180.0
+
+static sat_chart *build_storm(const sat_result_set *set, const sat_chart_opts *o, sat_diag *diag)
+{
+    const sat_rnode *st = sat_get_table(sat_result_root(sat_result_set_get(set, "storms")), "storms");
+    const sat_rnode *pick = NULL;
+    for (const sat_rnode *r = st ? sat_rnode_first(st) : NULL; r; r = sat_rnode_next(r))
+        if (!pick || sat_get_num(r, "events", 0) > sat_get_num(pick, "events", 0))
+            pick = r;
+    double a = pick ? ch_time(sat_get_time(pick, "start_ts", 0)) : NAN,
+           b = pick ? ch_time(sat_get_time(pick, "end_ts", 0)) : NAN;
+    if (!isfinite(a) || !isfinite(b)) {
+        sat_diag_set(diag, SAT_E_USAGE, NULL, "the storm chart has nothing to draw: no storm in the inputs");
+        return NULL;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "Storm %.0f in detail", sat_get_num(pick, "storm", 0));
+    /* whole minutes around it */
+    double from = floor((a - STORM_MARGIN_S) / 60) * 60, to = ceil((b + STORM_MARGIN_S) / 60) * 60;
+    return timeline(set, o, from, to, what, diag);
+}
+
 static const char *const analyzers[] = {"timeline", "storms", "handshakes", "crashes", NULL};
 
 const sat_chart_kind ch_kind_timeline = {
     "timeline", "what happened over time: load, etime, concurrency, failures, TLS, connections",
     analyzers, build};
+
+const sat_chart_kind ch_kind_storm = {
+    "storm", "the largest storm in detail: the timeline from a few minutes before it to a few after",
+    analyzers, build_storm};

@@ -91,13 +91,18 @@ size_t rd_block_cols(const sat_rnode *block, int narrow, sat_col *out, size_t ma
  * value true or above zero), NULL when it is not. */
 const char *rd_block_highlight(const sat_rnode *block, const sat_rnode *row);
 
-/* The chart of kind `name` from set (NULL when the kind is unknown or has
- * nothing to draw; why is left in diag). width/height 0: the kind's size. */
+/* Part `part` (1..rd_chart_parts) of the chart of kind `name` from set
+ * (NULL when the kind is unknown or has nothing to draw; why is left in
+ * diag). width/height 0: the kind's size. */
 sat_chart *rd_chart(const char *name, const sat_result_set *set, int utc, double width_pt,
-                    double height_pt, sat_diag *diag);
+                    double height_pt, int part, sat_diag *diag);
+/* How many parts (charts, one page region each) a report draws kind `name` in. */
+int rd_chart_parts(const char *name, const sat_result_set *set);
 
 /* The size a report draws a chart of kind `name` at, in points, on a page
- * `width` wide (the timeline is tall: six panels). */
+ * `width` wide (the timeline is tall: six panels; h 0: as tall as the
+ * chart's panels need, sat_chart_height). Every embedding shows a chart at
+ * this size, never scaled down: its texts are 9 pt or more at it. */
 void rd_chart_size(const char *name, double width, double *w, double *h);
 
 /* The HTML form (report_render_html.c) with its charts handed to `fn`

@@ -202,6 +202,10 @@ static void storms_section(pm_ctx *p, sat_rnode *page)
     sat_rnode *s = analyzer_section(p, page, "storms", "Storms of client failures", p->storms,
                                     "storms");
     pm_embed(p, s, "storms", p->storms, storms_parts);
+    /* the storm told first in detail: the timeline over it and a few
+     * minutes around, in finer windows than the whole inputs' (chart_timeline.c) */
+    if (p->storm && p->timeline)
+        sat_doc_chart(s, "storm");
     /* what the server got done around the storm told first */
     if (p->storm && p->timeline) {
         sec_ctx c = {p->clock, NULL, s};

@@ -110,7 +110,6 @@ static const char css[] =
     ".critical .sev{color:var(--crit)}.warning .sev{color:var(--warn)}"
     ".findings a{color:var(--mute);font-size:13px;margin-left:4px}"
     "figure{margin:14px 0;padding:0}"
-    "figure svg{display:block;width:100%;height:auto}"
     "figure figcaption,.note{color:var(--mute);font-size:13px}"
     "table{border-collapse:collapse;margin:4px 0 8px;font-size:13px}"
     "th,td{padding:3px 10px 3px 0;text-align:left;vertical-align:top}"
@@ -135,6 +134,18 @@ static const char css[] =
     "h2,h3{break-after:avoid}p{orphans:3;widows:3}.wide{overflow:visible}"
     "tbody tr:nth-child(even){background:none}a{color:inherit;text-decoration:none}}"
     "@page{size:A4;margin:16mm 14mm}";
+
+/* ---- charts (the chart engine's SVG: chart_svg.c) ----
+ * A chart is shown at its own size (its texts are 9 pt = 12 px or more at
+ * it), never scaled down into a narrow column: a window narrower than the
+ * chart scrolls it sideways. Its colours are classes of its own <style>
+ * (light and dark, by prefers-color-scheme). */
+static const char chart_css[] =
+    "figure.chart{overflow-x:auto;max-width:100%}"
+    "figure.chart svg{display:block;max-width:none;height:auto}"
+    /* on paper a sideways scroll is lost: the chart fits the sheet (the PDF
+     * form draws charts for A4) */
+    "@media print{figure.chart{overflow:visible}figure.chart svg{width:100%;height:auto}}";
 
 static void findings(void *ctx, const sat_rnode *list, const char *title, int page)
 {
@@ -297,46 +308,52 @@ static void inline_svg(FILE *out, const unsigned char *p, size_t len)
     }
 }
 
+/* Width of a chart: the page's column (main: 1100 px less its padding, 780
+ * pt), or the e-mail's 760 px (570 pt) its images are shown at. */
+#define HTML_CHART_W 780.0
+#define MAIL_CHART_W 570.0
+
 static void chart(void *ctx, const char *kind, const sat_result_set *set, int level)
 {
     html_ctx *x = ctx;
     (void)level;
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
-    /* a mail reader's column is narrower than a page, and a smaller PNG is
-     * quicker to make and to send */
     double w, h;
-    rd_chart_size(kind, x->chart_fn ? 760 : 1040, &w, &h);
-    sat_chart *c = set ? rd_chart(kind, set, x->utc, w, h, &diag) : NULL;
-    if (!c) {
-        fputs("<p class=\"note\">(", x->out);
-        esc(x->out, kind);
-        fputs(" chart: ", x->out);
-        esc(x->out, diag.msg[0] ? diag.msg : "nothing to draw");
-        fputs(")</p>\n", x->out);
-        return;
-    }
-    if (x->chart_fn) {
-        x->chart_fn(x->chart_ctx, x->out, c, kind, ++x->charts);
+    rd_chart_size(kind, x->chart_fn ? MAIL_CHART_W : HTML_CHART_W, &w, &h);
+    int parts = rd_chart_parts(kind, set);
+    for (int part = 1; part <= parts; part++) {
+        sat_diag diag;
+        memset(&diag, 0, sizeof diag);
+        sat_chart *c = set ? rd_chart(kind, set, x->utc, w, h, part, &diag) : NULL;
+        if (!c) {
+            fputs("<p class=\"note\">(", x->out);
+            esc(x->out, kind);
+            fputs(" chart: ", x->out);
+            esc(x->out, diag.msg[0] ? diag.msg : "nothing to draw");
+            fputs(")</p>\n", x->out);
+            return;
+        }
+        if (x->chart_fn) {
+            x->chart_fn(x->chart_ctx, x->out, c, kind, ++x->charts);
+            sat_chart_free(c);
+            continue;
+        }
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "c%d-", ++x->charts);
+        sat_chart_svg_id_prefix(c, prefix);
+        unsigned char *svg = NULL;
+        size_t len = 0;
+        if (sat_chart_bytes(c, SAT_CHART_SVG, &svg, &len, &diag) == SAT_OK) {
+            fputs("<figure class=\"chart\">\n", x->out);
+            inline_svg(x->out, svg, len);
+            fputs("\n</figure>\n", x->out);
+        } else {
+            fputs("<p class=\"note\">(chart: ", x->out);
+            esc(x->out, diag.msg);
+            fputs(")</p>\n", x->out);
+        }
+        free(svg);
         sat_chart_free(c);
-        return;
     }
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "c%d-", ++x->charts);
-    sat_chart_svg_id_prefix(c, prefix);
-    unsigned char *svg = NULL;
-    size_t len = 0;
-    if (sat_chart_bytes(c, SAT_CHART_SVG, &svg, &len, &diag) == SAT_OK) {
-        fputs("<figure class=\"chart\">\n", x->out);
-        inline_svg(x->out, svg, len);
-        fputs("\n</figure>\n", x->out);
-    } else {
-        fputs("<p class=\"note\">(chart: ", x->out);
-        esc(x->out, diag.msg);
-        fputs(")</p>\n", x->out);
-    }
-    free(svg);
-    sat_chart_free(c);
 }
 
 static void section_begin(void *ctx, const sat_rnode *s, const char *title, const char *anchor,
@@ -386,7 +403,9 @@ static void head(void *ctx, const sat_rnode *root)
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
           x->out);
     esc(x->out, title);
-    fprintf(x->out, "</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n<header><h1>", css);
+    fprintf(x->out,
+            "</title>\n<style>%s</style>\n<style>%s</style>\n</head>\n<body>\n<main>\n<header><h1>",
+            css, chart_css);
     esc_prose(x->out, title);
     char a[64], b[64], zone[32];
     rd_fmt_datetime(a, sizeof a, &x->clock, sat_get_time(root, "first_ts", 0));

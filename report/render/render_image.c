@@ -28,7 +28,7 @@ static int render_image(sat_report *rep, const sat_report_render_opts *o, FILE *
         return sat_diag_set(diag, SAT_E_USAGE, NULL, "the report has no chart to draw");
     double w, h;
     rd_chart_size(kind, 1040, &w, &h);
-    sat_chart *c = rd_chart(kind, sat_report_page_set(rep, page), o->utc, w, h, diag);
+    sat_chart *c = rd_chart(kind, sat_report_page_set(rep, page), o->utc, w, h, 0, diag);
     if (!c)
         return diag->code < 0 ? diag->code : sat_diag_set(diag, SAT_E_USAGE, NULL,
                                                          "the %s chart has nothing to draw", kind);

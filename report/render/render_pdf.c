@@ -449,29 +449,35 @@ static void table(void *ctx, const sat_rnode *block, int level)
     x->y += 4;
 }
 
+/* A chart drawn at its size, one part per page region: a part that does not
+ * fit the rest of the sheet starts the next one. */
 static void chart(void *ctx, const char *kind, const sat_result_set *set, int level)
 {
     pdf_ctx *x = ctx;
     (void)level;
     double w, h;
     rd_chart_size(kind, CONTENT_W, &w, &h);
-    sat_diag diag;
-    memset(&diag, 0, sizeof diag);
-    sat_chart *c = set ? rd_chart(kind, set, x->utc, w, h, &diag) : NULL;
-    if (!c) {
-        char b[700];
-        snprintf(b, sizeof b, "(%s chart: %s)", kind, diag.msg[0] ? diag.msg : "nothing to draw");
-        ink(x, 0.36, 0.4, 0.45);
-        para(x, b, MARGIN, CONTENT_W, 8.5, 0, 11);
-        return;
+    int parts = rd_chart_parts(kind, set);
+    for (int part = 1; part <= parts; part++) {
+        sat_diag diag;
+        memset(&diag, 0, sizeof diag);
+        sat_chart *c = set ? rd_chart(kind, set, x->utc, w, h, part, &diag) : NULL;
+        if (!c) {
+            char b[700];
+            snprintf(b, sizeof b, "(%s chart: %s)", kind, diag.msg[0] ? diag.msg : "nothing to draw");
+            ink(x, 0.36, 0.4, 0.45);
+            para(x, b, MARGIN, CONTENT_W, 8.5, 0, 11);
+            return;
+        }
+        double ch = sat_chart_height(c);
+        need(x, ch + 8);
+        x->y += 4;
+        cairo_save(x->cr);
+        sat_chart_draw(c, x->cr, MARGIN, x->y);
+        cairo_restore(x->cr);
+        x->y += ch + 10;
+        sat_chart_free(c);
     }
-    need(x, h + 8);
-    x->y += 4;
-    cairo_save(x->cr);
-    sat_chart_draw(c, x->cr, MARGIN, x->y);
-    cairo_restore(x->cr);
-    x->y += h + 6;
-    sat_chart_free(c);
 }
 
 static void section_begin(void *ctx, const sat_rnode *s, const char *title, const char *anchor,
@@ -485,6 +491,8 @@ static void section_begin(void *ctx, const sat_rnode *s, const char *title, cons
     if (c0 && sat_get_text(c0, NULL, NULL)) {
         double w, h;
         rd_chart_size(sat_get_text(c0, NULL, NULL), CONTENT_W, &w, &h);
+        if (h == 0) /* as tall as its panels: about a third of a sheet */
+            h = 280;
         double prose = 50 + 30.0 * (double)sat_rnode_count(sat_get_list(s, "paragraphs"));
         if (h + prose < BOTTOM - MARGIN)
             need(x, h + prose);
