@@ -108,6 +108,8 @@ void rd_chart_size(const char *name, double width, double *w, double *h);
 /* The HTML form (report_render_html.c) with its charts handed to `fn`
  * (NULL: inline SVG), which writes what stands for chart number n (1, 2,
  * ...) in the page: the e-mail's <img src="cid:...">. */
+/* s escaped for HTML text and attribute values (&, <, >, "). */
+void rd_html_esc(FILE *f, const char *s);
 typedef void (*rd_html_chart_fn)(void *ctx, FILE *out, sat_chart *c, const char *kind, int n);
 int rd_html(sat_report *rep, const sat_report_render_opts *o, FILE *out, rd_html_chart_fn fn,
             void *ctx, sat_diag *diag);

@@ -158,17 +158,14 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
     sat_rnode *s = sat_doc_section(page, "timeline", "Timeline");
     char zone[32];
     rd_fmt_zone(zone, sizeof zone, &p->clock);
-    double w = sat_get_num(p->timeline, "window_s", NAN);
-    if (isfinite(w)) {
-        char ws[64];
-        pm_dur(ws, sizeof ws, w);
+    /* the chart's window is its own (chosen for its width) and its title
+     * says it: the prose does not name another */
+    if (sat_get_has(p->timeline, "window_s"))
         sat_doc_para(s,
-                     "Every input on one time axis (%s), in windows of %s: %s, "
-                     "latency, concurrency, client failures, TLS handshakes and connections; "
-                     "storms shaded, the trigger's onset and crashes marked.",
-                     zone, ws,
-                     !p->http ? "operations" : p->ldap ? "operations and requests" : "requests");
-    }
+                     "Every input on one time axis (%s): %s, latency, concurrency, client "
+                     "failures, TLS handshakes and connections; storms shaded, the trigger's "
+                     "onset and crashes marked.",
+                     zone, !p->http ? "operations" : p->ldap ? "operations and requests" : "requests");
     sat_doc_chart(s, "timeline");
     /* the timeline's counts are of operations and requests alike */
     const char *step;

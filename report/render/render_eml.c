@@ -77,11 +77,14 @@ static void on_chart(void *ctx, FILE *out, sat_chart *c, const char *kind, int n
     }
     snprintf(pp->kind, sizeof pp->kind, "%s", kind);
     e->n++;
-    /* shown at the width of the page, whatever the PNG's pixels */
-    fprintf(out,
-            "<figure class=\"chart\"><img src=\"cid:chart%d.%016llx@satscope\" alt=\"%s chart\" "
-            "style=\"width:100%%;max-width:760px;height:auto\"></figure>\n",
-            n, (unsigned long long)e->tag, kind);
+    /* shown at the 760 px it is laid out for; its alt text says what it
+     * shows with its key figures, for a reader that shows no image */
+    char alt[1024];
+    sat_chart_summary(c, alt, sizeof alt);
+    fprintf(out, "<figure class=\"chart\"><img src=\"cid:chart%d.%016llx@satscope\" alt=\"", n,
+            (unsigned long long)e->tag);
+    rd_html_esc(out, alt[0] ? alt : kind);
+    fputs("\" style=\"width:100%;max-width:760px;height:auto\"></figure>\n", out);
 }
 
 /* FNV-1a of the document's JSON: the same report, the same tag. */

@@ -41,6 +41,8 @@ static void escn(FILE *f, const char *s, size_t n)
 
 static void esc(FILE *f, const char *s) { escn(f, s, (size_t)-1); }
 
+void rd_html_esc(FILE *f, const char *s) { esc(f, s); }
+
 /* Prose (a title, a finding, a paragraph), escaped, a word that holds a
  * hyphen kept on one line: a browser breaks after a hyphen, which would
  * split a date (2026-|11-03), a zone (UTC-|05:00) or a DN's RDN
