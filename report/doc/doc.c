@@ -450,15 +450,23 @@ const sat_rnode *sat_doc_spark_series(const sat_rnode *timeline, const char **st
     return sat_get_table(timeline, "hours");
 }
 
-/* The severities of a finding (report_doc.h) and the word each form prints. */
+/* The severities of a finding (report_doc.h), most severe first, and the
+ * word each form prints, for one and for several. */
 static const struct {
-    const char *severity, *word;
-} severities[] = {{"critical", "critical"}, {"warning", "warning"}, {"notice", "note"}};
+    const char *severity, *word, *words;
+} severities[] = {{"critical", "critical", "critical"},
+                  {"warning", "warning", "warnings"},
+                  {"notice", "note", "notes"}};
+#define NSEVERITIES (sizeof severities / sizeof severities[0])
 
-const char *rd_severity_word(const char *severity)
+const char *rd_severity_words(const char *severity, uint64_t n)
 {
-    for (size_t i = 0; severity && i < sizeof severities / sizeof severities[0]; i++)
+    for (size_t i = 0; severity && i < NSEVERITIES; i++)
         if (!strcmp(severity, severities[i].severity))
-            return severities[i].word;
-    return "note";
+            return n == 1 ? severities[i].word : severities[i].words;
+    return n == 1 ? "note" : "notes";
 }
+
+const char *rd_severity_word(const char *severity) { return rd_severity_words(severity, 1); }
+
+const char *rd_severity_at(size_t i) { return i < NSEVERITIES ? severities[i].severity : NULL; }

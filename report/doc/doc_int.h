@@ -42,6 +42,11 @@ void rd_fmt_value(char *buf, size_t n, const rd_clock *c, const sat_value *v);
  * a page printed in black and white, or read aloud, still says it. An
  * unknown or absent severity reads "note". */
 const char *rd_severity_word(const char *severity);
+/* The same for n findings ("warnings", "notes"). */
+const char *rd_severity_words(const char *severity, uint64_t n);
+/* The i-th severity, most severe first ("critical", "warning", "notice");
+ * NULL past the last. */
+const char *rd_severity_at(size_t i);
 /* A column's heading: its title, else its name as words (sat_key_label). */
 void rd_col_title(char *buf, size_t n, const sat_col *col);
 

@@ -150,22 +150,17 @@ static void header_text(FILE *f, const char *name, const char *text)
     free(s);
 }
 
-/* "Nightly digest: 2 servers, 2026-11-03: 7 findings (5 warnings, 2 notices)":
+/* "Nightly digest: 2 servers, 2026-11-03: 7 findings (5 warnings, 2 notes)":
  * the title and how many findings of each severity, so that a mailbox of
  * digests shows which night needs reading. */
 static void default_subject(char *buf, size_t n, const sat_rnode *root)
 {
-    static const char *const sev[] = {"critical", "warning", "notice"};
-    static const char *const sev_plural[] = {"critical", "warnings", "notices"};
-    uint64_t count[3] = {0, 0, 0}, all = 0;
+    uint64_t count[8] = {0}, all = 0;
     const sat_rnode *fl = sat_get_list(root, "findings");
-    for (const sat_rnode *f = fl ? sat_rnode_first(fl) : NULL; f; f = sat_rnode_next(f)) {
-        const char *s = sat_get_text(f, "severity", "notice");
-        for (size_t k = 0; k < 3; k++)
-            if (!strcmp(s, sev[k]))
+    for (const sat_rnode *f = fl ? sat_rnode_first(fl) : NULL; f; f = sat_rnode_next(f), all++)
+        for (size_t k = 0; k < 8 && rd_severity_at(k); k++)
+            if (!strcmp(sat_get_text(f, "severity", "notice"), rd_severity_at(k)))
                 count[k]++;
-        all++;
-    }
     const char *title = sat_get_text(root, "title", "satscope report");
     if (!all) {
         snprintf(buf, n, "%s: no finding", title);
@@ -173,14 +168,13 @@ static void default_subject(char *buf, size_t n, const sat_rnode *root)
     }
     size_t len = (size_t)snprintf(buf, n, "%s: %llu %s (", title, (unsigned long long)all,
                                   sat_plural(all, "finding", "findings"));
-    int first = 1;
-    for (size_t k = 0; k < 3 && len < n; k++) {
+    const char *sep = "";
+    for (size_t k = 0; k < 8 && rd_severity_at(k) && len < n; k++) {
         if (!count[k])
             continue;
-        len += (size_t)snprintf(buf + len, n - len, "%s%llu %s", first ? "" : ", ",
-                                (unsigned long long)count[k],
-                                count[k] == 1 ? sev[k] : sev_plural[k]);
-        first = 0;
+        len += (size_t)snprintf(buf + len, n - len, "%s%llu %s", sep, (unsigned long long)count[k],
+                                rd_severity_words(rd_severity_at(k), count[k]));
+        sep = ", ";
     }
     if (len < n)
         snprintf(buf + len, n - len, ")");

@@ -64,7 +64,7 @@ def main():
         sev[f["severity"]] = sev.get(f["severity"], 0) + 1
     n = len(doc["findings"])
     words = {"critical": ("critical", "critical"), "warning": ("warning", "warnings"),
-             "notice": ("notice", "notices")}
+             "notice": ("note", "notes")}  # the words every form prints
     counts = ", ".join(f"{sev[k]} {words[k][sev[k] != 1]}" for k in words if sev.get(k))
     want_subject = (f"{doc['title']}: {n} finding{'s' if n != 1 else ''} ({counts})" if n
                     else f"{doc['title']}: no finding")
