@@ -114,6 +114,8 @@ static const sat_acc_field window_fields[] = {
     OUT_COUNT(count, "count", "ops"),
     OUT_COUNT(errors, "errors", NULL),
     SAT_ACC_DERIVE("mean_s", SAT_UNIT_DURATION, DUR, "mean", NULL, d_mean),
+    SAT_ACC_DERIVE("p50_s", SAT_UNIT_DURATION, DUR, "p50", NULL, d_p50),
+    SAT_ACC_DERIVE("p90_s", SAT_UNIT_DURATION, DUR, "p90", NULL, d_p90),
     SAT_ACC_DERIVE("p99_s", SAT_UNIT_DURATION, DUR, "p99", NULL, d_p99),
     SAT_ACC_DERIVE("max_s", SAT_UNIT_DURATION, DUR, "max", NULL, d_max),
 };

@@ -21,7 +21,7 @@ static char *dup_str(sat_str s, const char *dflt)
 
 static int add_source(sat_etime *e, uint32_t id, uint32_t server, sat_str path, sat_str format,
                       sat_str compression, uint64_t bytes, uint64_t lines,
-                      uint64_t rejects, int truncated)
+                      uint64_t rejects, int truncated, int32_t utc_offset_s)
 {
     if (SAT_GROW(e->srcs, e->srccap, e->nsrcs + 1) != SAT_OK)
         return SAT_E_NOMEM;
@@ -42,6 +42,7 @@ static int add_source(sat_etime *e, uint32_t id, uint32_t server, sat_str path, 
     s->lines = lines;
     s->rejects = rejects;
     s->truncated = truncated;
+    s->utc_offset_s = utc_offset_s;
     e->nsrcs++;
     e->rejects += rejects;
     return SAT_OK;
@@ -54,7 +55,7 @@ int et_on_source(void *ctx, const sat_source *s)
     /* which figures the inputs can hold: HTTP logs' apart, as their rows are */
     sat_fields_see((s->fields & SAT_FIELDS_HTTP_SOURCE) ? &e->http.fields : &e->fields, s);
     return add_source(e, s->id, s->server, s->path, s->format, s->compression, s->bytes,
-                      s->lines, s->rejects, s->truncated);
+                      s->lines, s->rejects, s->truncated, s->utc_offset_s);
 }
 
 static int add_reject(sat_etime *e, uint32_t source, uint64_t line_no,
@@ -104,7 +105,7 @@ int et_inputs_merge(sat_etime *e, const sat_etime *from)
         const et_src *s = &from->srcs[i];
         if (add_source(e, s->id + off, s->server, sat_str_cstr(s->path), sat_str_cstr(s->format),
                        sat_str_cstr(s->compression), s->bytes, s->lines, s->rejects,
-                       s->truncated) < 0)
+                       s->truncated, s->utc_offset_s) < 0)
             return SAT_E_NOMEM;
     }
     uint64_t seen = e->rejects_sampled_seen;

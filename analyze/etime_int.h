@@ -273,6 +273,7 @@ typedef struct et_src {
     char *path, *format, *compression;
     uint64_t bytes, lines, rejects;
     int truncated;
+    int32_t utc_offset_s; /* the offset its times were written with */
 } et_src;
 
 typedef struct et_abandon {

@@ -213,6 +213,79 @@ static int windows(sat_rnode *root, const sat_etime *e, sat_rnode *minute_groups
     return et_series_walk(&e->minutes, minute_row, &mw);
 }
 
+/* The series' windows merged into hours of local time (the offset of the
+ * first input that states one, as the timeline takes its hours): each hour's
+ * percentiles from the merged sketches, the nearest rank of every operation
+ * answered in it, so that a report's per-hour figure and this table agree.
+ * Written while the series' window divides an hour (a span of weeks has
+ * wider windows). */
+typedef struct hour_walk {
+    et_group *g;
+    int64_t *hour;
+    size_t n, cap;
+    int64_t width, off;
+    int nomem;
+} hour_walk;
+
+static void hour_add(void *ctx, int64_t w, const et_group *g)
+{
+    hour_walk *h = (hour_walk *)ctx;
+    const int64_t hour_ns = 60 * ET_MINUTE_NS;
+    if (!g->count || h->nomem)
+        return;
+    int64_t k = sat_win_index(w * h->width + h->off, hour_ns);
+    if (!h->n || h->hour[h->n - 1] != k) { /* windows come in time order */
+        if (h->n == h->cap) {
+            size_t cap = h->cap ? 2 * h->cap : 32;
+            et_group *ng = (et_group *)realloc(h->g, cap * sizeof *ng);
+            if (ng)
+                h->g = ng;
+            int64_t *nh = ng ? (int64_t *)realloc(h->hour, cap * sizeof *nh) : NULL;
+            if (!ng || !nh) {
+                h->nomem = 1;
+                return;
+            }
+            h->hour = nh;
+            h->cap = cap;
+        }
+        memset(&h->g[h->n], 0, sizeof h->g[h->n]);
+        h->hour[h->n++] = k;
+    }
+    if (sat_rec_merge(&et_group_desc, &h->g[h->n - 1], g) != SAT_OK)
+        h->nomem = 1;
+}
+
+static int hours(sat_rnode *root, const sat_etime *e)
+{
+    const int64_t hour_ns = 60 * ET_MINUTE_NS;
+    if (!e->mwidth || hour_ns % e->mwidth)
+        return SAT_OK;
+    int32_t off = 0;
+    uint32_t best = UINT32_MAX;
+    for (size_t i = 0; i < e->nsrcs; i++)
+        if (e->srcs[i].utc_offset_s != 0 && e->srcs[i].id < best) {
+            best = e->srcs[i].id;
+            off = e->srcs[i].utc_offset_s;
+        }
+    hour_walk h;
+    memset(&h, 0, sizeof h);
+    h.width = e->mwidth;
+    h.off = (int64_t)off * 1000000000LL;
+    int st = et_series_walk(&e->minutes, hour_add, &h);
+    sat_rnode *t = et_group_table(root, "hours", "start_ts", SAT_UNIT_TIME, "hour (local)",
+                                  &et_window_out, NULL);
+    sat_table_set_window(t, hour_ns);
+    for (size_t i = 0; i < h.n; i++) {
+        sat_rnode *o = sat_table_row(t);
+        sat_put_time(o, "start_ts", h.hour[i] * hour_ns - h.off);
+        sat_rec_row(&et_window_out, o, &h.g[i], NULL);
+        sat_rec_free(&et_group_desc, &h.g[i]);
+    }
+    free(h.g);
+    free(h.hour);
+    return st != SAT_OK || h.nomem ? SAT_E_NOMEM : SAT_OK;
+}
+
 /* ---- operations, connections, binds ----------------------------------------------- */
 
 static void operations(sat_rnode *root, const sat_etime *e, const et_conn_figs *f)
@@ -446,7 +519,7 @@ int sat_etime_result(const sat_etime *e, sat_result *r)
     if (connections(root, e, &f) != SAT_OK || et_result_codes(root, e) != SAT_OK ||
         et_result_unindexed(root, e) != SAT_OK || binds(root, e, &f) != SAT_OK ||
         et_result_usage(root, e) != SAT_OK || et_result_during(root, e) != SAT_OK ||
-        windows(root, e, minute_groups) != SAT_OK)
+        windows(root, e, minute_groups) != SAT_OK || hours(root, e) != SAT_OK)
         st = SAT_E_NOMEM;
     et_put_not_logged(root, &e->fields);
     if (http) { /* beside the operations: the requests' own span */

@@ -216,6 +216,14 @@ void sat_doc_sparkline(sat_rnode *section, const char *title, const sat_rnode *s
  * "minute" or "hour", for the sparklines' titles ("operations per minute").
  * NULL when the timeline has neither. */
 const sat_rnode *sat_doc_spark_series(const sat_rnode *timeline, const char **step);
+/* The series a report's latency sparklines show: etime's `windows` of a
+ * minute each, or its local `hours`, when the sparklines are per minute or
+ * per hour (nearest-rank percentiles from its sketches: what `etime --by
+ * minute` and `--csv hours` print for the same minute or hour, where the
+ * timeline's own series hold a coarser histogram's), else the timeline's
+ * series (sat_doc_spark_series). step gets "minute" or "hour". */
+const sat_rnode *sat_doc_latency_series(const sat_rnode *etime, const sat_rnode *timeline,
+                                        char *step, size_t n);
 
 /* ---- report kinds (report/report_kinds.c: one const table) ---------------------
  * A builder reads the inputs' results and writes the document. It runs no

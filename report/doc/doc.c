@@ -450,6 +450,23 @@ const sat_rnode *sat_doc_spark_series(const sat_rnode *timeline, const char **st
     return sat_get_table(timeline, "hours");
 }
 
+const sat_rnode *sat_doc_latency_series(const sat_rnode *etime, const sat_rnode *timeline,
+                                        char *step, size_t n)
+{
+    const char *s = "hour";
+    const sat_rnode *t = sat_doc_spark_series(timeline, &s);
+    /* the same minutes or hours as the timeline's series, from etime's
+     * sketches */
+    const sat_rnode *w = sat_get_table(etime, "windows"), *h = sat_get_table(etime, "hours");
+    if (!strcmp(s, "minute") && sat_rnode_first(w) && sat_get_num(etime, "window_s", NAN) == 60)
+        t = w;
+    else if (!strcmp(s, "hour") && sat_rnode_first(h) &&
+             sat_get_num(timeline, "hours_window_s", NAN) == 3600)
+        t = h;
+    snprintf(step, n, "%s", s);
+    return t;
+}
+
 /* The severities of a finding (report_doc.h), most severe first, and the
  * word each form prints, for one and for several. */
 static const struct {

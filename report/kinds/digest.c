@@ -397,10 +397,18 @@ static void day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
                                             {"requests", "response p90", "errors"},
                                             {"ops+reqs", "etime/response p90", "errors"}};
     static const char *const spark_cols[3] = {"count", "p90_s", "errors"};
+    /* the latency of LDAP operations alone: etime's own windows, the figures
+     * `etime --by minute` prints for the same minute */
+    char lstep[32];
+    const sat_rnode *lseries =
+        words == 0 ? sat_doc_latency_series(sat_dg_get(d, SAT_DG_ETIME, NULL),
+                                            sat_dg_get(d, SAT_DG_TIMELINE, NULL), lstep, sizeof lstep)
+                   : series;
     for (int k = 0; k < 3; k++) {
         char title[64];
-        snprintf(title, sizeof title, "%s per %s", spark[words][k], step ? step : "hour");
-        sat_doc_sparkline(sec, title, series, spark_cols[k], 1);
+        snprintf(title, sizeof title, "%s per %s", spark[words][k],
+                 k == 1 && words == 0 ? lstep : step ? step : "hour");
+        sat_doc_sparkline(sec, title, k == 1 ? lseries : series, spark_cols[k], 1);
     }
     const sat_rnode *ops_t = sat_dg_get(d, SAT_DG_ETIME, "ops");
     if (nops0 > 0)

@@ -175,10 +175,16 @@ static void timeline_section(pm_ctx *p, sat_rnode *page)
                                             {"ops+reqs", "errors", "etime/resp. p99"}};
     static const char *const cols[3] = {"count", "errors", "p99_s"};
     int kind = !p->http ? 0 : p->ldap ? 2 : 1;
+    /* the latency of LDAP operations alone: etime's own windows, the figures
+     * `etime --by minute` prints for the same minute */
+    char lstep[32];
+    const sat_rnode *lseries = kind == 0 ? sat_doc_latency_series(p->etime, p->timeline, lstep,
+                                                                   sizeof lstep)
+                                         : series;
     for (int i = 0; i < 3; i++) {
         char title[64];
-        snprintf(title, sizeof title, "%s per %s", spark[kind][i], step);
-        sat_doc_sparkline(s, title, series, cols[i], 1);
+        snprintf(title, sizeof title, "%s per %s", spark[kind][i], i == 2 && kind == 0 ? lstep : step);
+        sat_doc_sparkline(s, title, i == 2 ? lseries : series, cols[i], 1);
     }
     pm_embed(p, s, "timeline", p->timeline, timeline_parts);
 }
