@@ -31,33 +31,71 @@
  * scripts, images, fonts, media, documents and archives. A page (.html) or a
  * path without an extension is dynamic: it may be made per request.
  */
-#include <strings.h>
-
 #include "http_int.h"
 
-static const char *const static_exts[] = {
-    "css", "js", "mjs", "map", "png", "jpg", "jpeg", "gif", "ico", "svg", "webp", "avif",
-    "bmp", "tif", "tiff", "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4", "webm", "ogg",
-    "avi", "mpeg", "mpg", "flv", "swf", "pdf", "txt", "csv", "xls", "xlsx", "doc", "docx",
-    "ppt", "pptx", "zip", "gz", "tgz", "tar", "rar", "7z", "iso", "exe", "wasm", NULL};
+/* The extensions, by their first character (a-z, then 0-9), each list
+ * " a b " so that a word is found whole: a request costs the lookup of its
+ * own letter's few. */
+static const char *const static_exts[36] = {
+    [0] = " avif avi ", /* a */
+    [1] = " bmp ", /* b */
+    [2] = " css csv ", /* c */
+    [3] = " doc docx ", /* d */
+    [4] = " eot exe ", /* e */
+    [5] = " flv ", /* f */
+    [6] = " gif gz ", /* g */
+    [8] = " ico iso ", /* i */
+    [9] = " js jpg jpeg ", /* j */
+    [12] = " mjs map mp3 mp4 mpeg mpg ", /* m */
+    [14] = " otf ogg ", /* o */
+    [15] = " png pdf ppt pptx ", /* p */
+    [17] = " rar ", /* r */
+    [18] = " svg swf ", /* s */
+    [19] = " tif tiff ttf txt tgz tar ", /* t */
+    [22] = " webp woff woff2 webm wasm ", /* w */
+    [23] = " xls xlsx ", /* x */
+    [25] = " zip ", /* z */
+    [33] = " 7z ", /* 7 */
+};
 
 int sat_http_path_is_static(const char *path, size_t len)
 {
-    const char *end = path, *stop = path + len;
-    while (end < stop && *end != '?' && *end != '#')
-        end++;
-    const char *seg = end;
-    while (seg > path && seg[-1] != '/')
+    /* the path ends at its query or fragment (memchr: the scan of a long
+     * path is the cost here) */
+    const char *end = path + len, *q = memchr(path, '?', len);
+    if (q)
+        end = q;
+    q = memchr(path, '#', (size_t)(end - path));
+    if (q)
+        end = q;
+    /* the last segment and its last dot, in one scan back */
+    const char *seg = end, *dot = NULL;
+    while (seg > path && seg[-1] != '/') {
         seg--;
-    const char *dot = end;
-    while (dot > seg && dot[-1] != '.')
-        dot--;
-    if (dot <= seg + 1) /* no extension, or a dot file */
+        if (!dot && *seg == '.')
+            dot = seg + 1;
+    }
+    if (!dot || dot <= seg + 1) /* no extension, or a dot file */
         return 0;
+    /* the extension in lower case (none of the list is longer than 5), then
+     * the list of its first character */
     size_t n = (size_t)(end - dot);
-    for (const char *const *x = static_exts; *x; x++)
-        if (strlen(*x) == n && !strncasecmp(*x, dot, n))
-            return 1;
+    char ext[6];
+    if (n > 5)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        ext[i] = (char)(dot[i] >= 'A' && dot[i] <= 'Z' ? dot[i] - 'A' + 'a' : dot[i]);
+    ext[n] = '\0';
+    int first = ext[0] >= 'a' && ext[0] <= 'z' ? ext[0] - 'a'
+              : ext[0] >= '0' && ext[0] <= '9' ? 26 + ext[0] - '0'
+                                               : -1;
+    const char *list = first >= 0 ? static_exts[first] : NULL;
+    char word[8] = " ";
+    memcpy(word + 1, ext, n);
+    word[n + 1] = ' ';
+    word[n + 2] = '\0';
+    if (list && strstr(list, word))
+        return 1;
     return 0;
 }
 
