@@ -1,6 +1,7 @@
 /*
- * report_digest_int.h - what the digest's files share (report_digest.c the
- * kind and the pages, report_digest_rules.c the rules): the context a rule
+ * report_digest_int.h - what the digest's files share (digest.c the kind,
+ * the days and the fleet summary, digest_page.c a server-day's page,
+ * digest_rules.c the rules): the context a rule
  * checks a day in, and the readers of the days' results.
  */
 #ifndef SAT_REPORT_DIGEST_INT_H
@@ -38,5 +39,11 @@ double sat_dg_http_base(const sat_dg_day *const *b, size_t nb, int m, const char
 void sat_dg_fmt_count(char *buf, size_t n, double v);
 /* The operations of type op ("SRCH") in words: "search" / "searches". */
 const char *sat_dg_op_noun(const char *op, uint64_t n);
+
+/* digest_page.c: the errors of a day (results other than 0, 5, 6, 14),
+ * and the page of one server-day, its findings written already. */
+uint64_t sat_dg_day_errors(const sat_dg_day *d);
+void sat_dg_day_page(sat_report *rep, sat_rnode *page, const sat_dg_day *d,
+                     const sat_dg_day *const *b, size_t nb);
 
 #endif /* SAT_REPORT_DIGEST_INT_H */
