@@ -148,6 +148,10 @@ struct sat_cli_collect {
     const volatile sig_atomic_t *stop; /* collect.h opts.stop (cli_interrupt.c) */
     sat_ts_ns crash_time;        /* --crash-time: cores: when they crashed */
     int no_source_lines;         /* --no-source-lines: cores: frames without file:line */
+    const char *server_args[64]; /* --server NAME, NAME=PATH (cli_servers.c) */
+    size_t nserver_args;
+    const sat_server_naming *naming; /* during a collection: the sources' names */
+    size_t nnaming;
     sat_collect_stats stats;     /* filled by sat_cli_collect_run */
     uint64_t events;             /* by sat_cli_collect_run: the rows given to the
                                     sink beyond sources and rejects */
@@ -244,6 +248,15 @@ int sat_cli_parse_jobs(const char *cmd, const char *arg, sat_cli_collect *c);
  * of them (and applied), 0 if not, or SAT_EXIT_USAGE after printing why the
  * value is bad. */
 int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const char *arg);
+
+/* cli_servers.c: --server NAME or NAME=PATH taken (1), or a usage error (2,
+ * said); the names of a collection's sources: --server's, then the
+ * directory of inputs sharing a file name. SAT_OK or SAT_E_NOMEM; free with
+ * sat_cli_server_names_free. */
+int sat_cli_server_option(sat_cli_collect *c, const char *cmd, const char *arg);
+int sat_cli_server_names(sat_cli_collect *c, char *const *paths, size_t npaths,
+                         sat_server_naming **out, size_t *nout);
+void sat_cli_server_names_free(sat_server_naming *names, size_t n);
 /* After getopt: "no input given", or sat_cli_analyze on argv[optind..]. */
 int sat_cli_analyze_args(sat_cli_collect *c, const char *name, const void *opts, int fmt,
                          int argc, char **argv);
@@ -281,7 +294,7 @@ enum { SAT_OPT_EXE = 0x1c0, SAT_OPT_DEBUGINFO_PATH, SAT_OPT_SYSROOT, SAT_OPT_CRA
        SAT_OPT_NO_SOURCE_LINES, SAT_OPT_FORMAT, SAT_OPT_FROM, SAT_OPT_TO, SAT_OPT_YEAR,
        SAT_OPT_LDAP_PORT, SAT_OPT_QUIET = 'q', SAT_OPT_JOBS = 'j' };
 enum { SAT_OPT_LOG_FORMAT = 0x1e0, SAT_OPT_LOG_FORMAT_FILE, SAT_OPT_PATTERN, SAT_OPT_MAX_OPEN,
-       SAT_OPT_MAX_PENDING };
+       SAT_OPT_MAX_PENDING, SAT_OPT_SERVER };
 
 /* Settles --log-format, --log-format-file and --pattern once every option is
  * read (cli_http.c, docs/http.md): c->log_format becomes the one definition

@@ -198,6 +198,8 @@ int sat_cli_collect_part(const sat_cli_collect *c, char *const *paths, size_t np
     opts.warn_ctx = part;
     opts.source_base = part->source_base;
     opts.server_base = part->server_base;
+    opts.server_names = c->naming;
+    opts.nserver_names = c->nnaming;
 
     /* With two cores or more the consumer (analyzer or trace encoder) runs on
      * its own thread, and a 389 text log is parsed on two threads and joined
@@ -350,12 +352,25 @@ int sat_cli_collect_report(sat_cli_collect *c, sat_cli_part *const *parts, size_
 int sat_cli_collect_run(sat_cli_collect *c, char *const *paths, size_t npaths,
                         const sat_event_sink *sink)
 {
+    sat_server_naming *names = NULL;
+    size_t nnames = 0;
+    if (!c->naming && sat_cli_server_names(c, paths, npaths, &names, &nnames) != SAT_OK)
+        return sat_cli_fail(c->name ? c->name : "collect", SAT_E_NOMEM, "nothing written");
+    if (names) { /* this collection's (sat_cli_collect_into may have set them) */
+        c->naming = names;
+        c->nnaming = nnames;
+    }
     sat_cli_part part;
     memset(&part, 0, sizeof part);
     sat_cli_collect_part(c, paths, npaths, sink, &part);
     sat_cli_part *one = &part;
     int code = sat_cli_collect_report(c, &one, 1);
     sat_cli_part_clear(&part);
+    if (names) {
+        sat_cli_server_names_free(names, nnames);
+        c->naming = NULL;
+        c->nnaming = 0;
+    }
     return code;
 }
 
@@ -401,6 +416,11 @@ const sat_cli_opt sat_cli_collect_opts[] = {
      "(.build-id/xx/yyyy.debug, NAME.debug) and module copies", NULL},
     {"sysroot", SAT_OPT_SYSROOT, 0, "DIR", "cores: look up the paths the core names below DIR",
      NULL},
+    {"server", SAT_OPT_SERVER, 0, "NAME",
+     "the server the inputs were read from, whatever their\n"
+     "logs say; NAME=PATH names that input (repeat for\n"
+     "several); else a log's header names it, or the\n"
+     "directory of inputs sharing a file name, or its path", NULL},
     {"crash-time", SAT_OPT_CRASH_TIME, 0, "T",
      "cores: when they crashed, RFC 3339\n"
      "(2025-06-09T14:24:16.7Z, +02:00): a core holds no\n"
@@ -509,6 +529,8 @@ int sat_cli_collect_option(sat_cli_collect *c, const char *cmd, int opt, const c
     case SAT_OPT_NO_SOURCE_LINES:
         c->no_source_lines = 1;
         return 1;
+    case SAT_OPT_SERVER:
+        return sat_cli_server_option(c, cmd, arg);
     case SAT_OPT_CRASH_TIME:
         if (sat_cli_parse_rfc3339(arg, &c->crash_time) < 0)
             return sat_cli_usage_error(cmd, "bad --crash-time '%s' (RFC 3339, with a zone: "

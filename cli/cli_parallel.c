@@ -259,8 +259,8 @@ static void *worker(void *arg)
     }
 }
 
-int sat_cli_collect_into(sat_cli_collect *c, const sat_analyzer *a, const void *opts,
-                         void *obj, char *const *paths, size_t npaths)
+static int collect_into(sat_cli_collect *c, const sat_analyzer *a, const void *opts,
+                        void *obj, char *const *paths, size_t npaths)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     size_t jobs = c->jobs ? c->jobs : (size_t)(cpus > 0 ? cpus : 1);
@@ -343,5 +343,23 @@ int sat_cli_collect_into(sat_cli_collect *c, const sat_analyzer *a, const void *
     free(parts);
     free(js);
     free(r);
+    return code;
+}
+
+int sat_cli_collect_into(sat_cli_collect *c, const sat_analyzer *a, const void *opts,
+                         void *obj, char *const *paths, size_t npaths)
+{
+    /* the sources' names over every input of the collection, whichever
+     * part reads each (cli_servers.c) */
+    sat_server_naming *names = NULL;
+    size_t nnames = 0;
+    if (sat_cli_server_names(c, paths, npaths, &names, &nnames) != SAT_OK)
+        return sat_cli_fail(c->name ? c->name : "report", SAT_E_NOMEM, "nothing written");
+    c->naming = names;
+    c->nnaming = nnames;
+    int code = collect_into(c, a, opts, obj, paths, npaths);
+    sat_cli_server_names_free(names, nnames);
+    c->naming = NULL;
+    c->nnaming = 0;
     return code;
 }

@@ -315,7 +315,12 @@ static int print_text(sat_result *res, sat_text *t)
         const sat_value *tr = sat_row_get(r, "truncated");
         uint64_t lines = sat_row_get(r, "lines")->v.u;
         sat_text_line(t, "  #%s %s", v[0], v[1]);
-        sat_text_line(t, "     server %s, %s, %s, %s, %s %s, %s rejected%s", v[2], v[3], v[4],
+        /* the server's name when the log or --server gave one */
+        const sat_value *sn = sat_row_get(r, "server_name");
+        char srv[320];
+        snprintf(srv, sizeof srv, "%s%s%s%s", v[2], sn && !sn->absent ? " (" : "",
+                 sn && !sn->absent ? sn->v.s : "", sn && !sn->absent ? ")" : "");
+        sat_text_line(t, "     server %s, %s, %s, %s, %s %s, %s rejected%s", srv, v[3], v[4],
                       v[5], v[6], sat_plural(lines, "line", "lines"), v[7],
                       tr && tr->v.i ? ", TRUNCATED" : "");
         char f[64], l[64], ver[256];

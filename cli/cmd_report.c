@@ -205,16 +205,22 @@ static const void *given_opts_cb(void *ctx, const char *analyzer)
 /* Days and the names they borrow. */
 typedef struct day_list {
     sat_report_day *d;
-    char **names;
+    char **names;  /* each day's server's name as shown */
+    char **bases;  /* and as its sources give it (distinct_name) */
+    uint32_t *ids; /* its server index */
     size_t n;
     uint64_t dropped_days;
 } day_list;
 
 static void days_free(day_list *ds)
 {
-    for (size_t i = 0; ds->names && i < ds->n; i++)
+    for (size_t i = 0; ds->names && i < ds->n; i++) {
         free(ds->names[i]);
+        free(ds->bases[i]);
+    }
     free(ds->names);
+    free(ds->bases);
+    free(ds->ids);
     free(ds->d);
 }
 
@@ -230,6 +236,43 @@ static char *server_name(const sat_split_day *sd)
             return n;
     }
     return strdup(sd->path ? sd->path : "(unknown server)");
+}
+
+/* Two servers (two inputs' sets) of one name, their logs naming no host
+ * (two hosts' traces of access.log): told apart as "access" and "access
+ * (2)", and said once, rather than drawn as one server with a day twice.
+ * Sets whose logs or --server name them (named) keep the name: two halves of
+ * a day, a trace and a log of one host, are one server. name: the server's
+ * name (owned, taken); day n of out gets it or its distinct form. 0, or -1
+ * out of memory. */
+static int distinct_name(day_list *out, uint32_t server, int named, char *name)
+{
+    size_t n = out->n;
+    out->ids[n] = server;
+    out->bases[n] = name;
+    if (named) /* a name its logs or --server gave: one server whatever its sets */
+        return (out->names[n] = strdup(name)) ? 0 : -1;
+    for (size_t i = 0; i < n; i++)
+        if (out->ids[i] == server) /* a day of this server named already */
+            return (out->names[n] = strdup(out->names[i])) ? 0 : -1;
+    unsigned others = 0; /* servers of this name before it */
+    for (size_t i = 0; i < n; i++) {
+        int first = strcmp(out->bases[i], name) == 0;
+        for (size_t k = 0; first && k < i; k++)
+            first = out->ids[k] != out->ids[i];
+        others += (unsigned)first;
+    }
+    if (!others)
+        return (out->names[n] = strdup(name)) ? 0 : -1;
+    size_t len = strlen(name) + 16;
+    if (!(out->names[n] = malloc(len)))
+        return -1;
+    snprintf(out->names[n], len, "%s (%u)", name, others + 1);
+    if (others == 1)
+        fprintf(stderr, "satscope report: two servers are both named '%s' (their logs name no "
+                        "host):\n  shown as '%s' and '%s'; name each with --server NAME\n",
+                name, name, out->names[n]);
+    return 0;
 }
 
 /* Collects paths split by server and day with the digest's plan and adds
@@ -252,7 +295,9 @@ static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t 
     size_t n = sat_split_days(sp);
     out->d = calloc(n ? n : 1, sizeof *out->d);
     out->names = calloc(n ? n : 1, sizeof *out->names);
-    if (rc >= 0 && (!out->d || !out->names))
+    out->bases = calloc(n ? n : 1, sizeof *out->bases);
+    out->ids = calloc(n ? n : 1, sizeof *out->ids);
+    if (rc >= 0 && (!out->d || !out->names || !out->bases || !out->ids))
         rc = SAT_E_NOMEM;
     sat_split_dropped(sp, &out->dropped_days, NULL);
     for (size_t i = 0; i < n && rc >= 0; i++) {
@@ -265,7 +310,9 @@ static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t 
             break;
         }
         sat_report_day *d = &out->d[out->n];
-        if (!(out->names[out->n] = server_name(sd))) {
+        char *name = server_name(sd);
+        if (!name || distinct_name(out, sd->server, sd->host != NULL, name) < 0) {
+            out->n += name != NULL; /* its name taken: freed with the list */
             rc = SAT_E_NOMEM;
             break;
         }

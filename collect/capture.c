@@ -547,6 +547,7 @@ int sat_capture_collect(sat_capture_job *job)
     job->stats->packets += c.src.lines;
     job->stats->rejects += c.src.rejects;
     c.src.bytes = in ? sat_input_bytes(in) : 0;
+    sat_collect_name_source(job->opts, job->path, &c.src);
     if (rc >= 0)
         rc = sat_sink_emit(job->sink, SAT_TABLE_SOURCE, &c.src);
     sat_flow_table_free(c.flows); /* after the last rows: they borrow its strings */

@@ -94,6 +94,14 @@ static void nothing_read(run *r, const char *path, const sat_source *src,
     sat_run_problem(r, SAT_E_FORMAT, path, "no line of it was read");
 }
 
+/* A log's source row, named as --server and the CLI's defaults say once the
+ * log's own header has been read. */
+static int emit_source(run *r, const item *it, sat_source *src)
+{
+    sat_collect_name_source(r->opts, it->path, src);
+    return sat_sink_emit(r->sink, SAT_TABLE_SOURCE, src);
+}
+
 static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
                         const sat_event_sink *rows)
 {
@@ -134,7 +142,7 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
             r->stats->lines += src.lines;
             r->done_raw += sat_input_raw_bytes(in);
             sat_input_close(in);
-            return sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
+            return emit_source(r, it, &src);
         }
         if (it->companion) {
             /* however it was named (`access*` takes access.rotationinfo), it
@@ -178,7 +186,7 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
         }
         src.bytes = sat_input_bytes(in);
         sat_input_close(in);
-        return sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
+        return emit_source(r, it, &src);
     }
     src.format = sat_str_cstr(it->fmt->name);
 
@@ -293,7 +301,7 @@ static int collect_file(run *r, item *it, uint32_t server, sat_ldap_join *join,
     else
         src.fields = src.lines > src.rejects ? sat_fields_settle(src.format, src.fields) : 0;
     if (rc >= 0)
-        rc = sat_sink_emit(r->sink, SAT_TABLE_SOURCE, &src);
+        rc = emit_source(r, it, &src);
     if (st)
         it->fmt->destroy(st);
     sat_pp_free(pp); /* after the source row: it holds the header strings */

@@ -28,6 +28,7 @@ typedef struct renumber {
     int sink_rc;
     numbers tab[SAT_TABLE__COUNT];
     unsigned char *row; /* the renumbered copy handed on (the largest row size) */
+    const char *input;  /* the trace as given: what --server NAME=PATH names */
 } renumber;
 
 /* Offset of table def's 32-bit column `name`, -1 if it has none. */
@@ -133,6 +134,8 @@ static int rn_row(void *ctx, int table, const void *row)
         see_server(n, v);
         put_u32(n->row, t->server_off, v + n->server_base);
     }
+    if (table == SAT_TABLE_SOURCE) /* --server names a trace's sources too */
+        sat_collect_name_source(n->r->opts, n->input, (sat_source *)n->row);
     return pass(n, sat_sink_emit(out, table, n->row));
 }
 
@@ -164,6 +167,7 @@ int sat_run_trace(run *r, item *it)
         sat_run_problem(r, d.code, it->path, d.msg);
     }
     n.r = r;
+    n.input = it->path;
     n.server_base = r->next_server;
     n.source_base = r->next_source;
     /* sources and rejects always: they are the accounting of what was read */

@@ -330,6 +330,7 @@ int sat_core_collect(sat_core_job *job)
         src.first_ts = src.last_ts = ts;
         src.truncated = (uint8_t)job->truncated;
         job->stats->bytes += im.len;
+        sat_collect_name_source(job->opts, job->path, &src);
         rc = sat_sink_emit(job->sink, SAT_TABLE_SOURCE, &src);
     }
     sat_core_facts_free(&f);

@@ -136,7 +136,24 @@ typedef struct sat_collect_opts {
      * inputs before it ended (stats next_source / next_server), so that
      * every row is numbered as one run would number it. */
     uint32_t source_base, server_base;
+    /* Servers' names (sat_source.server_name) given by the caller: an entry
+     * with a path names the sources read from that input (as given), one
+     * without names every other input. An explicit one (--server) replaces
+     * what a log's header says; a default one (the CLI's: the directory of
+     * inputs sharing a file name) only a header that says nothing. */
+    const struct sat_server_naming *server_names;
+    size_t nserver_names;
 } sat_collect_opts;
+
+typedef struct sat_server_naming {
+    const char *path; /* an input as given; NULL: every input no entry names */
+    const char *name;
+    int is_explicit;  /* 1: --server; 0: a default, below the log's own header */
+} sat_server_naming;
+
+/* The name opts give the source read from input `path` into src: see
+ * sat_collect_opts.server_names (src->server_name is left when none applies). */
+void sat_collect_name_source(const sat_collect_opts *opts, const char *path, sat_source *src);
 
 typedef struct sat_collect_stats {
     uint64_t inputs, unreadable;   /* inputs given / could not be read at all */
