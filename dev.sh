@@ -20,8 +20,10 @@ PACKAGES=(build-essential clang cmake pkg-config
           zstd gzip bzip2 xz-utils time tcpdump elfutils
           python3   # tests/cli/json_schema.py (ctest cli_json_schema)
           libcairo2-dev fonts-dejavu-core  # charts (report/chart*.c): cairo, DejaVu Sans
-          chromium poppler-utils)  # the report's HTML in a browser, its PDF's text (ctest cli_report_*),
-                                 # the gallery's pages (demo: pdftoppm)
+          chromium poppler-utils  # the report's HTML in a browser, its PDF's text (ctest cli_report_*),
+                                  # the gallery's pages (demo: pdftoppm)
+          clickhouse-server clickhouse-client)  # export's rows in a real ClickHouse (ctest
+                                  # cli_clickhouse_export: a server of its own on 127.0.0.1, stopped after)
 # Only to remake fixtures (not needed by the build or the tests):
 #   python3           (fixtures/tls/make-fixtures.sh: split-relay.py for tls-split)
 #   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh,

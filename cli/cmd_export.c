@@ -281,6 +281,7 @@ static int run_export(int argc, char **argv)
     if (a.exit >= 0)
         return a.exit;
     if (ddl) { /* the schema's tables, no input */
+        printf("CREATE DATABASE IF NOT EXISTS satscope;\n\n");
         for (int t = 0; t < SAT_TABLE__COUNT; t++)
             if (sat_table_get(t) && (!tables || (tables & SAT_TABLE_BIT(t))))
                 print_ddl(stdout, sat_table_get(t), "satscope");
