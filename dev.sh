@@ -19,6 +19,8 @@ PACKAGES=(build-essential clang cmake pkg-config
           libsodium-dev  # keyed BLAKE2b of the pseudonymiser (collect/anonymize.c)
           zstd gzip bzip2 xz-utils time tcpdump elfutils
           python3   # tests/cli/json_schema.py (ctest cli_json_schema)
+          python3-prometheus-client  # Prometheus' own parser of report --prometheus (ctest
+                                     # cli_prometheus_textfile)
           libcairo2-dev fonts-dejavu-core  # charts (report/chart*.c): cairo, DejaVu Sans
           chromium poppler-utils  # the report's HTML in a browser, its PDF's text (ctest cli_report_*),
                                   # the gallery's pages (demo: pdftoppm)

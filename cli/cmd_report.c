@@ -31,7 +31,7 @@
 extern const sat_command sat_cmd_report;
 
 enum { OPT_OUT = 'o', OPT_KIND = 0x100, OPT_BASELINE, OPT_UTC, OPT_MAIL_TO, OPT_MAIL_FROM,
-       OPT_SUBJECT, OPT_TITLE, OPT_MAIL_DATE };
+       OPT_SUBJECT, OPT_TITLE, OPT_MAIL_DATE, OPT_PROMETHEUS };
 
 static const sat_cli_opt report_opts[] = {
     {"output", OPT_OUT, 'o', "OUT",
@@ -52,6 +52,10 @@ static const sat_cli_opt report_opts[] = {
     {"subject", OPT_SUBJECT, 0, "TEXT",
      ".eml: the Subject: (default: the title and how\n"
      "many findings of each severity)", NULL},
+    {"prometheus", OPT_PROMETHEUS, 0, "FILE",
+     "also the report's figures for monitoring as a\n"
+     "node-exporter textfile (FILE.prom: Prometheus' text\n"
+     "format; the same as -o FILE.prom)", NULL},
     {"mail-date", OPT_MAIL_DATE, 0, "T",
      ".eml: the Date: header, RFC 3339 (default: now;\n"
      "also SOURCE_DATE_EPOCH, seconds)", NULL},
@@ -368,7 +372,7 @@ static int run_report(int argc, char **argv)
     sat_cli_args a;
     sat_cli_args_init(&a, &sat_cmd_report, &c);
     a.cache = &cc;
-    const char *out = NULL, *kind_name = "postmortem", *title = NULL;
+    const char *out = NULL, *kind_name = "postmortem", *title = NULL, *prom = NULL;
     sat_report_render_opts ro;
     memset(&ro, 0, sizeof ro);
     char **baseline = NULL;
@@ -416,6 +420,9 @@ static int run_report(int argc, char **argv)
             break;
         case OPT_SUBJECT:
             ro.subject = optarg;
+            break;
+        case OPT_PROMETHEUS:
+            prom = optarg;
             break;
         case OPT_MAIL_DATE:
             if (sat_cli_parse_rfc3339(optarg, &ro.mail_date_ns) < 0) {
@@ -508,8 +515,9 @@ static int run_report(int argc, char **argv)
     {
         sat_diag od;
         memset(&od, 0, sizeof od);
-        if (sat_out_check(!strncmp(out, "-.", 2) ? "-" : out, &co.o, &od) != SAT_OK) {
-            sat_cli_path_error("report", out, od.where, od.msg);
+        if (sat_out_check(!strncmp(out, "-.", 2) ? "-" : out, &co.o, &od) != SAT_OK ||
+            (prom && sat_out_check(prom, &co.o, &od) != SAT_OK)) {
+            sat_cli_path_error("report", od.where[0] ? od.where : out, od.where, od.msg);
             code = od.code == SAT_E_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
             goto done;
         }
@@ -572,7 +580,8 @@ static int run_report(int argc, char **argv)
     } else if (rc < 0) {
         fprintf(stderr, "satscope report: %s\n", diag.msg[0] ? diag.msg : sat_strerror(rc));
         code = SAT_EXIT_UNREADABLE;
-    } else if (write_out(r, rep, &ro, out, &co.o) < 0) {
+    } else if (write_out(r, rep, &ro, out, &co.o) < 0 ||
+               (prom && write_out(sat_report_renderer_of_ext(".prom"), rep, &ro, prom, &co.o) < 0)) {
         code = SAT_EXIT_FAILED;
     }
     days_free(&days);

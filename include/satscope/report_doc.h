@@ -25,6 +25,10 @@
  *                          lines, rejects, first_ts, last_ts (its span)
  *     findings      list   the report's conclusions, most important first
  *                          (each a finding object, below); may be empty
+ *     metrics       list   (may be absent) figures for monitoring, each
+ *                          {metric TEXT (satscope_...), help TEXT, value
+ *                          NUMBER, labels object of TEXT}: what the .prom
+ *                          form (a node-exporter textfile) writes
  *     pages         list   postmortem: one page; digest: the fleet summary
  *                          first, then one page per server and day
  *
@@ -159,6 +163,10 @@ void sat_doc_input(sat_report *rep, const char *path, const char *kind, const ch
 sat_rnode *sat_doc_findings(sat_report *rep, sat_rnode *page);
 sat_rnode *sat_doc_finding(sat_rnode *findings, const char *severity, const char *section,
                            const char *fmt, ...) SAT_PRINTF(4, 5);
+/* A figure for monitoring at the end of the root's metrics: its metric name
+ * ("satscope_digest_errors"), help, value, and its labels as name, value
+ * pairs ending with NULL ("server", "ldap01", "day", "2026-11-03", NULL). */
+void sat_doc_metric(sat_report *rep, const char *metric, const char *help, double value, ...);
 /* A page at the end of pages. */
 sat_rnode *sat_doc_page(sat_report *rep, const char *title, const char *subtitle, int set);
 /* A section (id: its `section` key) at the end of the sections of a page or
@@ -305,6 +313,8 @@ typedef struct sat_report_renderer {
 /* The renderer for an output path by its extension ("-": text), NULL if
  * none. */
 const sat_report_renderer *sat_report_renderer_for(const char *path);
+/* The renderer of extension ext (".prom"), NULL if none. */
+const sat_report_renderer *sat_report_renderer_of_ext(const char *ext);
 const sat_report_renderer *const *sat_report_renderer_list(size_t *n);
 
 #endif /* SATSCOPE_REPORT_DOC_H */

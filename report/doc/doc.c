@@ -140,6 +140,25 @@ static sat_rnode *child(sat_rnode *o, const char *key, sat_rnode *(*make)(sat_rn
     return c ? c : make(o, key);
 }
 
+void sat_doc_metric(sat_report *rep, const char *metric, const char *help, double value, ...)
+{
+    sat_rnode *list = child(sat_result_root(sat_report_doc(rep)), "metrics", sat_list);
+    sat_rnode *m = list ? sat_obj(list, NULL) : NULL;
+    if (!m)
+        return;
+    sat_put_text(m, "metric", metric);
+    sat_put_text(m, "help", help);
+    sat_put_num(m, "value", value, 9);
+    sat_rnode *labels = sat_obj(m, "labels");
+    va_list ap;
+    va_start(ap, value);
+    for (const char *k = va_arg(ap, const char *); k; k = va_arg(ap, const char *)) {
+        const char *v = va_arg(ap, const char *);
+        sat_put_text(labels, k, v ? v : "");
+    }
+    va_end(ap);
+}
+
 sat_rnode *sat_doc_findings(sat_report *rep, sat_rnode *page)
 {
     return child(page ? page : sat_result_root(sat_report_doc(rep)), "findings", sat_list);

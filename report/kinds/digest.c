@@ -125,8 +125,8 @@ static void copy_finding(sat_rnode *to, const sat_rnode *f, const sat_dg_day *d)
 
 /* A server-day's line of the fleet table: its volumes, each common type's p90,
  * its errors, regressions, storms and crashes. */
-static void fleet_row(sat_rnode *ft, const sat_dg_day *d, int any_http, const int *used,
-                      char (*names)[32], unsigned regressions)
+static sat_rnode *fleet_row(sat_rnode *ft, const sat_dg_day *d, int any_http, const int *used,
+                            char (*names)[32], unsigned regressions)
 {
     sat_rnode *row = sat_table_row(ft);
     sat_put_text(row, "server_name", d->server);
@@ -151,6 +151,37 @@ static void fleet_row(sat_rnode *ft, const sat_dg_day *d, int any_http, const in
     sat_put_count(row, "regressions", regressions);
     sat_put_count(row, "storm_count", count_rows(d, SAT_DG_STORMS, "storms"));
     sat_put_count(row, "crash_count", count_rows(d, SAT_DG_CRASHES, "crashes"));
+    return row;
+}
+
+/* A server-day's figures for monitoring (the .prom form), read from its
+ * line of the fleet table: the same figures, said once. */
+static void fleet_metrics(sat_report *rep, const sat_rnode *row, const int *used,
+                          char (*names)[32])
+{
+    static const struct {
+        const char *col, *metric, *help;
+    } figs[] = {
+        {"operations", "satscope_digest_operations", "LDAP operations of the server-day."},
+        {"requests", "satscope_digest_requests", "HTTP requests of the server-day."},
+        {"errors", "satscope_digest_errors",
+         "Results other than 0, 5, 6, 14 and HTTP statuses >= 400 of the server-day."},
+        {"regressions", "satscope_digest_regressions",
+         "Findings of the regression rules against the baseline days."},
+        {"storm_count", "satscope_digest_storms", "Storms of client failures of the server-day."},
+        {"crash_count", "satscope_digest_crashes", "Crashes of the server-day."},
+    };
+    const char *server = sat_get_text(row, "server_name", ""), *day = sat_get_text(row, "day", "");
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+        if (sat_get_has(row, figs[i].col))
+            sat_doc_metric(rep, figs[i].metric, figs[i].help, sat_get_num(row, figs[i].col, NAN),
+                           "server_name", server, "day", day, NULL);
+    for (size_t k = 0; k < NOPS; k++)
+        if (used[k] && sat_get_has(row, names[k]))
+            sat_doc_metric(rep, "satscope_digest_etime_p90_seconds",
+                           "The etime p90 of the operation type over the server-day.",
+                           sat_get_num(row, names[k], NAN), "server_name", server, "day", day, "op",
+                           op_types[k], NULL);
 }
 
 int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
@@ -300,7 +331,7 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
             sat_result_free(scratch);
             if (quiet) {
                 nquiet++;
-                fleet_row(ft, d, any_http, used, names, 0);
+                fleet_metrics(rep, fleet_row(ft, d, any_http, used, names, 0), used, names);
                 continue;
             }
         }
@@ -319,7 +350,7 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
                 c.regressions += (unsigned)n;
         }
         sat_dg_day_page(rep, page, d, b, nb);
-        fleet_row(ft, d, any_http, used, names, c.regressions);
+        fleet_metrics(rep, fleet_row(ft, d, any_http, used, names, c.regressions), used, names);
         links[i] = ++npages;
     }
     sat_doc_link_rows(fsec, links, ndays);

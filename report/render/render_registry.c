@@ -10,11 +10,12 @@
 #include "doc_int.h"
 
 extern const sat_report_renderer sat_render_html, sat_render_pdf, sat_render_png, sat_render_svg,
-    sat_render_eml, sat_render_text, sat_render_stdout, sat_render_json;
+    sat_render_eml, sat_render_text, sat_render_stdout, sat_render_json, sat_render_prom;
 
 static const sat_report_renderer *const renderers[] = {
     &sat_render_html, &sat_render_pdf, &sat_render_png,    &sat_render_svg,
     &sat_render_eml,  &sat_render_text, &sat_render_stdout, &sat_render_json,
+    &sat_render_prom,
 };
 
 const sat_report_renderer *sat_report_renderer_for(const char *path)
@@ -29,6 +30,14 @@ const sat_report_renderer *sat_report_renderer_for(const char *path)
                               : pl > el && !strcasecmp(path + pl - el, ext))
             return renderers[i];
     }
+    return NULL;
+}
+
+const sat_report_renderer *sat_report_renderer_of_ext(const char *ext)
+{
+    for (size_t i = 0; ext && i < sizeof renderers / sizeof renderers[0]; i++)
+        if (!strcmp(renderers[i]->ext, ext))
+            return renderers[i];
     return NULL;
 }
 
