@@ -267,4 +267,20 @@ static inline int sat_keyed_has_other(const sat_keyed *k) { return k->folded_row
 size_t *sat_keyed_sorted(const sat_keyed *k,
                          int (*cmp)(const void *rec_a, const void *rec_b), size_t *n);
 
+/* The UTC offset an analyzer shows local times at (local hours and days):
+ * that of the first input, by source id, stating one other than 0. Folded
+ * over the sources: start from SAT_OFFSET_PICK_INIT, add each, read .off. */
+typedef struct sat_offset_pick {
+    int32_t off;
+    uint32_t id;
+} sat_offset_pick;
+#define SAT_OFFSET_PICK_INIT {0, UINT32_MAX}
+static inline void sat_offset_pick_add(sat_offset_pick *p, uint32_t id, int32_t utc_offset_s)
+{
+    if (utc_offset_s != 0 && id < p->id) {
+        p->id = id;
+        p->off = utc_offset_s;
+    }
+}
+
 #endif

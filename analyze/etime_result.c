@@ -260,13 +260,10 @@ static int hours(sat_rnode *root, const sat_etime *e)
     const int64_t hour_ns = 60 * ET_MINUTE_NS;
     if (!e->mwidth || hour_ns % e->mwidth)
         return SAT_OK;
-    int32_t off = 0;
-    uint32_t best = UINT32_MAX;
+    sat_offset_pick pick = SAT_OFFSET_PICK_INIT; /* the timeline's hours' offset */
     for (size_t i = 0; i < e->nsrcs; i++)
-        if (e->srcs[i].utc_offset_s != 0 && e->srcs[i].id < best) {
-            best = e->srcs[i].id;
-            off = e->srcs[i].utc_offset_s;
-        }
+        sat_offset_pick_add(&pick, e->srcs[i].id, e->srcs[i].utc_offset_s);
+    int32_t off = pick.off;
     hour_walk h;
     memset(&h, 0, sizeof h);
     h.width = e->mwidth;

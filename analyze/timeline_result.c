@@ -439,17 +439,13 @@ static int put_sources(sat_rnode *root, const sat_timeline *t)
     return SAT_OK;
 }
 
-/* The UTC offset of the first input (by id) that states one other than 0. */
+/* The offset its local hours are at (acc.h sat_offset_pick). */
 static int32_t utc_offset(const sat_timeline *t)
 {
-    int32_t off = 0;
-    uint32_t best = UINT32_MAX;
+    sat_offset_pick p = SAT_OFFSET_PICK_INIT;
     for (size_t i = 0; i < t->nsrc; i++)
-        if (t->src[i].utc_offset_s != 0 && t->src[i].id < best) {
-            best = t->src[i].id;
-            off = t->src[i].utc_offset_s;
-        }
-    return off;
+        sat_offset_pick_add(&p, t->src[i].id, t->src[i].utc_offset_s);
+    return p.off;
 }
 
 int sat_timeline_result(const sat_timeline *t, sat_result *r)
