@@ -146,6 +146,10 @@ typedef struct sat_rec_desc {
     /* optional: the few fields no kind above describes (merged after them);
      * return SAT_OK or SAT_E_NOMEM */
     int (*merge_extra)(void *into, const void *from);
+    /* optional: after a record is read back from a partial (state_io.h),
+     * clears what in it is not state (a pointer into another table, a
+     * cache); NULL: nothing to clear */
+    void (*loaded)(void *rec);
 } sat_rec_desc;
 
 /* Puts each written field of rec (out.key set) into o, in the descriptor's

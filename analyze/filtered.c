@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "satscope/analyze.h"
+#include "state_io.h"
 
 typedef struct filtered {
     const sat_analyzer *a;
@@ -73,6 +74,19 @@ static int f_result(const void *a, sat_result *r)
     return f->a->result ? f->a->result(f->obj, r) : SAT_E_USAGE;
 }
 
+/* The inner analyzer's state: the predicate is the plan's, not state. */
+static int f_save(const void *a, sat_sw *w)
+{
+    const filtered *f = a;
+    return f->a->save ? f->a->save(f->obj, w) : SAT_E_UNSUPPORTED;
+}
+
+static int f_load(void *a, sat_sr *r)
+{
+    filtered *f = a;
+    return f->a->load ? f->a->load(f->obj, r) : SAT_E_UNSUPPORTED;
+}
+
 const sat_analyzer sat_filtered_analyzer = {
     "filtered", "an analyzer over the rows a predicate keeps", f_create, f_sink, f_finish,
-    f_merge, f_free, f_result};
+    f_merge, f_free, f_result, NULL, NULL, NULL, f_save, f_load};

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "satscope/analyze.h"
+#include "state_io.h"
 
 struct sat_multi {
     size_t n;
@@ -171,13 +172,58 @@ int sat_multi_results(const sat_multi *m, sat_result **results)
     return rc;
 }
 
+/* Member by member, each under its role's name (a partial of another plan
+ * is refused by name, not misread), with whether it stopped taking rows. */
+int sat_multi_save(const sat_multi *m, sat_sw *w)
+{
+    sat_sw_u32(w, (uint32_t)m->n);
+    for (size_t i = 0; i < m->n; i++) {
+        const sat_analyzer *a = m->members[i].a;
+        if (!a->save)
+            return SAT_E_UNSUPPORTED;
+        sat_sw_tag(w, m->members[i].name ? m->members[i].name : a->name);
+        sat_sw_u8(w, m->stopped[i]);
+        int rc = a->save(m->objs[i], w);
+        if (rc < 0)
+            return rc;
+    }
+    return w->nomem ? SAT_E_NOMEM : SAT_OK;
+}
+
+int sat_multi_load(sat_multi *m, sat_sr *r)
+{
+    uint32_t n = sat_sr_u32(r);
+    if (sat_sr_ok(r) && n != m->n)
+        return sat_sr_fail(r, SAT_E_CORRUPT, "a set of %u analyzers where %zu are expected", n,
+                           m->n);
+    for (size_t i = 0; i < m->n && sat_sr_ok(r); i++) {
+        const sat_analyzer *a = m->members[i].a;
+        if (sat_sr_tag(r, m->members[i].name ? m->members[i].name : a->name) != SAT_OK)
+            break;
+        if (!a->load)
+            return sat_sr_fail(r, SAT_E_UNSUPPORTED, "%s cannot be read from a partial",
+                               a->name);
+        uint8_t stopped = sat_sr_u8(r);
+        if (stopped && !m->stopped[i]) {
+            m->stopped[i] = 1;
+            m->nstopped++;
+        }
+        int rc = a->load(m->objs[i], r);
+        if (rc < 0 && sat_sr_ok(r))
+            sat_sr_fail(r, rc, "%s: %s", a->name, sat_strerror(rc));
+    }
+    return sat_sr_status(r);
+}
+
 static void *multi_create(const void *opts) { return sat_multi_create(opts); }
 static sat_event_sink multi_sink(void *a) { return sat_multi_sink(a); }
 static int multi_finish(void *a) { return sat_multi_finish(a); }
 static int multi_merge(void *into, const void *from) { return sat_multi_merge(into, from); }
 static void multi_free(void *a) { sat_multi_free(a); }
+static int multi_save(const void *a, sat_sw *w) { return sat_multi_save(a, w); }
+static int multi_load(void *a, sat_sr *r) { return sat_multi_load(a, r); }
 /* The set has no result of its own (sat_multi_results gives one per member),
  * so the table is for the collection, which creates, feeds, merges and frees. */
 const sat_analyzer sat_multi_analyzer = {
     "multi", "several analyzers fed by one pass", multi_create, multi_sink, multi_finish,
-    multi_merge, multi_free, NULL};
+    multi_merge, multi_free, NULL, NULL, NULL, NULL, multi_save, multi_load};

@@ -50,7 +50,8 @@ struct sat_split {
     kept *kept;
     size_t nkept, kcap;
     int err;
-    int finished;
+    int finished;      /* the days are made (sat_split_assemble) */
+    int days_finished; /* and their sets finished */
     sat_split_day *days;
     size_t ndays;
     uint64_t dropped_days, dropped_rows;
@@ -433,7 +434,7 @@ static int day_cmp(const void *a, const void *b)
     return x->day < y->day ? -1 : x->day > y->day;
 }
 
-int sat_split_finish(sat_split *s)
+int sat_split_assemble(sat_split *s)
 {
     if (!s || s->finished)
         return s ? SAT_OK : SAT_E_USAGE;
@@ -585,11 +586,23 @@ int sat_split_finish(sat_split *s)
                 rc = deliver(d, t, row);
         }
     }
-    for (size_t i = 0; i < s->ndays && rc >= 0; i++)
-        rc = sat_multi_finish(s->days[i].set);
 out:
     free(f.srcs);
     free(f.servers);
+    s->err = rc < 0 ? rc : s->err;
+    return rc;
+}
+
+int sat_split_finish(sat_split *s)
+{
+    if (!s)
+        return SAT_E_USAGE;
+    int rc = s->finished ? s->err : sat_split_assemble(s);
+    if (s->days_finished)
+        return rc;
+    s->days_finished = 1;
+    for (size_t i = 0; i < s->ndays && rc >= 0; i++)
+        rc = sat_multi_finish(s->days[i].set);
     return rc;
 }
 

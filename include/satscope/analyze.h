@@ -27,6 +27,9 @@ typedef struct sat_span {
     size_t npaths;
 } sat_span;
 
+struct sat_sw; /* analyze/state_io.h */
+struct sat_sr;
+
 #include "satscope/analyze_etime.h"
 #include "satscope/analyze_handshakes.h"
 #include "satscope/analyze_saturation.h"
@@ -62,6 +65,14 @@ typedef struct sat_analyzer {
      * one the analyzer runs its own. */
     const char *reads;
     void (*borrow)(void *a, void *lender);
+    /* Its state after its rows and merges, before finish, as bytes
+     * (analyze/state_io.h: what `satscope partial` keeps of a server-day),
+     * and back: load reads it into a fresh instance made by create with the
+     * same options, which then merges and finishes as the original would.
+     * SAT_OK, SAT_E_NOMEM, or (load) SAT_E_CORRUPT with the reader's message.
+     * NULL: the analyzer cannot be kept in a partial. */
+    int (*save)(const void *a, struct sat_sw *w);
+    int (*load)(void *a, struct sat_sr *r);
 } sat_analyzer;
 
 const sat_analyzer *sat_analyzer_find(const char *name); /* NULL if none */
@@ -99,6 +110,10 @@ int sat_multi_finish(sat_multi *m);
 int sat_multi_focus(sat_multi *m, const sat_span *spans, size_t n);
 /* Member by member; SAT_E_USAGE if the sets differ. */
 int sat_multi_merge(sat_multi *into, const sat_multi *from);
+/* Its members' states (the analyzer table's save and load, state_io.h):
+ * SAT_E_UNSUPPORTED when a member has none. */
+int sat_multi_save(const sat_multi *m, struct sat_sw *w);
+int sat_multi_load(sat_multi *m, struct sat_sr *r);
 size_t sat_multi_count(const sat_multi *m);
 void *sat_multi_member_obj(const sat_multi *m, size_t i); /* the instance of member i */
 /* After finish: results[i] = a new result of member i (named after its

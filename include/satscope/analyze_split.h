@@ -56,6 +56,9 @@ void sat_split_free(sat_split *s);                    /* NULL ok */
 sat_event_sink sat_split_sink(sat_split *s);
 /* Merges the hours into days and finishes every day's set. */
 int sat_split_finish(sat_split *s);
+/* Merges the hours into days without finishing their sets (what a partial
+ * keeps: their state, to be merged with other partials' and finished). */
+int sat_split_assemble(sat_split *s);
 /* Hour by hour; the copies of sources and the rest appended. */
 int sat_split_merge(sat_split *into, const sat_split *from);
 extern const struct sat_analyzer sat_split_analyzer; /* result NULL: see the days */

@@ -46,6 +46,7 @@
 #include "satscope/collect.h"
 #include "satscope/report.h"
 #include "satscope/trace.h"
+#include "analyze/state_io.h"
 
 /* ---- the rows of one collection, copied ------------------------------------------ */
 typedef struct rec {
@@ -369,10 +370,34 @@ static int cmp_size(const void *a, const void *b)
 
 static unsigned long cases_run, cases_xfail, cases_xpass, cases_failed;
 
-/* part[i] = the part of row i; nparts parts. Returns 1 when equal. */
+/* obj's state written and read back into a new instance (what a partial
+ * keeps: analyze/state_io.h), obj freed; the new one. */
+static void *through_state(const sat_analyzer *a, void *obj)
+{
+    sat_sw w;
+    memset(&w, 0, sizeof w);
+    int rc = a->save(obj, &w);
+    CHECK(rc == SAT_OK);
+    void *fresh = a->create(NULL);
+    if (!fresh)
+        abort();
+    sat_sr r;
+    sat_sr_init(&r, w.p, w.n);
+    rc = a->load(fresh, &r);
+    if (rc != SAT_OK)
+        printf("    %s: its state read back: %s\n", a->name, r.msg);
+    CHECK(rc == SAT_OK);
+    CHECK(sat_cursor_left(&r.c) == 0); /* every byte written is read */
+    sat_sw_free(&w);
+    a->free(obj);
+    return fresh;
+}
+
+/* part[i] = the part of row i; nparts parts, each written as a partial's
+ * state and read back first when via_state. Returns 1 when equal. */
 static int run_case(const sat_analyzer *a, const rows *rs, const char *ref, size_t reflen,
                     const unsigned char *part, size_t nparts, const char *set, const char *what,
-                    uint64_t seed)
+                    uint64_t seed, int via_state)
 {
     size_t *idx = malloc((rs->n ? rs->n : 1) * sizeof *idx);
     void *objs[5] = {NULL, NULL, NULL, NULL, NULL};
@@ -387,6 +412,8 @@ static int run_case(const sat_analyzer *a, const rows *rs, const char *ref, size
         if (!objs[p])
             abort();
         feed(a, objs[p], rs, idx, n);
+        if (via_state)
+            objs[p] = through_state(a, objs[p]);
     }
     int mrc = 0;
     for (size_t p = 1; p < nparts; p++)
@@ -407,8 +434,9 @@ static int run_case(const sat_analyzer *a, const rows *rs, const char *ref, size
                    (unsigned long long)seed, nparts, why);
         } else {
             cases_failed++;
-            printf("FAIL %s on %s, %s, seed %llu (%zu parts)%s:\n", a->name, set, what,
-                   (unsigned long long)seed, nparts, mrc ? " (merge failed)" : "");
+            printf("FAIL %s on %s, %s, seed %llu (%zu parts%s)%s:\n", a->name, set, what,
+                   (unsigned long long)seed, nparts, via_state ? ", through their state" : "",
+                   mrc ? " (merge failed)" : "");
             CHECK(same);
         }
         first_diff(ref, got);
@@ -488,7 +516,8 @@ static void run_set(const input_set *set, const uint64_t *seeds, size_t nseeds)
                     p++;
                 part[i] = (unsigned char)p;
             }
-            ok &= run_case(a, &rs, ref, reflen, part, nparts, set->name, what, seed);
+            for (int vs = 0; vs < 1 + (a->save != NULL); vs++)
+                ok &= run_case(a, &rs, ref, reflen, part, nparts, set->name, what, seed, vs);
             /* whole inputs: consecutive servers per part */
             if (nservers >= 2) {
                 size_t np = 2 + (size_t)(rnd() % 4);
@@ -517,7 +546,8 @@ static void run_set(const input_set *set, const uint64_t *seeds, size_t nseeds)
                         p++;
                     part[i] = (unsigned char)p;
                 }
-                ok &= run_case(a, &rs, ref, reflen, part, np, set->name, what, seed);
+                for (int vs = 0; vs < 1 + (a->save != NULL); vs++)
+                    ok &= run_case(a, &rs, ref, reflen, part, np, set->name, what, seed, vs);
             }
         }
         printf("  %-10s %s\n", a->name, ok ? "merged = one pass" : "DIFFERS (see above)");
