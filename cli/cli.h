@@ -345,6 +345,31 @@ int sat_cli_parse_rfc3339(const char *s, sat_ts_ns *out);
  * published: a figure of it could be wrong without saying so. */
 int sat_cli_fail(const char *cmd, int err, const char *what);
 
+/* ---- the digest's server-days (cli_days.c) ------------------------------------------
+ * From inputs (one pass, split by server and day with the digest's plan) or
+ * from partials (.satp): each server-day named as the digest shows it, those
+ * of one name and date merged into one, unfinished, in order of server then
+ * day. The plan must outlive the set. NULL after a message (*code set). */
+struct sat_partial_day;
+typedef struct sat_cli_dayset sat_cli_dayset;
+struct sat_anon;
+/* anon (NULL: none): the rows pseudonymised before the analyzers see them */
+sat_cli_dayset *sat_cli_dayset_collect(sat_cli_collect *c, const sat_digest_plan *plan,
+                                       struct sat_anon *anon, char *const *paths, size_t npaths,
+                                       const char *cmd, int *code);
+sat_cli_dayset *sat_cli_dayset_partials(const sat_digest_plan *plan, char *const *paths,
+                                        size_t npaths, const char *cmd, int *code);
+void sat_cli_dayset_free(sat_cli_dayset *s); /* NULL ok */
+size_t sat_cli_dayset_n(const sat_cli_dayset *s);
+uint64_t sat_cli_dayset_dropped(const sat_cli_dayset *s); /* days the split's bound left out */
+/* Day i's name, date and rows (its server is the name shown). */
+const struct sat_partial_day *sat_cli_dayset_meta(const sat_cli_dayset *s, size_t i);
+/* Day i's analyzer set, unfinished: the split's, or loaded from its
+ * partials and merged (held until the next take or release: one day's
+ * analyzers at a time). NULL with d set. */
+sat_multi *sat_cli_dayset_take(sat_cli_dayset *s, size_t i, sat_diag *d);
+void sat_cli_dayset_release(sat_cli_dayset *s, size_t i);
+
 /* Prints "satscope CMD: msg" on stderr and returns SAT_EXIT_USAGE. */
 int sat_cli_usage_error(const char *cmd, const char *fmt, ...) SAT_PRINTF(2, 3);
 

@@ -21,7 +21,7 @@
 
 extern const sat_command sat_cmd_collect, sat_cmd_info, sat_cmd_verify, sat_cmd_export, sat_cmd_etime,
     sat_cmd_handshakes, sat_cmd_saturation, sat_cmd_storms, sat_cmd_crashes, sat_cmd_cachesize,
-    sat_cmd_timeline, sat_cmd_chart, sat_cmd_report;
+    sat_cmd_timeline, sat_cmd_chart, sat_cmd_report, sat_cmd_partial;
 
 const sat_command *const sat_commands[] = {
     &sat_cmd_collect,
@@ -37,6 +37,7 @@ const sat_command *const sat_commands[] = {
     &sat_cmd_timeline,
     &sat_cmd_chart,
     &sat_cmd_report,
+    &sat_cmd_partial,
     NULL,
 };
 

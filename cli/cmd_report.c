@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "satscope/analyze.h"
 #include "satscope/chart.h"
+#include "satscope/partial.h"
 #include "satscope/report_doc.h"
 
 extern const sat_command sat_cmd_report;
@@ -206,128 +207,87 @@ static const void *given_opts_cb(void *ctx, const char *analyzer)
     return sat_cli_member_opts(x->cache, analyzer, NULL);
 }
 
-/* Days and the names they borrow. */
+/* Days and the set they borrow their names from. */
 typedef struct day_list {
     sat_report_day *d;
-    char **names;  /* each day's server's name as shown */
-    char **bases;  /* and as its sources give it (distinct_name) */
-    uint32_t *ids; /* its server index */
     size_t n;
     uint64_t dropped_days;
+    sat_cli_dayset *from;
 } day_list;
 
 static void days_free(day_list *ds)
 {
-    for (size_t i = 0; ds->names && i < ds->n; i++) {
-        free(ds->names[i]);
-        free(ds->bases[i]);
-    }
-    free(ds->names);
-    free(ds->bases);
-    free(ds->ids);
+    sat_cli_dayset_free(ds->from);
     free(ds->d);
 }
 
-/* A server's name: the host name its logs give, else its input's (the
- * rotated set's path without rotation and compression suffixes). */
-static char *server_name(const sat_split_day *sd)
+/* Whether the inputs are partials (.satp): all of them, or none. 1, 0, or
+ * -1 after a message (a mix). */
+static int are_partials(char *const *paths, size_t npaths)
 {
-    if (sd->host)
-        return strdup(sd->host);
-    if (sd->path) {
-        char *n = sat_collect_group_key(sd->path);
-        if (n)
-            return n;
-    }
-    return strdup(sd->path ? sd->path : "(unknown server)");
-}
-
-/* Two servers (two inputs' sets) of one name, their logs naming no host
- * (two hosts' traces of access.log): told apart as "access" and "access
- * (2)", and said once, rather than drawn as one server with a day twice.
- * Sets whose logs or --server name them (named) keep the name: two halves of
- * a day, a trace and a log of one host, are one server. name: the server's
- * name (owned, taken); day n of out gets it or its distinct form. 0, or -1
- * out of memory. */
-static int distinct_name(day_list *out, uint32_t server, int named, char *name)
-{
-    size_t n = out->n;
-    out->ids[n] = server;
-    out->bases[n] = name;
-    if (named) /* a name its logs or --server gave: one server whatever its sets */
-        return (out->names[n] = strdup(name)) ? 0 : -1;
-    for (size_t i = 0; i < n; i++)
-        if (out->ids[i] == server) /* a day of this server named already */
-            return (out->names[n] = strdup(out->names[i])) ? 0 : -1;
-    unsigned others = 0; /* servers of this name before it */
-    for (size_t i = 0; i < n; i++) {
-        int first = strcmp(out->bases[i], name) == 0;
-        for (size_t k = 0; first && k < i; k++)
-            first = out->ids[k] != out->ids[i];
-        others += (unsigned)first;
-    }
-    if (!others)
-        return (out->names[n] = strdup(name)) ? 0 : -1;
-    size_t len = strlen(name) + 16;
-    if (!(out->names[n] = malloc(len)))
+    size_t n = 0;
+    for (size_t i = 0; i < npaths; i++)
+        n += sat_partial_sniff(paths[i]) == 1;
+    if (n && n != npaths) {
+        sat_cli_usage_error("report", "%zu of the %zu inputs are partials (.satp): give "
+                                      "partials alone, or logs and traces alone",
+                            n, npaths);
         return -1;
-    snprintf(out->names[n], len, "%s (%u)", name, others + 1);
-    if (others == 1)
-        fprintf(stderr, "satscope report: two servers are both named '%s' (their logs name no "
-                        "host):\n  shown as '%s' and '%s'; name each with --server NAME\n",
-                name, name, out->names[n]);
-    return 0;
+    }
+    return n != 0;
 }
 
-/* Collects paths split by server and day with the digest's plan and adds
- * each day's results to rep as a set. 0, or < 0 after a message. */
+/* The digest's server-days of paths (inputs, or partials), each finished in
+ * turn and its results added to rep as a set: one day's analyzers in memory
+ * at a time when they come from partials. 0, or < 0 after a message. */
 static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t npaths,
                         day_list *out)
 {
     memset(out, 0, sizeof *out);
+    int partials = are_partials(paths, npaths);
+    if (partials < 0) {
+        x->code = SAT_EXIT_USAGE;
+        return -1;
+    }
     sat_digest_plan plan;
     sat_digest_plan_init(&plan, given_opts_cb, x);
-    sat_split *sp = sat_split_create(&plan.split);
-    if (!sp) {
-        sat_cli_fail("report", SAT_E_NOMEM, "no report written");
-        return SAT_E_NOMEM;
-    }
-    int code = sat_cli_collect_into(x->c, &sat_split_analyzer, &plan.split, sp, paths, npaths);
-    if (code > x->code)
-        x->code = code;
-    int rc = x->c->failed ? SAT_E_NOMEM : sat_split_finish(sp);
-    size_t n = sat_split_days(sp);
-    out->d = calloc(n ? n : 1, sizeof *out->d);
-    out->names = calloc(n ? n : 1, sizeof *out->names);
-    out->bases = calloc(n ? n : 1, sizeof *out->bases);
-    out->ids = calloc(n ? n : 1, sizeof *out->ids);
-    if (rc >= 0 && (!out->d || !out->names || !out->bases || !out->ids))
-        rc = SAT_E_NOMEM;
-    sat_split_dropped(sp, &out->dropped_days, NULL);
+    out->from = partials ? sat_cli_dayset_partials(&plan, paths, npaths, "report", &x->code)
+                         : sat_cli_dayset_collect(x->c, &plan, NULL, paths, npaths, "report", &x->code);
+    if (!out->from)
+        return -1;
+    size_t n = sat_cli_dayset_n(out->from);
+    out->dropped_days = sat_cli_dayset_dropped(out->from);
+    int rc = (out->d = calloc(n ? n : 1, sizeof *out->d)) ? SAT_OK : SAT_E_NOMEM;
     for (size_t i = 0; i < n && rc >= 0; i++) {
-        const sat_split_day *sd = sat_split_day_at(sp, i);
+        sat_diag d;
+        memset(&d, 0, sizeof d);
+        sat_multi *set = sat_cli_dayset_take(out->from, i, &d);
+        if (!set) {
+            fprintf(stderr, "satscope report: %s: %s\n", d.where, d.msg);
+            rc = d.code == SAT_E_NOMEM ? SAT_E_NOMEM : SAT_OK;
+            if (x->code < SAT_EXIT_UNREADABLE)
+                x->code = SAT_EXIT_UNREADABLE; /* that day is left out: said */
+            continue;
+        }
         sat_result *res[SAT_DIGEST_ROLES_MAX] = {NULL};
-        rc = sat_multi_results(sd->set, res);
-        int set = sat_report_add_set(rep, res, plan.set.n); /* takes them, also on failure */
-        if (rc < 0 || set < 0) {
-            rc = rc < 0 ? rc : set;
+        rc = sat_multi_finish(set);
+        if (rc >= 0)
+            rc = sat_multi_results(set, res);
+        sat_cli_dayset_release(out->from, i);
+        int s = sat_report_add_set(rep, res, plan.set.n); /* takes them, also on failure */
+        if (rc < 0 || s < 0) {
+            rc = rc < 0 ? rc : s;
             break;
         }
-        sat_report_day *d = &out->d[out->n];
-        char *name = server_name(sd);
-        if (!name || distinct_name(out, sd->server, sd->host != NULL, name) < 0) {
-            out->n += name != NULL; /* its name taken: freed with the list */
-            rc = SAT_E_NOMEM;
-            break;
-        }
-        d->server = out->names[out->n++];
-        sat_split_day_name(sd->day, d->date, sizeof d->date);
-        d->start_ts = sd->start_ts;
-        d->utc_offset_s = sd->utc_offset_s;
-        d->rows = sd->rows;
-        d->set = set;
+        const sat_partial_day *m = sat_cli_dayset_meta(out->from, i);
+        sat_report_day *day = &out->d[out->n++];
+        day->server = m->server;
+        memcpy(day->date, m->date, sizeof day->date);
+        day->start_ts = m->start_ts;
+        day->utc_offset_s = m->utc_offset_s;
+        day->rows = m->rows;
+        day->set = s;
     }
-    sat_split_free(sp);
     if (rc < 0)
         sat_cli_fail("report", rc, "no report written");
     return rc;
