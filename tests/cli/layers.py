@@ -30,7 +30,7 @@ PUBLIC = {
     "analyze.h": "analyze", "analyze_cachesize.h": "analyze", "analyze_crashes.h": "analyze",
     "analyze_etime.h": "analyze", "analyze_handshakes.h": "analyze",
     "analyze_saturation.h": "analyze", "analyze_split.h": "analyze",
-    "analyze_storms.h": "analyze", "analyze_timeline.h": "analyze",
+    "analyze_storms.h": "analyze", "analyze_timeline.h": "analyze", "partial.h": "analyze",
     "report.h": "report", "report_doc.h": "report", "report_digest.h": "report",
     "chart.h": "report",
 }
