@@ -55,4 +55,6 @@ url="http://127.0.0.1:$http/"
 ch() { "$client" --host 127.0.0.1 --port "$tcp" "$@"; }
 for i in $(seq 60); do ch --query "SELECT 1" >/dev/null 2>&1 && break; sleep 0.5; done
 ch --query "SELECT version()" >/dev/null 2>&1 || { echo "FAIL: ClickHouse did not start"; cat "$tmp/server.log"; exit 1; }
+# the server answering must be ours (another one on the port would hold other tables)
+kill -0 "$pid" 2>/dev/null || { echo "FAIL: ClickHouse on $tcp is not ours (port taken)"; cat "$tmp/server.log"; exit 1; }
 echo "ClickHouse $(ch --query 'SELECT version()') on 127.0.0.1:$tcp (HTTP $http)"
