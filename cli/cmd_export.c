@@ -17,18 +17,23 @@
  * writer (safe_out.h) with the run's mode; nothing of a run that failed is
  * published.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_export.h"
 #include "satscope/anonymize.h"
 #include "satscope/result_out.h"
 #include "satscope/trace.h"
 
 extern const sat_command sat_cmd_export;
 
-enum { OPT_OUTPUT = 'o', OPT_ANON_KEY = 0x300, OPT_TABLE, OPT_FORMAT_OUT, OPT_DDL };
+enum { OPT_OUTPUT = 'o', OPT_ANON_KEY = 0x300, OPT_TABLE, OPT_FORMAT_OUT, OPT_DDL,
+       OPT_CLICKHOUSE, OPT_USER, OPT_PASSWORD_FILE, OPT_TIMEOUT, OPT_DATABASE, OPT_CLUSTER,
+       OPT_SHARD_DB, OPT_CHUNK_ROWS };
 
 static const sat_cli_opt export_opts[] = {
     {"output", OPT_OUTPUT, 'o', "FILE",
@@ -48,6 +53,27 @@ static const sat_cli_opt export_opts[] = {
     {"anonymize-key", OPT_ANON_KEY, 0, "KEYFILE",
      "pseudonymise as collect --anonymize-key does\n"
      "(docs/privacy.md)", NULL},
+    {"clickhouse", OPT_CLICKHOUSE, 0, "URL",
+     "insert the rows into ClickHouse over HTTP\n"
+     "(http://host:8123/), creating what is missing; the\n"
+     "same inputs exported again are not inserted twice", NULL},
+    {"user", OPT_USER, 0, "NAME", "ClickHouse's user (default: its default user);\n"
+     "the password: $SATSCOPE_CLICKHOUSE_PASSWORD", NULL},
+    {"password-file", OPT_PASSWORD_FILE, 0, "FILE",
+     "ClickHouse's password: FILE's first line", NULL},
+    {"timeout", OPT_TIMEOUT, 0, "SEC",
+     "give up a request to ClickHouse after SEC seconds\n(default 300)", NULL},
+    {"database", OPT_DATABASE, 0, "DB", "ClickHouse's database (default satscope)", NULL},
+    {"cluster", OPT_CLUSTER, 0, "NAME",
+     "--ddl: Distributed tables over cluster NAME's\n"
+     "shards (remote_servers), whose tables --ddl\n"
+     "--database makes", NULL},
+    {"shard-database", OPT_SHARD_DB, 0, "DB",
+     "--cluster: the shards' database (default: each\n"
+     "replica's default_database)", NULL},
+    {"chunk-rows", OPT_CHUNK_ROWS, 0, "N",
+     "--clickhouse: rows per request (default 1000000;\n"
+     "a request also ends at 64 MB)", NULL},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 typedef struct export_ctx {
@@ -154,13 +180,21 @@ static void row_tsv(FILE *f, const sat_table_def *d, const unsigned char *r)
 
 /* RowBinary: little-endian integers of the column's width, a string as a
  * LEB128 length and its bytes, Nullable strings behind a 0/1 byte. */
-static void put_le(FILE *f, uint64_t v, int bytes)
+void sat_export_put_le(FILE *f, uint64_t v, int bytes)
 {
     for (int i = 0; i < bytes; i++)
         fputc((int)(v >> (8 * i) & 0xff), f);
 }
 
-static void row_rowbinary(FILE *f, const sat_table_def *d, const unsigned char *r)
+void sat_export_put_len(FILE *f, uint64_t n)
+{
+    do {
+        fputc((int)((n & 0x7f) | (n > 0x7f ? 0x80 : 0)), f);
+        n >>= 7;
+    } while (n);
+}
+
+void sat_export_row_rowbinary(FILE *f, const sat_table_def *d, const unsigned char *r)
 {
     for (size_t i = 0; i < d->ncolumns; i++) {
         int64_t v;
@@ -172,17 +206,13 @@ static void row_rowbinary(FILE *f, const sat_table_def *d, const unsigned char *
             fputc(s.ptr ? 0 : 1, f);
             if (!s.ptr)
                 continue;
-            uint64_t n = s.len;
-            do {
-                fputc((int)((n & 0x7f) | (n > 0x7f ? 0x80 : 0)), f);
-                n >>= 7;
-            } while (n);
+            sat_export_put_len(f, s.len);
             fwrite(s.ptr, 1, s.len, f);
             continue;
         }
         static const int width[] = {[SAT_COL_TS] = 8, [SAT_COL_I64] = 8, [SAT_COL_I32] = 4,
                                     [SAT_COL_U16] = 2, [SAT_COL_U8] = 1};
-        put_le(f, (uint64_t)v, width[d->columns[i].type]);
+        sat_export_put_le(f, (uint64_t)v, width[d->columns[i].type]);
     }
 }
 
@@ -195,7 +225,7 @@ typedef struct export_format {
 static const export_format formats[] = {
     {"jsonl", 0, row_jsonl},
     {"tsv", 1, row_tsv},
-    {"rowbinary", 1, row_rowbinary},
+    {"rowbinary", 1, sat_export_row_rowbinary},
 };
 
 static int export_row(void *vctx, int table, const void *row)
@@ -209,12 +239,40 @@ static int export_row(void *vctx, int table, const void *row)
     return ferror(x->out) ? SAT_E_IO : SAT_OK;
 }
 
+static int exported_column(const sat_column_def *c)
+{
+    return c->type >= SAT_COL_TS && c->type <= SAT_COL_STR;
+}
+
+void sat_export_columns(FILE *f, const sat_table_def *d)
+{
+    int first = 1;
+    for (size_t i = 0; i < d->ncolumns; i++)
+        if (exported_column(&d->columns[i])) {
+            fprintf(f, "%s%s", first ? "" : ", ", d->columns[i].name);
+            first = 0;
+        }
+}
+
+/* The engine of a table: MergeTree, or Distributed over the cluster's
+ * tables of the same name (rows spread at random: any shard may hold any
+ * server's rows, and every query reads them all). */
+static void print_engine(FILE *f, const char *table, const char *cluster, const char *shard_db)
+{
+    if (cluster)
+        fprintf(f, ") ENGINE = Distributed(%s, '%s', %s, rand())\n", cluster,
+                shard_db ? shard_db : "", table);
+    else
+        fprintf(f, ") ENGINE = MergeTree\n");
+}
+
 /* ClickHouse's CREATE TABLE of a table of the schema: its columns in order
- * (strings Nullable: absent is not ""), and for a table with a time column
- * a DateTime derived from it (DEFAULT, not MATERIALIZED: inserts through a
- * Distributed table carry it), partitioned by that day and ordered by
- * server and time. */
-static void print_ddl(FILE *f, const sat_table_def *d, const char *db)
+ * (strings Nullable: absent is not ""), the export's fingerprint (DEFAULT 0:
+ * rows inserted without it), and for a table with a time column a DateTime
+ * derived from it (DEFAULT, not MATERIALIZED: inserts through a Distributed
+ * table carry it), partitioned by that day and ordered by server and time. */
+void sat_export_print_ddl(FILE *f, const sat_table_def *d, const char *db, const char *cluster,
+                          const char *shard_db)
 {
     static const char *const types[] = {[SAT_COL_TS] = "Int64",  [SAT_COL_I64] = "Int64",
                                          [SAT_COL_I32] = "Int32", [SAT_COL_U16] = "UInt16",
@@ -223,23 +281,82 @@ static void print_ddl(FILE *f, const sat_table_def *d, const char *db)
     fprintf(f, "CREATE TABLE IF NOT EXISTS %s.%s\n(\n", db, d->name);
     for (size_t i = 0; i < d->ncolumns; i++) {
         const sat_column_def *c = &d->columns[i];
-        if (c->type < SAT_COL_TS || c->type > SAT_COL_STR)
+        if (!exported_column(c))
             continue;
         has_server |= !strcmp(c->name, "server");
         fprintf(f, "    %s %s,\n", c->name, types[c->type]);
     }
+    fprintf(f, "    %s UInt64 DEFAULT 0,\n", SAT_EXPORT_FP_COLUMN);
     if (d->ts_column)
         fprintf(f, "    day_time DateTime DEFAULT toDateTime(intDiv(%s, 1000000000))\n",
                 d->ts_column);
     else
         fprintf(f, "    exported UInt8 DEFAULT 1\n");
-    fprintf(f, ") ENGINE = MergeTree\n");
+    print_engine(f, d->name, cluster, shard_db);
+    if (cluster)
+        return;
     if (d->ts_column)
         fprintf(f, "PARTITION BY toYYYYMMDD(day_time)\nORDER BY (%s%s)\n",
                 has_server ? "server, " : "", d->ts_column);
     else
         fprintf(f, "ORDER BY %s\n", has_server ? "server" : "tuple()");
-    fprintf(f, ";\n\n");
+}
+
+/* The record of finished exports (cli_export_ch.c): one row per export and
+ * table, written once the table's rows are all in. */
+void sat_export_print_ddl_exports(FILE *f, const char *db, const char *cluster,
+                                  const char *shard_db)
+{
+    fprintf(f, "CREATE TABLE IF NOT EXISTS %s.exports\n(\n"
+               "    fingerprint UInt64,\n"
+               "    table String,\n"
+               "    rows UInt64,\n"
+               "    files Array(UInt64),\n"
+               "    inputs String,\n"
+               "    exported DateTime DEFAULT now()\n",
+            db);
+    print_engine(f, "exports", cluster, shard_db);
+    if (!cluster)
+        fprintf(f, "ORDER BY (fingerprint, table)\n");
+}
+
+/* A database or cluster name goes into statements unquoted: letters,
+ * digits and '_' only. */
+static int valid_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+              (*s >= 'A' && *s <= 'Z')))
+            return 0;
+    return 1;
+}
+
+/* ClickHouse's password: the first line of --password-file, else
+ * $SATSCOPE_CLICKHOUSE_PASSWORD, else none (""); never an argument, which
+ * any user of the machine can read in ps. */
+static int read_password(const char *file, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!file) {
+        const char *env = getenv("SATSCOPE_CLICKHOUSE_PASSWORD");
+        if (env && strlen(env) >= n)
+            return sat_cli_usage_error("export", "$SATSCOPE_CLICKHOUSE_PASSWORD: too long");
+        if (env)
+            snprintf(buf, n, "%s", env);
+        return 0;
+    }
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        sat_cli_path_error("export", file, NULL, strerror(errno));
+        return SAT_EXIT_USAGE;
+    }
+    if (!fgets(buf, (int)n, f))
+        buf[0] = '\0';
+    fclose(f);
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return 0;
 }
 
 static int run_export(int argc, char **argv)
@@ -252,6 +369,8 @@ static int run_export(int argc, char **argv)
     const export_format *fmt = &formats[0];
     uint32_t tables = 0;
     int ddl = 0, ntables = 0;
+    sat_export_ch ch = {{NULL, NULL, NULL, 300}, "satscope", 0, 0, NULL};
+    const char *password_file = NULL, *cluster = NULL, *shard_db = NULL;
     int opt;
     while ((opt = sat_cli_args_next(&a, argc, argv)) != -1) {
         switch (opt) {
@@ -276,16 +395,70 @@ static int run_export(int argc, char **argv)
             break;
         }
         case OPT_DDL: ddl = 1; break;
+        case OPT_CLICKHOUSE: ch.http.url = optarg; break;
+        case OPT_USER: ch.http.user = optarg; break;
+        case OPT_PASSWORD_FILE: password_file = optarg; break;
+        case OPT_DATABASE: ch.db = optarg; break;
+        case OPT_CLUSTER: cluster = optarg; break;
+        case OPT_SHARD_DB: shard_db = optarg; break;
+        case OPT_TIMEOUT:
+        case OPT_CHUNK_ROWS: {
+            double v;
+            if (sat_cli_parse_number(optarg, 1, opt == OPT_TIMEOUT ? 86400 : 1e9, &v) ||
+                v != (double)(uint64_t)v)
+                return sat_cli_usage_error("export", "--%s %s: not a whole number in 1 .. %s",
+                                           opt == OPT_TIMEOUT ? "timeout" : "chunk-rows", optarg,
+                                           opt == OPT_TIMEOUT ? "86400" : "10^9");
+            if (opt == OPT_TIMEOUT)
+                ch.http.timeout_s = (long)v;
+            else
+                ch.chunk_rows = (uint64_t)v;
+            break;
+        }
         }
     }
     if (a.exit >= 0)
         return a.exit;
+    if (!valid_name(ch.db) || (cluster && !valid_name(cluster)) ||
+        (shard_db && *shard_db && !valid_name(shard_db)))
+        return sat_cli_usage_error("export", "--database, --cluster and --shard-database take "
+                                             "a name of letters, digits and '_'");
     if (ddl) { /* the schema's tables, no input */
-        printf("CREATE DATABASE IF NOT EXISTS satscope;\n\n");
+        printf("CREATE DATABASE IF NOT EXISTS %s;\n\n", ch.db);
         for (int t = 0; t < SAT_TABLE__COUNT; t++)
-            if (sat_table_get(t) && (!tables || (tables & SAT_TABLE_BIT(t))))
-                print_ddl(stdout, sat_table_get(t), "satscope");
+            if (sat_table_get(t) && (!tables || (tables & SAT_TABLE_BIT(t)))) {
+                sat_export_print_ddl(stdout, sat_table_get(t), ch.db, cluster, shard_db);
+                printf(";\n\n");
+            }
+        if (!tables) {
+            sat_export_print_ddl_exports(stdout, ch.db, cluster, shard_db);
+            printf(";\n\n");
+        }
         return fflush(stdout) || ferror(stdout) ? SAT_EXIT_FAILED : SAT_EXIT_OK;
+    }
+    if (cluster || shard_db)
+        return sat_cli_usage_error("export", "--cluster and --shard-database go with --ddl");
+    if (ch.http.url) {
+        if (output[0] != '-' || output[1] || fmt != &formats[0])
+            return sat_cli_usage_error("export", "--clickhouse sends the rows to ClickHouse: "
+                                                 "no -o or --as with it");
+        if (optind >= argc)
+            return sat_cli_usage_error("export", "no input given");
+        char password[512];
+        int pcode = read_password(password_file, password, sizeof password);
+        if (pcode)
+            return pcode;
+        ch.http.password = password[0] || password_file ? password : NULL;
+        sat_anon *anon = NULL;
+        int kcode = sat_cli_open_anon_key("export", anon_key, &anon);
+        if (kcode)
+            return kcode;
+        ch.tables = tables ? tables : UINT32_MAX;
+        ch.anon = anon;
+        int code = sat_cli_export_clickhouse(&c, argv + optind, (size_t)(argc - optind), &ch);
+        memset(password, 0, sizeof password);
+        sat_anon_free(anon);
+        return code;
     }
     if (fmt->one_table && ntables != 1)
         return sat_cli_usage_error("export", "--as %s writes one table's rows: give --table "
@@ -343,14 +516,21 @@ const sat_command sat_cmd_export = {
     "export", "every row of the inputs as JSON lines or for ClickHouse (optionally pseudonymised)",
     run_export,
     "INPUT... [-o FILE] [--as F] [--table NAME]... [--anonymize-key KEYFILE]\n"
-    "       satscope export --ddl [--table NAME]...",
+    "       satscope export INPUT... --clickhouse URL [--user NAME] [--table NAME]...\n"
+    "       satscope export --ddl [--table NAME]... [--database DB] [--cluster NAME]",
     "Every row the inputs give (logs, captures, cores, .sat traces), one JSON\n"
     "object per line: \"table\" and each column of the trace's schema by its\n"
     "name (trace/FORMAT.md), times and durations in ns, an absent string left\n"
     "out; or one table's rows in ClickHouse's TabSeparated or RowBinary, the\n"
     "columns in the order of --ddl's CREATE TABLE. With --anonymize-key,\n"
-    "pseudonymised as collect --anonymize-key does.",
+    "pseudonymised as collect --anonymize-key does.\n\n"
+    "With --clickhouse, every table's rows (or --table's) go into ClickHouse\n"
+    "over its HTTP interface, in RowBinary, a bounded number of rows per\n"
+    "request; each row carries the fingerprint of its export's inputs, so\n"
+    "that exporting them again inserts nothing and an export that failed\n"
+    "half-way is replaced whole (docs/clickhouse.md).",
     export_opts, SAT_CLI_INPUT_OPTS,
     "exit: 0 ok, 1 some input rejected (the rest exported), 2 usage,\n"
-    "      3 nothing could be read, or satscope could not finish (nothing written)",
+    "      3 nothing could be read, or satscope could not finish (nothing written),\n"
+    "      or ClickHouse refused or could not be reached (said)",
     NULL};

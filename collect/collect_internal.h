@@ -14,10 +14,6 @@
  * an older file. */
 int sat_collect_rotation_index(const char *path);
 
-/* Names that a directory or pattern expansion leaves out because they are
- * bookkeeping, not logs (389's access.rotationinfo). */
-int sat_collect_skip_name(const char *base);
-
 /* Why the file at path is a companion of a server's access log, not a log to
  * analyse (389's access.rotationinfo, errors, audit and their rotations:
  * "389's rotation bookkeeping, not a log"), or NULL. Such an input, however

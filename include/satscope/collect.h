@@ -199,6 +199,11 @@ int sat_collect_run(const char *const *paths, size_t npaths,
  * run. Malloc'd (caller frees), NULL on allocation failure. "-" stays "-". */
 char *sat_collect_group_key(const char *path);
 
+/* Names that a directory or pattern expansion leaves out because they are
+ * bookkeeping, not logs (389's access.rotationinfo): export --clickhouse
+ * fingerprints the files a collection reads. */
+int sat_collect_skip_name(const char *base);
+
 /* ---- a sink on a second thread ------------------------------------------------------
  * Rows given to sat_sink_pipe_sink are copied into bounded batches and
  * replayed, in order, into `inner` on a consumer thread, so that parsing and

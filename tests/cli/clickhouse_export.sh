@@ -7,48 +7,7 @@
 # TabSeparated) is byte for byte satscope's own `--as tsv` of the same rows; counts equal.
 # Skipped (exit 77, said) when clickhouse-server is not installed (dev.sh test installs it).
 satscope=$1 src=$2
-server=$(command -v clickhouse-server) client=$(command -v clickhouse-client)
-if [ -z "$server" ] || [ -z "$client" ]; then
-  echo "SKIP: clickhouse-server/clickhouse-client not installed (apt-get install clickhouse-server clickhouse-client)"
-  exit 77
-fi
-tmp=$(mktemp -d) || exit 1
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
-# ports of our own: the first pair free from 19100 up
-for base in 19100 19200 19300 19400 19500; do
-  if ! (exec 3<>/dev/tcp/127.0.0.1/$base) 2>/dev/null && ! (exec 3<>/dev/tcp/127.0.0.1/$((base + 1))) 2>/dev/null; then
-    tcp=$base http=$((base + 1)); break
-  fi
-done
-[ -n "$tcp" ] || { echo "FAIL: no free port pair for ClickHouse"; exit 1; }
-mkdir -p "$tmp/data" "$tmp/tmp"
-cat >"$tmp/config.xml" <<XML
-<yandex>
-  <logger><level>warning</level><console>1</console></logger>
-  <tcp_port>$tcp</tcp_port><http_port>$http</http_port>
-  <listen_host>127.0.0.1</listen_host>
-  <path>$tmp/data/</path><tmp_path>$tmp/tmp/</tmp_path>
-  <users_config>$tmp/users.xml</users_config>
-  <default_profile>default</default_profile><default_database>default</default_database>
-  <mark_cache_size>268435456</mark_cache_size>
-</yandex>
-XML
-cat >"$tmp/users.xml" <<XML
-<yandex>
-  <profiles><default></default></profiles>
-  <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
-    <profile>default</profile><quota>default</quota></default></users>
-  <quotas><default></default></quotas>
-</yandex>
-XML
-"$server" --config-file="$tmp/config.xml" >"$tmp/server.log" 2>&1 &
-pid=$!
-ch() { "$client" --host 127.0.0.1 --port "$tcp" "$@"; }
-for i in $(seq 60); do ch --query "SELECT 1" >/dev/null 2>&1 && break; sleep 0.5; done
-ch --query "SELECT version()" >/dev/null 2>&1 || { echo "FAIL: ClickHouse did not start"; cat "$tmp/server.log"; exit 1; }
-echo "ClickHouse $(ch --query 'SELECT version()') on 127.0.0.1:$tcp"
+. "$src/tests/cli/clickhouse_server.sh"
 inputs=("$src/fixtures/incident/access" "$src/fixtures/http-nginx/access.log.gz"
         "$src/fixtures/incident/tls-storm-incident.pcap"
         --exe "$src/fixtures/cores/bin/segv_chain-O0"
