@@ -152,6 +152,14 @@ int sat_multi_focus(sat_multi *m, const sat_span *spans, size_t n)
 
 size_t sat_multi_count(const sat_multi *m) { return m ? m->n : 0; }
 
+void *sat_multi_member_named(const sat_multi *m, const char *name)
+{
+    for (size_t i = 0; m && i < m->n; i++)
+        if (!strcmp(m->members[i].name ? m->members[i].name : m->members[i].a->name, name))
+            return m->objs[i];
+    return NULL;
+}
+
 void *sat_multi_member_obj(const sat_multi *m, size_t i)
 {
     return m && i < m->n ? m->objs[i] : NULL;

@@ -116,6 +116,9 @@ int sat_multi_save(const sat_multi *m, struct sat_sw *w);
 int sat_multi_load(sat_multi *m, struct sat_sr *r);
 size_t sat_multi_count(const sat_multi *m);
 void *sat_multi_member_obj(const sat_multi *m, size_t i); /* the instance of member i */
+/* The instance of the member of that result name (a role, else its
+ * analyzer's name); NULL if none. */
+void *sat_multi_member_named(const sat_multi *m, const char *name);
 /* After finish: results[i] = a new result of member i (named after its
  * analyzer), for i < sat_multi_count; the caller frees each (NULL when out of
  * memory). SAT_OK or the first error. */

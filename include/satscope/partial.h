@@ -73,4 +73,52 @@ int sat_partial_load(sat_partial_file *p, size_t i, struct sat_multi *set, sat_d
 /* Whether path starts like a partial (its magic): 1, 0, or < 0 unreadable. */
 int sat_partial_sniff(const char *path);
 
+/* ---- a partial's figures as plain columns (analyze/partial_columns.c) ----------
+ * What `satscope export` gives a database of a partial: per server-day and
+ * operation type, etime's counts and the sketch of its etimes as it is (its
+ * exact values while it holds at most exact_max of them, else its non-empty
+ * buckets and its count of values <= 0), never a database's own aggregate
+ * state; docs/clickhouse.md's SQL merges the parts of a server-day and
+ * answers p50/p90/p99 as satscope does, to the ns. Two tables, with ids
+ * after the trace's (event.h) and the trace schema's row types:
+ *   partial_op   a row per server-day and type: its counts, min and max;
+ *   partial_key  a row per exact value or bucket: its key and count. */
+#include "satscope/event.h"
+#include "satscope/trace.h"
+
+enum { SAT_PARTIAL_TABLE_OP = SAT_TABLE__COUNT, SAT_PARTIAL_TABLE_KEY, SAT_PARTIAL_TABLE__END };
+
+typedef struct sat_partial_op_row {
+    sat_str server;        /* the name the digest shows */
+    sat_str day;           /* "2026-11-03" */
+    sat_ts_ns day_ts;      /* its local midnight, UTC */
+    int32_t utc_offset_s;
+    sat_str op;            /* "SRCH" */
+    int64_t operations, results, errors;
+    int64_t timed;         /* operations with an etime: the sketch's n */
+    int64_t vmin, vmax;    /* of those etimes (ns); 0 when none */
+    int64_t exact_max;     /* the sketch's exact limit */
+    uint8_t bucketed;      /* 0: partial_key holds its values, 1: its buckets */
+} sat_partial_op_row;
+
+enum { SAT_PARTIAL_KEY_VALUE = 0, SAT_PARTIAL_KEY_BUCKET = 1, SAT_PARTIAL_KEY_ZEROS = 2 };
+typedef struct sat_partial_key_row {
+    sat_str server, day;
+    sat_ts_ns day_ts;
+    sat_str op;
+    uint8_t kind;          /* SAT_PARTIAL_KEY_*: an etime (ns), a bucket index i
+                              (values v with ceil(ln v / ln gamma) = i), the values <= 0 */
+    int64_t key, count;
+} sat_partial_key_row;
+
+/* The table of id SAT_PARTIAL_TABLE_*, or of name; NULL if none. */
+const sat_table_def *sat_partial_table(int id);
+const sat_table_def *sat_partial_table_by_name(const char *name);
+/* The rows of a day's set (loaded, unfinished or finished) to row(ctx,
+ * table id, row) (strings borrowed for the call): partial_op rows of the
+ * types with operations, and their partial_key rows. SAT_OK, the first
+ * error row returned, or SAT_E_NOMEM. */
+int sat_partial_columns(const struct sat_multi *set, const sat_partial_day *day,
+                        int (*row)(void *ctx, int table, const void *row), void *ctx);
+
 #endif /* SATSCOPE_PARTIAL_H */
