@@ -373,6 +373,9 @@ static const struct man_def {
     {"TMPDIR",
      "Where a compressed core file is decompressed to be read, as a file already unlinked "
      "(default /tmp)."},
+    {"DEBUGINFOD_URLS",
+     "Read by elfutils' libdwfl for cores: when set, debug files and executables missing here "
+     "are asked of those servers. Unset it to stay offline."},
     {"SOURCE_DATE_EPOCH",
      "report -o FILE.eml: the e-mail's Date: when --mail-date is not given, in seconds since "
      "1970 (the reproducible-builds convention); by default the time the report is made."},
