@@ -8,8 +8,8 @@
 #    the docs; the maintainer scripts parse;
 #  - as root, with SAT_TEST_INSTALL_DEB=1 or in CI (CI=true) only: apt-get installs it,
 #    /usr/bin/satscope --version runs, man -w finds satscope(1), the user satscope exists,
-#    the installed units verify; then it is purged, and the machine is as before (packages,
-#    the user, the files).
+#    the installed units verify, the timer is enabled; then it is purged, and the machine is
+#    as before (packages, the user, the files, the timer's link).
 # A missing tool skips (77), saying which.
 build=$1 version=$2
 for t in cpack dpkg-deb dpkg-shlibdeps ldd; do
@@ -92,8 +92,9 @@ fi
 command -v apt-get >/dev/null || { echo "SKIP: install check: no apt-get"; exit 77; }
 dpkg-query -W satscope >/dev/null 2>&1 && { echo "SKIP: install check: satscope is installed here already"; exit 77; }
 getent passwd satscope >/dev/null && { echo "SKIP: install check: a user satscope exists already"; exit 77; }
-for d in /etc/satscope /usr/lib/satscope /usr/share/satscope /var/lib/satscope; do
-    [ -e "$d" ] && { echo "SKIP: install check: $d exists already"; exit 77; }
+wants=/etc/systemd/system/timers.target.wants/satscope-nightly.timer
+for d in /etc/satscope /usr/lib/satscope /usr/share/satscope /var/lib/satscope "$wants"; do
+    [ -e "$d" ] || [ -L "$d" ] && { echo "SKIP: install check: $d exists already"; exit 77; }
 done
 installed() { dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' | awk '$1 ~ /^.i/ { print $2 }' | sort; }
 installed >"$tmp/before"
@@ -117,14 +118,19 @@ if command -v systemd-analyze >/dev/null; then
     out=$(cd "$tmp" && systemd-analyze verify /lib/systemd/system/satscope-nightly.service \
         /lib/systemd/system/satscope-nightly.timer 2>&1) && [ -z "$out" ] || fail "the installed units: $out"
 fi
+# enabled as the administrator would (systemctl works on the links without a running systemd)
+if command -v systemctl >/dev/null; then
+    systemctl enable satscope-nightly.timer >/dev/null 2>&1 && [ -L "$wants" ] ||
+        fail "systemctl enable satscope-nightly.timer made no $wants"
+fi
 DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq satscope >"$tmp/apt.log" 2>&1 ||
     { cat "$tmp/apt.log"; fail "apt-get purge satscope"; }
 dpkg-query -W satscope >/dev/null 2>&1 && fail "satscope still known to dpkg after purge"
 getent passwd satscope >/dev/null && fail "the user satscope outlives the purge"
 getent group satscope >/dev/null && fail "the group satscope outlives the purge"
 for f in /usr/bin/satscope /etc/satscope /usr/lib/satscope /usr/share/satscope /usr/share/doc/satscope \
-    /lib/systemd/system/satscope-nightly.service; do
-    [ -e "$f" ] && fail "$f outlives the purge"
+    /lib/systemd/system/satscope-nightly.service "$wants"; do
+    [ -e "$f" ] || [ -L "$f" ] && fail "$f outlives the purge"
 done
 installed >"$tmp/after"
 diff "$tmp/before" "$tmp/after" >/dev/null || fail "installed packages differ: $(diff "$tmp/before" "$tmp/after")"
