@@ -6,6 +6,8 @@
 #   ./dev.sh test   install what is missing, build with gcc and with clang
 #                   (ASan+UBSan, fuzz targets), run every test in both builds
 #   ./dev.sh build  install what is missing and build (build/cli/satscope)
+#   ./dev.sh deb    install what is missing, build, and make the Debian package
+#                   (build/satscope_VERSION-1_ARCH.deb: docs/fleet.md)
 # Every dependency the project needs is listed here: nothing is assumed to be
 # installed by hand.
 set -euo pipefail
@@ -25,8 +27,11 @@ PACKAGES=(build-essential clang cmake pkg-config
           libcairo2-dev fonts-dejavu-core  # charts (report/chart*.c): cairo, DejaVu Sans
           chromium poppler-utils  # the report's HTML in a browser, its PDF's text (ctest cli_report_*),
                                   # the gallery's pages (demo: pdftoppm)
-          clickhouse-server clickhouse-client)  # export's rows in a real ClickHouse (ctest
+          clickhouse-server clickhouse-client  # export's rows in a real ClickHouse (ctest
                                   # cli_clickhouse_export: a server of its own on 127.0.0.1, stopped after)
+          dpkg-dev  # the .deb's Depends from the binary's libraries (cpack runs dpkg-shlibdeps)
+          systemd shellcheck)  # the nightly units, systemd-analyze verify (ctest pkg_systemd_verify);
+                               # its script, shellcheck -s sh (ctest pkg_shellcheck)
 # Only to remake fixtures (not needed by the build or the tests):
 #   python3           (fixtures/tls/make-fixtures.sh: split-relay.py for tls-split)
 #   slapd ldap-utils  (fixtures/slapd, fixtures/ldapwire/make-fixture.sh,
@@ -116,6 +121,12 @@ build)
     install_missing
     build_release
     ;;
+deb)
+    install_missing
+    build_release
+    (cd build && cpack -G DEB)
+    ls "$PWD"/build/satscope_*.deb
+    ;;
 test)
     install_missing
     build_release
@@ -128,7 +139,7 @@ test)
         ctest --output-on-failure -j "$JOBS")
     ;;
 *)
-    echo "usage: ./dev.sh demo|test|build" >&2
+    echo "usage: ./dev.sh demo|test|build|deb" >&2
     exit 2
     ;;
 esac

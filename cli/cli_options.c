@@ -352,6 +352,70 @@ static const struct man_example {
      "    --target 0.95,0.99"},
 };
 
+/* ENVIRONMENT: every variable satscope reads, what it changes (tests/cli/install.sh holds
+ * the list to the getenv calls of the sources). */
+static const struct man_def {
+    const char *term;
+    const char *text;
+} man_environment[] = {
+    {"SAT_THREADS",
+     "1: each input read, parsed and analysed on one thread. By default, with two CPUs or more, "
+     "the analysis has a thread of its own and a 389 text log is parsed on two (-j still says "
+     "how many inputs run at once)."},
+    {"SAT_PARSE_THREADS",
+     "1: a 389 text log parsed on one thread, the analysis still on its own (for comparisons)."},
+    {"SAT_MALLOC_TUNE",
+     "0: glibc's malloc left as it is. By default satscope executes itself again once at start "
+     "with GLIBC_TUNABLES set: the heap grows in 32 MiB steps on transparent huge pages, one "
+     "arena, big blocks from the heap (far fewer page faults)."},
+    {"GLIBC_TUNABLES",
+     "When set, satscope leaves glibc's malloc as it says (no tuning, no second execution)."},
+    {"TMPDIR",
+     "Where a compressed core file is decompressed to be read, as a file already unlinked "
+     "(default /tmp)."},
+    {"DEBUGINFOD_URLS",
+     "Read by elfutils' libdwfl for cores: when set, debug files and executables missing here "
+     "are asked of those servers. Unset it to stay offline."},
+    {"SOURCE_DATE_EPOCH",
+     "report -o FILE.eml: the e-mail's Date: when --mail-date is not given, in seconds since "
+     "1970 (the reproducible-builds convention); by default the time the report is made."},
+};
+
+/* FILES: where the Debian package puts the nightly run (packaging/). */
+static const struct man_def man_files[] = {
+    {"/etc/satscope/nightly.conf",
+     "The nightly run's settings: the logs (shell patterns), the server's name, the partials' "
+     "directory, a ClickHouse URL and a pseudonymisation key for the exported rows."},
+    {"/lib/systemd/system/satscope-nightly.timer",
+     "Starts satscope-nightly.service each night between 01:00 and 01:30 (enable it: "
+     "systemctl enable --now satscope-nightly.timer)."},
+    {"/lib/systemd/system/satscope-nightly.service",
+     "Runs /usr/lib/satscope/satscope-nightly as the user satscope, sandboxed, writing only "
+     "below /var/lib/satscope."},
+    {"/usr/lib/satscope/satscope-nightly",
+     "Yesterday's partial of the host's logs (satscope partial), and their rows to "
+     "ClickHouse when a URL is set; SATSCOPE_NIGHTLY_DRY_RUN=1 prints the commands instead."},
+    {"/var/lib/satscope/SERVER/YYYY-MM-DD.satp",
+     "The partials, one per server and day, for the centre's report --kind digest."},
+    {"/usr/share/satscope/clickhouse.sql",
+     "ClickHouse's tables for the exported rows (the output of export --ddl)."},
+    {"/usr/share/doc/satscope/",
+     "fleet.md (the nightly run on a fleet), digest.md, clickhouse.md."},
+    {"/usr/share/bash-completion/completions/satscope", "The bash completion."},
+};
+
+/* Terms and their text, as a tagged list. */
+static void roff_defs(const struct man_def *d, size_t n, FILE *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        fputs(".TP\n\\fB", out);
+        for (const char *p = d[i].term; *p; p++)
+            fputs(*p == '-' ? "\\-" : (char[2]){*p, 0}, out);
+        fputs("\\fR\n", out);
+        roff_text(d[i].text, out);
+    }
+}
+
 /* A command as roff no-fill text: every '-' a minus sign (so that it can be copied), a
  * backslash escaped. */
 static void roff_command(const char *s, FILE *out)
@@ -368,6 +432,7 @@ void sat_cli_print_man(FILE *out)
             ".\\\" satscope(1), written by `satscope --man` from the option tables of\n"
             ".\\\" the commands (cli/cli_options.c): the same text as their --help.\n"
             ".TH SATSCOPE 1 \"\" \"satscope %s\" \"User Commands\"\n"
+            ".nh\n" /* no word cut at a line's end: names and options stay whole */
             ".SH NAME\n"
             "satscope \\- post\\-mortems, digests and cache sizing for directory and TLS servers\n"
             ".SH SYNOPSIS\n",
@@ -441,10 +506,14 @@ void sat_cli_print_man(FILE *out)
               "finish (out of memory, an output that could not be written): nothing of that run "
               "is then printed or published.",
               out);
-    fputs(".SH FILES\n", out);
-    roff_text("The bash completion is installed as "
-              "share/bash-completion/completions/satscope.",
+    fputs(".SH ENVIRONMENT\n", out);
+    roff_text("satscope reads these. TZ is not among them: times are shown in the inputs' own "
+              "offsets, or in UTC with --utc.",
               out);
+    roff_defs(man_environment, sizeof man_environment / sizeof man_environment[0], out);
+    fputs(".SH FILES\n", out);
+    roff_text("As the Debian package installs them:", out);
+    roff_defs(man_files, sizeof man_files / sizeof man_files[0], out);
     fputs(".SH EXAMPLES\n", out);
     for (size_t i = 0; i < sizeof man_examples / sizeof man_examples[0]; i++) {
         if (i)

@@ -1,9 +1,10 @@
 #!/bin/bash
-# install.sh BUILD_DIR: `cmake --install` into a temporary prefix puts the
+# install.sh BUILD_DIR SRC_DIR: `cmake --install` into a temporary prefix puts the
 # binary, the man page satscope(1) and the bash completion in their places;
-# the man page renders, has its EXAMPLES and documents every option --help lists; the
-# completion offers the commands, each command's options and --by's values.
-build=$1
+# the man page renders within 100 columns, has its EXAMPLES, documents every option --help
+# lists and in ENVIRONMENT every variable the sources getenv(); the completion offers the
+# commands, each command's options and --by's values.
+build=$1 src=$2
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -17,7 +18,7 @@ comp=$tmp/p/share/bash-completion/completions/satscope
 "$bin" --version | grep -q '^satscope [0-9]' || fail "installed binary: --version"
 
 # the man page: rendered by man or groff when there is one, else its roff structure
-for s in '^\.TH SATSCOPE 1' '^\.SH NAME' '^\.SH SYNOPSIS' '^\.SH DESCRIPTION' '^\.SH COMMANDS' '^\.SH EXIT STATUS' '^\.SH EXAMPLES'; do
+for s in '^\.TH SATSCOPE 1' '^\.SH NAME' '^\.SH SYNOPSIS' '^\.SH DESCRIPTION' '^\.SH COMMANDS' '^\.SH EXIT STATUS' '^\.SH ENVIRONMENT' '^\.SH FILES' '^\.SH EXAMPLES'; do
   grep -q "$s" "$man1" || fail "satscope.1 lacks $s"
 done
 if command -v man >/dev/null && MANWIDTH=100 man -l "$man1" >"$tmp/man.txt" 2>"$tmp/man.err"; then
@@ -30,6 +31,18 @@ else
   render=none
 fi
 [ -s "$tmp/man.err" ] && { cat "$tmp/man.err"; fail "$render warns about satscope.1"; }
+if [ "$render" != none ]; then
+  wide=$(awk 'length > 100 { printf "line %d: %d columns\n", NR, length }' "$tmp/man.txt")
+  [ -z "$wide" ] || fail "the man page ($render, 100 columns) has longer lines: $wide"
+fi
+# ENVIRONMENT names every variable the program reads (tests, benchmarks and the lab aside)
+vars=$(cd "$src" && grep -rhoE --include='*.c' 'getenv\("[A-Za-z_][A-Za-z0-9_]*"\)' \
+         base parse trace result collect analyze report cli | sort -u | sed -E 's/getenv\("(.*)"\)/\1/')
+[ -n "$vars" ] || fail "no getenv call found under $src"
+sed -n '/^ENVIRONMENT/,/^FILES/p' "$tmp/man.txt" >"$tmp/env.txt"
+for v in $vars; do
+  grep -qE "^ +$v( |\$)" "$tmp/env.txt" || fail "the man page's ENVIRONMENT ($render) lacks $v, which the sources read"
+done
 commands=$("$bin" --help | awk '/^commands:/ { f = 1; next } f && /^  / { print $1 } f && /^$/ { exit }')
 [ "$(echo $commands | wc -w)" -ge 9 ] || fail "satscope --help lists too few commands: $commands"
 for c in $commands; do
