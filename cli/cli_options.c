@@ -376,6 +376,10 @@ static const struct man_def {
     {"DEBUGINFOD_URLS",
      "Read by elfutils' libdwfl for cores: when set, debug files and executables missing here "
      "are asked of those servers. Unset it to stay offline."},
+    {"SATSCOPE_CLICKHOUSE_PASSWORD",
+     "export --clickhouse URL: the password of ClickHouse's user (sent as the "
+     "X-ClickHouse-Key header), when --password-file is not given; never on the command "
+     "line, where other users' ps would see it."},
     {"SOURCE_DATE_EPOCH",
      "report -o FILE.eml: the e-mail's Date: when --mail-date is not given, in seconds since "
      "1970 (the reproducible-builds convention); by default the time the report is made."},
