@@ -70,7 +70,7 @@ static void pending_save(const sat_iops *a, sat_sw *w)
             continue;
         }
         key_save(w, &p->k);
-        sat_sw_u32(w, p->n);
+        sat_sw_u64(w, p->n);
         uint32_t k = 0;
         for (int32_t c = p->head; c != NIL && k < p->n; c = a->cv[c].next, k++) {
             const ichild *ch = &a->cv[c];
