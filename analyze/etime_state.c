@@ -18,6 +18,47 @@
  */
 #include "etime_int.h"
 
+/* ---- sketches read back -----------------------------------------------------------------
+ * What the quantiles read of a sketch without checking, checked once read
+ * (state_io.h's reader checks its counts against the bytes only): an exact
+ * sketch holds its n values, a bucketed one none, its buckets where a value
+ * can fall; its size of exact values is the one its record made. */
+
+static int sketch_ok(const sat_qsketch *s, uint32_t exact_max)
+{
+    if (s->exact_max != exact_max || s->sorted > 1)
+        return 0;
+    if (!s->bucketed)
+        return s->nvals == s->n && s->nbins == 0 && s->zeros == 0;
+    return s->nvals == 0 && s->lo > -(1 << 24) && s->lo < (1 << 24);
+}
+
+/* The SKETCH fields of n records of d from rec. */
+static int rec_sketches_ok(sat_sr *r, const sat_rec_desc *d, const void *rec, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < d->nfields; f++) {
+            const sat_acc_field *fd = &d->fields[f];
+            if (fd->kind != SAT_ACC_SKETCH)
+                continue;
+            const sat_qsketch *s =
+                (const sat_qsketch *)(const void *)((const unsigned char *)rec + i * d->size +
+                                                    fd->off);
+            if (!sketch_ok(s, fd->extra ? fd->extra : SAT_QSKETCH_EXACT_DEFAULT))
+                return sat_sr_fail(r, SAT_E_CORRUPT, "%s: a sketch misread",
+                                   r->what ? r->what : "etime");
+        }
+    return SAT_OK;
+}
+
+static int keyed_sketches_ok(sat_sr *r, const sat_keyed *k)
+{
+    for (size_t i = 0; i < sat_keyed_n(k); i++)
+        if (rec_sketches_ok(r, k->d, sat_keyed_rec(k, i), 1) != SAT_OK)
+            return r->err;
+    return rec_sketches_ok(r, k->d, k->other, 1);
+}
+
 /* ---- the accumulators ------------------------------------------------------------------ */
 
 static void accs_save(const sat_etime *e, sat_sw *w)
@@ -85,12 +126,13 @@ static int accs_load(sat_etime *e, sat_sr *r)
         const et_acc *a = &et_accs[i];
         void *p = et_acc_at(e, a);
         if (a->kind == ET_ACC_REC) {
-            sat_sr_recs(r, a->d, p, a->n);
+            if (sat_sr_recs(r, a->d, p, a->n) == SAT_OK)
+                rec_sketches_ok(r, a->d, p, a->n);
             continue;
         }
         et_ktab *kt = a->kind == ET_ACC_KTAB ? (et_ktab *)p : NULL;
         sat_keyed *k = kt ? &kt->k : (sat_keyed *)p;
-        if (sat_sr_keyed(r, k) != SAT_OK)
+        if (sat_sr_keyed(r, k) != SAT_OK || keyed_sketches_ok(r, k) != SAT_OK)
             break;
         if (a->klen)
             keys_of_len(r, k, a->klen, "a table of ids");
@@ -133,6 +175,9 @@ static int series_load(sat_sr *r, const char *tag, sat_strtab *t, int64_t *width
     *width = wd;
     if (sat_sr_strtab(r, t, &et_group_desc) != SAT_OK)
         return r->err;
+    for (size_t i = 0; i < t->n; i++)
+        if (rec_sketches_ok(r, &et_group_desc, sat_strtab_val(t, i), 1) != SAT_OK)
+            return r->err;
     for (size_t i = 0; i < t->n; i++)
         if (sat_strtab_len(t, i) != sizeof(int64_t))
             return sat_sr_fail(r, SAT_E_CORRUPT, "%s: a window of a key of %zu bytes", tag,
