@@ -27,9 +27,16 @@ static int etime_focus(void *a, const sat_span *spans, size_t n)
     return sat_etime_focus((sat_etime *)a, spans, n);
 }
 
+static int etime_save(const void *a, struct sat_sw *w)
+{
+    return sat_etime_save((const sat_etime *)a, w);
+}
+static int etime_load(void *a, struct sat_sr *r) { return sat_etime_load((sat_etime *)a, r); }
+
 static const sat_analyzer sat_analyzer_etime = {
     "etime", "where the server's time went (etime = wtime + optime)",
-    etime_create, etime_sink, etime_finish, etime_merge, etime_free, etime_result, etime_focus};
+    etime_create, etime_sink, etime_finish, etime_merge, etime_free, etime_result, etime_focus,
+    NULL, NULL, etime_save, etime_load};
 
 static void *hs_create(const void *opts) { return sat_hs_create((const sat_hs_opts *)opts); }
 static sat_event_sink hs_sink(void *a) { return sat_hs_sink((sat_hs *)a); }

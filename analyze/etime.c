@@ -56,30 +56,21 @@ const sat_rec_desc et_counts_desc = {sizeof(et_counts), counts_fields,
                                      sizeof counts_fields / sizeof counts_fields[0], NULL};
 
 /* ---- the accumulators --------------------------------------------------------------
- * Every record and keyed table of the analyzer: create, free and merge walk
- * this list. The rest (the series, LDAPI binds, 1.0 connection spans,
- * abandons, inputs, internal operations) merge in their own files. */
+ * Every record and keyed table of the analyzer: create, free, merge, save
+ * and load (etime_state.c) walk this list. The rest (the series, LDAPI
+ * binds, 1.0 connection spans, abandons, inputs, internal operations) merge
+ * in their own files. */
 
-enum { ACC_REC, ACC_KEYED, ACC_KTAB };
-enum { CAP_NONE, CAP_KEYS, CAP_UNINDEXED }; /* unlimited, opts.max_keys, ET_UNINDEXED_MAX */
-
-typedef struct et_acc {
-    uint8_t kind, cap;
-    uint16_t n; /* ACC_REC: records in an array */
-    size_t off;
-    const sat_rec_desc *d;
-} et_acc;
-
-#define REC(m, n, d) {ACC_REC, 0, (n), offsetof(sat_etime, m), &(d)}
-#define KEYED(m, cap, d) {ACC_KEYED, (cap), 1, offsetof(sat_etime, m), &(d)}
-#define KTAB(m, d) {ACC_KTAB, CAP_KEYS, 1, offsetof(sat_etime, m), &(d)}
-static const et_acc et_accs[] = {
+#define REC(m, n, d) {ET_ACC_REC, 0, (n), 0, offsetof(sat_etime, m), &(d)}
+#define KEYED(m, cap, d, klen) {ET_ACC_KEYED, (cap), 1, (klen), offsetof(sat_etime, m), &(d)}
+#define KTAB(m, d) {ET_ACC_KTAB, ET_CAP_KEYS, 1, 0, offsetof(sat_etime, m), &(d)}
+const et_acc et_accs[] = {
     REC(c, 1, et_counts_desc),
     REC(optype, SAT_OP__COUNT, et_group_desc),
     REC(all, 1, et_group_desc),
     KTAB(groups, et_group_desc),
-    KEYED(err_other, CAP_NONE, et_code_desc),
-    KEYED(unidx, CAP_UNINDEXED, et_unidx_desc),
+    KEYED(err_other, ET_CAP_NONE, et_code_desc, sizeof(int32_t)),
+    KEYED(unidx, ET_CAP_UNINDEXED, et_unidx_desc, 0),
     KTAB(sasl_mechs, et_kv_desc),
     KTAB(failed_dn, et_kv_desc),
     KTAB(failed_client, et_kv_desc),
@@ -93,9 +84,9 @@ static const et_acc et_accs[] = {
     KTAB(tls_versions, et_kv_desc),
     KTAB(attrs, et_kv_desc),
     KTAB(attr_lists, et_kv_desc),
-    KEYED(peaks, CAP_NONE, et_peak_desc),
-    KEYED(epochs, CAP_NONE, et_epoch_desc),
-    KEYED(restart_kinds, CAP_NONE, et_rkind_desc),
+    KEYED(peaks, ET_CAP_NONE, et_peak_desc, sizeof(uint32_t)),
+    KEYED(epochs, ET_CAP_NONE, et_epoch_desc, sizeof(uint32_t)),
+    KEYED(restart_kinds, ET_CAP_NONE, et_rkind_desc, 2 * sizeof(uint32_t)),
     REC(http.c, 1, et_hcounts_desc),
     REC(http.all, 1, et_group_desc),
     KTAB(http.methods, et_group_desc),
@@ -106,25 +97,20 @@ static const et_acc et_accs[] = {
 #undef REC
 #undef KEYED
 #undef KTAB
+const size_t et_naccs = sizeof et_accs / sizeof et_accs[0];
 #define NACCS (sizeof et_accs / sizeof et_accs[0])
-
-static void *acc_at(const sat_etime *e, const et_acc *a)
-{
-    return (unsigned char *)(uintptr_t)e + a->off;
-}
 
 static int accs_init(sat_etime *e)
 {
     int st = SAT_OK;
     for (size_t i = 0; i < NACCS; i++) {
         const et_acc *a = &et_accs[i];
-        size_t cap = a->cap == CAP_KEYS ? e->opts.max_keys
-                     : a->cap == CAP_UNINDEXED ? ET_UNINDEXED_MAX : 0;
-        unsigned char *p = (unsigned char *)acc_at(e, a);
-        if (a->kind == ACC_REC)
+        size_t cap = et_acc_cap(e, a);
+        unsigned char *p = (unsigned char *)et_acc_at(e, a);
+        if (a->kind == ET_ACC_REC)
             for (size_t k = 0; k < a->n; k++)
                 sat_rec_init(a->d, p + k * a->d->size);
-        else if (a->kind == ACC_KEYED ? sat_keyed_init((sat_keyed *)(void *)p, a->d, cap)
+        else if (a->kind == ET_ACC_KEYED ? sat_keyed_init((sat_keyed *)(void *)p, a->d, cap)
                                       : et_ktab_init((et_ktab *)(void *)p, a->d, cap))
             st = SAT_E_NOMEM;
     }
@@ -135,11 +121,11 @@ static void accs_free(sat_etime *e)
 {
     for (size_t i = 0; i < NACCS; i++) {
         const et_acc *a = &et_accs[i];
-        unsigned char *p = (unsigned char *)acc_at(e, a);
-        if (a->kind == ACC_REC)
+        unsigned char *p = (unsigned char *)et_acc_at(e, a);
+        if (a->kind == ET_ACC_REC)
             for (size_t k = 0; k < a->n; k++)
                 sat_rec_free(a->d, p + k * a->d->size);
-        else if (a->kind == ACC_KEYED)
+        else if (a->kind == ET_ACC_KEYED)
             sat_keyed_free((sat_keyed *)(void *)p);
         else
             et_ktab_free((et_ktab *)(void *)p);
@@ -151,14 +137,14 @@ static int accs_merge(sat_etime *into, const sat_etime *from)
     int st = SAT_OK;
     for (size_t i = 0; i < NACCS; i++) {
         const et_acc *a = &et_accs[i];
-        unsigned char *p = (unsigned char *)acc_at(into, a);
-        const unsigned char *q = (const unsigned char *)acc_at(from, a);
+        unsigned char *p = (unsigned char *)et_acc_at(into, a);
+        const unsigned char *q = (const unsigned char *)et_acc_at(from, a);
         int rc = SAT_OK;
-        if (a->kind == ACC_REC) {
+        if (a->kind == ET_ACC_REC) {
             for (size_t k = 0; k < a->n; k++)
                 if (sat_rec_merge(a->d, p + k * a->d->size, q + k * a->d->size) != SAT_OK)
                     rc = SAT_E_NOMEM;
-        } else if (a->kind == ACC_KEYED) {
+        } else if (a->kind == ET_ACC_KEYED) {
             rc = sat_keyed_merge((sat_keyed *)(void *)p, (const sat_keyed *)(const void *)q);
         } else {
             rc = et_ktab_merge((et_ktab *)(void *)p, (const et_ktab *)(const void *)q);
@@ -198,12 +184,12 @@ size_t et_bytes(const sat_etime *e)
         b += sat_qsketch_bytes(&((const et_group *)sat_strtab_val(&e->minutes, i))->q);
     for (size_t i = 0; i < NACCS; i++) {
         const et_acc *a = &et_accs[i];
-        const unsigned char *p = (const unsigned char *)acc_at(e, a);
-        if (a->kind == ACC_REC) {
+        const unsigned char *p = (const unsigned char *)et_acc_at(e, a);
+        if (a->kind == ET_ACC_REC) {
             for (size_t k = 0; k < a->n; k++)
                 b += rec_bytes(a->d, p + k * a->d->size);
         } else {
-            const sat_keyed *k = a->kind == ACC_KEYED ? (const sat_keyed *)(const void *)p
+            const sat_keyed *k = a->kind == ET_ACC_KEYED ? (const sat_keyed *)(const void *)p
                                                       : &((const et_ktab *)(const void *)p)->k;
             b += keyed_bytes(k);
         }

@@ -271,6 +271,91 @@ int et_during_merge(sat_etime *into, const sat_etime *from)
     return st;
 }
 
+/* ---- as a partial's state (etime_state.c) ----------------------------------------------
+ * A summary's keys are records of the usage tables: written as their index
+ * in their table (UINT64_MAX: its "(other)"), made records again on load
+ * (the tables are read before). */
+
+#define DURING_OTHER UINT64_MAX
+
+int et_during_save(const sat_etime *e, sat_sw *w)
+{
+    sat_sw_tag(w, "etime.during");
+    sat_sw_u64(w, e->during_lost);
+    sat_sw_u64(w, e->during.n);
+    if (!e->during.n)
+        return SAT_OK;
+    recidx *idx[D__COUNT] = {0};
+    size_t nidx[D__COUNT] = {0};
+    int st = index_all(e, idx, nidx);
+    for (size_t i = 0; i < e->during.n && st == SAT_OK; i++) {
+        const et_dkey *k = (const et_dkey *)sat_strtab_key(&e->during, i);
+        const et_dsum *s = (const et_dsum *)sat_strtab_val(&e->during, i);
+        sat_sw_i64(w, k->window);
+        sat_sw_u32(w, k->server);
+        for (int d = 0; d < D__COUNT; d++) {
+            sat_sw_i64(w, s->total[d]);
+            sat_sw_u8(w, s->n[d]);
+            sat_sw_u8(w, s->hint[d]);
+            for (int j = 0; j < s->n[d]; j++) {
+                const recidx *r = find_rec(idx[d], nidx[d], s->e[d].rec[j]);
+                /* a record of none of the table's keys is its "(other)", as a merge takes it */
+                sat_sw_u64(w, r && r->i != SIZE_MAX ? (uint64_t)r->i : DURING_OTHER);
+                sat_sw_i64(w, s->e[d].work[j]);
+                sat_sw_i64(w, s->e[d].err[j]);
+            }
+        }
+    }
+    free_indexes(idx);
+    return st;
+}
+
+int et_during_load(sat_etime *e, sat_sr *r)
+{
+    if (sat_sr_tag(r, "etime.during") != SAT_OK)
+        return r->err;
+    e->during_lost = sat_sr_u64(r);
+    uint64_t n = sat_sr_count(r, 8 + 4 + D__COUNT * (8 + 1 + 1));
+    if (sat_sr_ok(r) && n > ET_DURING_MAX)
+        return sat_sr_fail(r, SAT_E_CORRUPT, "etime.during: %llu summaries (at most %d)",
+                           (unsigned long long)n, ET_DURING_MAX);
+    for (uint64_t i = 0; i < n && sat_sr_ok(r); i++) {
+        et_dkey k = {0, 0, 0};
+        k.window = sat_sr_i64(r);
+        k.server = sat_sr_u32(r);
+        int is_new = 0, capped = 0;
+        et_dsum *s = NULL;
+        if (sat_sr_ok(r) &&
+            !(s = (et_dsum *)sat_strtab_upsert(&e->during, &k, sizeof k, &is_new, &capped)))
+            return sat_sr_fail(r, SAT_E_NOMEM, "out of memory");
+        if (s && !is_new)
+            return sat_sr_fail(r, SAT_E_CORRUPT, "etime.during: a summary written twice");
+        for (int d = 0; d < D__COUNT && sat_sr_ok(r); d++) {
+            const et_ktab *t = table_of(e, d);
+            s->total[d] = sat_sr_i64(r);
+            uint8_t nk = sat_sr_u8(r), hint = sat_sr_u8(r);
+            if (sat_sr_ok(r) && (nk > ET_DURING_K || hint >= ET_DURING_K))
+                return sat_sr_fail(r, SAT_E_CORRUPT,
+                                   "etime.during: a summary of %u keys, the last at %u "
+                                   "(at most %d)", nk, hint, ET_DURING_K);
+            s->n[d] = nk;
+            s->hint[d] = hint;
+            for (int j = 0; j < nk && sat_sr_ok(r); j++) {
+                uint64_t ri = sat_sr_u64(r);
+                s->e[d].work[j] = sat_sr_i64(r);
+                s->e[d].err[j] = sat_sr_i64(r);
+                if (sat_sr_ok(r) && ri != DURING_OTHER && ri >= sat_keyed_n(&t->k))
+                    return sat_sr_fail(r, SAT_E_CORRUPT,
+                                       "etime.during: key %llu of a table of %zu",
+                                       (unsigned long long)ri, sat_keyed_n(&t->k));
+                s->e[d].rec[j] = ri == DURING_OTHER ? t->k.other : sat_keyed_rec(&t->k, ri);
+            }
+        }
+    }
+    e->during_last = NULL;
+    return sat_sr_status(r);
+}
+
 static void free_focus(sat_etime *e)
 {
     for (size_t i = 0; i < e->nfocus; i++)

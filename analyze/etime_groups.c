@@ -267,6 +267,14 @@ static int64_t next_width(int64_t w)
     return w * 2;
 }
 
+int et_minutes_width_ok(int64_t w)
+{
+    int64_t m = 1;
+    while (m * ET_MINUTE_NS < w && m < INT64_MAX / 2 / ET_MINUTE_NS)
+        m = next_width(m);
+    return w == m * ET_MINUTE_NS;
+}
+
 /* sat_win_add_fn has no context: a failed sketch merge is noted here, per
  * thread (analyzers may run in parallel threads), and read after the call. */
 static _Thread_local int win_nomem;

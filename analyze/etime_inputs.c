@@ -134,3 +134,86 @@ void et_inputs_free(sat_etime *e)
     }
     e->nrej = 0;
 }
+
+/* ---- as a partial's state (etime_state.c) ---------------------------------------------- */
+
+void et_inputs_save(const sat_etime *e, sat_sw *w)
+{
+    sat_sw_tag(w, "etime.inputs");
+    sat_sw_u64(w, e->nsrcs);
+    for (size_t i = 0; i < e->nsrcs; i++) {
+        const et_src *s = &e->srcs[i];
+        sat_sw_u32(w, s->id);
+        sat_sw_u32(w, s->server);
+        sat_sw_str(w, s->path);
+        sat_sw_str(w, s->format);
+        sat_sw_str(w, s->compression);
+        sat_sw_u64(w, s->bytes);
+        sat_sw_u64(w, s->lines);
+        sat_sw_u64(w, s->rejects);
+        sat_sw_u8(w, (uint8_t)(s->truncated != 0));
+        sat_sw_u32(w, (uint32_t)s->utc_offset_s);
+    }
+    sat_sw_u64(w, e->rejects_sampled_seen);
+    sat_sw_u64(w, e->nrej);
+    for (size_t i = 0; i < e->nrej; i++) {
+        sat_sw_u32(w, e->rej[i].source);
+        sat_sw_u64(w, e->rej[i].line_no);
+        sat_sw_str(w, e->rej[i].reason);
+        sat_sw_str(w, e->rej[i].excerpt);
+    }
+}
+
+/* A string the state must hold (an input's path, a reject's reason). */
+static char *need_str(sat_sr *r, const char *what)
+{
+    char *s = sat_sr_str(r);
+    if (!s && sat_sr_ok(r))
+        sat_sr_fail(r, SAT_E_CORRUPT, "etime.inputs: no %s", what);
+    return s;
+}
+
+/* The inputs as add_source and add_reject took them (the rejects' total is
+ * the sum over the inputs, as for rows). */
+int et_inputs_load(sat_etime *e, sat_sr *r)
+{
+    if (sat_sr_tag(r, "etime.inputs") != SAT_OK)
+        return r->err;
+    uint64_t n = sat_sr_count(r, 4 + 4 + 3 * 4 + 3 * 8 + 1 + 4);
+    for (uint64_t i = 0; i < n && sat_sr_ok(r); i++) {
+        uint32_t id = sat_sr_u32(r), server = sat_sr_u32(r);
+        char *path = need_str(r, "path"), *format = need_str(r, "format"),
+             *compression = need_str(r, "compression");
+        uint64_t bytes = sat_sr_u64(r), lines = sat_sr_u64(r), rejects = sat_sr_u64(r);
+        uint8_t truncated = sat_sr_u8(r);
+        int32_t off = (int32_t)sat_sr_u32(r);
+        if (sat_sr_ok(r) && truncated > 1)
+            sat_sr_fail(r, SAT_E_CORRUPT, "etime.inputs: a truncation flag of %u", truncated);
+        if (sat_sr_ok(r) &&
+            add_source(e, id, server, sat_str_cstr(path), sat_str_cstr(format),
+                       sat_str_cstr(compression), bytes, lines, rejects, truncated, off) != SAT_OK)
+            sat_sr_fail(r, SAT_E_NOMEM, "out of memory");
+        free(path);
+        free(format);
+        free(compression);
+    }
+    uint64_t seen = sat_sr_u64(r);
+    uint64_t nrej = sat_sr_count(r, 4 + 8 + 4 + 4);
+    if (sat_sr_ok(r) && (nrej > ET_REJECT_SAMPLES || seen < nrej))
+        return sat_sr_fail(r, SAT_E_CORRUPT,
+                           "etime.inputs: %llu sampled rejects of %llu seen (at most %d)",
+                           (unsigned long long)nrej, (unsigned long long)seen,
+                           ET_REJECT_SAMPLES);
+    for (uint64_t i = 0; i < nrej && sat_sr_ok(r); i++) {
+        uint32_t source = sat_sr_u32(r);
+        uint64_t line_no = sat_sr_u64(r);
+        char *reason = need_str(r, "reason"), *excerpt = need_str(r, "excerpt");
+        if (sat_sr_ok(r) && add_reject(e, source, line_no, sat_str_cstr(reason),
+                                       sat_str_cstr(excerpt)) != SAT_OK)
+            sat_sr_fail(r, SAT_E_NOMEM, "out of memory");
+        free(reason);
+        free(excerpt);
+    }
+    e->rejects_sampled_seen = seen;
+    return sat_sr_status(r);
+}

@@ -31,6 +31,7 @@
 #include "acc.h"
 #include "internal_ops.h"
 #include "sketch.h"
+#include "state_io.h"
 #include "strtab.h"
 #include "winseries.h"
 
@@ -404,6 +405,31 @@ struct sat_etime {
     int finished; /* sat_etime_finish ran after the last row or merge */
 };
 
+/* ---- the accumulators (etime.c et_accs) ---------------------------------------------- */
+
+/* One record (or a run of n), keyed table or capped table of sat_etime:
+ * create, free, merge, save and load walk the list of them, et_accs. */
+enum { ET_ACC_REC, ET_ACC_KEYED, ET_ACC_KTAB };
+/* a table's cap: unlimited, opts.max_keys, ET_UNINDEXED_MAX */
+enum { ET_CAP_NONE, ET_CAP_KEYS, ET_CAP_UNINDEXED };
+typedef struct et_acc {
+    uint8_t kind, cap;
+    uint16_t n;    /* ET_ACC_REC: records in an array */
+    uint16_t klen; /* a keyed table whose keys are of one length (a packed id): it; 0 any */
+    size_t off;    /* in sat_etime */
+    const sat_rec_desc *d;
+} et_acc;
+extern const et_acc et_accs[];
+extern const size_t et_naccs;
+static inline void *et_acc_at(const sat_etime *e, const et_acc *a)
+{
+    return (unsigned char *)(uintptr_t)e + a->off;
+}
+static inline size_t et_acc_cap(const sat_etime *e, const et_acc *a)
+{
+    return a->cap == ET_CAP_KEYS ? e->opts.max_keys : a->cap == ET_CAP_UNINDEXED ? ET_UNINDEXED_MAX : 0;
+}
+
 /* ---- per-row helpers ----------------------------------------------------------- */
 
 static inline char et_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c; }
@@ -525,6 +551,8 @@ et_group *et_minute_at(sat_etime *e, int64_t w);
 void et_minutes_bound(sat_etime *e);
 int et_minutes_merge(sat_etime *into, const sat_etime *from);
 void et_minutes_free(sat_etime *e);
+/* Whether w is a width the series takes (a step of its ladder of widths). */
+int et_minutes_width_ok(int64_t w);
 /* The windows of a series (strtab: window index int64 -> et_group) in time
  * order, from the first to the last: every window (an empty group for those
  * without rows) unless they are too far apart, then only those with rows:
@@ -580,6 +608,10 @@ void et_during_add(sat_etime *e, const sat_ldap_op *op, const void *const recs[4
 int et_during_merge(sat_etime *into, const sat_etime *from);
 void et_during_free(sat_etime *e);
 size_t et_during_bytes(const sat_etime *e);
+/* The summaries as a partial's state (etime_state.c; after the usage tables
+ * on load). SAT_OK or SAT_E_NOMEM / the reader's status. */
+int et_during_save(const sat_etime *e, sat_sw *w);
+int et_during_load(sat_etime *e, sat_sr *r);
 
 /* etime_usage.c: who used the server (work) and who waited */
 /* A search's filter record (of `filters`, or its "(other)") and the row:
@@ -622,5 +654,7 @@ int et_on_source(void *ctx, const sat_source *s);
 int et_on_reject(void *ctx, const sat_reject *r);
 int et_inputs_merge(sat_etime *into, const sat_etime *from);
 void et_inputs_free(sat_etime *e);
+void et_inputs_save(const sat_etime *e, sat_sw *w); /* a partial's state (etime_state.c) */
+int et_inputs_load(sat_etime *e, sat_sr *r);        /* SAT_OK or the reader's status */
 
 #endif

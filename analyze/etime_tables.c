@@ -24,8 +24,10 @@ static double kv_total(const void *rec, const void *ctx)
 static const sat_acc_field kv_fields[] = {ET_KV_FIELDS(et_kv, )};
 const sat_rec_desc et_kv_desc = {sizeof(et_kv), kv_fields, sizeof kv_fields / sizeof kv_fields[0],
                                  NULL};
+/* A filter's shape record is a cache (looked up again on its next row). */
+static void filt_loaded(void *rec) { ((et_filt *)rec)->shape = NULL; }
 const sat_rec_desc et_filt_desc = {sizeof(et_filt), kv_fields,
-                                   sizeof kv_fields / sizeof kv_fields[0], NULL};
+                                   sizeof kv_fields / sizeof kv_fields[0], NULL, filt_loaded};
 /* the same and the work and wait (etime_usage.c writes them) */
 static const sat_acc_field use_fields[] = {
     ET_KV_FIELDS(et_use, v.),

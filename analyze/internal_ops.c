@@ -333,7 +333,7 @@ static const sat_acc_field par_fields[] = {
     SAT_ACC(SAT_ACC_SUM, ipar_acc, d1_sum),
     SAT_ACC(SAT_ACC_SUM, ipar_acc, d1_sum_tp),
 };
-static const sat_rec_desc par_desc = {sizeof(ipar_acc), par_fields,
+const sat_rec_desc sat_iop_par_desc = {sizeof(ipar_acc), par_fields,
                                       sizeof par_fields / sizeof par_fields[0], NULL};
 static const sat_acc_field row_fields[] = {
     SAT_ACC(SAT_ACC_COUNT, irow_acc, count),
@@ -346,7 +346,7 @@ static const sat_acc_field row_fields[] = {
     SAT_ACC_N(SAT_ACC_BITS, irow_acc, err_bits, 2),
     SAT_ACC(SAT_ACC_BITS, irow_acc, err_other),
 };
-static const sat_rec_desc row_desc = {sizeof(irow_acc), row_fields,
+const sat_rec_desc sat_iop_row_desc = {sizeof(irow_acc), row_fields,
                                       sizeof row_fields / sizeof row_fields[0], NULL};
 
 /* Appends copies of src's rows of list si to dst's list di. */
@@ -438,7 +438,7 @@ int sat_iops_merge(sat_iops *into, const sat_iops *from)
                 return SAT_E_NOMEM;
             continue; /* its rows are counted unattributed below */
         }
-        sat_rec_merge(&par_desc, g, sat_strtab_val(&from->pars, i));
+        sat_rec_merge(&sat_iop_par_desc, g, sat_strtab_val(&from->pars, i));
     }
     for (size_t i = 0; i < from->rows.n; i++) {
         const irow_acc *s = (const irow_acc *)sat_strtab_val(&from->rows, i);
@@ -456,7 +456,7 @@ int sat_iops_merge(sat_iops *into, const sat_iops *from)
             into->unattributed += s->count;
             continue;
         }
-        sat_rec_merge(&row_desc, r, s);
+        sat_rec_merge(&sat_iop_row_desc, r, s);
     }
     into->of_clients += from->of_clients;
     into->of_server += from->of_server;

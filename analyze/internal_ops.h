@@ -37,5 +37,12 @@ int sat_iops_merge(sat_iops *into, const sat_iops *from);
  * stays mergeable). SAT_OK or SAT_E_NOMEM. */
 int sat_iops_result(const sat_iops *a, sat_rnode *io);
 size_t sat_iops_bytes(const sat_iops *a);
+/* Its state after rows and merges, before the etime analyzer's finish, as
+ * a partial keeps it (state_io.h), and back into one just created with the
+ * same max_keys. SAT_OK, SAT_E_NOMEM, or (load) the reader's status. */
+struct sat_sw;
+struct sat_sr;
+int sat_iops_save(const sat_iops *a, struct sat_sw *w);
+int sat_iops_load(sat_iops *a, struct sat_sr *r);
 
 #endif

@@ -8,7 +8,8 @@
  *   internal_ops_shape.c  the bases rows are grouped by (DN shapes);
  *   internal_ops_nest.c   the nesting rebuilt from depths, accumulated into
  *                         rows and groups;
- *   internal_ops_result.c its part of the result: groups and their rows, sorted, as trees.
+ *   internal_ops_result.c its part of the result: groups and their rows, sorted, as trees;
+ *   internal_ops_state.c  all of it as a partial's state (state_io.h) and back.
  * The rules are written in internal_ops.c's opening comment.
  */
 #ifndef SAT_ANALYZE_INTERNAL_OPS_INT_H
@@ -127,6 +128,7 @@ struct sat_iops {
 };
 
 /* ---- internal_ops.c -------------------------------------------------------------- */
+extern const sat_rec_desc sat_iop_par_desc, sat_iop_row_desc; /* ipar_acc, irow_acc */
 int sat_iop_orphans_into(sat_iops *dst, const sat_iops *src);
 int sat_iop_heads_resolve(sat_iops *a); /* its own heads, at finish */
 
@@ -137,6 +139,7 @@ int32_t sat_iop_pend_get(sat_iops *a, const ipkey *k); /* NIL: no memory */
 void sat_iop_pend_release(sat_iops *a, int32_t pi);
 void sat_iop_pend_detach(sat_iops *a, int32_t pi); /* out of the hash, rows kept */
 int32_t sat_iop_child_new(sat_iops *a); /* NIL: no memory */
+int sat_iop_pend_rehash(sat_iops *a, size_t nb); /* nb a power of two; SAT_E_NOMEM */
 
 /* ---- internal_ops_shape.c -------------------------------------------------------- */
 int sat_iop_grow(char **p, size_t *cap, size_t need);

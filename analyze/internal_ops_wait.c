@@ -32,9 +32,9 @@ int32_t sat_iop_pend_find(const sat_iops *a, const ipkey *k)
     return i;
 }
 
-static int rehash(sat_iops *a)
+/* The hash of the waiting lists rebuilt with nb buckets (a power of two). */
+int sat_iop_pend_rehash(sat_iops *a, size_t nb)
 {
-    size_t nb = a->nb ? a->nb * 2 : 64;
     int32_t *b = (int32_t *)malloc(nb * sizeof *b);
     if (!b)
         return SAT_E_NOMEM;
@@ -71,7 +71,7 @@ int32_t sat_iop_pend_get(sat_iops *a, const ipkey *k)
         a->pv = nv;
         a->pcap = ncap;
     }
-    if (a->npend + 1 > a->nb && rehash(a) < 0)
+    if (a->npend + 1 > a->nb && sat_iop_pend_rehash(a, a->nb ? a->nb * 2 : 64) < 0)
         return NIL;
     i = a->pfree;
     ipend *p = &a->pv[i];

@@ -94,6 +94,17 @@ void sat_etime_free(sat_etime *e); /* NULL ok */
  * SAT_E_NOMEM. */
 int sat_etime_focus(sat_etime *e, const sat_span *spans, size_t n);
 
+/* Its state after its rows and merges, before finish, as a partial keeps
+ * it (analyze/state_io.h, `satscope partial`), and back into an instance
+ * just created with the same options (by, top, max_keys, during, root_dn:
+ * a state of others is refused), which then merges and finishes as e would
+ * (analyze/etime_state.c). SAT_OK, SAT_E_NOMEM, or (load) SAT_E_CORRUPT
+ * with the reader's message. */
+struct sat_sw;
+struct sat_sr;
+int sat_etime_save(const sat_etime *e, struct sat_sw *w);
+int sat_etime_load(sat_etime *e, struct sat_sr *r);
+
 /* The finished analyzer's result sections (analyze/etime_result.c) put into
  * r's root; SAT_OK, SAT_E_NOMEM, or SAT_E_USAGE before sat_etime_finish. */
 int sat_etime_result(const sat_etime *e, sat_result *r);

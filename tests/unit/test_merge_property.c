@@ -28,8 +28,11 @@
  * Splits: for each seed, 2..5 parts with cut points at random rows, and 2..5
  * parts of whole inputs (consecutive servers). SAT_MERGE_SEED=N runs that seed
  * only (besides the fixed ones), SAT_MERGE_SET=NAME one input set and
- * SAT_MERGE_ANALYZER=NAME one analyzer; a failure prints the seed, the cuts
- * and the first line that differs.
+ * SAT_MERGE_ANALYZER=NAME one analyzer; SAT_MERGE_ROLE=ROLE runs instead the
+ * analyzer of one of the nightly digest's roles with its options and rows
+ * (analyze/digest_plan.c: "etime_unindexed" is etime by filter shape over
+ * the unindexed searches, "etime_clients" etime by client); a failure prints
+ * the seed, the cuts and the first line that differs.
  *
  * An analyzer whose merge is known not to be exact yet is listed in
  * `expected_failures` with what differs; its cases are run and reported
@@ -449,6 +452,36 @@ static int run_case(const sat_analyzer *a, const rows *rs, const char *ref, size
     return same;
 }
 
+/* The digest's role SAT_MERGE_ROLE names, as an analyzer whose create takes
+ * no options (the role's are given): NULL when none is asked for. */
+static sat_digest_plan role_plan;
+static const sat_multi_member *role_member;
+static sat_analyzer role_analyzer;
+static void *role_create(const void *opts)
+{
+    (void)opts;
+    return role_member->a->create(role_member->opts);
+}
+static const sat_analyzer *digest_role(void)
+{
+    const char *role = getenv("SAT_MERGE_ROLE");
+    if (!role || !*role)
+        return NULL;
+    sat_digest_plan_init(&role_plan, NULL, NULL);
+    for (size_t i = 0; i < role_plan.set.n && !role_member; i++)
+        if (!strcmp(role_plan.members[i].name, role))
+            role_member = &role_plan.members[i];
+    if (!role_member) {
+        printf("no role %s in the digest's plan\n", role);
+        CHECK(role_member != NULL);
+        exit(CHECK_DONE());
+    }
+    role_analyzer = *role_member->a;
+    role_analyzer.name = role_member->name;
+    role_analyzer.create = role_create;
+    return &role_analyzer;
+}
+
 static void run_set(const input_set *set, const uint64_t *seeds, size_t nseeds)
 {
     rows rs;
@@ -470,7 +503,12 @@ static void run_set(const input_set *set, const uint64_t *seeds, size_t nseeds)
 
     size_t nan;
     const sat_analyzer *const *list = sat_analyzer_list(&nan);
-    const char *only = getenv("SAT_MERGE_ANALYZER");
+    const sat_analyzer *role = digest_role();
+    if (role) {
+        list = &role;
+        nan = 1;
+    }
+    const char *only = role ? NULL : getenv("SAT_MERGE_ANALYZER");
     for (size_t ai = 0; ai < nan; ai++) {
         const sat_analyzer *a = list[ai];
         if (only && *only && strcmp(only, a->name))
