@@ -170,7 +170,11 @@ static int load_windows(sat_storms *s, sat_sr *r)
                                se->windows.n);
         for (size_t k = 0; k < se->windows.n; k++) {
             const st_win *win = (const st_win *)sat_strtab_val(&se->windows, k);
-            int ok = sat_strtab_len(&se->windows, k) == sizeof(int64_t);
+            int64_t idx = 0; /* a window of rows with a time: it starts and ends in int64 ns */
+            int ok = sat_strtab_len(&se->windows, k) == sizeof idx;
+            if (ok)
+                memcpy(&idx, sat_strtab_key(&se->windows, k), sizeof idx);
+            ok = ok && idx >= 0 && idx < INT64_MAX / width - 1;
             for (int m = 0; m < ST_MG && ok; m++)
                 ok = !win->mg_n[m] || peer_ok(s, win->mg_id[m], 0);
             if (!ok)

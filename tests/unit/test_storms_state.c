@@ -12,7 +12,8 @@
  *    last handshake did not finish, also on two rows made here);
  *  - a state cut at every length is refused with a message; bytes flipped are
  *    refused or read into an analyzer that finishes (never a crash: run it
- *    under the ASan build); a state of another --window is refused.
+ *    under the ASan build; SAT_STORMS_STATE_FLIPS=N changes bytes at N
+ *    places, 300 by default); a state of another --window is refused.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdlib.h>
@@ -309,8 +310,11 @@ static void check_corrupt(const rows *rs)
         sat_storms_free(t);
     }
     CHECK_EQ_INT(cut_refused, cuts);
-    size_t flips = 0, refused = 0;
-    for (size_t at = 0; at < w.n; at += w.n / 300 + 1) {
+    size_t flips = 0, refused = 0, nflip = 300;
+    const char *env = getenv("SAT_STORMS_STATE_FLIPS"); /* more, for a longer run */
+    if (env && atol(env) > 0)
+        nflip = (size_t)atol(env);
+    for (size_t at = 0; at < w.n; at += w.n / nflip + 1) {
         for (int v = 0; v < 2; v++) {
             unsigned char *p = malloc(w.n);
             if (!p)
