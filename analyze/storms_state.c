@@ -24,10 +24,37 @@
 #include "state_io.h"
 #include "storms_internal.h"
 
+/* The layout of what is written as plain bytes (the dedup payloads, the kept
+ * rows, a window's fields the record's description does not list): a
+ * partial of a build where these differ is refused like a record's
+ * (sat_state_layout). */
+static uint32_t plain_layout(void)
+{
+    static const size_t parts[] = {
+        sizeof(st_dedup), offsetof(st_dedup, client), offsetof(st_dedup, kind),
+        offsetof(st_dedup, has), offsetof(st_dedup, errs),
+        sizeof(sat_try), offsetof(sat_try, syn_ts), offsetof(sat_try, gave_up_ts),
+        offsetof(sat_try, conn), offsetof(sat_try, flow), offsetof(sat_try, failed),
+        sizeof(st_attempt), offsetof(st_attempt, source), offsetof(st_attempt, client),
+        offsetof(st_attempt, unanswered), offsetof(st_attempt, ldap),
+        sizeof(st_waiting), offsetof(st_waiting, ts), offsetof(st_waiting, client),
+        sizeof(st_connkey),
+        offsetof(st_win, hist), offsetof(st_win, mg_id), offsetof(st_win, mg_n),
+        offsetof(st_win, ans_hist), ST_HIST, ST_MG};
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        for (int b = 0; b < 8; b++) {
+            h ^= (uint8_t)((uint64_t)parts[i] >> (8 * b));
+            h *= 16777619u;
+        }
+    return h;
+}
+
 /* ---- save --------------------------------------------------------------------------- */
 
 static void save_options(const sat_storms *s, sat_sw *w)
 {
+    sat_sw_u32(w, plain_layout());
     sat_sw_u8(w, (uint8_t)s->router);
     sat_sw_u8(w, (uint8_t)s->auto_window);
     sat_sw_u32(w, (uint32_t)s->nser);
@@ -92,6 +119,11 @@ int sat_storms_save(const sat_storms *s, sat_sw *w)
 
 static int load_options(sat_storms *s, sat_sr *r)
 {
+    uint32_t layout = sat_sr_u32(r);
+    if (sat_sr_ok(r) && layout != plain_layout())
+        return sat_sr_fail(r, SAT_E_CORRUPT,
+                           "storms: written by a satscope whose layout differs from this one's "
+                           "(make the partial again with this version)");
     int router = sat_sr_u8(r), auto_window = sat_sr_u8(r);
     uint32_t nser = sat_sr_u32(r);
     if (!sat_sr_ok(r))
