@@ -127,6 +127,8 @@ static void put_rec(sat_sw *w, const sat_rec_desc *d, const unsigned char *rec,
         s->bins = NULL;
         s->vcap = 0;
     }
+    if (d->loaded) /* what is not state (a cache pointer) is not written either */
+        d->loaded(tmp);
     sat_sw_raw(w, tmp, d->size);
     FOR_EACH_SKETCH(d, f)
     sat_sw_sketch(w, (const sat_qsketch *)(const void *)(rec + f->off));
@@ -351,10 +353,22 @@ int sat_sr_sketch(sat_sr *r, sat_qsketch *s)
         for (uint32_t i = 0; i < nb; i++)
             s->bins[i] = sat_sr_u32(r);
     }
-    if (sat_sr_ok(r) && s->bucketed > 1)
-        return sat_sr_fail(r, SAT_E_CORRUPT, "%s: a sketch neither exact nor bucketed",
-                           r->what ? r->what : "state");
-    return sat_sr_status(r);
+    if (!sat_sr_ok(r))
+        return sat_sr_status(r);
+    /* what quantile and merge rely on: an exact sketch holds its n values, a
+     * bucketed one none and no more counts than values, min <= max */
+    uint64_t counted = s->zeros;
+    for (uint32_t i = 0; i < s->nbins; i++)
+        counted += s->bins[i];
+    const char *bad = s->bucketed > 1                          ? "neither exact nor bucketed"
+                      : !s->bucketed && s->n != s->nvals        ? "exact, but not holding its values"
+                      : s->bucketed && (s->nvals || counted > s->n) ? "with more counts than values"
+                      : s->n && s->min > s->max                 ? "whose min is above its max"
+                      : (int64_t)s->lo + s->nbins > INT32_MAX   ? "of buckets out of range"
+                                                                : NULL;
+    if (bad)
+        return sat_sr_fail(r, SAT_E_CORRUPT, "%s: a sketch %s", r->what ? r->what : "state", bad);
+    return SAT_OK;
 }
 
 /* One record into rec (made by sat_rec_init): its bytes, then its sketches. */

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_clickhouse.h"
+#include "satscope/partial.h"
 #include "satscope/trace.h"
 
 /* The column that says which export a row came from (cli_export_ch.c: the
@@ -29,6 +30,20 @@ void sat_export_print_ddl(FILE *f, const sat_table_def *d, const char *db, const
 /* The same of db.exports, the record of finished exports (cli_export_ch.c). */
 void sat_export_print_ddl_exports(FILE *f, const char *db, const char *cluster,
                                   const char *shard_db);
+
+/* The tables export writes: the trace's (event.h ids) and, after them, a
+ * partial's plain columns (partial.h SAT_PARTIAL_TABLE_*): by id below
+ * SAT_EXPORT_TABLES, or by name; NULL if none (cli_export_partials.c). */
+#define SAT_EXPORT_TABLES SAT_PARTIAL_TABLE__END
+const sat_table_def *sat_export_table(int id);
+const sat_table_def *sat_export_table_by_name(const char *name);
+/* Whether the inputs are partials: 1 all, 0 none, -1 a mix (said). */
+int sat_export_inputs_are_partials(char *const *paths, size_t npaths);
+/* The inputs' rows to sink: the collection's, or the partials' plain
+ * columns (each server-day's partials merged first). The exit code;
+ * *read_none set when nothing could be read. */
+int sat_export_source_run(sat_cli_collect *c, char *const *paths, size_t npaths,
+                          const sat_event_sink *sink, int *read_none);
 
 /* A LEB128 length (RowBinary's strings and arrays). */
 void sat_export_put_len(FILE *f, uint64_t n);

@@ -206,7 +206,7 @@ typedef struct ch_run {
     const sat_export_ch *x;
     uint64_t fp;
     uint64_t chunk_rows;
-    ch_table t[SAT_TABLE__COUNT];
+    ch_table t[SAT_EXPORT_TABLES];
     int failed;
 } ch_run;
 
@@ -384,15 +384,15 @@ static int create_tables(ch_run *r)
         fprintf(stderr, "satscope export: %s\n", sat_ch_error(r->ch));
         return -1;
     }
-    for (int k = 0; k <= SAT_TABLE__COUNT; k++) {
-        if (k < SAT_TABLE__COUNT && !r->t[k].asked)
+    for (int k = 0; k <= SAT_EXPORT_TABLES; k++) {
+        if (k < SAT_EXPORT_TABLES && !r->t[k].asked)
             continue;
         char *sql = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&sql, &len);
         if (!f)
             return -1;
-        if (k < SAT_TABLE__COUNT)
+        if (k < SAT_EXPORT_TABLES)
             sat_export_print_ddl(f, r->t[k].d, r->x->db, NULL, NULL);
         else
             sat_export_print_ddl_exports(f, r->x->db, NULL, NULL);
@@ -400,7 +400,8 @@ static int create_tables(ch_run *r)
         int rc = bad ? -1 : sat_ch_query(r->ch, sql, NULL, 0, NULL);
         free(sql);
         if (rc < 0) {
-            say_error(r, r->ch, k < SAT_TABLE__COUNT ? r->t[k].d->name : "exports", "creating it");
+            say_error(r, r->ch, k < SAT_EXPORT_TABLES ? r->t[k].d->name : "exports",
+                      "creating it");
             return -1;
         }
     }
@@ -450,7 +451,7 @@ static int check_overlap(ch_run *r, const fp_list *files)
 static int settle_tables(ch_run *r, int *any)
 {
     *any = 0;
-    for (int k = 0; k < SAT_TABLE__COUNT; k++) {
+    for (int k = 0; k < SAT_EXPORT_TABLES; k++) {
         ch_table *t = &r->t[k];
         if (!t->asked)
             continue;
@@ -531,7 +532,7 @@ static int bound_held(ch_run *r)
 {
     size_t held = 0;
     ch_table *big = NULL;
-    for (int k = 0; k < SAT_TABLE__COUNT; k++) {
+    for (int k = 0; k < SAT_EXPORT_TABLES; k++) {
         ch_table *t = &r->t[k];
         if (!t->buf)
             continue;
@@ -547,7 +548,7 @@ static int ch_row(void *vr, int table, const void *row)
     ch_run *r = (ch_run *)vr;
     if (r->failed)
         return SAT_E_IO;
-    if (table < 0 || table >= SAT_TABLE__COUNT || !r->t[table].wanted)
+    if (table < 0 || table >= SAT_EXPORT_TABLES || !r->t[table].wanted)
         return SAT_OK;
     ch_table *t = &r->t[table];
     if (!t->buf && !(t->buf = open_memstream(&t->mem, &t->memlen)))
@@ -637,7 +638,7 @@ static double now_s(void)
 
 static void run_free(ch_run *r)
 {
-    for (int k = 0; k < SAT_TABLE__COUNT; k++) {
+    for (int k = 0; k < SAT_EXPORT_TABLES; k++) {
         if (r->t[k].buf)
             fclose(r->t[k].buf);
         free(r->t[k].mem);
@@ -650,7 +651,7 @@ static void run_free(ch_run *r)
  * export of the same inputs does it). */
 static void undo(ch_run *r)
 {
-    for (int k = 0; k < SAT_TABLE__COUNT; k++)
+    for (int k = 0; k < SAT_EXPORT_TABLES; k++)
         if (r->t[k].wanted && r->t[k].sent && delete_rows(r, r->t[k].d->name) < 0)
             fprintf(stderr, "satscope export: %s.%s: the rows inserted stay until the next "
                             "export of these inputs replaces them\n", r->x->db, r->t[k].d->name);
@@ -671,8 +672,8 @@ int sat_cli_export_clickhouse(sat_cli_collect *c, char *const *paths, size_t npa
     r.x = x;
     r.fp = export_fp(&files, c);
     r.chunk_rows = x->chunk_rows ? x->chunk_rows : CHUNK_ROWS_DEFAULT;
-    for (int k = 0; k < SAT_TABLE__COUNT; k++) {
-        r.t[k].d = sat_table_get(k);
+    for (int k = 0; k < SAT_EXPORT_TABLES; k++) {
+        r.t[k].d = sat_export_table(k);
         r.t[k].asked = r.t[k].d && (x->tables & SAT_TABLE_BIT(k));
     }
     const char *why;
@@ -694,12 +695,11 @@ int sat_cli_export_clickhouse(sat_cli_collect *c, char *const *paths, size_t npa
     double t0 = now_s();
     sat_event_sink rows = {&r, UINT32_MAX, ch_row};
     sat_event_sink sink = x->anon ? sat_anon_sink(x->anon, &rows) : rows;
-    code = sat_cli_collect_run(c, paths, npaths, &sink);
-    for (int k = 0; k < SAT_TABLE__COUNT && !r.failed; k++)
+    int nothing;
+    code = sat_export_source_run(c, paths, npaths, &sink, &nothing);
+    for (int k = 0; k < SAT_EXPORT_TABLES && !r.failed; k++)
         if (r.t[k].wanted)
             flush_table(&r, &r.t[k]);
-    int nothing = code == SAT_EXIT_UNREADABLE && c->stats.lines == 0 &&
-                  c->stats.traces == 0 && c->stats.packets == 0 && c->stats.cores == 0;
     if (r.failed || c->failed || (x->anon && sat_anon_failed(x->anon)) || nothing) {
         if (nothing)
             fprintf(stderr, "satscope export: nothing could be read\n");
@@ -711,7 +711,7 @@ int sat_cli_export_clickhouse(sat_cli_collect *c, char *const *paths, size_t npa
     }
     double dt = now_s() - t0;
     uint64_t total = 0, requests = 0;
-    for (int k = 0; k < SAT_TABLE__COUNT; k++) {
+    for (int k = 0; k < SAT_EXPORT_TABLES; k++) {
         if (!r.t[k].wanted)
             continue;
         if (record(&r, &r.t[k], &files, inputs) < 0) {

@@ -231,7 +231,7 @@ static const export_format formats[] = {
 static int export_row(void *vctx, int table, const void *row)
 {
     export_ctx *x = (export_ctx *)vctx;
-    const sat_table_def *d = sat_table_get(table);
+    const sat_table_def *d = sat_export_table(table);
     if (!d || !(x->tables & SAT_TABLE_BIT(table)))
         return SAT_OK;
     x->fmt->row(x->out, d, (const unsigned char *)row);
@@ -377,7 +377,7 @@ static int run_export(int argc, char **argv)
         case OPT_OUTPUT: output = optarg; break;
         case OPT_ANON_KEY: anon_key = optarg; break;
         case OPT_TABLE: {
-            const sat_table_def *d = sat_table_by_name(optarg);
+            const sat_table_def *d = sat_export_table_by_name(optarg);
             if (!d)
                 return sat_cli_usage_error("export", "no table '%s'", optarg);
             ntables += !(tables & SAT_TABLE_BIT(d->id));
@@ -425,9 +425,9 @@ static int run_export(int argc, char **argv)
                                              "a name of letters, digits and '_'");
     if (ddl) { /* the schema's tables, no input */
         printf("CREATE DATABASE IF NOT EXISTS %s;\n\n", ch.db);
-        for (int t = 0; t < SAT_TABLE__COUNT; t++)
-            if (sat_table_get(t) && (!tables || (tables & SAT_TABLE_BIT(t)))) {
-                sat_export_print_ddl(stdout, sat_table_get(t), ch.db, cluster, shard_db);
+        for (int t = 0; t < SAT_EXPORT_TABLES; t++)
+            if (sat_export_table(t) && (!tables || (tables & SAT_TABLE_BIT(t)))) {
+                sat_export_print_ddl(stdout, sat_export_table(t), ch.db, cluster, shard_db);
                 printf(";\n\n");
             }
         if (!tables) {
@@ -444,6 +444,12 @@ static int run_export(int argc, char **argv)
                                                  "no -o or --as with it");
         if (optind >= argc)
             return sat_cli_usage_error("export", "no input given");
+        int partials = sat_export_inputs_are_partials(argv + optind, (size_t)(argc - optind));
+        if (partials < 0)
+            return SAT_EXIT_USAGE;
+        if (partials && anon_key)
+            return sat_cli_usage_error("export", "partials are pseudonymised when they are "
+                                                 "made (satscope partial --anonymize-key)");
         char password[512];
         int pcode = read_password(password_file, password, sizeof password);
         if (pcode)
@@ -463,10 +469,17 @@ static int run_export(int argc, char **argv)
     if (fmt->one_table && ntables != 1)
         return sat_cli_usage_error("export", "--as %s writes one table's rows: give --table "
                                              "NAME once (ldap_op, ldap_conn, tls_hs, tcp_conn, "
-                                             "http_req, crash, frame, source, reject)",
+                                             "http_req, crash, frame, source, reject; of "
+                                             "partials: partial_op, partial_key)",
                                    fmt->name);
     if (optind >= argc)
         return sat_cli_usage_error("export", "no input given");
+    int partials = sat_export_inputs_are_partials(argv + optind, (size_t)(argc - optind));
+    if (partials < 0)
+        return SAT_EXIT_USAGE;
+    if (partials && anon_key)
+        return sat_cli_usage_error("export", "partials are pseudonymised when they are made "
+                                             "(satscope partial --anonymize-key)");
     sat_anon *anon = NULL;
     int kcode = sat_cli_open_anon_key("export", anon_key, &anon);
     if (kcode)
@@ -492,15 +505,15 @@ static int run_export(int argc, char **argv)
     }
     sat_event_sink rows = {&x, UINT32_MAX, export_row};
     sat_event_sink sink = anon ? sat_anon_sink(anon, &rows) : rows;
-    int code = sat_cli_collect_run(&c, paths, npaths, &sink);
+    int none;
+    int code = sat_export_source_run(&c, paths, npaths, &sink, &none);
     if (c.failed || (anon && sat_anon_failed(anon))) {
         sat_out_discard(o);
         sat_anon_free(anon);
         return sat_cli_fail("export", SAT_E_NOMEM, NULL);
     }
     sat_anon_free(anon);
-    if (code == SAT_EXIT_UNREADABLE && c.stats.lines == 0 && c.stats.traces == 0 &&
-        c.stats.packets == 0 && c.stats.cores == 0) {
+    if (none) {
         sat_out_discard(o);
         fprintf(stderr, "satscope export: nothing could be read\n");
         return SAT_EXIT_UNREADABLE;
@@ -523,7 +536,9 @@ const sat_command sat_cmd_export = {
     "name (trace/FORMAT.md), times and durations in ns, an absent string left\n"
     "out; or one table's rows in ClickHouse's TabSeparated or RowBinary, the\n"
     "columns in the order of --ddl's CREATE TABLE. With --anonymize-key,\n"
-    "pseudonymised as collect --anonymize-key does.\n\n"
+    "pseudonymised as collect --anonymize-key does. Partials (.satp, satscope\n"
+    "partial) give their figures as plain columns instead: per server-day and\n"
+    "operation type, the counts and the latency sketch (partial_op, partial_key).\n\n"
     "With --clickhouse, every table's rows (or --table's) go into ClickHouse\n"
     "over its HTTP interface, in RowBinary, a bounded number of rows per\n"
     "request; each row carries the fingerprint of its export's inputs, so\n"
