@@ -138,9 +138,16 @@ static int tl_result(const void *a, sat_result *r)
     return sat_timeline_result((const sat_timeline *)a, r);
 }
 
+static int tl_save(const void *a, struct sat_sw *w)
+{
+    return sat_timeline_save((const sat_timeline *)a, w);
+}
+static int tl_load(void *a, struct sat_sr *r) { return sat_timeline_load((sat_timeline *)a, r); }
+
 static const sat_analyzer sat_analyzer_timeline = {
     "timeline", "operations, errors, latency, connections per window and per hour, on one axis",
-    tl_create, tl_sink, tl_finish, tl_merge, tl_free, tl_result};
+    tl_create, tl_sink, tl_finish, tl_merge, tl_free, tl_result, NULL, NULL, NULL, tl_save,
+    tl_load};
 
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,
