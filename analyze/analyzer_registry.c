@@ -41,9 +41,13 @@ static int hs_merge(void *into, const void *from)
 static void hs_free(void *a) { sat_hs_free((sat_hs *)a); }
 static int hs_result(const void *a, sat_result *r) { return sat_hs_result((const sat_hs *)a, r); }
 
+static int hs_save(const void *a, struct sat_sw *w) { return sat_hs_save((const sat_hs *)a, w); }
+static int hs_load(void *a, struct sat_sr *r) { return sat_hs_load((sat_hs *)a, r); }
+
 static const sat_analyzer sat_analyzer_handshakes = {
     "handshakes", "TLS handshakes on the wire: full, resumed, failed, incomplete",
-    hs_create, hs_sink, hs_finish, hs_merge, hs_free, hs_result};
+    hs_create, hs_sink, hs_finish, hs_merge, hs_free, hs_result, NULL, NULL, NULL, hs_save,
+    hs_load};
 
 static void *satu_create(const void *o)
 {
