@@ -84,9 +84,16 @@ static int st_result(const void *a, sat_result *r)
     return sat_storms_result((const sat_storms *)a, r);
 }
 
+static int st_save(const void *a, struct sat_sw *w)
+{
+    return sat_storms_save((const sat_storms *)a, w);
+}
+static int st_load(void *a, struct sat_sr *r) { return sat_storms_load((sat_storms *)a, r); }
+
 static const sat_analyzer sat_analyzer_storms = {
     "storms", "timeout storms: client failures above their baseline, and what caused them",
-    st_create, st_sink, st_finish, st_merge, st_free, st_result};
+    st_create, st_sink, st_finish, st_merge, st_free, st_result, NULL, NULL, NULL,
+    st_save, st_load};
 
 static void *cr_create(const void *opts)
 {

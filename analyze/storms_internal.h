@@ -423,6 +423,10 @@ sat_storms *st_create(const sat_storms_opts *opts, int router);
 /* storms_period.c, storms_merge.c: one server's analyzer (not a router) */
 int st_finish_plain(sat_storms *s);
 int st_merge_plain(sat_storms *into, const sat_storms *from);
+/* storms_merge.c: the offsets of the keyed tables in struct sat_storms, which
+ * merge adds key by key and a partial holds (storms_state.c) */
+extern const size_t st_keyed_tables[];
+extern const size_t st_nkeyed_tables;
 /* storms_servers.c */
 void st_free_groups(sat_storms *s);
 

@@ -116,12 +116,14 @@ static void merge_dedup(sat_storms *into, const sat_storms *from_s, sat_strtab *
     }
 }
 
-/* The keyed tables of the analyzer, merged key by key. */
-static const size_t keyed_tables[] = {offsetof(struct sat_storms, sources),
-                                      offsetof(struct sat_storms, cw),
-                                      offsetof(struct sat_storms, wire_servers),
-                                      offsetof(struct sat_storms, addrs),
-                                      offsetof(struct sat_storms, wire_sources)};
+/* The keyed tables of the analyzer, merged key by key (and written so:
+ * storms_state.c). */
+const size_t st_keyed_tables[] = {offsetof(struct sat_storms, sources),
+                                  offsetof(struct sat_storms, cw),
+                                  offsetof(struct sat_storms, wire_servers),
+                                  offsetof(struct sat_storms, addrs),
+                                  offsetof(struct sat_storms, wire_sources)};
+const size_t st_nkeyed_tables = sizeof st_keyed_tables / sizeof st_keyed_tables[0];
 
 static int keep_attempt_row(sat_storms *into, const st_attempt *a, uint32_t client)
 {
@@ -176,10 +178,10 @@ int st_merge_plain(sat_storms *into, const sat_storms *from)
     for (int si = 0; si < into->nser; si++)
         if (!into->nomem && merge_windows(into, from, si) < 0)
             into->nomem = 1;
-    for (size_t i = 0; i < sizeof keyed_tables / sizeof keyed_tables[0]; i++)
-        if (sat_keyed_merge((sat_keyed *)(void *)((char *)into + keyed_tables[i]),
+    for (size_t i = 0; i < st_nkeyed_tables; i++)
+        if (sat_keyed_merge((sat_keyed *)(void *)((char *)into + st_keyed_tables[i]),
                             (const sat_keyed *)(const void *)((const char *)from +
-                                                              keyed_tables[i])) < 0)
+                                                              st_keyed_tables[i])) < 0)
             into->nomem = 1;
     merge_dedup(into, from, &into->ldap_dedup, &from->ldap_dedup);
     merge_dedup(into, from, &into->wire_dedup, &from->wire_dedup);

@@ -107,6 +107,13 @@ sat_event_sink sat_storms_sink(sat_storms *s); /* ldap_op, ldap_conn, tls_hs, tc
                                                   http_req */
 int sat_storms_finish(sat_storms *s);          /* SAT_OK or SAT_E_NOMEM */
 int sat_storms_merge(sat_storms *into, const sat_storms *from);
+/* Its state after rows and merges, before finish, as bytes and back into a
+ * fresh analyzer made with the same options (analyze/storms_state.c,
+ * analyze/state_io.h). SAT_OK, SAT_E_NOMEM, or (load) SAT_E_CORRUPT. */
+struct sat_sw;
+struct sat_sr;
+int sat_storms_save(const sat_storms *s, struct sat_sw *w);
+int sat_storms_load(sat_storms *s, struct sat_sr *r);
 void sat_storms_free(sat_storms *s); /* NULL ok */
 /* The finished analyzer's sections (analyze/storms_result.c names them). */
 int sat_storms_result(const sat_storms *s, sat_result *r);

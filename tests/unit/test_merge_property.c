@@ -29,7 +29,9 @@
  * parts of whole inputs (consecutive servers). SAT_MERGE_SEED=N runs that seed
  * only (besides the fixed ones), SAT_MERGE_SET=NAME one input set and
  * SAT_MERGE_ANALYZER=NAME one analyzer; a failure prints the seed, the cuts
- * and the first line that differs.
+ * and the first line that differs. SAT_MERGE_STORMS_WINDOW_S=N runs the storms
+ * analyzer with --window N s (the digest's 10 s: ctest
+ * unit_test_merge_property_storms_10s) instead of its windows by period.
  *
  * An analyzer whose merge is known not to be exact yet is listed in
  * `expected_failures` with what differs; its cases are run and reported
@@ -370,6 +372,20 @@ static int cmp_size(const void *a, const void *b)
 
 static unsigned long cases_run, cases_xfail, cases_xpass, cases_failed;
 
+/* An instance of a with the options the environment asks for (NULL: its
+ * defaults). */
+static void *make(const sat_analyzer *a)
+{
+    static sat_storms_opts storms;
+    const char *w = getenv("SAT_MERGE_STORMS_WINDOW_S");
+    if (!strcmp(a->name, "storms") && w && *w) {
+        memset(&storms, 0, sizeof storms);
+        storms.window = (sat_dur_ns)strtoll(w, NULL, 10) * 1000000000LL;
+        return a->create(&storms);
+    }
+    return a->create(NULL);
+}
+
 /* obj's state written and read back into a new instance (what a partial
  * keeps: analyze/state_io.h), obj freed; the new one. */
 static void *through_state(const sat_analyzer *a, void *obj)
@@ -378,7 +394,7 @@ static void *through_state(const sat_analyzer *a, void *obj)
     memset(&w, 0, sizeof w);
     int rc = a->save(obj, &w);
     CHECK(rc == SAT_OK);
-    void *fresh = a->create(NULL);
+    void *fresh = make(a);
     if (!fresh)
         abort();
     sat_sr r;
@@ -408,7 +424,7 @@ static int run_case(const sat_analyzer *a, const rows *rs, const char *ref, size
         for (size_t i = 0; i < rs->n; i++)
             if (part[i] == p)
                 idx[n++] = i;
-        objs[p] = a->create(NULL);
+        objs[p] = make(a);
         if (!objs[p])
             abort();
         feed(a, objs[p], rs, idx, n);
@@ -475,7 +491,7 @@ static void run_set(const input_set *set, const uint64_t *seeds, size_t nseeds)
         const sat_analyzer *a = list[ai];
         if (only && *only && strcmp(only, a->name))
             continue;
-        void *one = a->create(NULL);
+        void *one = make(a);
         size_t *all = malloc((rs.n ? rs.n : 1) * sizeof *all);
         if (!one || !all)
             abort();
