@@ -115,9 +115,16 @@ static int cr_result(const void *a, sat_result *r)
     return sat_crashes_result((const sat_crashes *)a, r);
 }
 
+static int cr_save(const void *a, struct sat_sw *w)
+{
+    return sat_crashes_save((const sat_crashes *)a, w);
+}
+static int cr_load(void *a, struct sat_sr *r) { return sat_crashes_load((sat_crashes *)a, r); }
+
 static const sat_analyzer sat_analyzer_crashes = {
     "crashes", "crashes from core files and logged backtraces: where, grouped, and the load before",
-    cr_create, cr_sink, cr_finish, cr_merge, cr_free, cr_result, NULL, "storms", cr_borrow};
+    cr_create, cr_sink, cr_finish, cr_merge, cr_free, cr_result, NULL, "storms", cr_borrow,
+    cr_save, cr_load};
 
 static void *cs_create(const void *opts) { return sat_cs_create((const sat_cs_opts *)opts); }
 static sat_event_sink cs_sink(void *a) { return sat_cs_sink((sat_cs *)a); }
