@@ -136,9 +136,13 @@ static int cs_merge(void *into, const void *from)
 static void cs_free(void *a) { sat_cs_free((sat_cs *)a); }
 static int cs_result(const void *a, sat_result *r) { return sat_cs_result((const sat_cs *)a, r); }
 
+static int cs_save(const void *a, struct sat_sw *w) { return sat_cs_save((const sat_cs *)a, w); }
+static int cs_load(void *a, struct sat_sr *r) { return sat_cs_load((sat_cs *)a, r); }
+
 static const sat_analyzer sat_analyzer_cachesize = {
     "cachesize", "entry, DN and DB cache sizes for target hit ratios (LRU miss-ratio curve)",
-    cs_create, cs_sink, cs_finish, cs_merge, cs_free, cs_result};
+    cs_create, cs_sink, cs_finish, cs_merge, cs_free, cs_result, NULL, NULL, NULL, cs_save,
+    cs_load};
 
 static void *tl_create(const void *opts)
 {
