@@ -48,9 +48,13 @@ static int hs_merge(void *into, const void *from)
 static void hs_free(void *a) { sat_hs_free((sat_hs *)a); }
 static int hs_result(const void *a, sat_result *r) { return sat_hs_result((const sat_hs *)a, r); }
 
+static int hs_save(const void *a, struct sat_sw *w) { return sat_hs_save((const sat_hs *)a, w); }
+static int hs_load(void *a, struct sat_sr *r) { return sat_hs_load((sat_hs *)a, r); }
+
 static const sat_analyzer sat_analyzer_handshakes = {
     "handshakes", "TLS handshakes on the wire: full, resumed, failed, incomplete",
-    hs_create, hs_sink, hs_finish, hs_merge, hs_free, hs_result};
+    hs_create, hs_sink, hs_finish, hs_merge, hs_free, hs_result, NULL, NULL, NULL, hs_save,
+    hs_load};
 
 static void *satu_create(const void *o)
 {
@@ -118,9 +122,16 @@ static int cr_result(const void *a, sat_result *r)
     return sat_crashes_result((const sat_crashes *)a, r);
 }
 
+static int cr_save(const void *a, struct sat_sw *w)
+{
+    return sat_crashes_save((const sat_crashes *)a, w);
+}
+static int cr_load(void *a, struct sat_sr *r) { return sat_crashes_load((sat_crashes *)a, r); }
+
 static const sat_analyzer sat_analyzer_crashes = {
     "crashes", "crashes from core files and logged backtraces: where, grouped, and the load before",
-    cr_create, cr_sink, cr_finish, cr_merge, cr_free, cr_result, NULL, "storms", cr_borrow};
+    cr_create, cr_sink, cr_finish, cr_merge, cr_free, cr_result, NULL, "storms", cr_borrow,
+    cr_save, cr_load};
 
 static void *cs_create(const void *opts) { return sat_cs_create((const sat_cs_opts *)opts); }
 static sat_event_sink cs_sink(void *a) { return sat_cs_sink((sat_cs *)a); }
@@ -132,9 +143,13 @@ static int cs_merge(void *into, const void *from)
 static void cs_free(void *a) { sat_cs_free((sat_cs *)a); }
 static int cs_result(const void *a, sat_result *r) { return sat_cs_result((const sat_cs *)a, r); }
 
+static int cs_save(const void *a, struct sat_sw *w) { return sat_cs_save((const sat_cs *)a, w); }
+static int cs_load(void *a, struct sat_sr *r) { return sat_cs_load((sat_cs *)a, r); }
+
 static const sat_analyzer sat_analyzer_cachesize = {
     "cachesize", "entry, DN and DB cache sizes for target hit ratios (LRU miss-ratio curve)",
-    cs_create, cs_sink, cs_finish, cs_merge, cs_free, cs_result};
+    cs_create, cs_sink, cs_finish, cs_merge, cs_free, cs_result, NULL, NULL, NULL, cs_save,
+    cs_load};
 
 static void *tl_create(const void *opts)
 {
@@ -152,9 +167,16 @@ static int tl_result(const void *a, sat_result *r)
     return sat_timeline_result((const sat_timeline *)a, r);
 }
 
+static int tl_save(const void *a, struct sat_sw *w)
+{
+    return sat_timeline_save((const sat_timeline *)a, w);
+}
+static int tl_load(void *a, struct sat_sr *r) { return sat_timeline_load((sat_timeline *)a, r); }
+
 static const sat_analyzer sat_analyzer_timeline = {
     "timeline", "operations, errors, latency, connections per window and per hour, on one axis",
-    tl_create, tl_sink, tl_finish, tl_merge, tl_free, tl_result};
+    tl_create, tl_sink, tl_finish, tl_merge, tl_free, tl_result, NULL, NULL, NULL, tl_save,
+    tl_load};
 
 static const sat_analyzer *const sat_analyzers[] = {
     &sat_analyzer_etime,

@@ -55,9 +55,16 @@ static const sat_acc_field cs_stream_fields[] = {
     SAT_ACC(SAT_ACC_LAST, cs_stream, last_ts),
     SAT_ACC(SAT_ACC_BITS, cs_stream, servers),
 };
-static const sat_rec_desc cs_stream_desc = {sizeof(cs_stream), cs_stream_fields,
-                                            sizeof cs_stream_fields / sizeof cs_stream_fields[0],
-                                            merge_fields};
+/* Read back from a partial: its inputs' reasons are pointers (fields.h's
+ * texts), read apart from the record's bytes (cachesize_state.c). */
+static void loaded_stream(void *rec)
+{
+    memset(((cs_stream *)rec)->fields.why, 0, sizeof ((cs_stream *)rec)->fields.why);
+}
+
+const sat_rec_desc cs_stream_desc = {sizeof(cs_stream), cs_stream_fields,
+                                     sizeof cs_stream_fields / sizeof cs_stream_fields[0],
+                                     merge_fields, loaded_stream};
 
 static const sat_acc_field cs_count_fields[] = {SAT_ACC(SAT_ACC_COUNT, cs_count, n)};
 const sat_rec_desc cs_count_desc = {sizeof(cs_count), cs_count_fields, 1, NULL};

@@ -114,6 +114,7 @@ typedef struct cs_stream {
     sat_fields_seen fields; /* what the inputs can hold (fields.h) */
     uint64_t servers;       /* CS_SERVER_* bits: the kinds of server whose logs were read */
 } cs_stream;
+extern const sat_rec_desc cs_stream_desc;
 /* The kinds of server a log comes from: their caches differ (389 DS: entry,
  * DN and DB caches; OpenLDAP back-mdb: none, a memory map). */
 #define CS_SERVER_389 1u

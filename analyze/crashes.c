@@ -47,6 +47,9 @@ static sat_str keep(sat_crashes *c, sat_str s)
     return r;
 }
 
+static int on_crash(void *ctx, const sat_crash *r);
+static int on_frame(void *ctx, const sat_frame *f);
+
 static cr_entry *entry_of(sat_crashes *c, uint32_t source, uint32_t crash)
 {
     uint32_t key[2] = {source, crash};
@@ -65,7 +68,23 @@ static cr_entry *entry_of(sat_crashes *c, uint32_t source, uint32_t crash)
     *idx = (uint32_t)c->nentries;
     cr_entry *e = &c->entries[c->nentries++];
     memset(e, 0, sizeof *e);
+    e->key[0] = source;
+    e->key[1] = crash;
     return e;
+}
+
+/* An entry of another instance (a part merged, or one read from a partial)
+ * added again: the entry itself (one whose frames were all cut still is
+ * one), its frames, then its row. */
+void cr_add_entry(sat_crashes *c, const uint32_t key[2], const sat_crash *row,
+                  const sat_frame *frames, size_t n)
+{
+    if (!entry_of(c, key[0], key[1]))
+        return;
+    for (size_t f = 0; f < n; f++)
+        on_frame(c, &frames[f]);
+    if (row)
+        on_crash(c, row);
 }
 
 static int on_crash(void *ctx, const sat_crash *r)
@@ -255,10 +274,7 @@ int sat_crashes_merge(sat_crashes *into, const sat_crashes *from)
         return SAT_E_USAGE;
     for (size_t i = 0; i < from->nentries; i++) {
         const cr_entry *e = &from->entries[i];
-        for (size_t f = 0; f < e->nframes; f++)
-            on_frame(into, &e->frames[f]);
-        if (e->have_row)
-            on_crash(into, &e->row);
+        cr_add_entry(into, e->key, e->have_row ? &e->row : NULL, e->frames, e->nframes);
     }
     /* the stream's rows are counted in from's tally already: appending them
      * only adds the rows that no longer fit */

@@ -51,6 +51,7 @@ typedef struct cr_load {
 } cr_load;
 
 typedef struct cr_entry {
+    uint32_t key[2];     /* {source, crash}: its key in the index */
     sat_crash row;       /* strings in the arena */
     int have_row;
     int matched;         /* a log line about a core's crash, merged into it */
@@ -129,6 +130,12 @@ struct sat_crashes {
     int nomem;
     cr_found found;
 };
+
+/* crashes.c: an entry of another instance added again (merge, and an
+ * entry read from a partial): key {source, crash}, its row (NULL: none yet)
+ * and its frames, copied as rows are. */
+void cr_add_entry(sat_crashes *c, const uint32_t key[2], const sat_crash *row,
+                  const sat_frame *frames, size_t n);
 
 /* crashes_load.c: one load row at ts of kind into the stream; a row that
  * does not fit is counted in t->load_cut, a kept one widens t's period. */

@@ -33,7 +33,6 @@
 
 #define HS_VERSIONS_MAX 32
 #define HS_GROUP_KEYS_MAX 100000
-#define HS_TRIES_MAX 2000000 /* connections kept for the retry rule (48 B each) */
 
 /* ---- the records, described once --------------------------------------------------- */
 
@@ -83,8 +82,8 @@ static const sat_acc_field totals_fields[] = {
     SAT_ACC(SAT_ACC_FIRST, hs_totals, capture_first),
     SAT_ACC(SAT_ACC_LAST, hs_totals, capture_last),
 };
-static const sat_rec_desc totals_desc = {sizeof(hs_totals), totals_fields,
-                                         sizeof totals_fields / sizeof totals_fields[0], NULL};
+const sat_rec_desc hs_totals_desc = {sizeof(hs_totals), totals_fields,
+                                     sizeof totals_fields / sizeof totals_fields[0], NULL};
 
 static const sat_acc_field vcount_fields[] = {SAT_ACC(SAT_ACC_COUNT, hs_vcount, count)};
 static const sat_rec_desc vcount_desc = {sizeof(hs_vcount), vcount_fields, 1, NULL};
@@ -420,7 +419,7 @@ sat_hs *sat_hs_create(const sat_hs_opts *opts)
     if (h->opts.psk_cost_us <= 0)
         h->opts.psk_cost_us = SAT_HS_PSK_COST_US_DEFAULT;
     h->window = h->opts.window;
-    sat_rec_init(&totals_desc, &h->t);
+    sat_rec_init(&hs_totals_desc, &h->t);
     sat_strtab_init(&h->windows, sizeof(hs_counts), 0);
     if (sat_keyed_init(&h->versions, &vcount_desc, HS_VERSIONS_MAX) < 0 ||
         sat_keyed_init(&h->groups, &hs_counts_desc, HS_GROUP_KEYS_MAX) < 0 ||
@@ -469,7 +468,7 @@ int sat_hs_merge(sat_hs *into, const sat_hs *from)
 {
     if (!into || !from)
         return SAT_E_USAGE;
-    if (sat_rec_merge(&totals_desc, &into->t, &from->t) < 0 || merge_tries(into, from) < 0 ||
+    if (sat_rec_merge(&hs_totals_desc, &into->t, &from->t) < 0 || merge_tries(into, from) < 0 ||
         sat_keyed_merge(&into->versions, &from->versions) < 0 ||
         sat_keyed_merge(&into->groups, &from->groups) < 0 ||
         hs_log_merge(into->log, from->log) < 0 || hs_dir_merge(into->dir, from->dir) < 0)
@@ -496,7 +495,7 @@ void sat_hs_free(sat_hs *h)
 {
     if (!h)
         return;
-    sat_rec_free(&totals_desc, &h->t);
+    sat_rec_free(&hs_totals_desc, &h->t);
     sat_strtab_free(&h->windows);
     sat_keyed_free(&h->versions);
     sat_keyed_free(&h->groups);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "handshakes_int.h"
+#include "state_io.h"
 
 #define HS_DIR_COUNT_ACC(f, key, title, note) SAT_COUNTER(hs_dir_counts, f, key, title, note),
 static const sat_acc_field dir_fields[] = {HS_DIR_COUNTS(HS_DIR_COUNT_ACC)};
@@ -102,4 +103,29 @@ void hs_dir_result(const hs_dir *d, sat_rnode *root)
                  "the same period gives it (satscope handshakes CAPTURE.pcap)");
     sat_put_time(o, "first_ts", t->first_ts);
     sat_put_time(o, "last_ts", t->first_ts ? t->last_ts : 0);
+}
+
+/* ---- its state in a partial (handshakes_state.c) ------------------------------------ */
+
+void hs_dir_save(const hs_dir *d, sat_sw *w)
+{
+    sat_sw_tag(w, "handshakes.dirlogs");
+    sat_sw_recs(w, &totals_desc, &d->t, 1);
+    sat_sw_str(w, d->format);
+}
+
+int hs_dir_load(hs_dir *d, sat_sr *r)
+{
+    if (sat_sr_tag(r, "handshakes.dirlogs") != SAT_OK ||
+        sat_sr_recs(r, &totals_desc, &d->t, 1) != SAT_OK)
+        return r->err;
+    size_t n;
+    const char *f = sat_sr_blob(r, &n);
+    if (sat_sr_ok(r) && (!f || n >= sizeof d->format || memchr(f, 0, n)))
+        return sat_sr_fail(r, SAT_E_CORRUPT, "handshakes: a directory-server log format of %zu "
+                           "bytes", n);
+    memset(d->format, 0, sizeof d->format);
+    if (f)
+        memcpy(d->format, f, n);
+    return sat_sr_status(r);
 }

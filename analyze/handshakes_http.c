@@ -25,6 +25,8 @@
 #include <string.h>
 
 #include "handshakes_int.h"
+#include "state_fields.h"
+#include "state_keys.h"
 
 /* What the logs' requests are counted into besides the first requests'
  * handshakes (a run of counters, merged as one). */
@@ -282,4 +284,32 @@ int hs_log_result(const hs_log *l, const sat_hs_opts *opts, sat_result *r, sat_r
     if (main) /* logs alone: their series is the one --csv prints */
         sat_result_set_main(r, w);
     return sat_result_status(r);
+}
+
+/* ---- its state in a partial (handshakes_state.c) ------------------------------------ */
+
+void hs_log_save(const hs_log *l, sat_sw *w)
+{
+    sat_sw_tag(w, "handshakes.logs");
+    sat_sw_recs(w, &totals_desc, &l->t, 1);
+    sat_sw_i64(w, l->window);
+    sat_sw_strtab(w, &l->windows, &hs_counts_desc);
+    sat_sw_fields_seen(w, &l->fields);
+}
+
+int hs_log_load(hs_log *l, sat_sr *r)
+{
+    if (sat_sr_tag(r, "handshakes.logs") != SAT_OK ||
+        sat_sr_recs(r, &totals_desc, &l->t, 1) != SAT_OK)
+        return r->err;
+    sat_dur_ns window = sat_sr_i64(r);
+    if (sat_sr_ok(r) && !hs_step_valid(window, l->window))
+        return sat_sr_fail(r, SAT_E_CORRUPT, "handshakes: logs' windows of %lld ns where "
+                           "%lld ns (or it doubled) are expected", (long long)window,
+                           (long long)l->window);
+    l->window = window;
+    if (sat_sr_strtab(r, &l->windows, &hs_counts_desc) != SAT_OK ||
+        sat_sr_keys_len(r, &l->windows, sizeof(int64_t), "handshakes: a logs' window") != SAT_OK)
+        return r->err;
+    return sat_sr_fields_seen(r, &l->fields);
 }

@@ -19,6 +19,7 @@
 #include "winseries.h"
 
 #define HS_WINDOWS_MAX 4096
+#define HS_TRIES_MAX 2000000 /* connections kept for the retry rule (48 B each) */
 
 /* The counts of a set of handshakes (everything, a window, a group, the
  * first requests of access logs), X(field, key, text heading, note), in the
@@ -66,6 +67,7 @@ typedef struct hs_totals {
     sat_ts_ns capture_first, capture_last;  /* the captures' span (their source rows):
                                                outside it handshakes are not known */
 } hs_totals;
+extern const sat_rec_desc hs_totals_desc;
 
 /* Handshakes from HTTP access logs: create (window: the series' step) / free
  * (NULL ok), one source or http_req row, merge a later part, and the "logs"
@@ -81,6 +83,13 @@ int hs_log_any(const hs_log *l);
 /* Puts the "logs" object into root; its series becomes r's main table when
  * `main` (the logs alone). SAT_OK or SAT_E_NOMEM. */
 int hs_log_result(const hs_log *l, const sat_hs_opts *o, sat_result *r, sat_rnode *root, int main);
+
+/* Their state in a partial (handshakes_state.c says whose part it is); load
+ * reads it into a fresh one. */
+struct sat_sw;
+struct sat_sr;
+void hs_log_save(const hs_log *l, struct sat_sw *w);
+int hs_log_load(hs_log *l, struct sat_sr *r);
 
 /* TLS connections from directory-server access logs (ldap_conn rows),
  * X(field, key, text heading, note): */
@@ -103,6 +112,10 @@ void hs_dir_conn(hs_dir *d, const sat_ldap_conn *x);
 int hs_dir_merge(hs_dir *into, const hs_dir *from); /* SAT_OK or SAT_E_NOMEM */
 int hs_dir_any(const hs_dir *d);
 void hs_dir_result(const hs_dir *d, sat_rnode *root);
+void hs_dir_save(const hs_dir *d, struct sat_sw *w);
+int hs_dir_load(hs_dir *d, struct sat_sr *r);
+/* Whether width is base doubled 0 or more times (a series' step after widening). */
+int hs_step_valid(sat_dur_ns width, sat_dur_ns base);
 
 /* A TCP connection for the retry rule. */
 typedef struct hs_try {

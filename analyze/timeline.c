@@ -165,6 +165,21 @@ int64_t tl_nwin(sat_ts_ns first, sat_ts_ns last, int64_t step)
     return sat_win_index(last, step) - sat_win_index(first, step) + 1;
 }
 
+/* Whether step is a rung of the ladder (hour: of the hour series' one): one
+ * of it, or its top doubled (what a partial's step must be). */
+int tl_step_valid(int64_t step, int hour)
+{
+    const int64_t *lad = hour ? hladder : ladder;
+    size_t n = hour ? HLADDER_N : LADDER_N;
+    for (size_t i = 0; i < n; i++)
+        if (lad[i] == step)
+            return 1;
+    int64_t s = lad[n - 1];
+    while (s < step && s <= INT64_MAX / 2)
+        s *= 2;
+    return s == step;
+}
+
 static int64_t next_step(const int64_t *lad, size_t n, int64_t step)
 {
     for (size_t i = 0; i + 1 < n; i++)

@@ -129,6 +129,8 @@ struct sat_timeline {
 /* The longest span with a minute series (timeline_result.c put_minutes). */
 #define SAT_TL_MINUTES_SPAN (3 * 3600 * 1000000000LL)
 
+/* Whether step is a rung of the series' ladder (hour: the hour series'). */
+int tl_step_valid(int64_t step, int hour);
 /* The windows [first, last] spans at step (both indices inclusive). */
 int64_t tl_nwin(sat_ts_ns first, sat_ts_ns last, int64_t step);
 /* The percentile q (0..1) of a histogram with its extremes, in seconds;

@@ -72,5 +72,12 @@ int sat_cs_result(const sat_cs *c, sat_result *r);
 double sat_cs_hits(const sat_cs *c, uint64_t entries);
 double sat_cs_hit_ratio(const sat_cs *c, uint64_t entries);
 void sat_cs_free(sat_cs *c); /* NULL ok */
+/* Its state before finish as bytes and back, into a fresh instance made with
+ * the same options (analyze/cachesize_state.c, analyze/state_io.h). SAT_OK,
+ * SAT_E_NOMEM, or (load) SAT_E_CORRUPT with the reader's message. */
+struct sat_sw;
+struct sat_sr;
+int sat_cs_save(const sat_cs *c, struct sat_sw *w);
+int sat_cs_load(sat_cs *c, struct sat_sr *r);
 
 #endif /* SATSCOPE_ANALYZE_CACHESIZE_H */

@@ -36,5 +36,13 @@ int sat_crashes_merge(sat_crashes *into, const sat_crashes *from);
  * or SAT_E_NOMEM. */
 int sat_crashes_result(const sat_crashes *c, sat_result *r);
 void sat_crashes_free(sat_crashes *c); /* NULL ok */
+/* Its state before finish as bytes and back, into a fresh instance made with
+ * the same options (and borrowing storms as the saved one did):
+ * analyze/crashes_state.c, analyze/state_io.h. SAT_OK, SAT_E_NOMEM, or
+ * (load) SAT_E_CORRUPT with the reader's message. */
+struct sat_sw;
+struct sat_sr;
+int sat_crashes_save(const sat_crashes *c, struct sat_sw *w);
+int sat_crashes_load(sat_crashes *c, struct sat_sr *r);
 
 #endif /* SATSCOPE_ANALYZE_CRASHES_H */

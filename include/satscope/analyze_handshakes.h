@@ -47,5 +47,12 @@ void sat_hs_free(sat_hs *h); /* NULL ok */
  * windows, what HTTP access logs tell ("logs") and the TLS connections of
  * directory-server logs ("dirlogs"); docs/output.md lists the keys. SAT_OK or SAT_E_NOMEM. */
 int sat_hs_result(const sat_hs *h, sat_result *r);
+/* Its state before finish as bytes and back, into a fresh instance made with
+ * the same options (analyze/handshakes_state.c, analyze/state_io.h). SAT_OK,
+ * SAT_E_NOMEM, or (load) SAT_E_CORRUPT with the reader's message. */
+struct sat_sw;
+struct sat_sr;
+int sat_hs_save(const sat_hs *h, struct sat_sw *w);
+int sat_hs_load(sat_hs *h, struct sat_sr *r);
 
 #endif /* SATSCOPE_ANALYZE_HANDSHAKES_H */

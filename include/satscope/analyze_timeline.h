@@ -82,5 +82,12 @@ void sat_timeline_free(sat_timeline *t); /* NULL ok */
  * (first_ts, last_ts, window_s, utc_offset_s, operations, ...), windows,
  * hours, etime_histogram and sources. SAT_OK or SAT_E_NOMEM. */
 int sat_timeline_result(const sat_timeline *t, sat_result *r);
+/* Its state before finish as bytes and back, into a fresh instance made with
+ * the same options (analyze/timeline_state.c, analyze/state_io.h). SAT_OK,
+ * SAT_E_NOMEM, or (load) SAT_E_CORRUPT with the reader's message. */
+struct sat_sw;
+struct sat_sr;
+int sat_timeline_save(const sat_timeline *t, struct sat_sw *w);
+int sat_timeline_load(sat_timeline *t, struct sat_sr *r);
 
 #endif /* SATSCOPE_ANALYZE_TIMELINE_H */

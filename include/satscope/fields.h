@@ -110,7 +110,9 @@ typedef struct sat_format_fields {
                                 "connection",                                                \
      [SAT_FIELD_UPSTREAM] = "Tomcat answers requests itself: no upstream time"}
 
-static inline const sat_format_fields *sat_format_fields_find(sat_str format)
+/* The i-th format of the table, NULL past its end (the table walked: a
+ * partial's reasons read back as the table's own texts, state_fields.c). */
+static inline const sat_format_fields *sat_format_fields_nth(size_t i)
 {
     static const sat_format_fields table[] = {
         {"389-text", SAT_FIELDS_LDAP & ~SAT_FB_(CLOSE_LOST), SAT_FB_(WTIME),
@@ -160,10 +162,16 @@ static inline const sat_format_fields *sat_format_fields_find(sat_str format)
         {"tomcat9-custom", SAT_FB_(ETIME), 0, SAT_TOMCAT_WHY_},
         {"pcapng", SAT_WIRE_FIELDS_, 0, SAT_WIRE_WHY_},
     };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        size_t n = strlen(table[i].format);
-        if (format.ptr && format.len == n && memcmp(format.ptr, table[i].format, n) == 0)
-            return &table[i];
+    return i < sizeof table / sizeof table[0] ? &table[i] : NULL;
+}
+
+static inline const sat_format_fields *sat_format_fields_find(sat_str format)
+{
+    const sat_format_fields *t;
+    for (size_t i = 0; (t = sat_format_fields_nth(i)) != NULL; i++) {
+        size_t n = strlen(t->format);
+        if (format.ptr && format.len == n && memcmp(format.ptr, t->format, n) == 0)
+            return t;
     }
     return NULL;
 }
