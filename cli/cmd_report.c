@@ -521,7 +521,7 @@ static int run_report(int argc, char **argv)
         days_free(&days);
         days_free(&base_days);
         sat_report_free(rep);
-        code = SAT_EXIT_UNREADABLE;
+        code = x.code == SAT_EXIT_USAGE ? SAT_EXIT_USAGE : SAT_EXIT_UNREADABLE;
         goto done;
     }
     in.days = days.d;
