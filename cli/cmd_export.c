@@ -283,7 +283,9 @@ void sat_export_print_ddl(FILE *f, const sat_table_def *d, const char *db, const
         const sat_column_def *c = &d->columns[i];
         if (!exported_column(c))
             continue;
-        has_server |= !strcmp(c->name, "server");
+        /* a server's number orders the rows; a name is Nullable, which no
+         * sorting key may hold */
+        has_server |= !strcmp(c->name, "server") && c->type != SAT_COL_STR;
         fprintf(f, "    %s %s,\n", c->name, types[c->type]);
     }
     fprintf(f, "    %s UInt64 DEFAULT 0,\n", SAT_EXPORT_FP_COLUMN);
