@@ -36,6 +36,9 @@ static const sat_column_def key_cols[] = {
     COL(sat_partial_key_row, kind, SAT_COL_U8),
     COL(sat_partial_key_row, key, SAT_COL_I64),
     COL(sat_partial_key_row, count, SAT_COL_I64),
+    COL(sat_partial_key_row, vmin, SAT_COL_I64),
+    COL(sat_partial_key_row, vmax, SAT_COL_I64),
+    COL(sat_partial_key_row, exact_max, SAT_COL_I64),
 };
 static const sat_table_def tables[] = {
     {"partial_op", SAT_PARTIAL_TABLE_OP, sizeof(sat_partial_op_row), "day_ts", op_cols,
@@ -141,6 +144,9 @@ int sat_partial_columns(const sat_multi *set, const sat_partial_day *day,
         k.day = o.day;
         k.day_ts = o.day_ts;
         k.op = o.op;
+        k.vmin = o.vmin;
+        k.vmax = o.vmax;
+        k.exact_max = o.exact_max;
         rc = sketch_rows(&g->q, &k, row, ctx);
     }
     return rc;

@@ -109,6 +109,9 @@ typedef struct sat_partial_key_row {
     uint8_t kind;          /* SAT_PARTIAL_KEY_*: an etime (ns), a bucket index i
                               (values v with ceil(ln v / ln gamma) = i), the values <= 0 */
     int64_t key, count;
+    /* its sketch's min, max and exact limit, on each key of it: what the
+     * quantile needs beside the keys, in the same rows (no join) */
+    int64_t vmin, vmax, exact_max;
 } sat_partial_key_row;
 
 /* The table of id SAT_PARTIAL_TABLE_*, or of name; NULL if none. */
