@@ -20,7 +20,7 @@ PACKAGES=(build-essential clang cmake pkg-config
           libdw-dev libelf-dev
           libsodium-dev  # keyed BLAKE2b of the pseudonymiser (collect/anonymize.c)
           libcurl4-openssl-dev  # export --clickhouse: ClickHouse's HTTP interface (cli/cli_clickhouse.c)
-          zstd gzip bzip2 xz-utils time tcpdump elfutils
+          zstd gzip bzip2 xz-utils time bc tcpdump elfutils
           python3   # tests/cli/json_schema.py (ctest cli_json_schema)
           python3-prometheus-client  # Prometheus' own parser of report --prometheus (ctest
                                      # cli_prometheus_textfile)

@@ -97,7 +97,7 @@ done
 # rows per second into ClickHouse
 if command -v clickhouse-server >/dev/null && "$sat" export --help 2>&1 | grep -q -- --clickhouse; then
     echo
-    bash "$here/bench/clickhouse_rate.sh" "$sat" "$work/logs" 2>&1 | sed 's/^/  /'
+    bash "$here/bench/clickhouse_rate.sh" "$sat" "$work/logs" "$work/partials" 2>&1 | sed 's/^/  /'
 else
     echo
     echo "rows/s into ClickHouse: skipped (clickhouse-server not installed, or no export --clickhouse)"
