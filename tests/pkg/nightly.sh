@@ -70,7 +70,7 @@ files="$L/slapd-a/access $L/slapd-a/access.20250608-001500.gz $L/slapd-a/access.
 span="--server ldap01.example.org --from 2025-06-08T22:00:00Z --to 2025-06-09T22:00:00Z"
 cat >"$tmp/want" <<EOF
 mkdir -p -- $tmp/out/ldap01.example.org
-/opt/sat/bin/satscope partial $files $span --format 389-text --max-open 1000 -o $tmp/out/ldap01.example.org/2025-06-09.satp
+/opt/sat/bin/satscope partial $files $span --format 389-text --max-open 1000 --anonymize-key $conf -o $tmp/out/ldap01.example.org/2025-06-09.satp
 /opt/sat/bin/satscope export $files $span --format 389-text --max-open 1000 --clickhouse 'http://ch.example.org:8123/?user=sat&password=it'\\''s' --anonymize-key $conf
 EOF
 same "2025-06-09 with ClickHouse" "$tmp/want"
@@ -133,4 +133,29 @@ rc=$?
 [ "$rc" = 1 ] || fail "satscope's exit 3 gives $rc, not 1"
 grep -q "satscope partial exited 3" "$tmp/err.txt" && grep -q "satscope export to ClickHouse exited 3" "$tmp/err.txt" ||
     fail "satscope's failures not said: $(cat "$tmp/err.txt")"
+# and with the real satscope (SATSCOPE, the second argument; SRC the third) on a real
+# day's log: the partial it leaves draws the day the digest of the log draws
+sat=${2:-}
+src=${3:-}
+if [ -n "$sat" ] && [ -n "$src" ]; then
+    mkdir -p "$tmp/real"
+    cp "$src/fixtures/digest/ldap01/access-20261103.zst" "$tmp/real/access.20261104-001500.zst"
+    touch -d '2026-11-04 00:15' "$tmp/real/access.20261104-001500.zst"
+    cat >"$conf" <<EOF
+SATSCOPE_LOGS='$tmp/real/access*'
+SATSCOPE_SERVER=ldap01.example.org
+SATSCOPE_OUTDIR=$tmp/out
+SATSCOPE_BIN=$sat
+EOF
+    "$script" 2026-11-03 2>"$tmp/err.txt" || { cat "$tmp/err.txt"; fail "the real night failed"; }
+    p=$tmp/out/ldap01.example.org/2026-11-03.satp
+    [ -s "$p" ] || fail "no partial at $p"
+    "$sat" report --kind digest "$p" -o "$tmp/from-partial.json" &&
+        "$sat" report --kind digest --server ldap01.example.org \
+            "$tmp/real/access.20261104-001500.zst" -o "$tmp/from-log.json" ||
+        fail "a digest failed"
+    cmp -s "$tmp/from-partial.json" "$tmp/from-log.json" ||
+        fail "the night's partial does not draw the log's digest"
+    echo "satscope-nightly with satscope itself: its partial of 2026-11-03 draws the log's digest"
+fi
 echo "satscope-nightly: the day's files, the commands, the refusals, a skipped midnight, the exits: as expected"
