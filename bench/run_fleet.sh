@@ -95,7 +95,8 @@ for n in $sizes; do
 done
 
 # rows per second into ClickHouse
-if command -v clickhouse-server >/dev/null && "$sat" export --help 2>&1 | grep -q -- --clickhouse; then
+help=$("$sat" export --help 2>&1)
+if command -v clickhouse-server >/dev/null && [[ $help == *--clickhouse* ]]; then
     echo
     bash "$here/bench/clickhouse_rate.sh" "$sat" "$work/logs" "$work/partials" 2>&1 | sed 's/^/  /'
 else
