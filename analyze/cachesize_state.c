@@ -16,6 +16,8 @@
 #include "state_io.h"
 #include "state_keys.h"
 
+#define HOUR_NS (3600 * (int64_t)1000000000)
+
 static void save_mrc(sat_sw *w, const cs_mrc *m)
 {
     sat_sw_tag(w, "cachesize.mrc");
@@ -55,10 +57,14 @@ static int load_mrc(sat_sr *r, cs_mrc *m)
                            (unsigned long long)m->max_refs);
     if (nrefs && (!nruns || m->runs[0].at != 0))
         return sat_sr_fail(r, SAT_E_CORRUPT, "cachesize: references outside any hour");
-    for (size_t i = 0; i < nruns; i++)
+    for (size_t i = 0; i < nruns; i++) {
         if (m->runs[i].at > nrefs || (i && m->runs[i].at < m->runs[i - 1].at))
             return sat_sr_fail(r, SAT_E_CORRUPT, "cachesize: hour %zu begins at reference %llu",
                                i, (unsigned long long)m->runs[i].at);
+        int64_t h = m->runs[i].hour;
+        if (h != INT64_MIN && (h > INT64_MAX / HOUR_NS - 1 || h < -(INT64_MAX / HOUR_NS - 1)))
+            return sat_sr_fail(r, SAT_E_CORRUPT, "cachesize: hour %lld is no time", (long long)h);
+    }
     return sat_sr_status(r);
 }
 
@@ -85,7 +91,7 @@ int sat_cs_load(sat_cs *c, sat_sr *r)
     if (sat_sr_tag(r, "cachesize") != SAT_OK ||
         sat_sr_recs(r, &cs_stream_desc, &c->s, 1) != SAT_OK ||
         sat_sr_fields_seen(r, &c->s.fields) != SAT_OK || sat_sr_keyed(r, &c->hours) != SAT_OK ||
-        sat_sr_keys_len(r, &c->hours.tab, sizeof(int64_t), "cachesize: an hour") != SAT_OK ||
+        sat_sr_win_keys(r, &c->hours.tab, HOUR_NS, "cachesize: an hour") != SAT_OK ||
         sat_sr_keyed(r, &c->attrs) != SAT_OK || load_mrc(r, &c->mrc) != SAT_OK)
         return r->err;
     c->nomem = sat_sr_u8(r) != 0;

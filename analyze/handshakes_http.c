@@ -309,7 +309,7 @@ int hs_log_load(hs_log *l, sat_sr *r)
                            (long long)l->window);
     l->window = window;
     if (sat_sr_strtab(r, &l->windows, &hs_counts_desc) != SAT_OK ||
-        sat_sr_keys_len(r, &l->windows, sizeof(int64_t), "handshakes: a logs' window") != SAT_OK)
+        sat_sr_win_keys(r, &l->windows, l->window, "handshakes: a logs' window") != SAT_OK)
         return r->err;
     return sat_sr_fields_seen(r, &l->fields);
 }

@@ -54,7 +54,7 @@ static int load_series(sat_sr *r, sat_strtab *tab, int64_t *step, int hour)
     *step = s;
     if (sat_sr_strtab(r, tab, &tl_win_desc) != SAT_OK)
         return r->err;
-    return sat_sr_keys_len(r, tab, sizeof(int64_t), "timeline: a window");
+    return sat_sr_win_keys(r, tab, s, "timeline: a window");
 }
 
 int sat_timeline_load(sat_timeline *t, sat_sr *r)
