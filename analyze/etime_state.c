@@ -17,47 +17,7 @@
  * checked: a partial made with others is refused.
  */
 #include "etime_int.h"
-
-/* ---- sketches read back -----------------------------------------------------------------
- * What the quantiles read of a sketch without checking, checked once read
- * (state_io.h's reader checks its counts against the bytes only): an exact
- * sketch holds its n values, a bucketed one none, its buckets where a value
- * can fall; its size of exact values is the one its record made. */
-
-static int sketch_ok(const sat_qsketch *s, uint32_t exact_max)
-{
-    if (s->exact_max != exact_max || s->sorted > 1)
-        return 0;
-    if (!s->bucketed)
-        return s->nvals == s->n && s->nbins == 0 && s->zeros == 0;
-    return s->nvals == 0 && s->lo > -(1 << 24) && s->lo < (1 << 24);
-}
-
-/* The SKETCH fields of n records of d from rec. */
-static int rec_sketches_ok(sat_sr *r, const sat_rec_desc *d, const void *rec, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        for (size_t f = 0; f < d->nfields; f++) {
-            const sat_acc_field *fd = &d->fields[f];
-            if (fd->kind != SAT_ACC_SKETCH)
-                continue;
-            const sat_qsketch *s =
-                (const sat_qsketch *)(const void *)((const unsigned char *)rec + i * d->size +
-                                                    fd->off);
-            if (!sketch_ok(s, fd->extra ? fd->extra : SAT_QSKETCH_EXACT_DEFAULT))
-                return sat_sr_fail(r, SAT_E_CORRUPT, "%s: a sketch misread",
-                                   r->what ? r->what : "etime");
-        }
-    return SAT_OK;
-}
-
-static int keyed_sketches_ok(sat_sr *r, const sat_keyed *k)
-{
-    for (size_t i = 0; i < sat_keyed_n(k); i++)
-        if (rec_sketches_ok(r, k->d, sat_keyed_rec(k, i), 1) != SAT_OK)
-            return r->err;
-    return rec_sketches_ok(r, k->d, k->other, 1);
-}
+#include "state_fields.h"
 
 /* ---- the accumulators ------------------------------------------------------------------ */
 
@@ -126,13 +86,12 @@ static int accs_load(sat_etime *e, sat_sr *r)
         const et_acc *a = &et_accs[i];
         void *p = et_acc_at(e, a);
         if (a->kind == ET_ACC_REC) {
-            if (sat_sr_recs(r, a->d, p, a->n) == SAT_OK)
-                rec_sketches_ok(r, a->d, p, a->n);
+            sat_sr_recs(r, a->d, p, a->n);
             continue;
         }
         et_ktab *kt = a->kind == ET_ACC_KTAB ? (et_ktab *)p : NULL;
         sat_keyed *k = kt ? &kt->k : (sat_keyed *)p;
-        if (sat_sr_keyed(r, k) != SAT_OK || keyed_sketches_ok(r, k) != SAT_OK)
+        if (sat_sr_keyed(r, k) != SAT_OK)
             break;
         if (a->klen)
             keys_of_len(r, k, a->klen, "a table of ids");
@@ -175,9 +134,6 @@ static int series_load(sat_sr *r, const char *tag, sat_strtab *t, int64_t *width
     *width = wd;
     if (sat_sr_strtab(r, t, &et_group_desc) != SAT_OK)
         return r->err;
-    for (size_t i = 0; i < t->n; i++)
-        if (rec_sketches_ok(r, &et_group_desc, sat_strtab_val(t, i), 1) != SAT_OK)
-            return r->err;
     for (size_t i = 0; i < t->n; i++)
         if (sat_strtab_len(t, i) != sizeof(int64_t))
             return sat_sr_fail(r, SAT_E_CORRUPT, "%s: a window of a key of %zu bytes", tag,
@@ -277,53 +233,6 @@ static int abandons_load(sat_etime *e, sat_sr *r)
     return sat_sr_status(r);
 }
 
-/* ---- what the inputs can hold ------------------------------------------------------------- */
-
-static void fields_save(sat_sw *w, const sat_fields_seen *f)
-{
-    sat_sw_u32(w, f->any);
-    sat_sw_u32(w, f->inputs);
-    sat_sw_u32(w, SAT_FIELD__COUNT);
-    for (int k = 0; k < SAT_FIELD__COUNT; k++) {
-        sat_sw_u32(w, f->without[k]);
-        sat_sw_str(w, f->why[k]);
-    }
-}
-
-/* The static sentence of fields.h that says why: one of the inputs'
- * formats' (they are in srcs), or an HTTP log's; NULL when none is. */
-static const char *why_of(const sat_etime *e, int k, const char *text)
-{
-    const char *http = sat_http_field_why(k);
-    if (http && !strcmp(http, text))
-        return http;
-    for (size_t i = 0; i < e->nsrcs; i++) {
-        const char *why = sat_field_why(sat_str_cstr(e->srcs[i].format), k);
-        if (why && !strcmp(why, text))
-            return why;
-    }
-    return NULL;
-}
-
-static int fields_load(const sat_etime *e, sat_sr *r, sat_fields_seen *f)
-{
-    f->any = sat_sr_u32(r);
-    f->inputs = sat_sr_u32(r);
-    uint32_t n = sat_sr_u32(r);
-    if (sat_sr_ok(r) && n != SAT_FIELD__COUNT)
-        return sat_sr_fail(r, SAT_E_CORRUPT, "etime.fields: %u fields where %d are known", n,
-                           SAT_FIELD__COUNT);
-    for (int k = 0; k < SAT_FIELD__COUNT && sat_sr_ok(r); k++) {
-        f->without[k] = sat_sr_u32(r);
-        char *why = sat_sr_str(r);
-        if (why && !(f->why[k] = why_of(e, k, why)))
-            sat_sr_fail(r, SAT_E_CORRUPT,
-                        "etime.fields: the reason field %d is missing is no input format's", k);
-        free(why);
-    }
-    return sat_sr_status(r);
-}
-
 /* ---- the analyzer ---------------------------------------------------------------------------- */
 
 int sat_etime_save(const sat_etime *e, sat_sw *w)
@@ -344,8 +253,8 @@ int sat_etime_save(const sat_etime *e, sat_sw *w)
     abandons_save(e, w);
     et_inputs_save(e, w);
     sat_sw_tag(w, "etime.fields");
-    fields_save(w, &e->fields);
-    fields_save(w, &e->http.fields);
+    sat_sw_fields_seen(w, &e->fields);
+    sat_sw_fields_seen(w, &e->http.fields);
     series_save(w, "etime.http", &e->http.series, e->http.width);
     int st = e->opts.during ? et_during_save(e, w) : SAT_OK;
     if (st == SAT_OK)
@@ -398,7 +307,7 @@ int sat_etime_load(sat_etime *e, sat_sr *r)
         series_load(r, "etime.minutes", &e->minutes, &e->mwidth, et_minutes_width_ok) != SAT_OK ||
         conn_load(e, r) != SAT_OK || abandons_load(e, r) != SAT_OK ||
         et_inputs_load(e, r) != SAT_OK || sat_sr_tag(r, "etime.fields") != SAT_OK ||
-        fields_load(e, r, &e->fields) != SAT_OK || fields_load(e, r, &e->http.fields) != SAT_OK ||
+        sat_sr_fields_seen(r, &e->fields) != SAT_OK || sat_sr_fields_seen(r, &e->http.fields) != SAT_OK ||
         series_load(r, "etime.http", &e->http.series, &e->http.width, http_width_ok) != SAT_OK ||
         (e->opts.during && et_during_load(e, r) != SAT_OK) || sat_iops_load(e->iops, r) != SAT_OK)
         return sat_sr_status(r) ? r->err : sat_sr_fail(r, SAT_E_CORRUPT, "etime: misread");

@@ -110,8 +110,7 @@ int sat_hs_load(sat_hs *h, sat_sr *r)
     if (sat_sr_ok(r) && by != (uint32_t)h->opts.by)
         return sat_sr_fail(r, SAT_E_CORRUPT, "handshakes: made with --by %u, read with --by %d",
                            by, h->opts.by);
-    if (sat_sr_recs(r, &hs_totals_desc, &h->t, 1) != SAT_OK ||
-        sat_sr_sketches_check(r, &hs_totals_desc, &h->t) != SAT_OK)
+    if (sat_sr_recs(r, &hs_totals_desc, &h->t, 1) != SAT_OK)
         return r->err;
     sat_dur_ns window = sat_sr_i64(r);
     if (sat_sr_ok(r) && !hs_step_valid(window, h->opts.window))

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -137,6 +138,7 @@ typedef struct day_ent {
 
 struct sat_partial_file {
     FILE *f;
+    uint64_t size; /* of the file, when opened */
     char *path;
     day_ent *days;
     size_t n, cap;
@@ -218,6 +220,12 @@ static void index_blocks(sat_partial_file *p,
             ended = 1;
             break;
         }
+        if (p->size < off + BLOCK_HDR_LEN + meta_len + stored_len) {
+            if (warn)
+                warn(ctx, where, "cut short (the file ends inside it): left out");
+            ended = 1;
+            break;
+        }
         unsigned char *meta = malloc(meta_len ? meta_len : 1);
         if (!meta || fread(meta, 1, meta_len, p->f) != meta_len) {
             free(meta);
@@ -249,8 +257,8 @@ static void index_blocks(sat_partial_file *p,
     }
     if (!ended && warn) {
         snprintf(where, sizeof where, "%s", p->path);
-        snprintf(msg, sizeof msg, "ends early (no trailer): the %zu days before the cut are read",
-                 p->n);
+        snprintf(msg, sizeof msg, "ends early (no trailer): %zu %s before the cut read", p->n,
+                 p->n == 1 ? "day" : "days");
         warn(ctx, where, msg);
     }
 }
@@ -270,6 +278,8 @@ sat_partial_file *sat_partial_open(const char *path,
         sat_partial_close(p);
         return NULL;
     }
+    struct stat st;
+    p->size = fstat(fileno(p->f), &st) == 0 ? (uint64_t)st.st_size : UINT64_MAX;
     unsigned char h[HEADER_LEN];
     if (fread(h, 1, sizeof h, p->f) != sizeof h || memcmp(h, "SATPARTL", 8)) {
         sat_diag_set(d, SAT_E_CORRUPT, path, "not a satscope partial (.satp)");

@@ -360,12 +360,14 @@ int sat_sr_sketch(sat_sr *r, sat_qsketch *s)
     uint64_t counted = s->zeros;
     for (uint32_t i = 0; i < s->nbins; i++)
         counted += s->bins[i];
-    const char *bad = s->bucketed > 1                          ? "neither exact nor bucketed"
-                      : !s->bucketed && s->n != s->nvals        ? "exact, but not holding its values"
-                      : s->bucketed && (s->nvals || counted > s->n) ? "with more counts than values"
-                      : s->n && s->min > s->max                 ? "whose min is above its max"
-                      : (int64_t)s->lo + s->nbins > INT32_MAX   ? "of buckets out of range"
-                                                                : NULL;
+    const char *bad =
+        s->bucketed > 1 || s->sorted > 1                          ? "neither exact nor bucketed"
+        : !s->bucketed && (s->n != s->nvals || s->nbins || s->zeros) ? "exact, but not holding its values"
+        : s->bucketed && (s->nvals || counted > s->n)              ? "with more counts than values"
+        : s->n && s->min > s->max                                  ? "whose min is above its max"
+        : s->lo <= INT32_MIN + SAT_QSKETCH_MAX_BINS ||
+                s->lo >= INT32_MAX - SAT_QSKETCH_MAX_BINS          ? "of buckets out of range"
+                                                                   : NULL;
     if (bad)
         return sat_sr_fail(r, SAT_E_CORRUPT, "%s: a sketch %s", r->what ? r->what : "state", bad);
     return SAT_OK;
@@ -384,7 +386,14 @@ static int get_rec(sat_sr *r, const sat_rec_desc *d, unsigned char *rec)
         s->vcap = s->nvals = s->nbins = 0;
     }
     FOR_EACH_SKETCH(d, f)
-    sat_sr_sketch(r, (sat_qsketch *)(void *)(rec + f->off));
+    {
+        sat_qsketch *s = (sat_qsketch *)(void *)(rec + f->off);
+        /* the exact limit is the record's (sat_rec_init), not the bytes' to choose */
+        if (sat_sr_sketch(r, s) == SAT_OK &&
+            s->exact_max != (f->extra ? f->extra : SAT_QSKETCH_EXACT_DEFAULT))
+            sat_sr_fail(r, SAT_E_CORRUPT, "%s: a sketch of another exact limit (%u)",
+                        r->what ? r->what : "state", s->exact_max);
+    }
     if (d->loaded)
         d->loaded(rec);
     return sat_sr_status(r);
@@ -414,6 +423,21 @@ int sat_sr_recs(sat_sr *r, const sat_rec_desc *d, void *recs, size_t n)
     return sat_sr_status(r);
 }
 
+/* A key read back into t: a new payload (a corrupt state repeating a key, or
+ * holding more keys than the table's cap, is refused). NULL after a failure. */
+static unsigned char *new_key(sat_sr *r, sat_strtab *t, const void *key, size_t len)
+{
+    int is_new = 0, capped = 0;
+    unsigned char *p = sat_strtab_upsert(t, key ? key : "", len, &is_new, &capped);
+    if (!p)
+        sat_sr_fail(r, capped ? SAT_E_CORRUPT : SAT_E_NOMEM,
+                    capped ? "%s: more keys than this table holds" : "%s: out of memory",
+                    r->what ? r->what : "state");
+    else if (!is_new)
+        sat_sr_fail(r, SAT_E_CORRUPT, "%s: a key written twice", r->what ? r->what : "state");
+    return p && is_new ? p : NULL;
+}
+
 int sat_sr_keyed(sat_sr *r, sat_keyed *k)
 {
     const sat_rec_desc *d = k->d;
@@ -428,15 +452,9 @@ int sat_sr_keyed(sat_sr *r, sat_keyed *k)
         uint64_t rows = sat_sr_u64(r);
         if (!sat_sr_ok(r))
             break;
-        int is_new = 0, capped = 0;
-        unsigned char *p = sat_strtab_upsert(&k->tab, key ? key : "", len, &is_new, &capped);
+        unsigned char *p = new_key(r, &k->tab, key, len);
         if (!p)
-            return sat_sr_fail(r, capped ? SAT_E_CORRUPT : SAT_E_NOMEM,
-                               capped ? "%s: more keys than this table holds" : "out of memory",
-                               r->what ? r->what : "state");
-        if (!is_new)
-            return sat_sr_fail(r, SAT_E_CORRUPT, "%s: a key written twice",
-                               r->what ? r->what : "state");
+            return r->err;
         memcpy(p, &rows, sizeof rows);
         sat_rec_init(d, p + SAT_KEYED_HDR);
         get_rec(r, d, p + SAT_KEYED_HDR);
@@ -462,15 +480,9 @@ int sat_sr_strtab(sat_sr *r, sat_strtab *t, const sat_rec_desc *d)
         const void *key = sat_sr_blob(r, &len);
         if (!sat_sr_ok(r))
             break;
-        int is_new = 0, capped = 0;
-        unsigned char *p = sat_strtab_upsert(t, key ? key : "", len, &is_new, &capped);
+        unsigned char *p = new_key(r, t, key, len);
         if (!p)
-            return sat_sr_fail(r, capped ? SAT_E_CORRUPT : SAT_E_NOMEM,
-                               capped ? "%s: more keys than this table holds" : "out of memory",
-                               r->what ? r->what : "state");
-        if (!is_new)
-            return sat_sr_fail(r, SAT_E_CORRUPT, "%s: a key written twice",
-                               r->what ? r->what : "state");
+            return r->err;
         if (d) {
             sat_rec_init(d, p);
             get_rec(r, d, p);

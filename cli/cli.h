@@ -360,6 +360,9 @@ sat_cli_dayset *sat_cli_dayset_collect(sat_cli_collect *c, const sat_digest_plan
 sat_cli_dayset *sat_cli_dayset_partials(const sat_digest_plan *plan, char *const *paths,
                                         size_t npaths, const char *cmd, int *code);
 void sat_cli_dayset_free(sat_cli_dayset *s); /* NULL ok */
+/* Whether the inputs are partials: 1 all of them, 0 none, -1 a mix (said,
+ * as a usage error of cmd). */
+int sat_cli_are_partials(const char *cmd, char *const *paths, size_t npaths);
 size_t sat_cli_dayset_n(const sat_cli_dayset *s);
 uint64_t sat_cli_dayset_dropped(const sat_cli_dayset *s); /* days the split's bound left out */
 /* Day i's name, date and rows (its server is the name shown). */

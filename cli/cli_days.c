@@ -219,6 +219,20 @@ sat_cli_dayset *sat_cli_dayset_collect(sat_cli_collect *c, const sat_digest_plan
     return s;
 }
 
+int sat_cli_are_partials(const char *cmd, char *const *paths, size_t npaths)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < npaths; i++)
+        n += sat_partial_sniff(paths[i]) == 1;
+    if (n && n != npaths) {
+        sat_cli_usage_error(cmd, "%zu of the %zu inputs are partials (.satp): give partials "
+                                 "alone, or logs and traces alone",
+                            n, npaths);
+        return -1;
+    }
+    return n != 0;
+}
+
 static void warn_cb(void *ctx, const char *where, const char *msg)
 {
     fprintf(stderr, "satscope %s: %s: %s\n", (const char *)ctx, where, msg);

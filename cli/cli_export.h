@@ -37,8 +37,6 @@ void sat_export_print_ddl_exports(FILE *f, const char *db, const char *cluster,
 #define SAT_EXPORT_TABLES SAT_PARTIAL_TABLE__END
 const sat_table_def *sat_export_table(int id);
 const sat_table_def *sat_export_table_by_name(const char *name);
-/* Whether the inputs are partials: 1 all, 0 none, -1 a mix (said). */
-int sat_export_inputs_are_partials(char *const *paths, size_t npaths);
 /* The inputs' rows to sink: the collection's, or the partials' plain
  * columns (each server-day's partials merged first). The exit code;
  * *read_none set when nothing could be read. */

@@ -23,25 +23,11 @@ const sat_table_def *sat_export_table_by_name(const char *name)
     return d ? d : sat_partial_table_by_name(name);
 }
 
-int sat_export_inputs_are_partials(char *const *paths, size_t npaths)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < npaths; i++)
-        n += sat_partial_sniff(paths[i]) == 1;
-    if (n && n != npaths) {
-        sat_cli_usage_error("export", "%zu of the %zu inputs are partials (.satp): give "
-                                      "partials alone, or logs and traces alone",
-                            n, npaths);
-        return -1;
-    }
-    return n != 0;
-}
-
 int sat_export_source_run(sat_cli_collect *c, char *const *paths, size_t npaths,
                           const sat_event_sink *sink, int *read_none)
 {
     *read_none = 0;
-    int partials = sat_export_inputs_are_partials(paths, npaths);
+    int partials = sat_cli_are_partials("export", paths, npaths);
     if (partials < 0)
         return SAT_EXIT_USAGE;
     if (!partials) {

@@ -440,18 +440,18 @@ static int run_export(int argc, char **argv)
     }
     if (cluster || shard_db)
         return sat_cli_usage_error("export", "--cluster and --shard-database go with --ddl");
+    if (optind >= argc)
+        return sat_cli_usage_error("export", "no input given");
+    int partials = sat_cli_are_partials("export", argv + optind, (size_t)(argc - optind));
+    if (partials < 0)
+        return SAT_EXIT_USAGE;
+    if (partials && anon_key)
+        return sat_cli_usage_error("export", "partials are pseudonymised when they are made "
+                                             "(satscope partial --anonymize-key)");
     if (ch.http.url) {
         if (output[0] != '-' || output[1] || fmt != &formats[0])
             return sat_cli_usage_error("export", "--clickhouse sends the rows to ClickHouse: "
                                                  "no -o or --as with it");
-        if (optind >= argc)
-            return sat_cli_usage_error("export", "no input given");
-        int partials = sat_export_inputs_are_partials(argv + optind, (size_t)(argc - optind));
-        if (partials < 0)
-            return SAT_EXIT_USAGE;
-        if (partials && anon_key)
-            return sat_cli_usage_error("export", "partials are pseudonymised when they are "
-                                                 "made (satscope partial --anonymize-key)");
         char password[512];
         int pcode = read_password(password_file, password, sizeof password);
         if (pcode)
@@ -474,14 +474,6 @@ static int run_export(int argc, char **argv)
                                              "http_req, crash, frame, source, reject; of "
                                              "partials: partial_op, partial_key)",
                                    fmt->name);
-    if (optind >= argc)
-        return sat_cli_usage_error("export", "no input given");
-    int partials = sat_export_inputs_are_partials(argv + optind, (size_t)(argc - optind));
-    if (partials < 0)
-        return SAT_EXIT_USAGE;
-    if (partials && anon_key)
-        return sat_cli_usage_error("export", "partials are pseudonymised when they are made "
-                                             "(satscope partial --anonymize-key)");
     sat_anon *anon = NULL;
     int kcode = sat_cli_open_anon_key("export", anon_key, &anon);
     if (kcode)

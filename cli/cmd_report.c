@@ -221,22 +221,6 @@ static void days_free(day_list *ds)
     free(ds->d);
 }
 
-/* Whether the inputs are partials (.satp): all of them, or none. 1, 0, or
- * -1 after a message (a mix). */
-static int are_partials(char *const *paths, size_t npaths)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < npaths; i++)
-        n += sat_partial_sniff(paths[i]) == 1;
-    if (n && n != npaths) {
-        sat_cli_usage_error("report", "%zu of the %zu inputs are partials (.satp): give "
-                                      "partials alone, or logs and traces alone",
-                            n, npaths);
-        return -1;
-    }
-    return n != 0;
-}
-
 /* The digest's server-days of paths (inputs, or partials), each finished in
  * turn and its results added to rep as a set: one day's analyzers in memory
  * at a time when they come from partials. 0, or < 0 after a message. */
@@ -244,7 +228,7 @@ static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t 
                         day_list *out)
 {
     memset(out, 0, sizeof *out);
-    int partials = are_partials(paths, npaths);
+    int partials = sat_cli_are_partials("report", paths, npaths);
     if (partials < 0) {
         x->code = SAT_EXIT_USAGE;
         return -1;

@@ -101,7 +101,7 @@ sys.exit(0 if any('ldap02' in x for x in t) else 1)" "$T/bad.json" &&
     ok "the other server's day is still there" || bad "the other server's day is lost"
 head -c $((sz - 40)) "$T/ldap01-access-20261103.zst.satp" >"$T/cut.satp"
 "$SAT" report --kind digest "$T/cut.satp" -o "$T/cut.json" 2>"$T/cut.err"
-grep -q "ends early\|damaged\|cannot read" "$T/cut.err" && ok "a partial cut short is said" ||
+grep -q "cut short\|ends early" "$T/cut.err" && ok "a partial cut short is said" ||
     bad "a partial cut short: $(cat "$T/cut.err")"
 "$SAT" report --kind digest "$T/am.satp" "$T/pm.log" -o "$T/mix.json" 2>"$T/mix.err"
 [ $? = 2 ] && ok "partials and logs mixed: refused" || bad "a mix was not refused"

@@ -25,6 +25,7 @@
 #include "satscope/report.h"
 #include "satscope/trace.h"
 #include "result_check.h"
+#include "row_copies.h"
 
 #define S 1000000000LL
 #define T0 (1749366000LL * S) /* 2025-06-08T07:00:00Z */
@@ -919,32 +920,7 @@ static char *etime_doc(sat_etime *e, int fmt)
     return buf;
 }
 
-typedef struct rec_rows {
-    int *table;
-    void **row; /* the event.h struct, its strings copied after it */
-    size_t n, cap;
-} rec_rows;
-
-/* A copy of each row with its strings (sat_table_row_copy). */
-static int rec_row(rec_rows *rs, int table, const void *row)
-{
-    if (!sat_table_get(table))
-        return SAT_E_USAGE;
-    char *copy = sat_table_row_copy(table, row);
-    if (!copy)
-        abort();
-    if (rs->n == rs->cap) {
-        rs->cap = rs->cap ? rs->cap * 2 : 1024;
-        rs->table = realloc(rs->table, rs->cap * sizeof *rs->table);
-        rs->row = realloc(rs->row, rs->cap * sizeof *rs->row);
-        if (!rs->table || !rs->row)
-            abort();
-    }
-    rs->table[rs->n] = table;
-    rs->row[rs->n++] = copy;
-    return SAT_OK;
-}
-static int rec_any(void *c, int table, const void *row) { return rec_row(c, table, row); }
+typedef row_copies rec_rows;
 
 static void quiet(void *ctx, const char *where, const char *msg)
 {
@@ -1028,7 +1004,7 @@ static void test_merge_real_inputs(void)
         }
         rec_rows rs;
         memset(&rs, 0, sizeof rs);
-        sat_event_sink k = {&rs, sat_etime_sink(NULL).tables, rec_any};
+        sat_event_sink k = {&rs, sat_etime_sink(NULL).tables, row_copies_add};
         sat_collect_opts co;
         memset(&co, 0, sizeof co);
         co.warn = quiet;
@@ -1075,10 +1051,7 @@ static void test_merge_real_inputs(void)
         printf("%s: %zu rows, merged parts %s one pass\n", sets[si][0], rs.n,
                ok ? "=" : "DIFFER FROM");
         CHECK(ok);
-        for (size_t i = 0; i < rs.n; i++)
-            free(rs.row[i]);
-        free(rs.row);
-        free(rs.table);
+        row_copies_free(&rs);
     }
 }
 

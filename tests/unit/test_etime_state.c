@@ -17,32 +17,9 @@
 #include "satscope/analyze.h"
 #include "satscope/collect.h"
 #include "satscope/trace.h"
+#include "row_copies.h"
 
-typedef struct rows {
-    int *table;
-    void **row; /* the event.h struct with its strings (sat_table_row_copy) */
-    size_t n, cap;
-} rows;
-
-static int rec_row(void *ctx, int table, const void *row)
-{
-    rows *rs = ctx;
-    if (!sat_table_get(table))
-        return SAT_E_USAGE;
-    char *copy = sat_table_row_copy(table, row);
-    if (!copy)
-        abort();
-    if (rs->n == rs->cap) {
-        rs->cap = rs->cap ? rs->cap * 2 : 1024;
-        rs->table = realloc(rs->table, rs->cap * sizeof *rs->table);
-        rs->row = realloc(rs->row, rs->cap * sizeof *rs->row);
-        if (!rs->table || !rs->row)
-            abort();
-    }
-    rs->table[rs->n] = table;
-    rs->row[rs->n++] = copy;
-    return SAT_OK;
-}
+typedef row_copies rows;
 
 static void quiet(void *ctx, const char *where, const char *msg)
 {
@@ -70,7 +47,7 @@ static int collect(const char *const *rel, size_t n, const char *log_format, row
     memset(&o, 0, sizeof o);
     o.warn = quiet;
     o.log_format = log_format;
-    sat_event_sink k = {rs, sat_etime_sink(NULL).tables, rec_row};
+    sat_event_sink k = {rs, sat_etime_sink(NULL).tables, row_copies_add};
     sat_collect_stats st;
     sat_diag d;
     memset(&d, 0, sizeof d);
@@ -79,13 +56,6 @@ static int collect(const char *const *rel, size_t n, const char *log_format, row
     return 1;
 }
 
-static void rows_free(rows *rs)
-{
-    for (size_t i = 0; i < rs->n; i++)
-        free(rs->row[i]);
-    free(rs->row);
-    free(rs->table);
-}
 
 static sat_etime *fed(const sat_etime_opts *o, const rows *rs, size_t from, size_t to)
 {
@@ -261,7 +231,7 @@ static void check_set(const char *const *paths, size_t n, const char *log_format
     printf("%s: %zu rows, parts through their state %s\n", paths[0], rs.n,
            ok ? "merge as in memory (and as one pass)" : "DIFFER");
     CHECK(ok);
-    rows_free(&rs);
+    row_copies_free(&rs);
 }
 
 static void test_real_inputs(void)
@@ -364,7 +334,7 @@ int main(void)
     if (collect(internal, 1, NULL, &rs)) {
         test_other_options(&rs);
         test_corrupt(&rs);
-        rows_free(&rs);
+        row_copies_free(&rs);
     }
     return CHECK_DONE();
 }

@@ -19,30 +19,9 @@
 #include "satscope/collect.h"
 #include "satscope/trace.h"
 #include "analyze/state_io.h"
+#include "row_copies.h"
 
-typedef struct rows {
-    int *table;
-    char **row;
-    size_t n, cap;
-} rows;
-
-static int keep_row(void *ctx, int table, const void *row)
-{
-    rows *rs = ctx;
-    char *copy = sat_table_row_copy(table, row);
-    if (!copy)
-        return SAT_E_NOMEM;
-    if (rs->n == rs->cap) {
-        rs->cap = rs->cap ? 2 * rs->cap : 1024;
-        rs->table = realloc(rs->table, rs->cap * sizeof *rs->table);
-        rs->row = realloc(rs->row, rs->cap * sizeof *rs->row);
-        if (!rs->table || !rs->row)
-            abort();
-    }
-    rs->table[rs->n] = table;
-    rs->row[rs->n++] = copy;
-    return SAT_OK;
-}
+typedef row_copies rows;
 
 static void quiet(void *ctx, const char *where, const char *msg)
 {
@@ -74,7 +53,7 @@ static void collect(rows *rs)
     memset(&o, 0, sizeof o);
     o.warn = quiet;
     o.no_source_lines = 1;
-    sat_event_sink k = {rs, SAT_TABLES_ALL, keep_row};
+    sat_event_sink k = {rs, SAT_TABLES_ALL, row_copies_add};
     sat_collect_stats st;
     sat_diag d;
     memset(&d, 0, sizeof d);
@@ -161,42 +140,35 @@ static void check_analyzer(const char *name, const rows *rs)
 }
 
 /* Options that change what the state means: a partial made with others is refused. */
+/* A's state of every row (made with its default options) read back by an
+ * instance made with opts: refused, the message naming `what`. */
+static void refused_with(const char *name, const void *opts, const char *what, const rows *rs)
+{
+    const sat_analyzer *a = sat_analyzer_find(name);
+    if (!a || !a->save)
+        return;
+    void *obj = a->create(NULL);
+    sat_event_sink k = a->sink(obj);
+    for (size_t i = 0; i < rs->n; i++)
+        sat_sink_emit(&k, rs->table[i], rs->row[i]);
+    sat_sw w;
+    memset(&w, 0, sizeof w);
+    CHECK(a->save(obj, &w) == SAT_OK);
+    a->free(obj);
+    char msg[256];
+    CHECK(load(a, opts, w.p, w.n, 0, msg, sizeof msg) == SAT_E_CORRUPT);
+    CHECK(strstr(msg, what) != NULL);
+    sat_sw_free(&w);
+}
+
 static void check_options(const rows *rs)
 {
-    const sat_analyzer *a = sat_analyzer_find("timeline");
-    if (a && a->save) {
-        void *obj = a->create(NULL);
-        sat_event_sink k = a->sink(obj);
-        for (size_t i = 0; i < rs->n; i++)
-            sat_sink_emit(&k, rs->table[i], rs->row[i]);
-        sat_sw w;
-        memset(&w, 0, sizeof w);
-        CHECK(a->save(obj, &w) == SAT_OK);
-        a->free(obj);
-        sat_timeline_opts o = {200};
-        char msg[256];
-        CHECK(load(a, &o, w.p, w.n, 0, msg, sizeof msg) == SAT_E_CORRUPT);
-        CHECK(strstr(msg, "windows") != NULL);
-        sat_sw_free(&w);
-    }
-    a = sat_analyzer_find("handshakes");
-    if (a && a->save) {
-        void *obj = a->create(NULL);
-        sat_event_sink k = a->sink(obj);
-        for (size_t i = 0; i < rs->n; i++)
-            sat_sink_emit(&k, rs->table[i], rs->row[i]);
-        sat_sw w;
-        memset(&w, 0, sizeof w);
-        CHECK(a->save(obj, &w) == SAT_OK);
-        a->free(obj);
-        sat_hs_opts o;
-        memset(&o, 0, sizeof o);
-        o.by = SAT_HS_BY_CLIENT;
-        char msg[256];
-        CHECK(load(a, &o, w.p, w.n, 0, msg, sizeof msg) == SAT_E_CORRUPT);
-        CHECK(strstr(msg, "by") != NULL);
-        sat_sw_free(&w);
-    }
+    sat_timeline_opts t = {200};
+    refused_with("timeline", &t, "windows", rs);
+    sat_hs_opts h;
+    memset(&h, 0, sizeof h);
+    h.by = SAT_HS_BY_CLIENT;
+    refused_with("handshakes", &h, "by", rs);
 }
 
 int main(void)
@@ -208,9 +180,6 @@ int main(void)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         check_analyzer(names[i], &rs);
     check_options(&rs);
-    for (size_t i = 0; i < rs.n; i++)
-        free(rs.row[i]);
-    free(rs.row);
-    free(rs.table);
+    row_copies_free(&rs);
     return CHECK_DONE();
 }

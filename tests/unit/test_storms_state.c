@@ -24,39 +24,12 @@
 #include "satscope/trace.h"
 #include "analyze/state_io.h"
 #include "analyze/storms_internal.h"
+#include "row_copies.h"
 
 #define S ((sat_ts_ns)1000000000)
 
-typedef struct rows {
-    int *table;
-    void **row;
-    size_t n, cap;
-} rows;
+typedef row_copies rows;
 
-static int keep_row(void *ctx, int table, const void *row)
-{
-    rows *rs = (rows *)ctx;
-    if (rs->n == rs->cap) {
-        rs->cap = rs->cap ? rs->cap * 2 : 1024;
-        rs->table = realloc(rs->table, rs->cap * sizeof *rs->table);
-        rs->row = realloc(rs->row, rs->cap * sizeof *rs->row);
-        if (!rs->table || !rs->row)
-            abort();
-    }
-    if (!(rs->row[rs->n] = sat_table_row_copy(table, row)))
-        abort();
-    rs->table[rs->n++] = table;
-    return SAT_OK;
-}
-
-static void rows_free(rows *rs)
-{
-    for (size_t i = 0; i < rs->n; i++)
-        free(rs->row[i]);
-    free(rs->row);
-    free(rs->table);
-    memset(rs, 0, sizeof *rs);
-}
 
 static void quiet(void *ctx, const char *where, const char *msg)
 {
@@ -82,7 +55,7 @@ static int collect_storm_fixtures(rows *rs)
     memset(&o, 0, sizeof o);
     o.warn = quiet;
     o.no_source_lines = 1;
-    sat_event_sink k = {rs, SAT_TABLES_ALL, keep_row};
+    sat_event_sink k = {rs, SAT_TABLES_ALL, row_copies_add};
     sat_collect_stats st;
     sat_diag d;
     memset(&d, 0, sizeof d);
@@ -111,7 +84,7 @@ static void synthetic_log(rows *rs)
         char client[32];
         snprintf(client, sizeof client, "10.0.0.%d", 1 + i % 7);
         o.client_ip = sat_str_cstr(client);
-        keep_row(rs, SAT_TABLE_LDAP_OP, &o);
+        row_copies_add(rs, SAT_TABLE_LDAP_OP, &o);
     }
 }
 
@@ -366,10 +339,10 @@ int main(void)
     check_exact("storm fixtures, --window 10 s", &ten, &rs);
     check_corrupt(&rs);
     check_unfinished_handshake();
-    rows_free(&rs);
+    row_copies_free(&rs);
     synthetic_log(&rs);
     check_dropped(&rs);
     check_widened(&rs);
-    rows_free(&rs);
+    row_copies_free(&rs);
     return CHECK_DONE();
 }
