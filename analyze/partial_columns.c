@@ -78,7 +78,8 @@ static int sketch_rows(const sat_qsketch *q, sat_partial_key_row *k,
         int64_t *v = malloc((q->nvals ? q->nvals : 1) * sizeof *v);
         if (!v)
             return SAT_E_NOMEM;
-        memcpy(v, q->vals, q->nvals * sizeof *v);
+        if (q->nvals)
+            memcpy(v, q->vals, q->nvals * sizeof *v);
         qsort(v, q->nvals, sizeof *v, cmp_i64);
         k->kind = SAT_PARTIAL_KEY_VALUE;
         for (uint32_t i = 0; i < q->nvals && rc >= 0;) {
