@@ -1,10 +1,11 @@
 #!/bin/bash
 # run_fleet.sh - the fleet's nightly digest, from raw logs and from partials
 # (docs/fleet.md), on generated servers: for each fleet size (server-days),
-#   raw:      `satscope report --kind digest LOGS... -o x.json`: time, peak RSS
+#   raw:      `satscope report --kind digest LOGS... --baseline BEFORE... -o x.json`: time, peak RSS
 #   partial:  `satscope partial LOG -o S.satp` on each "host": median time, bytes per
 #             server-day (the file), and the log's size beside it
-#   centre:   `satscope report --kind digest *.satp -o y.json`: time, peak RSS
+#   centre:   `satscope report --kind digest *.satp --baseline before/*.satp -o y.json`: time,
+#             peak RSS (each server's day against its day before, as every night)
 #   and whether x.json and y.json are the same bytes (they must be);
 # then, when clickhouse-server is installed and this satscope has `export --clickhouse`,
 # rows per second into ClickHouse (a throwaway server on 127.0.0.1).
@@ -44,13 +45,16 @@ mkdir -p "$work"
 max=0
 for n in $sizes; do [ "$n" -gt "$max" ] && max=$n; done
 
-echo "generating $max server-days ($duration s at $rate ops/s each) in $work"
-mkdir -p "$work/logs" "$work/partials"
+echo "generating $max servers' day and the day before ($duration s at $rate ops/s each) in $work"
+mkdir -p "$work/logs" "$work/partials" "$work/base-logs" "$work/base-partials"
 for i in $(seq 1 "$max"); do
     name=$(printf 'ldap%03d' "$i")
-    log=$work/logs/$name.log
+    log=$work/logs/$name.log base=$work/base-logs/$name.log
     [ -s "$log" ] || "$gen" --seed "$i" --host "$name.example.com" --start 2026-11-03T08:00:00 \
         --tz +0100 --duration "$duration" --rate "$rate" --incident off -o "$log" 2>/dev/null
+    [ -s "$base" ] || "$gen" --seed $((i + 10000)) --host "$name.example.com" \
+        --start 2026-11-02T08:00:00 --tz +0100 --duration "$duration" --rate "$rate" \
+        --incident off -o "$base" 2>/dev/null
 done
 
 # seconds and peak KB of a command, into the named variables
@@ -71,6 +75,8 @@ for i in $(seq 1 "$max"); do
         measure s k "$sat" partial "$work/logs/$name.log" -o "$p" --quiet
         ptimes+=("$s")
     fi
+    [ -s "$work/base-partials/$name.satp" ] ||
+        "$sat" partial -q "$work/base-logs/$name.log" -o "$work/base-partials/$name.satp"
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 [ ${#ptimes[@]} -gt 0 ] && echo "  median time per partial: $(median "${ptimes[@]}") s (${#ptimes[@]} hosts)"
@@ -78,20 +84,25 @@ lbytes=$(cat "$work"/logs/*.log | wc -c)
 pbytes=$(cat "$work"/partials/*.satp | wc -c)
 echo "  bytes per server-day: partial $((pbytes / max)), its log $((lbytes / max)) (zstd -3 of the log: $(cat "$work"/logs/ldap001.log | zstd -3 -c | wc -c))"
 
-printf '\n%-12s %10s %12s %10s %12s %8s\n' "server-days" "raw s" "raw peak MB" "centre s" \
-    "centre MB" "same"
+# the nightly digest: each server's day against its day before (--baseline)
+printf '\n%-12s %10s %12s %10s %12s %8s %6s\n' "server-days" "raw s" "raw peak MB" "centre s" \
+    "centre MB" "same" "pages"
 for n in $sizes; do
-    logs=() parts=()
+    logs=() parts=() blogs=() bparts=()
     for i in $(seq 1 "$n"); do
         name=$(printf 'ldap%03d' "$i")
         logs+=("$work/logs/$name.log")
         parts+=("$work/partials/$name.satp")
+        blogs+=(--baseline "$work/base-logs/$name.log")
+        bparts+=(--baseline "$work/base-partials/$name.satp")
     done
-    measure rs rk "$sat" report --kind digest "${logs[@]}" -o "$work/raw.json"
-    measure cs ck "$sat" report --kind digest "${parts[@]}" -o "$work/centre.json"
+    measure rs rk "$sat" report --kind digest "${logs[@]}" "${blogs[@]}" -o "$work/raw.json"
+    measure cs ck "$sat" report --kind digest "${parts[@]}" "${bparts[@]}" -o "$work/centre.json"
     cmp -s "$work/raw.json" "$work/centre.json" && same=yes || same=NO
-    printf '%-12s %10s %12.1f %10s %12.1f %8s\n' "$n" "$rs" "$(echo "$rk / 1024" | bc -l)" "$cs" \
-        "$(echo "$ck / 1024" | bc -l)" "$same"
+    pages=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["pages"]))' \
+        "$work/centre.json" 2>/dev/null)
+    printf '%-12s %10s %12.1f %10s %12.1f %8s %6s\n' "$n" "$rs" "$(echo "$rk / 1024" | bc -l)" \
+        "$cs" "$(echo "$ck / 1024" | bc -l)" "$same" "$pages"
 done
 
 # rows per second into ClickHouse

@@ -221,60 +221,138 @@ static void days_free(day_list *ds)
     free(ds->d);
 }
 
-/* The digest's server-days of paths (inputs, or partials), each finished in
- * turn and its results added to rep as a set: one day's analyzers in memory
- * at a time when they come from partials. 0, or < 0 after a message. */
-static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t npaths,
-                        day_list *out)
+/* Day i of a day set into the report: its analyzers finished (from
+ * partials: loaded, then freed), their results into set `set` (reserved),
+ * its entry into *day. 1 added; 0 left out (said: a damaged partial); < 0
+ * a failure. */
+static int add_day(run_ctx *x, sat_report *rep, sat_cli_dayset *from, size_t i, int set,
+                   size_t nroles, sat_report_day *day)
 {
-    memset(out, 0, sizeof *out);
+    sat_diag d;
+    memset(&d, 0, sizeof d);
+    sat_multi *m = sat_cli_dayset_take(from, i, &d);
+    if (!m) {
+        fprintf(stderr, "satscope report: %s: %s\n", d.where, d.msg);
+        if (x->code < SAT_EXIT_UNREADABLE)
+            x->code = SAT_EXIT_UNREADABLE;
+        return d.code == SAT_E_NOMEM ? SAT_E_NOMEM : 0;
+    }
+    sat_result *res[SAT_DIGEST_ROLES_MAX] = {NULL};
+    int rc = sat_multi_finish(m);
+    if (rc >= 0)
+        rc = sat_multi_results(m, res);
+    sat_cli_dayset_release(from, i);
+    int prc = sat_report_put_set(rep, (size_t)set, res, nroles); /* takes them */
+    if (rc < 0 || prc < 0)
+        return rc < 0 ? rc : prc;
+    const sat_partial_day *meta = sat_cli_dayset_meta(from, i);
+    day->server = meta->server;
+    memcpy(day->date, meta->date, sizeof day->date);
+    day->start_ts = meta->start_ts;
+    day->utc_offset_s = meta->utc_offset_s;
+    day->rows = meta->rows;
+    day->set = set;
+    day->quiet = -1;
+    return 1;
+}
+
+static sat_cli_dayset *open_days(run_ctx *x, const sat_digest_plan *plan, char *const *paths,
+                                 size_t npaths)
+{
     int partials = sat_cli_are_partials("report", paths, npaths);
     if (partials < 0) {
         x->code = SAT_EXIT_USAGE;
-        return -1;
+        return NULL;
     }
+    return partials ? sat_cli_dayset_partials(plan, paths, npaths, "report", &x->code)
+                    : sat_cli_dayset_collect(x->c, plan, NULL, paths, npaths, "report", &x->code);
+}
+
+/* The kind's look at one server's days and baseline days (base: indices
+ * into b of that server's). */
+static int settle(run_ctx *x, sat_report *rep, sat_report_day *days, size_t n, day_list *b,
+                  const size_t *base, size_t nb, size_t total)
+{
+    if (!x->kind->settle)
+        return SAT_OK;
+    sat_report_day *bd = calloc(nb ? nb : 1, sizeof *bd);
+    if (!bd)
+        return SAT_E_NOMEM;
+    for (size_t i = 0; i < nb; i++)
+        bd[i] = b->d[base[i]];
+    int rc = x->kind->settle(rep, days, n, bd, nb, total);
+    free(bd);
+    return rc;
+}
+
+/* The digest's server-days of paths and of the baseline (logs and traces,
+ * or partials), a server at a time in the inputs' order: its baseline days
+ * and its days finished and their results added, then the kind settles
+ * them (keeps of the days without a page only what their fleet line reads)
+ * before the next server's are made. From partials, one day's analyzers
+ * are in memory at a time, and one server's full results. Sets are
+ * numbered as the days come: the inputs', then the baseline's. 0, or < 0
+ * after a message. */
+static int analyze_days(run_ctx *x, sat_report *rep, char *const *paths, size_t npaths,
+                        char *const *bpaths, size_t nbpaths, day_list *out, day_list *b)
+{
+    memset(out, 0, sizeof *out);
+    memset(b, 0, sizeof *b);
     sat_digest_plan plan;
     sat_digest_plan_init(&plan, given_opts_cb, x);
-    out->from = partials ? sat_cli_dayset_partials(&plan, paths, npaths, "report", &x->code)
-                         : sat_cli_dayset_collect(x->c, &plan, NULL, paths, npaths, "report", &x->code);
-    if (!out->from)
+    if (!(out->from = open_days(x, &plan, paths, npaths)) ||
+        (nbpaths && !(b->from = open_days(x, &plan, bpaths, nbpaths))))
         return -1;
-    size_t n = sat_cli_dayset_n(out->from);
+    size_t n = sat_cli_dayset_n(out->from), nb = sat_cli_dayset_n(b->from);
     out->dropped_days = sat_cli_dayset_dropped(out->from);
-    int rc = (out->d = calloc(n ? n : 1, sizeof *out->d)) ? SAT_OK : SAT_E_NOMEM;
-    for (size_t i = 0; i < n && rc >= 0; i++) {
-        sat_diag d;
-        memset(&d, 0, sizeof d);
-        sat_multi *set = sat_cli_dayset_take(out->from, i, &d);
-        if (!set) {
-            fprintf(stderr, "satscope report: %s: %s\n", d.where, d.msg);
-            rc = d.code == SAT_E_NOMEM ? SAT_E_NOMEM : SAT_OK;
-            if (x->code < SAT_EXIT_UNREADABLE)
-                x->code = SAT_EXIT_UNREADABLE; /* that day is left out: said */
-            continue;
+    b->dropped_days = sat_cli_dayset_dropped(b->from);
+    int first = sat_report_reserve_sets(rep, n), bfirst = sat_report_reserve_sets(rep, nb);
+    out->d = calloc(n ? n : 1, sizeof *out->d);
+    b->d = calloc(nb ? nb : 1, sizeof *b->d);
+    unsigned char *taken = calloc(nb ? nb : 1, 1), *added = calloc(nb ? nb : 1, 1);
+    size_t *mine = calloc(nb ? nb : 1, sizeof *mine), nmine = 0, from = 0;
+    int rc = first >= 0 && bfirst >= 0 && out->d && b->d && taken && added && mine ? SAT_OK
+                                                                                   : SAT_E_NOMEM;
+    for (size_t i = 0; i <= n && rc >= 0; i++) {
+        const char *name = i < n ? sat_cli_dayset_meta(out->from, i)->server : NULL;
+        if (i && (!name || strcmp(name, sat_cli_dayset_meta(out->from, i - 1)->server))) {
+            rc = settle(x, rep, out->d + from, out->n - from, b, mine, nmine, n);
+            nmine = 0;
+            from = out->n;
         }
-        sat_result *res[SAT_DIGEST_ROLES_MAX] = {NULL};
-        rc = sat_multi_finish(set);
-        if (rc >= 0)
-            rc = sat_multi_results(set, res);
-        sat_cli_dayset_release(out->from, i);
-        int s = sat_report_add_set(rep, res, plan.set.n); /* takes them, also on failure */
-        if (rc < 0 || s < 0) {
-            rc = rc < 0 ? rc : s;
+        if (!name || rc < 0)
             break;
+        for (size_t k = 0; k < nb && rc >= 0 && (!i || from == out->n); k++) {
+            if (taken[k] || strcmp(sat_cli_dayset_meta(b->from, k)->server, name))
+                continue;
+            taken[k] = 1;
+            rc = add_day(x, rep, b->from, k, bfirst + (int)k, plan.set.n, &b->d[k]);
+            if (rc > 0)
+                added[mine[nmine++] = k] = 1;
         }
-        const sat_partial_day *m = sat_cli_dayset_meta(out->from, i);
-        sat_report_day *day = &out->d[out->n++];
-        day->server = m->server;
-        memcpy(day->date, m->date, sizeof day->date);
-        day->start_ts = m->start_ts;
-        day->utc_offset_s = m->utc_offset_s;
-        day->rows = m->rows;
-        day->set = s;
+        if (rc >= 0)
+            rc = add_day(x, rep, out->from, i, first + (int)i, plan.set.n, &out->d[out->n]);
+        out->n += rc > 0;
     }
+    /* baseline days of servers the inputs do not have: for the baseline table */
+    for (size_t k = 0; k < nb && rc >= 0; k++) {
+        if (taken[k])
+            continue;
+        rc = add_day(x, rep, b->from, k, bfirst + (int)k, plan.set.n, &b->d[k]);
+        if (rc > 0) {
+            added[k] = 1;
+            rc = settle(x, rep, NULL, 0, b, &k, 1, n);
+        }
+    }
+    for (size_t k = 0; k < nb; k++) /* the baseline's days in its order */
+        if (added[k])
+            b->d[b->n++] = b->d[k];
+    free(taken);
+    free(added);
+    free(mine);
     if (rc < 0)
         sat_cli_fail("report", rc, "no report written");
-    return rc;
+    return rc < 0 ? rc : 0;
 }
 
 /* Writes the report to out_path through the safe writer ("-" or "-.EXT":
@@ -500,8 +578,8 @@ static int run_report(int argc, char **argv)
     day_list days, base_days;
     memset(&days, 0, sizeof days);
     memset(&base_days, 0, sizeof base_days);
-    if (kind->by_day && (analyze_days(&x, rep, paths, npaths, &days) < 0 ||
-                         (nbaseline && analyze_days(&x, rep, baseline, nbaseline, &base_days) < 0))) {
+    if (kind->by_day &&
+        analyze_days(&x, rep, paths, npaths, baseline, nbaseline, &days, &base_days) < 0) {
         days_free(&days);
         days_free(&base_days);
         sat_report_free(rep);

@@ -329,6 +329,36 @@ void sat_set_compact(sat_rnode *n)
         n->compact = 1;
 }
 
+int sat_rnode_copy(sat_rnode *parent, const char *key, const sat_rnode *src)
+{
+    if (!parent || !src)
+        return SAT_E_USAGE;
+    sat_rnode *n = NULL;
+    switch (src->kind) {
+    case SAT_RN_VALUE:
+        sat_put_value(parent, key, &src->val);
+        sat_put_note(parent, src->note);
+        sat_put_label(parent, src->label);
+        return parent->owner->status;
+    case SAT_RN_OBJECT:
+        /* a table's row is made by its table (below): its values by column */
+        n = parent->kind == SAT_RN_TABLE ? sat_table_row(parent) : sat_obj(parent, key);
+        break;
+    case SAT_RN_LIST: n = sat_list(parent, key); break;
+    case SAT_RN_TABLE:
+        n = sat_table(parent, key, src->cols, src->ncols);
+        sat_table_set_window(n, src->window_ns);
+        break;
+    }
+    if (!n)
+        return parent->owner->status ? parent->owner->status : SAT_E_NOMEM;
+    n->compact = src->compact;
+    for (const sat_rnode *c = src->first; c; c = c->next)
+        if (sat_rnode_copy(n, c->key, c) != SAT_OK)
+            break;
+    return parent->owner->status;
+}
+
 /* ---- reading ----------------------------------------------------------------- */
 
 sat_rnode_kind sat_rnode_kind_of(const sat_rnode *n) { return (sat_rnode_kind)n->kind; }

@@ -41,6 +41,7 @@ typedef struct sat_dg_day {
     uint64_t rows;
     sat_result *res[SAT_DG__N];
     int set;             /* the report's set of its results (page `set`), -1 none */
+    int quiet;           /* sat_report_day's: 1 no page, 0 a page, -1 not decided */
 } sat_dg_day;
 
 /* ---- the rules ------------------------------------------------------------------ */

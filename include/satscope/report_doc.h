@@ -139,6 +139,12 @@ sat_result *sat_report_doc(sat_report *rep);
  * the report takes ownership of results[0..n) (also on failure) and copies
  * the array. Returns the set's index (a page's `set`), or SAT_E_NOMEM. */
 int sat_report_add_set(sat_report *rep, sat_result **results, size_t n);
+/* n empty sets at the end, to be filled in any order (a by_day kind's days,
+ * numbered as the inputs give them); the first one's index, or SAT_E_NOMEM. */
+int sat_report_reserve_sets(sat_report *rep, size_t n);
+/* Set i's results replaced by results[0..n) (taken, also on failure; the
+ * old ones freed): a reserved set filled, or a set made smaller. */
+int sat_report_put_set(sat_report *rep, size_t i, sat_result **results, size_t n);
 size_t sat_report_nsets(const sat_report *rep);
 /* Set i, NULL if there is none. Borrowed: lives as long as the report. */
 const sat_result_set *sat_report_set(const sat_report *rep, size_t i);
@@ -253,6 +259,10 @@ typedef struct sat_report_day {
     int32_t utc_offset_s;
     uint64_t rows;
     int set;             /* the report's set of its results, by role */
+    /* 1: it gets no page of its own, its line of the fleet table says it
+     * (the kind's settle decided, and kept of its results only what that
+     * line reads); 0: it has its page; -1: not decided yet */
+    int quiet;
 } sat_report_day;
 
 typedef struct sat_report_input {
@@ -278,6 +288,16 @@ typedef struct sat_report_kind {
     int by_day;
     /* Writes the document of rep from in; SAT_OK or < 0 with diag set. */
     int (*build)(sat_report *rep, const sat_report_input *in, sat_diag *diag);
+    /* by_day, optional (NULL: none): one server's days (n, maybe 0) and its
+     * baseline days, once their results are in the report and before the
+     * next server's are made: the kind sets each day's `quiet`, and of the
+     * days it will draw no page for (and of the baseline days no page will
+     * compare with) keeps only what it reads of them. ndays_total: the days
+     * of every server. So a fleet's digest holds one server's full results
+     * at a time, and of the others what their pages show. SAT_OK or
+     * SAT_E_NOMEM. */
+    int (*settle)(sat_report *rep, sat_report_day *days, size_t n, sat_report_day *base,
+                  size_t nb, size_t ndays_total);
 } sat_report_kind;
 const sat_report_kind *sat_report_kind_find(const char *name);
 const sat_report_kind *const *sat_report_kind_list(size_t *n);

@@ -122,6 +122,10 @@ void sat_put_bool(sat_rnode *o, const char *key, int v);
  * under key, as it is: its unit, absent or not (no note). Nothing when src
  * has no value there. 1 when put. */
 int sat_put_copy(sat_rnode *o, const char *key, const sat_rnode *src, const char *path);
+/* A copy of src (a value with its note and label, or an object, list or
+ * table with everything under it) put into parent under key (NULL in a list
+ * or a table, whose row it then is). SAT_OK, or the result's failure. */
+int sat_rnode_copy(sat_rnode *parent, const char *key, const sat_rnode *src);
 /* An absent value of `unit`. */
 void sat_put_absent(sat_rnode *o, const char *key, sat_unit unit);
 /* Any value (the typed puts above are shorthands). */

@@ -72,6 +72,35 @@ int sat_report_add_set(sat_report *rep, sat_result **results, size_t n)
     return (int)rep->nsets++;
 }
 
+int sat_report_reserve_sets(sat_report *rep, size_t n)
+{
+    int first = rep ? (int)rep->nsets : SAT_E_NOMEM;
+    for (size_t i = 0; i < n && first >= 0; i++)
+        if (sat_report_add_set(rep, NULL, 0) < 0)
+            return SAT_E_NOMEM;
+    return first;
+}
+
+int sat_report_put_set(sat_report *rep, size_t i, sat_result **results, size_t n)
+{
+    sat_result **copy = n ? malloc(n * sizeof *copy) : NULL;
+    if (!rep || i >= rep->nsets || (n && !copy)) {
+        for (size_t k = 0; k < n; k++)
+            sat_result_free(results[k]);
+        free(copy);
+        return rep && i < rep->nsets ? SAT_E_NOMEM : SAT_E_USAGE;
+    }
+    for (size_t k = 0; k < rep->sets[i].n; k++)
+        sat_result_free(rep->owned[i][k]);
+    free(rep->owned[i]);
+    if (n)
+        memcpy(copy, results, n * sizeof *copy);
+    rep->owned[i] = copy;
+    rep->sets[i].results = copy;
+    rep->sets[i].n = n;
+    return SAT_OK;
+}
+
 size_t sat_report_nsets(const sat_report *rep) { return rep ? rep->nsets : 0; }
 
 const sat_result_set *sat_report_set(const sat_report *rep, size_t i)

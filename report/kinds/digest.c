@@ -42,6 +42,7 @@ static sat_dg_day *days_of(sat_report *rep, const sat_report_day *in, size_t n)
         d[i].utc_offset_s = in[i].utc_offset_s;
         d[i].rows = in[i].rows;
         d[i].set = in[i].set;
+        d[i].quiet = in[i].quiet;
         const sat_result_set *rs = sat_report_set(rep, (size_t)in[i].set);
         for (int m = 0; m < SAT_DG__N; m++)
             d[i].res[m] = sat_result_set_get(rs, roles[m]);
@@ -65,10 +66,13 @@ static int digest_build(sat_report *rep, const sat_report_input *in, sat_diag *d
     return rc;
 }
 
+static int digest_settle(sat_report *rep, sat_report_day *days, size_t n, sat_report_day *base,
+                         size_t nb, size_t ndays_total);
+
 const sat_report_kind sat_report_kind_digest = {
     "digest", "one page per server per day, against --baseline: what ran, what was slow, "
               "what failed, what is new",
-    NULL, 1, digest_build};
+    NULL, 1, digest_build, digest_settle};
 
 static const char *const op_types[] = {"BIND", "SRCH", "ADD", "MOD", "DEL", "MODRDN", "CMP", "EXT"};
 #define NOPS (sizeof op_types / sizeof op_types[0])
@@ -182,6 +186,131 @@ static void fleet_metrics(sat_report *rep, const sat_rnode *row, const int *used
                            "The etime p90 of the operation type over the server-day.",
                            sat_get_num(row, names[k], NAN), "server_name", server, "day", day, "op",
                            op_types[k], NULL);
+}
+
+/* Whether a server-day is quiet: compared with at least one baseline day of
+ * its server, and no rule finds anything (the rules tried on a scratch list).
+ * A day with no baseline is not quiet, only not compared: it keeps its page. */
+static int day_quiet(const sat_dg_day *d, const sat_dg_day *const *b, size_t nb)
+{
+    if (!nb)
+        return 0;
+    size_t nrules;
+    const sat_digest_rule *rules = sat_digest_rules(&nrules);
+    sat_result *scratch = sat_result_new("digest");
+    sat_rnode *trial = scratch ? sat_list(sat_result_root(scratch), "findings") : NULL;
+    sat_dg_ctx c = {d, b, nb, trial, 0};
+    for (size_t k = 0; trial && k < nrules; k++)
+        rules[k].check(&rules[k], &c);
+    int quiet = trial && !sat_rnode_first(trial);
+    sat_result_free(scratch);
+    return quiet;
+}
+
+/* What a server-day without a page keeps of its results (by role: the
+ * root's values, and these sections; a dotted path keeps that part of an
+ * object): what its line of the fleet table, the report's span and inputs,
+ * and the baseline table read. */
+static const struct {
+    int member;
+    const char *paths[5];
+} kept_of_quiet[] = {
+    {SAT_DG_ETIME, {"ops", "result_codes", "request_stats", "methods", NULL}},
+    {SAT_DG_ETIME, {"http.request_stats", "http.methods", NULL}},
+    {SAT_DG_TIMELINE, {"sources", NULL}},
+    {SAT_DG_STORMS, {"storms", NULL}},
+    {SAT_DG_CRASHES, {"crashes", NULL}},
+};
+
+/* Whether `key` (under prefix `pre`, "" at the root) is kept whole, or
+ * holds a kept part (*inside set). */
+static int kept(int m, const char *pre, const char *key, int *inside)
+{
+    char full[128];
+    snprintf(full, sizeof full, "%s%s", pre, key);
+    size_t fl = strlen(full);
+    *inside = 0;
+    for (size_t i = 0; i < sizeof kept_of_quiet / sizeof kept_of_quiet[0]; i++)
+        for (size_t k = 0; kept_of_quiet[i].member == m && kept_of_quiet[i].paths[k]; k++) {
+            const char *p = kept_of_quiet[i].paths[k];
+            if (!strcmp(p, full))
+                return 1;
+            if (!strncmp(p, full, fl) && p[fl] == '.')
+                *inside = 1;
+        }
+    return 0;
+}
+
+static void copy_kept(int m, const char *pre, sat_rnode *to, const sat_rnode *from)
+{
+    for (const sat_rnode *c = sat_rnode_first(from); c; c = sat_rnode_next(c)) {
+        int inside;
+        const char *key = sat_rnode_key(c);
+        if (sat_rnode_kind_of(c) == SAT_RN_VALUE || kept(m, pre, key, &inside)) {
+            sat_rnode_copy(to, key, c);
+        } else if (inside && sat_rnode_kind_of(c) == SAT_RN_OBJECT) {
+            char sub[128];
+            snprintf(sub, sizeof sub, "%s%s.", pre, key);
+            copy_kept(m, sub, sat_obj(to, key), c);
+        }
+    }
+}
+
+/* Set `set` made of what a day without a page keeps of it. */
+static int compact_set(sat_report *rep, int set)
+{
+    const sat_result_set *rs = sat_report_set(rep, (size_t)set);
+    if (!rs || !rs->n)
+        return SAT_OK;
+    sat_result *small[SAT_DG__N];
+    size_t n = 0;
+    int rc = SAT_OK;
+    for (size_t i = 0; i < rs->n && n < SAT_DG__N; i++) {
+        const char *role = sat_result_command(rs->results[i]);
+        int m = SAT_DG__N;
+        for (int k = 0; k < SAT_DG__N; k++)
+            if (!strcmp(roles[k], role))
+                m = k;
+        if (!(small[n] = sat_result_new(role)))
+            rc = SAT_E_NOMEM;
+        else
+            copy_kept(m, "", sat_result_root(small[n]), sat_result_root(rs->results[i]));
+        if (small[n] && sat_result_status(small[n]) != SAT_OK)
+            rc = SAT_E_NOMEM;
+        n += small[n] != NULL;
+    }
+    int prc = sat_report_put_set(rep, (size_t)set, small, n); /* takes them */
+    return rc < 0 ? rc : prc;
+}
+
+/* One server's days and baseline days, once their results are in: which
+ * days get no page (quiet, the rule of sat_digest_write), and what of them
+ * and of the baseline days no page will read is let go. */
+static int digest_settle(sat_report *rep, sat_report_day *days, size_t n, sat_report_day *base,
+                         size_t nb, size_t ndays_total)
+{
+    sat_dg_day *cur = days_of(rep, days, n), *b = days_of(rep, base, nb);
+    const sat_dg_day **bp = calloc(nb ? nb : 1, sizeof *bp);
+    int rc = cur && b && bp ? SAT_OK : SAT_E_NOMEM;
+    size_t paged = 0;
+    for (size_t i = 0; i < n && rc >= 0; i++) {
+        /* days_of sorts: find this day's own entry by its set */
+        const sat_dg_day *d = NULL;
+        for (size_t k = 0; k < n && !d; k++)
+            d = cur[k].set == days[i].set ? &cur[k] : NULL;
+        size_t nbd = d ? baseline_of(d, b, nb, bp, nb) : 0;
+        days[i].quiet = ndays_total > 1 && d && day_quiet(d, bp, nbd);
+        paged += !days[i].quiet;
+    }
+    free(cur);
+    free(b);
+    free(bp);
+    for (size_t i = 0; i < n && rc >= 0; i++)
+        if (days[i].quiet)
+            rc = compact_set(rep, days[i].set);
+    for (size_t i = 0; i < nb && rc >= 0 && !paged; i++)
+        rc = compact_set(rep, base[i].set);
+    return rc;
 }
 
 int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
@@ -321,19 +450,10 @@ int sat_digest_write(sat_report *rep, const sat_dg_day *days, size_t ndays,
         const sat_dg_day *b[64];
         size_t nb = baseline_of(d, base, nbase, b, 64);
         sat_dg_ctx c = {d, b, nb, NULL, 0};
-        if (ndays > 1 && nb) { /* the rules tried on a scratch list first */
-            sat_result *scratch = sat_result_new("digest");
-            sat_rnode *trial = scratch ? sat_list(sat_result_root(scratch), "findings") : NULL;
-            c.findings = trial;
-            for (size_t k = 0; trial && k < nrules; k++)
-                rules[k].check(&rules[k], &c);
-            int quiet = trial && !sat_rnode_first(trial);
-            sat_result_free(scratch);
-            if (quiet) {
-                nquiet++;
-                fleet_metrics(rep, fleet_row(ft, d, any_http, used, names, 0), used, names);
-                continue;
-            }
+        if (d->quiet > 0 || (d->quiet < 0 && ndays > 1 && day_quiet(d, b, nb))) {
+            nquiet++;
+            fleet_metrics(rep, fleet_row(ft, d, any_http, used, names, 0), used, names);
+            continue;
         }
         char pt[512], sub[128];
         snprintf(pt, sizeof pt, "%s, %s", d->server, d->date);
