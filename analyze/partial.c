@@ -16,9 +16,9 @@
 #include "satscope/partial.h"
 #include "state_io.h"
 
-#define HEADER_LEN 20
+#define HEADER_LEN SAT_PARTIAL_HEADER_LEN
 #define BLOCK_HDR_LEN 32
-#define TRAILER_LEN 16
+#define TRAILER_LEN SAT_PARTIAL_TRAILER_LEN
 #define META_MAX 65536                     /* a name, a date and a few numbers */
 #define STATE_MAX ((uint64_t)16 << 30)     /* one server-day's analyzers: far below this */
 #define ZSTD_LEVEL 3

@@ -115,7 +115,7 @@ static int run_partial(int argc, char **argv)
     FILE *f = o ? sat_out_stream(o) : NULL;
     int rc = !o ? d.code : !f ? sat_diag_set(&d, SAT_E_NOMEM, out, "out of memory") : SAT_OK;
     size_t n = sat_cli_dayset_n(days);
-    uint64_t total = 20 + 16;
+    uint64_t total = SAT_PARTIAL_HEADER_LEN + SAT_PARTIAL_TRAILER_LEN;
     if (rc >= 0)
         rc = sat_partial_write_header(f, &d);
     for (size_t i = 0; i < n && rc >= 0; i++) {
@@ -175,5 +175,5 @@ const sat_command sat_cmd_partial = {
     "would, and holding one server-day's analyzers at a time (docs/fleet.md).\n\n"
     "Name the server with --server NAME (default: its log's host line, else\n"
     "the input's path). The cache options are cachesize's, as for report.",
-    partial_opts, SAT_CLI_CACHE_OPTS | SAT_CLI_INPUT_OPTS,
+    partial_opts, SAT_CLI_CACHE_OPTS | SAT_CLI_INPUT_OPTS | SAT_CLI_ANALYSIS_OPTS,
     SAT_CLI_EXIT_NOTE};

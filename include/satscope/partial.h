@@ -36,6 +36,8 @@ struct sat_multi;
 
 #define SAT_PARTIAL_MAJOR 1
 #define SAT_PARTIAL_MINOR 0
+#define SAT_PARTIAL_HEADER_LEN 20  /* bytes of the header */
+#define SAT_PARTIAL_TRAILER_LEN 16 /* and of the trailer */
 
 typedef struct sat_partial_day {
     const char *server;   /* the name the digest shows it by */

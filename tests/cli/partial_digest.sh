@@ -83,6 +83,13 @@ same "halves: partials merged at the centre = one pass over both halves" \
 "$SAT" report --kind digest "$T/both.satp" -o "$T/both.json"
 same "halves: one partial of both = one pass" "$T/halves.json" "$T/both.json"
 
+# --jobs: the inputs analysed apart and merged, the same partial's digest
+"$SAT" partial -q --jobs 2 "$day2" "$day3" -o "$T/j2.satp" &&
+    "$SAT" partial -q --jobs 1 "$day2" "$day3" -o "$T/j1.satp" &&
+    "$SAT" report --kind digest "$T/j1.satp" -o "$T/j1.json" &&
+    "$SAT" report --kind digest "$T/j2.satp" -o "$T/j2.json" || bad "partial --jobs"
+same "partial --jobs 2 = --jobs 1" "$T/j1.json" "$T/j2.json"
+
 # 3. damage
 cp "$T/ldap01-access-20261103.zst.satp" "$T/bad.satp"
 sz=$(stat -c %s "$T/bad.satp")
