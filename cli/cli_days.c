@@ -135,6 +135,33 @@ static int group_items(sat_cli_dayset *s)
     return SAT_OK;
 }
 
+void sat_cli_dayset_free(sat_cli_dayset *s);
+
+/* The set's items grouped by name and day (rc: how making them went), the
+ * rows of a group summed into its first, and the sets of a collection's
+ * merged into the first (a partial's are merged when loaded): s, or NULL
+ * after a message (s freed). */
+static sat_cli_dayset *grouped(sat_cli_dayset *s, int rc, const char *cmd, int *code)
+{
+    if (rc >= 0)
+        rc = group_items(s);
+    for (size_t g = 0; g < s->ngroups && rc >= 0; g++) {
+        day_item *first = &s->items[s->groups[g].first];
+        for (size_t k = 1; k < s->groups[g].n && rc >= 0; k++) {
+            if (first->set)
+                rc = sat_multi_merge(first->set, first[k].set);
+            first->m.rows += first[k].m.rows;
+        }
+    }
+    if (rc < 0) {
+        sat_cli_fail(cmd, rc, "nothing written");
+        *code = SAT_EXIT_FAILED;
+        sat_cli_dayset_free(s);
+        return NULL;
+    }
+    return s;
+}
+
 void sat_cli_dayset_free(sat_cli_dayset *s)
 {
     if (!s)
@@ -200,23 +227,7 @@ sat_cli_dayset *sat_cli_dayset_collect(sat_cli_collect *c, const sat_digest_plan
             rc = SAT_E_NOMEM;
         }
     }
-    if (rc >= 0)
-        rc = group_items(s);
-    /* the days of one name and date merged into the first: one server-day */
-    for (size_t g = 0; g < s->ngroups && rc >= 0; g++) {
-        day_item *first = &s->items[s->groups[g].first];
-        for (size_t k = 1; k < s->groups[g].n && rc >= 0; k++) {
-            rc = sat_multi_merge(first->set, first[k].set);
-            first->m.rows += first[k].m.rows;
-        }
-    }
-    if (rc < 0) {
-        sat_cli_fail(cmd, rc, "nothing written");
-        *code = SAT_EXIT_FAILED;
-        sat_cli_dayset_free(s);
-        return NULL;
-    }
-    return s;
+    return grouped(s, rc, cmd, code);
 }
 
 int sat_cli_are_partials(const char *cmd, char *const *paths, size_t npaths)
@@ -277,20 +288,7 @@ sat_cli_dayset *sat_cli_dayset_partials(const sat_digest_plan *plan, char *const
             if (!(it->name = strdup(m->server)) || !(it->base = strdup(m->server)))
                 rc = SAT_E_NOMEM;
         }
-    if (rc >= 0)
-        rc = group_items(s);
-    for (size_t g = 0; g < s->ngroups; g++) {
-        day_item *first = &s->items[s->groups[g].first];
-        for (size_t k = 1; k < s->groups[g].n; k++)
-            first->m.rows += first[k].m.rows;
-    }
-    if (rc < 0) {
-        sat_cli_fail(cmd, rc, "nothing written");
-        *code = SAT_EXIT_FAILED;
-        sat_cli_dayset_free(s);
-        return NULL;
-    }
-    return s;
+    return grouped(s, rc, cmd, code);
 }
 
 size_t sat_cli_dayset_n(const sat_cli_dayset *s) { return s ? s->ngroups : 0; }

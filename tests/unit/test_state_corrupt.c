@@ -87,14 +87,9 @@ static int load(const sat_analyzer *a, const void *opts, const unsigned char *p,
     return rc;
 }
 
-static void check_analyzer(const char *name, const rows *rs)
+/* The state of a fed every row (its default options). */
+static sat_sw saved(const sat_analyzer *a, const rows *rs)
 {
-    const sat_analyzer *a = sat_analyzer_find(name);
-    CHECK(a != NULL);
-    if (!a || !a->save || !a->load) {
-        printf("SKIP %s: no state yet\n", name);
-        return;
-    }
     void *obj = a->create(NULL);
     sat_event_sink k = a->sink(obj);
     for (size_t i = 0; i < rs->n; i++)
@@ -103,6 +98,18 @@ static void check_analyzer(const char *name, const rows *rs)
     memset(&w, 0, sizeof w);
     CHECK(a->save(obj, &w) == SAT_OK);
     a->free(obj);
+    return w;
+}
+
+static void check_analyzer(const char *name, const rows *rs)
+{
+    const sat_analyzer *a = sat_analyzer_find(name);
+    CHECK(a != NULL);
+    if (!a || !a->save || !a->load) {
+        printf("SKIP %s: no state yet\n", name);
+        return;
+    }
+    sat_sw w = saved(a, rs);
     char msg[256];
     CHECK(load(a, NULL, w.p, w.n, 0, msg, sizeof msg) == SAT_OK);
 
@@ -147,14 +154,7 @@ static void refused_with(const char *name, const void *opts, const char *what, c
     const sat_analyzer *a = sat_analyzer_find(name);
     if (!a || !a->save)
         return;
-    void *obj = a->create(NULL);
-    sat_event_sink k = a->sink(obj);
-    for (size_t i = 0; i < rs->n; i++)
-        sat_sink_emit(&k, rs->table[i], rs->row[i]);
-    sat_sw w;
-    memset(&w, 0, sizeof w);
-    CHECK(a->save(obj, &w) == SAT_OK);
-    a->free(obj);
+    sat_sw w = saved(a, rs);
     char msg[256];
     CHECK(load(a, opts, w.p, w.n, 0, msg, sizeof msg) == SAT_E_CORRUPT);
     CHECK(strstr(msg, what) != NULL);
