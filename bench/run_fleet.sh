@@ -11,7 +11,7 @@
 # rows per second into ClickHouse (a throwaway server on 127.0.0.1).
 #
 # usage: bench/run_fleet.sh [--build DIR] [--sizes "1 10 50 200"] [--duration SEC]
-#                           [--rate OPS] [--keep DIR]
+#                           [--rate OPS] [--keep DIR] [--same-day-before]
 # Each server-day is one gen389 log (seed = its number, its own host header) of
 # --duration seconds at --rate operations per second (default 180 s at 50/s: the
 # 3-minute logs the digest's memory was first measured on). Memory is GNU time's
@@ -23,14 +23,17 @@ sizes="1 10 50 200"
 duration=180
 rate=50
 keep=
+same_day_before=0
 while [ $# -gt 0 ]; do
     case $1 in
+    --same-day-before) same_day_before=1; shift ;;
     --build) build=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --duration) duration=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    *) echo "usage: $0 [--build DIR] [--sizes LIST] [--duration SEC] [--rate OPS] [--keep DIR]" >&2
+    *) echo "usage: $0 [--build DIR] [--sizes LIST] [--duration SEC] [--rate OPS] [--keep DIR]" \
+            "[--same-day-before]" >&2
        exit 2 ;;
     esac
 done
@@ -52,7 +55,9 @@ for i in $(seq 1 "$max"); do
     log=$work/logs/$name.log base=$work/base-logs/$name.log
     [ -s "$log" ] || "$gen" --seed "$i" --host "$name.example.com" --start 2026-11-03T08:00:00 \
         --tz +0100 --duration "$duration" --rate "$rate" --incident off -o "$log" 2>/dev/null
-    [ -s "$base" ] || "$gen" --seed $((i + 10000)) --host "$name.example.com" \
+    # the day before: another seed (other clients may be heavy: pages), or with
+    # --same-day-before the same traffic a day earlier (a quiet night: no page)
+    [ -s "$base" ] || "$gen" --seed $((i + 10000 * (1 - same_day_before))) --host "$name.example.com" \
         --start 2026-11-02T08:00:00 --tz +0100 --duration "$duration" --rate "$rate" \
         --incident off -o "$base" 2>/dev/null
 done

@@ -73,6 +73,9 @@ sat_result *sat_result_new(const char *command)
     sat_result *r = (sat_result *)calloc(1, sizeof *r);
     if (!r)
         return NULL;
+    /* small chunks: a digest holds hundreds of small results (the fleet lines
+     * of its quiet days), each of which would otherwise keep 64 KiB */
+    r->arena.chunk_size = 8192;
     r->command = command ? copy_str(r, command, strlen(command)) : "";
     r->root = new_node(r, SAT_RN_OBJECT, NULL);
     if (!r->root || !r->command) {
