@@ -41,8 +41,9 @@ static const sat_cli_opt export_opts[] = {
      "output); FILE must be absent or a regular file", NULL},
     {"table", OPT_TABLE, 0, "NAME",
      "only this table's rows (ldap_op, ldap_conn, tls_hs,\n"
-     "tcp_conn, http_req, crash, frame, source, reject);\n"
-     "may be given again", NULL},
+     "tcp_conn, http_req, crash, frame, source, reject;\n"
+     "of partials: partial_op, partial_key); may be given\n"
+     "again", NULL},
     {"as", OPT_FORMAT_OUT, 0, "F",
      "the rows as jsonl (default), or ClickHouse's tsv\n"
      "(TabSeparated) or rowbinary (RowBinary), one --table\n"
