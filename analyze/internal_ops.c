@@ -255,13 +255,7 @@ int sat_iops_internal(sat_iops *a, const sat_ldap_op *op)
     ch->is_error = op->err != SAT_ABSENT && op->err != 0;
     ch->err = ch->is_error ? op->err : 0;
     ch->etime = (op->flags & SAT_OPF_UNFINISHED) ? SAT_ABSENT : op->etime;
-    ipend *p = &a->pv[pi];
-    if (p->tail != NIL)
-        a->cv[p->tail].next = c;
-    else
-        p->head = c;
-    p->tail = c;
-    p->n++;
+    ipend_append(a, &a->pv[pi], c);
     /* the server's own: complete with its outermost row */
     if (k.conn == 0 && op->internal_depth <= 1) {
         size_t pl = parent_key(a, PT_SERVER, NULL);
@@ -368,13 +362,7 @@ static int append_rows(sat_iops *dst, int32_t di, const sat_iops *src, int32_t s
         ch->is_error = from->is_error;
         ch->err = from->err;
         ch->etime = from->etime;
-        ipend *p = &dst->pv[di];
-        if (p->tail != NIL)
-            dst->cv[p->tail].next = nc;
-        else
-            p->head = nc;
-        p->tail = nc;
-        p->n++;
+        ipend_append(dst, &dst->pv[di], nc);
     }
     return 0;
 }

@@ -150,4 +150,15 @@ int sat_iop_base_of(sat_iops *a, const sat_ldap_op *op, size_t at, size_t *len);
 int sat_iop_resolve(sat_iops *dst, const sat_iops *src, int32_t pi, const char *pkey,
                     size_t pklen, const sat_ldap_op *parent, uint64_t *counter, int late);
 
+/* Child c at the end of waiting list p's rows (its order is the rows'). */
+static inline void ipend_append(sat_iops *a, ipend *p, int32_t c)
+{
+    if (p->tail != NIL)
+        a->cv[p->tail].next = c;
+    else
+        p->head = c;
+    p->tail = c;
+    p->n++;
+}
+
 #endif

@@ -154,12 +154,7 @@ static int rows_load(sat_iops *a, sat_sr *r, int32_t i)
         ch->is_error = is_error;
         ch->etime = etime;
         ch->err = err;
-        if (p->tail != NIL)
-            a->cv[p->tail].next = c;
-        else
-            p->head = c;
-        p->tail = c;
-        p->n++;
+        ipend_append(a, p, c);
     }
     return sat_sr_status(r);
 }
